@@ -1,0 +1,19 @@
+/** What the renderer knows about an agent: enough to offer it in the picker and explain why not. */
+import { z } from 'zod';
+
+/** One entry of the agent picker. */
+export const agentInfoSchema = z.object({
+  agentId: z.string().min(1),
+  displayName: z.string().min(1),
+  source: z.enum(['builtin', 'custom']),
+  /** The command line Baton runs, for display. */
+  command: z.string(),
+  available: z.boolean(),
+  /** Why the agent cannot be used, when it cannot (not installed, bad config). */
+  unavailableReason: z.string().optional(),
+  /** How to install it, when Baton knows. */
+  installHint: z.string().optional(),
+});
+
+/** One entry of the agent picker. */
+export type AgentInfo = z.infer<typeof agentInfoSchema>;

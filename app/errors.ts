@@ -1,0 +1,186 @@
+/**
+ * Typed, serialisable errors shared by host and renderer. Every error that crosses a boundary
+ * carries a stable `code`; the receiving side rebuilds the class from the code, never from the
+ * message text.
+ */
+import { z } from 'zod';
+
+/** Codes of every error Baton raises on purpose. */
+export const errorCodes = [
+  'AgentNotInstalled',
+  'AgentFailedToStart',
+  'AgentExited',
+  'AgentError',
+  'AuthRequired',
+  'ProtocolError',
+  'UnsupportedInput',
+  'ConcurrencyError',
+  'NotFound',
+  'InvalidRequest',
+  'TurnInProgress',
+  'StoreError',
+  'Internal',
+] as const;
+
+/** One of {@link errorCodes}. */
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** The wire form of a {@link BatonError}. */
+export const wireErrorSchema = z.object({
+  code: z.enum(errorCodes),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The wire form of a {@link BatonError}. */
+export type WireError = z.infer<typeof wireErrorSchema>;
+
+/** Base of every typed error. `details` must be JSON-serialisable. */
+export class BatonError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = code;
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The JSON form sent across the host API. */
+  toWire(): WireError {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** The agent's executable could not be found. */
+export class AgentNotInstalledError extends BatonError {
+  constructor(agentName: string, command: string, hint?: string) {
+    super(
+      'AgentNotInstalled',
+      `${agentName} is not installed: "${command}" was not found on PATH.${hint ? ` ${hint}` : ''}`,
+      { agentName, command },
+    );
+  }
+}
+
+/** The agent process started but did not complete the ACP handshake. */
+export class AgentFailedToStartError extends BatonError {
+  constructor(agentName: string, reason: string, stderrTail?: string) {
+    super('AgentFailedToStart', `${agentName} failed to start: ${reason}`, {
+      agentName,
+      reason,
+      ...(stderrTail ? { stderrTail } : {}),
+    });
+  }
+}
+
+/** The agent process exited while Baton needed it. */
+export class AgentExitedError extends BatonError {
+  constructor(agentName: string, exit: string, stderrTail?: string) {
+    super('AgentExited', `${agentName} exited unexpectedly (${exit}).`, {
+      agentName,
+      exit,
+      ...(stderrTail ? { stderrTail } : {}),
+    });
+  }
+}
+
+/** The agent answered a request with an error of its own (its model failed, it refused). */
+export class AgentError extends BatonError {
+  constructor(agentName: string, reason: string, rpcCode?: number) {
+    super('AgentError', `${agentName} reported an error: ${reason}`, {
+      agentName,
+      reason,
+      ...(rpcCode === undefined ? {} : { rpcCode }),
+    });
+  }
+}
+
+/** The agent needs the person to log in before it can work. */
+export class AuthRequiredError extends BatonError {
+  constructor(agentName: string, methods: string[]) {
+    super('AuthRequired', `${agentName} needs you to log in before it can answer.`, {
+      agentName,
+      methods,
+    });
+  }
+}
+
+/** The agent broke the protocol (malformed message, unexpected error response). */
+export class ProtocolError extends BatonError {
+  constructor(agentName: string, reason: string) {
+    super('ProtocolError', `${agentName} sent something Baton could not understand: ${reason}`, {
+      agentName,
+      reason,
+    });
+  }
+}
+
+/** The agent cannot take an input; Baton refuses rather than substitute. */
+export class UnsupportedInputError extends BatonError {
+  constructor(agentName: string, input: string, reason: string) {
+    super('UnsupportedInput', `${agentName} cannot take ${input}: ${reason}`, {
+      agentName,
+      input,
+      reason,
+    });
+  }
+}
+
+/** A writer appended with a stale expected sequence number. */
+export class ConcurrencyError extends BatonError {
+  constructor(conversationId: string, expectedSeq: number, actualSeq: number) {
+    super(
+      'ConcurrencyError',
+      `Conversation ${conversationId} changed underneath this writer (expected seq ${expectedSeq}, found ${actualSeq}).`,
+      { conversationId, expectedSeq, actualSeq },
+    );
+  }
+}
+
+/** A referenced object does not exist. */
+export class NotFoundError extends BatonError {
+  constructor(what: string, id: string) {
+    super('NotFound', `No ${what} with id ${id}.`, { what, id });
+  }
+}
+
+/** A request was malformed or not allowed. */
+export class InvalidRequestError extends BatonError {
+  constructor(reason: string) {
+    super('InvalidRequest', reason);
+  }
+}
+
+/** A turn is already running in the conversation. */
+export class TurnInProgressError extends BatonError {
+  constructor(conversationId: string) {
+    super('TurnInProgress', 'A reply is still being written in this conversation; stop it or wait.', {
+      conversationId,
+    });
+  }
+}
+
+/** The transcript store could not read or write. */
+export class StoreError extends BatonError {
+  constructor(reason: string, details?: Record<string, unknown>) {
+    super('StoreError', reason, details);
+  }
+}
+
+/** Wraps anything unexpected so it can cross a boundary without its stack. */
+export function toWireError(error: unknown): WireError {
+  if (error instanceof BatonError) {
+    return error.toWire();
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'Internal', message };
+}
+
+/** Rebuilds a typed error on the receiving side of a boundary. */
+export function fromWireError(wire: WireError): BatonError {
+  return new BatonError(wire.code, wire.message, wire.details);
+}

@@ -1,0 +1,139 @@
+/**
+ * The transcript event grammar: every fact Baton records about a conversation, as a zod
+ * discriminated union on `type`, wrapped in a versioned envelope. Events are appended, never
+ * edited; the reducer in `app/transcript` folds them into what the screen shows.
+ */
+import { z } from 'zod';
+import { wireErrorSchema } from '../errors.js';
+
+/** Version of the envelope and payload shapes written by this build. */
+export const EVENT_VERSION = 1;
+
+const text = z.string();
+const id = z.string().min(1);
+
+/** Where a tool call stands. Richer than ACP's: Baton also records permission and cancel states. */
+export const toolCallStatusSchema = z.enum([
+  'pending',
+  'awaiting_permission',
+  'in_progress',
+  'completed',
+  'failed',
+  'rejected',
+  'cancelled',
+]);
+
+/** Content attached to a tool call, kept close to ACP's shape. */
+export const toolCallContentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text }),
+  z.object({ type: z.literal('diff'), path: z.string(), oldText: z.string().nullable(), newText: z.string() }),
+  z.object({ type: z.literal('terminal'), terminalId: z.string() }),
+  z.object({ type: z.literal('other'), summary: z.string() }),
+]);
+
+/** One option an agent offers when it asks for permission. */
+export const permissionOptionSchema = z.object({
+  optionId: id,
+  name: z.string(),
+  kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
+});
+
+/** How a turn ended. */
+export const turnOutcomeSchema = z.enum(['completed', 'cancelled', 'failed', 'interrupted']);
+
+/** Payload schemas by event type. */
+export const payloadSchemas = {
+  'conversation.created': z.object({ title: z.string(), agentId: id, agentName: z.string(), cwd: z.string() }),
+  'conversation.renamed': z.object({ title: z.string() }),
+  /** The person's message; committing it is what makes the turn accepted. */
+  'turn.started': z.object({ turnId: id, agentId: id, agentName: z.string(), text }),
+  'turn.ended': z.object({
+    turnId: id,
+    outcome: turnOutcomeSchema,
+    stopReason: z.string().optional(),
+    error: wireErrorSchema.optional(),
+  }),
+  /** The agent session this conversation is bound to (so it can be loaded after a restart). */
+  'session.bound': z.object({
+    agentId: id,
+    sessionId: z.string(),
+    agentVersion: z.string().optional(),
+    how: z.enum(['new', 'load', 'resume']),
+  }),
+  'message.chunk': z.object({ turnId: id, messageId: z.string().optional(), text }),
+  'thought.chunk': z.object({ turnId: id, text }),
+  'tool.call': z.object({
+    turnId: id,
+    toolCallId: id,
+    title: z.string(),
+    kind: z.string().optional(),
+    status: toolCallStatusSchema,
+    content: z.array(toolCallContentSchema).optional(),
+  }),
+  'tool.updated': z.object({
+    turnId: id,
+    toolCallId: id,
+    title: z.string().optional(),
+    status: toolCallStatusSchema.optional(),
+    content: z.array(toolCallContentSchema).optional(),
+  }),
+  plan: z.object({
+    turnId: id,
+    entries: z.array(z.object({ content: z.string(), status: z.string(), priority: z.string() })),
+  }),
+  'permission.requested': z.object({
+    turnId: id,
+    requestId: id,
+    toolCallId: z.string().optional(),
+    title: z.string(),
+    options: z.array(permissionOptionSchema),
+  }),
+  'permission.decided': z.object({
+    turnId: id,
+    requestId: id,
+    /** The option the person chose, or null when the request was cancelled with the turn. */
+    optionId: z.string().nullable(),
+    by: z.enum(['person', 'turn-cancelled']),
+  }),
+  usage: z.object({ turnId: id, used: z.number(), size: z.number() }),
+  notice: z.object({ turnId: z.string().optional(), severity: z.enum(['info', 'warning', 'error']), text }),
+  /** Later seams: switching the agent that serves the conversation, and handing context over. */
+  'agent.switched': z.object({ fromAgentId: id, toAgentId: id, toAgentName: z.string() }),
+  'handoff.prepared': z.object({ toAgentId: id, mode: z.enum(['resume-delta', 'bounded-summary']), digest: z.string() }),
+  'binding.changed': z.object({
+    /** sha256 of the composed instructions and a digest of the toolbox: what the next session gets. */
+    instructionsDigest: z.string().optional(),
+    toolboxDigest: z.string().optional(),
+  }),
+} as const;
+
+/** Every event type this build understands. */
+export type EventType = keyof typeof payloadSchemas;
+
+/** Payload of an event type. */
+export type EventPayload<T extends EventType> = z.infer<(typeof payloadSchemas)[T]>;
+
+/** An event before the store gives it a place: what producers hand to `append`. */
+export type EventDraft = { [T in EventType]: { type: T; payload: EventPayload<T> } }[EventType];
+
+/** Envelope fields the store assigns. */
+export type EnvelopeFields = { conversationId: string; seq: number; at: string; v: number };
+
+/** A stored, known transcript event. */
+export type TranscriptEvent = EnvelopeFields & EventDraft;
+
+/** A stored event of a type this build does not know (written by a newer Baton): kept, not reduced. */
+export type UnknownEvent = EnvelopeFields & { type: string; payload: unknown; unknown: true };
+
+/** The raw envelope as it travels and is stored. */
+export const envelopeSchema = z.object({
+  conversationId: id,
+  seq: z.number().int().positive(),
+  at: z.string(),
+  v: z.number().int().positive(),
+  type: z.string().min(1),
+  payload: z.unknown(),
+});
+
+/** The raw envelope as it travels and is stored. */
+export type Envelope = z.infer<typeof envelopeSchema>;

@@ -1,0 +1,111 @@
+/**
+ * The host API contract: every request the renderer can make and every event the host pushes,
+ * each with a zod schema. Both transports (Electron IPC, WebSocket) carry exactly these messages
+ * and parse them at the boundary in both directions.
+ */
+import { z } from 'zod';
+import { agentInfoSchema } from '../agents/agentInfo.js';
+import { wireErrorSchema } from '../errors.js';
+import { envelopeSchema } from '../events/index.js';
+import { conversationSummarySchema } from '../transcript/summary.js';
+
+const conversationId = z.string().min(1);
+
+/** Requests by method name: params and result schemas. */
+export const requests = {
+  /** Facts about this host needed to draw the first screen. */
+  getHostInfo: {
+    params: z.object({}),
+    result: z.object({ homeDir: z.string(), dataDir: z.string(), version: z.string() }),
+  },
+  listAgents: {
+    params: z.object({}),
+    result: z.object({ agents: z.array(agentInfoSchema) }),
+  },
+  listConversations: {
+    params: z.object({}),
+    result: z.object({ conversations: z.array(conversationSummarySchema) }),
+  },
+  newConversation: {
+    params: z.object({ agentId: z.string().min(1), cwd: z.string().min(1), title: z.string().optional() }),
+    result: z.object({ conversation: conversationSummarySchema }),
+  },
+  /** Reads a stored transcript; starts no agent. */
+  openConversation: {
+    params: z.object({ conversationId }),
+    result: z.object({ conversation: conversationSummarySchema, events: z.array(envelopeSchema) }),
+  },
+  /** Resolves once the person's message is committed as a new turn. */
+  sendMessage: {
+    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000) }),
+    result: z.object({ turnId: z.string(), seq: z.number().int() }),
+  },
+  cancelTurn: {
+    params: z.object({ conversationId }),
+    result: z.object({ cancelled: z.boolean() }),
+  },
+  answerPermission: {
+    params: z.object({ conversationId, requestId: z.string().min(1), optionId: z.string().min(1) }),
+    result: z.object({}),
+  },
+} as const;
+
+/** A host API method name. */
+export type Method = keyof typeof requests;
+/** Params of a method. */
+export type Params<M extends Method> = z.infer<(typeof requests)[M]['params']>;
+/** Result of a method. */
+export type Result<M extends Method> = z.infer<(typeof requests)[M]['result']>;
+
+/** Events the host pushes, by name. */
+export const pushEvents = {
+  /** A transcript event, pushed only after it is committed. */
+  transcript: z.object({ event: envelopeSchema }),
+  /** A conversation's summary changed (new, renamed, new turn, turn ended). */
+  conversationChanged: z.object({ conversation: conversationSummarySchema }),
+} as const;
+
+/** A pushed event name. */
+export type PushEventName = keyof typeof pushEvents;
+
+/** A pushed event, as a tagged union. */
+export type PushEvent = { [N in PushEventName]: { name: N; payload: z.infer<(typeof pushEvents)[N]> } }[PushEventName];
+
+/** True when `name` is a method of the contract. */
+export function isMethod(name: string): name is Method {
+  return Object.prototype.hasOwnProperty.call(requests, name);
+}
+
+/** The wire messages of the WebSocket transport (Electron IPC carries the same request/response pairs). */
+export const clientMessageSchema = z.object({
+  kind: z.literal('request'),
+  id: z.number().int().nonnegative(),
+  method: z.string(),
+  params: z.unknown(),
+});
+
+/** A request frame from the renderer. */
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+/** A response or event frame from the host. */
+export const hostMessageSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('response'), id: z.number().int().nullable(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ kind: z.literal('response'), id: z.number().int().nullable(), ok: z.literal(false), error: wireErrorSchema }),
+  z.object({ kind: z.literal('event'), name: z.string(), payload: z.unknown() }),
+]);
+
+/** A response or event frame from the host. */
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+/** The outcome of one request as both transports carry it. */
+export type ResponseBody = { ok: true; result: unknown } | { ok: false; error: z.infer<typeof wireErrorSchema> };
+
+/** Parses a pushed event by name; unknown names or bad payloads come back undefined. */
+export function parsePushEvent(name: string, payload: unknown): PushEvent | undefined {
+  if (!Object.prototype.hasOwnProperty.call(pushEvents, name)) {
+    return undefined;
+  }
+  const schema = pushEvents[name as PushEventName];
+  const parsed = schema.safeParse(payload);
+  return parsed.success ? ({ name, payload: parsed.data } as PushEvent) : undefined;
+}

@@ -1,0 +1,2 @@
+/** The host API contract. */
+export * from './contract.js';

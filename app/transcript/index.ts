@@ -1,0 +1,4 @@
+/** The shared transcript model: state, the pure reducer and the catalog summary. */
+export * from './state.js';
+export * from './reduce.js';
+export * from './summary.js';

@@ -1,0 +1,170 @@
+/**
+ * The one pure reducer of transcript events, used by the host (summaries, tests) and by the
+ * renderer store alike. Exhaustive over the grammar at compile time; unknown or already-seen
+ * events leave the state as it was.
+ */
+import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
+import type { TranscriptItem, TranscriptState } from './state.js';
+
+/** Folds one event into the state. Never mutates its arguments. */
+export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownEvent): TranscriptState {
+  if (event.conversationId !== state.conversationId || event.seq <= state.lastSeq) {
+    return state;
+  }
+  const base: TranscriptState = { ...state, lastSeq: event.seq, updatedAt: event.at };
+  if (isUnknownEvent(event)) {
+    return { ...base, skippedEvents: state.skippedEvents + 1 };
+  }
+  const key = `${event.seq}`;
+  switch (event.type) {
+    case 'conversation.created': {
+      const { title, agentId, agentName, cwd } = event.payload;
+      return { ...base, title, agentId, agentName, cwd, createdAt: event.at };
+    }
+    case 'conversation.renamed':
+      return { ...base, title: event.payload.title };
+    case 'turn.started': {
+      const { turnId, agentId, agentName, text } = event.payload;
+      return {
+        ...base,
+        agentId,
+        agentName,
+        activeTurnId: turnId,
+        turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'running', stopReason: undefined } },
+        items: [...state.items, { kind: 'user', key, turnId, text }],
+      };
+    }
+    case 'turn.ended': {
+      const { turnId, outcome, stopReason, error } = event.payload;
+      const turn = state.turns[turnId];
+      const turns = turn ? { ...state.turns, [turnId]: { ...turn, status: outcome, stopReason } } : state.turns;
+      const items = closeOpenItems(state.items, turnId, outcome === 'completed' ? 'completed' : 'cancelled');
+      const notice = turnEndNotice(key, turnId, outcome, error);
+      return {
+        ...base,
+        turns,
+        activeTurnId: state.activeTurnId === turnId ? null : state.activeTurnId,
+        items: notice ? [...items, notice] : items,
+      };
+    }
+    case 'session.bound':
+      return { ...base, session: event.payload };
+    case 'message.chunk': {
+      const { turnId, messageId, text } = event.payload;
+      const last = state.items.at(-1);
+      if (last && last.kind === 'agent' && last.turnId === turnId && (messageId === undefined || last.messageId === messageId)) {
+        return { ...base, items: replaceLast(state.items, { ...last, text: last.text + text }) };
+      }
+      const agentName = state.turns[turnId]?.agentName ?? state.agentName;
+      return { ...base, items: [...state.items, { kind: 'agent', key, turnId, messageId, agentName, text }] };
+    }
+    case 'thought.chunk': {
+      const { turnId, text } = event.payload;
+      const last = state.items.at(-1);
+      if (last && last.kind === 'thought' && last.turnId === turnId) {
+        return { ...base, items: replaceLast(state.items, { ...last, text: last.text + text }) };
+      }
+      return { ...base, items: [...state.items, { kind: 'thought', key, turnId, text }] };
+    }
+    case 'tool.call': {
+      const { turnId, toolCallId, title, kind, status, content } = event.payload;
+      const item: TranscriptItem = { kind: 'tool', key, turnId, toolCallId, title, toolKind: kind, status, content: content ?? [] };
+      return { ...base, items: [...state.items, item] };
+    }
+    case 'tool.updated': {
+      const { toolCallId, title, status, content } = event.payload;
+      return {
+        ...base,
+        items: state.items.map((item) =>
+          item.kind === 'tool' && item.toolCallId === toolCallId
+            ? { ...item, title: title ?? item.title, status: status ?? item.status, content: content ?? item.content }
+            : item,
+        ),
+      };
+    }
+    case 'plan': {
+      const { turnId, entries } = event.payload;
+      const existing = state.items.findIndex((item) => item.kind === 'plan' && item.turnId === turnId);
+      if (existing >= 0) {
+        return { ...base, items: state.items.map((item, index) => (index === existing && item.kind === 'plan' ? { ...item, entries } : item)) };
+      }
+      return { ...base, items: [...state.items, { kind: 'plan', key, turnId, entries }] };
+    }
+    case 'permission.requested': {
+      const { turnId, requestId, title, options } = event.payload;
+      return { ...base, items: [...state.items, { kind: 'permission', key, turnId, requestId, title, options, decision: undefined }] };
+    }
+    case 'permission.decided': {
+      const decision = event.payload;
+      return {
+        ...base,
+        items: state.items.map((item) =>
+          item.kind === 'permission' && item.requestId === decision.requestId ? { ...item, decision } : item,
+        ),
+      };
+    }
+    case 'usage':
+      return { ...base, usage: event.payload };
+    case 'notice': {
+      const { turnId, severity, text } = event.payload;
+      return { ...base, items: [...state.items, { kind: 'notice', key, turnId, severity, text }] };
+    }
+    case 'agent.switched':
+      return { ...base, agentId: event.payload.toAgentId, agentName: event.payload.toAgentName, session: null };
+    case 'handoff.prepared':
+    case 'binding.changed':
+      return base;
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Folds a whole list of events. */
+export function reduceAll(state: TranscriptState, events: ReadonlyArray<TranscriptEvent | UnknownEvent>): TranscriptState {
+  return events.reduce(reduce, state);
+}
+
+function replaceLast(items: TranscriptItem[], item: TranscriptItem): TranscriptItem[] {
+  const next = items.slice(0, -1);
+  next.push(item);
+  return next;
+}
+
+/** When a turn ends, tool calls still open can no longer finish. */
+function closeOpenItems(items: TranscriptItem[], turnId: string, closed: 'completed' | 'cancelled'): TranscriptItem[] {
+  const open = new Set(['pending', 'awaiting_permission', 'in_progress']);
+  if (!items.some((item) => item.kind === 'tool' && item.turnId === turnId && open.has(item.status))) {
+    return items;
+  }
+  return items.map((item) =>
+    item.kind === 'tool' && item.turnId === turnId && open.has(item.status)
+      ? { ...item, status: closed === 'completed' ? item.status : 'cancelled' }
+      : item,
+  );
+}
+
+function turnEndNotice(
+  key: string,
+  turnId: string,
+  outcome: 'completed' | 'cancelled' | 'failed' | 'interrupted',
+  error: Extract<TranscriptEvent, { type: 'turn.ended' }>['payload']['error'],
+): TranscriptItem | undefined {
+  switch (outcome) {
+    case 'completed':
+      return undefined;
+    case 'cancelled':
+      return { kind: 'notice', key, turnId, severity: 'info', text: 'Stopped.' };
+    case 'interrupted':
+      return { kind: 'notice', key, turnId, severity: 'warning', text: 'Interrupted: Baton closed before this reply finished.' };
+    case 'failed':
+      return error
+        ? { kind: 'notice', key, turnId, severity: 'error', text: error.message, error }
+        : { kind: 'notice', key, turnId, severity: 'error', text: 'The reply failed.' };
+    default:
+      return assertNever(outcome);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled transcript event: ${JSON.stringify(value)}`);
+}

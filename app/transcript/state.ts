@@ -1,0 +1,80 @@
+/** The shape the reducer folds a transcript into: what a conversation view shows. */
+import type { WireError } from '../errors.js';
+import type { EventPayload } from '../events/index.js';
+
+type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>;
+
+/** One thing shown in a transcript, in order. */
+export type TranscriptItem =
+  | { kind: 'user'; key: string; turnId: string; text: string }
+  | { kind: 'agent'; key: string; turnId: string; messageId: string | undefined; agentName: string; text: string }
+  | { kind: 'thought'; key: string; turnId: string; text: string }
+  | {
+      kind: 'tool';
+      key: string;
+      turnId: string;
+      toolCallId: string;
+      title: string;
+      toolKind: string | undefined;
+      status: EventPayload<'tool.call'>['status'];
+      content: ToolContent;
+    }
+  | { kind: 'plan'; key: string; turnId: string; entries: EventPayload<'plan'>['entries'] }
+  | {
+      kind: 'permission';
+      key: string;
+      turnId: string;
+      requestId: string;
+      title: string;
+      options: EventPayload<'permission.requested'>['options'];
+      decision: EventPayload<'permission.decided'> | undefined;
+    }
+  | { kind: 'notice'; key: string; turnId: string | undefined; severity: 'info' | 'warning' | 'error'; text: string; error?: WireError };
+
+/** Status of one turn. */
+export type TurnStatus = 'running' | EventPayload<'turn.ended'>['outcome'];
+
+/** A turn's bookkeeping. */
+export type TurnState = { turnId: string; agentId: string; agentName: string; status: TurnStatus; stopReason: string | undefined };
+
+/** A conversation's whole transcript as the reducer sees it. */
+export type TranscriptState = {
+  conversationId: string;
+  title: string;
+  agentId: string;
+  agentName: string;
+  cwd: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Sequence number of the last event folded in; events at or below it are ignored. */
+  lastSeq: number;
+  items: TranscriptItem[];
+  turns: Record<string, TurnState>;
+  /** The turn being written now, if any. */
+  activeTurnId: string | null;
+  /** The agent session last bound, so a restarted host can load it. */
+  session: EventPayload<'session.bound'> | null;
+  usage: EventPayload<'usage'> | null;
+  /** Events of types this build does not know, kept in the store and skipped here. */
+  skippedEvents: number;
+};
+
+/** The state before any event. */
+export function emptyTranscript(conversationId: string): TranscriptState {
+  return {
+    conversationId,
+    title: '',
+    agentId: '',
+    agentName: '',
+    cwd: '',
+    createdAt: '',
+    updatedAt: '',
+    lastSeq: 0,
+    items: [],
+    turns: {},
+    activeTurnId: null,
+    session: null,
+    usage: null,
+    skippedEvents: 0,
+  };
+}

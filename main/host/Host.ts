@@ -1,0 +1,98 @@
+/**
+ * The host core: opens the store, the agent catalog and the conversations service, and answers
+ * host API requests. Both transports (Electron IPC, WebSocket) hand it raw messages; it parses
+ * params and results against the contract, so nothing unchecked crosses.
+ */
+import os from 'node:os';
+import { InvalidRequestError, toWireError } from '../../app/errors.js';
+import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
+import type { Env } from './adapters/AgentAdapter.js';
+import { AgentCatalog } from './adapters/AgentCatalog.js';
+import { ConversationService } from './conversations/ConversationService.js';
+import { EventStore } from './store/EventStore.js';
+
+/** How to build a host. */
+export type HostOptions = {
+  dataDir: string;
+  /** Environment agents inherit (PATH decides which agents are found). */
+  env?: Env;
+  homeDir?: string;
+  version?: string;
+  log?: (message: string) => void;
+};
+
+type Handlers = { [M in Method]: (params: Params<M>) => Result<M> | Promise<Result<M>> };
+
+/** A running host core. */
+export class Host {
+  readonly store: EventStore;
+  readonly conversations: ConversationService;
+  private readonly catalog: AgentCatalog;
+  private readonly handlers: Handlers;
+
+  constructor(private readonly options: HostOptions) {
+    const env = options.env ?? definedEnv(process.env);
+    this.store = new EventStore(options.dataDir);
+    this.catalog = new AgentCatalog(options.dataDir, env);
+    this.conversations = new ConversationService(this.store, this.catalog, env, options.log);
+    this.conversations.recoverInterruptedTurns();
+    this.handlers = {
+      getHostInfo: () => ({
+        homeDir: this.options.homeDir ?? os.homedir(),
+        dataDir: this.options.dataDir,
+        version: this.options.version ?? '0.1.0',
+      }),
+      listAgents: () => ({ agents: this.catalog.list() }),
+      listConversations: () => ({ conversations: this.store.listSummaries() }),
+      newConversation: ({ agentId, cwd, title }) => ({ conversation: this.conversations.create(agentId, cwd, title) }),
+      openConversation: ({ conversationId }) => ({
+        conversation: this.store.getSummary(conversationId),
+        events: this.store.readEnvelopes(conversationId),
+      }),
+      sendMessage: ({ conversationId, text }) => this.conversations.send(conversationId, text),
+      cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),
+      answerPermission: ({ conversationId, requestId, optionId }) => {
+        this.conversations.answerPermission(conversationId, requestId, optionId);
+        return {};
+      },
+    };
+  }
+
+  /** Answers one request; never throws. */
+  async handle(method: string, params: unknown): Promise<ResponseBody> {
+    try {
+      if (!isMethod(method)) {
+        throw new InvalidRequestError(`Unknown method "${method}".`);
+      }
+      return { ok: true, result: await this.dispatch(method, params) };
+    } catch (error) {
+      return { ok: false, error: toWireError(error) };
+    }
+  }
+
+  /** Adds a listener for pushed events; returns its removal. */
+  subscribe(listener: (event: PushEvent) => void): () => void {
+    return this.conversations.subscribe(listener);
+  }
+
+  /** Stops agents and closes the store. */
+  async dispose(): Promise<void> {
+    await this.conversations.dispose();
+    this.store.close();
+  }
+
+  private async dispatch<M extends Method>(method: M, raw: unknown): Promise<Result<M>> {
+    const parsed = requests[method].params.safeParse(raw ?? {});
+    if (!parsed.success) {
+      throw new InvalidRequestError(`Bad parameters for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`);
+    }
+    const handler = this.handlers[method] as (params: Params<M>) => Result<M> | Promise<Result<M>>;
+    const result = await handler(parsed.data as Params<M>);
+    return requests[method].result.parse(result) as Result<M>;
+  }
+}
+
+/** process.env without undefined values. */
+export function definedEnv(env: NodeJS.ProcessEnv): Env {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

@@ -1,0 +1,199 @@
+/**
+ * The one ACP client wrapper and the only importer of `@agentclientprotocol/sdk`. Spawns the
+ * agent in its own process group, performs the handshake with a timeout, routes `session/update`
+ * and permission requests to the caller, and turns every failure into a typed error.
+ */
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import {
+  AgentError,
+  AgentExitedError,
+  AgentFailedToStartError,
+  AgentNotInstalledError,
+  AuthRequiredError,
+  BatonError,
+  ProtocolError,
+} from '../../../app/errors.js';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import { describeExit, ProcessGroup, type LaunchSpec } from '../process/ProcessGroup.js';
+
+export type { SessionUpdate, RequestPermissionRequest, RequestPermissionResponse, InitializeResponse } from '@agentclientprotocol/sdk';
+
+/** What the connection asks of its owner. */
+export type AgentConnectionHandlers = {
+  /** Called synchronously, in arrival order, for every `session/update`. */
+  onUpdate(sessionId: string, update: acp.SessionUpdate): void;
+  /** Asks the person; must never answer on their behalf. */
+  requestPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /** The process ended (expectedly after dispose, or not). */
+  onExit?(description: string): void;
+};
+
+/** Options for {@link AgentConnection.start}. */
+export type StartOptions = {
+  agentName: string;
+  launch: LaunchSpec;
+  handlers: AgentConnectionHandlers;
+  initializeTimeoutMs?: number;
+};
+
+/** JSON-RPC code agents use for "authentication required". */
+const AUTH_REQUIRED = -32000;
+const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
+const STDERR_LINES_IN_ERRORS = 20;
+
+/** A live connection to one agent process. */
+export class AgentConnection {
+  private disposed = false;
+
+  private constructor(
+    private readonly agentName: string,
+    private readonly process: ProcessGroup,
+    private readonly connection: acp.ClientConnection,
+    /** The agent's answer to `initialize`. */
+    readonly initialized: acp.InitializeResponse,
+  ) {}
+
+  /** Spawns the agent and completes `initialize`; throws a typed error otherwise. */
+  static async start(options: StartOptions): Promise<AgentConnection> {
+    const { agentName, launch, handlers } = options;
+    const child = new ProcessGroup(launch);
+    try {
+      await child.spawned();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        throw new AgentNotInstalledError(agentName, launch.command);
+      }
+      throw new AgentFailedToStartError(agentName, (error as Error).message);
+    }
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(child.child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.child.stdout) as ReadableStream<Uint8Array>,
+    );
+    const client = acp
+      .client({ name: 'Baton' })
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        handlers.onUpdate(params.sessionId, params.update);
+      })
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
+    const connection = client.connect(stream);
+    void child.exited.then((exit) => {
+      connection.close(new AgentExitedError(agentName, describeExit(exit), child.stderr.lastLines(STDERR_LINES_IN_ERRORS)));
+      handlers.onExit?.(describeExit(exit));
+    });
+
+    const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const initialized = await Promise.race([
+        connection.agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          // Only what Baton really implements today: no file system, no terminals.
+          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+          clientInfo: { name: 'baton', title: 'Baton', version: '0.1.0' },
+        }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new AgentFailedToStartError(agentName, `no answer to initialize within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+        }),
+      ]);
+      if (initialized.protocolVersion !== acp.PROTOCOL_VERSION) {
+        throw new AgentFailedToStartError(agentName, `it speaks ACP version ${initialized.protocolVersion}; Baton speaks ${acp.PROTOCOL_VERSION}`);
+      }
+      return new AgentConnection(agentName, child, connection, initialized);
+    } catch (error) {
+      await child.dispose();
+      const tail = child.stderr.lastLines(STDERR_LINES_IN_ERRORS);
+      if (error instanceof AgentFailedToStartError) {
+        throw error;
+      }
+      if (error instanceof AgentExitedError) {
+        throw new AgentFailedToStartError(agentName, `it exited during the handshake (${describeExit(child.exit)})`, tail);
+      }
+      throw new AgentFailedToStartError(agentName, error instanceof Error ? error.message : String(error), tail);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** True when the agent can load a session it created before (after a restart). */
+  get canLoadSession(): boolean {
+    return this.initialized.agentCapabilities?.loadSession === true;
+  }
+
+  /** `session/new`. */
+  async newSession(cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<{ sessionId: string }> {
+    const response = await this.call<acp.NewSessionResponse>(() =>
+      this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
+    );
+    return { sessionId: response.sessionId };
+  }
+
+  /** `session/load`: the agent replays the history as updates, which the owner reconciles. */
+  async loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<void> {
+    await this.call(() =>
+      this.connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
+    );
+  }
+
+  /** `session/prompt` with one text block; resolves with the stop reason. */
+  async prompt(sessionId: string, text: string): Promise<acp.StopReason> {
+    const response = await this.call<acp.PromptResponse>(() =>
+      this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }),
+    );
+    return response.stopReason;
+  }
+
+  /** `session/cancel`: the agent ends the running prompt with stopReason "cancelled". */
+  async cancel(sessionId: string): Promise<void> {
+    await this.call(() => this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }));
+  }
+
+  /** The last lines the agent wrote to stderr. */
+  stderrTail(lines = STDERR_LINES_IN_ERRORS): string {
+    return this.process.stderr.lastLines(lines);
+  }
+
+  /** True once the process has exited. */
+  get exited(): boolean {
+    return this.process.exit !== undefined;
+  }
+
+  /** Closes the connection and ends the agent's whole process group. */
+  async dispose(): Promise<void> {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    this.connection.close();
+    await this.process.dispose();
+  }
+
+  /** Runs a request and translates whatever it throws into a typed error. */
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  private translate(error: unknown): BatonError {
+    if (error instanceof BatonError) {
+      return error;
+    }
+    if (this.process.exit) {
+      return new AgentExitedError(this.agentName, describeExit(this.process.exit), this.stderrTail());
+    }
+    if (error instanceof acp.RequestError) {
+      if (error.code === AUTH_REQUIRED) {
+        return new AuthRequiredError(this.agentName, []);
+      }
+      if (error.code === -32700 || error.code === -32600) {
+        return new ProtocolError(this.agentName, error.message);
+      }
+      return new AgentError(this.agentName, error.message, error.code);
+    }
+    return new ProtocolError(this.agentName, error instanceof Error ? error.message : String(error));
+  }
+}

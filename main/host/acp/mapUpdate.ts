@@ -1,0 +1,133 @@
+/**
+ * Maps one ACP `session/update` to Baton transcript event drafts. Nearly pure: no I/O, no state
+ * beyond its arguments. Update kinds Baton does not record yet map to nothing; kinds it does not
+ * know at all are reported through `unknownKind` so the caller can log them, never crash.
+ */
+import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import type { EventDraft, EventPayload } from '../../../app/events/index.js';
+
+type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>[number];
+
+/** Result of mapping one update. */
+export type MappedUpdate = { drafts: EventDraft[]; unknownKind?: string };
+
+/** Maps an update received during turn `turnId`. */
+export function mapUpdate(update: SessionUpdate, turnId: string): MappedUpdate {
+  switch (update.sessionUpdate) {
+    case 'agent_message_chunk': {
+      const text = contentText(update.content);
+      return {
+        drafts: [
+          {
+            type: 'message.chunk',
+            payload: { turnId, text, ...(update.messageId ? { messageId: update.messageId } : {}) },
+          },
+        ],
+      };
+    }
+    case 'agent_thought_chunk':
+      return { drafts: [{ type: 'thought.chunk', payload: { turnId, text: contentText(update.content) } }] };
+    case 'tool_call':
+      return {
+        drafts: [
+          {
+            type: 'tool.call',
+            payload: {
+              turnId,
+              toolCallId: update.toolCallId,
+              title: update.title,
+              ...(update.kind ? { kind: update.kind } : {}),
+              status: toolStatus(update.status ?? 'pending'),
+              ...(update.content ? { content: update.content.map(toolContent) } : {}),
+            },
+          },
+        ],
+      };
+    case 'tool_call_update':
+      return {
+        drafts: [
+          {
+            type: 'tool.updated',
+            payload: {
+              turnId,
+              toolCallId: update.toolCallId,
+              ...(update.title ? { title: update.title } : {}),
+              ...(update.status ? { status: toolStatus(update.status) } : {}),
+              ...(update.content ? { content: update.content.map(toolContent) } : {}),
+            },
+          },
+        ],
+      };
+    case 'plan':
+      return {
+        drafts: [
+          {
+            type: 'plan',
+            payload: { turnId, entries: update.entries.map(({ content, status, priority }) => ({ content, status, priority })) },
+          },
+        ],
+      };
+    case 'usage_update':
+      return { drafts: [{ type: 'usage', payload: { turnId, used: update.used, size: update.size } }] };
+    case 'notice':
+      return {
+        drafts: [
+          {
+            type: 'notice',
+            payload: {
+              turnId,
+              severity: update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warning' : 'info',
+              text: update.description ? `${update.title}: ${update.description}` : update.title,
+            },
+          },
+        ],
+      };
+    // The person's own message is already in the transcript as `turn.started`.
+    case 'user_message_chunk':
+    // Recorded by the agents issue (commands, modes, config options, session info, compaction).
+    case 'available_commands_update':
+    case 'current_mode_update':
+    case 'config_option_update':
+    case 'session_info_update':
+    case 'compaction_update':
+    case 'compaction_summary_chunk':
+      return { drafts: [] };
+    default:
+      return { drafts: [], unknownKind: String((update as { sessionUpdate?: unknown }).sessionUpdate) };
+  }
+}
+
+/** Text of a content block; non-text blocks are named, not dropped. */
+export function contentText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+      return '[image]';
+    case 'audio':
+      return '[audio]';
+    case 'resource_link':
+      return `[${block.name}](${block.uri})`;
+    case 'resource':
+      return 'text' in block.resource ? block.resource.text : `[resource ${block.resource.uri}]`;
+    default:
+      return '';
+  }
+}
+
+function toolStatus(status: ToolCallStatus): EventPayload<'tool.call'>['status'] {
+  return status;
+}
+
+function toolContent(content: ToolCallContent): ToolContent {
+  switch (content.type) {
+    case 'content':
+      return content.content.type === 'text' ? { type: 'text', text: content.content.text } : { type: 'other', summary: contentText(content.content) };
+    case 'diff':
+      return { type: 'diff', path: content.path, oldText: content.oldText ?? null, newText: content.newText };
+    case 'terminal':
+      return { type: 'terminal', terminalId: content.terminalId };
+    default:
+      return { type: 'other', summary: 'unsupported tool content' };
+  }
+}

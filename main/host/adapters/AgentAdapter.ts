@@ -1,0 +1,33 @@
+/**
+ * The one interface every harness adapter implements: how to find and launch the agent, how a
+ * prepared binding is projected onto that launch, and which optional abilities it has. Optional
+ * abilities are members that are undefined when absent; shared code never asks "which agent".
+ */
+import type { PreparedBinding } from '../binding/PreparedBinding.js';
+import type { LaunchSpec } from '../process/ProcessGroup.js';
+
+/** Environment as handed to a child process. */
+export type Env = Readonly<Record<string, string>>;
+
+/** A harness adapter. */
+export type AgentAdapter = Readonly<{
+  agentId: string;
+  displayName: string;
+  source: 'builtin' | 'custom';
+  /** Executable name or path, resolved against PATH at launch. */
+  command: string;
+  args: readonly string[];
+  /** Extra environment for this agent (custom agents' `env`). */
+  env?: Env;
+  /** How a person installs it, shown when it is missing. */
+  installHint?: string;
+  /** Adjusts the inherited environment for this agent (a protocol quirk, documented where defined). */
+  projectEnv?: (env: Env, binding: PreparedBinding) => Env;
+  /** `_meta` for `session/new` and `session/load`, for agents that take per-session options there. */
+  sessionMeta?: (binding: PreparedBinding) => Record<string, unknown> | undefined;
+  /**
+   * Delivers standing instructions at system level. Undefined: this agent cannot take them and
+   * a binding that carries instructions is refused.
+   */
+  deliverInstructions?: (launch: LaunchSpec, binding: PreparedBinding) => LaunchSpec;
+}>;

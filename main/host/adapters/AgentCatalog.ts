@@ -1,0 +1,76 @@
+/** The agents Baton offers: built-in adapters plus custom ones, each checked for an executable. */
+import path from 'node:path';
+import type { AgentInfo } from '../../../app/agents/agentInfo.js';
+import { NotFoundError } from '../../../app/errors.js';
+import { findExecutable } from '../process/findExecutable.js';
+import type { AgentAdapter, Env } from './AgentAdapter.js';
+import { claudeAdapter } from './claude.js';
+import { codexAdapter } from './codex.js';
+import { geminiAdapter } from './gemini.js';
+import { opencodeAdapter } from './opencode.js';
+import { qwenAdapter } from './qwen.js';
+import { readCustomAgents } from './customAgents.js';
+
+/** Built-in adapters in picker order. */
+export const builtinAdapters: readonly AgentAdapter[] = [claudeAdapter, codexAdapter, geminiAdapter, qwenAdapter, opencodeAdapter];
+
+/** Finds agents and answers which are usable. */
+export class AgentCatalog {
+  constructor(
+    private readonly dataDir: string,
+    private readonly env: Env,
+  ) {}
+
+  /** All adapters, re-reading `agents.json` so edits show without a restart. */
+  adapters(): AgentAdapter[] {
+    return [...builtinAdapters, ...readCustomAgents(this.agentsFile()).adapters];
+  }
+
+  /** The picker's entries, with availability. */
+  list(): AgentInfo[] {
+    const custom = readCustomAgents(this.agentsFile());
+    const infos = [...builtinAdapters, ...custom.adapters].map((adapter) => this.describe(adapter));
+    if (custom.problem) {
+      infos.push({
+        agentId: 'custom:agents-json',
+        displayName: 'Custom agents (agents.json)',
+        source: 'custom',
+        command: this.agentsFile(),
+        available: false,
+        unavailableReason: custom.problem,
+      });
+    }
+    return infos;
+  }
+
+  /** One adapter by id. */
+  get(agentId: string): AgentAdapter {
+    const adapter = this.adapters().find((candidate) => candidate.agentId === agentId);
+    if (!adapter) {
+      throw new NotFoundError('agent', agentId);
+    }
+    return adapter;
+  }
+
+  /** Absolute path of the adapter's executable, or undefined when it is not installed. */
+  resolve(adapter: AgentAdapter): string | undefined {
+    return findExecutable(adapter.command, { ...this.env, ...adapter.env });
+  }
+
+  private describe(adapter: AgentAdapter): AgentInfo {
+    const available = this.resolve(adapter) !== undefined;
+    return {
+      agentId: adapter.agentId,
+      displayName: adapter.displayName,
+      source: adapter.source,
+      command: [adapter.command, ...adapter.args].join(' '),
+      available,
+      ...(available ? {} : { unavailableReason: `"${adapter.command}" was not found on PATH.` }),
+      ...(adapter.installHint ? { installHint: adapter.installHint } : {}),
+    };
+  }
+
+  private agentsFile(): string {
+    return path.join(this.dataDir, 'agents.json');
+  }
+}

@@ -1,0 +1,27 @@
+/** Claude Code through Zed's ACP adapter (`claude-agent-acp`). */
+import type { Env } from './AgentAdapter.js';
+import { builtinAdapter } from './builtinAdapter.js';
+
+/**
+ * Quirk: run as root, the adapter asks Claude Code to skip permission prompts whenever
+ * `IS_SANDBOX` is non-empty, and Claude Code refuses unless it is exactly "1"; session/new then
+ * fails with an opaque "Query closed before response received". Baton never skips permissions
+ * on its own, so any other value is removed.
+ */
+export function withoutForeignSandboxFlag(env: Env): Env {
+  if (env.IS_SANDBOX === undefined || env.IS_SANDBOX === '1') {
+    return env;
+  }
+  const { IS_SANDBOX: _dropped, ...rest } = env;
+  return rest;
+}
+
+/** Claude Code. */
+export const claudeAdapter = builtinAdapter({
+  agentId: 'claude',
+  displayName: 'Claude',
+  command: 'claude-agent-acp',
+  args: [],
+  npmPackage: '@zed-industries/claude-agent-acp',
+  projectEnv: (env) => withoutForeignSandboxFlag(env),
+});

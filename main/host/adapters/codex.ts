@@ -1,0 +1,11 @@
+/** Codex through Zed's ACP adapter (`codex-acp`). */
+import { builtinAdapter } from './builtinAdapter.js';
+
+/** Codex. */
+export const codexAdapter = builtinAdapter({
+  agentId: 'codex',
+  displayName: 'Codex',
+  command: 'codex-acp',
+  args: [],
+  npmPackage: '@zed-industries/codex-acp',
+});

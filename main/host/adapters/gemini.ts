@@ -1,0 +1,11 @@
+/** Gemini CLI in ACP mode (`gemini --acp`). */
+import { builtinAdapter } from './builtinAdapter.js';
+
+/** Gemini CLI. */
+export const geminiAdapter = builtinAdapter({
+  agentId: 'gemini',
+  displayName: 'Gemini',
+  command: 'gemini',
+  args: ['--acp'],
+  npmPackage: '@google/gemini-cli',
+});

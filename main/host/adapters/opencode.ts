@@ -1,0 +1,11 @@
+/** OpenCode in ACP mode (`opencode acp`). */
+import { builtinAdapter } from './builtinAdapter.js';
+
+/** OpenCode. */
+export const opencodeAdapter = builtinAdapter({
+  agentId: 'opencode',
+  displayName: 'OpenCode',
+  command: 'opencode',
+  args: ['acp'],
+  npmPackage: 'opencode-ai',
+});

@@ -1,0 +1,11 @@
+/** Qwen Code in ACP mode (`qwen --acp`). */
+import { builtinAdapter } from './builtinAdapter.js';
+
+/** Qwen Code. */
+export const qwenAdapter = builtinAdapter({
+  agentId: 'qwen',
+  displayName: 'Qwen',
+  command: 'qwen',
+  args: ['--acp'],
+  npmPackage: '@qwen-code/qwen-code',
+});

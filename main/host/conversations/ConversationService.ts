@@ -1,0 +1,273 @@
+/**
+ * Conversations and their turns: creates conversations, commits the person's message as a new
+ * turn, drives the conversation's live agent through the turn, and pushes every event to
+ * listeners only after the store has committed it.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import {
+  AgentNotInstalledError,
+  BatonError,
+  InvalidRequestError,
+  NotFoundError,
+  TurnInProgressError,
+  toWireError,
+} from '../../../app/errors.js';
+import type { EventDraft } from '../../../app/events/index.js';
+import { newId } from '../../../app/ids.js';
+import type { PushEvent } from '../../../app/ipc/index.js';
+import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import type { Env } from '../adapters/AgentAdapter.js';
+import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import { prepareBinding } from '../binding/PreparedBinding.js';
+import type { EventStore } from '../store/EventStore.js';
+import { LiveSession, type LiveSessionOwner } from './LiveSession.js';
+
+/** Receives pushed events. */
+export type PushListener = (event: PushEvent) => void;
+
+type Running = { turnId: string; cancelRequested: boolean; done: Promise<void> };
+
+/** The conversations service. */
+export class ConversationService {
+  private readonly listeners = new Set<PushListener>();
+  private readonly live = new Map<string, LiveSession>();
+  private readonly starting = new Map<string, Promise<LiveSession>>();
+  private readonly running = new Map<string, Running>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly catalog: AgentCatalog,
+    private readonly agentEnv: Env,
+    private readonly log: (message: string) => void = () => {},
+  ) {}
+
+  /** Adds a listener for pushed events; returns its removal. */
+  subscribe(listener: PushListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Marks turns left running by a process that died as interrupted. Run once at start-up. */
+  recoverInterruptedTurns(): void {
+    for (const summary of this.store.listSummaries().filter((candidate) => candidate.running)) {
+      const state = reduceAll(emptyTranscript(summary.conversationId), this.store.readEvents(summary.conversationId).events);
+      const drafts: EventDraft[] = [];
+      for (const item of state.items) {
+        if (item.kind === 'permission' && !item.decision) {
+          drafts.push({ type: 'permission.decided', payload: { turnId: item.turnId, requestId: item.requestId, optionId: null, by: 'turn-cancelled' } });
+        }
+      }
+      if (state.activeTurnId) {
+        drafts.push({ type: 'turn.ended', payload: { turnId: state.activeTurnId, outcome: 'interrupted' } });
+      }
+      if (drafts.length > 0) {
+        this.commit(summary.conversationId, drafts);
+      }
+    }
+  }
+
+  /** Creates a conversation bound to an agent and a working folder. */
+  create(agentId: string, cwd: string, title = ''): ConversationSummary {
+    const adapter = this.catalog.get(agentId);
+    checkWorkingFolder(cwd);
+    const conversationId = newId();
+    const { summary } = this.commit(conversationId, [
+      { type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } },
+    ], 0);
+    return summary;
+  }
+
+  /** Commits the person's message as a new turn and starts the agent on it in the background. */
+  send(conversationId: string, text: string): { turnId: string; seq: number } {
+    const summary = this.store.getSummary(conversationId);
+    if (this.running.has(conversationId)) {
+      throw new TurnInProgressError(conversationId);
+    }
+    const adapter = this.catalog.get(summary.agentId);
+    const turnId = newId();
+    const { events } = this.commit(conversationId, [
+      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text } },
+    ]);
+    const running: Running = { turnId, cancelRequested: false, done: Promise.resolve() };
+    this.running.set(conversationId, running);
+    running.done = this.runTurn(conversationId, summary, running, text);
+    return { turnId, seq: events[0]!.seq };
+  }
+
+  /** Asks the running turn to stop. Resolves false when nothing was running. */
+  async cancel(conversationId: string): Promise<boolean> {
+    const running = this.running.get(conversationId);
+    if (!running) {
+      return false;
+    }
+    running.cancelRequested = true;
+    const live = this.live.get(conversationId);
+    if (live) {
+      await live.cancel(this.owner(conversationId)).catch((error: unknown) => this.log(`cancel failed: ${String(error)}`));
+    }
+    return true;
+  }
+
+  /** Passes the person's answer to a waiting permission request. */
+  answerPermission(conversationId: string, requestId: string, optionId: string): void {
+    const live = this.live.get(conversationId);
+    const result = live ? live.answer(requestId, optionId, this.owner(conversationId)) : 'unknown-request';
+    if (result === 'unknown-request') {
+      throw new NotFoundError('open permission request', requestId);
+    }
+    if (result === 'unknown-option') {
+      throw new InvalidRequestError(`The agent did not offer the option "${optionId}".`);
+    }
+  }
+
+  /** Waits for running turns (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.running.values()].map((running) => running.done));
+  }
+
+  /** Stops every agent. */
+  async dispose(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((conversationId) => this.cancel(conversationId)));
+    await Promise.all([...this.live.values()].map((live) => live.dispose()));
+    this.live.clear();
+    this.listeners.clear();
+  }
+
+  private async runTurn(conversationId: string, summary: ConversationSummary, running: Running, text: string): Promise<void> {
+    const { turnId } = running;
+    try {
+      const live = await this.liveSession(conversationId, summary);
+      if (running.cancelRequested) {
+        this.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
+        return;
+      }
+      const stopReason = await live.prompt(text);
+      const outcome = stopReason === 'cancelled' || running.cancelRequested ? 'cancelled' : 'completed';
+      const drafts: EventDraft[] = [];
+      if (stopReason === 'max_tokens' || stopReason === 'max_turn_requests' || stopReason === 'refusal') {
+        drafts.push({ type: 'notice', payload: { turnId, severity: 'warning', text: stopNotice(stopReason) } });
+      }
+      drafts.push({ type: 'turn.ended', payload: { turnId, outcome, stopReason } });
+      this.commit(conversationId, drafts);
+    } catch (error) {
+      this.log(`turn ${turnId} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.commitSafely(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'failed', error: toWireError(error) } }]);
+    } finally {
+      this.running.delete(conversationId);
+    }
+  }
+
+  /** The conversation's live agent, started (and its session bound) on first use. */
+  private async liveSession(conversationId: string, summary: ConversationSummary): Promise<LiveSession> {
+    const existing = this.live.get(conversationId);
+    if (existing) {
+      return existing;
+    }
+    const pending = this.starting.get(conversationId);
+    if (pending) {
+      return pending;
+    }
+    const start = this.startLiveSession(conversationId, summary).finally(() => this.starting.delete(conversationId));
+    this.starting.set(conversationId, start);
+    return start;
+  }
+
+  private async startLiveSession(conversationId: string, summary: ConversationSummary): Promise<LiveSession> {
+    const adapter = this.catalog.get(summary.agentId);
+    const executable = this.catalog.resolve(adapter);
+    if (!executable) {
+      throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
+    }
+    const binding = prepareBinding({ agentId: adapter.agentId, agentName: adapter.displayName, cwd: summary.cwd });
+    const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId) });
+    try {
+      const state = reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events);
+      const previous = state.session?.agentId === adapter.agentId ? state.session.sessionId : undefined;
+      const bound = await live.bind(adapter, previous);
+      const drafts: EventDraft[] = [bound];
+      if (previous && bound.type === 'session.bound' && bound.payload.how === 'new') {
+        drafts.push({
+          type: 'notice',
+          payload: { turnId: this.running.get(conversationId)?.turnId, severity: 'warning', text: `${adapter.displayName} could not reopen its earlier session; it starts this reply without the earlier messages.` },
+        });
+      }
+      this.commit(conversationId, drafts);
+    } catch (error) {
+      await live.dispose();
+      throw error;
+    }
+    this.live.set(conversationId, live);
+    return live;
+  }
+
+  private owner(conversationId: string): LiveSessionOwner {
+    return {
+      commit: (drafts) => this.commitSafely(conversationId, drafts),
+      activeTurnId: () => this.running.get(conversationId)?.turnId,
+      onExit: () => {
+        const live = this.live.get(conversationId);
+        this.live.delete(conversationId);
+        void live?.dispose();
+      },
+      log: this.log,
+    };
+  }
+
+  /** Appends after the stored last event, then pushes. Everything pushed is already durable. */
+  private commit(conversationId: string, drafts: EventDraft[], expectedSeq?: number): { events: ReturnType<EventStore['append']>['events']; summary: ConversationSummary } {
+    const expected = expectedSeq ?? this.store.getSummary(conversationId).lastSeq;
+    const result = this.store.append(conversationId, expected, drafts);
+    for (const event of result.events) {
+      this.emit({ name: 'transcript', payload: { event } });
+    }
+    this.emit({ name: 'conversationChanged', payload: { conversation: result.summary } });
+    return result;
+  }
+
+  /** A commit from an agent callback: a store failure is logged, never thrown into the SDK. */
+  private commitSafely(conversationId: string, drafts: EventDraft[]): void {
+    try {
+      this.commit(conversationId, drafts);
+    } catch (error) {
+      this.log(`could not record ${drafts.map((draft) => draft.type).join(', ')}: ${error instanceof BatonError ? error.message : String(error)}`);
+    }
+  }
+
+  private emit(event: PushEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log(`a listener failed: ${String(error)}`);
+      }
+    }
+  }
+}
+
+function checkWorkingFolder(cwd: string): void {
+  if (!path.isAbsolute(cwd)) {
+    throw new InvalidRequestError(`The working folder must be an absolute path; "${cwd}" is not.`);
+  }
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    throw new InvalidRequestError(`The working folder ${cwd} does not exist.`);
+  }
+  if (!isDirectory) {
+    throw new InvalidRequestError(`The working folder ${cwd} is not a folder.`);
+  }
+}
+
+function stopNotice(stopReason: 'max_tokens' | 'max_turn_requests' | 'refusal'): string {
+  switch (stopReason) {
+    case 'max_tokens':
+      return 'The reply stopped because the model reached its token limit.';
+    case 'max_turn_requests':
+      return 'The reply stopped because the agent reached its limit of model requests for one turn.';
+    case 'refusal':
+      return 'The agent refused to continue.';
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * One conversation's live agent: the connection, the ACP session it is bound to, and the
+ * permission requests waiting for the person. Created on the first message after a start (no
+ * agent runs just because a conversation is opened) and disposed when the agent exits or the
+ * host shuts down.
+ */
+import { UnsupportedInputError } from '../../../app/errors.js';
+import { newId } from '../../../app/ids.js';
+import type { EventDraft, EventPayload } from '../../../app/events/index.js';
+import { AgentConnection, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
+import { mapUpdate } from '../acp/mapUpdate.js';
+import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
+import type { PreparedBinding } from '../binding/PreparedBinding.js';
+
+/** What a live session needs from the conversation that owns it. */
+export type LiveSessionOwner = {
+  /** Commits drafts for the running turn and pushes them. */
+  commit(drafts: EventDraft[]): void;
+  /** The turn now running, if any. */
+  activeTurnId(): string | undefined;
+  /** The agent process ended. */
+  onExit(): void;
+  /** Reports something worth a log line (unknown update kinds). */
+  log(message: string): void;
+};
+
+type PendingPermission = {
+  turnId: string;
+  options: EventPayload<'permission.requested'>['options'];
+  resolve: (response: RequestPermissionResponse) => void;
+};
+
+/** A conversation's connection to its agent. */
+export class LiveSession {
+  private sessionId: string | undefined;
+  /** While the agent replays a loaded session, its updates are already in the transcript. */
+  private replaying = false;
+  private readonly pending = new Map<string, PendingPermission>();
+
+  private constructor(
+    readonly binding: PreparedBinding,
+    private readonly connection: AgentConnection,
+  ) {}
+
+  /** Starts the agent process for a binding. */
+  static async start(options: {
+    adapter: AgentAdapter;
+    executable: string;
+    binding: PreparedBinding;
+    baseEnv: Env;
+    owner: LiveSessionOwner;
+  }): Promise<LiveSession> {
+    const { adapter, executable, binding, baseEnv, owner } = options;
+    if (binding.instructions && !adapter.deliverInstructions) {
+      throw new UnsupportedInputError(adapter.displayName, 'standing instructions', 'it has no system-level channel Baton can use, and Baton never sends instructions as prompt text');
+    }
+    const inherited: Env = { ...baseEnv, ...adapter.env };
+    const env = adapter.projectEnv ? adapter.projectEnv(inherited, binding) : inherited;
+    let launch = { command: executable, args: adapter.args, env, cwd: binding.cwd };
+    if (binding.instructions && adapter.deliverInstructions) {
+      launch = adapter.deliverInstructions(launch, binding);
+    }
+    let live: LiveSession | undefined;
+    const connection = await AgentConnection.start({
+      agentName: adapter.displayName,
+      launch,
+      handlers: {
+        onUpdate: (sessionId, update) => live?.onUpdate(sessionId, update, owner),
+        requestPermission: (request, signal) => {
+          if (!live) {
+            return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+          }
+          return live.onPermission(request, signal, owner);
+        },
+        onExit: () => {
+          live?.cancelPendingPermissions(owner);
+          owner.onExit();
+        },
+      },
+    });
+    live = new LiveSession(binding, connection);
+    return live;
+  }
+
+  /**
+   * Binds an ACP session: loads `previousSessionId` when the agent can, else starts a new one.
+   * Returns the `session.bound` draft to record.
+   */
+  async bind(adapter: AgentAdapter, previousSessionId: string | undefined): Promise<EventDraft> {
+    const meta = adapter.sessionMeta?.(this.binding);
+    const agentVersion = this.connection.initialized.agentInfo?.version;
+    const versionField = agentVersion ? { agentVersion } : {};
+    if (previousSessionId && this.connection.canLoadSession) {
+      this.replaying = true;
+      try {
+        await this.connection.loadSession(previousSessionId, this.binding.cwd, this.binding.mcpServers, meta);
+        this.sessionId = previousSessionId;
+        return { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: previousSessionId, how: 'load', ...versionField } };
+      } catch {
+        // Falls through to a new session; the caller records that history did not carry over.
+      } finally {
+        this.replaying = false;
+      }
+    }
+    const { sessionId } = await this.connection.newSession(this.binding.cwd, this.binding.mcpServers, meta);
+    this.sessionId = sessionId;
+    return { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId, how: 'new', ...versionField } };
+  }
+
+  /** True once a session is bound. */
+  get bound(): boolean {
+    return this.sessionId !== undefined;
+  }
+
+  /** Sends the person's text; resolves with the agent's stop reason. */
+  prompt(text: string): Promise<string> {
+    return this.connection.prompt(this.requireSession(), text);
+  }
+
+  /** Asks the agent to stop the running prompt and withdraws open permission questions. */
+  async cancel(owner: LiveSessionOwner): Promise<void> {
+    this.cancelPendingPermissions(owner);
+    if (this.sessionId && !this.connection.exited) {
+      await this.connection.cancel(this.sessionId);
+    }
+  }
+
+  /** Answers a permission request with the option the person chose. Returns false if unknown. */
+  answer(requestId: string, optionId: string, owner: LiveSessionOwner): 'answered' | 'unknown-request' | 'unknown-option' {
+    const pending = this.pending.get(requestId);
+    if (!pending) {
+      return 'unknown-request';
+    }
+    if (!pending.options.some((option) => option.optionId === optionId)) {
+      return 'unknown-option';
+    }
+    this.pending.delete(requestId);
+    owner.commit([{ type: 'permission.decided', payload: { turnId: pending.turnId, requestId, optionId, by: 'person' } }]);
+    pending.resolve({ outcome: { outcome: 'selected', optionId } });
+    return 'answered';
+  }
+
+  /** The agent's recent stderr, for error reports. */
+  stderrTail(): string {
+    return this.connection.stderrTail();
+  }
+
+  /** Ends the agent process group. */
+  async dispose(): Promise<void> {
+    await this.connection.dispose();
+  }
+
+  private onUpdate(sessionId: string, update: SessionUpdate, owner: LiveSessionOwner): void {
+    const turnId = owner.activeTurnId();
+    if (this.replaying || sessionId !== this.sessionId || !turnId) {
+      return;
+    }
+    const { drafts, unknownKind } = mapUpdate(update, turnId);
+    if (unknownKind) {
+      owner.log(`ignored an unknown session/update kind "${unknownKind}" from ${this.binding.agentName}`);
+    }
+    if (drafts.length > 0) {
+      owner.commit(drafts);
+    }
+  }
+
+  private onPermission(request: RequestPermissionRequest, signal: AbortSignal, owner: LiveSessionOwner): Promise<RequestPermissionResponse> {
+    const turnId = owner.activeTurnId();
+    if (!turnId) {
+      return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    }
+    const requestId = newId();
+    const options = request.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
+    const title = request.toolCall.title ?? 'The agent asks for permission';
+    owner.commit([
+      {
+        type: 'permission.requested',
+        payload: { turnId, requestId, toolCallId: request.toolCall.toolCallId, title, options },
+      },
+    ]);
+    return new Promise((resolve) => {
+      this.pending.set(requestId, { turnId, options, resolve });
+      signal.addEventListener('abort', () => this.withdraw(requestId, owner), { once: true });
+    });
+  }
+
+  private cancelPendingPermissions(owner: LiveSessionOwner): void {
+    for (const requestId of [...this.pending.keys()]) {
+      this.withdraw(requestId, owner);
+    }
+  }
+
+  private withdraw(requestId: string, owner: LiveSessionOwner): void {
+    const pending = this.pending.get(requestId);
+    if (!pending) {
+      return;
+    }
+    this.pending.delete(requestId);
+    owner.commit([{ type: 'permission.decided', payload: { turnId: pending.turnId, requestId, optionId: null, by: 'turn-cancelled' } }]);
+    pending.resolve({ outcome: { outcome: 'cancelled' } });
+  }
+
+  private requireSession(): string {
+    if (!this.sessionId) {
+      throw new Error('No ACP session is bound yet.');
+    }
+    return this.sessionId;
+  }
+}
