@@ -88,7 +88,7 @@ export const clientMessageSchema = z.object({
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 /** A response or event frame from the host. */
-export const hostMessageSchema = z.discriminatedUnion('kind', [
+export const hostMessageSchema = z.union([
   z.object({ kind: z.literal('response'), id: z.number().int().nullable(), ok: z.literal(true), result: z.unknown() }),
   z.object({ kind: z.literal('response'), id: z.number().int().nullable(), ok: z.literal(false), error: wireErrorSchema }),
   z.object({ kind: z.literal('event'), name: z.string(), payload: z.unknown() }),
@@ -98,7 +98,13 @@ export const hostMessageSchema = z.discriminatedUnion('kind', [
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 /** The outcome of one request as both transports carry it. */
-export type ResponseBody = { ok: true; result: unknown } | { ok: false; error: z.infer<typeof wireErrorSchema> };
+export const responseBodySchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: wireErrorSchema }),
+]);
+
+/** The outcome of one request as both transports carry it. */
+export type ResponseBody = z.infer<typeof responseBodySchema>;
 
 /** Parses a pushed event by name; unknown names or bad payloads come back undefined. */
 export function parsePushEvent(name: string, payload: unknown): PushEvent | undefined {

@@ -1,0 +1,121 @@
+/**
+ * The walking skeleton in a real browser: new conversation → Claude → send → the stub's reply →
+ * the host is SIGKILLed and restarted → the conversation and both messages are still there.
+ */
+import { expect, test } from '@playwright/test';
+import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { lastUserText, startModelStub, type ModelStub } from '../fixtures/modelStub.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+let stub: ModelStub;
+let hosts: WebHost[] = [];
+
+test.beforeEach(async () => {
+  stub = await startModelStub({ reply: () => ({ chunks: ['**Ahoy** ', 'from the ', 'model stub.'], delayMs: 30 }) });
+  hosts = [];
+});
+
+test.afterEach(async () => {
+  for (const host of hosts) {
+    await host.kill();
+  }
+  await stub.close();
+});
+
+test('a message reaches Claude, the reply streams in, and both survive a killed host', async ({ page }) => {
+  const dataDir = tempDir('e2e-data');
+  const workDir = tempDir('e2e-work');
+  const env = agentTestEnv(stub.url);
+  const first = await startWebHost(dataDir, env);
+  hosts.push(first);
+
+  await page.goto(first.url);
+  const list = page.getByRole('list', { name: 'Conversations' });
+  await expect(list.getByRole('listitem')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  const agent = page.getByRole('combobox', { name: 'Agent' });
+  await expect(agent.getByRole('option', { name: 'Claude' })).toBeEnabled();
+  await agent.selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(workDir);
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('Hello Claude, are you there?');
+  await message.press('Enter');
+
+  await expect(page.getByRole('article', { name: /^You/ })).toContainText('Hello Claude, are you there?');
+  const reply = page.getByRole('article', { name: /^Claude/ });
+  await expect(reply).toContainText('Ahoy from the model stub.');
+  await expect(reply.locator('strong')).toHaveText('Ahoy');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await expect(message).toHaveValue('');
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  expect(stub.messageRequests().some((body) => lastUserText(body).includes('Hello Claude, are you there?'))).toBe(true);
+
+  await first.kill('SIGKILL');
+  const second = await startWebHost(dataDir, env);
+  hosts.push(second);
+  await page.goto(second.url);
+
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await list.getByRole('listitem').first().getByRole('button').click();
+  await expect(page.getByRole('article', { name: /^You/ })).toContainText('Hello Claude, are you there?');
+  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('Ahoy from the model stub.');
+});
+
+test('Shift+Enter makes a new line; Stop cancels a running reply', async ({ page }) => {
+  await stub.close();
+  stub = await startModelStub({ reply: () => ({ chunks: Array.from({ length: 200 }, (_, index) => `word${index} `), delayMs: 100 }) });
+  const host = await startWebHost(tempDir('e2e-data'), agentTestEnv(stub.url));
+  hosts.push(host);
+
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('first line');
+  await message.press('Shift+Enter');
+  await message.pressSequentially('second line');
+  await expect(message).toHaveValue('first line\nsecond line');
+  await page.getByRole('button', { name: 'Send' }).click();
+
+  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('word3');
+  const stop = page.getByRole('button', { name: 'Stop' });
+  await expect(stop).toBeEnabled();
+  await stop.click();
+  await expect(page.getByText('Stopped.')).toBeVisible();
+  await expect(stop).toBeDisabled();
+  await expect(page.getByRole('article', { name: /^Claude/ })).not.toContainText('word199');
+});
+
+test('agents that are missing or crash are explained in the page, not in a console', async ({ page }) => {
+  const dataDir = tempDir('e2e-data');
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(
+    `${dataDir}/agents.json`,
+    JSON.stringify({
+      agents: [
+        { name: 'Ghost', command: `${dataDir}/no-such-agent` },
+        { name: 'Crashy', command: process.execPath, args: ['-e', "process.stderr.write('crashy: no model configured\\n'); process.exit(3)"] },
+      ],
+    }),
+  );
+  const host = await startWebHost(dataDir, agentTestEnv(stub.url));
+  hosts.push(host);
+
+  await page.goto(host.url);
+  const agent = page.getByRole('combobox', { name: 'Agent' });
+  await expect(agent.getByRole('option', { name: 'Ghost' })).toBeDisabled();
+  await agent.selectOption({ label: 'Crashy' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
+  await page.getByRole('textbox', { name: 'Message' }).fill('hello?');
+  await page.getByRole('button', { name: 'Send' }).click();
+
+  const failure = page.getByRole('alert').filter({ hasText: 'Crashy failed to start' });
+  await expect(failure).toBeVisible();
+  await failure.getByText('Agent output').click();
+  await expect(failure).toContainText('crashy: no model configured');
+  // The turn is over: the person can write again.
+  await page.getByRole('textbox', { name: 'Message' }).fill('again');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+});

@@ -1,0 +1,48 @@
+/**
+ * The renderer's one host-API client. It cannot tell which transport it is on: Electron's
+ * preload bridge when present, else the web host's WebSocket. Results and pushed events are
+ * parsed against the contract; errors come back as typed BatonErrors.
+ */
+import { fromWireError } from '../app/errors.js';
+import { parsePushEvent, requests, type Method, type Params, type PushEvent, type Result } from '../app/ipc/index.js';
+import { ipcTransport } from './transport/ipcTransport.js';
+import type { ConnectionStatus, PreloadBridge, Transport } from './transport/Transport.js';
+import { webSocketTransport } from './transport/webSocketTransport.js';
+
+/** The API client. */
+export type Api = {
+  call<M extends Method>(method: M, params: Params<M>): Promise<Result<M>>;
+  onPush(listener: (event: PushEvent) => void): () => void;
+  onStatus(listener: (status: ConnectionStatus) => void): () => void;
+};
+
+/** Builds a client over a transport. */
+export function createApi(transport: Transport): Api {
+  return {
+    async call(method, params) {
+      const body = await transport.request(method, params);
+      if (!body.ok) {
+        throw fromWireError(body.error);
+      }
+      return requests[method].result.parse(body.result) as Result<typeof method>;
+    },
+    onPush(listener) {
+      return transport.onEvent((name, payload) => {
+        const event = parsePushEvent(name, payload);
+        if (event) {
+          listener(event);
+        }
+      });
+    },
+    onStatus: (listener) => transport.onStatus(listener),
+  };
+}
+
+declare global {
+  interface Window {
+    baton?: PreloadBridge;
+  }
+}
+
+/** The client for this window. */
+export const api: Api = createApi(window.baton ? ipcTransport(window.baton) : webSocketTransport(window.location));

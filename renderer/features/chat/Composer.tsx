@@ -1,0 +1,53 @@
+/** The message box: Enter sends, Shift+Enter starts a new line; Stop cancels a running reply. */
+import type { KeyboardEvent } from 'react';
+import { useActions, useBaton } from '../../store/index.js';
+import { composerKey } from '../../store/store.js';
+import { selectComposerText, selectTurnRunning } from '../../store/selectors/transcript.js';
+
+/** The composer. */
+export function Composer() {
+  const text = useBaton(selectComposerText);
+  const key = useBaton((state) => composerKey(state.selection));
+  const running = useBaton(selectTurnRunning);
+  const sending = useBaton((state) => state.sending);
+  const actions = useActions();
+  const canSend = !running && !sending && text.trim() !== '';
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      if (canSend) {
+        void actions.send();
+      }
+    }
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (canSend) {
+          void actions.send();
+        }
+      }}
+    >
+      <textarea
+        aria-label="Message"
+        placeholder="Message the agent (Enter to send, Shift+Enter for a new line)"
+        rows={3}
+        value={text}
+        onChange={(event) => actions.setComposer(key, event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-buttons">
+        <button type="submit" disabled={!canSend}>
+          Send
+        </button>
+        <button type="button" disabled={!running} onClick={() => void actions.cancel()}>
+          Stop
+        </button>
+      </div>
+    </form>
+  );
+}

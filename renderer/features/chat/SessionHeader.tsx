@@ -1,0 +1,49 @@
+/**
+ * Agent picker and working folder. For a new conversation both can be chosen; once it exists
+ * they show what it is bound to (handing it to another agent comes with the handoff feature).
+ */
+import { useActions, useBaton } from '../../store/index.js';
+import { selectActiveSummary } from '../../store/selectors/transcript.js';
+
+/** The header of the chat pane. */
+export function SessionHeader() {
+  const agents = useBaton((state) => state.agents);
+  const draft = useBaton((state) => state.draft);
+  const summary = useBaton(selectActiveSummary);
+  const actions = useActions();
+  const agentId = summary ? summary.agentId : draft.agentId;
+  const cwd = summary ? summary.cwd : draft.cwd;
+  const selected = agents.find((agent) => agent.agentId === agentId);
+  const bound = summary !== undefined;
+  return (
+    <header className="session-header">
+      <label className="field">
+        <span>Agent</span>
+        <select aria-label="Agent" value={agentId} disabled={bound} onChange={(event) => actions.setDraftAgent(event.target.value)}>
+          {agents.map((agent) => (
+            <option key={agent.agentId} value={agent.agentId} disabled={!agent.available} title={agent.unavailableReason}>
+              {agent.displayName}
+            </option>
+          ))}
+          {summary && !selected ? <option value={summary.agentId}>{summary.agentName}</option> : null}
+        </select>
+      </label>
+      <label className="field field-grow">
+        <span>Working folder</span>
+        <input
+          aria-label="Working folder"
+          type="text"
+          spellCheck={false}
+          value={cwd}
+          readOnly={bound}
+          onChange={(event) => actions.setDraftCwd(event.target.value)}
+        />
+      </label>
+      {selected && !selected.available ? (
+        <p className="agent-hint" role="note">
+          {selected.displayName} is not available: {selected.unavailableReason} {selected.installHint ?? ''}
+        </p>
+      ) : null}
+    </header>
+  );
+}

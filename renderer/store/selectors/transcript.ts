@@ -1,0 +1,30 @@
+/** Selectors over the open conversation. */
+import type { TranscriptState } from '../../../app/transcript/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { composerKey, type BatonState } from '../store.js';
+
+/** The open conversation's transcript, once loaded. */
+export function selectActiveTranscript(state: BatonState): TranscriptState | undefined {
+  return state.selection.kind === 'conversation' ? state.transcripts[state.selection.conversationId]?.state : undefined;
+}
+
+/** The open conversation's summary. */
+export function selectActiveSummary(state: BatonState): ConversationSummary | undefined {
+  const { selection } = state;
+  return selection.kind === 'conversation' ? state.conversations.find((c) => c.conversationId === selection.conversationId) : undefined;
+}
+
+/** True while a reply is being written in the open conversation. */
+export function selectTurnRunning(state: BatonState): boolean {
+  return (selectActiveTranscript(state)?.activeTurnId ?? null) !== null;
+}
+
+/** Unsent text of the open pane. */
+export function selectComposerText(state: BatonState): string {
+  return state.composer[composerKey(state.selection)] ?? '';
+}
+
+/** The id of the open conversation, or undefined for a new one. */
+export function selectActiveConversationId(state: BatonState): string | undefined {
+  return state.selection.kind === 'conversation' ? state.selection.conversationId : undefined;
+}

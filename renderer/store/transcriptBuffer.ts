@@ -1,0 +1,37 @@
+/**
+ * Applies envelopes to a transcript in sequence order, whichever order they arrive in (a fetched
+ * history and pushed events can interleave). Events after a gap wait until the gap is filled.
+ */
+import { parseEnvelope, type Envelope } from '../../app/events/index.js';
+import { emptyTranscript, reduce, type TranscriptState } from '../../app/transcript/index.js';
+
+/** A transcript plus the events that arrived ahead of a gap. */
+export type BufferedTranscript = { state: TranscriptState; waiting: ReadonlyMap<number, Envelope> };
+
+/** An empty buffered transcript. */
+export function emptyBuffered(conversationId: string): BufferedTranscript {
+  return { state: emptyTranscript(conversationId), waiting: new Map() };
+}
+
+/** Folds in `envelopes`; returns the same object when nothing changed. */
+export function applyEnvelopes(buffered: BufferedTranscript, envelopes: readonly Envelope[]): BufferedTranscript {
+  const waiting = new Map(buffered.waiting);
+  let changed = false;
+  for (const envelope of envelopes) {
+    if (envelope.seq > buffered.state.lastSeq && !waiting.has(envelope.seq)) {
+      waiting.set(envelope.seq, envelope);
+      changed = true;
+    }
+  }
+  if (!changed) {
+    return buffered;
+  }
+  let state = buffered.state;
+  for (let next = waiting.get(state.lastSeq + 1); next; next = waiting.get(state.lastSeq + 1)) {
+    waiting.delete(next.seq);
+    const parsed = parseEnvelope(next);
+    // An event this build cannot read is skipped like an unknown one, so later events still show.
+    state = reduce(state, parsed.ok ? parsed.event : { ...next, unknown: true });
+  }
+  return { state, waiting };
+}

@@ -1,0 +1,18 @@
+/** What the API client needs from a transport: request/response pairs and pushed events. */
+import type { ResponseBody } from '../../app/ipc/index.js';
+
+/** Connection state shown to the person. */
+export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+
+/** A way to reach the host (Electron IPC or WebSocket). */
+export type Transport = {
+  request(method: string, params: unknown): Promise<ResponseBody>;
+  onEvent(listener: (name: string, payload: unknown) => void): () => void;
+  onStatus(listener: (status: ConnectionStatus) => void): () => void;
+};
+
+/** The facade the Electron preload exposes on `window.baton`. */
+export type PreloadBridge = {
+  request(method: string, params: unknown): Promise<unknown>;
+  onEvent(listener: (name: string, payload: unknown) => void): () => void;
+};

@@ -1,0 +1,95 @@
+/**
+ * The browser transport: host-API frames over a WebSocket to the web host. Reconnects with
+ * backoff; requests in flight when the socket drops fail with a readable error (the store then
+ * reloads what it shows once the socket is back).
+ */
+import { hostMessageSchema, type ResponseBody } from '../../app/ipc/index.js';
+import type { ConnectionStatus, Transport } from './Transport.js';
+
+const MAX_BACKOFF_MS = 5_000;
+
+/** Connects to `ws(s)://<host>/api`, passing the page's token along. */
+export function webSocketTransport(location: Location): Transport {
+  const token = new URLSearchParams(location.search).get('token');
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  const eventListeners = new Set<(name: string, payload: unknown) => void>();
+  const statusListeners = new Set<(status: ConnectionStatus) => void>();
+  const pending = new Map<number, (body: ResponseBody) => void>();
+  const queue: string[] = [];
+  let socket: WebSocket | undefined;
+  let status: ConnectionStatus = 'connecting';
+  let nextId = 1;
+  let backoff = 250;
+
+  const setStatus = (next: ConnectionStatus): void => {
+    status = next;
+    statusListeners.forEach((listener) => listener(next));
+  };
+
+  const connect = (): void => {
+    setStatus('connecting');
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.onopen = () => {
+      backoff = 250;
+      setStatus('open');
+      queue.splice(0).forEach((frame) => ws.send(frame));
+    };
+    ws.onmessage = (message) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(String(message.data));
+      } catch {
+        return;
+      }
+      const parsed = hostMessageSchema.safeParse(json);
+      if (!parsed.success) {
+        return;
+      }
+      const frame = parsed.data;
+      if (frame.kind === 'event') {
+        eventListeners.forEach((listener) => listener(frame.name, frame.payload));
+        return;
+      }
+      const resolve = frame.id === null ? undefined : pending.get(frame.id);
+      if (frame.id !== null && resolve) {
+        pending.delete(frame.id);
+        resolve(frame.ok ? { ok: true, result: frame.result } : { ok: false, error: frame.error });
+      }
+    };
+    ws.onclose = () => {
+      setStatus('closed');
+      for (const resolve of pending.values()) {
+        resolve({ ok: false, error: { code: 'Internal', message: 'The connection to Baton was lost. Try again in a moment.' } });
+      }
+      pending.clear();
+      setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    };
+  };
+  connect();
+
+  return {
+    request(method, params) {
+      const id = nextId++;
+      const frame = JSON.stringify({ kind: 'request', id, method, params });
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        if (socket && socket.readyState === WebSocket.OPEN) {
+          socket.send(frame);
+        } else {
+          queue.push(frame);
+        }
+      });
+    },
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+    onStatus(listener) {
+      statusListeners.add(listener);
+      listener(status);
+      return () => statusListeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// Builds everything Baton runs: the host, web host and Electron shell (tsc -> dist/) and the renderer (vite -> dist/renderer).
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+function run(label, command, args) {
+  process.stdout.write(`Building ${label}…\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`Build failed: ${label}.`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+run('host and shell', bin('tsc'), ['-p', 'tsconfig.node.json']);
+run('renderer', bin('vite'), ['build', '--logLevel', 'warn']);
