@@ -41,6 +41,7 @@ export type StartOptions = {
 const AUTH_REQUIRED = -32000;
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
 const STDERR_LINES_IN_ERRORS = 20;
+const EXIT_SETTLE_MS = 1_000;
 
 /** A live connection to one agent process. */
 export class AgentConnection {
@@ -174,16 +175,21 @@ export class AgentConnection {
     try {
       return await request();
     } catch (error) {
+      // The stream usually ends a moment before the process's exit is reported: wait for it, so
+      // a dead agent is reported as such and not as a protocol fault.
+      if (this.connection.signal.aborted && !this.process.exit) {
+        await Promise.race([this.process.exited, new Promise((resolve) => setTimeout(resolve, EXIT_SETTLE_MS))]);
+      }
       throw this.translate(error);
     }
   }
 
   private translate(error: unknown): BatonError {
-    if (error instanceof BatonError) {
-      return error;
-    }
     if (this.process.exit) {
       return new AgentExitedError(this.agentName, describeExit(this.process.exit), this.stderrTail());
+    }
+    if (error instanceof BatonError) {
+      return error;
     }
     if (error instanceof acp.RequestError) {
       if (error.code === AUTH_REQUIRED) {

@@ -1,0 +1,180 @@
+/** Turns through a real ACP child process (the fake agent): permission, cancel, a crash mid-turn, recovery after a dead host. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import type { PushEvent } from '../../../app/ipc/index.js';
+import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
+import { Host, definedEnv } from '../Host.js';
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error('condition not met in time');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('turns through a real ACP process', () => {
+  let dataDir: string;
+  let host: Host;
+  let pushed: PushEvent[];
+
+  const transcript = (conversationId: string): TranscriptState =>
+    reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+
+  beforeEach(() => {
+    dataDir = tempDir('turns');
+    registerFakeAgent(dataDir);
+    host = new Host({ dataDir, env: definedEnv(process.env) });
+    pushed = [];
+    host.subscribe((event) => pushed.push(event));
+  });
+
+  afterEach(async () => {
+    await host.dispose();
+  });
+
+  it('waits for the person before a tool runs and passes on exactly the option chosen', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const { turnId } = host.conversations.send(conversationId, 'please ask permission');
+    const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
+    expect(request.kind === 'permission' && request.options.map((option) => option.name)).toEqual(['Allow once', 'Always allow', 'Reject']);
+
+    // Nothing is approved on the person's behalf: the turn stays open.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(transcript(conversationId).turns[turnId]?.status).toBe('running');
+
+    const answer = await host.handle('answerPermission', { conversationId, requestId: request.kind === 'permission' ? request.requestId : '', optionId: 'allow-always' });
+    expect(answer.ok).toBe(true);
+    await host.conversations.idle();
+    const state = transcript(conversationId);
+    expect(state.turns[turnId]?.status).toBe('completed');
+    expect(state.items.find((item) => item.kind === 'agent')).toMatchObject({ text: 'Permission granted (allow-always).' });
+    expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'completed' });
+  });
+
+  it('refuses an option the agent did not offer', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    host.conversations.send(conversationId, 'permission please');
+    const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
+    const requestId = request.kind === 'permission' ? request.requestId : '';
+    const bad = await host.handle('answerPermission', { conversationId, requestId, optionId: 'sudo' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    await host.handle('answerPermission', { conversationId, requestId, optionId: 'reject' });
+    await host.conversations.idle();
+    expect(transcript(conversationId).items.find((item) => item.kind === 'agent')).toMatchObject({ text: 'Permission denied.' });
+  });
+
+  it('Stop cancels the running turn through session/cancel and withdraws open questions', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const { turnId } = host.conversations.send(conversationId, 'be slow');
+    await until(() => (transcript(conversationId).items.some((item) => item.kind === 'agent' && item.text.includes('word2')) ? true : undefined));
+    expect(await host.conversations.cancel(conversationId)).toBe(true);
+    await host.conversations.idle();
+    const state = transcript(conversationId);
+    expect(state.turns[turnId]?.status).toBe('cancelled');
+    expect(state.items.find((item) => item.kind === 'agent' && item.text.includes('word199'))).toBeUndefined();
+    expect(await host.conversations.cancel(conversationId)).toBe(false);
+  });
+
+  it('an agent that dies mid-turn fails the turn with its stderr, and the next message starts it again', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const { turnId } = host.conversations.send(conversationId, 'crash now');
+    await host.conversations.idle();
+    let state = transcript(conversationId);
+    expect(state.turns[turnId]?.status).toBe('failed');
+    const failure = state.items.find((item) => item.kind === 'notice' && item.severity === 'error');
+    expect(failure && failure.kind === 'notice' ? failure.error : undefined).toMatchObject({
+      code: 'AgentExited',
+      details: { stderrTail: expect.stringContaining('simulated crash') },
+    });
+
+    const next = host.conversations.send(conversationId, 'are you back?');
+    await host.conversations.idle();
+    state = transcript(conversationId);
+    expect(state.turns[next.turnId]?.status).toBe('completed');
+    expect(state.items.at(-1)).toMatchObject({ kind: 'agent', text: 'Fake reply: are you back?' });
+  });
+
+  it('a second message while a reply is being written is refused, not queued silently', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    host.conversations.send(conversationId, 'slow please');
+    const second = await host.handle('sendMessage', { conversationId, text: 'me again' });
+    expect(second).toMatchObject({ ok: false, error: { code: 'TurnInProgress' } });
+    await host.conversations.cancel(conversationId);
+    await host.conversations.idle();
+  });
+
+  it('pushes each event only after it is committed, in commit order', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const seen: number[] = [];
+    host.subscribe((event) => {
+      if (event.name === 'transcript') {
+        // At push time the event must already be readable from the store.
+        const stored = host.store.readEnvelopes(conversationId).map((envelope) => envelope.seq);
+        expect(stored).toContain(event.payload.event.seq);
+        seen.push(event.payload.event.seq);
+      }
+    });
+    host.conversations.send(conversationId, 'hello');
+    await host.conversations.idle();
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.length).toBeGreaterThan(2);
+  });
+
+  it('a turn left running by a dead host shows as interrupted after a restart', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const lastSeq = host.store.getSummary(conversationId).lastSeq;
+    // What a host killed mid-turn leaves behind: a started turn and an unanswered question.
+    host.store.append(conversationId, lastSeq, [
+      { type: 'turn.started', payload: { turnId: 't1', agentId: FAKE_AGENT_ID, agentName: 'Fake', text: 'hi' } },
+      { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r1', title: 'Run it?', options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] } },
+    ]);
+    await host.dispose();
+
+    host = new Host({ dataDir, env: definedEnv(process.env) });
+    const state = transcript(conversationId);
+    expect(state.turns.t1?.status).toBe('interrupted');
+    expect(state.activeTurnId).toBeNull();
+    expect(state.items.find((item) => item.kind === 'permission')).toMatchObject({ decision: { optionId: null, by: 'turn-cancelled' } });
+    expect(host.store.getSummary(conversationId).running).toBe(false);
+  });
+});
+
+describe('host API validation', () => {
+  it('answers unknown methods, bad params and bad folders with typed errors', async () => {
+    const host = new Host({ dataDir: tempDir('api'), env: definedEnv(process.env) });
+    try {
+      expect(await host.handle('dropTables', {})).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+      expect(await host.handle('sendMessage', { conversationId: 42 })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+      expect(await host.handle('newConversation', { agentId: 'claude', cwd: 'relative/path' })).toMatchObject({
+        ok: false,
+        error: { code: 'InvalidRequest', message: expect.stringContaining('absolute') },
+      });
+      expect(await host.handle('newConversation', { agentId: 'nobody', cwd: '/' })).toMatchObject({ ok: false, error: { code: 'NotFound' } });
+      expect(await host.handle('openConversation', { conversationId: 'missing' })).toMatchObject({ ok: false, error: { code: 'NotFound' } });
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('a conversation whose agent is not installed fails its turn with AgentNotInstalled', async () => {
+    const host = new Host({ dataDir: tempDir('api'), env: { PATH: tempDir('empty-path') } });
+    try {
+      const { conversationId } = host.conversations.create('claude', tempDir('work'));
+      const { turnId } = host.conversations.send(conversationId, 'hello');
+      await host.conversations.idle();
+      const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+      expect(state.turns[turnId]?.status).toBe('failed');
+      expect(state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'AgentNotInstalled', message: expect.stringContaining('npm i -g @zed-industries/claude-agent-acp') } });
+    } finally {
+      await host.dispose();
+    }
+  });
+});
