@@ -60,26 +60,23 @@ export class LiveSession {
     if (binding.instructions && adapter.deliverInstructions) {
       launch = adapter.deliverInstructions(launch, binding);
     }
-    let live: LiveSession | undefined;
+    // The connection's handlers need the session object, which needs the connection.
+    const self: { live?: LiveSession } = {};
     const connection = await AgentConnection.start({
       agentName: adapter.displayName,
       launch,
       handlers: {
-        onUpdate: (sessionId, update) => live?.onUpdate(sessionId, update, owner),
-        requestPermission: (request, signal) => {
-          if (!live) {
-            return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-          }
-          return live.onPermission(request, signal, owner);
-        },
+        onUpdate: (sessionId, update) => self.live?.onUpdate(sessionId, update, owner),
+        requestPermission: (request, signal) =>
+          self.live ? self.live.onPermission(request, signal, owner) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
         onExit: () => {
-          live?.cancelPendingPermissions(owner);
+          self.live?.cancelPendingPermissions(owner);
           owner.onExit();
         },
       },
     });
-    live = new LiveSession(binding, connection);
-    return live;
+    self.live = new LiveSession(binding, connection);
+    return self.live;
   }
 
   /**

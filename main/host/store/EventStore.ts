@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { ConcurrencyError, NotFoundError, StoreError } from '../../../app/errors.js';
 import { EVENT_VERSION, parseDraft, parseEnvelope, type Envelope, type EventDraft, type TranscriptEvent } from '../../../app/events/index.js';
 import { conversationSummarySchema, summarize, type ConversationSummary } from '../../../app/transcript/summary.js';
-import { migrate } from './migrations.js';
+import { checkSchemaVersion, migrate } from './migrations.js';
 
 /** File name of the database inside the data folder. */
 export const DATABASE_FILE = 'baton.sqlite';
@@ -37,6 +37,8 @@ export class EventStore {
       throw new StoreError(`Baton could not open its database at ${file}: ${(error as Error).message}`, { file });
     }
     try {
+      // Read-only checks first: a file Baton must refuse is refused before anything is written to it.
+      checkSchemaVersion(this.db);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');

@@ -29,12 +29,18 @@ export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
   },
 ];
 
-/** Brings the database to the newest schema; refuses a database written by a newer Baton. */
-export function migrate(db: Database.Database): void {
+/** Throws when the file is not a database or was written by a newer Baton; writes nothing. */
+export function checkSchemaVersion(db: Database.Database): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
     throw new Error(`it was written by a newer Baton (schema ${current}; this build knows ${migrations.length})`);
   }
+  return current;
+}
+
+/** Brings the database to the newest schema. */
+export function migrate(db: Database.Database): void {
+  const current = checkSchemaVersion(db);
   for (let version = current; version < migrations.length; version += 1) {
     const step = migrations[version]!;
     db.transaction(() => {

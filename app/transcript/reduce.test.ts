@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { EventDraft, TranscriptEvent, UnknownEvent } from '../events/index.js';
+import { reduce, reduceAll } from './reduce.js';
+import { emptyTranscript } from './state.js';
+
+function events(drafts: EventDraft[], conversationId = 'c1'): TranscriptEvent[] {
+  return drafts.map((draft, index) => ({ conversationId, seq: index + 1, at: `2026-01-01T00:00:0${index}Z`, v: 1, ...draft }) as TranscriptEvent);
+}
+
+const created: EventDraft = { type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } };
+const started = (turnId: string, text = 'hi'): EventDraft => ({ type: 'turn.started', payload: { turnId, agentId: 'claude', agentName: 'Claude', text } });
+const chunk = (turnId: string, text: string, messageId?: string): EventDraft => ({ type: 'message.chunk', payload: { turnId, text, ...(messageId ? { messageId } : {}) } });
+
+describe('reduce', () => {
+  it('folds a whole turn: the person, streamed agent text, the end', () => {
+    const state = reduceAll(emptyTranscript('c1'), events([created, started('t1', 'hello'), chunk('t1', 'Hel'), chunk('t1', 'lo!'), { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed', stopReason: 'end_turn' } }]));
+    expect(state.items).toEqual([
+      { kind: 'user', key: '2', turnId: 't1', text: 'hello' },
+      { kind: 'agent', key: '3', turnId: 't1', messageId: undefined, agentName: 'Claude', text: 'Hello!' },
+    ]);
+    expect(state.turns.t1?.status).toBe('completed');
+    expect(state.activeTurnId).toBeNull();
+    expect(state.lastSeq).toBe(5);
+  });
+
+  it('starts a new message when the agent starts a new messageId', () => {
+    const state = reduceAll(emptyTranscript('c1'), events([created, started('t1'), chunk('t1', 'a', 'm1'), chunk('t1', 'b', 'm2')]));
+    expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['a', 'b']);
+  });
+
+  it('ignores events already folded in, and events of another conversation', () => {
+    const [first, second] = events([created, started('t1')]);
+    const once = reduceAll(emptyTranscript('c1'), [first!, second!]);
+    expect(reduce(once, second!)).toBe(once);
+    const foreign = { ...second!, conversationId: 'c2', seq: 3 };
+    expect(reduce(once, foreign)).toBe(once);
+  });
+
+  it('keeps unknown (newer) events out of the view but moves past them', () => {
+    const base = reduceAll(emptyTranscript('c1'), events([created]));
+    const unknown: UnknownEvent = { conversationId: 'c1', seq: 2, at: 'x', v: 2, type: 'hologram', payload: {}, unknown: true };
+    const next = reduce(base, unknown);
+    expect(next.items).toEqual(base.items);
+    expect(next.lastSeq).toBe(2);
+    expect(next.skippedEvents).toBe(1);
+  });
+
+  it('tracks tool calls, permission questions and their answers', () => {
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Edit a.ts', status: 'pending' } },
+        { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r', toolCallId: 'x', title: 'Edit a.ts', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] } },
+        { type: 'permission.decided', payload: { turnId: 't1', requestId: 'r', optionId: 'ok', by: 'person' } },
+        { type: 'tool.updated', payload: { turnId: 't1', toolCallId: 'x', status: 'completed' } },
+      ]),
+    );
+    expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'completed', title: 'Edit a.ts' });
+    expect(state.items.find((item) => item.kind === 'permission')).toMatchObject({ decision: { optionId: 'ok', by: 'person' } });
+  });
+
+  it('a cancelled turn closes its open tool calls and says it stopped', () => {
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Run tests', status: 'in_progress' } },
+        { type: 'turn.ended', payload: { turnId: 't1', outcome: 'cancelled' } },
+      ]),
+    );
+    expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'cancelled' });
+    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'info', text: 'Stopped.' });
+  });
+
+  it('a failed turn shows the error it carried', () => {
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([created, started('t1'), { type: 'turn.ended', payload: { turnId: 't1', outcome: 'failed', error: { code: 'AgentExited', message: 'Claude exited unexpectedly (exit code 1).' } } }]),
+    );
+    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', text: 'Claude exited unexpectedly (exit code 1).', error: { code: 'AgentExited' } });
+    expect(state.turns.t1?.status).toBe('failed');
+  });
+
+  it('records the bound session and forgets it when the agent is switched', () => {
+    const bound = reduceAll(emptyTranscript('c1'), events([created, { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'new' } }]));
+    expect(bound.session?.sessionId).toBe('s1');
+    const switched = reduce(bound, { conversationId: 'c1', seq: 3, at: 'x', v: 1, type: 'agent.switched', payload: { fromAgentId: 'claude', toAgentId: 'codex', toAgentName: 'Codex' } });
+    expect(switched).toMatchObject({ session: null, agentId: 'codex', agentName: 'Codex' });
+  });
+
+  it('never mutates the state it is given', () => {
+    const all = events([created, started('t1'), chunk('t1', 'a'), chunk('t1', 'b')]);
+    const before = reduceAll(emptyTranscript('c1'), all.slice(0, 3));
+    const snapshot = JSON.stringify(before);
+    reduce(before, all[3]!);
+    expect(JSON.stringify(before)).toBe(snapshot);
+  });
+});

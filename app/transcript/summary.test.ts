@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptEvent } from '../events/index.js';
+import { summarize, titleFromMessage } from './summary.js';
+
+describe('titleFromMessage', () => {
+  it('takes the first line and shortens long ones at a word', () => {
+    expect(titleFromMessage('  Fix the login bug\nIt fails on Safari')).toBe('Fix the login bug');
+    const long = titleFromMessage('Please refactor the conversation service so that turns and sessions live in separate files');
+    expect(long.endsWith('…')).toBe(true);
+    expect(long.length).toBeLessThanOrEqual(61);
+    expect(titleFromMessage('   ')).toBe('New conversation');
+  });
+});
+
+describe('summarize', () => {
+  it('counts turns, titles from the first message, tracks running', () => {
+    const at = '2026-01-01T00:00:00Z';
+    let summary = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } } as TranscriptEvent);
+    summary = summarize(summary, { conversationId: 'c', seq: 2, at, v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'First question' } } as TranscriptEvent);
+    expect(summary).toMatchObject({ title: 'First question', turnCount: 1, running: true });
+    summary = summarize(summary, { conversationId: 'c', seq: 3, at, v: 1, type: 'turn.ended', payload: { turnId: 't', outcome: 'completed' } } as TranscriptEvent);
+    summary = summarize(summary, { conversationId: 'c', seq: 4, at, v: 1, type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Second' } } as TranscriptEvent);
+    expect(summary).toMatchObject({ title: 'First question', turnCount: 2, preview: 'Second', lastSeq: 4 });
+    expect(summarize(undefined, { conversationId: 'c', seq: 9, at, v: 1, type: 'notice', payload: { severity: 'info', text: 'x' } } as TranscriptEvent)).toBeUndefined();
+  });
+});

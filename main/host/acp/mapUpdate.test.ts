@@ -1,0 +1,64 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { mapUpdate } from './mapUpdate.js';
+
+describe('mapUpdate', () => {
+  it('maps message and thought chunks', () => {
+    expect(mapUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' }, messageId: 'm1' } as SessionUpdate, 't').drafts).toEqual([
+      { type: 'message.chunk', payload: { turnId: 't', text: 'Hi', messageId: 'm1' } },
+    ]);
+    expect(mapUpdate({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } }, 't').drafts).toEqual([{ type: 'thought.chunk', payload: { turnId: 't', text: 'hmm' } }]);
+  });
+
+  it('names non-text content instead of dropping it', () => {
+    const [draft] = mapUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AAA', mimeType: 'image/png' } }, 't').drafts;
+    expect(draft).toEqual({ type: 'message.chunk', payload: { turnId: 't', text: '[image]' } });
+  });
+
+  it('maps tool calls with their content, and their updates', () => {
+    const call = mapUpdate(
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'x',
+        title: 'Edit a.ts',
+        kind: 'edit',
+        status: 'pending',
+        content: [
+          { type: 'diff', path: '/w/a.ts', oldText: 'a', newText: 'b' },
+          { type: 'content', content: { type: 'text', text: 'note' } },
+          { type: 'terminal', terminalId: 'term-1' },
+        ],
+      },
+      't',
+    ).drafts[0];
+    expect(call).toEqual({
+      type: 'tool.call',
+      payload: {
+        turnId: 't',
+        toolCallId: 'x',
+        title: 'Edit a.ts',
+        kind: 'edit',
+        status: 'pending',
+        content: [
+          { type: 'diff', path: '/w/a.ts', oldText: 'a', newText: 'b' },
+          { type: 'text', text: 'note' },
+          { type: 'terminal', terminalId: 'term-1' },
+        ],
+      },
+    });
+    expect(mapUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'failed' }, 't').drafts).toEqual([
+      { type: 'tool.updated', payload: { turnId: 't', toolCallId: 'x', status: 'failed' } },
+    ]);
+  });
+
+  it('maps plans and usage; ignores the echo of the person and not-yet-recorded kinds', () => {
+    expect(mapUpdate({ sessionUpdate: 'plan', entries: [{ content: 'Read', status: 'pending', priority: 'high' }] }, 't').drafts[0]).toMatchObject({ type: 'plan' });
+    expect(mapUpdate({ sessionUpdate: 'usage_update', used: 10, size: 100 }, 't').drafts[0]).toEqual({ type: 'usage', payload: { turnId: 't', used: 10, size: 100 } });
+    expect(mapUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'me' } }, 't').drafts).toEqual([]);
+    expect(mapUpdate({ sessionUpdate: 'available_commands_update', availableCommands: [] }, 't').drafts).toEqual([]);
+  });
+
+  it('reports an unknown kind rather than throwing', () => {
+    expect(mapUpdate({ sessionUpdate: 'teleport' } as unknown as SessionUpdate, 't')).toEqual({ drafts: [], unknownKind: 'teleport' });
+  });
+});

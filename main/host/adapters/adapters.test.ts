@@ -1,0 +1,58 @@
+import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { AgentCatalog } from './AgentCatalog.js';
+import { withoutForeignSandboxFlag } from './claude.js';
+import { readCustomAgents } from './customAgents.js';
+
+describe('custom agents', () => {
+  it('reads agents.json, with unique ids for equal names', () => {
+    const dir = tempDir('agents');
+    const file = path.join(dir, 'agents.json');
+    writeFileSync(file, JSON.stringify({ agents: [{ name: 'My Agent', command: 'my-agent', args: ['--acp'], env: { A: '1' } }, { name: 'My Agent', command: 'other' }] }));
+    const { adapters, problem } = readCustomAgents(file);
+    expect(problem).toBeUndefined();
+    expect(adapters.map((adapter) => adapter.agentId)).toEqual(['custom:my-agent', 'custom:my-agent-2']);
+    expect(adapters[0]).toMatchObject({ displayName: 'My Agent', command: 'my-agent', args: ['--acp'], env: { A: '1' }, source: 'custom' });
+  });
+
+  it('treats a missing file as none and reports a bad one with its reason', () => {
+    const dir = tempDir('agents');
+    expect(readCustomAgents(path.join(dir, 'agents.json'))).toEqual({ adapters: [], problem: undefined });
+    writeFileSync(path.join(dir, 'agents.json'), '{ "agents": [ { "name": "x" } ] }');
+    expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/agents\.0\.command/);
+    writeFileSync(path.join(dir, 'agents.json'), '{ nope');
+    expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/not valid JSON/);
+  });
+
+  it('the catalog shows a bad agents.json as an unavailable entry, keeping the built-ins', () => {
+    const dir = tempDir('agents');
+    writeFileSync(path.join(dir, 'agents.json'), '[]');
+    const list = new AgentCatalog(dir, { PATH: '' }).list();
+    expect(list.map((agent) => agent.displayName).slice(0, 5)).toEqual(['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode']);
+    expect(list.at(-1)).toMatchObject({ available: false, unavailableReason: expect.stringContaining('agents.json') });
+  });
+
+  it('marks an agent available only when its executable is on PATH', () => {
+    const dir = tempDir('agents');
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'codex-acp'), '#!/bin/sh\n');
+    chmodSync(path.join(bin, 'codex-acp'), 0o755);
+    writeFileSync(path.join(bin, 'gemini'), 'not executable');
+    const list = new AgentCatalog(dir, { PATH: bin }).list();
+    const byId = Object.fromEntries(list.map((agent) => [agent.agentId, agent]));
+    expect(byId.codex?.available).toBe(true);
+    expect(byId.gemini?.available).toBe(false);
+    expect(byId.claude).toMatchObject({ available: false, installHint: 'Install it with: npm i -g @zed-industries/claude-agent-acp' });
+  });
+});
+
+describe('claude quirk', () => {
+  it('drops IS_SANDBOX unless it is exactly 1', () => {
+    expect(withoutForeignSandboxFlag({ IS_SANDBOX: 'yes', A: 'b' })).toEqual({ A: 'b' });
+    expect(withoutForeignSandboxFlag({ IS_SANDBOX: '1' })).toEqual({ IS_SANDBOX: '1' });
+    expect(withoutForeignSandboxFlag({ A: 'b' })).toEqual({ A: 'b' });
+  });
+});

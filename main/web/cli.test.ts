@@ -1,0 +1,19 @@
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from './cliArgs.js';
+
+describe('web host arguments', () => {
+  it('defaults to a free port, ~/.baton and opening a browser', () => {
+    expect(parseArgs([], {})).toEqual({ port: 0, dataDir: path.join(os.homedir(), '.baton'), open: true });
+  });
+  it('takes --port, --data-dir (also as --x=y) and --no-open; BATON_DATA_DIR is the fallback', () => {
+    expect(parseArgs(['--port', '8080', '--data-dir=/tmp/d', '--no-open'], {})).toEqual({ port: 8080, dataDir: '/tmp/d', open: false });
+    expect(parseArgs([], { BATON_DATA_DIR: '/srv/baton' }).dataDir).toBe('/srv/baton');
+  });
+  it('explains bad arguments', () => {
+    expect(() => parseArgs(['--port', 'eighty'], {})).toThrow('--port must be a whole number');
+    expect(() => parseArgs(['--port'], {})).toThrow('--port needs a value');
+    expect(() => parseArgs(['--verbose'], {})).toThrow('Unknown option "--verbose"');
+  });
+});

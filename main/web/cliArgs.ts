@@ -1,0 +1,43 @@
+/** Command-line options of the web host. */
+import os from 'node:os';
+import path from 'node:path';
+
+/** Parsed command line. */
+export type CliOptions = { port: number; dataDir: string; open: boolean };
+
+/** Parses arguments; throws with a readable message on a bad one. */
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
+  let port = 0;
+  let dataDir = env.BATON_DATA_DIR || path.join(os.homedir(), '.baton');
+  let open = true;
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      const next = inline ?? argv[++index];
+      if (next === undefined) {
+        throw new Error(`${name} needs a value.`);
+      }
+      return next;
+    };
+    switch (name) {
+      case '--port': {
+        const text = value();
+        port = Number(text);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) {
+          throw new Error(`--port must be a whole number from 0 to 65535, not "${text}".`);
+        }
+        break;
+      }
+      case '--data-dir':
+        dataDir = path.resolve(value());
+        break;
+      case '--no-open':
+        open = false;
+        break;
+      default:
+        throw new Error(`Unknown option "${arg}". Options: --port N, --data-dir DIR, --no-open.`);
+    }
+  }
+  return { port, dataDir, open };
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { Envelope } from '../../app/events/index.js';
+import { applyEnvelopes, emptyBuffered } from './transcriptBuffer.js';
+
+const envelope = (seq: number, type: string, payload: unknown): Envelope => ({ conversationId: 'c', seq, at: 'now', v: 1, type, payload });
+const history = [
+  envelope(1, 'conversation.created', { title: '', agentId: 'a', agentName: 'A', cwd: '/' }),
+  envelope(2, 'turn.started', { turnId: 't', agentId: 'a', agentName: 'A', text: 'hi' }),
+  envelope(3, 'message.chunk', { turnId: 't', text: 'Hel' }),
+  envelope(4, 'message.chunk', { turnId: 't', text: 'lo' }),
+];
+
+describe('applyEnvelopes', () => {
+  it('gives the same state whatever order pushed and fetched events arrive in', () => {
+    const inOrder = applyEnvelopes(emptyBuffered('c'), history);
+    const pushedFirst = applyEnvelopes(applyEnvelopes(emptyBuffered('c'), [history[3]!]), history);
+    expect(pushedFirst.state).toEqual(inOrder.state);
+    expect(pushedFirst.waiting.size).toBe(0);
+  });
+
+  it('holds events after a gap until the gap is filled', () => {
+    const early = applyEnvelopes(emptyBuffered('c'), [history[0]!, history[2]!]);
+    expect(early.state.lastSeq).toBe(1);
+    expect(early.waiting.size).toBe(1);
+    const filled = applyEnvelopes(early, [history[1]!]);
+    expect(filled.state.lastSeq).toBe(3);
+  });
+
+  it('moves past an event it cannot read instead of stalling', () => {
+    const state = applyEnvelopes(emptyBuffered('c'), [history[0]!, envelope(2, 'notice', { severity: 'loud' }), envelope(3, 'notice', { severity: 'info', text: 'after' })]).state;
+    expect(state.lastSeq).toBe(3);
+    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', text: 'after' });
+  });
+
+  it('returns the same object when nothing is new', () => {
+    const once = applyEnvelopes(emptyBuffered('c'), history);
+    expect(applyEnvelopes(once, history)).toBe(once);
+  });
+});

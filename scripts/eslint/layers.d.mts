@@ -1,0 +1,3 @@
+/** The `baton` ESLint plugin with its `layers` rule. */
+declare const plugin: { rules: { layers: unknown } };
+export default plugin;

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RuleTester } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, it } from 'vitest';
+import plugin from './layers.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const at = (relative: string): string => path.join(root, relative);
+
+RuleTester.describe = describe;
+RuleTester.it = it;
+const tester = new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2023, sourceType: 'module' } });
+
+tester.run('baton/layers', plugin.rules.layers as never, {
+  valid: [
+    { filename: at('app/transcript/x.ts'), code: "import { z } from 'zod'; import { a } from '../events/index.js';" },
+    { filename: at('main/host/x.ts'), code: "import fs from 'node:fs'; import { b } from '../../app/errors.js';" },
+    { filename: at('main/electron/x.ts'), code: "import { app } from 'electron'; import { Host } from '../host/Host.js';" },
+    { filename: at('main/web/x.ts'), code: "import { Host } from '../host/Host.js'; import http from 'node:http';" },
+    { filename: at('renderer/x.tsx'), code: "import { useState } from 'react'; import { reduce } from '../app/transcript/index.js';" },
+    { filename: at('e2e/specs/x.ts'), code: "import type { Envelope } from '../../app/events/index.js'; import fs from 'node:fs';" },
+    { filename: at('main/host/x.int.test.ts'), code: "import { startModelStub } from '../../e2e/fixtures/modelStub.js';" },
+  ],
+  invalid: [
+    { filename: at('app/x.ts'), code: "import fs from 'node:fs';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('app/x.ts'), code: "import React from 'react';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('app/x.ts'), code: "import { Host } from '../main/host/Host.js';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('app/x.ts'), code: "import left from 'left-pad';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('main/host/x.ts'), code: "import { app } from 'electron';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('main/host/x.ts'), code: "import { api } from '../../renderer/api.js';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('main/web/x.ts'), code: "import '../electron/index.js';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('renderer/x.ts'), code: "import path from 'node:path';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('renderer/x.ts'), code: "const e = require('electron');", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('renderer/x.ts'), code: "export * from '../main/host/Host.js';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('e2e/x.ts'), code: "import { reduce } from '../app/transcript/index.js';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('e2e/x.ts'), code: "import { Host } from '../main/host/Host.js';", errors: [{ messageId: 'forbidden' }] },
+  ],
+});

@@ -1,0 +1,162 @@
+// `npm test`: everything the tests need, then every suite, then one closing line `N passed, N failed`.
+//   1. set-up: Debian's Chromium (installed with apt-get when running as root), the pinned test agents (e2e/agents)
+//   2. build   3. lint and type checks   4. unit and integration tests (vitest)   5. browser and Electron tests (Playwright)
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const reports = path.join(root, '.tmp');
+mkdirSync(reports, { recursive: true });
+const chromium = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+const skips = [];
+
+function run(command, args, options = {}) {
+  return spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+}
+
+function section(title) {
+  console.log(`\n=== ${title} ===`);
+}
+
+function check(name, ok) {
+  if (ok) {
+    passed += 1;
+  } else {
+    failed += 1;
+    failures.push(name);
+  }
+}
+
+function setUp() {
+  section('set-up');
+  if (!existsSync(chromium)) {
+    if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+      console.log('Installing Debian Chromium for the browser tests…');
+      run('apt-get', ['update', '-qq']);
+      run('apt-get', ['install', '-y', '-qq', 'chromium']);
+    }
+    if (!existsSync(chromium)) {
+      console.error(`Chromium was not found at ${chromium}. Install it (apt-get install -y chromium) or set BATON_CHROMIUM.`);
+      process.exit(1);
+    }
+  }
+  const agentsDir = path.join(root, 'e2e', 'agents');
+  const stampFile = path.join(agentsDir, 'node_modules', '.baton-stamp');
+  const lock = createHash('sha256').update(readFileSync(path.join(agentsDir, 'package-lock.json'))).digest('hex');
+  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== lock) {
+    console.log('Installing the pinned test agents (e2e/agents)…');
+    const result = run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: agentsDir });
+    if (result.status !== 0) {
+      console.error('Installing the test agents failed; see the npm output above.');
+      process.exit(1);
+    }
+    writeFileSync(stampFile, lock);
+  } else {
+    console.log('Test agents are installed.');
+  }
+}
+
+function build() {
+  section('build');
+  const result = run(process.execPath, [path.join(root, 'scripts', 'build.mjs')]);
+  check('build', result.status === 0);
+  return result.status === 0;
+}
+
+function staticChecks() {
+  section('lint and type checks');
+  check('lint (eslint, including the layer rule)', run(bin('eslint'), ['--max-warnings', '0', '.']).status === 0);
+  for (const project of ['tsconfig.node.json', 'tsconfig.renderer.json', 'tsconfig.test.json']) {
+    check(`typecheck ${project}`, run(bin('tsc'), ['-p', project, '--noEmit']).status === 0);
+  }
+}
+
+function vitest() {
+  section('unit and integration tests (vitest)');
+  const output = path.join(reports, 'vitest.json');
+  run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
+  if (!existsSync(output)) {
+    check('vitest produced a report', false);
+    return;
+  }
+  const report = JSON.parse(readFileSync(output, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  for (const file of report.testResults) {
+    for (const test of file.assertionResults) {
+      if (test.status === 'failed') {
+        failures.push(`${path.relative(root, file.name)} › ${test.fullName}`);
+      } else if (test.status === 'skipped' || test.status === 'pending') {
+        skips.push(`${path.relative(root, file.name)} › ${test.fullName}`);
+      }
+    }
+    // A file that fails to load has no test results but must still count as a failure.
+    if (file.status === 'failed' && file.assertionResults.length === 0) {
+      failed += 1;
+      failures.push(`${path.relative(root, file.name)} (failed to load: ${file.message ?? 'unknown error'})`);
+    }
+  }
+}
+
+function playwright() {
+  section('browser and Electron tests (Playwright)');
+  const output = path.join(reports, 'playwright.json');
+  run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output, BATON_CHROMIUM: chromium },
+  });
+  if (!existsSync(output)) {
+    check('playwright produced a report', false);
+    return;
+  }
+  const report = JSON.parse(readFileSync(output, 'utf8'));
+  const visit = (suite, trail) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        const name = `${[...trail, spec.title].filter(Boolean).join(' › ')}`;
+        if (test.status === 'skipped') {
+          const reason = test.annotations.find((annotation) => annotation.type === 'skip')?.description ?? 'no reason given';
+          skips.push(`${name}: ${reason}`);
+        } else if (test.status === 'expected' || test.status === 'flaky') {
+          passed += 1;
+        } else {
+          failed += 1;
+          failures.push(name);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) {
+      visit(child, [...trail, child.title]);
+    }
+  };
+  for (const suite of report.suites ?? []) {
+    visit(suite, [suite.title]);
+  }
+  for (const error of report.errors ?? []) {
+    failed += 1;
+    failures.push(`playwright: ${error.message?.split('\n')[0] ?? 'error'}`);
+  }
+}
+
+setUp();
+if (build()) {
+  staticChecks();
+  vitest();
+  playwright();
+}
+section('summary');
+for (const skip of skips) {
+  console.log(`skipped: ${skip}`);
+}
+for (const failure of failures) {
+  console.log(`FAILED: ${failure}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
