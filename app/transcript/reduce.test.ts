@@ -57,6 +57,16 @@ describe('reduce', () => {
         { type: 'tool.updated', payload: { turnId: 't1', toolCallId: 'x', status: 'completed' } },
       ]),
     );
+    const steps = events([
+      created,
+      started('t1'),
+      { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Edit a.ts', status: 'pending' } },
+      { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r', toolCallId: 'x', title: 'Edit a.ts', options: [{ optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+      { type: 'permission.decided', payload: { turnId: 't1', requestId: 'r', optionId: 'no', by: 'person' } },
+    ]);
+    const toolStatus = (count: number) => reduceAll(emptyTranscript('c1'), steps.slice(0, count)).items.find((item) => item.kind === 'tool');
+    expect(toolStatus(4)).toMatchObject({ status: 'awaiting_permission' });
+    expect(toolStatus(5)).toMatchObject({ status: 'rejected' });
     expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'completed', title: 'Edit a.ts' });
     expect(state.items.find((item) => item.kind === 'permission')).toMatchObject({ decision: { optionId: 'ok', by: 'person' } });
   });

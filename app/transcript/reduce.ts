@@ -91,16 +91,21 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       return { ...base, items: [...state.items, { kind: 'plan', key, turnId, entries }] };
     }
     case 'permission.requested': {
-      const { turnId, requestId, title, options } = event.payload;
-      return { ...base, items: [...state.items, { kind: 'permission', key, turnId, requestId, title, options, decision: undefined }] };
+      const { turnId, requestId, toolCallId, title, options } = event.payload;
+      const items = setToolStatus(state.items, toolCallId, 'awaiting_permission');
+      return { ...base, items: [...items, { kind: 'permission', key, turnId, requestId, toolCallId, title, options, decision: undefined }] };
     }
     case 'permission.decided': {
       const decision = event.payload;
+      const request = state.items.find((item) => item.kind === 'permission' && item.requestId === decision.requestId);
+      if (!request || request.kind !== 'permission') {
+        return base;
+      }
+      const chosen = request.options.find((option) => option.optionId === decision.optionId);
+      const toolStatus = !chosen ? 'cancelled' : chosen.kind.startsWith('allow') ? 'in_progress' : 'rejected';
       return {
         ...base,
-        items: state.items.map((item) =>
-          item.kind === 'permission' && item.requestId === decision.requestId ? { ...item, decision } : item,
-        ),
+        items: setToolStatus(state.items, request.toolCallId, toolStatus, 'awaiting_permission').map((item) => (item === request ? { ...request, decision } : item)),
       };
     }
     case 'usage':
@@ -128,6 +133,21 @@ function replaceLast(items: TranscriptItem[], item: TranscriptItem): TranscriptI
   const next = items.slice(0, -1);
   next.push(item);
   return next;
+}
+
+/** Sets a tool call's status (only from `onlyFrom`, when given: a later agent update wins). */
+function setToolStatus(
+  items: TranscriptItem[],
+  toolCallId: string | undefined,
+  status: Extract<TranscriptItem, { kind: 'tool' }>['status'],
+  onlyFrom?: Extract<TranscriptItem, { kind: 'tool' }>['status'],
+): TranscriptItem[] {
+  if (toolCallId === undefined) {
+    return items;
+  }
+  return items.map((item) =>
+    item.kind === 'tool' && item.toolCallId === toolCallId && (onlyFrom === undefined || item.status === onlyFrom) ? { ...item, status } : item,
+  );
 }
 
 /** When a turn ends, tool calls still open can no longer finish. */

@@ -25,6 +25,7 @@ export type TranscriptItem =
       key: string;
       turnId: string;
       requestId: string;
+      toolCallId: string | undefined;
       title: string;
       options: EventPayload<'permission.requested'>['options'];
       decision: EventPayload<'permission.decided'> | undefined;
