@@ -9,7 +9,9 @@ export function ConnectionBanner() {
   }
   return (
     <div className="connection-banner" role="status">
-      {connection === 'connecting' ? 'Connecting to Baton…' : 'Connection to Baton lost. Reconnecting…'}
+      {connection === 'connecting'
+        ? 'Connecting to Baton…'
+        : 'Connection to Baton lost. Reconnecting… If Baton was restarted, open the new address it printed.'}
     </div>
   );
 }

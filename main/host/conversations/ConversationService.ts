@@ -27,6 +27,9 @@ import { LiveSession, type LiveSessionOwner } from './LiveSession.js';
 /** Receives pushed events. */
 export type PushListener = (event: PushEvent) => void;
 
+/** How long shutdown waits for cancelled turns to end before the agents are killed. */
+const SHUTDOWN_GRACE_MS = 2_000;
+
 type Running = { turnId: string; cancelRequested: boolean; done: Promise<void> };
 
 /** The conversations service. */
@@ -127,9 +130,10 @@ export class ConversationService {
     await Promise.all([...this.running.values()].map((running) => running.done));
   }
 
-  /** Stops every agent. */
+  /** Stops every agent; running turns get a moment to record how they ended. */
   async dispose(): Promise<void> {
     await Promise.all([...this.running.keys()].map((conversationId) => this.cancel(conversationId)));
+    await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
     await Promise.all([...this.live.values()].map((live) => live.dispose()));
     this.live.clear();
     this.listeners.clear();

@@ -1,7 +1,8 @@
 /** Turns through a real ACP child process (the fake agent): permission, cancel, a crash mid-turn, recovery after a dead host. */
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, fakeAgentScript, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
@@ -126,6 +127,18 @@ describe('turns through a real ACP process', () => {
     await host.conversations.idle();
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(seen.length).toBeGreaterThan(2);
+  });
+
+  it('shutting down mid-reply records the turn as cancelled and leaves no agent running', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const { turnId } = host.conversations.send(conversationId, 'slow again');
+    await until(() => (transcript(conversationId).items.some((item) => item.kind === 'agent') ? true : undefined));
+    const store = host.store;
+    await host.conversations.dispose();
+    const state = reduceAll(emptyTranscript(conversationId), store.readEvents(conversationId).events);
+    expect(state.turns[turnId]?.status).toBe('cancelled');
+    const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+    expect(processes.split('\n').filter((line) => line.includes(fakeAgentScript))).toEqual([]);
   });
 
   it('a turn left running by a dead host shows as interrupted after a restart', async () => {
