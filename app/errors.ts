@@ -19,6 +19,7 @@ export const errorCodes = [
   'InvalidRequest',
   'TurnInProgress',
   'StoreError',
+  'DataDirInUse',
   'Internal',
 ] as const;
 
@@ -168,6 +169,13 @@ export class TurnInProgressError extends BatonError {
 export class StoreError extends BatonError {
   constructor(reason: string, details?: Record<string, unknown>) {
     super('StoreError', reason, details);
+  }
+}
+
+/** Another running Baton holds the data folder. */
+export class DataDirInUseError extends BatonError {
+  constructor(dataDir: string, pid: number) {
+    super('DataDirInUse', `Another Baton (process ${pid}) is already using the data folder ${dataDir}. Switch to it, or start this one with a different data folder.`, { dataDir, pid });
   }
 }
 

@@ -45,8 +45,15 @@ export const turnOutcomeSchema = z.enum(['completed', 'cancelled', 'failed', 'in
 export const payloadSchemas = {
   'conversation.created': z.object({ title: z.string(), agentId: id, agentName: z.string(), cwd: z.string() }),
   'conversation.renamed': z.object({ title: z.string() }),
+  'conversation.archived': z.object({}),
+  'conversation.unarchived': z.object({}),
+  /** A tombstone: hidden from the list and from search until restored or purged. */
+  'conversation.deleted': z.object({}),
+  'conversation.restored': z.object({}),
   /** The person's message; committing it is what makes the turn accepted. */
   'turn.started': z.object({ turnId: id, agentId: id, agentName: z.string(), text }),
+  /** The agent has the prompt: the turn moved from accepted to running. */
+  'turn.running': z.object({ turnId: id }),
   'turn.ended': z.object({
     turnId: id,
     outcome: turnOutcomeSchema,

@@ -10,6 +10,27 @@ import { envelopeSchema } from '../events/index.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
 
 const conversationId = z.string().min(1);
+const conversationResult = z.object({ conversation: conversationSummarySchema });
+
+/** Keyset cursor of the conversation list: the last row of the previous page. */
+export const listCursorSchema = z.object({ updatedAt: z.string(), conversationId: z.string() });
+
+/** One search result; `snippet` marks matched words with \u0002 … \u0003. */
+export const searchHitSchema = z.object({
+  conversationId: z.string(),
+  title: z.string(),
+  seq: z.number().int(),
+  role: z.enum(['user', 'agent']),
+  agentId: z.string(),
+  at: z.string(),
+  snippet: z.string(),
+});
+
+/** One search result. */
+export type SearchHit = z.infer<typeof searchHitSchema>;
+
+/** Largest transcript file accepted for import. */
+export const MAX_IMPORT_CHARS = 256 * 1024 * 1024;
 
 /** Requests by method name: params and result schemas. */
 export const requests = {
@@ -22,13 +43,59 @@ export const requests = {
     params: z.object({}),
     result: z.object({ agents: z.array(agentInfoSchema) }),
   },
+  /** A page of the list, most recent activity first. */
   listConversations: {
-    params: z.object({}),
-    result: z.object({ conversations: z.array(conversationSummarySchema) }),
+    params: z.object({
+      lifecycle: z.enum(['active', 'archived', 'deleted']).optional(),
+      before: listCursorSchema.optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+    }),
+    result: z.object({ conversations: z.array(conversationSummarySchema), nextCursor: listCursorSchema.nullable() }),
+  },
+  renameConversation: {
+    params: z.object({ conversationId, title: z.string().trim().min(1).max(200) }),
+    result: conversationResult,
+  },
+  setArchived: {
+    params: z.object({ conversationId, archived: z.boolean() }),
+    result: conversationResult,
+  },
+  /** A tombstone: the conversation leaves the list and search until restored. */
+  deleteConversation: {
+    params: z.object({ conversationId }),
+    result: conversationResult,
+  },
+  restoreConversation: {
+    params: z.object({ conversationId }),
+    result: conversationResult,
+  },
+  /** Erases a deleted conversation for good. */
+  purgeConversation: {
+    params: z.object({ conversationId }),
+    result: z.object({}),
+  },
+  searchConversations: {
+    params: z.object({
+      text: z.string().max(500),
+      agentId: z.string().optional(),
+      from: z.string().optional(),
+      to: z.string().optional(),
+      limit: z.number().int().min(1).max(200).optional(),
+    }),
+    result: z.object({ results: z.array(searchHitSchema) }),
+  },
+  exportConversation: {
+    params: z.object({ conversationId, format: z.enum(['markdown', 'jsonl']) }),
+    result: z.object({ fileName: z.string(), mimeType: z.string(), content: z.string() }),
+  },
+  /** Stores an exported JSONL transcript as a new conversation. */
+  importConversation: {
+    params: z.object({ content: z.string().min(1).max(MAX_IMPORT_CHARS) }),
+    result: conversationResult,
   },
   newConversation: {
     params: z.object({ agentId: z.string().min(1), cwd: z.string().min(1), title: z.string().optional() }),
-    result: z.object({ conversation: conversationSummarySchema }),
+    result: conversationResult,
   },
   /** Reads a stored transcript; starts no agent. */
   openConversation: {
@@ -61,8 +128,12 @@ export type Result<M extends Method> = z.infer<(typeof requests)[M]['result']>;
 export const pushEvents = {
   /** A transcript event, pushed only after it is committed. */
   transcript: z.object({ event: envelopeSchema }),
-  /** A conversation's summary changed (new, renamed, new turn, turn ended). */
+  /** A conversation's summary changed (new, renamed, new turn, turn ended, archived, deleted). */
   conversationChanged: z.object({ conversation: conversationSummarySchema }),
+  /** A conversation was erased for good. */
+  conversationRemoved: z.object({ conversationId: z.string() }),
+  /** Something failed that could not be recorded in the transcript (the store itself failed). */
+  hostError: z.object({ conversationId: z.string().optional(), error: wireErrorSchema }),
 } as const;
 
 /** A pushed event name. */

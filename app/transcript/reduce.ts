@@ -23,6 +23,17 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     }
     case 'conversation.renamed':
       return { ...base, title: event.payload.title };
+    case 'conversation.archived':
+      return { ...base, lifecycle: 'archived' };
+    case 'conversation.unarchived':
+    case 'conversation.restored':
+      return { ...base, lifecycle: 'active' };
+    case 'conversation.deleted':
+      return { ...base, lifecycle: 'deleted' };
+    case 'turn.running': {
+      const turn = state.turns[event.payload.turnId];
+      return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } } : base;
+    }
     case 'turn.started': {
       const { turnId, agentId, agentName, text } = event.payload;
       return {
@@ -30,7 +41,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         agentId,
         agentName,
         activeTurnId: turnId,
-        turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'running', stopReason: undefined } },
+        turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'accepted', stopReason: undefined } },
         items: [...state.items, { kind: 'user', key, turnId, text }],
       };
     }

@@ -32,8 +32,11 @@ export type TranscriptItem =
     }
   | { kind: 'notice'; key: string; turnId: string | undefined; severity: 'info' | 'warning' | 'error'; text: string; error?: WireError };
 
-/** Status of one turn. */
-export type TurnStatus = 'running' | EventPayload<'turn.ended'>['outcome'];
+/** Status of one turn: accepted (committed) → running (the agent has it) → how it ended. */
+export type TurnStatus = 'accepted' | 'running' | EventPayload<'turn.ended'>['outcome'];
+
+/** Where a conversation stands in the history. */
+export type ConversationLifecycle = 'active' | 'archived' | 'deleted';
 
 /** A turn's bookkeeping. */
 export type TurnState = { turnId: string; agentId: string; agentName: string; status: TurnStatus; stopReason: string | undefined };
@@ -47,6 +50,7 @@ export type TranscriptState = {
   cwd: string;
   createdAt: string;
   updatedAt: string;
+  lifecycle: ConversationLifecycle;
   /** Sequence number of the last event folded in; events at or below it are ignored. */
   lastSeq: number;
   items: TranscriptItem[];
@@ -68,6 +72,7 @@ export function emptyTranscript(conversationId: string): TranscriptState {
     agentId: '',
     agentName: '',
     cwd: '',
+    lifecycle: 'active',
     createdAt: '',
     updatedAt: '',
     lastSeq: 0,

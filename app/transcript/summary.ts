@@ -6,8 +6,11 @@ import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../even
 export const conversationSummarySchema = z.object({
   conversationId: z.string(),
   title: z.string(),
+  /** The agent now serving the conversation. */
   agentId: z.string(),
   agentName: z.string(),
+  /** Every agent that has served it, oldest first (the list's badges). */
+  agents: z.array(z.object({ agentId: z.string(), agentName: z.string() })),
   cwd: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -16,6 +19,9 @@ export const conversationSummarySchema = z.object({
   /** The start of the person's latest message. */
   preview: z.string(),
   running: z.boolean(),
+  lifecycle: z.enum(['active', 'archived', 'deleted']),
+  /** When it was deleted (tombstoned), for the trash and its undo. */
+  deletedAt: z.string().nullable(),
 });
 
 /** What the conversation list shows for one conversation. */
@@ -35,46 +41,69 @@ export function titleFromMessage(text: string): string {
   return `${(space > 20 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+function withAgent(agents: ConversationSummary['agents'], agentId: string, agentName: string): ConversationSummary['agents'] {
+  return agents.some((agent) => agent.agentId === agentId) ? agents : [...agents, { agentId, agentName }];
+}
+
 /** Folds one event into the conversation's summary (undefined before `conversation.created`). */
 export function summarize(summary: ConversationSummary | undefined, event: TranscriptEvent | UnknownEvent): ConversationSummary | undefined {
   if (isUnknownEvent(event)) {
     return summary && { ...summary, lastSeq: event.seq };
   }
   if (event.type === 'conversation.created') {
+    const { title, agentId, agentName, cwd } = event.payload;
     return {
       conversationId: event.conversationId,
-      title: event.payload.title,
-      agentId: event.payload.agentId,
-      agentName: event.payload.agentName,
-      cwd: event.payload.cwd,
+      title,
+      agentId,
+      agentName,
+      agents: [{ agentId, agentName }],
+      cwd,
       createdAt: event.at,
       updatedAt: event.at,
       turnCount: 0,
       lastSeq: event.seq,
       preview: '',
       running: false,
+      lifecycle: 'active',
+      deletedAt: null,
     };
   }
   if (!summary) {
     return undefined;
   }
-  const next = { ...summary, lastSeq: event.seq, updatedAt: event.at };
+  const next = { ...summary, lastSeq: event.seq };
   switch (event.type) {
     case 'conversation.renamed':
       return { ...next, title: event.payload.title };
-    case 'turn.started':
+    // Filing a conversation away is not activity: it keeps its place in time.
+    case 'conversation.archived':
+      return { ...next, lifecycle: 'archived' };
+    case 'conversation.unarchived':
+      return { ...next, lifecycle: 'active' };
+    case 'conversation.deleted':
+      return { ...next, lifecycle: 'deleted', deletedAt: event.at };
+    case 'conversation.restored':
+      return { ...next, lifecycle: 'active', deletedAt: null };
+    case 'turn.started': {
+      const { agentId, agentName, text } = event.payload;
       return {
         ...next,
-        title: summary.turnCount === 0 && summary.title === '' ? titleFromMessage(event.payload.text) : summary.title,
-        agentId: event.payload.agentId,
-        agentName: event.payload.agentName,
+        updatedAt: event.at,
+        title: summary.turnCount === 0 && summary.title === '' ? titleFromMessage(text) : summary.title,
+        agentId,
+        agentName,
+        agents: withAgent(summary.agents, agentId, agentName),
         turnCount: summary.turnCount + 1,
-        preview: event.payload.text.slice(0, PREVIEW_LENGTH),
+        preview: text.slice(0, PREVIEW_LENGTH),
         running: true,
       };
+    }
+    case 'agent.switched':
+      return { ...next, updatedAt: event.at, agentId: event.payload.toAgentId, agentName: event.payload.toAgentName, agents: withAgent(summary.agents, event.payload.toAgentId, event.payload.toAgentName) };
     case 'turn.ended':
-      return { ...next, running: false };
+      return { ...next, updatedAt: event.at, running: false };
     default:
-      return next;
+      return { ...next, updatedAt: event.at };
   }
 }

@@ -9,7 +9,10 @@ import { isMethod, requests, type Method, type Params, type PushEvent, type Resp
 import type { Env } from './adapters/AgentAdapter.js';
 import { AgentCatalog } from './adapters/AgentCatalog.js';
 import { ConversationService } from './conversations/ConversationService.js';
+import { HistoryService } from './conversations/HistoryService.js';
+import { DataDirLock } from './store/DataDirLock.js';
 import { EventStore } from './store/EventStore.js';
+import type { OpenOptions } from './store/openDatabase.js';
 
 /** How to build a host. */
 export type HostOptions = {
@@ -19,6 +22,8 @@ export type HostOptions = {
   homeDir?: string;
   version?: string;
   log?: (message: string) => void;
+  /** Store options for tests (a size limit to simulate a full disk). */
+  storeOptions?: OpenOptions;
 };
 
 type Handlers = { [M in Method]: (params: Params<M>) => Result<M> | Promise<Result<M>> };
@@ -27,14 +32,24 @@ type Handlers = { [M in Method]: (params: Params<M>) => Result<M> | Promise<Resu
 export class Host {
   readonly store: EventStore;
   readonly conversations: ConversationService;
+  readonly history: HistoryService;
   private readonly catalog: AgentCatalog;
   private readonly handlers: Handlers;
+  private readonly lock: DataDirLock;
 
+  /** Opens the data folder; throws DataDirInUse or StoreError with a readable message. */
   constructor(private readonly options: HostOptions) {
     const env = options.env ?? definedEnv(process.env);
-    this.store = new EventStore(options.dataDir);
+    this.lock = DataDirLock.acquire(options.dataDir);
+    try {
+      this.store = new EventStore(options.dataDir, options.storeOptions);
+    } catch (error) {
+      this.lock.release();
+      throw error;
+    }
     this.catalog = new AgentCatalog(options.dataDir, env);
     this.conversations = new ConversationService(this.store, this.catalog, env, options.log);
+    this.history = new HistoryService(this.store, this.conversations);
     this.conversations.recoverInterruptedTurns();
     this.handlers = {
       getHostInfo: () => ({
@@ -43,12 +58,24 @@ export class Host {
         version: this.options.version ?? '0.1.0',
       }),
       listAgents: () => ({ agents: this.catalog.list() }),
-      listConversations: () => ({ conversations: this.store.listSummaries() }),
+      listConversations: (query) => this.store.listSummaries(query),
+      renameConversation: ({ conversationId, title }) => ({ conversation: this.history.rename(conversationId, title) }),
+      setArchived: ({ conversationId, archived }) => ({ conversation: this.history.setArchived(conversationId, archived) }),
+      deleteConversation: async ({ conversationId }) => ({ conversation: await this.history.delete(conversationId) }),
+      restoreConversation: ({ conversationId }) => ({ conversation: this.history.restore(conversationId) }),
+      purgeConversation: async ({ conversationId }) => {
+        await this.history.purge(conversationId);
+        return {};
+      },
+      searchConversations: ({ text, ...filters }) => ({ results: this.store.search({ text, ...filters }) }),
+      exportConversation: ({ conversationId, format }) => this.history.export(conversationId, format),
+      importConversation: ({ content }) => ({ conversation: this.history.import(content) }),
       newConversation: ({ agentId, cwd, title }) => ({ conversation: this.conversations.create(agentId, cwd, title) }),
-      openConversation: ({ conversationId }) => ({
-        conversation: this.store.getSummary(conversationId),
-        events: this.store.readEnvelopes(conversationId),
-      }),
+      openConversation: ({ conversationId }) => {
+        // Chunks still waiting for their group commit are written first, so nothing is missing.
+        this.conversations.committer.flush(conversationId);
+        return { conversation: this.store.getSummary(conversationId), events: this.store.readEnvelopes(conversationId) };
+      },
       sendMessage: ({ conversationId, text }) => this.conversations.send(conversationId, text),
       cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),
       answerPermission: ({ conversationId, requestId, optionId }) => {
@@ -79,6 +106,7 @@ export class Host {
   async dispose(): Promise<void> {
     await this.conversations.dispose();
     this.store.close();
+    this.lock.release();
   }
 
   private async dispatch<M extends Method>(method: M, raw: unknown): Promise<Result<M>> {

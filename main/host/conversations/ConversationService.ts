@@ -1,18 +1,11 @@
 /**
  * Conversations and their turns: creates conversations, commits the person's message as a new
- * turn, drives the conversation's live agent through the turn, and pushes every event to
- * listeners only after the store has committed it.
+ * turn, drives the conversation's live agent through it, and records how it ended. Everything
+ * goes through the Committer, so it is durable before any window sees it.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import {
-  AgentNotInstalledError,
-  BatonError,
-  InvalidRequestError,
-  NotFoundError,
-  TurnInProgressError,
-  toWireError,
-} from '../../../app/errors.js';
+import { AgentNotInstalledError, BatonError, InvalidRequestError, NotFoundError, TurnInProgressError, toWireError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
@@ -22,6 +15,7 @@ import type { Env } from '../adapters/AgentAdapter.js';
 import type { AgentCatalog } from '../adapters/AgentCatalog.js';
 import { prepareBinding } from '../binding/PreparedBinding.js';
 import type { EventStore } from '../store/EventStore.js';
+import { Committer } from './Committer.js';
 import { LiveSession, type LiveSessionOwner } from './LiveSession.js';
 
 /** Receives pushed events. */
@@ -30,10 +24,11 @@ export type PushListener = (event: PushEvent) => void;
 /** How long shutdown waits for cancelled turns to end before the agents are killed. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
-type Running = { turnId: string; cancelRequested: boolean; done: Promise<void> };
+type Running = { turnId: string; cancelRequested: boolean; storeFailure: unknown; done: Promise<void> };
 
 /** The conversations service. */
 export class ConversationService {
+  readonly committer: Committer;
   private readonly listeners = new Set<PushListener>();
   private readonly live = new Map<string, LiveSession>();
   private readonly starting = new Map<string, Promise<LiveSession>>();
@@ -44,7 +39,9 @@ export class ConversationService {
     private readonly catalog: AgentCatalog,
     private readonly agentEnv: Env,
     private readonly log: (message: string) => void = () => {},
-  ) {}
+  ) {
+    this.committer = new Committer(store, (event) => this.emit(event), (conversationId, error) => this.onStoreFailure(conversationId, error));
+  }
 
   /** Adds a listener for pushed events; returns its removal. */
   subscribe(listener: PushListener): () => void {
@@ -54,7 +51,7 @@ export class ConversationService {
 
   /** Marks turns left running by a process that died as interrupted. Run once at start-up. */
   recoverInterruptedTurns(): void {
-    for (const summary of this.store.listSummaries().filter((candidate) => candidate.running)) {
+    for (const summary of this.store.runningSummaries()) {
       const state = reduceAll(emptyTranscript(summary.conversationId), this.store.readEvents(summary.conversationId).events);
       const drafts: EventDraft[] = [];
       for (const item of state.items) {
@@ -62,11 +59,11 @@ export class ConversationService {
           drafts.push({ type: 'permission.decided', payload: { turnId: item.turnId, requestId: item.requestId, optionId: null, by: 'turn-cancelled' } });
         }
       }
-      if (state.activeTurnId) {
-        drafts.push({ type: 'turn.ended', payload: { turnId: state.activeTurnId, outcome: 'interrupted' } });
-      }
+      drafts.push(...Object.values(state.turns)
+        .filter((turn) => turn.status === 'accepted' || turn.status === 'running')
+        .map((turn): EventDraft => ({ type: 'turn.ended', payload: { turnId: turn.turnId, outcome: 'interrupted' } })));
       if (drafts.length > 0) {
-        this.commit(summary.conversationId, drafts);
+        this.committer.commit(summary.conversationId, drafts);
       }
     }
   }
@@ -75,25 +72,25 @@ export class ConversationService {
   create(agentId: string, cwd: string, title = ''): ConversationSummary {
     const adapter = this.catalog.get(agentId);
     checkWorkingFolder(cwd);
-    const conversationId = newId();
-    const { summary } = this.commit(conversationId, [
-      { type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } },
-    ], 0);
+    const { summary } = this.committer.commit(newId(), [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }], 0);
     return summary;
   }
 
   /** Commits the person's message as a new turn and starts the agent on it in the background. */
   send(conversationId: string, text: string): { turnId: string; seq: number } {
     const summary = this.store.getSummary(conversationId);
+    if (summary.lifecycle === 'deleted') {
+      throw new InvalidRequestError('This conversation is in the trash; restore it to continue.');
+    }
     if (this.running.has(conversationId)) {
       throw new TurnInProgressError(conversationId);
     }
     const adapter = this.catalog.get(summary.agentId);
     const turnId = newId();
-    const { events } = this.commit(conversationId, [
+    const { events } = this.committer.commit(conversationId, [
       { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text } },
     ]);
-    const running: Running = { turnId, cancelRequested: false, done: Promise.resolve() };
+    const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve() };
     this.running.set(conversationId, running);
     running.done = this.runTurn(conversationId, summary, running, text);
     return { turnId, seq: events[0]!.seq };
@@ -113,6 +110,11 @@ export class ConversationService {
     return true;
   }
 
+  /** True while a turn runs in the conversation. */
+  isRunning(conversationId: string): boolean {
+    return this.running.has(conversationId);
+  }
+
   /** Passes the person's answer to a waiting permission request. */
   answerPermission(conversationId: string, requestId: string, optionId: string): void {
     const live = this.live.get(conversationId);
@@ -123,6 +125,15 @@ export class ConversationService {
     if (result === 'unknown-option') {
       throw new InvalidRequestError(`The agent did not offer the option "${optionId}".`);
     }
+  }
+
+  /** Stops the conversation's agent, if one runs (before the conversation is erased). */
+  async release(conversationId: string): Promise<void> {
+    await this.cancel(conversationId);
+    await this.running.get(conversationId)?.done;
+    const live = this.live.get(conversationId);
+    this.live.delete(conversationId);
+    await live?.dispose();
   }
 
   /** Waits for running turns (tests, shutdown). */
@@ -136,6 +147,11 @@ export class ConversationService {
     await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
     await Promise.all([...this.live.values()].map((live) => live.dispose()));
     this.live.clear();
+    try {
+      this.committer.flush();
+    } catch (error) {
+      this.log(`could not save the last streamed text: ${String(error)}`);
+    }
     this.listeners.clear();
   }
 
@@ -144,22 +160,44 @@ export class ConversationService {
     try {
       const live = await this.liveSession(conversationId, summary);
       if (running.cancelRequested) {
-        this.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
+        this.committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
         return;
       }
+      this.committer.commit(conversationId, [{ type: 'turn.running', payload: { turnId } }]);
       const stopReason = await live.prompt(text);
+      if (running.storeFailure) {
+        throw running.storeFailure;
+      }
       const outcome = stopReason === 'cancelled' || running.cancelRequested ? 'cancelled' : 'completed';
       const drafts: EventDraft[] = [];
       if (stopReason === 'max_tokens' || stopReason === 'max_turn_requests' || stopReason === 'refusal') {
         drafts.push({ type: 'notice', payload: { turnId, severity: 'warning', text: stopNotice(stopReason) } });
       }
       drafts.push({ type: 'turn.ended', payload: { turnId, outcome, stopReason } });
-      this.commit(conversationId, drafts);
+      this.committer.commit(conversationId, drafts);
     } catch (error) {
-      this.log(`turn ${turnId} failed: ${error instanceof Error ? error.message : String(error)}`);
-      this.commitSafely(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'failed', error: toWireError(error) } }]);
+      const cause = running.storeFailure ?? error;
+      this.log(`turn ${turnId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+      try {
+        this.committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'failed', error: toWireError(cause) } }]);
+      } catch (storeError) {
+        // The store cannot record the failure either: tell the windows directly.
+        this.committer.push({ name: 'hostError', payload: { conversationId, error: toWireError(storeError) } });
+      }
     } finally {
       this.running.delete(conversationId);
+    }
+  }
+
+  /** A write failed while the agent was streaming: stop the agent; the turn fails with the store's error. */
+  private onStoreFailure(conversationId: string, error: unknown): void {
+    this.log(`store failure in ${conversationId}: ${error instanceof BatonError ? error.message : String(error)}`);
+    const running = this.running.get(conversationId);
+    if (running && !running.storeFailure) {
+      running.storeFailure = error;
+      void this.cancel(conversationId);
+    } else if (!running) {
+      this.committer.push({ name: 'hostError', payload: { conversationId, error: toWireError(error) } });
     }
   }
 
@@ -169,13 +207,9 @@ export class ConversationService {
     if (existing) {
       return existing;
     }
-    const pending = this.starting.get(conversationId);
-    if (pending) {
-      return pending;
-    }
-    const start = this.startLiveSession(conversationId, summary).finally(() => this.starting.delete(conversationId));
-    this.starting.set(conversationId, start);
-    return start;
+    const pending = this.starting.get(conversationId) ?? this.startLiveSession(conversationId, summary).finally(() => this.starting.delete(conversationId));
+    this.starting.set(conversationId, pending);
+    return pending;
   }
 
   private async startLiveSession(conversationId: string, summary: ConversationSummary): Promise<LiveSession> {
@@ -197,7 +231,7 @@ export class ConversationService {
           payload: { turnId: this.running.get(conversationId)?.turnId, severity: 'warning', text: `${adapter.displayName} could not reopen its earlier session; it starts this reply without the earlier messages.` },
         });
       }
-      this.commit(conversationId, drafts);
+      this.committer.commit(conversationId, drafts);
     } catch (error) {
       await live.dispose();
       throw error;
@@ -208,7 +242,13 @@ export class ConversationService {
 
   private owner(conversationId: string): LiveSessionOwner {
     return {
-      commit: (drafts) => this.commitSafely(conversationId, drafts),
+      commit: (drafts) => {
+        try {
+          this.committer.submit(conversationId, drafts);
+        } catch (error) {
+          this.onStoreFailure(conversationId, error);
+        }
+      },
       activeTurnId: () => this.running.get(conversationId)?.turnId,
       onExit: () => {
         const live = this.live.get(conversationId);
@@ -217,26 +257,6 @@ export class ConversationService {
       },
       log: this.log,
     };
-  }
-
-  /** Appends after the stored last event, then pushes. Everything pushed is already durable. */
-  private commit(conversationId: string, drafts: EventDraft[], expectedSeq?: number): { events: ReturnType<EventStore['append']>['events']; summary: ConversationSummary } {
-    const expected = expectedSeq ?? this.store.getSummary(conversationId).lastSeq;
-    const result = this.store.append(conversationId, expected, drafts);
-    for (const event of result.events) {
-      this.emit({ name: 'transcript', payload: { event } });
-    }
-    this.emit({ name: 'conversationChanged', payload: { conversation: result.summary } });
-    return result;
-  }
-
-  /** A commit from an agent callback: a store failure is logged, never thrown into the SDK. */
-  private commitSafely(conversationId: string, drafts: EventDraft[]): void {
-    try {
-      this.commit(conversationId, drafts);
-    } catch (error) {
-      this.log(`could not record ${drafts.map((draft) => draft.type).join(', ')}: ${error instanceof BatonError ? error.message : String(error)}`);
-    }
   }
 
   private emit(event: PushEvent): void {

@@ -33,10 +33,10 @@ describe('EventStore', () => {
 
     const again = openStore(dir);
     expect(again.readEvents('c1').events.map((event) => event.type)).toEqual(['conversation.created', 'turn.started', 'message.chunk']);
-    expect(again.listSummaries().map((row) => row.conversationId)).toEqual(['c1']);
+    expect(again.listSummaries().conversations.map((row) => row.conversationId)).toEqual(['c1']);
     const db = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
     db.close();
   });
 

@@ -1,18 +1,17 @@
 /**
- * The append-only transcript store: SQLite (better-sqlite3, WAL). Events are appended with the
- * sequence number the writer expects; the catalog projection is updated in the same transaction.
- * It never deletes, renames or "repairs" a file it cannot read: it refuses with a StoreError.
+ * The append-only transcript store (SQLite, WAL). Events are appended with the sequence number
+ * the writer expects; the projections (catalog, turns, full-text index) change in the same
+ * transaction. Deleting is a tombstone event; only `purge` erases, and only what was deleted.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { ConcurrencyError, NotFoundError, StoreError } from '../../../app/errors.js';
-import { EVENT_VERSION, parseDraft, parseEnvelope, type Envelope, type EventDraft, type TranscriptEvent } from '../../../app/events/index.js';
-import { conversationSummarySchema, summarize, type ConversationSummary } from '../../../app/transcript/summary.js';
-import { checkSchemaVersion, migrate } from './migrations.js';
+import type Database from 'better-sqlite3';
+import { ConcurrencyError, InvalidRequestError, NotFoundError, StoreError } from '../../../app/errors.js';
+import { EVENT_VERSION, parseDraft, type Envelope, type EventDraft, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { openDatabase, type OpenOptions } from './openDatabase.js';
+import { eventFromRow, Projector, rebuildProjections } from './projections.js';
+import { listPage, searchMessages, type ListCursor, type ListQuery, type SearchHit, type SearchQuery } from './queries.js';
 
-/** File name of the database inside the data folder. */
-export const DATABASE_FILE = 'baton.sqlite';
+export { DATABASE_FILE } from './openDatabase.js';
 
 type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
 
@@ -22,83 +21,89 @@ export type AppendResult = { events: TranscriptEvent[]; summary: ConversationSum
 /** The transcript store. */
 export class EventStore {
   private readonly db: Database.Database;
+  private readonly projector: Projector;
   private readonly statements;
 
-  /** Opens (creating if needed) the database in `dataDir`. */
+  /** Opens (creating and migrating if needed) the database in `dataDir`. */
   constructor(
     dataDir: string,
-    private readonly now: () => Date = () => new Date(),
+    options: OpenOptions & { now?: () => Date } = {},
   ) {
-    const file = path.join(dataDir, DATABASE_FILE);
-    try {
-      mkdirSync(dataDir, { recursive: true });
-      this.db = new Database(file);
-    } catch (error) {
-      throw new StoreError(`Baton could not open its database at ${file}: ${(error as Error).message}`, { file });
-    }
-    try {
-      // Read-only checks first: a file Baton must refuse is refused before anything is written to it.
-      checkSchemaVersion(this.db);
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('foreign_keys = ON');
-      migrate(this.db);
-    } catch (error) {
-      this.db.close();
-      throw new StoreError(
-        `Baton cannot use the database at ${file}: ${(error as Error).message}. The file was left exactly as it was; move it aside or restore a backup, then start Baton again.`,
-        { file },
-      );
-    }
+    this.db = openDatabase(dataDir, options);
+    this.now = options.now ?? (() => new Date());
+    this.projector = new Projector(this.db);
     this.statements = {
-      lastSeq: this.db.prepare<[string], { last_seq: number }>('SELECT last_seq FROM conversations WHERE conversation_id = ?'),
-      summary: this.db.prepare<[string], { summary: string }>('SELECT summary FROM conversations WHERE conversation_id = ?'),
       insertEvent: this.db.prepare('INSERT INTO events (conversation_id, seq, at, v, type, payload) VALUES (?, ?, ?, ?, ?, ?)'),
-      upsertSummary: this.db.prepare(
-        `INSERT INTO conversations (conversation_id, last_seq, updated_at, summary) VALUES (?, ?, ?, ?)
-         ON CONFLICT (conversation_id) DO UPDATE SET last_seq = excluded.last_seq, updated_at = excluded.updated_at, summary = excluded.summary`,
-      ),
       events: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq'),
-      list: this.db.prepare<[], { summary: string }>('SELECT summary FROM conversations ORDER BY updated_at DESC'),
+      exists: this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM events WHERE conversation_id = ? LIMIT 1'),
+      running: this.db.prepare<[], { summary: string }>("SELECT summary FROM conversations WHERE json_extract(summary, '$.running') = 1"),
+      purgeEvents: this.db.prepare('DELETE FROM events WHERE conversation_id = ?'),
+      purgeCatalog: this.db.prepare('DELETE FROM conversations WHERE conversation_id = ?'),
+      purgeTurns: this.db.prepare('DELETE FROM turns WHERE conversation_id = ?'),
+      purgeText: this.db.prepare('DELETE FROM search WHERE rowid IN (SELECT doc_id FROM search_docs WHERE conversation_id = ?)'),
+      purgeDocs: this.db.prepare('DELETE FROM search_docs WHERE conversation_id = ?'),
     };
   }
 
+  private readonly now: () => Date;
+
   /**
-   * Appends `drafts` after `expectedSeq` (0 for a new conversation). Throws ConcurrencyError
-   * when another writer got there first. All-or-nothing.
+   * Appends `drafts` after `expectedSeq` (0 for a new conversation). Throws ConcurrencyError when
+   * another writer got there first. All-or-nothing.
    */
   append(conversationId: string, expectedSeq: number, drafts: readonly EventDraft[]): AppendResult {
     const validated = drafts.map((draft) => parseDraft(draft));
-    const run = this.db.transaction((): AppendResult => {
-      const actual = this.statements.lastSeq.get(conversationId)?.last_seq ?? 0;
+    const at = this.now().toISOString();
+    return this.write(() => {
+      const before = this.projector.summary(conversationId);
+      const actual = before?.lastSeq ?? 0;
       if (actual !== expectedSeq) {
         throw new ConcurrencyError(conversationId, expectedSeq, actual);
       }
-      let summary = this.readSummary(conversationId);
-      const at = this.now().toISOString();
       const events = validated.map((draft, index): TranscriptEvent => {
         const event = { conversationId, seq: expectedSeq + index + 1, at, v: EVENT_VERSION, ...draft } as TranscriptEvent;
         this.statements.insertEvent.run(conversationId, event.seq, at, EVENT_VERSION, event.type, JSON.stringify(event.payload));
-        summary = summarize(summary, event);
         return event;
       });
+      const summary = this.projector.apply(events, before);
       if (!summary) {
         throw new NotFoundError('conversation', conversationId);
       }
-      this.statements.upsertSummary.run(conversationId, summary.lastSeq, summary.updatedAt, JSON.stringify(summary));
       return { events, summary };
     });
-    try {
-      return run();
-    } catch (error) {
-      if (error instanceof ConcurrencyError || error instanceof NotFoundError) {
-        throw error;
-      }
-      throw new StoreError(`The transcript could not be saved: ${(error as Error).message}`);
-    }
   }
 
-  /** The stored envelopes of a conversation, oldest first. */
+  /**
+   * Stores an exported transcript under a new id, event for event (times, versions and unknown
+   * types kept). The envelopes must run from seq 1 without gaps and start with its creation.
+   */
+  importEnvelopes(conversationId: string, envelopes: readonly Envelope[]): ConversationSummary {
+    envelopes.forEach((envelope, index) => {
+      if (envelope.seq !== index + 1) {
+        throw new InvalidRequestError(`The transcript is not complete: event ${index + 1} has seq ${envelope.seq}.`);
+      }
+    });
+    if (envelopes[0]?.type !== 'conversation.created') {
+      throw new InvalidRequestError('The transcript does not start with the creation of a conversation.');
+    }
+    return this.write(() => {
+      if (this.statements.exists.get(conversationId)) {
+        throw new InvalidRequestError(`Conversation ${conversationId} already exists.`);
+      }
+      const events = envelopes.map((envelope) => {
+        const payload = JSON.stringify(envelope.payload);
+        this.statements.insertEvent.run(conversationId, envelope.seq, envelope.at, envelope.v, envelope.type, payload);
+        return eventFromRow({ conversation_id: conversationId, seq: envelope.seq, at: envelope.at, v: envelope.v, type: envelope.type, payload });
+      });
+      const summary = this.projector.apply(events, undefined);
+      if (!summary) {
+        throw new InvalidRequestError('The transcript\'s first event could not be read.');
+      }
+      return summary;
+    });
+  }
+
+  /** The stored envelopes of a conversation, oldest first, exactly as written. */
   readEnvelopes(conversationId: string): Envelope[] {
     return this.statements.events.all(conversationId).map((row) => ({
       conversationId: row.conversation_id,
@@ -110,33 +115,53 @@ export class EventStore {
     }));
   }
 
-  /** The known events of a conversation; unreadable rows are reported, not dropped from disk. */
+  /** The events of a conversation; those this build cannot read are counted, and stay on disk. */
   readEvents(conversationId: string): { events: TranscriptEvent[]; unreadable: number } {
-    const events: TranscriptEvent[] = [];
-    let unreadable = 0;
-    for (const envelope of this.readEnvelopes(conversationId)) {
-      const parsed = parseEnvelope(envelope);
-      if (parsed.ok && !('unknown' in parsed.event)) {
-        events.push(parsed.event);
-      } else {
-        unreadable += 1;
-      }
-    }
-    return { events, unreadable };
+    const all: Array<TranscriptEvent | UnknownEvent> = this.statements.events.all(conversationId).map(eventFromRow);
+    const events = all.filter((event): event is TranscriptEvent => !('unknown' in event));
+    return { events, unreadable: all.length - events.length };
   }
 
   /** One conversation's summary. */
   getSummary(conversationId: string): ConversationSummary {
-    const summary = this.readSummary(conversationId);
+    const summary = this.projector.summary(conversationId);
     if (!summary) {
       throw new NotFoundError('conversation', conversationId);
     }
     return summary;
   }
 
-  /** All conversations, most recent activity first. */
-  listSummaries(): ConversationSummary[] {
-    return this.statements.list.all().map((row) => conversationSummarySchema.parse(JSON.parse(row.summary)));
+  /** A page of the conversation list, most recent activity first. */
+  listSummaries(query: ListQuery = {}): { conversations: ConversationSummary[]; nextCursor: ListCursor | null } {
+    return listPage(this.db, query);
+  }
+
+  /** Conversations with a turn still marked running (left by a process that died). */
+  runningSummaries(): ConversationSummary[] {
+    return this.statements.running.all().map((row) => JSON.parse(row.summary) as ConversationSummary);
+  }
+
+  /** Full-text search over messages of conversations that are not deleted. */
+  search(query: SearchQuery): SearchHit[] {
+    return searchMessages(this.db, query);
+  }
+
+  /** Erases a deleted conversation for good: its events and every projection of them. */
+  purge(conversationId: string): void {
+    const summary = this.getSummary(conversationId);
+    if (summary.lifecycle !== 'deleted') {
+      throw new InvalidRequestError('Only a deleted conversation can be erased for good; delete it first.');
+    }
+    this.write(() => {
+      for (const statement of [this.statements.purgeText, this.statements.purgeDocs, this.statements.purgeTurns, this.statements.purgeCatalog, this.statements.purgeEvents]) {
+        statement.run(conversationId);
+      }
+    });
+  }
+
+  /** Rebuilds every projection from the event log. */
+  rebuildProjections(): { conversations: number; events: number } {
+    return this.write(() => rebuildProjections(this.db));
   }
 
   /** Closes the database. */
@@ -146,8 +171,17 @@ export class EventStore {
     }
   }
 
-  private readSummary(conversationId: string): ConversationSummary | undefined {
-    const row = this.statements.summary.get(conversationId);
-    return row ? conversationSummarySchema.parse(JSON.parse(row.summary)) : undefined;
+  /** Runs `work` in one transaction; SQLite failures (a full disk, I/O) become a readable StoreError. */
+  private write<T>(work: () => T): T {
+    try {
+      return this.db.transaction(work)();
+    } catch (error) {
+      if (error instanceof ConcurrencyError || error instanceof NotFoundError || error instanceof InvalidRequestError) {
+        throw error;
+      }
+      const code = (error as { code?: string }).code;
+      const reason = code === 'SQLITE_FULL' ? 'the disk (or the database) is full' : (error as Error).message;
+      throw new StoreError(`The transcript could not be saved: ${reason}.`, { sqliteCode: code ?? null });
+    }
   }
 }

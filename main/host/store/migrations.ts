@@ -1,8 +1,10 @@
 /**
  * Numbered schema migrations, applied in order under `PRAGMA user_version`. Never edit a
- * migration that has shipped; add the next number.
+ * migration that has shipped; add the next number. A migration that adds a projection fills it
+ * from the event log, so an old database gains it with nothing lost.
  */
 import type Database from 'better-sqlite3';
+import { rebuildProjections } from './projections.js';
 
 /** Migration N is at index N-1. */
 export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
@@ -27,9 +29,35 @@ export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE INDEX conversations_by_activity ON conversations (updated_at DESC);
     `);
   },
+  // 2: history (lifecycle, agents used), turn starts, and the full-text index; all rebuilt from the log.
+  (db) => {
+    db.exec(`
+      ALTER TABLE conversations ADD COLUMN lifecycle TEXT NOT NULL DEFAULT 'active';
+      ALTER TABLE conversations ADD COLUMN agent_ids TEXT NOT NULL DEFAULT '';
+      DROP INDEX conversations_by_activity;
+      CREATE INDEX conversations_by_lifecycle_activity ON conversations (lifecycle, updated_at DESC, conversation_id DESC);
+      CREATE TABLE turns (
+        conversation_id TEXT NOT NULL,
+        turn_id TEXT NOT NULL,
+        start_seq INTEGER NOT NULL,
+        PRIMARY KEY (conversation_id, turn_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE search_docs (
+        doc_id INTEGER PRIMARY KEY,
+        conversation_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX search_docs_by_conversation ON search_docs (conversation_id);
+      CREATE VIRTUAL TABLE search USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+    `);
+    rebuildProjections(db);
+  },
 ];
 
-/** Throws when the file is not a database or was written by a newer Baton; writes nothing. */
+/** Throws when the file was written by a newer Baton; writes nothing. */
 export function checkSchemaVersion(db: Database.Database): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
@@ -38,10 +66,10 @@ export function checkSchemaVersion(db: Database.Database): number {
   return current;
 }
 
-/** Brings the database to the newest schema. */
-export function migrate(db: Database.Database): void {
+/** Brings the database to the newest schema, each step in its own transaction. */
+export function migrate(db: Database.Database, upTo = migrations.length): void {
   const current = checkSchemaVersion(db);
-  for (let version = current; version < migrations.length; version += 1) {
+  for (let version = current; version < upTo; version += 1) {
     const step = migrations[version]!;
     db.transaction(() => {
       step(db);

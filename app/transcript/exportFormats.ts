@@ -1,0 +1,90 @@
+/**
+ * Export formats of a conversation: JSONL (one stored envelope per line, lossless, importable)
+ * and Markdown (for people, made from the same reduced transcript the screen shows).
+ */
+import { InvalidRequestError } from '../errors.js';
+import { envelopeSchema, parseEnvelope, type Envelope } from '../events/index.js';
+import { reduceAll } from './reduce.js';
+import { emptyTranscript, type TranscriptItem } from './state.js';
+import type { ConversationSummary } from './summary.js';
+
+/** One envelope per line, exactly as stored. */
+export function toJsonl(envelopes: readonly Envelope[]): string {
+  return envelopes.map((envelope) => JSON.stringify(envelope)).join('\n') + '\n';
+}
+
+/** Reads a JSONL transcript; a bad line is reported with its number. */
+export function parseJsonl(text: string): Envelope[] {
+  const envelopes: Envelope[] = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((line, index) => {
+    if (line.trim() === '') {
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new InvalidRequestError(`Line ${index + 1} of the transcript is not JSON.`);
+    }
+    const envelope = envelopeSchema.safeParse(json);
+    if (!envelope.success) {
+      throw new InvalidRequestError(`Line ${index + 1} of the transcript is not a Baton event: ${envelope.error.issues[0]?.message ?? 'invalid'}.`);
+    }
+    const parsed = parseEnvelope(envelope.data);
+    if (!parsed.ok) {
+      throw new InvalidRequestError(`Line ${index + 1} of the transcript has a broken event: ${parsed.reason}.`);
+    }
+    envelopes.push(envelope.data);
+  });
+  if (envelopes.length === 0) {
+    throw new InvalidRequestError('The transcript file has no events.');
+  }
+  return envelopes;
+}
+
+/** A file name made from the title. */
+export function exportFileName(summary: ConversationSummary, extension: 'md' | 'jsonl'): string {
+  const base = (summary.title || 'conversation').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 60) || 'conversation';
+  return `${base}.${extension}`;
+}
+
+/** The conversation as Markdown: who said what, tool calls and notices, in order. */
+export function toMarkdown(summary: ConversationSummary, envelopes: readonly Envelope[]): string {
+  const events = envelopes.flatMap((envelope) => {
+    const parsed = parseEnvelope(envelope);
+    return parsed.ok ? [parsed.event] : [];
+  });
+  const state = reduceAll(emptyTranscript(summary.conversationId), events);
+  const agents = summary.agents.map((agent) => agent.agentName).join(', ');
+  const lines = [`# ${summary.title || 'Conversation'}`, '', `_${agents} · ${summary.cwd} · started ${summary.createdAt}_`, ''];
+  for (const item of state.items) {
+    lines.push(...markdownOf(item), '');
+  }
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
+
+function quote(text: string): string[] {
+  return text.split('\n').map((line) => `> ${line}`);
+}
+
+function markdownOf(item: TranscriptItem): string[] {
+  switch (item.kind) {
+    case 'user':
+      return ['## You', '', item.text];
+    case 'agent':
+      return [`## ${item.agentName}`, '', item.text];
+    case 'thought':
+      return ['<details><summary>Thinking</summary>', '', item.text, '', '</details>'];
+    case 'tool':
+      return [`- Tool: **${item.title}** (${item.status.replace('_', ' ')})`];
+    case 'plan':
+      return ['Plan:', ...item.entries.map((entry) => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content}`)];
+    case 'permission': {
+      const chosen = item.options.find((option) => option.optionId === item.decision?.optionId);
+      return [`- Permission asked: **${item.title}** — ${chosen ? `answered “${chosen.name}”` : 'not answered'}`];
+    }
+    case 'notice':
+      return quote(`${item.severity === 'error' ? 'Error' : item.severity === 'warning' ? 'Warning' : 'Note'}: ${item.text}`);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * What a person does with the history: rename, archive, delete (a tombstone, with undo),
+ * restore, erase for good, export and import. Every change but erasing is an event.
+ */
+import { InvalidRequestError } from '../../../app/errors.js';
+import type { EventDraft } from '../../../app/events/index.js';
+import { newId } from '../../../app/ids.js';
+import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { exportFileName, parseJsonl, toJsonl, toMarkdown } from '../../../app/transcript/exportFormats.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import type { EventStore } from '../store/EventStore.js';
+import type { ConversationService } from './ConversationService.js';
+
+/** An exported file. */
+export type ExportedFile = { fileName: string; mimeType: string; content: string };
+
+/** The history operations. */
+export class HistoryService {
+  constructor(
+    private readonly store: EventStore,
+    private readonly conversations: ConversationService,
+  ) {}
+
+  rename(conversationId: string, title: string): ConversationSummary {
+    return this.record(conversationId, [{ type: 'conversation.renamed', payload: { title: title.trim() } }]);
+  }
+
+  setArchived(conversationId: string, archived: boolean): ConversationSummary {
+    const summary = this.store.getSummary(conversationId);
+    if (summary.lifecycle === 'deleted') {
+      throw new InvalidRequestError('This conversation is in the trash; restore it first.');
+    }
+    if ((summary.lifecycle === 'archived') === archived) {
+      return summary;
+    }
+    return this.record(conversationId, [{ type: archived ? 'conversation.archived' : 'conversation.unarchived', payload: {} }]);
+  }
+
+  /** Moves a conversation to the trash; a running reply is stopped first. */
+  async delete(conversationId: string): Promise<ConversationSummary> {
+    const summary = this.store.getSummary(conversationId);
+    if (summary.lifecycle === 'deleted') {
+      return summary;
+    }
+    await this.conversations.release(conversationId);
+    return this.record(conversationId, [{ type: 'conversation.deleted', payload: {} }]);
+  }
+
+  restore(conversationId: string): ConversationSummary {
+    const summary = this.store.getSummary(conversationId);
+    return summary.lifecycle === 'deleted' ? this.record(conversationId, [{ type: 'conversation.restored', payload: {} }]) : summary;
+  }
+
+  /** Erases a conversation in the trash: its events and everything derived from them. */
+  async purge(conversationId: string): Promise<void> {
+    await this.conversations.release(conversationId);
+    this.conversations.committer.flush(conversationId);
+    this.store.purge(conversationId);
+    this.conversations.committer.forget(conversationId);
+    this.conversations.committer.push({ name: 'conversationRemoved', payload: { conversationId } });
+  }
+
+  export(conversationId: string, format: 'markdown' | 'jsonl'): ExportedFile {
+    this.conversations.committer.flush(conversationId);
+    const summary = this.store.getSummary(conversationId);
+    const envelopes = this.store.readEnvelopes(conversationId);
+    return format === 'jsonl'
+      ? { fileName: exportFileName(summary, 'jsonl'), mimeType: 'application/x-ndjson', content: toJsonl(envelopes) }
+      : { fileName: exportFileName(summary, 'md'), mimeType: 'text/markdown', content: toMarkdown(summary, envelopes) };
+  }
+
+  /** Stores a JSONL export as a new conversation; a reply that was unfinished in it is marked interrupted. */
+  import(content: string): ConversationSummary {
+    const envelopes = parseJsonl(content);
+    const conversationId = newId();
+    let summary = this.store.importEnvelopes(conversationId, envelopes);
+    const state = reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events);
+    const unfinished = Object.values(state.turns).filter((turn) => turn.status === 'accepted' || turn.status === 'running');
+    if (unfinished.length > 0) {
+      summary = this.record(conversationId, unfinished.map((turn): EventDraft => ({ type: 'turn.ended', payload: { turnId: turn.turnId, outcome: 'interrupted' } })));
+    } else {
+      this.conversations.committer.push({ name: 'conversationChanged', payload: { conversation: summary } });
+    }
+    return summary;
+  }
+
+  private record(conversationId: string, drafts: EventDraft[]): ConversationSummary {
+    return this.conversations.committer.commit(conversationId, drafts).summary;
+  }
+}

@@ -1,0 +1,92 @@
+/** Read queries over the projections: the paged conversation list and full-text search. */
+import type Database from 'better-sqlite3';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+
+/** Keyset cursor: the last row of the previous page. */
+export type ListCursor = { updatedAt: string; conversationId: string };
+
+/** Which page of the list. */
+export type ListQuery = {
+  lifecycle?: ConversationSummary['lifecycle'];
+  before?: ListCursor;
+  limit?: number;
+};
+
+/** What to search for. */
+export type SearchQuery = { text: string; agentId?: string; from?: string; to?: string; limit?: number };
+
+/** One matching message. `snippet` marks matches with \u0002 … \u0003. */
+export type SearchHit = { conversationId: string; seq: number; role: 'user' | 'agent'; agentId: string; at: string; snippet: string; title: string };
+
+const DEFAULT_PAGE = 200;
+
+/** A page of summaries in the order of last activity. */
+export function listPage(db: Database.Database, query: ListQuery): { conversations: ConversationSummary[]; nextCursor: ListCursor | null } {
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), 1000);
+  const lifecycle = query.lifecycle ?? 'active';
+  const rows = query.before
+    ? db
+        .prepare<[string, string, string, number], { summary: string }>(
+          `SELECT summary FROM conversations WHERE lifecycle = ? AND (updated_at, conversation_id) < (?, ?)
+           ORDER BY updated_at DESC, conversation_id DESC LIMIT ?`,
+        )
+        .all(lifecycle, query.before.updatedAt, query.before.conversationId, limit + 1)
+    : db
+        .prepare<[string, number], { summary: string }>('SELECT summary FROM conversations WHERE lifecycle = ? ORDER BY updated_at DESC, conversation_id DESC LIMIT ?')
+        .all(lifecycle, limit + 1);
+  const conversations = rows.slice(0, limit).map((row) => JSON.parse(row.summary) as ConversationSummary);
+  const last = conversations.at(-1);
+  return { conversations, nextCursor: rows.length > limit && last ? { updatedAt: last.updatedAt, conversationId: last.conversationId } : null };
+}
+
+/**
+ * Turns what a person typed into an FTS5 query: every word must match, the last one also as a
+ * prefix. Operators and quotes in the input are treated as text, never as query syntax.
+ */
+export function toFtsQuery(text: string): string | undefined {
+  const words = text.match(/[\p{L}\p{N}_]+/gu);
+  if (!words || words.length === 0) {
+    return undefined;
+  }
+  return words.map((word, index) => `"${word}"${index === words.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/** Best matches first, from conversations that are not deleted. */
+export function searchMessages(db: Database.Database, query: SearchQuery): SearchHit[] {
+  const match = toFtsQuery(query.text);
+  if (!match) {
+    return [];
+  }
+  const filters: string[] = [];
+  const params: Array<string | number> = [match];
+  if (query.agentId) {
+    filters.push('AND d.agent_id = ?');
+    params.push(query.agentId);
+  }
+  if (query.from) {
+    filters.push('AND d.at >= ?');
+    params.push(query.from);
+  }
+  if (query.to) {
+    filters.push('AND d.at < ?');
+    params.push(query.to);
+  }
+  params.push(Math.min(Math.max(query.limit ?? 50, 1), 200));
+  const rows = db
+    .prepare<Array<string | number>, { conversation_id: string; seq: number; role: 'user' | 'agent'; agent_id: string; at: string; snippet: string; summary: string }>(
+      `SELECT d.conversation_id, d.seq, d.role, d.agent_id, d.at, snippet(search, 0, char(2), char(3), '…', 16) AS snippet, c.summary
+       FROM search JOIN search_docs d ON d.doc_id = search.rowid JOIN conversations c ON c.conversation_id = d.conversation_id
+       WHERE search MATCH ? AND c.lifecycle != 'deleted' ${filters.join(' ')}
+       ORDER BY rank LIMIT ?`,
+    )
+    .all(...params);
+  return rows.map((row) => ({
+    conversationId: row.conversation_id,
+    seq: row.seq,
+    role: row.role,
+    agentId: row.agent_id,
+    at: row.at,
+    snippet: row.snippet,
+    title: (JSON.parse(row.summary) as ConversationSummary).title,
+  }));
+}
