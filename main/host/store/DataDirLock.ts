@@ -13,6 +13,9 @@ export const LOCK_FILE = 'baton.lock';
 
 type LockContent = { pid: number; hostname: string; startedAt: string };
 
+/** Lock files held by this process: a lock naming our own pid is ours only if it is in here. */
+const heldHere = new Set<string>();
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -39,6 +42,7 @@ export class DataDirLock {
         const fd = openSync(file, 'wx');
         writeSync(fd, JSON.stringify(content));
         closeSync(fd);
+        heldHere.add(file);
         return new DataDirLock(file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
@@ -46,10 +50,11 @@ export class DataDirLock {
         }
       }
       const holder = readHolder(file);
-      if (holder && holder.pid !== process.pid && holder.hostname === os.hostname() && isRunning(holder.pid)) {
+      const live = holder?.pid === process.pid ? heldHere.has(file) : holder !== undefined && holder.hostname === os.hostname() && isRunning(holder.pid);
+      if (holder && live) {
         throw new DataDirInUseError(dataDir, holder.pid);
       }
-      // A stale lock (its process is gone): take it over.
+      // A stale lock (its process is gone, or an earlier process had our pid): take it over.
       rmSync(file, { force: true });
     }
     throw new DataDirInUseError(dataDir, readHolder(file)?.pid ?? 0);
@@ -61,6 +66,7 @@ export class DataDirLock {
       return;
     }
     this.released = true;
+    heldHere.delete(this.file);
     if (readHolder(this.file)?.pid === process.pid) {
       rmSync(this.file, { force: true });
     }

@@ -1,0 +1,228 @@
+/** History on real SQLite files: migration from schema 1, search, lifecycle, export/import, damaged files, a second instance, a full disk. */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync, openSync, writeSync, closeSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { DataDirInUseError, StoreError } from '../../../app/errors.js';
+import type { PushEvent } from '../../../app/ipc/index.js';
+import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { Host, definedEnv } from '../Host.js';
+import { LOCK_FILE } from './DataDirLock.js';
+import { EventStore } from './EventStore.js';
+import { migrations } from './migrations.js';
+import { DATABASE_FILE } from './openDatabase.js';
+
+const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+const hosts: Host[] = [];
+function openHost(dataDir: string, options: Partial<ConstructorParameters<typeof Host>[0]> = {}): Host {
+  const host = new Host({ dataDir, env: definedEnv(process.env), ...options });
+  hosts.push(host);
+  return host;
+}
+afterEach(async () => {
+  for (const host of hosts.splice(0)) {
+    await host.dispose();
+  }
+});
+
+async function chat(host: Host, text: string, cwd = tempDir('work')): Promise<string> {
+  const { conversationId } = host.conversations.create(FAKE_AGENT_ID, cwd);
+  host.conversations.send(conversationId, text);
+  await host.conversations.idle();
+  return conversationId;
+}
+
+describe('migration', () => {
+  it('opens a database written by schema 1 and builds the new projections from its log', () => {
+    const dir = tempDir('schema1');
+    const db = new Database(path.join(dir, DATABASE_FILE));
+    migrations[0]!(db);
+    db.pragma('user_version = 1');
+    const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, 1, ?, ?)');
+    insert.run('old', 1, '2025-01-01T00:00:00.000Z', 'conversation.created', JSON.stringify({ title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' }));
+    insert.run('old', 2, '2025-01-01T00:00:01.000Z', 'turn.started', JSON.stringify({ turnId: 't', agentId: 'claude', agentName: 'Claude', text: 'How do lighthouses rotate?' }));
+    insert.run('old', 3, '2025-01-01T00:00:02.000Z', 'message.chunk', JSON.stringify({ turnId: 't', text: 'With a clockwork mechanism.' }));
+    insert.run('old', 4, '2025-01-01T00:00:03.000Z', 'turn.ended', JSON.stringify({ turnId: 't', outcome: 'completed' }));
+    // Schema 1's catalog row had fewer fields.
+    db.prepare('INSERT INTO conversations VALUES (?, ?, ?, ?)').run('old', 4, '2025-01-01T00:00:03.000Z', JSON.stringify({ conversationId: 'old', title: 'x' }));
+    db.close();
+
+    const store = new EventStore(dir);
+    try {
+      expect(store.getSummary('old')).toMatchObject({ title: 'How do lighthouses rotate?', turnCount: 1, lifecycle: 'active', agents: [{ agentId: 'claude' }] });
+      expect(store.search({ text: 'clockwork mechanism' })).toMatchObject([{ conversationId: 'old', seq: 3, role: 'agent' }]);
+      expect(store.readEvents('old').events).toHaveLength(4);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('search', () => {
+  it('finds words anywhere in the history, filters by agent and date, and skips deleted conversations', async () => {
+    const dir = tempDir('search');
+    registerFakeAgent(dir);
+    const host = openHost(dir);
+    const first = await chat(host, 'tell me about the velvet hammer');
+    const second = await chat(host, 'velvet curtains in theatres');
+    const results = host.store.search({ text: 'velvet' });
+    expect(results.map((hit) => hit.conversationId).sort()).toEqual([first, first, second, second].sort());
+    const hammer = host.store.search({ text: 'velvet hamm' });
+    expect(hammer.every((hit) => hit.conversationId === first)).toBe(true);
+    expect(hammer.find((hit) => hit.role === 'agent')?.snippet).toContain('\u0002hammer\u0003');
+    expect(host.store.search({ text: 'velvet', agentId: 'claude' })).toEqual([]);
+    expect(host.store.search({ text: 'velvet', agentId: FAKE_AGENT_ID })).toHaveLength(4);
+    expect(host.store.search({ text: 'velvet', from: '2999-01-01' })).toEqual([]);
+    expect(host.store.search({ text: 'velvet', to: '2000-01-01' })).toEqual([]);
+    // Query syntax typed by a person is text, not an FTS expression.
+    expect(host.store.search({ text: 'velvet" OR NEAR(' })).toEqual([]);
+    await host.history.delete(second);
+    expect(new Set(host.store.search({ text: 'velvet' }).map((hit) => hit.conversationId))).toEqual(new Set([first]));
+  });
+});
+
+describe('lifecycle', () => {
+  it('renames, archives, deletes with undo, and purges for good', async () => {
+    const dir = tempDir('life');
+    registerFakeAgent(dir);
+    const host = openHost(dir);
+    const removed: string[] = [];
+    host.subscribe((event: PushEvent) => event.name === 'conversationRemoved' && removed.push(event.payload.conversationId));
+    const id = await chat(host, 'hello there');
+    const list = (lifecycle: 'active' | 'archived' | 'deleted') => host.store.listSummaries({ lifecycle }).conversations.map((c) => c.conversationId);
+
+    expect(host.history.rename(id, '  Greetings  ').title).toBe('Greetings');
+    host.history.setArchived(id, true);
+    expect(list('active')).toEqual([]);
+    expect(list('archived')).toEqual([id]);
+    host.history.setArchived(id, false);
+    await host.history.delete(id);
+    expect(list('active')).toEqual([]);
+    expect(list('deleted')).toEqual([id]);
+    expect(host.store.getSummary(id).deletedAt).not.toBeNull();
+    await expect(host.handle('sendMessage', { conversationId: id, text: 'x' })).resolves.toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    host.history.restore(id);
+    expect(list('active')).toEqual([id]);
+    expect(host.store.readEvents(id).events.length).toBeGreaterThan(5);
+
+    await expect(host.history.purge(id)).rejects.toThrow('delete it first');
+    await host.history.delete(id);
+    await host.history.purge(id);
+    expect(removed).toEqual([id]);
+    expect(host.store.readEnvelopes(id)).toEqual([]);
+    expect(host.store.search({ text: 'hello' })).toEqual([]);
+    expect(list('deleted')).toEqual([]);
+  });
+
+  it('pages the list by last activity', async () => {
+    const dir = tempDir('pages');
+    registerFakeAgent(dir);
+    const host = openHost(dir);
+    const ids = [];
+    for (let index = 0; index < 5; index += 1) {
+      ids.push(host.conversations.create(FAKE_AGENT_ID, tempDir('w')).conversationId);
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    const first = host.store.listSummaries({ limit: 2 });
+    expect(first.conversations.map((c) => c.conversationId)).toEqual([ids[4], ids[3]]);
+    const second = host.store.listSummaries({ limit: 2, before: first.nextCursor! });
+    const third = host.store.listSummaries({ limit: 2, before: second.nextCursor! });
+    expect([...second.conversations, ...third.conversations].map((c) => c.conversationId)).toEqual([ids[2], ids[1], ids[0]]);
+    expect(third.nextCursor).toBeNull();
+  });
+});
+
+describe('export and import', () => {
+  it('a JSONL export imports as a new conversation equal event for event', async () => {
+    const dir = tempDir('export');
+    registerFakeAgent(dir);
+    const host = openHost(dir);
+    const { conversationId: id } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    host.conversations.send(id, 'ask permission about exports');
+    // Nobody answers: the turn waits for the person; cancelling it withdraws the question.
+    await expect.poll(() => host.store.readEvents(id).events.some((event) => event.type === 'permission.requested')).toBe(true);
+    await host.conversations.cancel(id);
+    await host.conversations.idle();
+    const exported = host.history.export(id, 'jsonl');
+    expect(exported.fileName).toMatch(/\.jsonl$/);
+    const imported = host.history.import(exported.content);
+    expect(imported.conversationId).not.toBe(id);
+    const strip = (envelopes: ReturnType<typeof host.store.readEnvelopes>) => envelopes.map(({ conversationId: _id, ...rest }) => rest);
+    expect(strip(host.store.readEnvelopes(imported.conversationId))).toEqual(strip(host.store.readEnvelopes(id)));
+    expect(imported).toMatchObject({ title: host.store.getSummary(id).title, turnCount: 1 });
+    const markdown = host.history.export(id, 'markdown').content;
+    expect(markdown).toContain('## You\n\nask permission about exports');
+    expect(markdown).toContain('Permission asked: **Write notes.txt**');
+  });
+
+  it('refuses a damaged file with the line that is wrong, and stores nothing', () => {
+    const host = openHost(tempDir('import'));
+    expect(() => host.history.import('{"not":"an event"}\n')).toThrow(/Line 1/);
+    expect(() => host.history.import('not json')).toThrow(/Line 1 of the transcript is not JSON/);
+    expect(host.store.listSummaries().conversations).toEqual([]);
+  });
+});
+
+describe('damaged or busy data folders', () => {
+  it('refuses a database that fails quick_check and leaves it byte-identical', () => {
+    const dir = tempDir('corrupt');
+    const store = new EventStore(dir);
+    for (let index = 0; index < 200; index += 1) {
+      store.append(`c${index}`, 0, [{ type: 'conversation.created', payload: { title: `t${index} ${'x'.repeat(300)}`, agentId: 'a', agentName: 'A', cwd: '/' } }]);
+    }
+    store.close();
+    const file = path.join(dir, DATABASE_FILE);
+    // Scribble over the middle of the file: pages of the tables, not the header.
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, Math.floor(statSync(file).size / 2 / 4096) * 4096);
+    closeSync(fd);
+    const before = sha(file);
+    expect(() => new EventStore(dir)).toThrow(StoreError);
+    expect(() => new EventStore(dir)).toThrow(/left exactly as it was/);
+    expect(sha(file)).toBe(before);
+  });
+
+  it('refuses a second instance on the same data folder, and takes over a stale lock', async () => {
+    const dir = tempDir('lock');
+    const first = openHost(dir);
+    expect(() => new Host({ dataDir: dir, env: {} })).toThrow(DataDirInUseError);
+    await first.dispose();
+    hosts.splice(hosts.indexOf(first), 1);
+    // A lock left by a process that is gone.
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, hostname: (await import('node:os')).hostname(), startedAt: 'then' }));
+    expect(() => openHost(dir)).not.toThrow();
+  });
+
+  it('a full disk fails the turn with a readable error and keeps what was written before', async () => {
+    const dir = tempDir('full');
+    registerFakeAgent(dir);
+    const setup = openHost(dir);
+    const id = await chat(setup, 'hello before the disk fills');
+    await setup.dispose();
+    hosts.splice(hosts.indexOf(setup), 1);
+    const db = new Database(path.join(dir, DATABASE_FILE));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    db.close();
+    const before = sha(path.join(dir, DATABASE_FILE));
+    expect(before).toBeTruthy();
+
+    const host = openHost(dir, { storeOptions: { pragmas: [`max_page_count = ${pages + 40}`] } });
+    const pushed: PushEvent[] = [];
+    host.subscribe((event) => pushed.push(event));
+    const { turnId } = host.conversations.send(id, 'now something long');
+    await host.conversations.idle();
+    const hostError = pushed.find((event) => event.name === 'hostError');
+    const state = reduceAll(emptyTranscript(id), host.store.readEvents(id).events);
+    const ended = state.turns[turnId]?.status;
+    // Either the failure itself was recorded, or (no room even for that) it was reported to the windows.
+    expect(ended === 'failed' || hostError !== undefined).toBe(true);
+    const error = ended === 'failed' ? state.items.findLast((item) => item.kind === 'notice') : hostError?.name === 'hostError' ? hostError.payload : undefined;
+    expect(JSON.stringify(error)).toContain('full');
+    expect(state.items[0]).toMatchObject({ kind: 'user', text: 'hello before the disk fills' });
+    expect(state.items[1]).toMatchObject({ kind: 'agent', text: 'Fake reply: hello before the disk fills' });
+  });
+});

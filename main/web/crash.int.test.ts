@@ -1,0 +1,82 @@
+/**
+ * The host as a child process, killed with SIGKILL while a long reply streams: after a restart,
+ * every event it had pushed is in the store, the turn shows as interrupted, and the conversation
+ * goes on. A second host on the same data folder is refused while the first runs.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../e2e/fixtures/agentEnv.js';
+import { ensureBuilt } from '../../e2e/fixtures/ensureBuilt.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../../e2e/fixtures/fakeAgentConfig.js';
+import { connectHostClient, type HostClient } from '../../e2e/fixtures/hostClient.js';
+import { startWebHost, type WebHost } from '../../e2e/fixtures/webHost.js';
+import { parseEnvelope, type Envelope } from '../../app/events/index.js';
+import { emptyTranscript, reduceAll } from '../../app/transcript/index.js';
+
+const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+const running: WebHost[] = [];
+const clients: HostClient[] = [];
+
+beforeAll(() => ensureBuilt(), 120_000);
+afterEach(async () => {
+  clients.splice(0).forEach((client) => client.close());
+  for (const host of running.splice(0)) {
+    await host.kill('SIGKILL');
+  }
+});
+
+async function start(dataDir: string): Promise<{ host: WebHost; client: HostClient }> {
+  const host = await startWebHost(dataDir, env);
+  running.push(host);
+  const client = await connectHostClient(host.url);
+  clients.push(client);
+  return { host, client };
+}
+
+function reduceEnvelopes(conversationId: string, envelopes: Envelope[]) {
+  return reduceAll(emptyTranscript(conversationId), envelopes.flatMap((envelope) => {
+    const parsed = parseEnvelope(envelope);
+    return parsed.ok ? [parsed.event] : [];
+  }));
+}
+
+describe('a host killed mid-stream', () => {
+  it('loses nothing it pushed, shows the turn interrupted, and carries on after a restart', async () => {
+    const dataDir = tempDir('crash');
+    registerFakeAgent(dataDir);
+    const first = await start(dataDir);
+    const { conversation } = await first.client.call<{ conversation: { conversationId: string } }>('newConversation', { agentId: FAKE_AGENT_ID, cwd: tempDir('work') });
+    const { conversationId } = conversation;
+    const { turnId } = await first.client.call<{ turnId: string }>('sendMessage', { conversationId, text: 'a long answer please' });
+    await expect.poll(() => first.client.pushed.filter((event) => event.type === 'message.chunk').length, { timeout: 20_000 }).toBeGreaterThan(40);
+    await first.host.kill('SIGKILL');
+    const pushed = [...first.client.pushed];
+
+    const second = await start(dataDir);
+    const { events } = await second.client.call<{ events: Envelope[] }>('openConversation', { conversationId });
+    const stored = new Map(events.map((event) => [event.seq, event]));
+    for (const event of pushed) {
+      expect(stored.get(event.seq)).toEqual(event);
+    }
+    const state = reduceEnvelopes(conversationId, events);
+    expect(state.turns[turnId]?.status).toBe('interrupted');
+    expect(state.items.some((item) => item.kind === 'notice' && item.text.startsWith('Interrupted'))).toBe(true);
+
+    const next = await second.client.call<{ turnId: string }>('sendMessage', { conversationId, text: 'are you still there?' });
+    await expect.poll(() => second.client.pushed.some((event) => event.type === 'turn.ended' && (event.payload as { turnId: string }).turnId === next.turnId), { timeout: 20_000 }).toBe(true);
+    const after = await second.client.call<{ events: Envelope[] }>('openConversation', { conversationId });
+    expect(reduceEnvelopes(conversationId, after.events).items.at(-1)).toMatchObject({ kind: 'agent', text: 'Fake reply: are you still there?' });
+  }, 60_000);
+
+  it('a second host on the same data folder refuses to start and names the first', async () => {
+    const dataDir = tempDir('twice');
+    const first = await start(dataDir);
+    const refused = await startWebHost(dataDir, env).then(
+      (host) => {
+        running.push(host);
+        return 'started';
+      },
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain(`Another Baton (process ${first.host.child.pid})`);
+  }, 30_000);
+});
