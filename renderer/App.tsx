@@ -1,14 +1,14 @@
-/** The window: the conversation list beside the open conversation. */
-import { ConversationList } from './features/sidebar/ConversationList.js';
-import { ChatView } from './features/chat/ChatView.js';
+/** The window: the history sidebar beside the open conversation. */
 import { ConnectionBanner } from './components/ConnectionBanner.js';
+import { ChatView } from './features/chat/ChatView.js';
+import { Sidebar } from './features/sidebar/Sidebar.js';
 
 /** The whole window. */
 export function App() {
   return (
     <div className="app">
       <ConnectionBanner />
-      <ConversationList />
+      <Sidebar />
       <ChatView />
     </div>
   );

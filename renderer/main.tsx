@@ -14,4 +14,4 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
-void useBaton.getState().actions.start();
+void useBaton.getState().start();

@@ -16,7 +16,7 @@ const LAYERS = [
   ['scripts', 'scripts/'],
 ];
 
-const REACT = new Set(['react', 'react-dom', 'react-markdown', 'remark-gfm', 'zustand']);
+const REACT = new Set(['react', 'react-dom', 'react-markdown', 'remark-gfm', 'zustand', '@tanstack/react-virtual']);
 const NODE = new Set(builtinModules);
 
 /** What each layer may import: layers by name, plus the kinds node / electron / react / packages. */

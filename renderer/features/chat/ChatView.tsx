@@ -1,7 +1,8 @@
-/** The open conversation (or a new one): agent and folder, the transcript and the composer. */
-import { useActions, useBaton } from '../../store/index.js';
+/** The open conversation (or a new one): its title and actions, agent and folder, the transcript and the composer. */
+import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 import { Composer } from './Composer.js';
+import { ConversationHeader } from './ConversationHeader.js';
 import { SessionHeader } from './SessionHeader.js';
 import { Transcript } from './Transcript.js';
 
@@ -9,21 +10,23 @@ import { Transcript } from './Transcript.js';
 export function ChatView() {
   const transcript = useBaton(selectActiveTranscript);
   const summary = useBaton(selectActiveSummary);
+  const focus = useBaton((state) => state.focus);
   const error = useBaton((state) => state.error);
-  const actions = useActions();
+  const dismissError = useBaton((state) => state.dismissError);
   return (
     <main className="chat" aria-label={summary?.title || 'New conversation'}>
+      {summary ? <ConversationHeader summary={summary} /> : null}
       <SessionHeader />
-      <Transcript transcript={transcript} />
+      <Transcript transcript={transcript} focusSeq={focus && focus.conversationId === transcript?.conversationId ? focus.seq : undefined} />
       {error ? (
         <div className="error-banner" role="alert">
           <span>{error.message}</span>
-          <button type="button" aria-label="Dismiss error" onClick={() => actions.dismissError()}>
+          <button type="button" aria-label="Dismiss error" onClick={() => dismissError()}>
             ×
           </button>
         </div>
       ) : null}
-      <Composer />
+      {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
     </main>
   );
 }

@@ -1,6 +1,6 @@
 /** The message box: Enter sends, Shift+Enter starts a new line; Stop cancels a running reply. */
 import type { KeyboardEvent } from 'react';
-import { useActions, useBaton } from '../../store/index.js';
+import { useBaton } from '../../store/index.js';
 import { composerKey } from '../../store/store.js';
 import { selectComposerText, selectTurnRunning } from '../../store/selectors/transcript.js';
 
@@ -10,14 +10,16 @@ export function Composer() {
   const key = useBaton((state) => composerKey(state.selection));
   const running = useBaton(selectTurnRunning);
   const sending = useBaton((state) => state.sending);
-  const actions = useActions();
+  const send = useBaton((state) => state.send);
+  const cancel = useBaton((state) => state.cancel);
+  const setComposer = useBaton((state) => state.setComposer);
   const canSend = !running && !sending && text.trim() !== '';
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       if (canSend) {
-        void actions.send();
+        void send();
       }
     }
   };
@@ -28,7 +30,7 @@ export function Composer() {
       onSubmit={(event) => {
         event.preventDefault();
         if (canSend) {
-          void actions.send();
+          void send();
         }
       }}
     >
@@ -37,14 +39,14 @@ export function Composer() {
         placeholder="Message the agent (Enter to send, Shift+Enter for a new line)"
         rows={3}
         value={text}
-        onChange={(event) => actions.setComposer(key, event.target.value)}
+        onChange={(event) => setComposer(key, event.target.value)}
         onKeyDown={onKeyDown}
       />
       <div className="composer-buttons">
         <button type="submit" disabled={!canSend}>
           Send
         </button>
-        <button type="button" disabled={!running} onClick={() => void actions.cancel()}>
+        <button type="button" disabled={!running} onClick={() => void cancel()}>
           Stop
         </button>
       </div>

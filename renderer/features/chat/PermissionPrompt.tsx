@@ -1,12 +1,12 @@
 /** An agent's request for permission: every option it offered, answered only by the person. */
 import type { TranscriptItem } from '../../../app/transcript/index.js';
-import { useActions } from '../../store/index.js';
+import { useBaton } from '../../store/index.js';
 
 type PermissionItem = Extract<TranscriptItem, { kind: 'permission' }>;
 
 /** The question, its options, and later the answer given. */
 export function PermissionPrompt({ item }: { item: PermissionItem }) {
-  const actions = useActions();
+  const answerPermission = useBaton((state) => state.answerPermission);
   const chosen = item.decision ? item.options.find((option) => option.optionId === item.decision?.optionId) : undefined;
   return (
     <div className="permission" role="group" aria-label={`Permission: ${item.title}`}>
@@ -20,7 +20,7 @@ export function PermissionPrompt({ item }: { item: PermissionItem }) {
               key={option.optionId}
               type="button"
               className={option.kind.startsWith('allow') ? 'allow' : 'reject'}
-              onClick={() => void actions.answerPermission(item.requestId, option.optionId)}
+              onClick={() => void answerPermission(item.requestId, option.optionId)}
             >
               {option.name}
             </button>

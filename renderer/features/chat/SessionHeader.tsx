@@ -2,7 +2,7 @@
  * Agent picker and working folder. For a new conversation both can be chosen; once it exists
  * they show what it is bound to (handing it to another agent comes with the handoff feature).
  */
-import { useActions, useBaton } from '../../store/index.js';
+import { useBaton } from '../../store/index.js';
 import { selectActiveSummary } from '../../store/selectors/transcript.js';
 
 /** The header of the chat pane. */
@@ -10,7 +10,8 @@ export function SessionHeader() {
   const agents = useBaton((state) => state.agents);
   const draft = useBaton((state) => state.draft);
   const summary = useBaton(selectActiveSummary);
-  const actions = useActions();
+  const setDraftAgent = useBaton((state) => state.setDraftAgent);
+  const setDraftCwd = useBaton((state) => state.setDraftCwd);
   const agentId = summary ? summary.agentId : draft.agentId;
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
@@ -19,7 +20,7 @@ export function SessionHeader() {
     <header className="session-header">
       <label className="field">
         <span>Agent</span>
-        <select aria-label="Agent" value={agentId} disabled={bound} onChange={(event) => actions.setDraftAgent(event.target.value)}>
+        <select aria-label="Agent" value={agentId} disabled={bound} onChange={(event) => setDraftAgent(event.target.value)}>
           {agents.map((agent) => (
             <option key={agent.agentId} value={agent.agentId} disabled={!agent.available} title={agent.unavailableReason}>
               {agent.displayName}
@@ -36,7 +37,7 @@ export function SessionHeader() {
           spellCheck={false}
           value={cwd}
           readOnly={bound}
-          onChange={(event) => actions.setDraftCwd(event.target.value)}
+          onChange={(event) => setDraftCwd(event.target.value)}
         />
       </label>
       {selected && !selected.available ? (

@@ -4,15 +4,25 @@ import type { TranscriptItem, TranscriptState } from '../../../app/transcript/in
 import { Markdown } from '../../components/Markdown.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
 
-/** Shows a transcript, following the newest content while it streams. */
-export function Transcript({ transcript }: { transcript: TranscriptState | undefined }) {
+/**
+ * Shows a transcript, following the newest content while it streams; opened from a search hit,
+ * it shows that message instead, marked, until new content arrives.
+ */
+export function Transcript({ transcript, focusSeq }: { transcript: TranscriptState | undefined; focusSeq: number | undefined }) {
   const end = useRef<HTMLDivElement>(null);
+  const section = useRef<HTMLElement>(null);
   const items = transcript?.items ?? [];
   const last = items.at(-1);
   const tick = last ? `${items.length}:${last.kind === 'agent' || last.kind === 'thought' ? last.text.length : 0}` : '0';
+  const focusKey = focusSeq === undefined ? undefined : String(focusSeq);
+  const focusShown = focusKey !== undefined && items.some((item) => item.key === focusKey);
   useEffect(() => {
-    end.current?.scrollIntoView({ block: 'end' });
-  }, [tick]);
+    if (focusShown) {
+      section.current?.querySelector(`[data-key="${focusKey}"]`)?.scrollIntoView({ block: 'center' });
+    } else {
+      end.current?.scrollIntoView({ block: 'end' });
+    }
+  }, [tick, focusShown, focusKey]);
   if (!transcript || items.length === 0) {
     return (
       <section className="transcript transcript-empty" aria-label="Transcript">
@@ -21,9 +31,11 @@ export function Transcript({ transcript }: { transcript: TranscriptState | undef
     );
   }
   return (
-    <section className="transcript" aria-label="Transcript" aria-live="polite" aria-busy={transcript.activeTurnId !== null}>
+    <section ref={section} className="transcript" aria-label="Transcript" aria-live="polite" aria-busy={transcript.activeTurnId !== null}>
       {items.map((item) => (
-        <TranscriptEntry key={item.key} item={item} />
+        <div key={item.key} data-key={item.key} className={item.key === focusKey ? 'entry focused' : 'entry'}>
+          <TranscriptEntry item={item} />
+        </div>
       ))}
       {transcript.activeTurnId !== null ? <p className="working">{transcript.agentName} is working…</p> : null}
       <div ref={end} />

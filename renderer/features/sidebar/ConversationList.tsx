@@ -1,38 +1,75 @@
-/** The sidebar: "New conversation" and the list of conversations, most recent first. */
+/**
+ * The conversation list of the chosen view, most recent first. Virtualized (only the rows in
+ * view are in the page) and paged (the next page loads as the end comes near), so ten thousand
+ * conversations open as fast as ten.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
 import { relativeTime } from '../../components/relativeTime.js';
-import { useActions, useBaton } from '../../store/index.js';
+import { useBaton } from '../../store/index.js';
 import { selectActiveConversationId } from '../../store/selectors/transcript.js';
 
-/** The conversation list. */
+const ROW_HEIGHT = 58;
+
+const EMPTY: Record<string, string> = {
+  active: 'No conversations yet.',
+  archived: 'Nothing archived.',
+  deleted: 'The trash is empty.',
+};
+
+/** The list. */
 export function ConversationList() {
   const conversations = useBaton((state) => state.conversations);
+  const view = useBaton((state) => state.view);
+  const hasMore = useBaton((state) => state.nextCursor !== null);
+  const loadMore = useBaton((state) => state.loadMore);
+  const select = useBaton((state) => state.select);
   const activeId = useBaton(selectActiveConversationId);
-  const actions = useActions();
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: conversations.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const rows = virtualizer.getVirtualItems();
+  const lastIndex = rows.at(-1)?.index ?? 0;
+
+  useEffect(() => {
+    if (hasMore && lastIndex >= conversations.length - 20) {
+      void loadMore();
+    }
+  }, [hasMore, lastIndex, conversations.length, loadMore]);
+
   return (
-    <nav className="sidebar" aria-label="Conversation history">
-      <button type="button" className="new-conversation" onClick={() => actions.newConversation()}>
-        New conversation
-      </button>
-      <ul className="conversation-list" aria-label="Conversations">
-        {conversations.map((conversation) => (
-          <li key={conversation.conversationId}>
-            <button
-              type="button"
-              className="conversation-item"
-              aria-current={conversation.conversationId === activeId ? 'page' : undefined}
-              onClick={() => void actions.select(conversation.conversationId)}
+    <div className="conversation-scroller" ref={scroller}>
+      <ul className="conversation-list" aria-label="Conversations" style={{ height: virtualizer.getTotalSize() }}>
+        {rows.map((row) => {
+          const conversation = conversations[row.index]!;
+          return (
+            <li
+              key={conversation.conversationId}
+              aria-setsize={hasMore ? -1 : conversations.length}
+              aria-posinset={row.index + 1}
+              style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
             >
-              <span className="conversation-title">{conversation.title || 'New conversation'}</span>
-              <span className="conversation-meta">
-                <span className="agent-badge">{conversation.agentName}</span>
-                {conversation.running ? <span className="running-dot" aria-label="replying" /> : null}
-                <time dateTime={conversation.updatedAt}>{relativeTime(conversation.updatedAt)}</time>
-              </span>
-            </button>
-          </li>
-        ))}
+              <button
+                type="button"
+                className="conversation-item"
+                aria-current={conversation.conversationId === activeId ? 'page' : undefined}
+                onClick={() => void select(conversation.conversationId)}
+              >
+                <span className="conversation-title">{conversation.title || 'New conversation'}</span>
+                <span className="conversation-meta">
+                  {conversation.agents.map((agent) => (
+                    <span key={agent.agentId} className="agent-badge">
+                      {agent.agentName}
+                    </span>
+                  ))}
+                  {conversation.running ? <span className="running-dot" aria-label="replying" /> : null}
+                  <time dateTime={conversation.updatedAt}>{relativeTime(conversation.updatedAt)}</time>
+                </span>
+              </button>
+            </li>
+          );
+        })}
       </ul>
-      {conversations.length === 0 ? <p className="empty-hint">No conversations yet.</p> : null}
-    </nav>
+      {conversations.length === 0 ? <p className="empty-hint">{EMPTY[view]}</p> : null}
+    </div>
   );
 }

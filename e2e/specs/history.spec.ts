@@ -1,0 +1,145 @@
+/**
+ * The history in a real browser: search with filters and jump to the hit, rename, archive,
+ * delete with undo, erase for good, export and import, and a list of ten thousand conversations.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { tempDir } from '../fixtures/agentEnv.js';
+import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { connectHostClient } from '../fixtures/hostClient.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+let host: WebHost;
+
+test.afterEach(async () => {
+  await host?.kill();
+});
+
+async function startWithFakeAgent(): Promise<WebHost> {
+  const dataDir = tempDir('history');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, env);
+  return host;
+}
+
+async function converse(page: Page, text: string): Promise<void> {
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('work'));
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText(`Fake reply: ${text}`);
+}
+
+test('search finds a message, filters by agent, and opens the conversation at the hit', async ({ page }) => {
+  await page.goto((await startWithFakeAgent()).url);
+  await converse(page, 'The quick marmalade fox');
+  await converse(page, 'Blueberry pancakes for breakfast');
+
+  const search = page.getByRole('searchbox', { name: 'Search conversations' });
+  await search.fill('marmalade');
+  const results = page.getByRole('list', { name: 'Search results' });
+  await expect(results.getByRole('listitem')).toHaveCount(2);
+  await expect(results.locator('mark').first()).toHaveText('marmalade');
+  await page.getByRole('combobox', { name: 'Filter by agent' }).selectOption({ label: 'Claude' });
+  await expect(results.getByRole('listitem')).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Filter by agent' }).selectOption({ label: 'Fake' });
+  await expect(results.getByRole('listitem')).toHaveCount(2);
+  await page.getByRole('textbox', { name: 'From date' }).fill('2999-01-01');
+  await expect(results.getByRole('listitem')).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'From date' }).fill('');
+  await results.getByRole('button').filter({ hasText: 'Fake reply' }).click();
+  await expect(page.getByRole('heading', { name: 'The quick marmalade fox' })).toBeVisible();
+  const hit = page.locator('.entry.focused');
+  await expect(hit).toContainText('Fake reply: The quick marmalade fox');
+  await expect(hit).toBeInViewport();
+
+  await search.press('Escape');
+  await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(2);
+});
+
+test('rename, archive, delete with undo, and erase for good', async ({ page }) => {
+  await page.goto((await startWithFakeAgent()).url);
+  await converse(page, 'first conversation here');
+  const list = page.getByRole('list', { name: 'Conversations' });
+
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await page.getByRole('textbox', { name: 'Conversation title' }).fill('Renamed notes');
+  await page.getByRole('textbox', { name: 'Conversation title' }).press('Enter');
+  await expect(list.getByRole('listitem')).toHaveText([/Renamed notes/]);
+
+  await page.getByRole('button', { name: 'Archive', exact: true }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Archived', exact: true }).click();
+  await expect(list.getByRole('listitem')).toHaveText([/Renamed notes/]);
+  await page.getByRole('button', { name: 'Unarchive' }).click();
+  await page.getByRole('button', { name: 'Recent' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(0);
+  await expect(page.getByRole('status')).toContainText('moved to the trash');
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('button', { name: 'Trash' }).click();
+  await list.getByRole('listitem').first().getByRole('button').click();
+  await expect(page.getByText('This conversation is in the trash')).toBeVisible();
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Delete forever' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(0);
+  await expect(page.getByText('The trash is empty.')).toBeVisible();
+});
+
+test('export as Markdown and JSONL; the JSONL imports as an equal conversation', async ({ page }) => {
+  await page.goto((await startWithFakeAgent()).url);
+  await converse(page, 'export me please');
+
+  const markdownDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Markdown' }).click();
+  const markdown = readFileSync((await (await markdownDownload).path())!, 'utf8');
+  expect(markdown).toContain('## You\n\nexport me please');
+  expect(markdown).toContain('## Fake\n\nFake reply: export me please');
+
+  const jsonlDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSONL' }).click();
+  const download = await jsonlDownload;
+  expect(download.suggestedFilename()).toBe('export-me-please.jsonl');
+  const file = await download.path();
+
+  await page.getByLabel('Import a transcript file').setInputFiles(file!);
+  const list = page.getByRole('list', { name: 'Conversations' });
+  await expect(list.getByRole('listitem')).toHaveCount(2);
+  await expect(page.getByRole('article', { name: /^You/ })).toContainText('export me please');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: export me please');
+});
+
+test('ten thousand conversations: the list shows at once, keeps few rows in the page, and pages in more', async ({ page }) => {
+  const running = await startWithFakeAgent();
+  const client = await connectHostClient(running.url);
+  const template = (index: number): string =>
+    [
+      { conversationId: 'x', seq: 1, at: new Date(Date.UTC(2026, 0, 1) + index * 1000).toISOString(), v: 1, type: 'conversation.created', payload: { title: `Conversation number ${index}`, agentId: 'custom:fake', agentName: 'Fake', cwd: '/' } },
+    ]
+      .map((event) => JSON.stringify(event))
+      .join('\n');
+  for (let start = 0; start < 10_000; start += 500) {
+    await Promise.all(Array.from({ length: 500 }, (_, offset) => client.call('importConversation', { content: template(start + offset) })));
+  }
+  client.close();
+
+  await page.goto(running.url);
+  const list = page.getByRole('list', { name: 'Conversations' });
+  await expect(list.getByRole('listitem').first().locator('.conversation-title')).toHaveText('Conversation number 9999');
+  expect(await list.getByRole('listitem').count()).toBeLessThan(100);
+  // Each time the end comes into view the next page loads, until the last conversation is reached.
+  const scroller = page.locator('.conversation-scroller');
+  for (let round = 0; round < 200 && (await list.locator('li[aria-posinset="10000"]').count()) === 0; round += 1) {
+    await scroller.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await page.waitForTimeout(30);
+  }
+  expect(await list.getByRole('listitem').count()).toBeLessThan(100);
+  await expect(list.locator('li[aria-posinset="10000"] .conversation-title')).toHaveText('Conversation number 0');
+});

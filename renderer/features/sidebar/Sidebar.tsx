@@ -1,0 +1,66 @@
+/** The sidebar: new and import, search, which part of the history to show, and the list or the search results. */
+import { useRef } from 'react';
+import { useBaton } from '../../store/index.js';
+import type { HistoryView } from '../../store/types.js';
+import { ConversationList } from './ConversationList.js';
+import { SearchBox } from './SearchBox.js';
+import { SearchResults } from './SearchResults.js';
+import { UndoToast } from './UndoToast.js';
+
+const VIEWS: Array<{ view: HistoryView; label: string }> = [
+  { view: 'active', label: 'Recent' },
+  { view: 'archived', label: 'Archived' },
+  { view: 'deleted', label: 'Trash' },
+];
+
+/** The sidebar. */
+export function Sidebar() {
+  const newConversation = useBaton((state) => state.newConversation);
+  const importFile = useBaton((state) => state.importFile);
+  const view = useBaton((state) => state.view);
+  const setView = useBaton((state) => state.setView);
+  const searching = useBaton((state) => state.search.text.trim() !== '');
+  const fileInput = useRef<HTMLInputElement>(null);
+  return (
+    <nav className="sidebar" aria-label="Conversation history">
+      <div className="sidebar-actions">
+        <button type="button" className="new-conversation" onClick={() => newConversation()}>
+          New conversation
+        </button>
+        <button type="button" onClick={() => fileInput.current?.click()}>
+          Import…
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".jsonl,application/x-ndjson"
+          aria-label="Import a transcript file"
+          hidden
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) {
+              void importFile(file);
+            }
+          }}
+        />
+      </div>
+      <SearchBox />
+      {searching ? (
+        <SearchResults />
+      ) : (
+        <>
+          <div className="view-switch" role="group" aria-label="Show">
+            {VIEWS.map((entry) => (
+              <button key={entry.view} type="button" aria-pressed={view === entry.view} onClick={() => void setView(entry.view)}>
+                {entry.label}
+              </button>
+            ))}
+          </div>
+          <ConversationList />
+        </>
+      )}
+      <UndoToast />
+    </nav>
+  );
+}

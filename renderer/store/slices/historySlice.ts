@@ -1,0 +1,109 @@
+/** The conversation list (paged, per view) and the history actions: rename, archive, delete with undo, restore, erase, export, import. */
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { saveFile } from '../../components/saveFile.js';
+import type { HistorySlice, Slice } from '../types.js';
+
+const PAGE_SIZE = 200;
+/** How long "Undo" stays offered after a delete. */
+export const UNDO_MS = 10_000;
+
+function byActivity(a: ConversationSummary, b: ConversationSummary): number {
+  return b.updatedAt.localeCompare(a.updatedAt) || b.conversationId.localeCompare(a.conversationId);
+}
+
+/** The history slice. */
+export const historySlice: Slice<HistorySlice> = (api) => (set, get) => {
+  let undoTimer: ReturnType<typeof setTimeout> | undefined;
+  const attempt = async (work: () => Promise<unknown>): Promise<void> => {
+    try {
+      await work();
+    } catch (error) {
+      get().showError(error);
+    }
+  };
+
+  return {
+    view: 'active',
+    conversations: [],
+    nextCursor: null,
+    loadingMore: false,
+    undo: null,
+    async setView(view) {
+      set({ view });
+      await attempt(async () => {
+        const page = await api.call('listConversations', { lifecycle: view, limit: PAGE_SIZE });
+        if (get().view === view) {
+          set({ conversations: page.conversations, nextCursor: page.nextCursor });
+        }
+      });
+    },
+    async loadMore() {
+      const { nextCursor, loadingMore, view } = get();
+      if (!nextCursor || loadingMore) {
+        return;
+      }
+      set({ loadingMore: true });
+      await attempt(async () => {
+        const page = await api.call('listConversations', { lifecycle: view, before: nextCursor, limit: PAGE_SIZE });
+        if (get().view === view) {
+          const known = new Set(get().conversations.map((c) => c.conversationId));
+          set((state) => ({ conversations: [...state.conversations, ...page.conversations.filter((c) => !known.has(c.conversationId))], nextCursor: page.nextCursor }));
+        }
+      });
+      set({ loadingMore: false });
+    },
+    upsertSummary(summary) {
+      set((state) => {
+        const others = state.conversations.filter((c) => c.conversationId !== summary.conversationId);
+        if (summary.lifecycle !== state.view) {
+          return others.length === state.conversations.length ? state : { conversations: others };
+        }
+        return { conversations: [summary, ...others].sort(byActivity) };
+      });
+    },
+    removeSummary(conversationId) {
+      set((state) => ({
+        conversations: state.conversations.filter((c) => c.conversationId !== conversationId),
+        selection: state.selection.kind === 'conversation' && state.selection.conversationId === conversationId ? { kind: 'draft' } : state.selection,
+        undo: state.undo?.conversationId === conversationId ? null : state.undo,
+      }));
+    },
+    rename: (conversationId, title) => attempt(() => api.call('renameConversation', { conversationId, title })),
+    setArchived: (conversationId, archived) => attempt(() => api.call('setArchived', { conversationId, archived })),
+    async remove(conversationId) {
+      await attempt(async () => {
+        const { conversation } = await api.call('deleteConversation', { conversationId });
+        clearTimeout(undoTimer);
+        set({ undo: { conversationId, title: conversation.title } });
+        undoTimer = setTimeout(() => set({ undo: null }), UNDO_MS);
+      });
+    },
+    async restore(conversationId) {
+      await attempt(async () => {
+        await api.call('restoreConversation', { conversationId });
+        if (get().undo?.conversationId === conversationId) {
+          clearTimeout(undoTimer);
+          set({ undo: null });
+        }
+      });
+    },
+    purge: (conversationId) => attempt(() => api.call('purgeConversation', { conversationId })),
+    dismissUndo() {
+      clearTimeout(undoTimer);
+      set({ undo: null });
+    },
+    exportConversation: (conversationId, format) =>
+      attempt(async () => {
+        const file = await api.call('exportConversation', { conversationId, format });
+        saveFile(file.fileName, file.mimeType, file.content);
+      }),
+    importFile: (file) =>
+      attempt(async () => {
+        const { conversation } = await api.call('importConversation', { content: await file.text() });
+        if (get().view !== 'active') {
+          await get().setView('active');
+        }
+        await get().select(conversation.conversationId);
+      }),
+  };
+};

@@ -1,0 +1,75 @@
+/** Connection state, the agent list, host facts and the error banner; wires pushed events to the other slices. */
+import type { PushEvent } from '../../../app/ipc/index.js';
+import { applyEnvelopes } from '../transcriptBuffer.js';
+import { shownError, type HostSlice, type Slice } from '../types.js';
+
+/** The host slice. */
+export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
+  const onPush = (event: PushEvent): void => {
+    switch (event.name) {
+      case 'conversationChanged':
+        get().upsertSummary(event.payload.conversation);
+        return;
+      case 'conversationRemoved':
+        get().removeSummary(event.payload.conversationId);
+        return;
+      case 'hostError':
+        set({ error: shownError(event.payload.error) });
+        return;
+      case 'transcript': {
+        const envelope = event.payload.event;
+        const existing = get().transcripts[envelope.conversationId];
+        // Only transcripts this window has open are kept current; others load when opened.
+        if (existing) {
+          set((state) => ({ transcripts: { ...state.transcripts, [envelope.conversationId]: applyEnvelopes(existing, [envelope]) } }));
+        }
+        return;
+      }
+    }
+  };
+
+  return {
+    connection: 'connecting',
+    homeDir: '',
+    agents: [],
+    error: null,
+    async start() {
+      api.onPush(onPush);
+      api.onStatus((connection) => {
+        const wasClosed = get().connection === 'closed';
+        set({ connection });
+        // After a reconnect what is shown may be stale: read it again.
+        if (connection === 'open' && wasClosed) {
+          void get().reload();
+        }
+      });
+      await get().reload();
+    },
+    async reload() {
+      try {
+        const [info, agents] = await Promise.all([api.call('getHostInfo', {}), api.call('listAgents', {})]);
+        set((state) => {
+          const firstAvailable = agents.agents.find((agent) => agent.available)?.agentId ?? agents.agents[0]?.agentId ?? '';
+          return {
+            homeDir: info.homeDir,
+            agents: agents.agents,
+            draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || info.homeDir },
+          };
+        });
+        await get().setView(get().view);
+        const selection = get().selection;
+        if (selection.kind === 'conversation') {
+          await get().select(selection.conversationId);
+        }
+      } catch (error) {
+        get().showError(error);
+      }
+    },
+    showError(error) {
+      set({ error: shownError(error) });
+    },
+    dismissError() {
+      set({ error: null });
+    },
+  };
+};

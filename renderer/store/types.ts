@@ -1,0 +1,96 @@
+/** The shape of the renderer's one store, assembled from slices. */
+import type { StateCreator } from 'zustand';
+import type { AgentInfo } from '../../app/agents/agentInfo.js';
+import type { SearchHit } from '../../app/ipc/index.js';
+import type { ConversationSummary } from '../../app/transcript/summary.js';
+import type { Api } from '../api.js';
+import type { ConnectionStatus } from '../transport/Transport.js';
+import type { BufferedTranscript } from './transcriptBuffer.js';
+
+/** What the main pane shows. */
+export type Selection = { kind: 'draft' } | { kind: 'conversation'; conversationId: string };
+
+/** Which part of the history the list shows. */
+export type HistoryView = ConversationSummary['lifecycle'];
+
+/** A shown error. */
+export type ShownError = { code: string; message: string };
+
+/** Connection, agents, errors. */
+export type HostSlice = {
+  connection: ConnectionStatus;
+  homeDir: string;
+  agents: AgentInfo[];
+  error: ShownError | null;
+  start(): Promise<void>;
+  reload(): Promise<void>;
+  showError(error: unknown): void;
+  dismissError(): void;
+};
+
+/** The open conversation, the draft of a new one, and what is being typed. */
+export type ChatSlice = {
+  transcripts: Record<string, BufferedTranscript>;
+  selection: Selection;
+  /** A message to scroll to once the transcript shows (a search hit). */
+  focus: { conversationId: string; seq: number } | null;
+  draft: { agentId: string; cwd: string };
+  composer: Record<string, string>;
+  sending: boolean;
+  newConversation(): void;
+  select(conversationId: string, focusSeq?: number): Promise<void>;
+  setDraftAgent(agentId: string): void;
+  setDraftCwd(cwd: string): void;
+  setComposer(key: string, text: string): void;
+  send(): Promise<void>;
+  cancel(): Promise<void>;
+  answerPermission(requestId: string, optionId: string): Promise<void>;
+};
+
+/** The conversation list and what can be done with its entries. */
+export type HistorySlice = {
+  view: HistoryView;
+  conversations: ConversationSummary[];
+  nextCursor: { updatedAt: string; conversationId: string } | null;
+  loadingMore: boolean;
+  /** The last deleted conversation, for a while, so it can be brought back. */
+  undo: { conversationId: string; title: string } | null;
+  setView(view: HistoryView): Promise<void>;
+  loadMore(): Promise<void>;
+  upsertSummary(summary: ConversationSummary): void;
+  removeSummary(conversationId: string): void;
+  rename(conversationId: string, title: string): Promise<void>;
+  setArchived(conversationId: string, archived: boolean): Promise<void>;
+  remove(conversationId: string): Promise<void>;
+  restore(conversationId: string): Promise<void>;
+  purge(conversationId: string): Promise<void>;
+  dismissUndo(): void;
+  exportConversation(conversationId: string, format: 'markdown' | 'jsonl'): Promise<void>;
+  importFile(file: File): Promise<void>;
+};
+
+/** Full-text search over the history. */
+export type SearchSlice = {
+  search: { text: string; agentId: string; from: string; to: string; results: SearchHit[]; searching: boolean };
+  setSearch(changes: Partial<Pick<SearchSlice['search'], 'text' | 'agentId' | 'from' | 'to'>>): void;
+  clearSearch(): void;
+};
+
+/** The whole renderer state. */
+export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice;
+
+/** A slice creator with access to the API client. */
+export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;
+
+/** Turns anything thrown into what the error banner shows. */
+export function shownError(error: unknown): ShownError {
+  if (error && typeof error === 'object' && 'code' in error && 'message' in error) {
+    return { code: String(error.code), message: String(error.message) };
+  }
+  return { code: 'Internal', message: String(error) };
+}
+
+/** Key of the composer for a selection. */
+export function composerKey(selection: Selection): string {
+  return selection.kind === 'draft' ? 'draft' : selection.conversationId;
+}
