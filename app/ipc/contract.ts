@@ -97,10 +97,18 @@ export const requests = {
     params: z.object({ agentId: z.string().min(1), cwd: z.string().min(1), title: z.string().optional() }),
     result: conversationResult,
   },
-  /** Reads a stored transcript; starts no agent. */
+  /**
+   * Reads a stored transcript by pages of whole turns: the last `turns` turns, reaching back far
+   * enough to include the turn holding `aroundSeq` when given. Starts no agent.
+   */
   openConversation: {
-    params: z.object({ conversationId }),
-    result: z.object({ conversation: conversationSummarySchema, events: z.array(envelopeSchema) }),
+    params: z.object({ conversationId, turns: z.number().int().min(1).max(1_000_000).optional(), aroundSeq: z.number().int().positive().optional() }),
+    result: z.object({
+      conversation: conversationSummarySchema,
+      events: z.array(envelopeSchema),
+      /** Seq of the first event returned; earlier ones exist when it is above 1. */
+      firstSeq: z.number().int().positive(),
+    }),
   },
   /** Resolves once the person's message is committed as a new turn. */
   sendMessage: {

@@ -84,3 +84,20 @@ export function emptyTranscript(conversationId: string): TranscriptState {
     skippedEvents: 0,
   };
 }
+
+/**
+ * The state to fold a transcript's tail into, when it is read from `firstSeq` on: what the
+ * skipped beginning established (title, agent, folder, place in the history) comes from the
+ * conversation's summary.
+ */
+export function tailTranscript(
+  summary: Pick<TranscriptState, 'conversationId' | 'title' | 'agentId' | 'agentName' | 'cwd' | 'createdAt' | 'updatedAt' | 'lifecycle'>,
+  firstSeq: number,
+): TranscriptState {
+  const base = emptyTranscript(summary.conversationId);
+  if (firstSeq <= 1) {
+    return base;
+  }
+  const { title, agentId, agentName, cwd, createdAt, updatedAt, lifecycle } = summary;
+  return { ...base, title, agentId, agentName, cwd, createdAt, updatedAt, lifecycle, lastSeq: firstSeq - 1 };
+}

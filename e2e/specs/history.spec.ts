@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { connectHostClient } from '../fixtures/hostClient.js';
+import { syntheticTranscript } from '../fixtures/syntheticTranscript.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -114,6 +115,29 @@ test('export as Markdown and JSONL; the JSONL imports as an equal conversation',
   await expect(list.getByRole('listitem')).toHaveCount(2);
   await expect(page.getByRole('article', { name: /^You/ })).toContainText('export me please');
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: export me please');
+});
+
+test('a long conversation opens at its end; earlier messages and search hits load on demand', async ({ page }) => {
+  const running = await startWithFakeAgent();
+  const client = await connectHostClient(running.url);
+  await client.call('importConversation', { content: syntheticTranscript({ turns: 120, title: 'Long talk', words: (turn) => (turn === 5 ? 'zeppelin' : 'plain') }) });
+  client.close();
+  await page.goto(running.url);
+  await page.getByRole('list', { name: 'Conversations' }).getByRole('button').first().click();
+  const you = page.getByRole('article', { name: /^You/ });
+  await expect(you.last()).toContainText('question 119');
+  await expect(you).toHaveCount(50);
+  await page.getByRole('button', { name: 'Show earlier messages' }).click();
+  await expect(you).toHaveCount(100);
+  await page.getByRole('button', { name: 'Show earlier messages' }).click();
+  await expect(you).toHaveCount(120);
+  await expect(page.getByRole('button', { name: 'Show earlier messages' })).toHaveCount(0);
+
+  await page.reload();
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('zeppelin');
+  await page.getByRole('list', { name: 'Search results' }).getByRole('button').first().click();
+  await expect(page.locator('.entry.focused')).toContainText('answer 5 zeppelin');
+  await expect(page.locator('.entry.focused')).toBeInViewport();
 });
 
 test('ten thousand conversations: the list shows at once, keeps few rows in the page, and pages in more', async ({ page }) => {

@@ -26,6 +26,9 @@ export type HostOptions = {
   storeOptions?: OpenOptions;
 };
 
+/** Turns of a transcript read when it is opened; earlier ones load on request. */
+const DEFAULT_TURNS_SHOWN = 50;
+
 type Handlers = { [M in Method]: (params: Params<M>) => Result<M> | Promise<Result<M>> };
 
 /** A running host core. */
@@ -71,10 +74,12 @@ export class Host {
       exportConversation: ({ conversationId, format }) => this.history.export(conversationId, format),
       importConversation: ({ content }) => ({ conversation: this.history.import(content) }),
       newConversation: ({ agentId, cwd, title }) => ({ conversation: this.conversations.create(agentId, cwd, title) }),
-      openConversation: ({ conversationId }) => {
+      openConversation: ({ conversationId, turns, aroundSeq }) => {
         // Chunks still waiting for their group commit are written first, so nothing is missing.
         this.conversations.committer.flush(conversationId);
-        return { conversation: this.store.getSummary(conversationId), events: this.store.readEnvelopes(conversationId) };
+        const conversation = this.store.getSummary(conversationId);
+        const { firstSeq, envelopes } = this.store.readTail(conversationId, turns ?? DEFAULT_TURNS_SHOWN, aroundSeq);
+        return { conversation, events: envelopes, firstSeq };
       },
       sendMessage: ({ conversationId, text }) => this.conversations.send(conversationId, text),
       cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),

@@ -3,14 +3,20 @@
  * history and pushed events can interleave). Events after a gap wait until the gap is filled.
  */
 import { parseEnvelope, type Envelope } from '../../app/events/index.js';
-import { emptyTranscript, reduce, type TranscriptState } from '../../app/transcript/index.js';
+import { emptyTranscript, reduce, tailTranscript, type TranscriptState } from '../../app/transcript/index.js';
+import type { ConversationSummary } from '../../app/transcript/summary.js';
 
-/** A transcript plus the events that arrived ahead of a gap. */
-export type BufferedTranscript = { state: TranscriptState; waiting: ReadonlyMap<number, Envelope> };
+/** A transcript (possibly only its tail, from `firstSeq`) plus the events that arrived ahead of a gap. */
+export type BufferedTranscript = { state: TranscriptState; waiting: ReadonlyMap<number, Envelope>; firstSeq: number };
 
 /** An empty buffered transcript. */
 export function emptyBuffered(conversationId: string): BufferedTranscript {
-  return { state: emptyTranscript(conversationId), waiting: new Map() };
+  return { state: emptyTranscript(conversationId), waiting: new Map(), firstSeq: 1 };
+}
+
+/** A transcript read from `firstSeq` on (the beginning it skips is taken from the summary). */
+export function bufferedTail(summary: ConversationSummary, firstSeq: number, envelopes: readonly Envelope[]): BufferedTranscript {
+  return applyEnvelopes({ state: tailTranscript(summary, firstSeq), waiting: new Map(), firstSeq }, envelopes);
 }
 
 /** Folds in `envelopes`; returns the same object when nothing changed. */
@@ -33,5 +39,5 @@ export function applyEnvelopes(buffered: BufferedTranscript, envelopes: readonly
     // An event this build cannot read is skipped like an unknown one, so later events still show.
     state = reduce(state, parsed.ok ? parsed.event : { ...next, unknown: true });
   }
-  return { state, waiting };
+  return { state, waiting, firstSeq: buffered.firstSeq };
 }

@@ -1,6 +1,7 @@
 /** The shape of the renderer's one store, assembled from slices. */
 import type { StateCreator } from 'zustand';
 import type { AgentInfo } from '../../app/agents/agentInfo.js';
+import type { Envelope } from '../../app/events/index.js';
 import type { SearchHit } from '../../app/ipc/index.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
@@ -31,6 +32,8 @@ export type HostSlice = {
 /** The open conversation, the draft of a new one, and what is being typed. */
 export type ChatSlice = {
   transcripts: Record<string, BufferedTranscript>;
+  /** How many turns of each conversation to read when it opens ("Show earlier" grows it). */
+  turnsShown: Record<string, number>;
   selection: Selection;
   /** A message to scroll to once the transcript shows (a search hit). */
   focus: { conversationId: string; seq: number } | null;
@@ -39,6 +42,9 @@ export type ChatSlice = {
   sending: boolean;
   newConversation(): void;
   select(conversationId: string, focusSeq?: number): Promise<void>;
+  showEarlier(): Promise<void>;
+  /** A pushed transcript event. */
+  receiveEnvelope(envelope: Envelope): void;
   setDraftAgent(agentId: string): void;
   setDraftCwd(cwd: string): void;
   setComposer(key: string, text: string): void;

@@ -15,6 +15,10 @@ export { DATABASE_FILE } from './openDatabase.js';
 
 type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
 
+function toEnvelope(row: EventRow): Envelope {
+  return { conversationId: row.conversation_id, seq: row.seq, at: row.at, v: row.v, type: row.type, payload: JSON.parse(row.payload) as unknown };
+}
+
 /** What an append committed. */
 export type AppendResult = { events: TranscriptEvent[]; summary: ConversationSummary };
 
@@ -35,6 +39,9 @@ export class EventStore {
     this.statements = {
       insertEvent: this.db.prepare('INSERT INTO events (conversation_id, seq, at, v, type, payload) VALUES (?, ?, ?, ?, ?, ?)'),
       events: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq'),
+      eventsFrom: this.db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq >= ? ORDER BY seq'),
+      nthLastTurn: this.db.prepare<[string, number], { start_seq: number }>('SELECT start_seq FROM turns WHERE conversation_id = ? ORDER BY start_seq DESC LIMIT 1 OFFSET ?'),
+      turnHolding: this.db.prepare<[string, number], { start_seq: number | null }>('SELECT MAX(start_seq) AS start_seq FROM turns WHERE conversation_id = ? AND start_seq <= ?'),
       exists: this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM events WHERE conversation_id = ? LIMIT 1'),
       running: this.db.prepare<[], { summary: string }>("SELECT summary FROM conversations WHERE json_extract(summary, '$.running') = 1"),
       purgeEvents: this.db.prepare('DELETE FROM events WHERE conversation_id = ?'),
@@ -105,14 +112,22 @@ export class EventStore {
 
   /** The stored envelopes of a conversation, oldest first, exactly as written. */
   readEnvelopes(conversationId: string): Envelope[] {
-    return this.statements.events.all(conversationId).map((row) => ({
-      conversationId: row.conversation_id,
-      seq: row.seq,
-      at: row.at,
-      v: row.v,
-      type: row.type,
-      payload: JSON.parse(row.payload) as unknown,
-    }));
+    return this.statements.events.all(conversationId).map(toEnvelope);
+  }
+
+  /**
+   * The tail of a transcript in whole turns: from the start of the `turns`-th last turn, or of
+   * the turn holding `aroundSeq` if that is earlier. Seq 1 when the conversation is shorter.
+   */
+  readTail(conversationId: string, turns: number, aroundSeq?: number): { firstSeq: number; envelopes: Envelope[] } {
+    const start = this.statements.nthLastTurn.get(conversationId, turns - 1)?.start_seq;
+    // A conversation with no more turns than asked for is read whole, with what preceded its first turn.
+    const hasEarlierTurns = this.statements.nthLastTurn.get(conversationId, turns) !== undefined;
+    let firstSeq = start !== undefined && hasEarlierTurns ? start : 1;
+    if (aroundSeq !== undefined) {
+      firstSeq = Math.min(firstSeq, this.statements.turnHolding.get(conversationId, aroundSeq)?.start_seq ?? 1);
+    }
+    return { firstSeq, envelopes: this.statements.eventsFrom.all(conversationId, firstSeq).map(toEnvelope) };
   }
 
   /** The events of a conversation; those this build cannot read are counted, and stay on disk. */

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { syntheticTranscript } from '../../../e2e/fixtures/syntheticTranscript.js';
 import { DataDirInUseError, StoreError } from '../../../app/errors.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
@@ -81,6 +82,43 @@ describe('search', () => {
     expect(host.store.search({ text: 'velvet" OR NEAR(' })).toEqual([]);
     await host.history.delete(second);
     expect(new Set(host.store.search({ text: 'velvet' }).map((hit) => hit.conversationId))).toEqual(new Set([first]));
+  });
+});
+
+describe('reading long transcripts', () => {
+  it('opens the last turns, reaches back to a given message, and reads short ones whole', () => {
+    const host = openHost(tempDir('tail'));
+    const long = host.history.import(syntheticTranscript({ turns: 120 }));
+    const tail = host.store.readTail(long.conversationId, 50);
+    // Turn i starts at seq 2 + 5i; the 50th-last of 120 is turn 70.
+    expect(tail.firstSeq).toBe(2 + 5 * 70);
+    expect(tail.envelopes[0]).toMatchObject({ type: 'turn.started', payload: { text: 'question 70' } });
+    expect(tail.envelopes.at(-1)?.seq).toBe(long.lastSeq);
+    const around = host.store.readTail(long.conversationId, 50, 2 + 5 * 3 + 2);
+    expect(around.envelopes[0]).toMatchObject({ type: 'turn.started', payload: { text: 'question 3' } });
+    const short = host.history.import(syntheticTranscript({ turns: 50 }));
+    expect(host.store.readTail(short.conversationId, 50).firstSeq).toBe(1);
+  });
+});
+
+describe('rebuild', () => {
+  it('rebuilding the projections from the log reproduces them exactly', async () => {
+    const dir = tempDir('rebuild');
+    registerFakeAgent(dir);
+    const host = openHost(dir);
+    const first = await chat(host, 'alpha bravo charlie');
+    await chat(host, 'delta echo foxtrot');
+    host.history.rename(first, 'Renamed');
+    await host.history.delete(first);
+    const snapshot = () => ({
+      active: host.store.listSummaries({ lifecycle: 'active' }),
+      deleted: host.store.listSummaries({ lifecycle: 'deleted' }),
+      search: host.store.search({ text: 'echo' }),
+      searchDeleted: host.store.search({ text: 'bravo' }),
+    });
+    const before = snapshot();
+    expect(host.store.rebuildProjections()).toMatchObject({ conversations: 2 });
+    expect(snapshot()).toEqual(before);
   });
 });
 

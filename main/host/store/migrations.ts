@@ -42,6 +42,7 @@ export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
         start_seq INTEGER NOT NULL,
         PRIMARY KEY (conversation_id, turn_id)
       ) WITHOUT ROWID;
+      CREATE INDEX turns_by_start ON turns (conversation_id, start_seq);
       CREATE TABLE search_docs (
         doc_id INTEGER PRIMARY KEY,
         conversation_id TEXT NOT NULL,

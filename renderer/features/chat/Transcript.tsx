@@ -2,6 +2,8 @@
 import { useEffect, useRef } from 'react';
 import type { TranscriptItem, TranscriptState } from '../../../app/transcript/index.js';
 import { Markdown } from '../../components/Markdown.js';
+import { useBaton } from '../../store/index.js';
+import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
 
 /**
@@ -9,6 +11,8 @@ import { PermissionPrompt } from './PermissionPrompt.js';
  * it shows that message instead, marked, until new content arrives.
  */
 export function Transcript({ transcript, focusSeq }: { transcript: TranscriptState | undefined; focusSeq: number | undefined }) {
+  const hasEarlier = useBaton(selectHasEarlier);
+  const showEarlier = useBaton((state) => state.showEarlier);
   const end = useRef<HTMLDivElement>(null);
   const section = useRef<HTMLElement>(null);
   const items = transcript?.items ?? [];
@@ -32,6 +36,11 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   }
   return (
     <section ref={section} className="transcript" aria-label="Transcript" aria-live="polite" aria-busy={transcript.activeTurnId !== null}>
+      {hasEarlier ? (
+        <button type="button" className="show-earlier" onClick={() => void showEarlier()}>
+          Show earlier messages
+        </button>
+      ) : null}
       {items.map((item) => (
         <div key={item.key} data-key={item.key} className={item.key === focusKey ? 'entry focused' : 'entry'}>
           <TranscriptEntry item={item} />

@@ -28,3 +28,8 @@ export function selectComposerText(state: BatonState): string {
 export function selectActiveConversationId(state: BatonState): string | undefined {
   return state.selection.kind === 'conversation' ? state.selection.conversationId : undefined;
 }
+
+/** True when the open transcript starts after the conversation's beginning. */
+export function selectHasEarlier(state: BatonState): boolean {
+  return state.selection.kind === 'conversation' && (state.transcripts[state.selection.conversationId]?.firstSeq ?? 1) > 1;
+}

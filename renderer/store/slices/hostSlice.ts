@@ -1,6 +1,5 @@
 /** Connection state, the agent list, host facts and the error banner; wires pushed events to the other slices. */
 import type { PushEvent } from '../../../app/ipc/index.js';
-import { applyEnvelopes } from '../transcriptBuffer.js';
 import { shownError, type HostSlice, type Slice } from '../types.js';
 
 /** The host slice. */
@@ -16,15 +15,9 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       case 'hostError':
         set({ error: shownError(event.payload.error) });
         return;
-      case 'transcript': {
-        const envelope = event.payload.event;
-        const existing = get().transcripts[envelope.conversationId];
-        // Only transcripts this window has open are kept current; others load when opened.
-        if (existing) {
-          set((state) => ({ transcripts: { ...state.transcripts, [envelope.conversationId]: applyEnvelopes(existing, [envelope]) } }));
-        }
+      case 'transcript':
+        get().receiveEnvelope(event.payload.event);
         return;
-      }
     }
   };
 
