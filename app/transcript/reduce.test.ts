@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDraft, TranscriptEvent, UnknownEvent } from '../events/index.js';
 import { reduce, reduceAll } from './reduce.js';
-import { emptyTranscript } from './state.js';
+import { emptyTranscript, tailTranscript } from './state.js';
 
 function events(drafts: EventDraft[], conversationId = 'c1'): TranscriptEvent[] {
   return drafts.map((draft, index) => ({ conversationId, seq: index + 1, at: `2026-01-01T00:00:0${index}Z`, v: 1, ...draft }) as TranscriptEvent);
@@ -107,5 +107,32 @@ describe('reduce', () => {
     const snapshot = JSON.stringify(before);
     reduce(before, all[3]!);
     expect(JSON.stringify(before)).toBe(snapshot);
+  });
+
+  it('moves a turn from accepted to running to its end', () => {
+    const all = events([created, started('t1'), { type: 'turn.running', payload: { turnId: 't1' } }, { type: 'turn.ended', payload: { turnId: 't1', outcome: 'interrupted' } }]);
+    expect(reduceAll(emptyTranscript('c1'), all.slice(0, 2)).turns.t1?.status).toBe('accepted');
+    expect(reduceAll(emptyTranscript('c1'), all.slice(0, 3)).turns.t1?.status).toBe('running');
+    const ended = reduceAll(emptyTranscript('c1'), all);
+    expect(ended.turns.t1?.status).toBe('interrupted');
+    expect(ended.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'warning' });
+  });
+
+  it('tracks archive, delete and restore', () => {
+    const lifecycle = (drafts: EventDraft[]) => reduceAll(emptyTranscript('c1'), events([created, ...drafts])).lifecycle;
+    expect(lifecycle([{ type: 'conversation.archived', payload: {} }])).toBe('archived');
+    expect(lifecycle([{ type: 'conversation.archived', payload: {} }, { type: 'conversation.unarchived', payload: {} }])).toBe('active');
+    expect(lifecycle([{ type: 'conversation.deleted', payload: {} }])).toBe('deleted');
+    expect(lifecycle([{ type: 'conversation.deleted', payload: {} }, { type: 'conversation.restored', payload: {} }])).toBe('active');
+  });
+
+  it('folds a tail the same as the whole for the part it covers', () => {
+    const all = events([created, started('t1', 'one'), chunk('t1', 'a'), started('t2', 'two'), chunk('t2', 'b')]);
+    const whole = reduceAll(emptyTranscript('c1'), all);
+    const summary = { conversationId: 'c1', title: whole.title, agentId: whole.agentId, agentName: whole.agentName, cwd: whole.cwd, createdAt: whole.createdAt, updatedAt: whole.updatedAt, lifecycle: whole.lifecycle };
+    const tail = reduceAll(tailTranscript(summary, 4), all.slice(3));
+    expect(tail.items).toEqual(whole.items.slice(2));
+    expect(tail.activeTurnId).toBe(whole.activeTurnId);
+    expect(tail.agentName).toBe('Claude');
   });
 });

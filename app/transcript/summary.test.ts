@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptEvent } from '../events/index.js';
-import { summarize, titleFromMessage } from './summary.js';
+import { summarize, summarizeAll, titleFromMessage } from './summary.js';
 
 describe('titleFromMessage', () => {
   it('takes the first line and shortens long ones at a word', () => {
@@ -22,5 +22,26 @@ describe('summarize', () => {
     summary = summarize(summary, { conversationId: 'c', seq: 4, at, v: 1, type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Second' } } as TranscriptEvent);
     expect(summary).toMatchObject({ title: 'First question', turnCount: 2, preview: 'Second', lastSeq: 4 });
     expect(summarize(undefined, { conversationId: 'c', seq: 9, at, v: 1, type: 'notice', payload: { severity: 'info', text: 'x' } } as TranscriptEvent)).toBeUndefined();
+  });
+});
+
+describe('summarizeAll', () => {
+  it('folds a batch exactly as summarize does one event at a time', () => {
+    const event = (seq: number, type: string, payload: unknown): TranscriptEvent => ({ conversationId: 'c', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, v: 1, type, payload }) as TranscriptEvent;
+    const events = [
+      event(1, 'conversation.created', { title: '', agentId: 'a', agentName: 'A', cwd: '/' }),
+      event(2, 'turn.started', { turnId: 't', agentId: 'a', agentName: 'A', text: 'Hi there' }),
+      event(3, 'message.chunk', { turnId: 't', text: 'x' }),
+      event(4, 'message.chunk', { turnId: 't', text: 'y' }),
+      event(5, 'turn.ended', { turnId: 't', outcome: 'completed' }),
+      event(6, 'conversation.archived', {}),
+      event(7, 'usage', { turnId: 't', used: 1, size: 2 }),
+      { conversationId: 'c', seq: 8, at: '2099-01-01T00:00:00Z', v: 9, type: 'future.thing', payload: {}, unknown: true as const },
+    ];
+    const oneByOne = events.reduce<ReturnType<typeof summarize>>((summary, next) => summarize(summary, next), undefined);
+    expect(summarizeAll(undefined, events)).toEqual(oneByOne);
+    for (let split = 1; split < events.length; split += 1) {
+      expect(summarizeAll(summarizeAll(undefined, events.slice(0, split)), events.slice(split))).toEqual(oneByOne);
+    }
   });
 });

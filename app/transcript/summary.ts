@@ -72,23 +72,25 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
   if (!summary) {
     return undefined;
   }
-  const next = { ...summary, lastSeq: event.seq };
+  // One copy per event: this runs for every streamed chunk.
+  const lastSeq = event.seq;
   switch (event.type) {
     case 'conversation.renamed':
-      return { ...next, title: event.payload.title };
+      return { ...summary, lastSeq, title: event.payload.title };
     // Filing a conversation away is not activity: it keeps its place in time.
     case 'conversation.archived':
-      return { ...next, lifecycle: 'archived' };
+      return { ...summary, lastSeq, lifecycle: 'archived' };
     case 'conversation.unarchived':
-      return { ...next, lifecycle: 'active' };
+      return { ...summary, lastSeq, lifecycle: 'active' };
     case 'conversation.deleted':
-      return { ...next, lifecycle: 'deleted', deletedAt: event.at };
+      return { ...summary, lastSeq, lifecycle: 'deleted', deletedAt: event.at };
     case 'conversation.restored':
-      return { ...next, lifecycle: 'active', deletedAt: null };
+      return { ...summary, lastSeq, lifecycle: 'active', deletedAt: null };
     case 'turn.started': {
       const { agentId, agentName, text } = event.payload;
       return {
-        ...next,
+        ...summary,
+        lastSeq,
         updatedAt: event.at,
         title: summary.turnCount === 0 && summary.title === '' ? titleFromMessage(text) : summary.title,
         agentId,
@@ -99,11 +101,47 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
         running: true,
       };
     }
-    case 'agent.switched':
-      return { ...next, updatedAt: event.at, agentId: event.payload.toAgentId, agentName: event.payload.toAgentName, agents: withAgent(summary.agents, event.payload.toAgentId, event.payload.toAgentName) };
+    case 'agent.switched': {
+      const { toAgentId, toAgentName } = event.payload;
+      return { ...summary, lastSeq, updatedAt: event.at, agentId: toAgentId, agentName: toAgentName, agents: withAgent(summary.agents, toAgentId, toAgentName) };
+    }
     case 'turn.ended':
-      return { ...next, updatedAt: event.at, running: false };
+      return { ...summary, lastSeq, updatedAt: event.at, running: false };
     default:
-      return { ...next, updatedAt: event.at };
+      return { ...summary, lastSeq, updatedAt: event.at };
   }
+}
+
+/** Event types whose only effect on a summary is to mark activity (lastSeq, updatedAt). */
+const SHAPING_TYPES = new Set<string>([
+  'conversation.created',
+  'conversation.renamed',
+  'conversation.archived',
+  'conversation.unarchived',
+  'conversation.deleted',
+  'conversation.restored',
+  'turn.started',
+  'agent.switched',
+  'turn.ended',
+]);
+
+/**
+ * Folds a batch of events, as {@link summarize} one by one would, but copies the summary once per
+ * run of plain activity (streamed chunks) instead of once per event.
+ */
+export function summarizeAll(summary: ConversationSummary | undefined, events: ReadonlyArray<TranscriptEvent | UnknownEvent>): ConversationSummary | undefined {
+  let current = summary;
+  let activity: { lastSeq: number; updatedAt: string } | undefined;
+  for (const event of events) {
+    if (current && !isUnknownEvent(event) && !SHAPING_TYPES.has(event.type)) {
+      activity = { lastSeq: event.seq, updatedAt: event.at };
+      continue;
+    }
+    if (current && activity) {
+      current = { ...current, ...activity };
+      activity = undefined;
+    }
+    current = summarize(current, event);
+  }
+  return current && activity ? { ...current, ...activity } : current;
 }

@@ -172,10 +172,12 @@ export class EventStore {
         statement.run(conversationId);
       }
     });
+    this.projector.forget(conversationId);
   }
 
   /** Rebuilds every projection from the event log. */
   rebuildProjections(): { conversations: number; events: number } {
+    this.projector.forget();
     return this.write(() => rebuildProjections(this.db));
   }
 
@@ -191,6 +193,8 @@ export class EventStore {
     try {
       return this.db.transaction(work)();
     } catch (error) {
+      // What the failed transaction cached was rolled back with it.
+      this.projector.forget();
       if (error instanceof ConcurrencyError || error instanceof NotFoundError || error instanceof InvalidRequestError) {
         throw error;
       }

@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import { parseEnvelope, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
 import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
-import { conversationSummarySchema, summarize, type ConversationSummary } from '../../../app/transcript/summary.js';
+import { conversationSummarySchema, summarizeAll, type ConversationSummary } from '../../../app/transcript/summary.js';
 
 type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
 
@@ -21,6 +21,8 @@ export function eventFromRow(row: EventRow): TranscriptEvent | UnknownEvent {
 /** Applies events to every projection; prepared once per connection. */
 export class Projector {
   private readonly statements;
+  /** Summaries as committed; this store is the database's only writer (the data-folder lock). */
+  private readonly cache = new Map<string, ConversationSummary>();
 
   constructor(private readonly db: Database.Database) {
     this.statements = {
@@ -40,15 +42,31 @@ export class Projector {
 
   /** The stored summary of a conversation. */
   summary(conversationId: string): ConversationSummary | undefined {
+    const cached = this.cache.get(conversationId);
+    if (cached) {
+      return cached;
+    }
     const row = this.statements.summary.get(conversationId);
-    return row ? conversationSummarySchema.parse(JSON.parse(row.summary)) : undefined;
+    const summary = row ? conversationSummarySchema.parse(JSON.parse(row.summary)) : undefined;
+    if (summary) {
+      this.cache.set(conversationId, summary);
+    }
+    return summary;
+  }
+
+  /** Drops cached summaries: after a rolled-back transaction, a purge or a rebuild. */
+  forget(conversationId?: string): void {
+    if (conversationId === undefined) {
+      this.cache.clear();
+    } else {
+      this.cache.delete(conversationId);
+    }
   }
 
   /** Folds events (already inserted into `events`) into the projections; returns the new summary. */
   apply(events: ReadonlyArray<TranscriptEvent | UnknownEvent>, before: ConversationSummary | undefined): ConversationSummary | undefined {
-    let summary = before;
+    const summary = summarizeAll(before, events);
     for (const event of events) {
-      summary = summarize(summary, event);
       if (!('unknown' in event)) {
         this.index(event);
       }
@@ -56,6 +74,7 @@ export class Projector {
     if (summary) {
       const agentIds = `,${summary.agents.map((agent) => agent.agentId).join(',')},`;
       this.statements.upsertSummary.run(summary.conversationId, summary.lastSeq, summary.updatedAt, JSON.stringify(summary), summary.lifecycle, agentIds);
+      this.cache.set(summary.conversationId, summary);
     }
     return summary;
   }
