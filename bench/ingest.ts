@@ -10,7 +10,7 @@ import { EventStore } from '../main/host/store/EventStore.js';
 import { median, report, time, withTempDir } from './util.js';
 
 const CHUNKS = 20_000;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 function drafts(count: number): EventDraft[] {
   return Array.from({ length: count }, (_, index) => ({ type: 'message.chunk', payload: { turnId: 't', text: `chunk ${index} of a streamed reply with a few words` } }));

@@ -8,7 +8,7 @@ import { applyEnvelopesForBench } from './foldTail.js';
 import { EventStore } from '../main/host/store/EventStore.js';
 import { median, report, settle, syntheticEnvelopes, time, withTempDir } from './util.js';
 
-const SAMPLES = 25;
+const SAMPLES = 101;
 
 function seedConversation(store: EventStore, turns: number): string {
   const envelopes = syntheticEnvelopes(turns, (turn, role) => (role === 'user' ? `question ${turn}` : `answer ${turn} with some words in it`));

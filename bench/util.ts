@@ -61,7 +61,7 @@ export function syntheticEnvelopes(turns: number, text: (turn: number, role: 'us
 
 /** Prints one result line. */
 export function report(name: string, value: string): void {
-  console.log(`${name.padEnd(58)} ${value}`);
+  console.log(`${name.padEnd(70)} ${value}`);
 }
 
 /**
