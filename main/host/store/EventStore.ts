@@ -36,6 +36,7 @@ export class EventStore {
     this.db = openDatabase(dataDir, options);
     this.now = options.now ?? (() => new Date());
     this.projector = new Projector(this.db);
+    this.inTransaction = this.db.transaction((work: () => unknown) => work());
     this.statements = {
       insertEvent: this.db.prepare('INSERT INTO events (conversation_id, seq, at, v, type, payload) VALUES (?, ?, ?, ?, ?, ?)'),
       events: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq'),
@@ -53,6 +54,8 @@ export class EventStore {
   }
 
   private readonly now: () => Date;
+  /** better-sqlite3's transaction wrapper, made once (building one per append costs as much as a small append). */
+  private readonly inTransaction: (work: () => unknown) => unknown;
 
   /**
    * Appends `drafts` after `expectedSeq` (0 for a new conversation). Throws ConcurrencyError when
@@ -191,7 +194,7 @@ export class EventStore {
   /** Runs `work` in one transaction; SQLite failures (a full disk, I/O) become a readable StoreError. */
   private write<T>(work: () => T): T {
     try {
-      return this.db.transaction(work)();
+      return this.inTransaction(work) as T;
     } catch (error) {
       // What the failed transaction cached was rolled back with it.
       this.projector.forget();
