@@ -1,8 +1,7 @@
 /** Turns through a real ACP child process (the fake agent): permission, cancel, a crash mid-turn, recovery after a dead host. */
-import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { FAKE_AGENT_ID, fakeAgentScript, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
@@ -137,8 +136,7 @@ describe('turns through a real ACP process', () => {
     await host.conversations.dispose();
     const state = reduceAll(emptyTranscript(conversationId), store.readEvents(conversationId).events);
     expect(state.turns[turnId]?.status).toBe('cancelled');
-    const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-    expect(processes.split('\n').filter((line) => line.includes(fakeAgentScript))).toEqual([]);
+    expect(fakeAgentProcesses(dataDir)).toEqual([]);
   });
 
   it('a turn left running by a dead host shows as interrupted after a restart', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { syntheticTranscript } from '../../../e2e/fixtures/syntheticTranscript.js';
 import { DataDirInUseError, StoreError } from '../../../app/errors.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
@@ -82,6 +82,23 @@ describe('search', () => {
     expect(host.store.search({ text: 'velvet" OR NEAR(' })).toEqual([]);
     await host.history.delete(second);
     expect(new Set(host.store.search({ text: 'velvet' }).map((hit) => hit.conversationId))).toEqual(new Set([first]));
+  });
+});
+
+describe('reading the history starts no agent', () => {
+  it('opening, listing, searching and exporting after a restart leave no agent process', async () => {
+    const dir = tempDir('noagent');
+    registerFakeAgent(dir);
+    const first = openHost(dir);
+    const id = await chat(first, 'quiet please');
+    await first.dispose();
+    hosts.splice(hosts.indexOf(first), 1);
+    const host = openHost(dir);
+    expect(await host.handle('listConversations', {})).toMatchObject({ ok: true });
+    expect(await host.handle('openConversation', { conversationId: id })).toMatchObject({ ok: true });
+    expect(await host.handle('searchConversations', { text: 'quiet' })).toMatchObject({ ok: true, result: { results: [{ conversationId: id }, { conversationId: id }] } });
+    expect(await host.handle('exportConversation', { conversationId: id, format: 'markdown' })).toMatchObject({ ok: true });
+    expect(fakeAgentProcesses(dir)).toEqual([]);
   });
 });
 
