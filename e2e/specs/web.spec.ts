@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { lastUserText, startModelStub, type ModelStub } from '../fixtures/modelStub.js';
+import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 let stub: ModelStub;
@@ -49,7 +49,7 @@ test('a message reaches Claude, the reply streams in, and both survive a killed 
   await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
   await expect(message).toHaveValue('');
   await expect(list.getByRole('listitem')).toHaveCount(1);
-  expect(stub.messageRequests().some((body) => lastUserText(body).includes('Hello Claude, are you there?'))).toBe(true);
+  expect(stub.modelRequests().some((request) => request.lastUserText.includes('Hello Claude, are you there?'))).toBe(true);
 
   await first.kill('SIGKILL');
   const second = await startWebHost(dataDir, env);

@@ -42,6 +42,7 @@ const AUTH_REQUIRED = -32000;
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
 const STDERR_LINES_IN_ERRORS = 20;
 const EXIT_SETTLE_MS = 1_000;
+const CLOSE_TIMEOUT_MS = 2_000;
 
 /** A live connection to one agent process. */
 export class AgentConnection {
@@ -145,6 +146,24 @@ export class AgentConnection {
     return response.stopReason;
   }
 
+  /** `session/close` when the agent advertises it, bounded in time; a no-op otherwise. */
+  async closeSession(sessionId: string): Promise<void> {
+    if (!this.initialized.agentCapabilities?.sessionCapabilities?.close) {
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.call(() => this.connection.agent.request(acp.methods.agent.session.close, { sessionId })),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** `session/cancel`: the agent ends the running prompt with stopReason "cancelled". */
   async cancel(sessionId: string): Promise<void> {
     await this.call(() => this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId }));
@@ -153,6 +172,11 @@ export class AgentConnection {
   /** The last lines the agent wrote to stderr. */
   stderrTail(lines = STDERR_LINES_IN_ERRORS): string {
     return this.process.stderr.lastLines(lines);
+  }
+
+  /** The agent's process group id (its leader's pid). */
+  get processGroupId(): number | undefined {
+    return this.process.child.pid;
   }
 
   /** True once the process has exited. */

@@ -51,6 +51,13 @@ describe('mapUpdate', () => {
     ]);
   });
 
+  it('announces a tool call it only hears of through an update', () => {
+    const unknown = { isKnownToolCall: () => false };
+    expect(mapUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'g1', title: 'echo', status: 'in_progress' }, 't', unknown).drafts).toEqual([
+      { type: 'tool.call', payload: { turnId: 't', toolCallId: 'g1', title: 'echo', status: 'in_progress' } },
+    ]);
+  });
+
   it('maps plans and usage; ignores the echo of the person and not-yet-recorded kinds', () => {
     expect(mapUpdate({ sessionUpdate: 'plan', entries: [{ content: 'Read', status: 'pending', priority: 'high' }] }, 't').drafts[0]).toMatchObject({ type: 'plan' });
     expect(mapUpdate({ sessionUpdate: 'usage_update', used: 10, size: 100 }, 't').drafts[0]).toEqual({ type: 'usage', payload: { turnId: 't', used: 10, size: 100 } });

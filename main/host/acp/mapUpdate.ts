@@ -11,8 +11,19 @@ type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>[number];
 /** Result of mapping one update. */
 export type MappedUpdate = { drafts: EventDraft[]; unknownKind?: string };
 
-/** Maps an update received during turn `turnId`. */
-export function mapUpdate(update: SessionUpdate, turnId: string): MappedUpdate {
+/** What the mapper needs to know about the session so far. */
+export type MapContext = {
+  /** True for tool calls already announced in this session. */
+  isKnownToolCall(toolCallId: string): boolean;
+};
+
+const NO_CONTEXT: MapContext = { isKnownToolCall: () => true };
+
+/**
+ * Maps an update received during turn `turnId`. An update for a tool call never announced
+ * (Gemini reports some only through updates) becomes its announcement, so it is not lost.
+ */
+export function mapUpdate(update: SessionUpdate, turnId: string, context: MapContext = NO_CONTEXT): MappedUpdate {
   switch (update.sessionUpdate) {
     case 'agent_message_chunk': {
       const text = contentText(update.content);
@@ -44,6 +55,23 @@ export function mapUpdate(update: SessionUpdate, turnId: string): MappedUpdate {
         ],
       };
     case 'tool_call_update':
+      if (!context.isKnownToolCall(update.toolCallId)) {
+        return {
+          drafts: [
+            {
+              type: 'tool.call',
+              payload: {
+                turnId,
+                toolCallId: update.toolCallId,
+                title: update.title ?? 'Tool call',
+                ...(update.kind ? { kind: update.kind } : {}),
+                status: toolStatus(update.status ?? 'pending'),
+                ...(update.content ? { content: update.content.map(toolContent) } : {}),
+              },
+            },
+          ],
+        };
+      }
       return {
         drafts: [
           {

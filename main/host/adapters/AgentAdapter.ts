@@ -19,6 +19,13 @@ export type AgentAdapter = Readonly<{
   args: readonly string[];
   /** Extra environment for this agent (custom agents' `env`). */
   env?: Env;
+  /** False for agents that ignore MCP servers: a binding with tools is refused for them. */
+  takesMcpServers?: boolean;
+  /**
+   * Whether the agent asks the person before it calls an MCP tool in its default mode (measured
+   * by the conformance suite). Shown on the agent's card: Baton cannot make an agent ask.
+   */
+  asksBeforeMcpTools?: boolean;
   /** How a person installs it, shown when it is missing. */
   installHint?: string;
   /** Adjusts the inherited environment for this agent (a protocol quirk, documented where defined). */

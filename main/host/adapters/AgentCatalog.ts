@@ -8,11 +8,12 @@ import { claudeAdapter } from './claude.js';
 import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
 import { opencodeAdapter } from './opencode.js';
+import { piAdapter } from './pi.js';
 import { qwenAdapter } from './qwen.js';
 import { readCustomAgents } from './customAgents.js';
 
 /** Built-in adapters in picker order. */
-export const builtinAdapters: readonly AgentAdapter[] = [claudeAdapter, codexAdapter, geminiAdapter, qwenAdapter, opencodeAdapter];
+export const builtinAdapters: readonly AgentAdapter[] = [claudeAdapter, codexAdapter, geminiAdapter, qwenAdapter, opencodeAdapter, piAdapter];
 
 /** Finds agents and answers which are usable. */
 export class AgentCatalog {

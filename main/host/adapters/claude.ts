@@ -23,5 +23,6 @@ export const claudeAdapter = builtinAdapter({
   command: 'claude-agent-acp',
   args: [],
   npmPackage: '@zed-industries/claude-agent-acp',
+  asksBeforeMcpTools: true,
   projectEnv: (env) => withoutForeignSandboxFlag(env),
 });

@@ -8,4 +8,5 @@ export const codexAdapter = builtinAdapter({
   command: 'codex-acp',
   args: [],
   npmPackage: '@zed-industries/codex-acp',
+  asksBeforeMcpTools: false,
 });

@@ -8,4 +8,5 @@ export const geminiAdapter = builtinAdapter({
   command: 'gemini',
   args: ['--acp'],
   npmPackage: '@google/gemini-cli',
+  asksBeforeMcpTools: true,
 });

@@ -8,4 +8,5 @@ export const opencodeAdapter = builtinAdapter({
   command: 'opencode',
   args: ['acp'],
   npmPackage: 'opencode-ai',
+  asksBeforeMcpTools: false,
 });

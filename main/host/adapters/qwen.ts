@@ -8,4 +8,5 @@ export const qwenAdapter = builtinAdapter({
   command: 'qwen',
   args: ['--acp'],
   npmPackage: '@qwen-code/qwen-code',
+  asksBeforeMcpTools: false,
 });

@@ -36,6 +36,7 @@ export class LiveSession {
   /** While the agent replays a loaded session, its updates are already in the transcript. */
   private replaying = false;
   private readonly pending = new Map<string, PendingPermission>();
+  private readonly toolCalls = new Set<string>();
 
   private constructor(
     readonly binding: PreparedBinding,
@@ -51,6 +52,9 @@ export class LiveSession {
     owner: LiveSessionOwner;
   }): Promise<LiveSession> {
     const { adapter, executable, binding, baseEnv, owner } = options;
+    if (binding.mcpServers.length > 0 && adapter.takesMcpServers === false) {
+      throw new UnsupportedInputError(adapter.displayName, `${binding.mcpServers.length} MCP server(s)`, 'it does not use MCP servers, so the tools you picked would be silently missing');
+    }
     if (binding.instructions && !adapter.deliverInstructions) {
       throw new UnsupportedInputError(adapter.displayName, 'standing instructions', 'it has no system-level channel Baton can use, and Baton never sends instructions as prompt text');
     }
@@ -137,13 +141,26 @@ export class LiveSession {
     return 'answered';
   }
 
+  /** What the agent answered to `initialize`. */
+  get initialized(): AgentConnection['initialized'] {
+    return this.connection.initialized;
+  }
+
+  /** The agent's process group id. */
+  get processGroupId(): number | undefined {
+    return this.connection.processGroupId;
+  }
+
   /** The agent's recent stderr, for error reports. */
   stderrTail(): string {
     return this.connection.stderrTail();
   }
 
-  /** Ends the agent process group. */
+  /** Closes the ACP session where the agent offers it (so it saves the session), then ends the process group. */
   async dispose(): Promise<void> {
+    if (this.sessionId && !this.connection.exited) {
+      await this.connection.closeSession(this.sessionId).catch(() => undefined);
+    }
     await this.connection.dispose();
   }
 
@@ -152,7 +169,12 @@ export class LiveSession {
     if (this.replaying || sessionId !== this.sessionId || !turnId) {
       return;
     }
-    const { drafts, unknownKind } = mapUpdate(update, turnId);
+    const { drafts, unknownKind } = mapUpdate(update, turnId, { isKnownToolCall: (id) => this.toolCalls.has(id) });
+    for (const draft of drafts) {
+      if (draft.type === 'tool.call') {
+        this.toolCalls.add(draft.payload.toolCallId);
+      }
+    }
     if (unknownKind) {
       owner.log(`ignored an unknown session/update kind "${unknownKind}" from ${this.binding.agentName}`);
     }
@@ -169,6 +191,12 @@ export class LiveSession {
     const requestId = newId();
     const options = request.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const title = request.toolCall.title ?? 'The agent asks for permission';
+    const { toolCallId } = request.toolCall;
+    // A question about a tool call not announced yet announces it, so the answer has something to attach to.
+    if (!this.toolCalls.has(toolCallId)) {
+      this.toolCalls.add(toolCallId);
+      owner.commit([{ type: 'tool.call', payload: { turnId, toolCallId, title, ...(request.toolCall.kind ? { kind: request.toolCall.kind } : {}), status: 'pending' } }]);
+    }
     owner.commit([
       {
         type: 'permission.requested',

