@@ -4,6 +4,7 @@
  * and parse them at the boundary in both directions.
  */
 import { z } from 'zod';
+import { agentCardSchema } from '../agents/agentCard.js';
 import { agentInfoSchema } from '../agents/agentInfo.js';
 import { wireErrorSchema } from '../errors.js';
 import { envelopeSchema } from '../events/index.js';
@@ -42,6 +43,11 @@ export const requests = {
   listAgents: {
     params: z.object({}),
     result: z.object({ agents: z.array(agentInfoSchema) }),
+  },
+  /** Starts the agent once (initialize only, cached for this run) to fill its capability card. */
+  describeAgent: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({ card: agentCardSchema }),
   },
   /** A page of the list, most recent activity first. */
   listConversations: {

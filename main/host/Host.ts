@@ -8,6 +8,7 @@ import { InvalidRequestError, toWireError } from '../../app/errors.js';
 import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
 import type { Env } from './adapters/AgentAdapter.js';
 import { AgentCatalog } from './adapters/AgentCatalog.js';
+import { AgentProbe } from './adapters/AgentProbe.js';
 import { ConversationService } from './conversations/ConversationService.js';
 import { HistoryService } from './conversations/HistoryService.js';
 import { DataDirLock } from './store/DataDirLock.js';
@@ -37,6 +38,7 @@ export class Host {
   readonly conversations: ConversationService;
   readonly history: HistoryService;
   private readonly catalog: AgentCatalog;
+  private readonly probe: AgentProbe;
   private readonly handlers: Handlers;
   private readonly lock: DataDirLock;
 
@@ -51,6 +53,7 @@ export class Host {
       throw error;
     }
     this.catalog = new AgentCatalog(options.dataDir, env);
+    this.probe = new AgentProbe(this.catalog, env);
     this.conversations = new ConversationService(this.store, this.catalog, env, options.log);
     this.history = new HistoryService(this.store, this.conversations);
     this.conversations.recoverInterruptedTurns();
@@ -61,6 +64,7 @@ export class Host {
         version: this.options.version ?? '0.1.0',
       }),
       listAgents: () => ({ agents: this.catalog.list() }),
+      describeAgent: async ({ agentId }) => ({ card: await this.probe.describe(agentId) }),
       listConversations: (query) => this.store.listSummaries(query),
       renameConversation: ({ conversationId, title }) => ({ conversation: this.history.rename(conversationId, title) }),
       setArchived: ({ conversationId, archived }) => ({ conversation: this.history.setArchived(conversationId, archived) }),

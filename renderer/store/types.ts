@@ -1,5 +1,6 @@
 /** The shape of the renderer's one store, assembled from slices. */
 import type { StateCreator } from 'zustand';
+import type { AgentCard } from '../../app/agents/agentCard.js';
 import type { AgentInfo } from '../../app/agents/agentInfo.js';
 import type { Envelope } from '../../app/events/index.js';
 import type { SearchHit } from '../../app/ipc/index.js';
@@ -22,6 +23,9 @@ export type HostSlice = {
   connection: ConnectionStatus;
   homeDir: string;
   agents: AgentInfo[];
+  /** Capability cards by agent, as the agents answered (or why they could not). */
+  cards: Record<string, { card?: AgentCard; error?: string }>;
+  describeAgent(agentId: string): Promise<void>;
   error: ShownError | null;
   start(): Promise<void>;
   reload(): Promise<void>;

@@ -26,6 +26,8 @@ export type AgentAdapter = Readonly<{
    * by the conformance suite). Shown on the agent's card: Baton cannot make an agent ask.
    */
   asksBeforeMcpTools?: boolean;
+  /** The agent's system-level instruction channel, as measured (shown on its card). */
+  instructionChannel?: string;
   /** How a person installs it, shown when it is missing. */
   installHint?: string;
   /** Adjusts the inherited environment for this agent (a protocol quirk, documented where defined). */

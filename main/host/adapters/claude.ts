@@ -23,6 +23,7 @@ export const claudeAdapter = builtinAdapter({
   command: 'claude-agent-acp',
   args: [],
   npmPackage: '@zed-industries/claude-agent-acp',
+  instructionChannel: 'per session: _meta.systemPrompt on session/new (append or replace), sent again on every load',
   asksBeforeMcpTools: true,
   projectEnv: (env) => withoutForeignSandboxFlag(env),
 });

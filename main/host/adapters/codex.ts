@@ -8,5 +8,6 @@ export const codexAdapter = builtinAdapter({
   command: 'codex-acp',
   args: [],
   npmPackage: '@zed-industries/codex-acp',
+  instructionChannel: 'per process: model_instructions_file (replace) or developer_instructions (developer level) in its config',
   asksBeforeMcpTools: false,
 });

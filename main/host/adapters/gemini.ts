@@ -8,5 +8,6 @@ export const geminiAdapter = builtinAdapter({
   command: 'gemini',
   args: ['--acp'],
   npmPackage: '@google/gemini-cli',
+  instructionChannel: 'per process: GEMINI_SYSTEM_MD names a file that replaces the system prompt',
   asksBeforeMcpTools: true,
 });

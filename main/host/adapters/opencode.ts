@@ -8,5 +8,6 @@ export const opencodeAdapter = builtinAdapter({
   command: 'opencode',
   args: ['acp'],
   npmPackage: 'opencode-ai',
+  instructionChannel: 'per process: instructions files (append) or the agent prompt (replace) through OPENCODE_CONFIG_CONTENT',
   asksBeforeMcpTools: false,
 });

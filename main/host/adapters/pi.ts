@@ -8,5 +8,6 @@ export const piAdapter = builtinAdapter({
   command: 'pi-acp',
   args: [],
   npmPackage: 'pi-acp @earendil-works/pi-coding-agent',
+  instructionChannel: 'per process: --append-system-prompt or --system-prompt, through a wrapper named by PI_ACP_PI_COMMAND',
   takesMcpServers: false,
 });

@@ -8,5 +8,6 @@ export const qwenAdapter = builtinAdapter({
   command: 'qwen',
   args: ['--acp'],
   npmPackage: '@qwen-code/qwen-code',
+  instructionChannel: 'per process: --append-system-prompt or --system-prompt',
   asksBeforeMcpTools: false,
 });

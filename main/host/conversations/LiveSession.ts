@@ -4,12 +4,12 @@
  * agent runs just because a conversation is opened) and disposed when the agent exits or the
  * host shuts down.
  */
-import { UnsupportedInputError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import type { EventDraft, EventPayload } from '../../../app/events/index.js';
 import { AgentConnection, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
+import { launchSpec } from '../adapters/launchSpec.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 
 /** What a live session needs from the conversation that owns it. */
@@ -52,18 +52,7 @@ export class LiveSession {
     owner: LiveSessionOwner;
   }): Promise<LiveSession> {
     const { adapter, executable, binding, baseEnv, owner } = options;
-    if (binding.mcpServers.length > 0 && adapter.takesMcpServers === false) {
-      throw new UnsupportedInputError(adapter.displayName, `${binding.mcpServers.length} MCP server(s)`, 'it does not use MCP servers, so the tools you picked would be silently missing');
-    }
-    if (binding.instructions && !adapter.deliverInstructions) {
-      throw new UnsupportedInputError(adapter.displayName, 'standing instructions', 'it has no system-level channel Baton can use, and Baton never sends instructions as prompt text');
-    }
-    const inherited: Env = { ...baseEnv, ...adapter.env };
-    const env = adapter.projectEnv ? adapter.projectEnv(inherited, binding) : inherited;
-    let launch = { command: executable, args: adapter.args, env, cwd: binding.cwd };
-    if (binding.instructions && adapter.deliverInstructions) {
-      launch = adapter.deliverInstructions(launch, binding);
-    }
+    const launch = launchSpec(adapter, executable, binding, baseEnv);
     // The connection's handlers need the session object, which needs the connection.
     const self: { live?: LiveSession } = {};
     const connection = await AgentConnection.start({

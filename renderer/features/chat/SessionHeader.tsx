@@ -3,6 +3,7 @@
  * they show what it is bound to (handing it to another agent comes with the handoff feature).
  */
 import { useBaton } from '../../store/index.js';
+import { AgentCard } from './AgentCard.js';
 import { selectActiveSummary } from '../../store/selectors/transcript.js';
 
 /** The header of the chat pane. */
@@ -40,6 +41,7 @@ export function SessionHeader() {
           onChange={(event) => setDraftCwd(event.target.value)}
         />
       </label>
+      {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} /> : null}
       {selected && !selected.available ? (
         <p className="agent-hint" role="note">
           {selected.displayName} is not available: {selected.unavailableReason} {selected.installHint ?? ''}

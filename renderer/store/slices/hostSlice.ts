@@ -25,7 +25,20 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
     connection: 'connecting',
     homeDir: '',
     agents: [],
+    cards: {},
     error: null,
+    async describeAgent(agentId) {
+      if (get().cards[agentId]?.card) {
+        return;
+      }
+      set((state) => ({ cards: { ...state.cards, [agentId]: {} } }));
+      try {
+        const { card } = await api.call('describeAgent', { agentId });
+        set((state) => ({ cards: { ...state.cards, [agentId]: { card } } }));
+      } catch (error) {
+        set((state) => ({ cards: { ...state.cards, [agentId]: { error: shownError(error).message } } }));
+      }
+    },
     async start() {
       api.onPush(onPush);
       api.onStatus((connection) => {

@@ -1,0 +1,22 @@
+/** An agent's capability card: what its live `initialize` answer says, plus what Baton knows of it. */
+import { z } from 'zod';
+
+/** The card shown before a person picks an agent. */
+export const agentCardSchema = z.object({
+  agentId: z.string(),
+  displayName: z.string(),
+  /** The agent's own name and version from `initialize`. */
+  implementation: z.string().optional(),
+  protocolVersion: z.number().int(),
+  sessions: z.object({ load: z.boolean(), list: z.boolean(), resume: z.boolean(), fork: z.boolean(), close: z.boolean() }),
+  mcp: z.object({ stdio: z.boolean(), http: z.boolean(), sse: z.boolean() }),
+  prompt: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
+  authMethods: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** How standing instructions reach this agent at system level, or why they cannot. */
+  instructions: z.string(),
+  /** Whether it asks before calling an MCP tool (measured), when known. */
+  asksBeforeMcpTools: z.boolean().optional(),
+});
+
+/** The card shown before a person picks an agent. */
+export type AgentCard = z.infer<typeof agentCardSchema>;

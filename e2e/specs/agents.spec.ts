@@ -1,0 +1,42 @@
+/**
+ * Every real agent (pinned in e2e/agents, pointed at the model stub) in the page: shown as
+ * available with its capability card before it is picked, and a conversation with each.
+ */
+import { expect, test } from '@playwright/test';
+import { allAgentsHome } from '../fixtures/agentSetups.js';
+import { tempDir } from '../fixtures/agentEnv.js';
+import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+const AGENTS = ['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode', 'pi'];
+let stub: ModelStub;
+let host: WebHost;
+
+test.beforeAll(async () => {
+  stub = await startModelStub();
+  host = await startWebHost(tempDir('agents-data'), allAgentsHome(stub.url));
+});
+
+test.afterAll(async () => {
+  await host.kill();
+  await stub.close();
+});
+
+for (const name of AGENTS) {
+  test(`${name}: available, described by its card, and it answers`, async ({ page }) => {
+    await page.goto(host.url);
+    const picker = page.getByRole('combobox', { name: 'Agent' });
+    await expect(picker.getByRole('option', { name, exact: true })).toBeEnabled();
+    await picker.selectOption({ label: name });
+    const card = page.getByRole('region', { name: 'Agent capabilities' });
+    await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
+    await expect(card).toContainText('Sessions');
+    await expect(card).toContainText('Instructions');
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`agents-${name}`));
+    await page.getByRole('textbox', { name: 'Message' }).fill(`Hello ${name}, this is Baton`);
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) })).toContainText(`Hello ${name}, this is Baton`, { timeout: 60_000 });
+    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+  });
+}
