@@ -131,6 +131,18 @@ export class AgentConnection {
     return { sessionId: response.sessionId };
   }
 
+  /** True when the agent advertises `session/resume` (reopen without replaying history). */
+  get canResumeSession(): boolean {
+    return Boolean(this.initialized.agentCapabilities?.sessionCapabilities?.resume);
+  }
+
+  /** `session/resume`: reopens a session without replaying its history. */
+  async resumeSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<void> {
+    await this.call(() =>
+      this.connection.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
+    );
+  }
+
   /** `session/load`: the agent replays the history as updates, which the owner reconciles. */
   async loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<void> {
     await this.call(() =>

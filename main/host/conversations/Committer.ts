@@ -24,10 +24,9 @@ export class Committer {
     private readonly onBatchFailure: (conversationId: string, error: unknown) => void,
   ) {}
 
-  /** Commits now (after anything waiting), then pushes. Throws if the store refuses. */
+  /** Commits now, in one transaction with anything waiting (which goes first), then pushes. Throws if the store refuses. */
   commit(conversationId: string, drafts: EventDraft[], expectedSeq?: number): AppendResult {
-    this.flush(conversationId);
-    return this.append(conversationId, drafts, expectedSeq);
+    return this.append(conversationId, [...this.take(conversationId), ...drafts], expectedSeq);
   }
 
   /** Groups streamed chunks; anything else is committed at once. */
@@ -55,23 +54,27 @@ export class Committer {
   flush(conversationId?: string): void {
     const ids = conversationId === undefined ? [...this.waiting.keys()] : [conversationId];
     for (const id of ids) {
-      const entry = this.waiting.get(id);
-      if (!entry) {
-        continue;
+      const drafts = this.take(id);
+      if (drafts.length > 0) {
+        this.append(id, drafts);
       }
-      clearTimeout(entry.timer);
-      this.waiting.delete(id);
-      this.append(id, entry.drafts);
     }
+  }
+
+  /** Removes and returns what waits for a conversation. */
+  private take(conversationId: string): EventDraft[] {
+    const entry = this.waiting.get(conversationId);
+    if (!entry) {
+      return [];
+    }
+    clearTimeout(entry.timer);
+    this.waiting.delete(conversationId);
+    return entry.drafts;
   }
 
   /** Forgets a conversation (after it was erased). */
   forget(conversationId: string): void {
-    const entry = this.waiting.get(conversationId);
-    if (entry) {
-      clearTimeout(entry.timer);
-      this.waiting.delete(conversationId);
-    }
+    this.take(conversationId);
     this.lastSeq.delete(conversationId);
   }
 

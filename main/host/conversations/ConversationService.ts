@@ -163,8 +163,12 @@ export class ConversationService {
         this.committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
         return;
       }
+      const reply = live.prompt(text);
+      // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
+      reply.catch(() => undefined);
+      // Recorded once the prompt is on its way, so the agent is not kept waiting for the disk.
       this.committer.commit(conversationId, [{ type: 'turn.running', payload: { turnId } }]);
-      const stopReason = await live.prompt(text);
+      const stopReason = await reply;
       if (running.storeFailure) {
         throw running.storeFailure;
       }

@@ -24,6 +24,9 @@ export type LiveSessionOwner = {
   log(message: string): void;
 };
 
+/** JSON-RPC "Method not found". */
+const METHOD_NOT_FOUND = -32601;
+
 type PendingPermission = {
   turnId: string;
   options: EventPayload<'permission.requested'>['options'];
@@ -80,21 +83,48 @@ export class LiveSession {
     const meta = adapter.sessionMeta?.(this.binding);
     const agentVersion = this.connection.initialized.agentInfo?.version;
     const versionField = agentVersion ? { agentVersion } : {};
-    if (previousSessionId && this.connection.canLoadSession) {
-      this.replaying = true;
-      try {
-        await this.connection.loadSession(previousSessionId, this.binding.cwd, this.binding.mcpServers, meta);
+    if (previousSessionId) {
+      const how = await this.reopen(previousSessionId, meta);
+      if (how) {
         this.sessionId = previousSessionId;
-        return { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: previousSessionId, how: 'load', ...versionField } };
-      } catch {
-        // Falls through to a new session; the caller records that history did not carry over.
-      } finally {
-        this.replaying = false;
+        return { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: previousSessionId, how, ...versionField } };
       }
     }
     const { sessionId } = await this.connection.newSession(this.binding.cwd, this.binding.mcpServers, meta);
     this.sessionId = sessionId;
     return { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId, how: 'new', ...versionField } };
+  }
+
+  /**
+   * Reopens an earlier session: `session/resume` where advertised, else `session/load` (whose
+   * replayed history is already in the transcript). Some agents advertise resume without
+   * implementing it (Qwen answers "Method not found"), so that falls back to load. Undefined when
+   * neither works: the caller starts a new session and says so.
+   */
+  private async reopen(sessionId: string, meta: Record<string, unknown> | undefined): Promise<'resume' | 'load' | undefined> {
+    const { cwd, mcpServers } = this.binding;
+    if (this.connection.canResumeSession) {
+      try {
+        await this.connection.resumeSession(sessionId, cwd, mcpServers, meta);
+        return 'resume';
+      } catch (error) {
+        if ((error as { details?: { rpcCode?: number } }).details?.rpcCode !== METHOD_NOT_FOUND) {
+          return undefined;
+        }
+      }
+    }
+    if (!this.connection.canLoadSession) {
+      return undefined;
+    }
+    this.replaying = true;
+    try {
+      await this.connection.loadSession(sessionId, cwd, mcpServers, meta);
+      return 'load';
+    } catch {
+      return undefined;
+    } finally {
+      this.replaying = false;
+    }
   }
 
   /** True once a session is bound. */

@@ -1,4 +1,5 @@
 /** The host core drives the real Claude agent (claude-agent-acp) through real turns against the model stub. */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentTestEnv, tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
@@ -46,5 +47,40 @@ describe('a real turn through claude-agent-acp', () => {
     // Every pushed transcript event is already in the store, in the same order.
     const pushedSeqs = pushed.flatMap((event) => (event.name === 'transcript' ? [event.payload.event.seq] : []));
     expect(pushedSeqs).toEqual(events.map((event) => event.seq));
+  }, 120_000);
+
+  it('an agent killed mid-turn fails that turn readably, and the next message starts it again', async () => {
+    await stub.close();
+    stub = await startModelStub();
+    await host.dispose();
+    host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
+    const cwd = tempDir('work');
+    const conversation = host.conversations.create('claude', cwd);
+    const { turnId } = host.conversations.send(conversation.conversationId, 'Stream slowly please [slow]');
+    const transcript = () => reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
+    await expect.poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('word2')), { timeout: 30_000 }).toBe(true);
+
+    // The agent process is the one running claude-agent-acp in this conversation's folder.
+    const pid = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .find((entry) => {
+        try {
+          return readlinkSync(`/proc/${entry}/cwd`) === cwd && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('claude-agent-acp');
+        } catch {
+          return false;
+        }
+      });
+    expect(pid).toBeDefined();
+    process.kill(Number(pid), 'SIGKILL');
+    await host.conversations.idle();
+    const failed = transcript();
+    expect(failed.turns[turnId]?.status).toBe('failed');
+    expect(failed.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', error: { code: 'AgentExited', message: expect.stringContaining('Claude exited unexpectedly (signal SIGKILL)') } });
+
+    const next = host.conversations.send(conversation.conversationId, 'Are you back?');
+    await host.conversations.idle();
+    const after = transcript();
+    expect(after.turns[next.turnId]?.status).toBe('completed');
+    expect(after.items.at(-1)).toMatchObject({ kind: 'agent', text: expect.stringContaining('Are you back?') });
   }, 120_000);
 });
