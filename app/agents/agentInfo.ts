@@ -9,6 +9,8 @@ export const agentInfoSchema = z.object({
   /** The command line Baton runs, for display. */
   command: z.string(),
   available: z.boolean(),
+  /** Its version, when it can be read from its package. */
+  version: z.string().optional(),
   /** Why the agent cannot be used, when it cannot (not installed, bad config). */
   unavailableReason: z.string().optional(),
   /** How to install it, when Baton knows. */

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
 import { toWireError, InvalidRequestError } from '../../app/errors.js';
-import { Host } from '../host/Host.js';
+import { definedEnv, Host } from '../host/Host.js';
+import { agentEnvironment } from '../host/process/agentEnvironment.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererIndex = path.resolve(here, '..', '..', 'renderer', 'index.html');
@@ -59,7 +60,9 @@ async function start(): Promise<void> {
   });
   await app.whenReady();
   try {
-    host = new Host({ dataDir: app.getPath('userData'), version: app.getVersion() });
+    // Started from a desktop menu, the app has a minimal PATH: take the person's login shell's.
+    const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: true });
+    host = new Host({ dataDir: app.getPath('userData'), version: app.getVersion(), env });
   } catch (error) {
     dialog.showErrorBox('Baton could not start', error instanceof Error ? error.message : String(error));
     app.quit();

@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BatonError } from '../../app/errors.js';
-import { Host } from '../host/Host.js';
+import { definedEnv, Host } from '../host/Host.js';
+import { agentEnvironment } from '../host/process/agentEnvironment.js';
 import { parseArgs } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';
 
@@ -30,7 +31,9 @@ async function main(): Promise<void> {
       console.error(`[baton] ${message}`);
     }
   };
-  const host = new Host({ dataDir: options.dataDir, log });
+  // Started from a terminal, the PATH is the person's own; version-manager shims are added where they exist.
+  const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: false });
+  const host = new Host({ dataDir: options.dataDir, log, env });
   const server = await startWebServer({ host, staticDir, port: options.port, log }).catch(async (error: unknown) => {
     await host.dispose();
     throw error;

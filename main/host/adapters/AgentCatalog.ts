@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { NotFoundError } from '../../../app/errors.js';
 import { findExecutable } from '../process/findExecutable.js';
+import { packageVersion } from '../process/packageVersion.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
 import { claudeAdapter } from './claude.js';
 import { codexAdapter } from './codex.js';
@@ -59,13 +60,16 @@ export class AgentCatalog {
   }
 
   private describe(adapter: AgentAdapter): AgentInfo {
-    const available = this.resolve(adapter) !== undefined;
+    const executable = this.resolve(adapter);
+    const available = executable !== undefined;
+    const version = executable ? packageVersion(executable) : undefined;
     return {
       agentId: adapter.agentId,
       displayName: adapter.displayName,
       source: adapter.source,
       command: [adapter.command, ...adapter.args].join(' '),
       available,
+      ...(version ? { version } : {}),
       ...(available ? {} : { unavailableReason: `"${adapter.command}" was not found on PATH.` }),
       ...(adapter.installHint ? { installHint: adapter.installHint } : {}),
     };

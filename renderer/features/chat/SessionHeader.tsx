@@ -23,7 +23,7 @@ export function SessionHeader() {
         <span>Agent</span>
         <select aria-label="Agent" value={agentId} disabled={bound} onChange={(event) => setDraftAgent(event.target.value)}>
           {agents.map((agent) => (
-            <option key={agent.agentId} value={agent.agentId} disabled={!agent.available} title={agent.unavailableReason}>
+            <option key={agent.agentId} value={agent.agentId} disabled={!agent.available} title={agent.unavailableReason ?? (agent.version ? `version ${agent.version}` : undefined)}>
               {agent.displayName}
             </option>
           ))}
