@@ -38,6 +38,17 @@ export const permissionOptionSchema = z.object({
   kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
 });
 
+/** One session option an agent offers (model, mode, reasoning…), as a choice among values. */
+export const sessionOptionSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  category: z.string().optional(),
+  type: z.enum(['select', 'boolean']),
+  /** Booleans travel as "true" / "false". */
+  currentValue: z.string(),
+  options: z.array(z.object({ value: z.string(), name: z.string() })),
+});
+
 /** How a turn ended. */
 export const turnOutcomeSchema = z.enum(['completed', 'cancelled', 'failed', 'interrupted']);
 
@@ -67,6 +78,10 @@ export const payloadSchemas = {
     agentVersion: z.string().optional(),
     how: z.enum(['new', 'load', 'resume']),
   }),
+  /** The options the agent offers now, with their current values (replaces the previous list). */
+  'session.options': z.object({ options: z.array(sessionOptionSchema) }),
+  /** The person's choice, remembered for the conversation and applied again whenever a session is reopened. */
+  'session.option.chosen': z.object({ optionId: z.string().min(1), value: z.string() }),
   'message.chunk': z.object({ turnId: id, messageId: z.string().optional(), text }),
   'thought.chunk': z.object({ turnId: id, text }),
   'tool.call': z.object({

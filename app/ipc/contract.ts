@@ -121,6 +121,11 @@ export const requests = {
     params: z.object({ conversationId, text: z.string().min(1).max(1_000_000) }),
     result: z.object({ turnId: z.string(), seq: z.number().int() }),
   },
+  /** Sets one of the agent's session options (model, mode, reasoning…) and remembers it for the conversation. */
+  setSessionOption: {
+    params: z.object({ conversationId, optionId: z.string().min(1), value: z.string() }),
+    result: z.object({}),
+  },
   cancelTurn: {
     params: z.object({ conversationId }),
     result: z.object({ cancelled: z.boolean() }),

@@ -60,6 +60,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     }
     case 'session.bound':
       return { ...base, session: event.payload };
+    case 'session.options':
+      return { ...base, sessionOptions: event.payload.options };
+    case 'session.option.chosen':
+      return { ...base, chosenOptions: { ...state.chosenOptions, [event.payload.optionId]: event.payload.value } };
     case 'message.chunk': {
       const { turnId, messageId, text } = event.payload;
       const last = state.items.at(-1);

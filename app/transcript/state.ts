@@ -60,6 +60,10 @@ export type TranscriptState = {
   /** The agent session last bound, so a restarted host can load it. */
   session: EventPayload<'session.bound'> | null;
   usage: EventPayload<'usage'> | null;
+  /** The agent's session options as it last reported them. */
+  sessionOptions: EventPayload<'session.options'>['options'];
+  /** What the person chose, by option id. */
+  chosenOptions: Record<string, string>;
   /** Events of types this build does not know, kept in the store and skipped here. */
   skippedEvents: number;
 };
@@ -81,6 +85,8 @@ export function emptyTranscript(conversationId: string): TranscriptState {
     activeTurnId: null,
     session: null,
     usage: null,
+    sessionOptions: [],
+    chosenOptions: {},
     skippedEvents: 0,
   };
 }

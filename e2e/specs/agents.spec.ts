@@ -40,3 +40,20 @@ for (const name of AGENTS) {
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   });
 }
+
+test('the agent\'s own options appear as pickers, and a chosen model is used', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-options'));
+  await page.getByRole('textbox', { name: 'Message' }).fill('first, with the default model');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('first, with the default model');
+  const options = page.getByRole('group', { name: 'Session options' });
+  await expect(options.getByRole('combobox', { name: 'Mode', exact: true })).toBeVisible();
+  await options.getByRole('combobox', { name: 'Model', exact: true }).selectOption({ value: 'haiku' });
+  await expect(options.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue('haiku');
+  await page.getByRole('textbox', { name: 'Message' }).fill('second, with haiku');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('second, with haiku');
+  expect(stub.modelRequests().filter((request) => request.lastUserText.includes('second, with haiku')).at(-1)?.model).toContain('haiku');
+});

@@ -87,6 +87,10 @@ export class Host {
       },
       sendMessage: ({ conversationId, text }) => this.conversations.send(conversationId, text),
       cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),
+      setSessionOption: async ({ conversationId, optionId, value }) => {
+        await this.conversations.chooseOption(conversationId, optionId, value);
+        return {};
+      },
       answerPermission: ({ conversationId, requestId, optionId }) => {
         this.conversations.answerPermission(conversationId, requestId, optionId);
         return {};

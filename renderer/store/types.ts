@@ -55,6 +55,7 @@ export type ChatSlice = {
   send(): Promise<void>;
   cancel(): Promise<void>;
   answerPermission(requestId: string, optionId: string): Promise<void>;
+  setSessionOption(optionId: string, value: string): Promise<void>;
 };
 
 /** The conversation list and what can be done with its entries. */

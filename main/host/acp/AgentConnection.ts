@@ -16,6 +16,7 @@ import {
 } from '../../../app/errors.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { describeExit, ProcessGroup, type LaunchSpec } from '../process/ProcessGroup.js';
+import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from './sessionOptions.js';
 
 export type { SessionUpdate, RequestPermissionRequest, RequestPermissionResponse, InitializeResponse } from '@agentclientprotocol/sdk';
 
@@ -123,12 +124,25 @@ export class AgentConnection {
     return this.initialized.agentCapabilities?.loadSession === true;
   }
 
-  /** `session/new`. */
-  async newSession(cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<{ sessionId: string }> {
+  /** `session/new`; resolves with the session and the options it offers. */
+  async newSession(cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<{ sessionId: string; options: SessionOption[] }> {
     const response = await this.call<acp.NewSessionResponse>(() =>
       this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
     );
-    return { sessionId: response.sessionId };
+    return { sessionId: response.sessionId, options: sessionOptions(response.modes, response.configOptions) };
+  }
+
+  /** `session/set_config_option`, or `session/set_mode` for the synthesized mode option; resolves with the options after the change. */
+  async setOption(sessionId: string, current: SessionOption[], optionId: string, value: string): Promise<SessionOption[]> {
+    if (optionId === MODE_OPTION_ID) {
+      await this.call(() => this.connection.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: value }));
+      return withCurrentMode(current, value);
+    }
+    const option = current.find((candidate) => candidate.id === optionId);
+    const params = option?.type === 'boolean' ? { sessionId, configId: optionId, type: 'boolean' as const, value: value === 'true' } : { sessionId, configId: optionId, value };
+    const response = await this.call<acp.SetSessionConfigOptionResponse>(() => this.connection.agent.request(acp.methods.agent.session.setConfigOption, params));
+    const mode = current.find((candidate) => candidate.id === MODE_OPTION_ID);
+    return sessionOptions(mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value: id, name }) => ({ id, name })) } : null, response.configOptions);
   }
 
   /** True when the agent advertises `session/resume` (reopen without replaying history). */
@@ -136,18 +150,20 @@ export class AgentConnection {
     return Boolean(this.initialized.agentCapabilities?.sessionCapabilities?.resume);
   }
 
-  /** `session/resume`: reopens a session without replaying its history. */
-  async resumeSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<void> {
-    await this.call(() =>
+  /** `session/resume`: reopens a session without replaying its history; resolves with its options. */
+  async resumeSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<SessionOption[]> {
+    const response = await this.call<acp.ResumeSessionResponse>(() =>
       this.connection.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
     );
+    return sessionOptions(response.modes, response.configOptions);
   }
 
   /** `session/load`: the agent replays the history as updates, which the owner reconciles. */
-  async loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<void> {
-    await this.call(() =>
+  async loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<SessionOption[]> {
+    const response = await this.call<acp.LoadSessionResponse | undefined>(() =>
       this.connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
     );
+    return sessionOptions(response?.modes, response?.configOptions);
   }
 
   /** `session/prompt` with one text block; resolves with the stop reason. */

@@ -99,7 +99,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     const live = await LiveSession.start({ adapter, executable, binding, baseEnv: env, owner: recorder.owner });
     opened.push(live);
     recorder.live = live;
-    const bound = await live.bind(adapter, options.previousSessionId);
+    const [bound] = await live.bind(adapter, options.previousSessionId);
     return { live, recorder, env, bound, binding };
   }
 

@@ -227,21 +227,53 @@ export class ConversationService {
     try {
       const state = reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events);
       const previous = state.session?.agentId === adapter.agentId ? state.session.sessionId : undefined;
-      const bound = await live.bind(adapter, previous);
-      const drafts: EventDraft[] = [bound];
+      const [bound, options] = await live.bind(adapter, previous);
+      const drafts: EventDraft[] = [bound, options];
+      const turnId = this.running.get(conversationId)?.turnId;
       if (previous && bound.type === 'session.bound' && bound.payload.how === 'new') {
         drafts.push({
           type: 'notice',
-          payload: { turnId: this.running.get(conversationId)?.turnId, severity: 'warning', text: `${adapter.displayName} could not reopen its earlier session; it starts this reply without the earlier messages.` },
+          payload: { turnId, severity: 'warning', text: `${adapter.displayName} could not reopen its earlier session; it starts this reply without the earlier messages.` },
         });
       }
       this.committer.commit(conversationId, drafts);
+      await this.reapplyChoices(conversationId, live, state.chosenOptions, turnId);
     } catch (error) {
       await live.dispose();
       throw error;
     }
     this.live.set(conversationId, live);
     return live;
+  }
+
+  /** Applies what the person chose for this conversation to a session that was just bound. */
+  private async reapplyChoices(conversationId: string, live: LiveSession, chosen: Record<string, string>, turnId: string | undefined): Promise<void> {
+    for (const [optionId, value] of Object.entries(chosen)) {
+      const option = live.sessionOptions.find((candidate) => candidate.id === optionId);
+      if (!option || option.currentValue === value) {
+        continue;
+      }
+      try {
+        this.committer.commit(conversationId, [await live.choose(optionId, value)]);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.committer.commit(conversationId, [{ type: 'notice', payload: { turnId, severity: 'warning', text: `Your choice of ${option.name} could not be applied again: ${reason}` } }]);
+      }
+    }
+  }
+
+  /**
+   * Sets a session option (model, mode…) and remembers it for the conversation. Without a live
+   * agent it is only remembered, and applied when the next session is bound.
+   */
+  async chooseOption(conversationId: string, optionId: string, value: string): Promise<void> {
+    this.store.getSummary(conversationId);
+    const live = this.live.get(conversationId);
+    const drafts: EventDraft[] = [{ type: 'session.option.chosen', payload: { optionId, value } }];
+    if (live) {
+      drafts.push(await live.choose(optionId, value));
+    }
+    this.committer.commit(conversationId, drafts);
   }
 
   private owner(conversationId: string): LiveSessionOwner {

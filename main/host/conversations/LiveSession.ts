@@ -4,10 +4,12 @@
  * agent runs just because a conversation is opened) and disposed when the agent exits or the
  * host shuts down.
  */
+import { InvalidRequestError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import type { EventDraft, EventPayload } from '../../../app/events/index.js';
 import { AgentConnection, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
+import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { launchSpec } from '../adapters/launchSpec.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
@@ -23,6 +25,12 @@ export type LiveSessionOwner = {
   /** Reports something worth a log line (unknown update kinds). */
   log(message: string): void;
 };
+
+/** The synthesized mode option as ACP mode state, so it survives a config-option update. */
+function modeState(options: readonly SessionOption[]): { currentModeId: string; availableModes: Array<{ id: string; name: string }> } | null {
+  const mode = options.find((option) => option.id === MODE_OPTION_ID);
+  return mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value, name }) => ({ id: value, name })) } : null;
+}
 
 /** JSON-RPC "Method not found". */
 const METHOD_NOT_FOUND = -32601;
@@ -40,6 +48,8 @@ export class LiveSession {
   private replaying = false;
   private readonly pending = new Map<string, PendingPermission>();
   private readonly toolCalls = new Set<string>();
+  /** The session's options as the agent last reported them. */
+  private options: SessionOption[] = [];
 
   private constructor(
     readonly binding: PreparedBinding,
@@ -76,23 +86,41 @@ export class LiveSession {
   }
 
   /**
-   * Binds an ACP session: loads `previousSessionId` when the agent can, else starts a new one.
-   * Returns the `session.bound` draft to record.
+   * Binds an ACP session: reopens `previousSessionId` when the agent can, else starts a new one.
+   * Returns the drafts to record: `session.bound`, then `session.options`.
    */
-  async bind(adapter: AgentAdapter, previousSessionId: string | undefined): Promise<EventDraft> {
+  async bind(adapter: AgentAdapter, previousSessionId: string | undefined): Promise<[EventDraft, EventDraft]> {
     const meta = adapter.sessionMeta?.(this.binding);
     const agentVersion = this.connection.initialized.agentInfo?.version;
     const versionField = agentVersion ? { agentVersion } : {};
+    const optionsDraft = (): EventDraft => ({ type: 'session.options', payload: { options: this.options } });
     if (previousSessionId) {
-      const how = await this.reopen(previousSessionId, meta);
-      if (how) {
+      const reopened = await this.reopen(previousSessionId, meta);
+      if (reopened) {
         this.sessionId = previousSessionId;
-        return { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: previousSessionId, how, ...versionField } };
+        this.options = reopened.options;
+        return [{ type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: previousSessionId, how: reopened.how, ...versionField } }, optionsDraft()];
       }
     }
-    const { sessionId } = await this.connection.newSession(this.binding.cwd, this.binding.mcpServers, meta);
+    const { sessionId, options } = await this.connection.newSession(this.binding.cwd, this.binding.mcpServers, meta);
     this.sessionId = sessionId;
-    return { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId, how: 'new', ...versionField } };
+    this.options = options;
+    return [{ type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId, how: 'new', ...versionField } }, optionsDraft()];
+  }
+
+  /** The session's options now. */
+  get sessionOptions(): readonly SessionOption[] {
+    return this.options;
+  }
+
+  /** Sets one option; resolves with the `session.options` draft to record. */
+  async choose(optionId: string, value: string): Promise<EventDraft> {
+    const option = this.options.find((candidate) => candidate.id === optionId);
+    if (!option || !option.options.some((candidate) => candidate.value === value)) {
+      throw new InvalidRequestError(`${this.binding.agentName} does not offer "${value}" for ${option?.name ?? optionId}.`);
+    }
+    this.options = await this.connection.setOption(this.requireSession(), this.options, optionId, value);
+    return { type: 'session.options', payload: { options: this.options } };
   }
 
   /**
@@ -101,12 +129,11 @@ export class LiveSession {
    * implementing it (Qwen answers "Method not found"), so that falls back to load. Undefined when
    * neither works: the caller starts a new session and says so.
    */
-  private async reopen(sessionId: string, meta: Record<string, unknown> | undefined): Promise<'resume' | 'load' | undefined> {
+  private async reopen(sessionId: string, meta: Record<string, unknown> | undefined): Promise<{ how: 'resume' | 'load'; options: SessionOption[] } | undefined> {
     const { cwd, mcpServers } = this.binding;
     if (this.connection.canResumeSession) {
       try {
-        await this.connection.resumeSession(sessionId, cwd, mcpServers, meta);
-        return 'resume';
+        return { how: 'resume', options: await this.connection.resumeSession(sessionId, cwd, mcpServers, meta) };
       } catch (error) {
         if ((error as { details?: { rpcCode?: number } }).details?.rpcCode !== METHOD_NOT_FOUND) {
           return undefined;
@@ -118,8 +145,7 @@ export class LiveSession {
     }
     this.replaying = true;
     try {
-      await this.connection.loadSession(sessionId, cwd, mcpServers, meta);
-      return 'load';
+      return { how: 'load', options: await this.connection.loadSession(sessionId, cwd, mcpServers, meta) };
     } catch {
       return undefined;
     } finally {
@@ -184,8 +210,20 @@ export class LiveSession {
   }
 
   private onUpdate(sessionId: string, update: SessionUpdate, owner: LiveSessionOwner): void {
+    if (this.replaying || sessionId !== this.sessionId) {
+      return;
+    }
+    // Changes of mode or options belong to the session, whether or not a turn runs.
+    if (update.sessionUpdate === 'current_mode_update' || update.sessionUpdate === 'config_option_update') {
+      this.options =
+        update.sessionUpdate === 'current_mode_update'
+          ? withCurrentMode(this.options, update.currentModeId)
+          : sessionOptions(modeState(this.options), update.configOptions);
+      owner.commit([{ type: 'session.options', payload: { options: this.options } }]);
+      return;
+    }
     const turnId = owner.activeTurnId();
-    if (this.replaying || sessionId !== this.sessionId || !turnId) {
+    if (!turnId) {
       return;
     }
     const { drafts, unknownKind } = mapUpdate(update, turnId, { isKnownToolCall: (id) => this.toolCalls.has(id) });

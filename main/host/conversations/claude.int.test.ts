@@ -83,4 +83,32 @@ describe('a real turn through claude-agent-acp', () => {
     expect(after.turns[next.turnId]?.status).toBe('completed');
     expect(after.items.at(-1)).toMatchObject({ kind: 'agent', text: expect.stringContaining('Are you back?') });
   }, 120_000);
+
+  it('a model chosen from the agent\'s own options reaches the model, and is applied again after a restart', async () => {
+    const dataDir = tempDir('options');
+    await host.dispose();
+    host = new Host({ dataDir, env: agentTestEnv(stub.url) });
+    const { conversationId } = host.conversations.create('claude', tempDir('work'));
+    host.conversations.send(conversationId, 'first message');
+    await host.conversations.idle();
+    const state = () => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    const model = state().sessionOptions.find((option) => option.category === 'model');
+    expect(model?.options.map((choice) => choice.value)).toContain('haiku');
+    expect(await host.handle('setSessionOption', { conversationId, optionId: model!.id, value: 'haiku' })).toMatchObject({ ok: true });
+    expect(state().chosenOptions).toEqual({ [model!.id]: 'haiku' });
+    expect(state().sessionOptions.find((option) => option.id === model!.id)?.currentValue).toBe('haiku');
+    expect(await host.handle('setSessionOption', { conversationId, optionId: model!.id, value: 'no-such-model' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+
+    host.conversations.send(conversationId, 'second message');
+    await host.conversations.idle();
+    const modelOf = (text: string) => stub.modelRequests().filter((request) => request.lastUserText.includes(text)).at(-1)?.model ?? '';
+    expect(modelOf('second message')).toContain('haiku');
+
+    await host.dispose();
+    host = new Host({ dataDir, env: agentTestEnv(stub.url) });
+    host.conversations.send(conversationId, 'third message');
+    await host.conversations.idle();
+    expect(modelOf('third message')).toContain('haiku');
+    expect(state().sessionOptions.find((option) => option.id === model!.id)?.currentValue).toBe('haiku');
+  }, 120_000);
 });

@@ -4,13 +4,15 @@
  */
 import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
-import { selectActiveSummary } from '../../store/selectors/transcript.js';
+import { SessionOptions } from './SessionOptions.js';
+import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
 /** The header of the chat pane. */
 export function SessionHeader() {
   const agents = useBaton((state) => state.agents);
   const draft = useBaton((state) => state.draft);
   const summary = useBaton(selectActiveSummary);
+  const transcript = useBaton(selectActiveTranscript);
   const setDraftAgent = useBaton((state) => state.setDraftAgent);
   const setDraftCwd = useBaton((state) => state.setDraftCwd);
   const agentId = summary ? summary.agentId : draft.agentId;
@@ -41,6 +43,7 @@ export function SessionHeader() {
           onChange={(event) => setDraftCwd(event.target.value)}
         />
       </label>
+      {transcript && bound ? <SessionOptions transcript={transcript} /> : null}
       {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} /> : null}
       {selected && !selected.available ? (
         <p className="agent-hint" role="note">

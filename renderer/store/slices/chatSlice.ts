@@ -103,6 +103,12 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         await api.call('cancelTurn', { conversationId: selection.conversationId }).catch((error: unknown) => get().showError(error));
       }
     },
+    async setSessionOption(optionId, value) {
+      const { selection } = get();
+      if (selection.kind === 'conversation') {
+        await api.call('setSessionOption', { conversationId: selection.conversationId, optionId, value }).catch((error: unknown) => get().showError(error));
+      }
+    },
     async answerPermission(requestId, optionId) {
       const { selection } = get();
       if (selection.kind === 'conversation') {
