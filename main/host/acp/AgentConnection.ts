@@ -43,7 +43,7 @@ const AUTH_REQUIRED = -32000;
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
 const STDERR_LINES_IN_ERRORS = 20;
 const EXIT_SETTLE_MS = 1_000;
-const CLOSE_TIMEOUT_MS = 2_000;
+const CLOSE_TIMEOUT_MS = 5_000;
 
 /** A live connection to one agent process. */
 export class AgentConnection {
@@ -207,6 +207,11 @@ export class AgentConnection {
     return this.process.child.pid;
   }
 
+  /** False once the connection is closed (the process exited, or the agent broke the protocol). */
+  get usable(): boolean {
+    return !this.disposed && !this.connection.signal.aborted && this.process.exit === undefined;
+  }
+
   /** True once the process has exited. */
   get exited(): boolean {
     return this.process.exit !== undefined;
@@ -227,6 +232,10 @@ export class AgentConnection {
     try {
       return await request();
     } catch (error) {
+      // The cause wins over its consequence: the agent may exit only because the connection was closed on it.
+      if (error instanceof acp.MessageTooLargeError) {
+        throw new ProtocolError(this.agentName, `it sent a message over the ${Math.round(error.maxMessageBytes / 1024 / 1024)} MiB limit (${error.message.replace(/\.$/, '')}).`);
+      }
       // The stream usually ends a moment before the process's exit is reported: wait for it, so
       // a dead agent is reported as such and not as a protocol fault.
       if (this.connection.signal.aborted && !this.process.exit) {

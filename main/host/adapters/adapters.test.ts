@@ -17,6 +17,29 @@ describe('custom agents', () => {
     expect(adapters[0]).toMatchObject({ displayName: 'My Agent', command: 'my-agent', args: ['--acp'], env: { A: '1' }, source: 'custom' });
   });
 
+  it('takes Zed\'s agent_servers shape, comments and trailing commas included', () => {
+    const dir = tempDir('agents');
+    const file = path.join(dir, 'agents.json');
+    writeFileSync(
+      file,
+      `{
+        // copied from Zed's settings.json
+        "theme": "One Dark",
+        "agent_servers": {
+          "Zed Custom": { "type": "custom", "command": "/opt/agent", "args": ["--acp"], "env": { "K": "v" }, },
+          "Legacy": { "command": "legacy-agent" },
+          "From Extension": { "type": "extension" },
+        },
+      }`,
+    );
+    const { adapters, problem } = readCustomAgents(file);
+    expect(problem).toBeUndefined();
+    expect(adapters.map(({ agentId, displayName, command, args, env }) => ({ agentId, displayName, command, args, env }))).toEqual([
+      { agentId: 'custom:zed-custom', displayName: 'Zed Custom', command: '/opt/agent', args: ['--acp'], env: { K: 'v' } },
+      { agentId: 'custom:legacy', displayName: 'Legacy', command: 'legacy-agent', args: [], env: {} },
+    ]);
+  });
+
   it('treats a missing file as none and reports a bad one with its reason', () => {
     const dir = tempDir('agents');
     expect(readCustomAgents(path.join(dir, 'agents.json'))).toEqual({ adapters: [], problem: undefined });
@@ -24,6 +47,8 @@ describe('custom agents', () => {
     expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/agents\.0\.command/);
     writeFileSync(path.join(dir, 'agents.json'), '{ nope');
     expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/not valid JSON/);
+    writeFileSync(path.join(dir, 'agents.json'), '{ "theme": "dark" }');
+    expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/agent_servers/);
   });
 
   it('the catalog shows a bad agents.json as an unavailable entry, keeping the built-ins', () => {

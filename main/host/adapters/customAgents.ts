@@ -1,9 +1,12 @@
 /**
- * Custom ACP agents from `agents.json` in the data folder:
- * `{ "agents": [ { "name": "…", "command": "…", "args": [], "env": {} } ] }`.
- * A bad file never stops Baton: it is reported as an unavailable entry that says what is wrong.
+ * Custom ACP agents from `agents.json` in the data folder, in Baton's shape
+ * `{ "agents": [ { "name": "…", "command": "…", "args": [], "env": {} } ] }` or in Zed's
+ * `{ "agent_servers": { "Name": { "command": "…", "args": [], "env": {} } } }` (a Zed settings file
+ * can be copied in as it is: comments and trailing commas are fine). A bad file never stops
+ * Baton: it is reported as an unavailable entry that says what is wrong.
  */
 import { readFileSync } from 'node:fs';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import type { AgentAdapter } from './AgentAdapter.js';
 
@@ -14,7 +17,16 @@ const customAgentSchema = z.object({
   env: z.record(z.string(), z.string()).default({}),
 });
 
-const agentsFileSchema = z.object({ agents: z.array(customAgentSchema) });
+const zedServerSchema = z.object({
+  type: z.string().optional(),
+  command: z.string().trim().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+});
+
+const agentsFileSchema = z
+  .object({ agents: z.array(customAgentSchema).optional(), agent_servers: z.record(z.string(), z.unknown()).optional() })
+  .refine((file) => file.agents !== undefined || file.agent_servers !== undefined, { message: 'expected "agents" (a list) or "agent_servers" (Zed\'s settings shape)' });
 
 /** What reading `agents.json` produced. */
 export type CustomAgentsResult = { adapters: AgentAdapter[]; problem: string | undefined };
@@ -30,19 +42,24 @@ export function readCustomAgents(file: string): CustomAgentsResult {
     }
     return { adapters: [], problem: `${file} could not be read: ${(error as Error).message}` };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { adapters: [], problem: `${file} is not valid JSON: ${(error as Error).message}` };
+  const errors: ParseError[] = [];
+  const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  const firstError = errors[0];
+  if (firstError) {
+    return { adapters: [], problem: `${file} is not valid JSON: ${printParseErrorCode(firstError.error)} at offset ${firstError.offset}` };
   }
   const parsed = agentsFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { adapters: [], problem: `${file}: ${issue ? `${issue.path.join('.') || 'file'}: ${issue.message}` : 'invalid'}` };
   }
+  const fromZed = Object.entries(parsed.data.agent_servers ?? {}).flatMap(([name, server]) => {
+    const entry = zedServerSchema.safeParse(server);
+    // Zed's own extension agents (no command) are Zed's business; only commands can be run here.
+    return entry.success && (entry.data.type === undefined || entry.data.type === 'custom') ? [{ name, command: entry.data.command, args: entry.data.args, env: entry.data.env }] : [];
+  });
   const seen = new Set<string>();
-  const adapters = parsed.data.agents.map((agent): AgentAdapter => {
+  const adapters = [...(parsed.data.agents ?? []), ...fromZed].map((agent): AgentAdapter => {
     let agentId = `custom:${slug(agent.name)}`;
     for (let index = 2; seen.has(agentId); index += 1) {
       agentId = `custom:${slug(agent.name)}-${index}`;

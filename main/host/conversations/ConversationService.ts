@@ -190,6 +190,12 @@ export class ConversationService {
       }
     } finally {
       this.running.delete(conversationId);
+      // An agent that broke the protocol is still running but cannot be talked to: end it.
+      const live = this.live.get(conversationId);
+      if (live && !live.usable) {
+        this.live.delete(conversationId);
+        await live.dispose();
+      }
     }
   }
 

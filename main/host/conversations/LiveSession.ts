@@ -54,6 +54,7 @@ export class LiveSession {
   private constructor(
     readonly binding: PreparedBinding,
     private readonly connection: AgentConnection,
+    private readonly owner: LiveSessionOwner,
   ) {}
 
   /** Starts the agent process for a binding. */
@@ -81,7 +82,7 @@ export class LiveSession {
         },
       },
     });
-    self.live = new LiveSession(binding, connection);
+    self.live = new LiveSession(binding, connection, owner);
     return self.live;
   }
 
@@ -106,6 +107,11 @@ export class LiveSession {
     this.sessionId = sessionId;
     this.options = options;
     return [{ type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId, how: 'new', ...versionField } }, optionsDraft()];
+  }
+
+  /** False once the agent can no longer be talked to; the next message starts a new process. */
+  get usable(): boolean {
+    return this.connection.usable;
   }
 
   /** The session's options now. */
@@ -135,6 +141,7 @@ export class LiveSession {
       try {
         return { how: 'resume', options: await this.connection.resumeSession(sessionId, cwd, mcpServers, meta) };
       } catch (error) {
+        this.owner.log(`${this.binding.agentName} could not resume session ${sessionId}: ${String(error)}`);
         if ((error as { details?: { rpcCode?: number } }).details?.rpcCode !== METHOD_NOT_FOUND) {
           return undefined;
         }
@@ -146,7 +153,8 @@ export class LiveSession {
     this.replaying = true;
     try {
       return { how: 'load', options: await this.connection.loadSession(sessionId, cwd, mcpServers, meta) };
-    } catch {
+    } catch (error) {
+      this.owner.log(`${this.binding.agentName} could not load session ${sessionId}: ${String(error)}`);
       return undefined;
     } finally {
       this.replaying = false;

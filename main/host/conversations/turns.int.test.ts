@@ -102,6 +102,32 @@ describe('turns through a real ACP process', () => {
     expect(state.items.at(-1)).toMatchObject({ kind: 'agent', text: 'Fake reply: are you back?' });
   });
 
+  it('a line of garbage or an unknown update from the agent is skipped; the turn completes', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const first = host.conversations.send(conversationId, 'garbage please');
+    await host.conversations.idle();
+    const second = host.conversations.send(conversationId, 'unknown please');
+    await host.conversations.idle();
+    const state = transcript(conversationId);
+    expect(state.turns[first.turnId]?.status).toBe('completed');
+    expect(state.turns[second.turnId]?.status).toBe('completed');
+    expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['Fine after garbage.', 'Fine after an unknown update.']);
+  });
+
+  it('a 50 MiB message fails the turn as a protocol error, ends that agent, and the next message works', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const { turnId } = host.conversations.send(conversationId, 'huge please');
+    await host.conversations.idle();
+    let state = transcript(conversationId);
+    expect(state.turns[turnId]?.status).toBe('failed');
+    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'ProtocolError', message: expect.stringContaining('byte limit') } });
+    await expect.poll(() => fakeAgentProcesses(dataDir).length, { timeout: 5_000 }).toBe(0);
+    const next = host.conversations.send(conversationId, 'hello again');
+    await host.conversations.idle();
+    state = transcript(conversationId);
+    expect(state.turns[next.turnId]?.status).toBe('completed');
+  }, 60_000);
+
   it('a second message while a reply is being written is refused, not queued silently', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
     host.conversations.send(conversationId, 'slow please');
