@@ -92,6 +92,7 @@ async function startupTimes(): Promise<void> {
     const initialize = performance.now() - started;
     started = performance.now();
     await live.bind(adapter, undefined);
+    live.start();
     const sessionNew = performance.now() - started;
     started = performance.now();
     await live.prompt('hello');

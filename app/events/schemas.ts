@@ -80,6 +80,10 @@ export const payloadSchemas = {
   }),
   /** The options the agent offers now, with their current values (replaces the previous list). */
   'session.options': z.object({ options: z.array(sessionOptionSchema) }),
+  /** The slash commands the agent offers now (replaces the previous list). */
+  'session.commands': z.object({ commands: z.array(z.object({ name: z.string(), description: z.string(), hint: z.string().optional() })) }),
+  /** What the agent says about its session (its own title for it). */
+  'session.info': z.object({ title: z.string().nullable() }),
   /** The person's choice, remembered for the conversation and applied again whenever a session is reopened. */
   'session.option.chosen': z.object({ optionId: z.string().min(1), value: z.string() }),
   'message.chunk': z.object({ turnId: id, messageId: z.string().optional(), text }),

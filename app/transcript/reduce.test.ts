@@ -135,4 +135,24 @@ describe('reduce', () => {
     expect(tail.activeTurnId).toBe(whole.activeTurnId);
     expect(tail.agentName).toBe('Claude');
   });
+
+  it('keeps the agent\'s options, commands and title, and the person\'s choices', () => {
+    const option = { id: 'model', name: 'Model', category: 'model', type: 'select' as const, currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] };
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        { type: 'session.options', payload: { options: [option] } },
+        { type: 'session.option.chosen', payload: { optionId: 'model', value: 'b' } },
+        { type: 'session.options', payload: { options: [{ ...option, currentValue: 'b' }] } },
+        { type: 'session.commands', payload: { commands: [{ name: 'review', description: 'Review the diff' }] } },
+        { type: 'session.info', payload: { title: 'Fixing the parser' } },
+      ]),
+    );
+    expect(state.sessionOptions[0]?.currentValue).toBe('b');
+    expect(state.chosenOptions).toEqual({ model: 'b' });
+    expect(state.commands).toEqual([{ name: 'review', description: 'Review the diff' }]);
+    expect(state.sessionTitle).toBe('Fixing the parser');
+    expect(state.items).toEqual([]);
+  });
 });

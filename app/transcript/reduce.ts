@@ -60,6 +60,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     }
     case 'session.bound':
       return { ...base, session: event.payload };
+    case 'session.commands':
+      return { ...base, commands: event.payload.commands };
+    case 'session.info':
+      return { ...base, sessionTitle: event.payload.title };
     case 'session.options':
       return { ...base, sessionOptions: event.payload.options };
     case 'session.option.chosen':

@@ -62,6 +62,10 @@ export type TranscriptState = {
   usage: EventPayload<'usage'> | null;
   /** The agent's session options as it last reported them. */
   sessionOptions: EventPayload<'session.options'>['options'];
+  /** The agent's slash commands. */
+  commands: EventPayload<'session.commands'>['commands'];
+  /** The agent's own title for its session, if it gave one. */
+  sessionTitle: string | null;
   /** What the person chose, by option id. */
   chosenOptions: Record<string, string>;
   /** Events of types this build does not know, kept in the store and skipped here. */
@@ -86,6 +90,8 @@ export function emptyTranscript(conversationId: string): TranscriptState {
     session: null,
     usage: null,
     sessionOptions: [],
+    commands: [],
+    sessionTitle: null,
     chosenOptions: {},
     skippedEvents: 0,
   };

@@ -57,3 +57,23 @@ test('the agent\'s own options appear as pickers, and a chosen model is used', a
   await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('second, with haiku');
   expect(stub.modelRequests().filter((request) => request.lastUserText.includes('second, with haiku')).at(-1)?.model).toContain('haiku');
 });
+
+test('the agent\'s slash commands are offered when a message starts with /', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-commands'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('hello');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('hello');
+  await message.fill('/');
+  const commands = page.getByRole('list', { name: 'Commands' });
+  await expect(commands.getByRole('listitem').first()).toBeVisible();
+  const count = await commands.getByRole('listitem').count();
+  const first = (await commands.getByRole('listitem').first().locator('strong').textContent()) ?? '';
+  await message.fill(first.slice(0, 3));
+  expect(await commands.getByRole('listitem').count()).toBeLessThanOrEqual(count);
+  await commands.getByRole('button').first().click();
+  await expect(message).toHaveValue(new RegExp(`^/${first.slice(1, 3)}\\S* $`));
+  await expect(commands).toHaveCount(0);
+});

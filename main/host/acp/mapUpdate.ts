@@ -112,11 +112,12 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
       };
     // The person's own message is already in the transcript as `turn.started`.
     case 'user_message_chunk':
-    // Recorded by the agents issue (commands, modes, config options, session info, compaction).
+    // Session-level facts, recorded by LiveSession whether or not a turn runs.
     case 'available_commands_update':
     case 'current_mode_update':
     case 'config_option_update':
     case 'session_info_update':
+    // The agent compacting its own context changes nothing in Baton's transcript.
     case 'compaction_update':
     case 'compaction_summary_chunk':
       return { drafts: [] };

@@ -101,6 +101,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     opened.push(live);
     recorder.live = live;
     const [bound] = await live.bind(adapter, options.previousSessionId);
+    live.start();
     return { live, recorder, env, bound, binding };
   }
 

@@ -243,6 +243,7 @@ export class ConversationService {
         });
       }
       this.committer.commit(conversationId, drafts);
+      live.start();
       await this.reapplyChoices(conversationId, live, state.chosenOptions, turnId);
     } catch (error) {
       await live.dispose();

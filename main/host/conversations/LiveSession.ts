@@ -50,6 +50,8 @@ export class LiveSession {
   private readonly toolCalls = new Set<string>();
   /** The session's options as the agent last reported them. */
   private options: SessionOption[] = [];
+  /** Updates that arrived while a session was being bound, before its id was known here. */
+  private early: Array<{ sessionId: string; update: SessionUpdate }> | undefined = [];
 
   private constructor(
     readonly binding: PreparedBinding,
@@ -112,6 +114,11 @@ export class LiveSession {
   /** False once the agent can no longer be talked to; the next message starts a new process. */
   get usable(): boolean {
     return this.connection.usable;
+  }
+
+  /** Starts applying updates: call once the drafts from `bind` are committed. */
+  start(): void {
+    this.drainEarly();
   }
 
   /** The session's options now. */
@@ -217,7 +224,20 @@ export class LiveSession {
     await this.connection.dispose();
   }
 
+  /** Applies updates that came in while binding, now that the session id is known. */
+  private drainEarly(): void {
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const { sessionId, update } of early) {
+      this.onUpdate(sessionId, update, this.owner);
+    }
+  }
+
   private onUpdate(sessionId: string, update: SessionUpdate, owner: LiveSessionOwner): void {
+    if (this.early && !this.replaying) {
+      this.early.push({ sessionId, update });
+      return;
+    }
     if (this.replaying || sessionId !== this.sessionId) {
       return;
     }
@@ -228,6 +248,17 @@ export class LiveSession {
           ? withCurrentMode(this.options, update.currentModeId)
           : sessionOptions(modeState(this.options), update.configOptions);
       owner.commit([{ type: 'session.options', payload: { options: this.options } }]);
+      return;
+    }
+    if (update.sessionUpdate === 'available_commands_update') {
+      const commands = update.availableCommands.map(({ name, description, input }) => ({ name, description, ...(input && 'hint' in input ? { hint: input.hint } : {}) }));
+      owner.commit([{ type: 'session.commands', payload: { commands } }]);
+      return;
+    }
+    if (update.sessionUpdate === 'session_info_update') {
+      if (update.title !== undefined) {
+        owner.commit([{ type: 'session.info', payload: { title: update.title } }]);
+      }
       return;
     }
     const turnId = owner.activeTurnId();

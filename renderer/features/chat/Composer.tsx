@@ -1,8 +1,9 @@
 /** The message box: Enter sends, Shift+Enter starts a new line; Stop cancels a running reply. */
 import type { KeyboardEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useBaton } from '../../store/index.js';
 import { composerKey } from '../../store/store.js';
-import { selectComposerText, selectTurnRunning } from '../../store/selectors/transcript.js';
+import { selectCommandSuggestions, selectComposerText, selectTurnRunning } from '../../store/selectors/transcript.js';
 
 /** The composer. */
 export function Composer() {
@@ -14,6 +15,7 @@ export function Composer() {
   const cancel = useBaton((state) => state.cancel);
   const setComposer = useBaton((state) => state.setComposer);
   const canSend = !running && !sending && text.trim() !== '';
+  const commands = useBaton(useShallow(selectCommandSuggestions));
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -42,6 +44,17 @@ export function Composer() {
         onChange={(event) => setComposer(key, event.target.value)}
         onKeyDown={onKeyDown}
       />
+      {commands.length > 0 ? (
+        <ul className="command-suggestions" aria-label="Commands">
+          {commands.map((command) => (
+            <li key={command.name}>
+              <button type="button" onClick={() => setComposer(key, `/${command.name} `)}>
+                <strong>/{command.name}</strong> {command.description}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <div className="composer-buttons">
         <button type="submit" disabled={!canSend}>
           Send

@@ -33,3 +33,17 @@ export function selectActiveConversationId(state: BatonState): string | undefine
 export function selectHasEarlier(state: BatonState): boolean {
   return state.selection.kind === 'conversation' && (state.transcripts[state.selection.conversationId]?.firstSeq ?? 1) > 1;
 }
+
+const NO_COMMANDS: TranscriptState['commands'] = [];
+
+/** The agent's slash commands matching what is typed, while the message is a bare "/word". */
+export function selectCommandSuggestions(state: BatonState): TranscriptState['commands'] {
+  const text = selectComposerText(state);
+  const commands = selectActiveTranscript(state)?.commands ?? NO_COMMANDS;
+  if (!/^\/\S*$/.test(text) || commands.length === 0) {
+    return NO_COMMANDS;
+  }
+  const typed = text.slice(1).toLowerCase();
+  const matching = commands.filter((command) => command.name.toLowerCase().startsWith(typed));
+  return matching.length === commands.length ? commands : matching;
+}
