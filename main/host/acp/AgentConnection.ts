@@ -28,7 +28,19 @@ export type AgentConnectionHandlers = {
   requestPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
   /** The process ended (expectedly after dispose, or not). */
   onExit?(description: string): void;
+  /** File access for the agent; when absent, the capability is not advertised. */
+  files?: {
+    read(path: string, line?: number | null, limit?: number | null): Promise<string>;
+    write(path: string, content: string): Promise<void>;
+  };
 };
+
+/** Maps a refusal from the file handlers to the JSON-RPC error the agent gets. */
+function fileError(error: unknown): acp.RequestError {
+  const kind = (error as { kind?: string }).kind;
+  const message = error instanceof Error ? error.message : String(error);
+  return new acp.RequestError(kind === 'not-found' ? -32002 : kind ? -32602 : -32603, message);
+}
 
 /** Options for {@link AgentConnection.start}. */
 export type StartOptions = {
@@ -80,6 +92,25 @@ export class AgentConnection {
         handlers.onUpdate(params.sessionId, params.update);
       })
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
+    const { files } = handlers;
+    if (files) {
+      client
+        .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
+          try {
+            return { content: await files.read(params.path, params.line, params.limit) };
+          } catch (error) {
+            throw fileError(error);
+          }
+        })
+        .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+          try {
+            await files.write(params.path, params.content);
+            return {};
+          } catch (error) {
+            throw fileError(error);
+          }
+        });
+    }
     const connection = client.connect(stream);
     void child.exited.then((exit) => {
       connection.close(new AgentExitedError(agentName, describeExit(exit), child.stderr.lastLines(STDERR_LINES_IN_ERRORS)));
@@ -92,8 +123,8 @@ export class AgentConnection {
       const initialized = await Promise.race([
         connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
-          // Only what Baton really implements today: no file system, no terminals.
-          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+          // Only what Baton really implements: files (confined to the session) when handlers are given; no terminals.
+          clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: false },
           clientInfo: { name: 'baton', title: 'Baton', version: '0.1.0' },
         }),
         new Promise<never>((_, reject) => {

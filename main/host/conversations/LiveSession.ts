@@ -12,6 +12,7 @@ import { mapUpdate } from '../acp/mapUpdate.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { launchSpec } from '../adapters/launchSpec.js';
+import { SessionFiles } from './SessionFiles.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 
 /** What a live session needs from the conversation that owns it. */
@@ -31,9 +32,6 @@ function modeState(options: readonly SessionOption[]): { currentModeId: string; 
   const mode = options.find((option) => option.id === MODE_OPTION_ID);
   return mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value, name }) => ({ id: value, name })) } : null;
 }
-
-/** JSON-RPC "Method not found". */
-const METHOD_NOT_FOUND = -32601;
 
 type PendingPermission = {
   turnId: string;
@@ -82,6 +80,7 @@ export class LiveSession {
           self.live?.cancelPendingPermissions(owner);
           owner.onExit();
         },
+        files: new SessionFiles([binding.cwd]),
       },
     });
     self.live = new LiveSession(binding, connection, owner);
@@ -137,10 +136,10 @@ export class LiveSession {
   }
 
   /**
-   * Reopens an earlier session: `session/resume` where advertised, else `session/load` (whose
-   * replayed history is already in the transcript). Some agents advertise resume without
-   * implementing it (Qwen answers "Method not found"), so that falls back to load. Undefined when
-   * neither works: the caller starts a new session and says so.
+   * Reopens an earlier session: `session/resume` where advertised, then `session/load` (whose
+   * replayed history is already in the transcript) when resume is missing or fails (Qwen
+   * advertises resume but answers "Method not found"). Undefined when neither works: the caller
+   * starts a new session and says so.
    */
   private async reopen(sessionId: string, meta: Record<string, unknown> | undefined): Promise<{ how: 'resume' | 'load'; options: SessionOption[] } | undefined> {
     const { cwd, mcpServers } = this.binding;
@@ -148,10 +147,9 @@ export class LiveSession {
       try {
         return { how: 'resume', options: await this.connection.resumeSession(sessionId, cwd, mcpServers, meta) };
       } catch (error) {
+        // Some agents advertise resume without implementing it ("Method not found"); others fail
+        // it now and then: either way, loading is the next best thing.
         this.owner.log(`${this.binding.agentName} could not resume session ${sessionId}: ${String(error)}`);
-        if ((error as { details?: { rpcCode?: number } }).details?.rpcCode !== METHOD_NOT_FOUND) {
-          return undefined;
-        }
       }
     }
     if (!this.connection.canLoadSession) {

@@ -1,4 +1,6 @@
 /** Turns through a real ACP child process (the fake agent): permission, cancel, a crash mid-turn, recovery after a dead host. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
@@ -127,6 +129,26 @@ describe('turns through a real ACP process', () => {
     state = transcript(conversationId);
     expect(state.turns[next.turnId]?.status).toBe('completed');
   }, 60_000);
+
+  it('the agent reads and writes files in the session folder through Baton, and nowhere else', async () => {
+    const work = tempDir('work');
+    const outside = tempDir('outside');
+    writeFileSync(path.join(work, 'inside.txt'), 'hello from inside');
+    writeFileSync(path.join(outside, 'secret.txt'), 'secret');
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
+    const reply = async (text: string): Promise<string> => {
+      host.conversations.send(conversationId, text);
+      await host.conversations.idle();
+      const last = transcript(conversationId).items.at(-1);
+      return last?.kind === 'agent' ? last.text : '';
+    };
+    expect(await reply(`read:${path.join(work, 'inside.txt')}`)).toBe('Read: hello from inside');
+    expect(await reply(`read:${path.join(outside, 'secret.txt')}`)).toMatch(/^Refused \(-32602\): .*outside the session's folder/);
+    expect(await reply(`write:${path.join(work, 'out', 'new.txt')}`)).toBe('Wrote it.');
+    expect(readFileSync(path.join(work, 'out', 'new.txt'), 'utf8')).toBe('written by the fake agent');
+    expect(await reply(`write:${path.join(outside, 'new.txt')}`)).toMatch(/^Refused \(-32602\)/);
+    expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
+  });
 
   it('a second message while a reply is being written is refused, not queued silently', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
