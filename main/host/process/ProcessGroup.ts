@@ -3,6 +3,7 @@
  * (agents launch native children and MCP servers). Keeps the last bytes of stderr.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ByteRing } from './ByteRing.js';
 
 /** How to start a child. */
@@ -18,6 +19,42 @@ export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
 
 const STDERR_LIMIT = 64 * 1024;
 const KILL_GRACE_MS = 2_000;
+const GROUP_POLL_MS = 25;
+
+/**
+ * True while any member of process group `pgid` is running. On Linux, zombies (ended, waiting to
+ * be reaped) do not count; elsewhere any member does.
+ */
+export function groupHasLiveMembers(pgid: number): boolean {
+  if (process.platform === 'linux') {
+    try {
+      for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) {
+          continue;
+        }
+        try {
+          // /proc/<pid>/stat: "pid (name) state ppid pgrp …"; the name may contain spaces or parentheses.
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          if (fields[2] === String(pgid) && fields[0] !== 'Z') {
+            return true;
+          }
+        } catch {
+          // The process ended while we looked.
+        }
+      }
+      return false;
+    } catch {
+      // No /proc: fall through to the signal probe.
+    }
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A running child in its own group. */
 export class ProcessGroup {
@@ -66,17 +103,27 @@ export class ProcessGroup {
     return this.exitInfo;
   }
 
-  /** Ends the whole group: SIGTERM, then SIGKILL after a grace period. */
+  /**
+   * Ends the whole group: SIGTERM, then SIGKILL for whatever is still running after a grace
+   * period. The grace applies to every member, not just the leader: an agent's own children
+   * (Claude Code under its ACP adapter) save their state on SIGTERM and must not be cut off.
+   */
   async dispose(): Promise<void> {
-    if (this.exitInfo || this.child.pid === undefined) {
+    const pid = this.child.pid;
+    if (pid === undefined) {
       return;
     }
-    this.signalGroup('SIGTERM');
-    const timer = setTimeout(() => this.signalGroup('SIGKILL'), KILL_GRACE_MS);
-    await this.exited;
-    clearTimeout(timer);
-    // The leader is gone; children that ignored SIGTERM may remain in the group.
+    if (!this.exitInfo) {
+      this.signalGroup('SIGTERM');
+    }
+    const deadline = Date.now() + KILL_GRACE_MS;
+    const leaderGone = Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, KILL_GRACE_MS))]);
+    await leaderGone;
+    while (Date.now() < deadline && groupHasLiveMembers(pid)) {
+      await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+    }
     this.signalGroup('SIGKILL');
+    await this.exited;
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
