@@ -2,3 +2,4 @@
 export * from './state.js';
 export * from './reduce.js';
 export * from './summary.js';
+export * from './unfinished.js';

@@ -3,7 +3,7 @@
  * beyond its arguments. Update kinds Baton does not record yet map to nothing; kinds it does not
  * know at all are reported through `unknownKind` so the caller can log them, never crash.
  */
-import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus } from '@agentclientprotocol/sdk';
+import type { ContentBlock, SessionUpdate, ToolCall, ToolCallContent, ToolCallStatus, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { EventDraft, EventPayload } from '../../../app/events/index.js';
 
 type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>[number];
@@ -39,38 +39,10 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
     case 'agent_thought_chunk':
       return { drafts: [{ type: 'thought.chunk', payload: { turnId, text: contentText(update.content) } }] };
     case 'tool_call':
-      return {
-        drafts: [
-          {
-            type: 'tool.call',
-            payload: {
-              turnId,
-              toolCallId: update.toolCallId,
-              title: update.title,
-              ...(update.kind ? { kind: update.kind } : {}),
-              status: toolStatus(update.status ?? 'pending'),
-              ...(update.content ? { content: update.content.map(toolContent) } : {}),
-            },
-          },
-        ],
-      };
+      return { drafts: [toolCallDraft(turnId, update)] };
     case 'tool_call_update':
       if (!context.isKnownToolCall(update.toolCallId)) {
-        return {
-          drafts: [
-            {
-              type: 'tool.call',
-              payload: {
-                turnId,
-                toolCallId: update.toolCallId,
-                title: update.title ?? 'Tool call',
-                ...(update.kind ? { kind: update.kind } : {}),
-                status: toolStatus(update.status ?? 'pending'),
-                ...(update.content ? { content: update.content.map(toolContent) } : {}),
-              },
-            },
-          ],
-        };
+        return { drafts: [toolCallDraft(turnId, update)] };
       }
       return {
         drafts: [
@@ -124,6 +96,21 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
     default:
       return { drafts: [], unknownKind: String((update as { sessionUpdate?: unknown }).sessionUpdate) };
   }
+}
+
+/** The announcement of a tool call, from a `tool_call` or from an update about one not announced yet. */
+function toolCallDraft(turnId: string, call: ToolCall | ToolCallUpdate): EventDraft {
+  return {
+    type: 'tool.call',
+    payload: {
+      turnId,
+      toolCallId: call.toolCallId,
+      title: call.title ?? 'Tool call',
+      ...(call.kind ? { kind: call.kind } : {}),
+      status: toolStatus(call.status ?? 'pending'),
+      ...(call.content ? { content: call.content.map(toolContent) } : {}),
+    },
+  };
 }
 
 /** Text of a content block; non-text blocks are named, not dropped. */

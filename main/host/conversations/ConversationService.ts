@@ -9,7 +9,7 @@ import { AgentNotInstalledError, BatonError, InvalidRequestError, NotFoundError,
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
-import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { AgentCatalog } from '../adapters/AgentCatalog.js';
@@ -52,16 +52,7 @@ export class ConversationService {
   /** Marks turns left running by a process that died as interrupted. Run once at start-up. */
   recoverInterruptedTurns(): void {
     for (const summary of this.store.runningSummaries()) {
-      const state = reduceAll(emptyTranscript(summary.conversationId), this.store.readEvents(summary.conversationId).events);
-      const drafts: EventDraft[] = [];
-      for (const item of state.items) {
-        if (item.kind === 'permission' && !item.decision) {
-          drafts.push({ type: 'permission.decided', payload: { turnId: item.turnId, requestId: item.requestId, optionId: null, by: 'turn-cancelled' } });
-        }
-      }
-      drafts.push(...Object.values(state.turns)
-        .filter((turn) => turn.status === 'accepted' || turn.status === 'running')
-        .map((turn): EventDraft => ({ type: 'turn.ended', payload: { turnId: turn.turnId, outcome: 'interrupted' } })));
+      const drafts = interruptUnfinished(reduceAll(emptyTranscript(summary.conversationId), this.store.readEvents(summary.conversationId).events));
       if (drafts.length > 0) {
         this.committer.commit(summary.conversationId, drafts);
       }

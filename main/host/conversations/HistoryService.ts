@@ -5,7 +5,7 @@
 import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
-import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/transcript/index.js';
 import { exportFileName, parseJsonl, toJsonl, toMarkdown } from '../../../app/transcript/exportFormats.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { EventStore } from '../store/EventStore.js';
@@ -74,10 +74,9 @@ export class HistoryService {
     const envelopes = parseJsonl(content);
     const conversationId = newId();
     let summary = this.store.importEnvelopes(conversationId, envelopes);
-    const state = reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events);
-    const unfinished = Object.values(state.turns).filter((turn) => turn.status === 'accepted' || turn.status === 'running');
-    if (unfinished.length > 0) {
-      summary = this.record(conversationId, unfinished.map((turn): EventDraft => ({ type: 'turn.ended', payload: { turnId: turn.turnId, outcome: 'interrupted' } })));
+    const closing = interruptUnfinished(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events));
+    if (closing.length > 0) {
+      summary = this.record(conversationId, closing);
     } else {
       this.conversations.committer.push({ name: 'conversationChanged', payload: { conversation: summary } });
     }
