@@ -100,9 +100,12 @@ export class AgentError extends BatonError {
   }
 }
 
-/** The agent needs the person to log in before it can work. */
+/** A way an agent offers to log in. `terminal` methods need a terminal Baton does not offer yet. */
+export type AuthMethodInfo = { id: string; name: string; description?: string; terminal?: boolean };
+
+/** The agent needs the person to log in before it can work; `methods` are the ways it offers. */
 export class AuthRequiredError extends BatonError {
-  constructor(agentName: string, methods: string[]) {
+  constructor(agentName: string, methods: AuthMethodInfo[]) {
     super('AuthRequired', `${agentName} needs you to log in before it can answer.`, {
       agentName,
       methods,

@@ -44,6 +44,11 @@ export const requests = {
     params: z.object({}),
     result: z.object({ agents: z.array(agentInfoSchema) }),
   },
+  /** Logs in to an agent with one of the methods it offers (it keeps the credentials itself). */
+  authenticateAgent: {
+    params: z.object({ agentId: z.string().min(1), methodId: z.string().min(1) }),
+    result: z.object({}),
+  },
   /** Starts the agent once (initialize only, cached for this run) to fill its capability card. */
   describeAgent: {
     params: z.object({ agentId: z.string().min(1) }),

@@ -119,3 +119,24 @@ test('agents that are missing or crash are explained in the page, not in a conso
   await page.getByRole('textbox', { name: 'Message' }).fill('again');
   await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
 });
+
+test('an agent that needs a log-in offers its methods; logging in lets the message through', async ({ page }) => {
+  const { registerFakeAgent } = await import('../fixtures/fakeAgentConfig.js');
+  const dataDir = tempDir('e2e-auth');
+  registerFakeAgent(dataDir, { requireAuth: true });
+  const host = await startWebHost(dataDir, agentTestEnv(stub.url));
+  hosts.push(host);
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
+  await page.getByRole('textbox', { name: 'Message' }).fill('hello?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const failure = page.getByRole('alert').filter({ hasText: 'needs you to log in' });
+  await expect(failure).toBeVisible();
+  await expect(failure).toContainText('Terminal login: runs in a terminal');
+  await failure.getByRole('button', { name: 'Log in with Token' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Logged in to Fake' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill('now?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: now?');
+});

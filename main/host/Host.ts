@@ -65,6 +65,10 @@ export class Host {
       }),
       listAgents: () => ({ agents: this.catalog.list() }),
       describeAgent: async ({ agentId }) => ({ card: await this.probe.describe(agentId) }),
+      authenticateAgent: async ({ agentId, methodId }) => {
+        await this.probe.authenticate(agentId, methodId);
+        return {};
+      },
       listConversations: (query) => this.store.listSummaries(query),
       renameConversation: ({ conversationId, title }) => ({ conversation: this.history.rename(conversationId, title) }),
       setArchived: ({ conversationId, archived }) => ({ conversation: this.history.setArchived(conversationId, archived) }),

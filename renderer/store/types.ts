@@ -27,10 +27,14 @@ export type HostSlice = {
   cards: Record<string, { card?: AgentCard; error?: string }>;
   describeAgent(agentId: string): Promise<void>;
   error: ShownError | null;
+  /** A short confirmation (logged in…), shown until dismissed or replaced. */
+  info: string | null;
   start(): Promise<void>;
+  logIn(agentId: string, methodId: string): Promise<void>;
   reload(): Promise<void>;
   showError(error: unknown): void;
   dismissError(): void;
+  dismissInfo(): void;
 };
 
 /** The open conversation, the draft of a new one, and what is being typed. */

@@ -6,6 +6,7 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import {
+  type AuthMethodInfo,
   AgentError,
   AgentExitedError,
   AgentFailedToStartError,
@@ -62,7 +63,8 @@ export class AgentConnection {
   private disposed = false;
 
   private constructor(
-    private readonly agentName: string,
+    /** The agent's display name, used in every message about it. */
+    readonly agentName: string,
     private readonly process: ProcessGroup,
     private readonly connection: acp.ClientConnection,
     /** The agent's answer to `initialize`. */
@@ -176,6 +178,21 @@ export class AgentConnection {
     return sessionOptions(mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value: id, name }) => ({ id, name })) } : null, response.configOptions);
   }
 
+  /** The ways the agent offers to log in. */
+  authMethods(): AuthMethodInfo[] {
+    return (this.initialized.authMethods ?? []).map((method) => ({
+      id: method.id,
+      name: method.name,
+      ...(method.description ? { description: method.description } : {}),
+      ...('type' in method && method.type === 'terminal' ? { terminal: true } : {}),
+    }));
+  }
+
+  /** `authenticate` with one of the agent's methods. */
+  async authenticate(methodId: string): Promise<void> {
+    await this.call(() => this.connection.agent.request(acp.methods.agent.authenticate, { methodId }));
+  }
+
   /** True when the agent advertises `session/resume` (reopen without replaying history). */
   get canResumeSession(): boolean {
     return Boolean(this.initialized.agentCapabilities?.sessionCapabilities?.resume);
@@ -285,7 +302,7 @@ export class AgentConnection {
     }
     if (error instanceof acp.RequestError) {
       if (error.code === AUTH_REQUIRED) {
-        return new AuthRequiredError(this.agentName, []);
+        return new AuthRequiredError(this.agentName, this.authMethods());
       }
       if (error.code === -32700 || error.code === -32600) {
         return new ProtocolError(this.agentName, error.message);

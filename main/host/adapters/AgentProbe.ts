@@ -4,10 +4,10 @@
  */
 import os from 'node:os';
 import type { AgentCard } from '../../../app/agents/agentCard.js';
-import { AgentNotInstalledError } from '../../../app/errors.js';
+import { AgentNotInstalledError, InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
 import { AgentConnection } from '../acp/AgentConnection.js';
 import { prepareBinding } from '../binding/PreparedBinding.js';
-import type { Env } from './AgentAdapter.js';
+import type { AgentAdapter, Env } from './AgentAdapter.js';
 import type { AgentCatalog } from './AgentCatalog.js';
 import { launchSpec } from './launchSpec.js';
 
@@ -31,7 +31,31 @@ export class AgentProbe {
     return card;
   }
 
-  private async probe(agentId: string): Promise<AgentCard> {
+  /**
+   * Logs in with one of the agent's methods, in a process of its own. Agents keep their
+   * credentials themselves, so the next session is logged in. Terminal methods are refused: Baton
+   * has no terminal to run them in yet.
+   */
+  async authenticate(agentId: string, methodId: string): Promise<void> {
+    const { connection } = await this.connect(agentId);
+    try {
+      const method = connection.authMethods().find((candidate) => candidate.id === methodId);
+      if (!method) {
+        throw new InvalidRequestError(`${connection.agentName} offers no log-in method "${methodId}".`);
+      }
+      if (method.terminal) {
+        throw new UnsupportedInputError(connection.agentName, `the log-in method "${method.name}"`, 'it runs in a terminal, which Baton does not offer yet; log in from a terminal, then try again');
+      }
+      await connection.authenticate(methodId);
+      // The card's sign-in state may have changed.
+      this.cards.delete(agentId);
+    } finally {
+      await connection.dispose();
+    }
+  }
+
+  /** Starts an agent just for `initialize` (and possibly `authenticate`). */
+  private async connect(agentId: string): Promise<{ adapter: AgentAdapter; connection: AgentConnection }> {
     const adapter = this.catalog.get(agentId);
     const executable = this.catalog.resolve(adapter);
     if (!executable) {
@@ -43,6 +67,11 @@ export class AgentProbe {
       launch: launchSpec(adapter, executable, binding, this.env),
       handlers: { onUpdate: () => {}, requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) },
     });
+    return { adapter, connection };
+  }
+
+  private async probe(agentId: string): Promise<AgentCard> {
+    const { adapter, connection } = await this.connect(agentId);
     try {
       const { protocolVersion, agentCapabilities: capabilities, agentInfo, authMethods } = connection.initialized;
       const sessions = capabilities?.sessionCapabilities;

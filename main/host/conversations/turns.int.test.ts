@@ -206,6 +206,34 @@ describe('turns through a real ACP process', () => {
   });
 });
 
+describe('logging in', () => {
+  it('a turn that needs a log-in says how; logging in lets the next message through', async () => {
+    const dataDir = tempDir('auth');
+    registerFakeAgent(dataDir, { requireAuth: true });
+    const host = new Host({ dataDir, env: definedEnv(process.env) });
+    try {
+      const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+      const first = host.conversations.send(conversationId, 'hello');
+      await host.conversations.idle();
+      let state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+      expect(state.turns[first.turnId]?.status).toBe('failed');
+      expect(state.items.at(-1)).toMatchObject({
+        kind: 'notice',
+        error: { code: 'AuthRequired', details: { methods: [{ id: 'token', name: 'Token', description: 'Log in with a token' }, { id: 'login-shell', name: 'Terminal login', terminal: true }] } },
+      });
+      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'login-shell' })).toMatchObject({ ok: false, error: { code: 'UnsupportedInput' } });
+      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'nope' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'token' })).toMatchObject({ ok: true });
+      const second = host.conversations.send(conversationId, 'hello again');
+      await host.conversations.idle();
+      state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+      expect(state.turns[second.turnId]?.status).toBe('completed');
+    } finally {
+      await host.dispose();
+    }
+  });
+});
+
 describe('host API validation', () => {
   it('answers unknown methods, bad params and bad folders with typed errors', async () => {
     const host = new Host({ dataDir: tempDir('api'), env: definedEnv(process.env) });

@@ -13,6 +13,8 @@ export function ChatView() {
   const focus = useBaton((state) => state.focus);
   const error = useBaton((state) => state.error);
   const dismissError = useBaton((state) => state.dismissError);
+  const info = useBaton((state) => state.info);
+  const dismissInfo = useBaton((state) => state.dismissInfo);
   return (
     <main className="chat" aria-label={summary?.title || 'New conversation'}>
       {summary ? <ConversationHeader summary={summary} /> : null}
@@ -22,6 +24,14 @@ export function ChatView() {
         <div className="error-banner" role="alert">
           <span>{error.message}</span>
           <button type="button" aria-label="Dismiss error" onClick={() => dismissError()}>
+            ×
+          </button>
+        </div>
+      ) : null}
+      {info ? (
+        <div className="info-banner" role="status">
+          <span>{info}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => dismissInfo()}>
             ×
           </button>
         </div>

@@ -4,6 +4,8 @@ import type { TranscriptItem, TranscriptState } from '../../../app/transcript/in
 import { Markdown } from '../../components/Markdown.js';
 import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
+import type { AuthMethodInfo } from '../../../app/errors.js';
+import { LogInPrompt } from './LogInPrompt.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
 
 /**
@@ -97,6 +99,7 @@ function TranscriptEntry({ item }: { item: TranscriptItem }) {
       return (
         <div className={`notice notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'}>
           <p>{item.text}</p>
+          {item.error?.code === 'AuthRequired' && Array.isArray(item.error.details?.methods) ? <LogInPrompt methods={item.error.details.methods as AuthMethodInfo[]} /> : null}
           {typeof item.error?.details?.stderrTail === 'string' && item.error.details.stderrTail ? (
             <details>
               <summary>Agent output</summary>

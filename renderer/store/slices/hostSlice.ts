@@ -27,6 +27,23 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
     agents: [],
     cards: {},
     error: null,
+    info: null,
+    async logIn(agentId, methodId) {
+      set({ info: null, error: null });
+      try {
+        await api.call('authenticateAgent', { agentId, methodId });
+        const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
+        set((state) => {
+          const { [agentId]: _stale, ...cards } = state.cards;
+          return { info: `Logged in to ${name}. Send your message again.`, cards };
+        });
+      } catch (error) {
+        get().showError(error);
+      }
+    },
+    dismissInfo() {
+      set({ info: null });
+    },
     async describeAgent(agentId) {
       if (get().cards[agentId]?.card) {
         return;
