@@ -20,20 +20,36 @@ export type SearchHit = { conversationId: string; seq: number; role: 'user' | 'a
 
 const DEFAULT_PAGE = 200;
 
+/** Statements prepared once per connection and SQL text (search has a few filter variants). */
+const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+function statement(db: Database.Database, sql: string): Database.Statement {
+  let cache = prepared.get(db);
+  if (!cache) {
+    cache = new Map();
+    prepared.set(db, cache);
+  }
+  let found = cache.get(sql);
+  if (!found) {
+    found = db.prepare(sql);
+    cache.set(sql, found);
+  }
+  return found;
+}
+
 /** A page of summaries in the order of last activity. */
 export function listPage(db: Database.Database, query: ListQuery): { conversations: ConversationSummary[]; nextCursor: ListCursor | null } {
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE, 1), 1000);
   const lifecycle = query.lifecycle ?? 'active';
-  const rows = query.before
-    ? db
-        .prepare<[string, string, string, number], { summary: string }>(
+  const rows = (
+    query.before
+      ? statement(
+          db,
           `SELECT summary FROM conversations WHERE lifecycle = ? AND (updated_at, conversation_id) < (?, ?)
            ORDER BY updated_at DESC, conversation_id DESC LIMIT ?`,
-        )
-        .all(lifecycle, query.before.updatedAt, query.before.conversationId, limit + 1)
-    : db
-        .prepare<[string, number], { summary: string }>('SELECT summary FROM conversations WHERE lifecycle = ? ORDER BY updated_at DESC, conversation_id DESC LIMIT ?')
-        .all(lifecycle, limit + 1);
+        ).all(lifecycle, query.before.updatedAt, query.before.conversationId, limit + 1)
+      : statement(db, 'SELECT summary FROM conversations WHERE lifecycle = ? ORDER BY updated_at DESC, conversation_id DESC LIMIT ?').all(lifecycle, limit + 1)
+  ) as Array<{ summary: string }>;
   const conversations = rows.slice(0, limit).map((row) => JSON.parse(row.summary) as ConversationSummary);
   const last = conversations.at(-1);
   return { conversations, nextCursor: rows.length > limit && last ? { updatedAt: last.updatedAt, conversationId: last.conversationId } : null };
@@ -72,14 +88,13 @@ export function searchMessages(db: Database.Database, query: SearchQuery): Searc
     params.push(query.to);
   }
   params.push(Math.min(Math.max(query.limit ?? 50, 1), 200));
-  const rows = db
-    .prepare<Array<string | number>, { conversation_id: string; seq: number; role: 'user' | 'agent'; agent_id: string; at: string; snippet: string; summary: string }>(
-      `SELECT d.conversation_id, d.seq, d.role, d.agent_id, d.at, snippet(search, 0, char(2), char(3), '…', 16) AS snippet, c.summary
+  const rows = statement(
+    db,
+    `SELECT d.conversation_id, d.seq, d.role, d.agent_id, d.at, snippet(search, 0, char(2), char(3), '…', 16) AS snippet, c.summary
        FROM search JOIN search_docs d ON d.doc_id = search.rowid JOIN conversations c ON c.conversation_id = d.conversation_id
        WHERE search MATCH ? AND c.lifecycle != 'deleted' ${filters.join(' ')}
        ORDER BY rank LIMIT ?`,
-    )
-    .all(...params);
+  ).all(...params) as Array<{ conversation_id: string; seq: number; role: 'user' | 'agent'; agent_id: string; at: string; snippet: string; summary: string }>;
   return rows.map((row) => ({
     conversationId: row.conversation_id,
     seq: row.seq,
