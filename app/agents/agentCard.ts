@@ -12,6 +12,8 @@ export const agentCardSchema = z.object({
   mcp: z.object({ stdio: z.boolean(), http: z.boolean(), sse: z.boolean() }),
   prompt: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
   authMethods: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** Whether the agent offers `logout`. */
+  logout: z.boolean(),
   /** How standing instructions reach this agent at system level, or why they cannot. */
   instructions: z.string(),
   /** Whether it asks before calling an MCP tool (measured), when known. */

@@ -49,6 +49,11 @@ export const requests = {
     params: z.object({ agentId: z.string().min(1), methodId: z.string().min(1) }),
     result: z.object({}),
   },
+  /** Logs out of an agent that offers `logout` (it forgets the credentials it keeps). */
+  logoutAgent: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({}),
+  },
   /** Starts the agent once (initialize only, cached for this run) to fill its capability card. */
   describeAgent: {
     params: z.object({ agentId: z.string().min(1) }),

@@ -69,6 +69,10 @@ export class Host {
         await this.probe.authenticate(agentId, methodId);
         return {};
       },
+      logoutAgent: async ({ agentId }) => {
+        await this.probe.logout(agentId);
+        return {};
+      },
       listConversations: (query) => this.store.listSummaries(query),
       renameConversation: ({ conversationId, title }) => ({ conversation: this.history.rename(conversationId, title) }),
       setArchived: ({ conversationId, archived }) => ({ conversation: this.history.setArchived(conversationId, archived) }),

@@ -31,6 +31,7 @@ export type HostSlice = {
   info: string | null;
   start(): Promise<void>;
   logIn(agentId: string, methodId: string): Promise<void>;
+  logOut(agentId: string): Promise<void>;
   reload(): Promise<void>;
   showError(error: unknown): void;
   dismissError(): void;

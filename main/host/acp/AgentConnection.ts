@@ -193,6 +193,16 @@ export class AgentConnection {
     await this.call(() => this.connection.agent.request(acp.methods.agent.authenticate, { methodId }));
   }
 
+  /** True when the agent advertises `logout`. */
+  get canLogout(): boolean {
+    return Boolean(this.initialized.agentCapabilities?.auth?.logout);
+  }
+
+  /** `logout`: the agent forgets the credentials it keeps. */
+  async logout(): Promise<void> {
+    await this.call(() => this.connection.agent.request(acp.methods.agent.logout, {}));
+  }
+
   /** True when the agent advertises `session/resume` (reopen without replaying history). */
   get canResumeSession(): boolean {
     return Boolean(this.initialized.agentCapabilities?.sessionCapabilities?.resume);

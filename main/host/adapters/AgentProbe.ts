@@ -54,6 +54,20 @@ export class AgentProbe {
     }
   }
 
+  /** Logs out of an agent that offers it, in a process of its own; refused plainly otherwise. */
+  async logout(agentId: string): Promise<void> {
+    const { connection } = await this.connect(agentId);
+    try {
+      if (!connection.canLogout) {
+        throw new UnsupportedInputError(connection.agentName, 'logging out', 'it does not offer a way to log out over ACP; use its own command-line tool');
+      }
+      await connection.logout();
+      this.cards.delete(agentId);
+    } finally {
+      await connection.dispose();
+    }
+  }
+
   /** Starts an agent just for `initialize` (and possibly `authenticate`). */
   private async connect(agentId: string): Promise<{ adapter: AgentAdapter; connection: AgentConnection }> {
     const adapter = this.catalog.get(agentId);
@@ -88,6 +102,7 @@ export class AgentProbe {
           embeddedContext: capabilities?.promptCapabilities?.embeddedContext === true,
         },
         authMethods: (authMethods ?? []).map((method) => ({ id: method.id, name: method.name })),
+        logout: connection.canLogout,
         instructions: adapter.deliverInstructions
           ? (adapter.instructionChannel ?? 'delivered at system level')
           : `not delivered by Baton yet${adapter.instructionChannel ? ` (its channel: ${adapter.instructionChannel})` : ''}`,

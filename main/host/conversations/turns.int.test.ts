@@ -228,6 +228,29 @@ describe('logging in', () => {
       await host.conversations.idle();
       state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[second.turnId]?.status).toBe('completed');
+
+      // Logging out (offered by this agent) makes the agent forget it: the next turn needs a log-in again.
+      expect((await host.handle('describeAgent', { agentId: FAKE_AGENT_ID }))).toMatchObject({ ok: true, result: { card: { logout: true } } });
+      expect(await host.handle('logoutAgent', { agentId: FAKE_AGENT_ID })).toMatchObject({ ok: true });
+      await host.conversations.release(conversationId);
+      const third = host.conversations.send(conversationId, 'after logging out');
+      await host.conversations.idle();
+      state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+      expect(state.turns[third.turnId]?.status).toBe('failed');
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('logging out of an agent that does not offer it is refused plainly', async () => {
+    const dataDir = tempDir('no-logout');
+    registerFakeAgent(dataDir);
+    const host = new Host({ dataDir, env: definedEnv(process.env) });
+    try {
+      expect(await host.handle('logoutAgent', { agentId: FAKE_AGENT_ID })).toMatchObject({
+        ok: false,
+        error: { code: 'UnsupportedInput', message: expect.stringContaining('Fake') },
+      });
     } finally {
       await host.dispose();
     }

@@ -8,6 +8,7 @@ const yes = (value: boolean): string => (value ? 'yes' : 'no');
 export function AgentCard({ agentId, available }: { agentId: string; available: boolean }) {
   const entry = useBaton((state) => state.cards[agentId]);
   const describeAgent = useBaton((state) => state.describeAgent);
+  const logOut = useBaton((state) => state.logOut);
   useEffect(() => {
     if (agentId && available) {
       void describeAgent(agentId);
@@ -39,10 +40,17 @@ export function AgentCard({ agentId, available }: { agentId: string; available: 
           <dd>text{card.prompt.image ? ', images' : ''}{card.prompt.audio ? ', audio' : ''}{card.prompt.embeddedContext ? ', attached files' : ''}</dd>
           <dt>Instructions</dt>
           <dd>{card.instructions}</dd>
-          {card.authMethods.length > 0 ? (
+          {card.authMethods.length > 0 || card.logout ? (
             <>
               <dt>Sign-in</dt>
-              <dd>{card.authMethods.map((method) => method.name).join(', ')}</dd>
+              <dd>
+                {card.authMethods.map((method) => method.name).join(', ')}
+                {card.logout ? (
+                  <button type="button" className="link-button" onClick={() => void logOut(agentId)}>
+                    Log out
+                  </button>
+                ) : null}
+              </dd>
             </>
           ) : null}
         </dl>

@@ -41,6 +41,19 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         get().showError(error);
       }
     },
+    async logOut(agentId) {
+      set({ info: null, error: null });
+      try {
+        await api.call('logoutAgent', { agentId });
+        const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
+        set((state) => {
+          const { [agentId]: _stale, ...cards } = state.cards;
+          return { info: `Logged out of ${name}.`, cards };
+        });
+      } catch (error) {
+        get().showError(error);
+      }
+    },
     dismissInfo() {
       set({ info: null });
     },
