@@ -49,6 +49,38 @@ export const sessionOptionSchema = z.object({
   options: z.array(z.object({ value: z.string(), name: z.string() })),
 });
 
+/** One field of an elicitation form: the JSON-schema subset ACP allows (primitives and multi-select). */
+export const elicitationFieldSchema = z
+  .object({
+    type: z.string(),
+    title: z.string().nullish(),
+    description: z.string().nullish(),
+    enum: z.array(z.string()).nullish(),
+    oneOf: z.array(z.object({ const: z.string(), title: z.string() })).nullish(),
+    items: z
+      .object({ enum: z.array(z.string()).nullish(), anyOf: z.array(z.object({ const: z.string(), title: z.string() })).nullish() })
+      .passthrough()
+      .nullish(),
+    format: z.string().nullish(),
+    minimum: z.number().nullish(),
+    maximum: z.number().nullish(),
+    minLength: z.number().nullish(),
+    maxLength: z.number().nullish(),
+    pattern: z.string().nullish(),
+    minItems: z.number().nullish(),
+    maxItems: z.number().nullish(),
+    default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).nullish(),
+  })
+  .passthrough();
+
+/** An elicitation form's schema. */
+export const elicitationSchemaSchema = z.object({
+  title: z.string().nullish(),
+  description: z.string().nullish(),
+  properties: z.record(z.string(), elicitationFieldSchema).optional(),
+  required: z.array(z.string()).nullish(),
+});
+
 /** How a turn ended. */
 export const turnOutcomeSchema = z.enum(['completed', 'cancelled', 'failed', 'interrupted']);
 
@@ -120,6 +152,43 @@ export const payloadSchemas = {
     /** The option the person chose, or null when the request was cancelled with the turn. */
     optionId: z.string().nullable(),
     by: z.enum(['person', 'turn-cancelled']),
+  }),
+  /** The agent started a command in a client terminal (`terminal/create`). */
+  'terminal.started': z.object({ turnId: z.string().optional(), terminalId: id, command: z.string(), cwd: z.string() }),
+  /** Output of a client terminal, as it came (bounded: see `terminal.exited`'s `truncated`). */
+  'terminal.output': z.object({ terminalId: id, text }),
+  /** A client terminal's command ended (or was killed, or the terminal was released while it ran). */
+  'terminal.exited': z.object({
+    terminalId: id,
+    exitCode: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    /** True when more output came than the transcript keeps for one terminal. */
+    truncated: z.boolean(),
+  }),
+  /**
+   * An MCP server's request for input, forwarded by the agent (`elicitation/create`). Shown as a
+   * form (or a link to open); never answered on the person's behalf.
+   */
+  'elicitation.requested': z.object({
+    turnId: z.string().optional(),
+    requestId: id,
+    toolCallId: z.string().optional(),
+    message: z.string(),
+    mode: z.enum(['form', 'url']),
+    /** The form's JSON schema (primitive properties only), for mode "form". */
+    schema: elicitationSchemaSchema.optional(),
+    /** The page to open, for mode "url". */
+    url: z.string().optional(),
+  }),
+  /**
+   * How the request was answered. The values the person typed go to the agent and are not kept
+   * (they may be secrets); only which fields were filled in.
+   */
+  'elicitation.answered': z.object({
+    requestId: id,
+    action: z.enum(['accept', 'decline', 'cancel']),
+    by: z.enum(['person', 'turn-cancelled', 'agent-completed']),
+    fields: z.array(z.string()).optional(),
   }),
   usage: z.object({ turnId: id, used: z.number(), size: z.number() }),
   notice: z.object({ turnId: z.string().optional(), severity: z.enum(['info', 'warning', 'error']), text }),

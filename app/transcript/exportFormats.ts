@@ -5,7 +5,7 @@
 import { InvalidRequestError } from '../errors.js';
 import { envelopeSchema, parseEnvelope, type Envelope } from '../events/index.js';
 import { reduceAll } from './reduce.js';
-import { emptyTranscript, type TranscriptItem } from './state.js';
+import { emptyTranscript, type TranscriptItem, type TranscriptState } from './state.js';
 import type { ConversationSummary } from './summary.js';
 
 /** One envelope per line, exactly as stored. */
@@ -59,7 +59,7 @@ export function toMarkdown(summary: ConversationSummary, envelopes: readonly Env
   const agents = summary.agents.map((agent) => agent.agentName).join(', ');
   const lines = [`# ${summary.title || 'Conversation'}`, '', `_${agents} · ${summary.cwd} · started ${summary.createdAt}_`, ''];
   for (const item of state.items) {
-    lines.push(...markdownOf(item), '');
+    lines.push(...markdownOf(item, state.terminals), '');
   }
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
@@ -68,7 +68,18 @@ function quote(text: string): string[] {
   return text.split('\n').map((line) => `> ${line}`);
 }
 
-function markdownOf(item: TranscriptItem): string[] {
+/** A terminal shown by a tool call, as a fenced block with its command and how it ended. */
+function terminalMarkdown(content: Extract<TranscriptItem, { kind: 'tool' }>['content'][number], terminals: TranscriptState['terminals']): string[] {
+  const terminal = content.type === 'terminal' ? terminals[content.terminalId] : undefined;
+  if (!terminal) {
+    return [];
+  }
+  const ending = terminal.exit ? (terminal.exit.signal ? `killed by ${terminal.exit.signal}` : `exit code ${terminal.exit.exitCode ?? 'unknown'}`) : 'did not finish';
+  const fence = '`'.repeat(Math.max(3, ...[...terminal.output.matchAll(/`+/g)].map((match) => match[0].length + 1)));
+  return ['', `  ${fence}console`, `  $ ${terminal.command}`, ...terminal.output.trimEnd().split('\n').map((line) => `  ${line}`), `  ${fence}`, `  _${ending}${terminal.truncated ? '; output shortened' : ''}_`];
+}
+
+function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals']): string[] {
   switch (item.kind) {
     case 'user':
       return ['## You', '', item.text];
@@ -77,7 +88,9 @@ function markdownOf(item: TranscriptItem): string[] {
     case 'thought':
       return ['<details><summary>Thinking</summary>', '', item.text, '', '</details>'];
     case 'tool':
-      return [`- Tool: **${item.title}** (${item.status.replace('_', ' ')})`];
+      return [`- Tool: **${item.title}** (${item.status.replace('_', ' ')})`, ...item.content.flatMap((content) => terminalMarkdown(content, terminals))];
+    case 'elicitation':
+      return [`- Input asked: **${item.request.message}** — ${item.answer ? `${item.answer.action}${item.answer.by === 'person' ? '' : ` (${item.answer.by.replace('-', ' ')})`}` : 'not answered'}`];
     case 'plan':
       return ['Plan:', ...item.entries.map((entry) => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content}`)];
     case 'permission': {

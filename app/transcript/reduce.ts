@@ -127,6 +127,28 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         items: setToolStatus(state.items, request.toolCallId, toolStatus, 'awaiting_permission').map((item) => (item === request ? { ...request, decision } : item)),
       };
     }
+    case 'terminal.started': {
+      const { terminalId, command, cwd } = event.payload;
+      return { ...base, terminals: { ...state.terminals, [terminalId]: { terminalId, command, cwd, output: '', exit: undefined, truncated: false } } };
+    }
+    case 'terminal.output': {
+      const terminal = state.terminals[event.payload.terminalId];
+      return terminal ? { ...base, terminals: { ...state.terminals, [terminal.terminalId]: { ...terminal, output: terminal.output + event.payload.text } } } : base;
+    }
+    case 'terminal.exited': {
+      const { terminalId, exitCode, signal, truncated } = event.payload;
+      const terminal = state.terminals[terminalId];
+      return terminal ? { ...base, terminals: { ...state.terminals, [terminalId]: { ...terminal, exit: { exitCode, signal }, truncated } } } : base;
+    }
+    case 'elicitation.requested':
+      return { ...base, items: [...state.items, { kind: 'elicitation', key, turnId: event.payload.turnId, request: event.payload, answer: undefined }] };
+    case 'elicitation.answered': {
+      const answer = event.payload;
+      return {
+        ...base,
+        items: state.items.map((item) => (item.kind === 'elicitation' && item.request.requestId === answer.requestId && !item.answer ? { ...item, answer } : item)),
+      };
+    }
     case 'usage':
       return { ...base, usage: event.payload };
     case 'notice': {

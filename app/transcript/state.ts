@@ -30,7 +30,24 @@ export type TranscriptItem =
       options: EventPayload<'permission.requested'>['options'];
       decision: EventPayload<'permission.decided'> | undefined;
     }
+  | {
+      kind: 'elicitation';
+      key: string;
+      turnId: string | undefined;
+      request: EventPayload<'elicitation.requested'>;
+      answer: EventPayload<'elicitation.answered'> | undefined;
+    }
   | { kind: 'notice'; key: string; turnId: string | undefined; severity: 'info' | 'warning' | 'error'; text: string; error?: WireError };
+
+/** A client terminal the agent ran a command in, as far as the transcript keeps it. */
+export type TerminalView = {
+  terminalId: string;
+  command: string;
+  cwd: string;
+  output: string;
+  exit: { exitCode: number | null; signal: string | null } | undefined;
+  truncated: boolean;
+};
 
 /** Status of one turn: accepted (committed) → running (the agent has it) → how it ended. */
 export type TurnStatus = 'accepted' | 'running' | EventPayload<'turn.ended'>['outcome'];
@@ -68,6 +85,8 @@ export type TranscriptState = {
   sessionTitle: string | null;
   /** What the person chose, by option id. */
   chosenOptions: Record<string, string>;
+  /** Client terminals by id (tool calls show them by reference). */
+  terminals: Record<string, TerminalView>;
   /** Events of types this build does not know, kept in the store and skipped here. */
   skippedEvents: number;
 };
@@ -93,6 +112,7 @@ export function emptyTranscript(conversationId: string): TranscriptState {
     commands: [],
     sessionTitle: null,
     chosenOptions: {},
+    terminals: {},
     skippedEvents: 0,
   };
 }

@@ -29,6 +29,14 @@ export type AgentConnectionHandlers = {
   requestPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
   /** The process ended (expectedly after dispose, or not). */
   onExit?(description: string): void;
+  /** Client terminals for the agent; when absent, the capability is not advertised. */
+  terminals?: {
+    create(request: acp.CreateTerminalRequest): Promise<string>;
+    output(terminalId: string): { output: string; truncated: boolean; exitStatus: acp.TerminalExitStatus | null };
+    waitForExit(terminalId: string): Promise<acp.TerminalExitStatus>;
+    kill(terminalId: string): Promise<void>;
+    release(terminalId: string): Promise<void>;
+  };
   /** File access for the agent; when absent, the capability is not advertised. */
   files?: {
     read(path: string, line?: number | null, limit?: number | null): Promise<string>;
@@ -36,11 +44,11 @@ export type AgentConnectionHandlers = {
   };
 };
 
-/** Maps a refusal from the file handlers to the JSON-RPC error the agent gets. */
-function fileError(error: unknown): acp.RequestError {
+/** Maps a refusal from the file or terminal handlers to the JSON-RPC error the agent gets. */
+function handlerError(error: unknown): acp.RequestError {
   const kind = (error as { kind?: string }).kind;
   const message = error instanceof Error ? error.message : String(error);
-  return new acp.RequestError(kind === 'not-found' ? -32002 : kind ? -32602 : -32603, message);
+  return new acp.RequestError(kind === 'not-found' ? -32002 : kind && kind !== 'failed' ? -32602 : -32603, message);
 }
 
 /** Options for {@link AgentConnection.start}. */
@@ -101,7 +109,7 @@ export class AgentConnection {
           try {
             return { content: await files.read(params.path, params.line, params.limit) };
           } catch (error) {
-            throw fileError(error);
+            throw handlerError(error);
           }
         })
         .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
@@ -109,9 +117,34 @@ export class AgentConnection {
             await files.write(params.path, params.content);
             return {};
           } catch (error) {
-            throw fileError(error);
+            throw handlerError(error);
           }
         });
+    }
+    const { terminals } = handlers;
+    if (terminals) {
+      // Each handler turns a refusal into the JSON-RPC error the agent gets.
+      const guarded =
+        <P, R>(run: (params: P) => R | Promise<R>) =>
+        async ({ params }: { params: P }): Promise<R> => {
+          try {
+            return await run(params);
+          } catch (error) {
+            throw handlerError(error);
+          }
+        };
+      client
+        .onRequest(acp.methods.client.terminal.create, guarded(async (params: acp.CreateTerminalRequest) => ({ terminalId: await terminals.create(params) })))
+        .onRequest(acp.methods.client.terminal.output, guarded((params: acp.TerminalOutputRequest) => terminals.output(params.terminalId)))
+        .onRequest(acp.methods.client.terminal.waitForExit, guarded((params: acp.WaitForTerminalExitRequest) => terminals.waitForExit(params.terminalId)))
+        .onRequest(acp.methods.client.terminal.kill, guarded(async (params: acp.KillTerminalRequest) => {
+          await terminals.kill(params.terminalId);
+          return {};
+        }))
+        .onRequest(acp.methods.client.terminal.release, guarded(async (params: acp.ReleaseTerminalRequest) => {
+          await terminals.release(params.terminalId);
+          return {};
+        }));
     }
     const connection = client.connect(stream);
     void child.exited.then((exit) => {
@@ -125,8 +158,8 @@ export class AgentConnection {
       const initialized = await Promise.race([
         connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
-          // Only what Baton really implements: files (confined to the session) when handlers are given; no terminals.
-          clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: false },
+          // Only what Baton really implements: files (confined to the session) and terminals when handlers are given.
+          clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: Boolean(terminals) },
           clientInfo: { name: 'baton', title: 'Baton', version: '0.1.0' },
         }),
         new Promise<never>((_, reject) => {

@@ -13,6 +13,7 @@ import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } f
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { launchSpec } from '../adapters/launchSpec.js';
 import { SessionFiles } from './SessionFiles.js';
+import { SessionTerminals } from './SessionTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 
 /** What a live session needs from the conversation that owns it. */
@@ -55,6 +56,7 @@ export class LiveSession {
     readonly binding: PreparedBinding,
     private readonly connection: AgentConnection,
     private readonly owner: LiveSessionOwner,
+    private readonly terminals: SessionTerminals,
   ) {}
 
   /** Starts the agent process for a binding. */
@@ -69,6 +71,7 @@ export class LiveSession {
     const launch = launchSpec(adapter, executable, binding, baseEnv);
     // The connection's handlers need the session object, which needs the connection.
     const self: { live?: LiveSession } = {};
+    const terminals = new SessionTerminals({ cwd: binding.cwd, env: launch.env, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId() });
     const connection = await AgentConnection.start({
       agentName: adapter.displayName,
       launch,
@@ -78,12 +81,15 @@ export class LiveSession {
           self.live ? self.live.onPermission(request, signal, owner) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
         onExit: () => {
           self.live?.cancelPendingPermissions(owner);
+          // The agent's commands run in groups of their own: end them with it.
+          void terminals.dispose();
           owner.onExit();
         },
         files: new SessionFiles([binding.cwd]),
+        terminals,
       },
     });
-    self.live = new LiveSession(binding, connection, owner);
+    self.live = new LiveSession(binding, connection, owner, terminals);
     return self.live;
   }
 
@@ -214,12 +220,15 @@ export class LiveSession {
     return this.connection.stderrTail();
   }
 
-  /** Closes the ACP session where the agent offers it (so it saves the session), then ends the process group. */
+  /**
+   * Closes the ACP session where the agent offers it (so it saves the session), then ends the
+   * agent's process group and those of its terminals.
+   */
   async dispose(): Promise<void> {
     if (this.sessionId && !this.connection.exited) {
       await this.connection.closeSession(this.sessionId).catch(() => undefined);
     }
-    await this.connection.dispose();
+    await Promise.all([this.connection.dispose(), this.terminals.dispose()]);
   }
 
   /** Applies updates that came in while binding, now that the session id is known. */

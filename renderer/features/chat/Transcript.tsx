@@ -7,6 +7,7 @@ import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import type { AuthMethodInfo } from '../../../app/errors.js';
 import { LogInPrompt } from './LogInPrompt.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
+import { ToolContent } from './ToolContent.js';
 
 /**
  * Shows a transcript, following the newest content while it streams; opened from a search hit,
@@ -45,7 +46,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       ) : null}
       {items.map((item) => (
         <div key={item.key} data-key={item.key} className={item.key === focusKey ? 'entry focused' : 'entry'}>
-          <TranscriptEntry item={item} />
+          <TranscriptEntry item={item} terminals={transcript.terminals} />
         </div>
       ))}
       {transcript.activeTurnId !== null ? <p className="working">{transcript.agentName} is working…</p> : null}
@@ -54,7 +55,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   );
 }
 
-function TranscriptEntry({ item }: { item: TranscriptItem }) {
+function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals: TranscriptState['terminals'] }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -81,6 +82,9 @@ function TranscriptEntry({ item }: { item: TranscriptItem }) {
       return (
         <div className={`tool-call tool-${item.status}`} role="group" aria-label={`Tool call: ${item.title}`}>
           <span className="tool-title">{item.title}</span> <span className="tool-status">{item.status.replace('_', ' ')}</span>
+          {item.content.map((content, index) => (
+            <ToolContent key={index} content={content} terminals={terminals} />
+          ))}
         </div>
       );
     case 'plan':

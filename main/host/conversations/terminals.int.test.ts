@@ -1,0 +1,120 @@
+/** Client terminals through a real ACP child process (the fake agent): output, limits, kill, release, and cleanup when the session ends. */
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
+import { Host, definedEnv } from '../Host.js';
+import { groupHasLiveMembers } from '../process/ProcessGroup.js';
+import { OutputBuffer } from './SessionTerminals.js';
+
+/** True while `pid` runs; a zombie (ended, waiting for this container's init to reap it) does not count. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function until(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) {
+      throw new Error('condition not met in time');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the output buffer', () => {
+  it('keeps the newest bytes and never splits a character', () => {
+    const buffer = new OutputBuffer(7);
+    buffer.push(Buffer.from('ab'));
+    expect(buffer.text()).toBe('ab');
+    expect(buffer.truncated).toBe(false);
+    buffer.push(Buffer.from('€€€'));
+    // 11 bytes in, 7 kept: the last byte of the first € and two whole ones; the stray byte is not shown.
+    expect(buffer.text()).toBe('€€');
+    expect(buffer.truncated).toBe(true);
+    // A character still arriving is not shown half-written.
+    const partial = new OutputBuffer(100);
+    partial.push(Buffer.from('x€').subarray(0, 3));
+    expect(partial.text()).toBe('x');
+  });
+});
+
+describe('client terminals', () => {
+  let dataDir: string;
+  let host: Host;
+
+  const transcript = (conversationId: string): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+  const reply = (state: TranscriptState): string => state.items.flatMap((item) => (item.kind === 'agent' ? [item.text] : [])).join('');
+
+  beforeEach(() => {
+    dataDir = tempDir('terminals');
+    registerFakeAgent(dataDir);
+    host = new Host({ dataDir, env: definedEnv(process.env) });
+  });
+
+  afterEach(async () => {
+    await host.dispose();
+  });
+
+  async function run(text: string): Promise<{ conversationId: string; state: TranscriptState }> {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    host.conversations.send(conversationId, text);
+    await host.conversations.idle();
+    return { conversationId, state: transcript(conversationId) };
+  }
+
+  it('runs a command, gives the agent its output and exit code, and records both in the transcript', async () => {
+    const { state } = await run('terminal echo');
+    expect(reply(state)).toMatch(/^Exit 3 \(3\), truncated false, \d+ bytes: /);
+    expect(reply(state)).toContain('héllo from the terminal');
+    expect(reply(state)).toContain('and from stderr');
+    const tool = state.items.find((item) => item.kind === 'tool');
+    expect(tool).toMatchObject({ kind: 'tool', status: 'completed', content: [{ type: 'terminal' }] });
+    const terminalId = tool?.kind === 'tool' && tool.content[0]?.type === 'terminal' ? tool.content[0].terminalId : '';
+    expect(state.terminals[terminalId]).toMatchObject({ exit: { exitCode: 3, signal: null }, truncated: false });
+    expect(state.terminals[terminalId]?.command).toContain('-e');
+    expect(state.terminals[terminalId]?.output).toContain('héllo from the terminal');
+  });
+
+  it('honours the output byte limit at a character boundary', async () => {
+    const { state } = await run('terminal limit');
+    // 100 × "é" (200 bytes) into 51: 25 whole characters are kept.
+    expect(reply(state)).toBe(`Exit 0 (0), truncated true, 50 bytes: ${'é'.repeat(25)}`);
+    // The transcript keeps everything (far below its own bound).
+    expect(Object.values(state.terminals)[0]?.output).toBe('é'.repeat(100));
+  });
+
+  it('kill ends the process group but keeps the output readable until release', async () => {
+    const { state } = await run('terminal kill');
+    const match = /^Killed: pids (\d+) (\d+); signal (\w+); output kept true; after release gone \(-32002\)$/.exec(reply(state));
+    expect(match, reply(state)).not.toBeNull();
+    const [leader, child] = [Number(match![1]), Number(match![2])];
+    await until(() => !alive(leader) && !groupHasLiveMembers(leader));
+    expect(alive(child)).toBe(false);
+    expect(Object.values(state.terminals)[0]?.exit?.signal).toBe(match![3]);
+  });
+
+  it('a terminal left running ends with its session', async () => {
+    const { conversationId, state } = await run('terminal keep');
+    const match = /^Running: pids (\d+) (\d+)$/.exec(reply(state));
+    expect(match, reply(state)).not.toBeNull();
+    const [leader, child] = [Number(match![1]), Number(match![2])];
+    expect(alive(leader) && alive(child)).toBe(true);
+    await host.conversations.release(conversationId);
+    await until(() => !groupHasLiveMembers(leader));
+    expect(alive(child)).toBe(false);
+    // The transcript says how it ended.
+    await until(() => Object.values(transcript(conversationId).terminals)[0]?.exit !== undefined);
+  });
+
+  it('a command that does not exist is refused with an error to the agent', async () => {
+    const { state } = await run('terminal missing');
+    expect(reply(state)).toBe('Terminal refused (-32603): Command not found: no-such-command-for-baton-tests');
+  });
+});
