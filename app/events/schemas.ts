@@ -187,9 +187,11 @@ export const payloadSchemas = {
   'elicitation.answered': z.object({
     requestId: id,
     action: z.enum(['accept', 'decline', 'cancel']),
-    by: z.enum(['person', 'turn-cancelled', 'agent-completed']),
+    by: z.enum(['person', 'turn-cancelled']),
     fields: z.array(z.string()).optional(),
   }),
+  /** The agent says an elicitation opened as a link is done (`elicitation/complete`). */
+  'elicitation.completed': z.object({ requestId: id }),
   usage: z.object({ turnId: id, used: z.number(), size: z.number() }),
   notice: z.object({ turnId: z.string().optional(), severity: z.enum(['info', 'warning', 'error']), text }),
   /** Later seams: switching the agent that serves the conversation, and handing context over. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { agentCardSchema } from '../agents/agentCard.js';
 import { agentInfoSchema } from '../agents/agentInfo.js';
+import { elicitationContentSchema } from '../agents/elicitation.js';
 import { wireErrorSchema } from '../errors.js';
 import { envelopeSchema } from '../events/index.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
@@ -142,6 +143,11 @@ export const requests = {
   },
   answerPermission: {
     params: z.object({ conversationId, requestId: z.string().min(1), optionId: z.string().min(1) }),
+    result: z.object({}),
+  },
+  /** Answers an agent's request for input: the form's values (accept), or decline / cancel. Values are not recorded. */
+  answerElicitation: {
+    params: z.object({ conversationId, requestId: z.string().min(1), action: z.enum(['accept', 'decline', 'cancel']), content: elicitationContentSchema.optional() }),
     result: z.object({}),
   },
 } as const;

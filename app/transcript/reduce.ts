@@ -141,13 +141,17 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       return terminal ? { ...base, terminals: { ...state.terminals, [terminalId]: { ...terminal, exit: { exitCode, signal }, truncated } } } : base;
     }
     case 'elicitation.requested':
-      return { ...base, items: [...state.items, { kind: 'elicitation', key, turnId: event.payload.turnId, request: event.payload, answer: undefined }] };
+      return { ...base, items: [...state.items, { kind: 'elicitation', key, turnId: event.payload.turnId, request: event.payload, answer: undefined, completed: false }] };
     case 'elicitation.answered': {
       const answer = event.payload;
       return {
         ...base,
         items: state.items.map((item) => (item.kind === 'elicitation' && item.request.requestId === answer.requestId && !item.answer ? { ...item, answer } : item)),
       };
+    }
+    case 'elicitation.completed': {
+      const { requestId } = event.payload;
+      return { ...base, items: state.items.map((item) => (item.kind === 'elicitation' && item.request.requestId === requestId ? { ...item, completed: true } : item)) };
     }
     case 'usage':
       return { ...base, usage: event.payload };

@@ -36,6 +36,8 @@ export type TranscriptItem =
       turnId: string | undefined;
       request: EventPayload<'elicitation.requested'>;
       answer: EventPayload<'elicitation.answered'> | undefined;
+      /** For a link: the agent reported it done. */
+      completed: boolean;
     }
   | { kind: 'notice'; key: string; turnId: string | undefined; severity: 'info' | 'warning' | 'error'; text: string; error?: WireError };
 

@@ -103,6 +103,10 @@ export class Host {
         this.conversations.answerPermission(conversationId, requestId, optionId);
         return {};
       },
+      answerElicitation: ({ conversationId, requestId, action, content }) => {
+        this.conversations.answerElicitation(conversationId, requestId, action, content);
+        return {};
+      },
     };
   }
 

@@ -2,6 +2,7 @@
 import type { StateCreator } from 'zustand';
 import type { AgentCard } from '../../app/agents/agentCard.js';
 import type { AgentInfo } from '../../app/agents/agentInfo.js';
+import type { ElicitationValue } from '../../app/agents/elicitation.js';
 import type { Envelope } from '../../app/events/index.js';
 import type { SearchHit } from '../../app/ipc/index.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
@@ -60,6 +61,8 @@ export type ChatSlice = {
   send(): Promise<void>;
   cancel(): Promise<void>;
   answerPermission(requestId: string, optionId: string): Promise<void>;
+  /** Resolves true once the agent has the answer. */
+  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>): Promise<boolean>;
   setSessionOption(optionId: string, value: string): Promise<void>;
 };
 

@@ -19,7 +19,16 @@ import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { describeExit, ProcessGroup, type LaunchSpec } from '../process/ProcessGroup.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from './sessionOptions.js';
 
-export type { SessionUpdate, RequestPermissionRequest, RequestPermissionResponse, InitializeResponse } from '@agentclientprotocol/sdk';
+export type {
+  SessionUpdate,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  InitializeResponse,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+} from '@agentclientprotocol/sdk';
+/** The JSON-RPC error a client handler throws to refuse a request. */
+export { RequestError } from '@agentclientprotocol/sdk';
 
 /** What the connection asks of its owner. */
 export type AgentConnectionHandlers = {
@@ -29,6 +38,10 @@ export type AgentConnectionHandlers = {
   requestPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
   /** The process ended (expectedly after dispose, or not). */
   onExit?(description: string): void;
+  /** Asks the person for input an MCP server wants (form or link); when absent, elicitation is not advertised. */
+  elicit?(request: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+  /** The agent says an elicitation opened as a link is done. */
+  onElicitationComplete?(elicitationId: string): void;
   /** Client terminals for the agent; when absent, the capability is not advertised. */
   terminals?: {
     create(request: acp.CreateTerminalRequest): Promise<string>;
@@ -121,6 +134,13 @@ export class AgentConnection {
           }
         });
     }
+    const { elicit, onElicitationComplete } = handlers;
+    if (elicit) {
+      client.onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => elicit(params, signal));
+    }
+    if (onElicitationComplete) {
+      client.onNotification(acp.methods.client.elicitation.complete, ({ params }) => onElicitationComplete(params.elicitationId));
+    }
     const { terminals } = handlers;
     if (terminals) {
       // Each handler turns a refusal into the JSON-RPC error the agent gets.
@@ -159,7 +179,7 @@ export class AgentConnection {
         connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
           // Only what Baton really implements: files (confined to the session) and terminals when handlers are given.
-          clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: Boolean(terminals) },
+          clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: Boolean(terminals), ...(elicit ? { elicitation: { form: {}, url: {} } } : {}) },
           clientInfo: { name: 'baton', title: 'Baton', version: '0.1.0' },
         }),
         new Promise<never>((_, reject) => {

@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AgentNotInstalledError, BatonError, InvalidRequestError, NotFoundError, TurnInProgressError, toWireError } from '../../../app/errors.js';
+import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
@@ -115,6 +116,18 @@ export class ConversationService {
     }
     if (result === 'unknown-option') {
       throw new InvalidRequestError(`The agent did not offer the option "${optionId}".`);
+    }
+  }
+
+  /** Passes the person's answer to a waiting elicitation (a form's values are checked first). */
+  answerElicitation(conversationId: string, requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined): void {
+    const live = this.live.get(conversationId);
+    const result = live ? live.answerElicitation(requestId, action, content, this.owner(conversationId)) : { kind: 'unknown-request' as const };
+    if (result.kind === 'unknown-request') {
+      throw new NotFoundError('open request for input', requestId);
+    }
+    if (result.kind === 'invalid') {
+      throw new InvalidRequestError(result.problems.join(' '));
     }
   }
 

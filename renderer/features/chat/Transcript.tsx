@@ -5,6 +5,7 @@ import { Markdown } from '../../components/Markdown.js';
 import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import type { AuthMethodInfo } from '../../../app/errors.js';
+import { ElicitationPrompt } from './ElicitationPrompt.js';
 import { LogInPrompt } from './LogInPrompt.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
 import { ToolContent } from './ToolContent.js';
@@ -99,6 +100,8 @@ function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals:
       );
     case 'permission':
       return <PermissionPrompt item={item} />;
+    case 'elicitation':
+      return <ElicitationPrompt item={item} />;
     case 'notice':
       return (
         <div className={`notice notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'}>

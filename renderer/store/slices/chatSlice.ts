@@ -115,5 +115,18 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         await api.call('answerPermission', { conversationId: selection.conversationId, requestId, optionId }).catch((error: unknown) => get().showError(error));
       }
     },
+    async answerElicitation(requestId, action, content) {
+      const { selection } = get();
+      if (selection.kind !== 'conversation') {
+        return false;
+      }
+      try {
+        await api.call('answerElicitation', { conversationId: selection.conversationId, requestId, action, ...(content ? { content } : {}) });
+        return true;
+      } catch (error) {
+        get().showError(error);
+        return false;
+      }
+    },
   };
 };

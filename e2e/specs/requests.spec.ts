@@ -1,0 +1,68 @@
+/**
+ * What an agent asks of the client, in a real browser with the fake agent: a command run in a
+ * client terminal shown in its tool call, a request for input shown as a form that only the
+ * person answers, and logging out from the agent's card.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+let host: WebHost | undefined;
+
+test.afterEach(async () => {
+  await host?.kill();
+  host = undefined;
+});
+
+async function open(page: Page, options: { requireAuth?: boolean } = {}): Promise<void> {
+  const dataDir = tempDir('e2e-requests');
+  registerFakeAgent(dataDir, options);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+test('a command the agent runs in a client terminal shows its output and exit code', async ({ page }) => {
+  await open(page);
+  await send(page, 'terminal echo');
+  const terminal = page.getByRole('figure', { name: /^Terminal: / });
+  await expect(terminal).toContainText('héllo from the terminal');
+  await expect(terminal).toContainText('and from stderr');
+  await expect(terminal).toContainText('exit code 3');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Exit 3 (3)');
+});
+
+test('a request for input is a form: checked before sending, answered only by the person', async ({ page }) => {
+  await open(page);
+  await send(page, 'elicit form');
+  const form = page.getByRole('group', { name: 'Input requested: The deploy server needs a few details.' });
+  await expect(form).toBeVisible();
+  // Nothing is sent on the person's behalf: the reply waits.
+  await expect(page.getByText('Fake is working…')).toBeVisible();
+
+  await form.getByRole('button', { name: 'Send' }).click();
+  await expect(form.getByRole('alert')).toContainText('Project name is required.');
+  await form.getByRole('textbox', { name: 'Project name' }).fill('baton-demo');
+  await form.getByRole('combobox', { name: 'Region' }).selectOption({ label: 'Europe' });
+  await form.getByRole('spinbutton', { name: 'Replicas' }).fill('3');
+  await form.getByRole('checkbox', { name: 'backup' }).check();
+  await form.getByRole('button', { name: 'Send' }).click();
+
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Elicitation accept {"name":"baton-demo","region":"eu","replicas":3,"public":false,"features":["backup"]}');
+  await expect(form).toContainText('You sent: name, region, replicas, public, features (values not kept here).');
+  await expect(form.getByRole('button', { name: 'Send' })).toHaveCount(0);
+});
+
+test('an agent that offers logout shows Log out on its card', async ({ page }) => {
+  await open(page, { requireAuth: true });
+  const card = page.getByRole('region', { name: 'Agent capabilities' });
+  await card.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Logged out of Fake.' })).toBeVisible();
+});
