@@ -38,6 +38,10 @@ export function formIsShowable(schema: ElicitationSchema | undefined): boolean {
   return Object.values(schema?.properties ?? {}).every((field) => SHOWN_TYPES.has(field.type));
 }
 
+function isSet(value: number | null | undefined): value is number {
+  return value !== null && value !== undefined;
+}
+
 function fieldName(name: string, field: ElicitationField): string {
   return field.title ?? name;
 }
@@ -66,9 +70,9 @@ export function checkElicitationAnswer(schema: ElicitationSchema | undefined, co
           problems.push(`${label} must be text.`);
         } else if (choices && !choices.includes(value)) {
           problems.push(`${label} must be one of: ${choices.join(', ')}.`);
-        } else if (field.minLength != null && value.length < field.minLength) {
+        } else if (isSet(field.minLength) && value.length < field.minLength) {
           problems.push(`${label} must be at least ${field.minLength} characters.`);
-        } else if (field.maxLength != null && value.length > field.maxLength) {
+        } else if (isSet(field.maxLength) && value.length > field.maxLength) {
           problems.push(`${label} must be at most ${field.maxLength} characters.`);
         } else if (field.format === 'email' && value !== '' && !/^[^\s@]+@[^\s@]+$/.test(value)) {
           problems.push(`${label} must be an email address.`);
@@ -80,9 +84,9 @@ export function checkElicitationAnswer(schema: ElicitationSchema | undefined, co
           problems.push(`${label} must be a number.`);
         } else if (field.type === 'integer' && !Number.isInteger(value)) {
           problems.push(`${label} must be a whole number.`);
-        } else if (field.minimum != null && value < field.minimum) {
+        } else if (isSet(field.minimum) && value < field.minimum) {
           problems.push(`${label} must be at least ${field.minimum}.`);
-        } else if (field.maximum != null && value > field.maximum) {
+        } else if (isSet(field.maximum) && value > field.maximum) {
           problems.push(`${label} must be at most ${field.maximum}.`);
         }
         break;
@@ -96,9 +100,9 @@ export function checkElicitationAnswer(schema: ElicitationSchema | undefined, co
           problems.push(`${label} must be a list of choices.`);
         } else if (choices && value.some((item) => !choices.includes(item))) {
           problems.push(`${label} must be chosen from: ${choices.join(', ')}.`);
-        } else if (field.minItems != null && value.length < field.minItems) {
+        } else if (isSet(field.minItems) && value.length < field.minItems) {
           problems.push(`Choose at least ${field.minItems} for ${label}.`);
-        } else if (field.maxItems != null && value.length > field.maxItems) {
+        } else if (isSet(field.maxItems) && value.length > field.maxItems) {
           problems.push(`Choose at most ${field.maxItems} for ${label}.`);
         }
         break;
