@@ -31,6 +31,18 @@ export const searchHitSchema = z.object({
 /** One search result. */
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
+/** A session an agent keeps itself (from its `session/list`), and the conversation it is already imported into. */
+export const agentSessionSchema = z.object({
+  sessionId: z.string(),
+  cwd: z.string(),
+  title: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+  conversationId: z.string().nullable(),
+});
+
+/** A session an agent keeps itself. */
+export type AgentSession = z.infer<typeof agentSessionSchema>;
+
 /** Largest transcript file accepted for import. */
 export const MAX_IMPORT_CHARS = 256 * 1024 * 1024;
 
@@ -54,6 +66,19 @@ export const requests = {
   logoutAgent: {
     params: z.object({ agentId: z.string().min(1) }),
     result: z.object({}),
+  },
+  /** The sessions an agent keeps itself (`session/list`), optionally only those of one folder, newest first. */
+  listAgentSessions: {
+    params: z.object({ agentId: z.string().min(1), cwd: z.string().min(1).optional() }),
+    result: z.object({ sessions: z.array(agentSessionSchema), truncated: z.boolean() }),
+  },
+  /**
+   * Brings one of an agent's own sessions into the history: its replayed messages become the
+   * conversation's turns and later messages continue it. Importing it again returns the same conversation.
+   */
+  importAgentSession: {
+    params: z.object({ agentId: z.string().min(1), sessionId: z.string().min(1), cwd: z.string().min(1) }),
+    result: z.object({ conversation: conversationSummarySchema, alreadyImported: z.boolean() }),
   },
   /** Starts the agent once (initialize only, cached for this run) to fill its capability card. */
   describeAgent: {

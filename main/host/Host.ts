@@ -11,6 +11,7 @@ import { AgentCatalog } from './adapters/AgentCatalog.js';
 import { AgentProbe } from './adapters/AgentProbe.js';
 import { ConversationService } from './conversations/ConversationService.js';
 import { HistoryService } from './conversations/HistoryService.js';
+import { SessionImport } from './conversations/SessionImport.js';
 import { DataDirLock } from './store/DataDirLock.js';
 import { EventStore } from './store/EventStore.js';
 import type { OpenOptions } from './store/openDatabase.js';
@@ -39,6 +40,7 @@ export class Host {
   readonly history: HistoryService;
   private readonly catalog: AgentCatalog;
   private readonly probe: AgentProbe;
+  private readonly imports: SessionImport;
   private readonly handlers: Handlers;
   private readonly lock: DataDirLock;
 
@@ -56,6 +58,7 @@ export class Host {
     this.probe = new AgentProbe(this.catalog, env);
     this.conversations = new ConversationService(this.store, this.catalog, env, options.log);
     this.history = new HistoryService(this.store, this.conversations);
+    this.imports = new SessionImport(this.store, this.conversations.committer, this.probe);
     this.conversations.recoverInterruptedTurns();
     this.handlers = {
       getHostInfo: () => ({
@@ -73,6 +76,8 @@ export class Host {
         await this.probe.logout(agentId);
         return {};
       },
+      listAgentSessions: ({ agentId, cwd }) => this.imports.list(agentId, cwd),
+      importAgentSession: ({ agentId, sessionId, cwd }) => this.imports.import(agentId, sessionId, cwd),
       listConversations: (query) => this.store.listSummaries(query),
       renameConversation: ({ conversationId, title }) => ({ conversation: this.history.rename(conversationId, title) }),
       setArchived: ({ conversationId, archived }) => ({ conversation: this.history.setArchived(conversationId, archived) }),

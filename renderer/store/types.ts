@@ -4,7 +4,7 @@ import type { AgentCard } from '../../app/agents/agentCard.js';
 import type { AgentInfo } from '../../app/agents/agentInfo.js';
 import type { ElicitationValue } from '../../app/agents/elicitation.js';
 import type { Envelope } from '../../app/events/index.js';
-import type { SearchHit } from '../../app/ipc/index.js';
+import type { AgentSession, SearchHit } from '../../app/ipc/index.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
 import type { ConnectionStatus } from '../transport/Transport.js';
@@ -33,6 +33,12 @@ export type HostSlice = {
   start(): Promise<void>;
   logIn(agentId: string, methodId: string): Promise<void>;
   logOut(agentId: string): Promise<void>;
+  /** The sessions an agent keeps itself, as last listed (for importing them). */
+  agentSessions: { agentId: string; cwd: string | undefined; loading: boolean; sessions: AgentSession[]; truncated: boolean; error: string | null; importing: string | null } | null;
+  listAgentSessions(agentId: string, cwd: string | undefined): Promise<void>;
+  closeAgentSessions(): void;
+  /** Imports one (or opens the conversation it was imported into before). */
+  importAgentSession(agentId: string, sessionId: string, cwd: string): Promise<void>;
   reload(): Promise<void>;
   showError(error: unknown): void;
   dismissError(): void;

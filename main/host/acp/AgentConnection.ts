@@ -78,10 +78,19 @@ const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
 const STDERR_LINES_IN_ERRORS = 20;
 const EXIT_SETTLE_MS = 1_000;
 const CLOSE_TIMEOUT_MS = 5_000;
+/**
+ * After `session/load` answers, replayed updates may still be on their way (Qwen Code sends some
+ * after its answer): the load counts as done once no update has come for this long…
+ */
+const REPLAY_QUIET_MS = 150;
+/** …or after this long at most. */
+const REPLAY_SETTLE_MAX_MS = 3_000;
 
 /** A live connection to one agent process. */
 export class AgentConnection {
   private disposed = false;
+  /** When the last `session/update` came in (for the settle after a load). */
+  private readonly updates: { lastAt: number };
 
   private constructor(
     /** The agent's display name, used in every message about it. */
@@ -90,7 +99,10 @@ export class AgentConnection {
     private readonly connection: acp.ClientConnection,
     /** The agent's answer to `initialize`. */
     readonly initialized: acp.InitializeResponse,
-  ) {}
+    updates: { lastAt: number },
+  ) {
+    this.updates = updates;
+  }
 
   /** Spawns the agent and completes `initialize`; throws a typed error otherwise. */
   static async start(options: StartOptions): Promise<AgentConnection> {
@@ -109,9 +121,11 @@ export class AgentConnection {
       Writable.toWeb(child.child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(child.child.stdout) as ReadableStream<Uint8Array>,
     );
+    const updates = { lastAt: 0 };
     const client = acp
       .client({ name: 'Baton' })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
+        updates.lastAt = Date.now();
         handlers.onUpdate(params.sessionId, params.update);
       })
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
@@ -189,7 +203,7 @@ export class AgentConnection {
       if (initialized.protocolVersion !== acp.PROTOCOL_VERSION) {
         throw new AgentFailedToStartError(agentName, `it speaks ACP version ${initialized.protocolVersion}; Baton speaks ${acp.PROTOCOL_VERSION}`);
       }
-      return new AgentConnection(agentName, child, connection, initialized);
+      return new AgentConnection(agentName, child, connection, initialized, updates);
     } catch (error) {
       await child.dispose();
       const tail = child.stderr.lastLines(STDERR_LINES_IN_ERRORS);
@@ -246,6 +260,25 @@ export class AgentConnection {
     await this.call(() => this.connection.agent.request(acp.methods.agent.authenticate, { methodId }));
   }
 
+  /** True when the agent advertises `session/list`. */
+  get canListSessions(): boolean {
+    return Boolean(this.initialized.agentCapabilities?.sessionCapabilities?.list);
+  }
+
+  /** `session/list`, following the cursor up to `limit` sessions. */
+  async listSessions(cwd: string | undefined, limit: number): Promise<acp.SessionInfo[]> {
+    const sessions: acp.SessionInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.call<acp.ListSessionsResponse>(() =>
+        this.connection.agent.request(acp.methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) }),
+      );
+      sessions.push(...page.sessions);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && sessions.length < limit);
+    return sessions.slice(0, limit);
+  }
+
   /** True when the agent advertises `logout`. */
   get canLogout(): boolean {
     return Boolean(this.initialized.agentCapabilities?.auth?.logout);
@@ -269,11 +302,19 @@ export class AgentConnection {
     return sessionOptions(response.modes, response.configOptions);
   }
 
-  /** `session/load`: the agent replays the history as updates, which the owner reconciles. */
+  /**
+   * `session/load`: the agent replays the history as updates, which the owner reconciles.
+   * Resolves once the replay has settled (see {@link REPLAY_QUIET_MS}).
+   */
   async loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<SessionOption[]> {
     const response = await this.call<acp.LoadSessionResponse | undefined>(() =>
       this.connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
     );
+    const answeredAt = Date.now();
+    const deadline = answeredAt + REPLAY_SETTLE_MAX_MS;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, REPLAY_QUIET_MS / 3));
+    } while (Date.now() - Math.max(this.updates.lastAt, answeredAt) < REPLAY_QUIET_MS && Date.now() < deadline);
     return sessionOptions(response?.modes, response?.configOptions);
   }
 
@@ -285,9 +326,14 @@ export class AgentConnection {
     return response.stopReason;
   }
 
+  /** True when the agent advertises `session/close`. */
+  get canCloseSession(): boolean {
+    return Boolean(this.initialized.agentCapabilities?.sessionCapabilities?.close);
+  }
+
   /** `session/close` when the agent advertises it, bounded in time; a no-op otherwise. */
   async closeSession(sessionId: string): Promise<void> {
-    if (!this.initialized.agentCapabilities?.sessionCapabilities?.close) {
+    if (!this.canCloseSession) {
       return;
     }
     let timer: NodeJS.Timeout | undefined;

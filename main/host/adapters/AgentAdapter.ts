@@ -28,6 +28,18 @@ export type AgentAdapter = Readonly<{
   asksBeforeMcpTools?: boolean;
   /** The agent's system-level instruction channel, as measured (shown on its card). */
   instructionChannel?: string;
+  /**
+   * How long the agent may still be saving a turn to its own session file after answering it
+   * (measured; Qwen Code writes after its answer and loses the reply if ended at once). Only used
+   * for agents without `session/close`: before ending such an agent, Baton waits this long since
+   * its last turn ended. Undefined: no wait.
+   */
+  saveGraceMs?: number;
+  /**
+   * True for a message the agent replays as the person's but that the agent wrote itself (Claude
+   * Code records its own slash commands and their output that way). Left out of imports.
+   */
+  isOwnReplayedMessage?: (text: string) => boolean;
   /** How a person installs it, shown when it is missing. */
   installHint?: string;
   /** Adjusts the inherited environment for this agent (a protocol quirk, documented where defined). */

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import type { AgentCard } from '../../../app/agents/agentCard.js';
 import { AgentNotInstalledError, InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
-import { AgentConnection } from '../acp/AgentConnection.js';
+import { AgentConnection, type AgentConnectionHandlers } from '../acp/AgentConnection.js';
 import { prepareBinding } from '../binding/PreparedBinding.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
 import type { AgentCatalog } from './AgentCatalog.js';
@@ -68,18 +68,22 @@ export class AgentProbe {
     }
   }
 
-  /** Starts an agent just for `initialize` (and possibly `authenticate`). */
-  private async connect(agentId: string): Promise<{ adapter: AgentAdapter; connection: AgentConnection }> {
+  /**
+   * Starts an agent outside any conversation: for `initialize`, logging in or out, or reading
+   * its own sessions. The caller disposes the connection.
+   */
+  async connect(agentId: string, options: { cwd?: string; onUpdate?: AgentConnectionHandlers['onUpdate'] } = {}): Promise<{ adapter: AgentAdapter; connection: AgentConnection }> {
     const adapter = this.catalog.get(agentId);
     const executable = this.catalog.resolve(adapter);
     if (!executable) {
       throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
     }
-    const binding = prepareBinding({ agentId, agentName: adapter.displayName, cwd: this.env.HOME ?? os.homedir() });
+    const binding = prepareBinding({ agentId, agentName: adapter.displayName, cwd: options.cwd ?? this.env.HOME ?? os.homedir() });
     const connection = await AgentConnection.start({
       agentName: adapter.displayName,
       launch: launchSpec(adapter, executable, binding, this.env),
-      handlers: { onUpdate: () => {}, requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) },
+      // Nothing runs here that could ask the person anything: a question is answered "cancelled".
+      handlers: { onUpdate: options.onUpdate ?? (() => {}), requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) },
     });
     return { adapter, connection };
   }

@@ -26,4 +26,6 @@ export const claudeAdapter = builtinAdapter({
   instructionChannel: 'per session: _meta.systemPrompt on session/new (append or replace), sent again on every load',
   asksBeforeMcpTools: true,
   projectEnv: (env) => withoutForeignSandboxFlag(env),
+  // Setting the model through its config option records "/model" and its output as user messages.
+  isOwnReplayedMessage: (text) => /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr)>/.test(text),
 });

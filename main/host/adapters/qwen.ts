@@ -10,4 +10,5 @@ export const qwenAdapter = builtinAdapter({
   npmPackage: '@qwen-code/qwen-code',
   instructionChannel: 'per process: --append-system-prompt or --system-prompt',
   asksBeforeMcpTools: false,
+  saveGraceMs: 1_500,
 });

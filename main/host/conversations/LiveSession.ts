@@ -71,6 +71,8 @@ export class LiveSession {
   private readonly toolCalls = new Set<string>();
   /** The session's options as the agent last reported them. */
   private options: SessionOption[] = [];
+  /** When the last prompt ended (see `AgentAdapter.saveGraceMs`). */
+  private lastTurnEndedAt = 0;
   /** Updates that arrived while a session was being bound, before its id was known here. */
   private early: Array<{ sessionId: string; update: SessionUpdate }> | undefined = [];
 
@@ -79,6 +81,7 @@ export class LiveSession {
     private readonly connection: AgentConnection,
     private readonly owner: LiveSessionOwner,
     private readonly terminals: SessionTerminals,
+    private readonly saveGraceMs: number | undefined,
   ) {}
 
   /** Starts the agent process for a binding. */
@@ -113,7 +116,7 @@ export class LiveSession {
         terminals,
       },
     });
-    self.live = new LiveSession(binding, connection, owner, terminals);
+    self.live = new LiveSession(binding, connection, owner, terminals, adapter.saveGraceMs);
     return self.live;
   }
 
@@ -203,7 +206,9 @@ export class LiveSession {
 
   /** Sends the person's text; resolves with the agent's stop reason. */
   prompt(text: string): Promise<string> {
-    return this.connection.prompt(this.requireSession(), text);
+    return this.connection.prompt(this.requireSession(), text).finally(() => {
+      this.lastTurnEndedAt = Date.now();
+    });
   }
 
   /** Asks the agent to stop the running prompt and withdraws open permission questions. */
@@ -250,7 +255,16 @@ export class LiveSession {
    */
   async dispose(): Promise<void> {
     if (this.sessionId && !this.connection.exited) {
-      await this.connection.closeSession(this.sessionId).catch(() => undefined);
+      if (this.connection.canCloseSession) {
+        await this.connection.closeSession(this.sessionId).catch(() => undefined);
+      } else {
+        // Without session/close, an agent may still be writing the turn that just ended to its own
+        // session file (Qwen Code does, after answering): give it a moment before SIGTERM.
+        const wait = (this.saveGraceMs ?? 0) - (Date.now() - this.lastTurnEndedAt);
+        if (wait > 0) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
     }
     await Promise.all([this.connection.dispose(), this.terminals.dispose()]);
   }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { ConcurrencyError, StoreError } from '../../../app/errors.js';
 import { DATABASE_FILE, EventStore } from './EventStore.js';
+import { migrations } from './migrations.js';
 
 const created = { type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/tmp' } } as const;
 const started = (turnId: string, text: string) => ({ type: 'turn.started', payload: { turnId, agentId: 'claude', agentName: 'Claude', text } }) as const;
@@ -36,7 +37,7 @@ describe('EventStore', () => {
     expect(again.listSummaries().conversations.map((row) => row.conversationId)).toEqual(['c1']);
     const db = new Database(path.join(dir, DATABASE_FILE), { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
     db.close();
   });
 

@@ -50,6 +50,8 @@ export class EventStore {
       purgeTurns: this.db.prepare('DELETE FROM turns WHERE conversation_id = ?'),
       purgeText: this.db.prepare('DELETE FROM search WHERE rowid IN (SELECT doc_id FROM search_docs WHERE conversation_id = ?)'),
       purgeDocs: this.db.prepare('DELETE FROM search_docs WHERE conversation_id = ?'),
+      purgeSessions: this.db.prepare('DELETE FROM agent_sessions WHERE conversation_id = ?'),
+      sessionsOf: this.db.prepare<[string], { session_id: string; conversation_id: string }>('SELECT session_id, conversation_id FROM agent_sessions WHERE agent_id = ?'),
     };
   }
 
@@ -164,6 +166,11 @@ export class EventStore {
     return searchMessages(this.db, query);
   }
 
+  /** The conversations bound to each of an agent's sessions (by session id). */
+  sessionsBoundTo(agentId: string): Map<string, string> {
+    return new Map(this.statements.sessionsOf.all(agentId).map((row) => [row.session_id, row.conversation_id]));
+  }
+
   /** Erases a deleted conversation for good: its events and every projection of them. */
   purge(conversationId: string): void {
     const summary = this.getSummary(conversationId);
@@ -171,7 +178,7 @@ export class EventStore {
       throw new InvalidRequestError('Only a deleted conversation can be erased for good; delete it first.');
     }
     this.write(() => {
-      for (const statement of [this.statements.purgeText, this.statements.purgeDocs, this.statements.purgeTurns, this.statements.purgeCatalog, this.statements.purgeEvents]) {
+      for (const statement of [this.statements.purgeText, this.statements.purgeDocs, this.statements.purgeSessions, this.statements.purgeTurns, this.statements.purgeCatalog, this.statements.purgeEvents]) {
         statement.run(conversationId);
       }
     });

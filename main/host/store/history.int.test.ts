@@ -47,6 +47,7 @@ describe('migration', () => {
     insert.run('old', 2, '2025-01-01T00:00:01.000Z', 'turn.started', JSON.stringify({ turnId: 't', agentId: 'claude', agentName: 'Claude', text: 'How do lighthouses rotate?' }));
     insert.run('old', 3, '2025-01-01T00:00:02.000Z', 'message.chunk', JSON.stringify({ turnId: 't', text: 'With a clockwork mechanism.' }));
     insert.run('old', 4, '2025-01-01T00:00:03.000Z', 'turn.ended', JSON.stringify({ turnId: 't', outcome: 'completed' }));
+    insert.run('old', 5, '2025-01-01T00:00:04.000Z', 'session.bound', JSON.stringify({ agentId: 'claude', sessionId: 'claude-session-1', how: 'new' }));
     // Schema 1's catalog row had fewer fields.
     db.prepare('INSERT INTO conversations VALUES (?, ?, ?, ?)').run('old', 4, '2025-01-01T00:00:03.000Z', JSON.stringify({ conversationId: 'old', title: 'x' }));
     db.close();
@@ -55,7 +56,9 @@ describe('migration', () => {
     try {
       expect(store.getSummary('old')).toMatchObject({ title: 'How do lighthouses rotate?', turnCount: 1, lifecycle: 'active', agents: [{ agentId: 'claude' }] });
       expect(store.search({ text: 'clockwork mechanism' })).toMatchObject([{ conversationId: 'old', seq: 3, role: 'agent' }]);
-      expect(store.readEvents('old').events).toHaveLength(4);
+      expect(store.readEvents('old').events).toHaveLength(5);
+      // Schema 3's projection: the agent session it is bound to.
+      expect(store.sessionsBoundTo('claude')).toEqual(new Map([['claude-session-1', 'old']]));
     } finally {
       store.close();
     }

@@ -6,8 +6,12 @@
 import type Database from 'better-sqlite3';
 import { rebuildProjections } from './projections.js';
 
-/** Migration N is at index N-1. */
-export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
+/**
+ * Migration N is at index N-1. A step that adds a projection returns "rebuild": the projections
+ * are then refilled from the log once, after the last step, by the code of this build (so an old
+ * step never runs against tables it did not know).
+ */
+export const migrations: ReadonlyArray<(db: Database.Database) => 'rebuild' | void> = [
   // 1: the append-only event log and the catalog projection.
   (db) => {
     db.exec(`
@@ -54,7 +58,20 @@ export const migrations: ReadonlyArray<(db: Database.Database) => void> = [
       CREATE INDEX search_docs_by_conversation ON search_docs (conversation_id);
       CREATE VIRTUAL TABLE search USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
     `);
-    rebuildProjections(db);
+    return 'rebuild';
+  },
+  // 3: which conversation each agent session is bound to (imports from an agent's own session list are de-duplicated by it).
+  (db) => {
+    db.exec(`
+      CREATE TABLE agent_sessions (
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        conversation_id TEXT NOT NULL,
+        PRIMARY KEY (agent_id, session_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX agent_sessions_by_conversation ON agent_sessions (conversation_id);
+    `);
+    return 'rebuild';
   },
 ];
 
@@ -67,14 +84,24 @@ export function checkSchemaVersion(db: Database.Database): number {
   return current;
 }
 
-/** Brings the database to the newest schema, each step in its own transaction. */
-export function migrate(db: Database.Database, upTo = migrations.length): void {
+/**
+ * Brings the database to schema `upTo` (the newest by default) in one transaction: every step,
+ * then one rebuild of the projections if any step asked for it. A failure leaves the file as it was.
+ * `rebuild` is this build's projection code; tests pass an older version's to build old files.
+ */
+export function migrate(db: Database.Database, upTo = migrations.length, rebuild: (db: Database.Database) => unknown = rebuildProjections): void {
   const current = checkSchemaVersion(db);
-  for (let version = current; version < upTo; version += 1) {
-    const step = migrations[version]!;
-    db.transaction(() => {
-      step(db);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+  if (current >= upTo) {
+    return;
   }
+  db.transaction(() => {
+    let needsRebuild = false;
+    for (let version = current; version < upTo; version += 1) {
+      needsRebuild = migrations[version]!(db) === 'rebuild' || needsRebuild;
+      db.pragma(`user_version = ${version + 1}`);
+    }
+    if (needsRebuild) {
+      rebuild(db);
+    }
+  })();
 }

@@ -1,8 +1,8 @@
 /**
  * The projections fed by the event log, in the same transaction as each append: the catalog row
- * (summary, lifecycle, agents used), where each turn started, and the full-text index (one
- * document per message: the person's at `turn.started`, the agent's when its turn ends). All of
- * them can be rebuilt from the log.
+ * (summary, lifecycle, agents used), where each turn started, the full-text index (one
+ * document per message: the person's at `turn.started`, the agent's when its turn ends), and which
+ * conversation each agent session is bound to. All of them can be rebuilt from the log.
  */
 import type Database from 'better-sqlite3';
 import { parseEnvelope, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
@@ -37,6 +37,7 @@ export class Projector {
       eventsAfter: db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq > ? AND seq <= ? ORDER BY seq'),
       insertDoc: db.prepare('INSERT INTO search_docs (conversation_id, seq, role, agent_id, at) VALUES (?, ?, ?, ?, ?)'),
       insertText: db.prepare('INSERT INTO search (rowid, text) VALUES (?, ?)'),
+      bindSession: db.prepare('INSERT OR REPLACE INTO agent_sessions (agent_id, session_id, conversation_id) VALUES (?, ?, ?)'),
     };
   }
 
@@ -86,6 +87,8 @@ export class Projector {
       this.addDocument(event.conversationId, event.seq, 'user', agentId, event.at, text);
     } else if (event.type === 'turn.ended') {
       this.indexReplies(event);
+    } else if (event.type === 'session.bound') {
+      this.statements.bindSession.run(event.payload.agentId, event.payload.sessionId, event.conversationId);
     }
   }
 
@@ -114,7 +117,7 @@ export class Projector {
 
 /** Empties every projection and refills it from the event log. */
 export function rebuildProjections(db: Database.Database): { conversations: number; events: number } {
-  db.exec('DELETE FROM conversations; DELETE FROM turns; DELETE FROM search_docs; DELETE FROM search;');
+  db.exec('DELETE FROM conversations; DELETE FROM turns; DELETE FROM search_docs; DELETE FROM search; DELETE FROM agent_sessions;');
   const projector = new Projector(db);
   const ids = db.prepare<[], { conversation_id: string }>('SELECT DISTINCT conversation_id FROM events').all();
   const read = db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq');

@@ -5,10 +5,11 @@ import { useBaton } from '../../store/index.js';
 const yes = (value: boolean): string => (value ? 'yes' : 'no');
 
 /** Probes the agent when it is picked and shows what it can do. */
-export function AgentCard({ agentId, available }: { agentId: string; available: boolean }) {
+export function AgentCard({ agentId, available, cwd }: { agentId: string; available: boolean; cwd: string }) {
   const entry = useBaton((state) => state.cards[agentId]);
   const describeAgent = useBaton((state) => state.describeAgent);
   const logOut = useBaton((state) => state.logOut);
+  const listAgentSessions = useBaton((state) => state.listAgentSessions);
   useEffect(() => {
     if (agentId && available) {
       void describeAgent(agentId);
@@ -30,6 +31,11 @@ export function AgentCard({ agentId, available }: { agentId: string; available: 
           <dt>Sessions</dt>
           <dd>
             reopen {yes(card.sessions.load || card.sessions.resume)} · list {yes(card.sessions.list)} · fork {yes(card.sessions.fork)}
+            {card.sessions.list ? (
+              <button type="button" className="link-button" onClick={() => void listAgentSessions(agentId, cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwd) ? cwd : undefined)}>
+                Import its sessions…
+              </button>
+            ) : null}
           </dd>
           <dt>Tools (MCP)</dt>
           <dd>

@@ -4,6 +4,7 @@
  */
 import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
+import { AgentSessions } from './AgentSessions.js';
 import { SessionOptions } from './SessionOptions.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
@@ -15,6 +16,7 @@ export function SessionHeader() {
   const transcript = useBaton(selectActiveTranscript);
   const setDraftAgent = useBaton((state) => state.setDraftAgent);
   const setDraftCwd = useBaton((state) => state.setDraftCwd);
+  const agentSessions = useBaton((state) => state.agentSessions);
   const agentId = summary ? summary.agentId : draft.agentId;
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
@@ -44,7 +46,8 @@ export function SessionHeader() {
         />
       </label>
       {transcript && bound ? <SessionOptions transcript={transcript} /> : null}
-      {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} /> : null}
+      {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} cwd={cwd} /> : null}
+      {!bound && selected && agentSessions?.agentId === selected.agentId ? <AgentSessions agentName={selected.displayName} /> : null}
       {selected && !selected.available ? (
         <p className="agent-hint" role="note">
           {selected.displayName} is not available: {selected.unavailableReason} {selected.installHint ?? ''}

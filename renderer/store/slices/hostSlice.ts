@@ -54,6 +54,30 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         get().showError(error);
       }
     },
+    agentSessions: null,
+    async listAgentSessions(agentId, cwd) {
+      set({ agentSessions: { agentId, cwd, loading: true, sessions: [], truncated: false, error: null, importing: null } });
+      try {
+        const { sessions, truncated } = await api.call('listAgentSessions', { agentId, ...(cwd ? { cwd } : {}) });
+        set((state) => (state.agentSessions?.agentId === agentId ? { agentSessions: { ...state.agentSessions, loading: false, sessions, truncated } } : {}));
+      } catch (error) {
+        set((state) => (state.agentSessions?.agentId === agentId ? { agentSessions: { ...state.agentSessions, loading: false, error: shownError(error).message } } : {}));
+      }
+    },
+    closeAgentSessions() {
+      set({ agentSessions: null });
+    },
+    async importAgentSession(agentId, sessionId, cwd) {
+      set((state) => (state.agentSessions ? { agentSessions: { ...state.agentSessions, importing: sessionId, error: null } } : {}));
+      try {
+        const { conversation, alreadyImported } = await api.call('importAgentSession', { agentId, sessionId, cwd });
+        get().upsertSummary(conversation);
+        set({ agentSessions: null, info: alreadyImported ? 'This session was imported before: here it is.' : null });
+        await get().select(conversation.conversationId);
+      } catch (error) {
+        set((state) => (state.agentSessions ? { agentSessions: { ...state.agentSessions, importing: null, error: shownError(error).message } } : {}));
+      }
+    },
     dismissInfo() {
       set({ info: null });
     },
