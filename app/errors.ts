@@ -20,6 +20,7 @@ export const errorCodes = [
   'TurnInProgress',
   'StoreError',
   'DataDirInUse',
+  'AgentInstallFailed',
   'Internal',
 ] as const;
 
@@ -179,6 +180,13 @@ export class StoreError extends BatonError {
 export class DataDirInUseError extends BatonError {
   constructor(dataDir: string, pid: number) {
     super('DataDirInUse', `Another Baton (process ${pid}) is already using the data folder ${dataDir}. Switch to it, or start this one with a different data folder.`, { dataDir, pid });
+  }
+}
+
+/** Installing, updating or removing an agent in Baton's agents folder failed; nothing that worked before was touched. */
+export class AgentInstallFailedError extends BatonError {
+  constructor(agentName: string, action: 'install' | 'update' | 'remove', reason: string, outputTail?: string) {
+    super('AgentInstallFailed', `Could not ${action} ${agentName}: ${reason}`, { agentName, action, ...(outputTail ? { stderrTail: outputTail } : {}) });
   }
 }
 

@@ -15,6 +15,14 @@ export const agentInfoSchema = z.object({
   unavailableReason: z.string().optional(),
   /** How to install it, when Baton knows. */
   installHint: z.string().optional(),
+  /** The executable Baton runs, when found. */
+  path: z.string().optional(),
+  /**
+   * For agents Baton can install into its own agents folder: the version it pins, the version
+   * installed there (if any), and whether that copy is the one used (one the person installed
+   * themselves, found on PATH, comes first).
+   */
+  managed: z.object({ pinned: z.string().optional(), installed: z.string().optional(), inUse: z.boolean() }).optional(),
 });
 
 /** One entry of the agent picker. */

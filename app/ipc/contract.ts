@@ -62,6 +62,19 @@ export const requests = {
     params: z.object({ agentId: z.string().min(1), methodId: z.string().min(1) }),
     result: z.object({}),
   },
+  /**
+   * Installs (or updates to the version this Baton pins) an npm-distributed agent into Baton's
+   * own agents folder. Progress comes as agentInstallProgress; resolves with the agent list after.
+   */
+  installAgent: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({ agents: z.array(agentInfoSchema) }),
+  },
+  /** Removes an agent Baton installed (never one the person installed themselves). */
+  removeAgent: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({ agents: z.array(agentInfoSchema) }),
+  },
   /** Logs out of an agent that offers `logout` (it forgets the credentials it keeps). */
   logoutAgent: {
     params: z.object({ agentId: z.string().min(1) }),
@@ -192,6 +205,8 @@ export const pushEvents = {
   conversationChanged: z.object({ conversation: conversationSummarySchema }),
   /** A conversation was erased for good. */
   conversationRemoved: z.object({ conversationId: z.string() }),
+  /** A line of progress from installing, updating or removing an agent. */
+  agentInstallProgress: z.object({ agentId: z.string(), action: z.enum(['install', 'update', 'remove']), text: z.string() }),
   /** Something failed that could not be recorded in the transcript (the store itself failed). */
   hostError: z.object({ conversationId: z.string().optional(), error: wireErrorSchema }),
 } as const;

@@ -9,6 +9,7 @@ import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } f
 import { toWireError, InvalidRequestError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';
+import { agentPackagesFromEnv } from '../host/adapters/agentPackagesFromEnv.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererIndex = path.resolve(here, '..', '..', 'renderer', 'index.html');
@@ -62,7 +63,8 @@ async function start(): Promise<void> {
   try {
     // Started from a desktop menu, the app has a minimal PATH: take the person's login shell's.
     const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: true });
-    host = new Host({ dataDir: app.getPath('userData'), version: app.getVersion(), env });
+    const agentPackages = agentPackagesFromEnv(env);
+    host = new Host({ dataDir: app.getPath('userData'), version: app.getVersion(), env, ...(agentPackages ? { agentPackages } : {}) });
   } catch (error) {
     dialog.showErrorBox('Baton could not start', error instanceof Error ? error.message : String(error));
     app.quit();

@@ -8,6 +8,7 @@ import { InvalidRequestError, toWireError } from '../../app/errors.js';
 import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
 import type { Env } from './adapters/AgentAdapter.js';
 import { AgentCatalog } from './adapters/AgentCatalog.js';
+import { AgentInstaller } from './adapters/AgentInstaller.js';
 import { AgentProbe } from './adapters/AgentProbe.js';
 import { ConversationService } from './conversations/ConversationService.js';
 import { HistoryService } from './conversations/HistoryService.js';
@@ -24,6 +25,8 @@ export type HostOptions = {
   homeDir?: string;
   version?: string;
   log?: (message: string) => void;
+  /** npm specs to install instead of an agent's pinned packages (tests install local tarballs). */
+  agentPackages?: Readonly<Record<string, readonly string[]>>;
   /** Store options for tests (a size limit to simulate a full disk). */
   storeOptions?: OpenOptions;
 };
@@ -54,7 +57,8 @@ export class Host {
       this.lock.release();
       throw error;
     }
-    this.catalog = new AgentCatalog(options.dataDir, env);
+    const installer = new AgentInstaller(options.dataDir, env, (progress) => this.conversations.committer.push({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
+    this.catalog = new AgentCatalog(options.dataDir, env, installer);
     this.probe = new AgentProbe(this.catalog, env);
     this.conversations = new ConversationService(this.store, this.catalog, env, options.log);
     this.history = new HistoryService(this.store, this.conversations);
@@ -71,6 +75,16 @@ export class Host {
       authenticateAgent: async ({ agentId, methodId }) => {
         await this.probe.authenticate(agentId, methodId);
         return {};
+      },
+      installAgent: async ({ agentId }) => {
+        await installer.install(this.catalog.get(agentId));
+        this.probe.forget(agentId);
+        return { agents: this.catalog.list() };
+      },
+      removeAgent: async ({ agentId }) => {
+        await installer.remove(this.catalog.get(agentId));
+        this.probe.forget(agentId);
+        return { agents: this.catalog.list() };
       },
       logoutAgent: async ({ agentId }) => {
         await this.probe.logout(agentId);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BatonError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
+import { agentPackagesFromEnv } from '../host/adapters/agentPackagesFromEnv.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';
 import { parseArgs } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';
@@ -33,7 +34,8 @@ async function main(): Promise<void> {
   };
   // Started from a terminal, the PATH is the person's own; version-manager shims are added where they exist.
   const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: false });
-  const host = new Host({ dataDir: options.dataDir, log, env });
+  const agentPackages = agentPackagesFromEnv(env);
+  const host = new Host({ dataDir: options.dataDir, log, env, ...(agentPackages ? { agentPackages } : {}) });
   const server = await startWebServer({ host, staticDir, port: options.port, log }).catch(async (error: unknown) => {
     await host.dispose();
     throw error;

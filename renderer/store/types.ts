@@ -33,6 +33,12 @@ export type HostSlice = {
   start(): Promise<void>;
   logIn(agentId: string, methodId: string): Promise<void>;
   logOut(agentId: string): Promise<void>;
+  /** Installs, updates and removals under way or just failed, by agent: npm's recent lines. */
+  installs: Record<string, { action: 'install' | 'update' | 'remove'; lines: string[]; running: boolean; error: string | null }>;
+  /** Installs (or updates) an agent into Baton's agents folder. */
+  installAgent(agentId: string): Promise<void>;
+  /** Removes an agent Baton installed. */
+  removeAgent(agentId: string): Promise<void>;
   /** The sessions an agent keeps itself, as last listed (for importing them). */
   agentSessions: { agentId: string; cwd: string | undefined; loading: boolean; sessions: AgentSession[]; truncated: boolean; error: string | null; importing: string | null } | null;
   listAgentSessions(agentId: string, cwd: string | undefined): Promise<void>;

@@ -40,6 +40,11 @@ export type AgentAdapter = Readonly<{
    * Code records its own slash commands and their output that way). Left out of imports.
    */
   isOwnReplayedMessage?: (text: string) => boolean;
+  /**
+   * The npm packages Baton installs for it, pinned to versions known to work (the ones the
+   * conformance suite runs); the first holds the command. Undefined: Baton cannot install it.
+   */
+  npmPackages?: readonly string[];
   /** How a person installs it, shown when it is missing. */
   installHint?: string;
   /** Adjusts the inherited environment for this agent (a protocol quirk, documented where defined). */

@@ -5,6 +5,7 @@ import { NotFoundError } from '../../../app/errors.js';
 import { findExecutable } from '../process/findExecutable.js';
 import { packageVersion } from '../process/packageVersion.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
+import type { AgentInstaller } from './AgentInstaller.js';
 import { claudeAdapter } from './claude.js';
 import { codexAdapter } from './codex.js';
 import { geminiAdapter } from './gemini.js';
@@ -21,6 +22,8 @@ export class AgentCatalog {
   constructor(
     private readonly dataDir: string,
     private readonly env: Env,
+    /** Baton's own installs; without it, only agents on PATH are found. */
+    readonly installer?: AgentInstaller,
   ) {}
 
   /** All adapters, re-reading `agents.json` so edits show without a restart. */
@@ -54,15 +57,35 @@ export class AgentCatalog {
     return adapter;
   }
 
-  /** Absolute path of the adapter's executable, or undefined when it is not installed. */
+  /**
+   * Absolute path of the adapter's executable, or undefined when it is not installed. One the
+   * person installed (on PATH) comes first; then Baton's own install.
+   */
   resolve(adapter: AgentAdapter): string | undefined {
+    return this.ownExecutable(adapter) ?? this.managedExecutable(adapter);
+  }
+
+  private ownExecutable(adapter: AgentAdapter): string | undefined {
     return findExecutable(adapter.command, { ...this.env, ...adapter.env });
   }
 
+  private managedExecutable(adapter: AgentAdapter): string | undefined {
+    if (!this.installer?.packages(adapter)) {
+      return undefined;
+    }
+    return findExecutable(adapter.command, { PATH: this.installer.binDir(adapter), PATHEXT: this.env.PATHEXT ?? '' });
+  }
+
   private describe(adapter: AgentAdapter): AgentInfo {
-    const executable = this.resolve(adapter);
+    const own = this.ownExecutable(adapter);
+    const managedPath = own ? undefined : this.managedExecutable(adapter);
+    const executable = own ?? managedPath;
     const available = executable !== undefined;
     const version = executable ? packageVersion(executable) : undefined;
+    const installer = this.installer;
+    const pinned = installer?.pinnedVersion(adapter);
+    const installed = installer?.installedVersion(adapter);
+    const managed = installer?.packages(adapter) ? { ...(pinned ? { pinned } : {}), ...(installed ? { installed } : {}), inUse: managedPath !== undefined } : undefined;
     return {
       agentId: adapter.agentId,
       displayName: adapter.displayName,
@@ -70,8 +93,10 @@ export class AgentCatalog {
       command: [adapter.command, ...adapter.args].join(' '),
       available,
       ...(version ? { version } : {}),
+      ...(executable ? { path: executable } : {}),
       ...(available ? {} : { unavailableReason: `"${adapter.command}" was not found on PATH.` }),
       ...(adapter.installHint ? { installHint: adapter.installHint } : {}),
+      ...(managed ? { managed } : {}),
     };
   }
 

@@ -20,6 +20,11 @@ export class AgentProbe {
     private readonly env: Env,
   ) {}
 
+  /** Drops an agent's cached card (it was installed, updated or removed). */
+  forget(agentId: string): void {
+    this.cards.delete(agentId);
+  }
+
   /** The card of an agent, probing it on first request. A failed probe is not cached. */
   describe(agentId: string): Promise<AgentCard> {
     let card = this.cards.get(agentId);

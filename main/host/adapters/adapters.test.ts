@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { AgentCatalog } from './AgentCatalog.js';
+import { AgentCatalog, builtinAdapters } from './AgentCatalog.js';
+import { packageName } from './builtinAdapter.js';
 import { withoutForeignSandboxFlag } from './claude.js';
 import { readCustomAgents } from './customAgents.js';
 
@@ -79,5 +80,18 @@ describe('claude quirk', () => {
     expect(withoutForeignSandboxFlag({ IS_SANDBOX: 'yes', A: 'b' })).toEqual({ A: 'b' });
     expect(withoutForeignSandboxFlag({ IS_SANDBOX: '1' })).toEqual({ IS_SANDBOX: '1' });
     expect(withoutForeignSandboxFlag({ A: 'b' })).toEqual({ A: 'b' });
+  });
+});
+
+describe('pinned packages', () => {
+  it('Baton installs exactly the versions the conformance suite runs (e2e/agents/package.json)', () => {
+    const testAgents = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../e2e/agents/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const adapter of builtinAdapters) {
+      expect(adapter.npmPackages?.length, adapter.agentId).toBeGreaterThan(0);
+      for (const spec of adapter.npmPackages ?? []) {
+        const name = packageName(spec);
+        expect(`${name}@${testAgents.dependencies[name]}`, adapter.agentId).toBe(spec);
+      }
+    }
   });
 });

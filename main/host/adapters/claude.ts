@@ -22,7 +22,7 @@ export const claudeAdapter = builtinAdapter({
   displayName: 'Claude',
   command: 'claude-agent-acp',
   args: [],
-  npmPackage: '@zed-industries/claude-agent-acp',
+  npmPackages: ['@zed-industries/claude-agent-acp@0.23.1'],
   instructionChannel: 'per session: _meta.systemPrompt on session/new (append or replace), sent again on every load',
   asksBeforeMcpTools: true,
   projectEnv: (env) => withoutForeignSandboxFlag(env),

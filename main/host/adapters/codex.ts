@@ -7,7 +7,7 @@ export const codexAdapter = builtinAdapter({
   displayName: 'Codex',
   command: 'codex-acp',
   args: [],
-  npmPackage: '@zed-industries/codex-acp',
+  npmPackages: ['@zed-industries/codex-acp@0.16.0'],
   instructionChannel: 'per process: model_instructions_file (replace) or developer_instructions (developer level) in its config',
   asksBeforeMcpTools: false,
 });

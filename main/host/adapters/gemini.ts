@@ -7,7 +7,7 @@ export const geminiAdapter = builtinAdapter({
   displayName: 'Gemini',
   command: 'gemini',
   args: ['--acp'],
-  npmPackage: '@google/gemini-cli',
+  npmPackages: ['@google/gemini-cli@0.61.0'],
   instructionChannel: 'per process: GEMINI_SYSTEM_MD names a file that replaces the system prompt',
   asksBeforeMcpTools: true,
 });

@@ -7,7 +7,7 @@ export const opencodeAdapter = builtinAdapter({
   displayName: 'OpenCode',
   command: 'opencode',
   args: ['acp'],
-  npmPackage: 'opencode-ai',
+  npmPackages: ['opencode-ai@1.18.33'],
   instructionChannel: 'per process: instructions files (append) or the agent prompt (replace) through OPENCODE_CONFIG_CONTENT',
   asksBeforeMcpTools: false,
 });

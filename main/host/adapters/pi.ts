@@ -7,7 +7,7 @@ export const piAdapter = builtinAdapter({
   displayName: 'pi',
   command: 'pi-acp',
   args: [],
-  npmPackage: 'pi-acp @earendil-works/pi-coding-agent',
+  npmPackages: ['pi-acp@0.0.34', '@earendil-works/pi-coding-agent@1.6.0'],
   instructionChannel: 'per process: --append-system-prompt or --system-prompt, through a wrapper named by PI_ACP_PI_COMMAND',
   takesMcpServers: false,
 });

@@ -7,7 +7,7 @@ export const qwenAdapter = builtinAdapter({
   displayName: 'Qwen',
   command: 'qwen',
   args: ['--acp'],
-  npmPackage: '@qwen-code/qwen-code',
+  npmPackages: ['@qwen-code/qwen-code@0.15.10'],
   instructionChannel: 'per process: --append-system-prompt or --system-prompt',
   asksBeforeMcpTools: false,
   saveGraceMs: 1_500,

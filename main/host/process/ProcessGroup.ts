@@ -5,6 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ByteRing } from './ByteRing.js';
+import { windowsShimLaunch } from './windowsShim.js';
 
 /** How to start a child. */
 export type LaunchSpec = {
@@ -12,6 +13,8 @@ export type LaunchSpec = {
   args: readonly string[];
   env: Readonly<Record<string, string>>;
   cwd: string;
+  /** Windows: pass the arguments as they are (a cmd.exe line built by windowsShimLaunch). */
+  verbatimArguments?: boolean;
 };
 
 /** How a child ended. */
@@ -65,7 +68,8 @@ export class ProcessGroup {
   private exitInfo: ExitInfo | undefined;
 
   /** Spawns; a missing executable surfaces as a rejected {@link spawned}. */
-  constructor(spec: LaunchSpec) {
+  constructor(launch: LaunchSpec) {
+    const spec = windowsShimLaunch(launch);
     this.child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: { ...spec.env },
@@ -73,6 +77,7 @@ export class ProcessGroup {
       // A new process group (POSIX): the group id is the child's pid, so one signal reaches all.
       detached: process.platform !== 'win32',
       windowsHide: true,
+      ...(spec.verbatimArguments ? { windowsVerbatimArguments: true } : {}),
     });
     this.child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.exited = new Promise((resolve) => {

@@ -4,31 +4,38 @@ import path from 'node:path';
 
 /**
  * Returns the absolute path of `command`, or undefined when it is not found. A command with a
- * path separator is checked as given. On Windows, PATHEXT extensions (.cmd shims) are tried.
+ * path separator is checked as given. On Windows, PATH is split on ";", PATHEXT extensions are
+ * tried (npm's `.cmd` shims), and no execute bit is required. `platform` is for tests.
  */
-export function findExecutable(command: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const isWindows = process.platform === 'win32';
-  const extensions = isWindows ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';')] : [''];
-  const candidates = command.includes('/') || (isWindows && command.includes('\\'))
-    ? [path.resolve(command)]
-    : (env.PATH ?? env.Path ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+export function findExecutable(command: string, env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string | undefined {
+  const isWindows = platform === 'win32';
+  const extensions = isWindows ? ['', ...(env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  const delimiter = isWindows ? ';' : ':';
+  const candidates =
+    command.includes('/') || (isWindows && command.includes('\\'))
+      ? [path.resolve(command)]
+      : (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean).map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     for (const extension of extensions) {
-      const file = candidate + extension;
-      if (isExecutableFile(file)) {
-        return file;
+      // Windows file names are case-insensitive; other systems need the extension's case as listed and in lower case.
+      for (const file of extension ? [candidate + extension, candidate + extension.toLowerCase()] : [candidate]) {
+        if (isExecutableFile(file, isWindows)) {
+          return file;
+        }
       }
     }
   }
   return undefined;
 }
 
-function isExecutableFile(file: string): boolean {
+function isExecutableFile(file: string, isWindows: boolean): boolean {
   try {
     if (!statSync(file).isFile()) {
       return false;
     }
-    accessSync(file, constants.X_OK);
+    if (!isWindows) {
+      accessSync(file, constants.X_OK);
+    }
     return true;
   } catch {
     return false;

@@ -5,6 +5,7 @@
 import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';
+import { InstallAction, ManagedAgent } from './AgentInstall.js';
 import { SessionOptions } from './SessionOptions.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
@@ -27,8 +28,14 @@ export function SessionHeader() {
         <span>Agent</span>
         <select aria-label="Agent" value={agentId} disabled={bound} onChange={(event) => setDraftAgent(event.target.value)}>
           {agents.map((agent) => (
-            <option key={agent.agentId} value={agent.agentId} disabled={!agent.available} title={agent.unavailableReason ?? (agent.version ? `version ${agent.version}` : undefined)}>
+            <option
+              key={agent.agentId}
+              value={agent.agentId}
+              disabled={!agent.available && !agent.managed}
+              title={agent.unavailableReason ?? (agent.version ? `version ${agent.version}` : undefined)}
+            >
               {agent.displayName}
+              {!agent.available && agent.managed ? ' (not installed)' : ''}
             </option>
           ))}
           {summary && !selected ? <option value={summary.agentId}>{summary.agentName}</option> : null}
@@ -49,10 +56,14 @@ export function SessionHeader() {
       {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} cwd={cwd} /> : null}
       {!bound && selected && agentSessions?.agentId === selected.agentId ? <AgentSessions agentName={selected.displayName} /> : null}
       {selected && !selected.available ? (
-        <p className="agent-hint" role="note">
-          {selected.displayName} is not available: {selected.unavailableReason} {selected.installHint ?? ''}
-        </p>
+        <div className="agent-hint" role="note">
+          <p>
+            {selected.displayName} is not available: {selected.unavailableReason} {selected.installHint ?? ''}
+          </p>
+          {!bound ? <InstallAction agent={selected} /> : null}
+        </div>
       ) : null}
+      {!bound && selected?.available ? <ManagedAgent agent={selected} /> : null}
     </header>
   );
 }

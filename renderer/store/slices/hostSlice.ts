@@ -2,6 +2,9 @@
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { shownError, type HostSlice, type Slice } from '../types.js';
 
+/** Progress lines kept per install. */
+const INSTALL_LINES_KEPT = 200;
+
 /** The host slice. */
 export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
   const onPush = (event: PushEvent): void => {
@@ -18,6 +21,32 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       case 'transcript':
         get().receiveEnvelope(event.payload.event);
         return;
+      case 'agentInstallProgress': {
+        const { agentId, action, text } = event.payload;
+        set((state) => {
+          const current = state.installs[agentId] ?? { action, lines: [], running: true, error: null };
+          return { installs: { ...state.installs, [agentId]: { ...current, action, lines: [...current.lines, text].slice(-INSTALL_LINES_KEPT) } } };
+        });
+        return;
+      }
+    }
+  };
+
+  /** Runs an install or removal, keeping its progress lines and its outcome for the page. */
+  const manage = async (agentId: string, method: 'installAgent' | 'removeAgent'): Promise<void> => {
+    const agent = get().agents.find((candidate) => candidate.agentId === agentId);
+    const action = method === 'removeAgent' ? 'remove' : agent?.managed?.installed ? 'update' : 'install';
+    set((state) => ({ info: null, installs: { ...state.installs, [agentId]: { action, lines: [], running: true, error: null } } }));
+    try {
+      const { agents } = await api.call(method, { agentId });
+      const name = agent?.displayName ?? agentId;
+      set((state) => {
+        const { [agentId]: _done, ...installs } = state.installs;
+        const { [agentId]: _stale, ...cards } = state.cards;
+        return { agents, installs, cards, info: `${name} is ${action === 'remove' ? 'removed' : action === 'update' ? 'updated' : 'installed'}.` };
+      });
+    } catch (error) {
+      set((state) => ({ installs: { ...state.installs, [agentId]: { ...(state.installs[agentId] ?? { action, lines: [] }), running: false, error: shownError(error).message } } }));
     }
   };
 
@@ -53,6 +82,13 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       } catch (error) {
         get().showError(error);
       }
+    },
+    installs: {},
+    async installAgent(agentId) {
+      await manage(agentId, 'installAgent');
+    },
+    async removeAgent(agentId) {
+      await manage(agentId, 'removeAgent');
     },
     agentSessions: null,
     async listAgentSessions(agentId, cwd) {

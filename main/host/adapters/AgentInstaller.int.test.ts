@@ -1,0 +1,100 @@
+/**
+ * Managed installs with real npm: an agent package (a local tarball standing in for the pinned
+ * npm package, so the test needs no registry) is installed into Baton's agents folder with
+ * progress, chatted with, updated, and removed; a failing install leaves the working copy alone.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { noAgentsEnv, packFakeAgent } from '../../../e2e/fixtures/fakeAgentPackage.js';
+import type { AgentInfo } from '../../../app/agents/agentInfo.js';
+import type { PushEvent } from '../../../app/ipc/index.js';
+import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { Host } from '../Host.js';
+
+const packFakeClaude = (version: string): string => packFakeAgent('claude-agent-acp', version);
+const env = noAgentsEnv();
+
+function claude(agents: AgentInfo[]): AgentInfo | undefined {
+  return agents.find((agent) => agent.agentId === 'claude');
+}
+
+describe('managed installs', () => {
+  let host: Host | undefined;
+
+  afterEach(async () => {
+    await host?.dispose();
+    host = undefined;
+  });
+
+  it('installs into the agents folder with progress, is used, updates in place, and is removed', async () => {
+    const dataDir = tempDir('managed');
+    const packages: Record<string, string[]> = { claude: [packFakeClaude('1.2.3')] };
+    host = new Host({ dataDir, env, agentPackages: packages });
+    const pushed: PushEvent[] = [];
+    host.subscribe((event) => pushed.push(event));
+
+    const before = await host.handle('listAgents', {});
+    expect(before.ok && claude((before.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: false, managed: { inUse: false } });
+
+    const installed = await host.handle('installAgent', { agentId: 'claude' });
+    expect(installed.ok, JSON.stringify(installed)).toBe(true);
+    const info = installed.ok ? claude((installed.result as { agents: AgentInfo[] }).agents) : undefined;
+    expect(info).toMatchObject({ available: true, version: '1.2.3', managed: { installed: '1.2.3', inUse: true } });
+    expect(info?.path?.startsWith(path.join(dataDir, 'agents', 'claude'))).toBe(true);
+    const progress = pushed.flatMap((event) => (event.name === 'agentInstallProgress' ? [event.payload.text] : []));
+    expect(progress[0]).toMatch(/^Installing Claude: npm install /);
+    expect(progress.at(-1)).toBe('Claude 1.2.3 is installed.');
+
+    // The managed copy is what runs.
+    const { conversationId } = host.conversations.create('claude', tempDir('work'));
+    host.conversations.send(conversationId, 'hello managed');
+    await host.conversations.idle();
+    const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    expect(state.items.find((item) => item.kind === 'agent')).toMatchObject({ text: 'Fake reply: hello managed' });
+    await host.conversations.release(conversationId);
+
+    // An update that fails keeps the working copy.
+    packages.claude = [path.join(tempDir('nothing'), 'missing.tgz')];
+    const failed = await host.handle('installAgent', { agentId: 'claude' });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringMatching(/^Could not update Claude: npm exited with/) } });
+    expect((failed.ok ? {} : failed.error.details) ?? {}).toHaveProperty('stderrTail');
+    const afterFailure = await host.handle('listAgents', {});
+    expect(afterFailure.ok && claude((afterFailure.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: true, managed: { installed: '1.2.3' } });
+    expect(existsSync(path.join(dataDir, 'agents', 'claude.staging'))).toBe(false);
+
+    // A good update replaces it.
+    packages.claude = [packFakeClaude('1.3.0')];
+    const updated = await host.handle('installAgent', { agentId: 'claude' });
+    expect(updated.ok && claude((updated.result as { agents: AgentInfo[] }).agents)).toMatchObject({ version: '1.3.0', managed: { installed: '1.3.0' } });
+
+    const removed = await host.handle('removeAgent', { agentId: 'claude' });
+    expect(removed.ok && claude((removed.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: false });
+    expect(existsSync(path.join(dataDir, 'agents', 'claude'))).toBe(false);
+    expect(await host.handle('removeAgent', { agentId: 'claude' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringContaining('was not installed by Baton') } });
+  }, 120_000);
+
+  it('an agent the person installed comes first and is never removed by Baton', async () => {
+    const own = tempDir('own-bin');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(path.join(own, 'claude-agent-acp'), '#!/bin/sh\n', { mode: 0o755 });
+    host = new Host({ dataDir: tempDir('managed-own'), env: { ...env, PATH: `${own}:${env.PATH}` }, agentPackages: { claude: [packFakeClaude('1.2.3')] } });
+    const listed = await host.handle('listAgents', {});
+    expect(listed.ok && claude((listed.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: true, path: path.join(own, 'claude-agent-acp'), managed: { inUse: false } });
+    expect(await host.handle('removeAgent', { agentId: 'claude' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    expect(existsSync(path.join(own, 'claude-agent-acp'))).toBe(true);
+  }, 60_000);
+
+  it('without npm, installing says so', async () => {
+    host = new Host({ dataDir: tempDir('managed-no-npm'), env: { PATH: tempDir('empty-path') } });
+    expect(await host.handle('installAgent', { agentId: 'codex' })).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('npm was not found') } });
+  });
+
+  it('agents Baton has no package for cannot be installed', async () => {
+    const dataDir = tempDir('managed-custom');
+    writeFileSync(path.join(dataDir, 'agents.json'), JSON.stringify({ agents: [{ name: 'Mine', command: 'my-agent' }] }));
+    host = new Host({ dataDir, env });
+    expect(await host.handle('installAgent', { agentId: 'custom:mine' })).toMatchObject({ ok: false, error: { code: 'UnsupportedInput' } });
+  });
+});

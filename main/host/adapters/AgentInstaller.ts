@@ -1,0 +1,201 @@
+/**
+ * Managed installs, as editors do them: an npm-distributed agent is installed, at the version
+ * this Baton pins, into Baton's own agents folder (`<data>/agents/<agent>`), never into the
+ * global npm. An install or update is built in a staging folder and swapped in only when it
+ * worked, so a failed update leaves the working copy as it was. Agents the person installed
+ * themselves are never touched.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { AgentInstallFailedError, InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
+import { findExecutable } from '../process/findExecutable.js';
+import { ProcessGroup } from '../process/ProcessGroup.js';
+import type { AgentAdapter, Env } from './AgentAdapter.js';
+import { packageName } from './builtinAdapter.js';
+
+/** One line of progress. */
+export type InstallProgress = { agentId: string; action: 'install' | 'update' | 'remove'; text: string };
+
+/** Lines of npm's output kept for an error report. */
+const OUTPUT_LINES_IN_ERRORS = 20;
+
+/** Installs, updates and removes agents in Baton's agents folder. */
+export class AgentInstaller {
+  private readonly busy = new Set<string>();
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly env: Env,
+    private readonly progress: (event: InstallProgress) => void,
+    /** Replaces adapters' pinned packages (tests install local tarballs; a mirror could too). */
+    private readonly packageOverrides: Readonly<Record<string, readonly string[]>> = {},
+  ) {}
+
+  /** The npm specs Baton installs for an adapter, if it can install it at all. */
+  packages(adapter: AgentAdapter): readonly string[] | undefined {
+    return this.packageOverrides[adapter.agentId] ?? adapter.npmPackages;
+  }
+
+  /** The folder whose `node_modules/.bin` holds the managed copy's commands. */
+  binDir(adapter: AgentAdapter): string {
+    return path.join(this.folder(adapter), 'node_modules', '.bin');
+  }
+
+  /** The version this Baton pins (from the first package spec), if it names one. */
+  pinnedVersion(adapter: AgentAdapter): string | undefined {
+    const spec = this.packages(adapter)?.[0];
+    if (!spec) {
+      return undefined;
+    }
+    const name = packageName(spec);
+    return name !== spec ? spec.slice(name.length + 1) : undefined;
+  }
+
+  /** The version installed in Baton's folder, if any. */
+  installedVersion(adapter: AgentAdapter): string | undefined {
+    const manifest = path.join(this.folder(adapter), 'baton-agent.json');
+    try {
+      const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown };
+      return typeof version === 'string' ? version : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Installs, or updates to the pinned version; resolves when the new copy is in place. */
+  async install(adapter: AgentAdapter): Promise<void> {
+    const action = this.installedVersion(adapter) ? 'update' : 'install';
+    const packages = this.packages(adapter);
+    if (!packages || packages.length === 0) {
+      throw new UnsupportedInputError(adapter.displayName, 'installing it', 'Baton does not know which npm package it comes in; install it yourself and put it on PATH');
+    }
+    await this.exclusive(adapter, async () => {
+      const npm = findExecutable('npm', this.env);
+      if (!npm) {
+        throw new AgentInstallFailedError(adapter.displayName, action, 'npm was not found on PATH. Install Node.js (which comes with npm), or install the agent yourself.');
+      }
+      const folder = this.folder(adapter);
+      const staging = `${folder}.staging`;
+      rmSync(staging, { recursive: true, force: true });
+      mkdirSync(staging, { recursive: true });
+      writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: `baton-agent-${path.basename(folder)}`, private: true }, null, 2));
+      const say = (text: string): void => this.progress({ agentId: adapter.agentId, action, text });
+      say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm install ${packages.join(' ')}`);
+      try {
+        const output = await this.runNpm(npm, ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http', ...packages], staging, say);
+        if (output.exit !== 0) {
+          throw new AgentInstallFailedError(adapter.displayName, action, `npm exited with ${output.exit}.`, output.tail);
+        }
+        const command = findExecutable(adapter.command, { PATH: path.join(staging, 'node_modules', '.bin'), PATHEXT: this.env.PATHEXT ?? '' });
+        if (!command) {
+          throw new AgentInstallFailedError(adapter.displayName, action, `the package installed, but it has no "${adapter.command}" command.`, output.tail);
+        }
+        const version = this.versionIn(staging, packages[0]!);
+        writeFileSync(path.join(staging, 'baton-agent.json'), JSON.stringify({ agentId: adapter.agentId, packages, version, installedAt: new Date().toISOString() }, null, 2));
+        this.swapIn(staging, folder);
+        say(`${adapter.displayName} ${version ?? ''} is ${action === 'update' ? 'updated' : 'installed'}.`.replace('  ', ' '));
+      } catch (error) {
+        rmSync(staging, { recursive: true, force: true });
+        throw error;
+      }
+    });
+  }
+
+  /** Removes the managed copy (only Baton's own folder). */
+  async remove(adapter: AgentAdapter): Promise<void> {
+    await this.exclusive(adapter, () => {
+      const folder = this.folder(adapter);
+      if (!existsSync(folder)) {
+        throw new InvalidRequestError(`${adapter.displayName} was not installed by Baton; remove it the way you installed it.`);
+      }
+      try {
+        rmSync(folder, { recursive: true, force: true });
+      } catch (error) {
+        throw new AgentInstallFailedError(adapter.displayName, 'remove', (error as Error).message);
+      }
+      this.progress({ agentId: adapter.agentId, action: 'remove', text: `${adapter.displayName} is removed from Baton's agents folder.` });
+      return Promise.resolve();
+    });
+  }
+
+  private async exclusive(adapter: AgentAdapter, work: () => Promise<void>): Promise<void> {
+    if (this.busy.has(adapter.agentId)) {
+      throw new InvalidRequestError(`${adapter.displayName} is already being installed or removed; wait for it to finish.`);
+    }
+    this.busy.add(adapter.agentId);
+    try {
+      await work();
+    } finally {
+      this.busy.delete(adapter.agentId);
+    }
+  }
+
+  private folder(adapter: AgentAdapter): string {
+    return path.join(this.dataDir, 'agents', adapter.agentId.replace(/[^\w.-]+/g, '_'));
+  }
+
+  /** The installed version of the package a spec names (a tarball spec: read from what was installed). */
+  private versionIn(root: string, spec: string): string | undefined {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      const name = Object.keys(manifest.dependencies ?? {}).find((dependency) => spec === dependency || spec.startsWith(`${dependency}@`)) ?? Object.keys(manifest.dependencies ?? {})[0];
+      if (!name) {
+        return undefined;
+      }
+      const { version } = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version?: unknown };
+      return typeof version === 'string' ? version : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Puts the staging folder in place of the current one; the old copy goes only once the new one is in. */
+  private swapIn(staging: string, folder: string): void {
+    const old = `${folder}.old`;
+    rmSync(old, { recursive: true, force: true });
+    if (existsSync(folder)) {
+      renameSync(folder, old);
+    }
+    try {
+      renameSync(staging, folder);
+    } catch (error) {
+      if (existsSync(old)) {
+        renameSync(old, folder);
+      }
+      throw error;
+    }
+    rmSync(old, { recursive: true, force: true });
+  }
+
+  /** Runs npm, passing each output line on; resolves with its exit code and last lines. */
+  private async runNpm(npm: string, args: string[], cwd: string, line: (text: string) => void): Promise<{ exit: number | null; tail: string }> {
+    const child = new ProcessGroup({ command: npm, args, cwd, env: { ...this.env, npm_config_update_notifier: 'false' } });
+    try {
+      await child.spawned();
+    } catch (error) {
+      return { exit: null, tail: (error as Error).message };
+    }
+    child.child.stdin.end();
+    const recent: string[] = [];
+    let pending = '';
+    const onData = (chunk: Buffer): void => {
+      const lines = (pending + chunk.toString('utf8')).split(/\r?\n/);
+      pending = lines.pop() ?? '';
+      for (const text of lines.filter((candidate) => candidate.trim() !== '')) {
+        recent.push(text);
+        if (recent.length > OUTPUT_LINES_IN_ERRORS) {
+          recent.shift();
+        }
+        line(text);
+      }
+    };
+    child.child.stdout.on('data', onData);
+    child.child.stderr.on('data', onData);
+    const { code } = await child.exited;
+    if (pending.trim()) {
+      recent.push(pending);
+      line(pending);
+    }
+    return { exit: code, tail: recent.join('\n') };
+  }
+}

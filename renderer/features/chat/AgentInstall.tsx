@@ -1,0 +1,92 @@
+/**
+ * Installing, updating and removing an agent in Baton's own agents folder: the action, npm's
+ * progress while it runs, and a readable error (with npm's last lines) when it fails.
+ */
+import { useState } from 'react';
+import type { AgentInfo } from '../../../app/agents/agentInfo.js';
+import { useBaton } from '../../store/index.js';
+
+/** Progress and outcome of the agent's last install action. */
+function InstallLog({ agentId }: { agentId: string }) {
+  const install = useBaton((state) => state.installs[agentId]);
+  if (!install) {
+    return null;
+  }
+  return (
+    <div className="install-log">
+      {install.running ? (
+        <p role="status" className="muted">
+          <progress aria-label={`${install.action === 'remove' ? 'Removing' : install.action === 'update' ? 'Updating' : 'Installing'}…`} /> {install.lines.at(-1) ?? 'Starting npm…'}
+        </p>
+      ) : null}
+      {install.error ? (
+        <p className="notice-error" role="alert">
+          {install.error}
+        </p>
+      ) : null}
+      {install.lines.length > 0 ? (
+        <details open={Boolean(install.error)}>
+          <summary>npm output</summary>
+          <pre role="log" aria-label="npm output">{install.lines.join('\n')}</pre>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+/** For an agent that is missing: install it, when Baton can. */
+export function InstallAction({ agent }: { agent: AgentInfo }) {
+  const installAgent = useBaton((state) => state.installAgent);
+  const running = useBaton((state) => state.installs[agent.agentId]?.running ?? false);
+  if (!agent.managed) {
+    return null;
+  }
+  return (
+    <div className="install-action">
+      <button type="button" disabled={running} onClick={() => void installAgent(agent.agentId)}>
+        Install {agent.displayName}
+        {agent.managed.pinned ? ` ${agent.managed.pinned}` : ''}
+      </button>{' '}
+      <span className="muted">into Baton's own agents folder (not your global npm)</span>
+      <InstallLog agentId={agent.agentId} />
+    </div>
+  );
+}
+
+/** For an agent Baton installed and uses: its version, Update when this Baton pins another, and Remove (confirmed). */
+export function ManagedAgent({ agent }: { agent: AgentInfo }) {
+  const installAgent = useBaton((state) => state.installAgent);
+  const removeAgent = useBaton((state) => state.removeAgent);
+  const running = useBaton((state) => state.installs[agent.agentId]?.running ?? false);
+  const [confirming, setConfirming] = useState(false);
+  const managed = agent.managed;
+  if (!managed?.inUse) {
+    return null;
+  }
+  const outdated = managed.pinned !== undefined && managed.installed !== managed.pinned;
+  return (
+    <div className="managed-agent">
+      <span>Installed by Baton{managed.installed ? `: version ${managed.installed}` : ''}.</span>{' '}
+      {outdated ? (
+        <button type="button" disabled={running} onClick={() => void installAgent(agent.agentId)}>
+          Update to {managed.pinned}
+        </button>
+      ) : null}{' '}
+      {confirming ? (
+        <>
+          <button type="button" disabled={running} onClick={() => void removeAgent(agent.agentId).then(() => setConfirming(false))}>
+            Remove {agent.displayName} for good
+          </button>{' '}
+          <button type="button" onClick={() => setConfirming(false)}>
+            Keep it
+          </button>
+        </>
+      ) : (
+        <button type="button" disabled={running} onClick={() => setConfirming(true)}>
+          Remove…
+        </button>
+      )}
+      <InstallLog agentId={agent.agentId} />
+    </div>
+  );
+}
