@@ -51,7 +51,13 @@ export const requests = {
   /** Facts about this host needed to draw the first screen. */
   getHostInfo: {
     params: z.object({}),
-    result: z.object({ homeDir: z.string(), dataDir: z.string(), version: z.string() }),
+    result: z.object({
+      homeDir: z.string(),
+      dataDir: z.string(),
+      version: z.string(),
+      /** Whether log-in methods that run in a terminal can run here. */
+      terminalLogin: z.boolean(),
+    }),
   },
   listAgents: {
     params: z.object({}),
@@ -74,6 +80,21 @@ export const requests = {
   removeAgent: {
     params: z.object({ agentId: z.string().min(1) }),
     result: z.object({ agents: z.array(agentInfoSchema) }),
+  },
+  /** Runs one of the agent's terminal log-in methods in a terminal the page shows (output comes as loginTerminal). */
+  startLoginTerminal: {
+    params: z.object({ agentId: z.string().min(1), methodId: z.string().min(1), cols: z.number().int().positive(), rows: z.number().int().positive() }),
+    result: z.object({ terminalId: z.string() }),
+  },
+  /** Keys the person typed into a log-in terminal. */
+  loginTerminalInput: {
+    params: z.object({ terminalId: z.string().min(1), data: z.string().max(65_536) }),
+    result: z.object({}),
+  },
+  /** Ends a log-in terminal that still runs. */
+  closeLoginTerminal: {
+    params: z.object({ terminalId: z.string().min(1) }),
+    result: z.object({}),
   },
   /** Logs out of an agent that offers `logout` (it forgets the credentials it keeps). */
   logoutAgent: {
@@ -205,6 +226,13 @@ export const pushEvents = {
   conversationChanged: z.object({ conversation: conversationSummarySchema }),
   /** A conversation was erased for good. */
   conversationRemoved: z.object({ conversationId: z.string() }),
+  /** Output of a log-in terminal, then how it ended (exit code 0: logged in). */
+  loginTerminal: z.object({
+    terminalId: z.string(),
+    agentId: z.string(),
+    data: z.string().optional(),
+    exit: z.object({ code: z.number().int().nullable(), signal: z.string().nullable() }).optional(),
+  }),
   /** A line of progress from installing, updating or removing an agent. */
   agentInstallProgress: z.object({ agentId: z.string(), action: z.enum(['install', 'update', 'remove']), text: z.string() }),
   /** Something failed that could not be recorded in the transcript (the store itself failed). */

@@ -133,8 +133,17 @@ test('an agent that needs a log-in offers its methods; logging in lets the messa
   await page.getByRole('button', { name: 'Send' }).click();
   const failure = page.getByRole('alert').filter({ hasText: 'needs you to log in' });
   await expect(failure).toBeVisible();
-  await expect(failure).toContainText('Terminal login: runs in a terminal');
-  await failure.getByRole('button', { name: 'Log in with Token' }).click();
+  await expect(failure.getByRole('button', { name: 'Log in with Token' })).toBeVisible();
+  // The terminal method: the agent's own log-in screen in a real terminal, typed into by the person.
+  await failure.getByRole('button', { name: 'Log in with Terminal login (in a terminal)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log in to Fake' });
+  await expect(dialog.locator('.xterm-rows')).toContainText('Paste your token:');
+  await expect(dialog.locator('.xterm-rows')).toContainText('Fake agent log-in (100x28)');
+  await page.keyboard.type('secret');
+  await page.keyboard.press('Enter');
+  await expect(dialog.locator('.xterm-rows')).toContainText('Logged in as tester.');
+  await expect(dialog.getByRole('status')).toHaveText('Logged in. Close this and send your message again.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Logged in to Fake' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Message' }).fill('now?');
   await page.getByRole('button', { name: 'Send' }).click();

@@ -10,6 +10,7 @@ import type { Env } from './adapters/AgentAdapter.js';
 import { AgentCatalog } from './adapters/AgentCatalog.js';
 import { AgentInstaller } from './adapters/AgentInstaller.js';
 import { AgentProbe } from './adapters/AgentProbe.js';
+import { LoginTerminals } from './adapters/LoginTerminals.js';
 import { ConversationService } from './conversations/ConversationService.js';
 import { HistoryService } from './conversations/HistoryService.js';
 import { SessionImport } from './conversations/SessionImport.js';
@@ -44,6 +45,7 @@ export class Host {
   private readonly catalog: AgentCatalog;
   private readonly probe: AgentProbe;
   private readonly imports: SessionImport;
+  private readonly logins: LoginTerminals;
   private readonly handlers: Handlers;
   private readonly lock: DataDirLock;
 
@@ -63,12 +65,14 @@ export class Host {
     this.conversations = new ConversationService(this.store, this.catalog, env, options.log);
     this.history = new HistoryService(this.store, this.conversations);
     this.imports = new SessionImport(this.store, this.conversations.committer, this.probe);
+    this.logins = new LoginTerminals(this.catalog, this.probe, env, (event) => this.conversations.committer.push({ name: 'loginTerminal', payload: event }));
     this.conversations.recoverInterruptedTurns();
     this.handlers = {
       getHostInfo: () => ({
         homeDir: this.options.homeDir ?? os.homedir(),
         dataDir: this.options.dataDir,
         version: this.options.version ?? '0.1.0',
+        terminalLogin: this.logins.supported,
       }),
       listAgents: () => ({ agents: this.catalog.list() }),
       describeAgent: async ({ agentId }) => ({ card: await this.probe.describe(agentId) }),
@@ -85,6 +89,15 @@ export class Host {
         await installer.remove(this.catalog.get(agentId));
         this.probe.forget(agentId);
         return { agents: this.catalog.list() };
+      },
+      startLoginTerminal: async ({ agentId, methodId, cols, rows }) => ({ terminalId: await this.logins.start(agentId, methodId, { cols, rows }) }),
+      loginTerminalInput: ({ terminalId, data }) => {
+        this.logins.input(terminalId, data);
+        return {};
+      },
+      closeLoginTerminal: async ({ terminalId }) => {
+        await this.logins.close(terminalId);
+        return {};
       },
       logoutAgent: async ({ agentId }) => {
         await this.probe.logout(agentId);
@@ -148,6 +161,7 @@ export class Host {
 
   /** Stops agents and closes the store. */
   async dispose(): Promise<void> {
+    await this.logins.dispose();
     await this.conversations.dispose();
     this.store.close();
     this.lock.release();

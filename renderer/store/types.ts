@@ -33,6 +33,13 @@ export type HostSlice = {
   start(): Promise<void>;
   logIn(agentId: string, methodId: string): Promise<void>;
   logOut(agentId: string): Promise<void>;
+  /** Whether log-in methods that run in a terminal can run on this host. */
+  terminalLogin: boolean;
+  /** The log-in terminal shown, if any: what it printed so far and, once ended, how. */
+  loginTerminal: { terminalId: string; agentId: string; methodName: string; output: string; exit: { code: number | null; signal: string | null } | null } | null;
+  startLoginTerminal(agentId: string, methodId: string, methodName: string, size: { cols: number; rows: number }): Promise<void>;
+  sendLoginInput(data: string): void;
+  closeLoginTerminal(): Promise<void>;
   /** Installs, updates and removals under way or just failed, by agent: npm's recent lines. */
   installs: Record<string, { action: 'install' | 'update' | 'remove'; lines: string[]; running: boolean; error: string | null }>;
   /** Installs (or updates) an agent into Baton's agents folder. */

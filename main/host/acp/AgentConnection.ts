@@ -36,6 +36,8 @@ export type AgentConnectionHandlers = {
   onUpdate(sessionId: string, update: acp.SessionUpdate): void;
   /** Asks the person; must never answer on their behalf. */
   requestPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /** True when Baton can run the agent's terminal log-in methods (advertised as `auth.terminal`). */
+  terminalLogin?: boolean;
   /** The process ended (expectedly after dispose, or not). */
   onExit?(description: string): void;
   /** Asks the person for input an MCP server wants (form or link); when absent, elicitation is not advertised. */
@@ -193,7 +195,10 @@ export class AgentConnection {
         connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
           // Only what Baton really implements: files (confined to the session) and terminals when handlers are given.
-          clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: Boolean(terminals), ...(elicit ? { elicitation: { form: {}, url: {} } } : {}) },
+          clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: Boolean(terminals),
+            ...(handlers.terminalLogin ? { auth: { terminal: true } } : {}),
+            ...(elicit ? { elicitation: { form: {}, url: {} } } : {}),
+          },
           clientInfo: { name: 'baton', title: 'Baton', version: '0.1.0' },
         }),
         new Promise<never>((_, reject) => {
@@ -253,6 +258,15 @@ export class AgentConnection {
       ...(method.description ? { description: method.description } : {}),
       ...('type' in method && method.type === 'terminal' ? { terminal: true } : {}),
     }));
+  }
+
+  /** The arguments and environment of a terminal log-in method, or undefined when it is not one. */
+  terminalMethod(methodId: string): { args: string[]; env: Record<string, string> } | undefined {
+    const method = (this.initialized.authMethods ?? []).find((candidate) => candidate.id === methodId);
+    if (!method || !('type' in method) || method.type !== 'terminal') {
+      return undefined;
+    }
+    return { args: [...(method.args ?? [])], env: { ...(method.env ?? {}) } };
   }
 
   /** `authenticate` with one of the agent's methods. */

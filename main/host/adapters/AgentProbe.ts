@@ -10,6 +10,7 @@ import { prepareBinding } from '../binding/PreparedBinding.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
 import type { AgentCatalog } from './AgentCatalog.js';
 import { launchSpec } from './launchSpec.js';
+import { ptyProgram } from './LoginTerminals.js';
 
 /** Probes and caches capability cards. */
 export class AgentProbe {
@@ -49,7 +50,7 @@ export class AgentProbe {
         throw new InvalidRequestError(`${connection.agentName} offers no log-in method "${methodId}".`);
       }
       if (method.terminal) {
-        throw new UnsupportedInputError(connection.agentName, `the log-in method "${method.name}"`, 'it runs in a terminal, which Baton does not offer yet; log in from a terminal, then try again');
+        throw new InvalidRequestError(`${connection.agentName}'s log-in method "${method.name}" runs in a terminal: start it with startLoginTerminal.`);
       }
       await connection.authenticate(methodId);
       // The card's sign-in state may have changed.
@@ -88,7 +89,11 @@ export class AgentProbe {
       agentName: adapter.displayName,
       launch: launchSpec(adapter, executable, binding, this.env),
       // Nothing runs here that could ask the person anything: a question is answered "cancelled".
-      handlers: { onUpdate: options.onUpdate ?? (() => {}), requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) },
+      handlers: {
+        onUpdate: options.onUpdate ?? (() => {}),
+        requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+        terminalLogin: ptyProgram(this.env) !== undefined,
+      },
     });
     return { adapter, connection };
   }

@@ -22,6 +22,7 @@ import { mapUpdate } from '../acp/mapUpdate.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { launchSpec } from '../adapters/launchSpec.js';
+import { ptyProgram } from '../adapters/LoginTerminals.js';
 import { SessionFiles } from './SessionFiles.js';
 import { SessionTerminals } from './SessionTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
@@ -114,6 +115,7 @@ export class LiveSession {
         },
         files: new SessionFiles([binding.cwd]),
         terminals,
+        terminalLogin: ptyProgram(baseEnv) !== undefined,
       },
     });
     self.live = new LiveSession(binding, connection, owner, terminals, adapter.saveGraceMs);

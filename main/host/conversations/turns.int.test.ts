@@ -221,7 +221,8 @@ describe('logging in', () => {
         kind: 'notice',
         error: { code: 'AuthRequired', details: { methods: [{ id: 'token', name: 'Token', description: 'Log in with a token' }, { id: 'login-shell', name: 'Terminal login', terminal: true }] } },
       });
-      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'login-shell' })).toMatchObject({ ok: false, error: { code: 'UnsupportedInput' } });
+      // A terminal method is not run through authenticate: it has a terminal of its own (below).
+      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'login-shell' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringContaining('runs in a terminal') } });
       expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'nope' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
       expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'token' })).toMatchObject({ ok: true });
       const second = host.conversations.send(conversationId, 'hello again');
@@ -237,6 +238,36 @@ describe('logging in', () => {
       await host.conversations.idle();
       state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[third.turnId]?.status).toBe('failed');
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('a terminal log-in runs the agent with the method\'s arguments in a real terminal the person types into', async () => {
+    const dataDir = tempDir('terminal-login');
+    registerFakeAgent(dataDir, { requireAuth: true });
+    const host = new Host({ dataDir, env: definedEnv(process.env) });
+    const events: Array<{ data?: string; exit?: { code: number | null } }> = [];
+    host.subscribe((event) => {
+      if (event.name === 'loginTerminal') {
+        events.push(event.payload);
+      }
+    });
+    const output = (): string => events.map((event) => event.data ?? '').join('');
+    try {
+      expect(await host.handle('getHostInfo', {})).toMatchObject({ ok: true, result: { terminalLogin: true } });
+      const started = await host.handle('startLoginTerminal', { agentId: FAKE_AGENT_ID, methodId: 'login-shell', cols: 90, rows: 20 });
+      expect(started.ok, JSON.stringify(started)).toBe(true);
+      const { terminalId } = (started.ok ? started.result : {}) as { terminalId: string };
+      // The fake agent's log-in refuses to run without a terminal, and reports the size it got.
+      await until(() => (output().includes('Paste your token:') ? true : undefined));
+      expect(output()).toContain('Fake agent log-in (90x20)');
+      expect(await host.handle('loginTerminalInput', { terminalId, data: 'secret\r' })).toMatchObject({ ok: true });
+      const exit = await until(() => events.find((event) => event.exit)?.exit);
+      expect(exit).toMatchObject({ code: 0 });
+      expect(output()).toContain('Logged in as tester.');
+      expect(existsSync(path.join(dataDir, 'fake-agent-logged-in'))).toBe(true);
+      expect(await host.handle('loginTerminalInput', { terminalId, data: 'x' })).toMatchObject({ ok: false, error: { code: 'NotFound' } });
     } finally {
       await host.dispose();
     }

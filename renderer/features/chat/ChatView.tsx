@@ -3,6 +3,7 @@ import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 import { Composer } from './Composer.js';
 import { ConversationHeader } from './ConversationHeader.js';
+import { LoginTerminal } from './LoginTerminal.js';
 import { SessionHeader } from './SessionHeader.js';
 import { Transcript } from './Transcript.js';
 
@@ -37,6 +38,7 @@ export function ChatView() {
         </div>
       ) : null}
       {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
+      <LoginTerminal />
     </main>
   );
 }

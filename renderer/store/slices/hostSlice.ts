@@ -2,6 +2,9 @@
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { shownError, type HostSlice, type Slice } from '../types.js';
 
+/** Characters of log-in terminal output kept (what the terminal shows is rebuilt from them). */
+const LOGIN_OUTPUT_KEPT = 256 * 1024;
+
 /** Progress lines kept per install. */
 const INSTALL_LINES_KEPT = 200;
 
@@ -21,6 +24,26 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       case 'transcript':
         get().receiveEnvelope(event.payload.event);
         return;
+      case 'loginTerminal': {
+        const { terminalId, agentId, data, exit } = event.payload;
+        const shown = get().loginTerminal;
+        if (!shown || shown.terminalId !== terminalId) {
+          // Output can come before the answer that names the terminal: keep it for a moment.
+          const before = early.get(terminalId) ?? { output: '', exit: null };
+          early.set(terminalId, { output: (before.output + (data ?? '')).slice(-LOGIN_OUTPUT_KEPT), exit: exit ?? before.exit });
+          return;
+        }
+        const output = data ? (shown.output + data).slice(-LOGIN_OUTPUT_KEPT) : shown.output;
+        set({ loginTerminal: { ...shown, output, exit: exit ?? shown.exit } });
+        if (exit?.code === 0) {
+          const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
+          set((state) => {
+            const { [agentId]: _stale, ...cards } = state.cards;
+            return { cards, info: `Logged in to ${name}. Send your message again.` };
+          });
+        }
+        return;
+      }
       case 'agentInstallProgress': {
         const { agentId, action, text } = event.payload;
         set((state) => {
@@ -31,6 +54,9 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       }
     }
   };
+
+  /** Log-in terminal output that came before the terminal was shown, by terminal. */
+  const early = new Map<string, { output: string; exit: { code: number | null; signal: string | null } | null }>();
 
   /** Runs an install or removal, keeping its progress lines and its outcome for the page. */
   const manage = async (agentId: string, method: 'installAgent' | 'removeAgent'): Promise<void> => {
@@ -81,6 +107,34 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         });
       } catch (error) {
         get().showError(error);
+      }
+    },
+    terminalLogin: false,
+    loginTerminal: null,
+    async startLoginTerminal(agentId, methodId, methodName, size) {
+      set({ info: null, error: null });
+      try {
+        // Shown at once, so output that comes before the answer has somewhere to go.
+        const { terminalId } = await api.call('startLoginTerminal', { agentId, methodId, ...size });
+        set((state) => ({
+          loginTerminal: state.loginTerminal?.terminalId === terminalId ? state.loginTerminal : { terminalId, agentId, methodName, output: early.get(terminalId)?.output ?? '', exit: early.get(terminalId)?.exit ?? null },
+        }));
+        early.clear();
+      } catch (error) {
+        get().showError(error);
+      }
+    },
+    sendLoginInput(data) {
+      const shown = get().loginTerminal;
+      if (shown && !shown.exit) {
+        api.call('loginTerminalInput', { terminalId: shown.terminalId, data }).catch((error: unknown) => get().showError(error));
+      }
+    },
+    async closeLoginTerminal() {
+      const shown = get().loginTerminal;
+      set({ loginTerminal: null });
+      if (shown && !shown.exit) {
+        await api.call('closeLoginTerminal', { terminalId: shown.terminalId }).catch((error: unknown) => get().showError(error));
       }
     },
     installs: {},
@@ -148,6 +202,7 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
           const firstAvailable = agents.agents.find((agent) => agent.available)?.agentId ?? agents.agents[0]?.agentId ?? '';
           return {
             homeDir: info.homeDir,
+            terminalLogin: info.terminalLogin,
             agents: agents.agents,
             draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || info.homeDir },
           };

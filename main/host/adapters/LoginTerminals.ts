@@ -1,0 +1,145 @@
+/**
+ * Terminal log-in methods (ACP `type: "terminal"`): the agent's own program, as configured, run
+ * with the method's extra arguments and environment in an interactive terminal the person types
+ * into. Exit status 0 means the log-in worked; the agent is then reconnected on the next message.
+ *
+ * The pseudo-terminal comes from the system's `script` command (util-linux on Linux, BSD on
+ * macOS), so no native module is needed. Windows has none: there the methods are refused plainly.
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { AgentNotInstalledError, InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
+import { newId } from '../../../app/ids.js';
+import { prepareBinding } from '../binding/PreparedBinding.js';
+import { findExecutable } from '../process/findExecutable.js';
+import { ProcessGroup } from '../process/ProcessGroup.js';
+import type { Env } from './AgentAdapter.js';
+import type { AgentCatalog } from './AgentCatalog.js';
+import type { AgentProbe } from './AgentProbe.js';
+import { launchSpec } from './launchSpec.js';
+
+/** What a log-in terminal reports: output as it comes, then how it ended. */
+export type LoginTerminalEvent = { terminalId: string; agentId: string; data?: string; exit?: { code: number | null; signal: string | null } };
+
+/** Smallest and largest terminal sizes accepted. */
+const MIN_SIZE = { cols: 20, rows: 5 };
+const MAX_SIZE = { cols: 500, rows: 200 };
+
+/** The `script` program that gives a command a pseudo-terminal here, if there is one. */
+export function ptyProgram(env: Env, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform !== 'linux' && platform !== 'darwin') {
+    return undefined;
+  }
+  return findExecutable('script', { PATH: [env.PATH ?? '', '/usr/bin', '/bin'].filter(Boolean).join(':') });
+}
+
+/** A word for /bin/sh, quoted. */
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** How `script` runs `line` (a /bin/sh command line) in a pseudo-terminal, on each system. */
+function scriptArgs(line: string, platform: NodeJS.Platform): string[] {
+  // util-linux: -q quiet, -f flush each write, -e pass the command's exit status on, -c the command.
+  // BSD (macOS): script [-q] file command…
+  return platform === 'darwin' ? ['-q', '/dev/null', '/bin/sh', '-c', line] : ['-q', '-f', '-e', '-c', line, '/dev/null'];
+}
+
+type Running = { agentId: string; process: ProcessGroup };
+
+/** Runs terminal log-ins, one per agent at a time. */
+export class LoginTerminals {
+  private readonly running = new Map<string, Running>();
+
+  constructor(
+    private readonly catalog: AgentCatalog,
+    private readonly probe: AgentProbe,
+    private readonly env: Env,
+    private readonly report: (event: LoginTerminalEvent) => void,
+  ) {}
+
+  /** True when terminal log-ins can run on this machine. */
+  get supported(): boolean {
+    return ptyProgram(this.env) !== undefined;
+  }
+
+  /** Starts the agent's terminal log-in method; output and the exit come through `report`. */
+  async start(agentId: string, methodId: string, size: { cols: number; rows: number }): Promise<string> {
+    const adapter = this.catalog.get(agentId);
+    const script = ptyProgram(this.env);
+    if (!script) {
+      throw new UnsupportedInputError(adapter.displayName, 'a log-in that runs in a terminal', 'this system offers no pseudo-terminal to Baton; log in from a terminal, then try again');
+    }
+    if ([...this.running.values()].some((running) => running.agentId === agentId)) {
+      throw new InvalidRequestError(`A log-in to ${adapter.displayName} is already open.`);
+    }
+    const executable = this.catalog.resolve(adapter);
+    if (!executable) {
+      throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
+    }
+    // The method's arguments come from the agent's own answer to initialize.
+    const { connection } = await this.probe.connect(agentId);
+    let method: { args: string[]; env: Record<string, string> } | undefined;
+    try {
+      method = connection.terminalMethod(methodId);
+    } finally {
+      await connection.dispose();
+    }
+    if (!method) {
+      throw new InvalidRequestError(`${adapter.displayName} offers no terminal log-in method "${methodId}".`);
+    }
+    const cols = Math.min(Math.max(Math.round(size.cols), MIN_SIZE.cols), MAX_SIZE.cols);
+    const rows = Math.min(Math.max(Math.round(size.rows), MIN_SIZE.rows), MAX_SIZE.rows);
+    const binding = prepareBinding({ agentId, agentName: adapter.displayName, cwd: this.env.HOME ?? process.cwd() });
+    const launch = launchSpec(adapter, executable, binding, this.env);
+    const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${[launch.command, ...launch.args, ...method.args].map(shellQuote).join(' ')}`;
+    const child = new ProcessGroup({ command: script, args: scriptArgs(line, process.platform), env: { ...launch.env, ...method.env, TERM: 'xterm-256color' }, cwd: launch.cwd });
+    await child.spawned();
+    const terminalId = `login-${newId()}`;
+    this.running.set(terminalId, { agentId, process: child });
+    const decoder = new StringDecoder('utf8');
+    const forward = (chunk: Buffer): void => {
+      const data = decoder.write(chunk);
+      if (data) {
+        this.report({ terminalId, agentId, data });
+      }
+    };
+    child.child.stdout.on('data', forward);
+    child.child.stderr.on('data', forward);
+    void child.exited.then(({ code, signal }) => {
+      this.running.delete(terminalId);
+      if (code === 0) {
+        // Logged in: the next probe and the next session see it.
+        this.probe.forget(agentId);
+      }
+      this.report({ terminalId, agentId, exit: { code, signal } });
+    });
+    return terminalId;
+  }
+
+  /** What the person typed. */
+  input(terminalId: string, data: string): void {
+    const running = this.get(terminalId);
+    running.process.child.stdin.write(data);
+  }
+
+  /** Ends a log-in that is still running. */
+  async close(terminalId: string): Promise<void> {
+    const running = this.running.get(terminalId);
+    if (running) {
+      await running.process.dispose();
+    }
+  }
+
+  /** Ends every log-in (shutdown). */
+  async dispose(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((terminalId) => this.close(terminalId)));
+  }
+
+  private get(terminalId: string): Running {
+    const running = this.running.get(terminalId);
+    if (!running) {
+      throw new NotFoundError('log-in terminal', terminalId);
+    }
+    return running;
+  }
+}
