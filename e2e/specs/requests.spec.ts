@@ -66,3 +66,11 @@ test('an agent that offers logout shows Log out on its card', async ({ page }) =
   await card.getByRole('button', { name: 'Log out' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Logged out of Fake.' })).toBeVisible();
 });
+
+test('the context use the agent reports is shown', async ({ page }) => {
+  await open(page);
+  await send(page, 'usage please');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: usage please');
+  await expect(page.getByText(/^Context: 12\.3K of 200K tokens/)).toBeVisible();
+  await expect(page.getByRole('meter', { name: 'Context used' })).toHaveAttribute('value', '12345');
+});

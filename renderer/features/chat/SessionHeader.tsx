@@ -9,6 +9,12 @@ import { InstallAction, ManagedAgent } from './AgentInstall.js';
 import { SessionOptions } from './SessionOptions.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
+const compactNumber = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+
+function compact(value: number): string {
+  return compactNumber.format(value);
+}
+
 /** The header of the chat pane. */
 export function SessionHeader() {
   const agents = useBaton((state) => state.agents);
@@ -53,6 +59,12 @@ export function SessionHeader() {
         />
       </label>
       {transcript && bound ? <SessionOptions transcript={transcript} /> : null}
+      {transcript?.usage && transcript.usage.size > 0 ? (
+        <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
+          Context: {compact(transcript.usage.used)} of {compact(transcript.usage.size)} tokens{' '}
+          <meter min={0} max={transcript.usage.size} value={transcript.usage.used} aria-label="Context used" />
+        </p>
+      ) : null}
       {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} cwd={cwd} /> : null}
       {!bound && selected && agentSessions?.agentId === selected.agentId ? <AgentSessions agentName={selected.displayName} /> : null}
       {selected && !selected.available ? (
