@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventDraft, TranscriptEvent, UnknownEvent } from '../events/index.js';
 import { reduce, reduceAll } from './reduce.js';
 import { emptyTranscript, tailTranscript } from './state.js';
+import { interruptUnfinished } from './unfinished.js';
 
 function events(drafts: EventDraft[], conversationId = 'c1'): TranscriptEvent[] {
   return drafts.map((draft, index) => ({ conversationId, seq: index + 1, at: `2026-01-01T00:00:0${index}Z`, v: 1, ...draft }) as TranscriptEvent);
@@ -154,5 +155,43 @@ describe('reduce', () => {
     expect(state.commands).toEqual([{ name: 'review', description: 'Review the diff' }]);
     expect(state.sessionTitle).toBe('Fixing the parser');
     expect(state.items).toEqual([]);
+  });
+});
+
+describe('terminals and elicitations in the transcript', () => {
+  it('keeps a terminal\'s output and exit; an elicitation\'s answer and completion', () => {
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        { type: 'terminal.started', payload: { turnId: 't1', terminalId: 'term', command: 'ls', cwd: '/w' } },
+        { type: 'terminal.output', payload: { terminalId: 'term', text: 'a\n' } },
+        { type: 'terminal.output', payload: { terminalId: 'term', text: 'b\n' } },
+        { type: 'terminal.exited', payload: { terminalId: 'term', exitCode: 0, signal: null, truncated: false } },
+        { type: 'elicitation.requested', payload: { turnId: 't1', requestId: 'e1', message: 'Sign in', mode: 'url', url: 'https://example.test' } },
+        { type: 'elicitation.answered', payload: { requestId: 'e1', action: 'accept', by: 'person' } },
+        { type: 'elicitation.completed', payload: { requestId: 'e1' } },
+      ]),
+    );
+    expect(state.terminals.term).toEqual({ terminalId: 'term', command: 'ls', cwd: '/w', output: 'a\nb\n', exit: { exitCode: 0, signal: null }, truncated: false });
+    expect(state.items.at(-1)).toMatchObject({ kind: 'elicitation', answer: { action: 'accept' }, completed: true });
+  });
+
+  it('a host that died leaves no question open and no terminal running', () => {
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        { type: 'terminal.started', payload: { turnId: 't1', terminalId: 'term', command: 'sleep 100', cwd: '/w' } },
+        { type: 'elicitation.requested', payload: { turnId: 't1', requestId: 'e1', message: 'Details?', mode: 'form', schema: { properties: {} } } },
+      ]),
+    );
+    const drafts = interruptUnfinished(state);
+    expect(drafts.map((draft) => draft.type)).toEqual(['elicitation.answered', 'terminal.exited', 'turn.ended']);
+    const closed = reduceAll(state, events([...drafts], 'c1').map((event, index) => ({ ...event, seq: state.lastSeq + index + 1 })));
+    expect(closed.items.find((item) => item.kind === 'elicitation')).toMatchObject({ answer: { action: 'cancel', by: 'turn-cancelled' } });
+    expect(closed.terminals.term?.exit).toEqual({ exitCode: null, signal: null });
   });
 });
