@@ -3,6 +3,7 @@
  * history: `session/list` to show them, `session/load` to replay one into a new conversation
  * bound to it, so the next message continues it. An agent session is imported at most once.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
@@ -66,6 +67,9 @@ export class SessionImport {
     }
     if (!path.isAbsolute(cwd)) {
       throw new InvalidRequestError(`The session's folder must be an absolute path; "${cwd}" is not.`);
+    }
+    if (!existsSync(cwd)) {
+      throw new InvalidRequestError(`The session's folder ${cwd} no longer exists, so the session cannot be continued; restore the folder to import it.`);
     }
     const replayed: SessionUpdate[] = [];
     const { adapter, connection } = await this.probe.connect(agentId, {
