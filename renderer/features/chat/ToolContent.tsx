@@ -1,6 +1,7 @@
 /** What a tool call carries: text, a file edit shown as a line diff, or a terminal's command and output. */
 import type { TerminalView, TranscriptItem } from '../../../app/transcript/index.js';
 import { lineDiff } from '../../../app/text/lineDiff.js';
+import { Markdown } from '../../components/Markdown.js';
 
 type Content = Extract<TranscriptItem, { kind: 'tool' }>['content'][number];
 
@@ -18,7 +19,12 @@ function exitText(terminal: TerminalView): string {
 export function ToolContent({ content, terminals }: { content: Content; terminals: Record<string, TerminalView> }) {
   switch (content.type) {
     case 'text':
-      return <pre className="tool-text">{content.text}</pre>;
+      // Agents write tool output as Markdown (Claude fences shell output as a console block).
+      return (
+        <div className="tool-text">
+          <Markdown text={content.text} />
+        </div>
+      );
     case 'other':
       return <p className="tool-other muted">{content.summary}</p>;
     case 'diff': {
