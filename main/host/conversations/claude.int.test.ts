@@ -111,4 +111,37 @@ describe('a real turn through claude-agent-acp', () => {
     expect(modelOf('third message')).toContain('haiku');
     expect(state().sessionOptions.find((option) => option.id === model!.id)?.currentValue).toBe('haiku');
   }, 120_000);
+
+  it('a shell command Claude wants to run waits for the person, then shows its output in the tool call', async () => {
+    await stub.close();
+    stub = await startModelStub({
+      reply: (request) =>
+        request.toolResult !== undefined
+          ? { kind: 'text', chunks: ['Done: ', request.toolResult] }
+          : { kind: 'tool', name: 'Bash', arguments: { command: 'echo written-by-claude > out.txt && cat out.txt', description: 'Write and show a file' } },
+    });
+    await host.dispose();
+    host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
+    const cwd = tempDir('work');
+    const conversation = host.conversations.create('claude', cwd);
+    const { turnId } = host.conversations.send(conversation.conversationId, 'Write the file please');
+    const transcript = () => reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
+    const deadline = Date.now() + 60_000;
+    let request = transcript().items.find((item) => item.kind === 'permission');
+    while (!request && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      request = transcript().items.find((item) => item.kind === 'permission');
+    }
+    // Nothing ran before the person answered.
+    expect(() => readFileSync(`${cwd}/out.txt`)).toThrow();
+    const allowOnce = request?.kind === 'permission' ? request.options.find((option) => option.kind === 'allow_once') : undefined;
+    host.conversations.answerPermission(conversation.conversationId, request?.kind === 'permission' ? request.requestId : '', allowOnce?.optionId ?? '');
+    await host.conversations.idle();
+    const state = transcript();
+    expect(state.turns[turnId]?.status).toBe('completed');
+    expect(readFileSync(`${cwd}/out.txt`, 'utf8')).toBe('written-by-claude\n');
+    const tool = state.items.find((item) => item.kind === 'tool');
+    expect(tool).toMatchObject({ kind: 'tool', toolKind: 'execute', status: 'completed' });
+    expect(tool?.kind === 'tool' ? tool.content.map((content) => (content.type === 'text' ? content.text : '')).join('') : '').toContain('written-by-claude');
+  }, 120_000);
 });
