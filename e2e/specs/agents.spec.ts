@@ -9,6 +9,16 @@ import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 const AGENTS = ['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode', 'pi'];
+
+/** What each pinned agent's initialize says about sessions (measured), as its card shows it. */
+const SESSIONS: Record<string, string> = {
+  Claude: 'load yes · resume yes · list yes · fork yes · close yes',
+  Codex: 'load yes · resume yes · list yes · fork no · close yes',
+  Gemini: 'load yes · resume no · list no · fork no · close no',
+  Qwen: 'load yes · resume yes · list yes · fork no · close no',
+  OpenCode: 'load yes · resume yes · list yes · fork yes · close yes',
+  pi: 'load yes · resume no · list yes · fork no · close no',
+};
 let stub: ModelStub;
 let host: WebHost;
 
@@ -30,7 +40,7 @@ for (const name of AGENTS) {
     await picker.selectOption({ label: name });
     const card = page.getByRole('region', { name: 'Agent capabilities' });
     await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
-    await expect(card).toContainText('Sessions');
+    await expect(card).toContainText(`Sessions${SESSIONS[name]}`);
     await expect(card).toContainText('Instructions');
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`agents-${name}`));
     await page.getByRole('textbox', { name: 'Message' }).fill(`Hello ${name}, this is Baton`);

@@ -30,7 +30,8 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
           <dd>{card.implementation ?? card.displayName}</dd>
           <dt>Sessions</dt>
           <dd>
-            reopen {yes(card.sessions.load || card.sessions.resume)} · list {yes(card.sessions.list)} · fork {yes(card.sessions.fork)}
+            load {yes(card.sessions.load)} · resume {yes(card.sessions.resume)} · list {yes(card.sessions.list)} · fork {yes(card.sessions.fork)} · close{' '}
+            {yes(card.sessions.close)}
             {card.sessions.list ? (
               <button type="button" className="link-button" onClick={() => void listAgentSessions(agentId, cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwd) ? cwd : undefined)}>
                 Import its sessions…
