@@ -41,6 +41,10 @@ describe('a real turn through claude-agent-acp', () => {
     expect(reply && reply.kind === 'agent' ? reply.text : '').toBe('Hello from the stub.');
     expect(reply && reply.kind === 'agent' ? reply.agentName : '').toBe('Claude');
 
+    // Claude reports how much of its context the conversation uses.
+    expect(state.usage).toMatchObject({ turnId, size: 200_000 });
+    expect(state.usage?.used).toBeGreaterThan(0);
+
     const sent = stub.modelRequests().map((request) => request.lastUserText);
     expect(sent.some((text) => text.includes('What is the airspeed of a swallow?'))).toBe(true);
 
