@@ -74,3 +74,17 @@ test('the context use the agent reports is shown', async ({ page }) => {
   await expect(page.getByText(/^Context: 12\.3K of 200K tokens/)).toBeVisible();
   await expect(page.getByRole('meter', { name: 'Context used' })).toHaveAttribute('value', '12345');
 });
+
+test('a link an MCP server asks the person to open is shown with its host, and opened only on request', async ({ page }) => {
+  await open(page);
+  await send(page, 'elicit url');
+  const request = page.getByRole('group', { name: 'Input requested: Authorize the deploy server.' });
+  await expect(request).toContainText('auth.example.test');
+  // The page it opens is answered here (nothing leaves this machine).
+  await page.context().route('https://auth.example.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Authorize</title>' }));
+  const popup = page.waitForEvent('popup');
+  await request.getByRole('button', { name: 'Open link' }).click();
+  expect((await popup).url()).toContain('https://auth.example.test/authorize?state=abc');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Elicitation accept');
+  await expect(request).toContainText('You opened the link. The agent reports it done.');
+});
