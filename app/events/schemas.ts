@@ -153,7 +153,11 @@ export const payloadSchemas = {
     optionId: z.string().nullable(),
     by: z.enum(['person', 'turn-cancelled']),
   }),
-  /** The agent started a command in a client terminal (`terminal/create`). */
+  /**
+   * A command started in a terminal: one Baton runs for the agent (`terminal/create`), or one the
+   * agent runs itself and reports (`_meta.terminal_info`; its command and folder are then empty
+   * and the tool call's title names it).
+   */
   'terminal.started': z.object({ turnId: z.string().optional(), terminalId: id, command: z.string(), cwd: z.string() }),
   /** Output of a client terminal, as it came (bounded: see `terminal.exited`'s `truncated`). */
   'terminal.output': z.object({ terminalId: id, text }),

@@ -69,14 +69,14 @@ function quote(text: string): string[] {
 }
 
 /** A terminal shown by a tool call, as a fenced block with its command and how it ended. */
-function terminalMarkdown(content: Extract<TranscriptItem, { kind: 'tool' }>['content'][number], terminals: TranscriptState['terminals']): string[] {
+function terminalMarkdown(content: Extract<TranscriptItem, { kind: 'tool' }>['content'][number], terminals: TranscriptState['terminals'], title: string): string[] {
   const terminal = content.type === 'terminal' ? terminals[content.terminalId] : undefined;
   if (!terminal) {
     return [];
   }
   const ending = terminal.exit ? (terminal.exit.signal ? `killed by ${terminal.exit.signal}` : `exit code ${terminal.exit.exitCode ?? 'unknown'}`) : 'did not finish';
   const fence = '`'.repeat(Math.max(3, ...[...terminal.output.matchAll(/`+/g)].map((match) => match[0].length + 1)));
-  return ['', `  ${fence}console`, `  $ ${terminal.command}`, ...terminal.output.trimEnd().split('\n').map((line) => `  ${line}`), `  ${fence}`, `  _${ending}${terminal.truncated ? '; output shortened' : ''}_`];
+  return ['', `  ${fence}console`, `  $ ${terminal.command || title}`, ...terminal.output.trimEnd().split('\n').map((line) => `  ${line}`), `  ${fence}`, `  _${ending}${terminal.truncated ? '; output shortened' : ''}_`];
 }
 
 function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals']): string[] {
@@ -88,7 +88,7 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
     case 'thought':
       return ['<details><summary>Thinking</summary>', '', item.text, '', '</details>'];
     case 'tool':
-      return [`- Tool: **${item.title}** (${item.status.replace('_', ' ')})`, ...item.content.flatMap((content) => terminalMarkdown(content, terminals))];
+      return [`- Tool: **${item.title}** (${item.status.replace('_', ' ')})`, ...item.content.flatMap((content) => terminalMarkdown(content, terminals, item.title))];
     case 'elicitation':
       return [`- Input asked: **${item.request.message}** — ${item.answer ? `${item.answer.action}${item.answer.by === 'person' ? '' : ` (${item.answer.by.replace('-', ' ')})`}` : 'not answered'}`];
     case 'plan':

@@ -198,6 +198,8 @@ export class AgentConnection {
           clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: Boolean(terminals),
             ...(handlers.terminalLogin ? { auth: { terminal: true } } : {}),
             ...(elicit ? { elicitation: { form: {}, url: {} } } : {}),
+            // Claude Code and Codex then report their own shell commands' output as terminals (see mapUpdate).
+            _meta: { terminal_output: true },
           },
           clientInfo: { name: 'baton', title: 'Baton', version: '0.1.0' },
         }),

@@ -65,6 +65,20 @@ describe('mapUpdate', () => {
     expect(mapUpdate({ sessionUpdate: 'available_commands_update', availableCommands: [] }, 't').drafts).toEqual([]);
   });
 
+  it('maps the agents\' own shell-output extension to terminal events', () => {
+    expect(
+      mapUpdate({ sessionUpdate: 'tool_call', toolCallId: 'b1', title: 'Terminal', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'b1' }], _meta: { terminal_info: { terminal_id: 'b1' } } }, 't').drafts.map((draft) => draft.type),
+    ).toEqual(['terminal.started', 'tool.call']);
+    // An update that only carries output adds no empty tool update.
+    expect(mapUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'b1', _meta: { terminal_output: { terminal_id: 'b1', data: 'hi\n' } } }, 't').drafts).toEqual([
+      { type: 'terminal.output', payload: { terminalId: 'b1', text: 'hi\n' } },
+    ]);
+    expect(mapUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'b1', status: 'completed', _meta: { terminal_exit: { terminal_id: 'b1', exit_code: 2, signal: null } } }, 't').drafts).toEqual([
+      { type: 'terminal.exited', payload: { terminalId: 'b1', exitCode: 2, signal: null, truncated: false } },
+      { type: 'tool.updated', payload: { turnId: 't', toolCallId: 'b1', status: 'completed' } },
+    ]);
+  });
+
   it('reports an unknown kind rather than throwing', () => {
     expect(mapUpdate({ sessionUpdate: 'teleport' } as unknown as SessionUpdate, 't')).toEqual({ drafts: [], unknownKind: 'teleport' });
   });

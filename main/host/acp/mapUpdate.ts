@@ -39,25 +39,33 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
     case 'agent_thought_chunk':
       return { drafts: [{ type: 'thought.chunk', payload: { turnId, text: contentText(update.content) } }] };
     case 'tool_call':
-      return { drafts: [toolCallDraft(turnId, update)] };
-    case 'tool_call_update':
+      return { drafts: [...agentTerminalDrafts(turnId, update), toolCallDraft(turnId, update)] };
+    case 'tool_call_update': {
+      const terminal = agentTerminalDrafts(turnId, update);
       if (!context.isKnownToolCall(update.toolCallId)) {
-        return { drafts: [toolCallDraft(turnId, update)] };
+        return { drafts: [...terminal, toolCallDraft(turnId, update)] };
       }
+      const changed = update.title || update.status || update.content;
       return {
         drafts: [
-          {
-            type: 'tool.updated',
-            payload: {
-              turnId,
-              toolCallId: update.toolCallId,
-              ...(update.title ? { title: update.title } : {}),
-              ...(update.status ? { status: toolStatus(update.status) } : {}),
-              ...(update.content ? { content: update.content.map(toolContent) } : {}),
-            },
-          },
+          ...terminal,
+          ...(changed || terminal.length === 0
+            ? [
+                {
+                  type: 'tool.updated' as const,
+                  payload: {
+                    turnId,
+                    toolCallId: update.toolCallId,
+                    ...(update.title ? { title: update.title } : {}),
+                    ...(update.status ? { status: toolStatus(update.status) } : {}),
+                    ...(update.content ? { content: update.content.map(toolContent) } : {}),
+                  },
+                },
+              ]
+            : []),
         ],
       };
+    }
     case 'plan':
       return {
         drafts: [
@@ -96,6 +104,39 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
     default:
       return { drafts: [], unknownKind: String((update as { sessionUpdate?: unknown }).sessionUpdate) };
   }
+}
+
+/**
+ * The shell-output extension Claude Code and Codex send when a client advertises
+ * `_meta.terminal_output`: `terminal_info` (a command started; its output is shown as the
+ * tool call's terminal), `terminal_output` (more output) and `terminal_exit`. Recorded as
+ * Baton's own `terminal.*` events, so these commands show like client terminals.
+ */
+function agentTerminalDrafts(turnId: string, call: ToolCall | ToolCallUpdate): EventDraft[] {
+  const meta = (call._meta ?? {}) as Record<string, unknown>;
+  const drafts: EventDraft[] = [];
+  const info = meta.terminal_info as { terminal_id?: unknown } | undefined;
+  if (info && typeof info.terminal_id === 'string') {
+    // The command is the tool call's title, which the agent may still change: left empty here, shown from the tool call.
+    drafts.push({ type: 'terminal.started', payload: { turnId, terminalId: info.terminal_id, command: '', cwd: '' } });
+  }
+  const output = meta.terminal_output as { terminal_id?: unknown; data?: unknown } | undefined;
+  if (output && typeof output.terminal_id === 'string' && typeof output.data === 'string' && output.data !== '') {
+    drafts.push({ type: 'terminal.output', payload: { terminalId: output.terminal_id, text: output.data } });
+  }
+  const exit = meta.terminal_exit as { terminal_id?: unknown; exit_code?: unknown; signal?: unknown } | undefined;
+  if (exit && typeof exit.terminal_id === 'string') {
+    drafts.push({
+      type: 'terminal.exited',
+      payload: {
+        terminalId: exit.terminal_id,
+        exitCode: typeof exit.exit_code === 'number' && Number.isInteger(exit.exit_code) ? exit.exit_code : null,
+        signal: typeof exit.signal === 'string' ? exit.signal : null,
+        truncated: false,
+      },
+    });
+  }
+  return drafts;
 }
 
 /** The announcement of a tool call, from a `tool_call` or from an update about one not announced yet. */

@@ -24,7 +24,7 @@ import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { launchSpec } from '../adapters/launchSpec.js';
 import { ptyProgram } from '../adapters/LoginTerminals.js';
 import { SessionFiles } from './SessionFiles.js';
-import { SessionTerminals } from './SessionTerminals.js';
+import { RECORDED_OUTPUT_LIMIT, SessionTerminals } from './SessionTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 
 /** What a live session needs from the conversation that owns it. */
@@ -70,6 +70,8 @@ export class LiveSession {
   /** Link elicitations by the agent's id, so its `elicitation/complete` finds them. */
   private readonly linkRequests = new Map<string, string>();
   private readonly toolCalls = new Set<string>();
+  /** Shell output the agent reports itself, per terminal: how much was recorded. */
+  private readonly agentTerminals = new Map<string, { recorded: number; truncated: boolean }>();
   /** The session's options as the agent last reported them. */
   private options: SessionOption[] = [];
   /** When the last prompt ended (see `AgentAdapter.saveGraceMs`). */
@@ -312,7 +314,9 @@ export class LiveSession {
     if (!turnId) {
       return;
     }
-    const { drafts, unknownKind } = mapUpdate(update, turnId, { isKnownToolCall: (id) => this.toolCalls.has(id) });
+    const mapped = mapUpdate(update, turnId, { isKnownToolCall: (id) => this.toolCalls.has(id) });
+    const { unknownKind } = mapped;
+    const drafts = this.boundAgentTerminals(mapped.drafts);
     for (const draft of drafts) {
       if (draft.type === 'tool.call') {
         this.toolCalls.add(draft.payload.toolCallId);
@@ -324,6 +328,35 @@ export class LiveSession {
     if (drafts.length > 0) {
       owner.commit(drafts);
     }
+  }
+
+  /**
+   * Shell output the agent reports itself (`_meta.terminal_output`) is kept within the same bound
+   * per terminal as Baton's own terminals; a terminal is announced once.
+   */
+  private boundAgentTerminals(drafts: EventDraft[]): EventDraft[] {
+    return drafts.flatMap((draft): EventDraft[] => {
+      if (draft.type === 'terminal.started') {
+        if (this.agentTerminals.has(draft.payload.terminalId)) {
+          return [];
+        }
+        this.agentTerminals.set(draft.payload.terminalId, { recorded: 0, truncated: false });
+        return [draft];
+      }
+      if (draft.type === 'terminal.output' || draft.type === 'terminal.exited') {
+        const log = this.agentTerminals.get(draft.payload.terminalId) ?? { recorded: 0, truncated: false };
+        this.agentTerminals.set(draft.payload.terminalId, log);
+        if (draft.type === 'terminal.exited') {
+          return [{ ...draft, payload: { ...draft.payload, truncated: log.truncated } }];
+        }
+        const room = RECORDED_OUTPUT_LIMIT - log.recorded;
+        const text = draft.payload.text.slice(0, Math.max(room, 0));
+        log.truncated ||= text.length < draft.payload.text.length;
+        log.recorded += text.length;
+        return text ? [{ ...draft, payload: { ...draft.payload, text } }] : [];
+      }
+      return [draft];
+    });
   }
 
   private onPermission(request: RequestPermissionRequest, signal: AbortSignal, owner: LiveSessionOwner): Promise<RequestPermissionResponse> {

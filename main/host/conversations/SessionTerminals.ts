@@ -42,7 +42,7 @@ const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
 /** The most output kept for the agent, whatever limit it asks for. */
 const MAX_OUTPUT_LIMIT = 16 * 1024 * 1024;
 /** Output recorded in the transcript per terminal; the rest is counted, not kept. */
-const RECORDED_OUTPUT_LIMIT = 256 * 1024;
+export const RECORDED_OUTPUT_LIMIT = 256 * 1024;
 /** Recorded output is gathered for this long, so a chatty command writes few events. */
 const RECORD_INTERVAL_MS = 100;
 /** Terminals one session may hold at once. */

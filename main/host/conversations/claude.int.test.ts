@@ -145,7 +145,10 @@ describe('a real turn through claude-agent-acp', () => {
     expect(state.turns[turnId]?.status).toBe('completed');
     expect(readFileSync(`${cwd}/out.txt`, 'utf8')).toBe('written-by-claude\n');
     const tool = state.items.find((item) => item.kind === 'tool');
-    expect(tool).toMatchObject({ kind: 'tool', toolKind: 'execute', status: 'completed' });
-    expect(tool?.kind === 'tool' ? tool.content.map((content) => (content.type === 'text' ? content.text : '')).join('') : '').toContain('written-by-claude');
+    expect(tool).toMatchObject({ kind: 'tool', toolKind: 'execute', status: 'completed', title: 'echo written-by-claude > out.txt && cat out.txt' });
+    // Baton asks for Claude's shell-output extension: the command shows as a terminal with its output and exit.
+    const terminalId = tool?.kind === 'tool' && tool.content[0]?.type === 'terminal' ? tool.content[0].terminalId : '';
+    expect(state.terminals[terminalId]).toMatchObject({ exit: { exitCode: 0 } });
+    expect(state.terminals[terminalId]?.output).toContain('written-by-claude');
   }, 120_000);
 });

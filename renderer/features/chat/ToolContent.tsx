@@ -16,7 +16,7 @@ function exitText(terminal: TerminalView): string {
 }
 
 /** One piece of a tool call's content. */
-export function ToolContent({ content, terminals }: { content: Content; terminals: Record<string, TerminalView> }) {
+export function ToolContent({ content, terminals, title }: { content: Content; terminals: Record<string, TerminalView>; title: string }) {
   switch (content.type) {
     case 'text':
       // Agents write tool output as Markdown (Claude fences shell output as a console block).
@@ -50,9 +50,9 @@ export function ToolContent({ content, terminals }: { content: Content; terminal
         return <p className="muted">Terminal {content.terminalId} (not recorded)</p>;
       }
       return (
-        <figure className="tool-terminal" aria-label={`Terminal: ${terminal.command}`}>
+        <figure className="tool-terminal" aria-label={`Terminal: ${terminal.command || title}`}>
           <figcaption>
-            <code>$ {terminal.command}</code> <span className="muted">in {terminal.cwd}</span>
+            <code>$ {terminal.command || title}</code> {terminal.cwd ? <span className="muted">in {terminal.cwd}</span> : null}
           </figcaption>
           <pre className="terminal-output">{terminal.output || (terminal.exit ? '(no output)' : '')}</pre>
           <p className={terminal.exit && (terminal.exit.signal || terminal.exit.exitCode !== 0) ? 'terminal-exit terminal-exit-failed' : 'terminal-exit'}>

@@ -84,7 +84,7 @@ function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals:
         <div className={`tool-call tool-${item.status}`} role="group" aria-label={`Tool call: ${item.title}`}>
           <span className="tool-title">{item.title}</span> <span className="tool-status">{item.status.replace('_', ' ')}</span>
           {item.content.map((content, index) => (
-            <ToolContent key={index} content={content} terminals={terminals} />
+            <ToolContent key={index} content={content} terminals={terminals} title={item.title} />
           ))}
         </div>
       );
