@@ -273,6 +273,32 @@ describe('logging in', () => {
     }
   });
 
+  it('a terminal log-in can be cancelled: its process group ends and the page hears how', async () => {
+    const dataDir = tempDir('terminal-login-cancel');
+    registerFakeAgent(dataDir, { requireAuth: true });
+    const host = new Host({ dataDir, env: definedEnv(process.env) });
+    const events: Array<{ data?: string; exit?: { code: number | null; signal: string | null } }> = [];
+    host.subscribe((event) => {
+      if (event.name === 'loginTerminal') {
+        events.push(event.payload);
+      }
+    });
+    try {
+      const started = await host.handle('startLoginTerminal', { agentId: FAKE_AGENT_ID, methodId: 'login-shell', cols: 80, rows: 24 });
+      const { terminalId } = (started.ok ? started.result : {}) as { terminalId: string };
+      await until(() => (events.some((event) => event.data?.includes('Paste your token:')) ? true : undefined));
+      // A second log-in to the same agent while one is open is refused.
+      expect(await host.handle('startLoginTerminal', { agentId: FAKE_AGENT_ID, methodId: 'login-shell', cols: 80, rows: 24 })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+      expect(await host.handle('closeLoginTerminal', { terminalId })).toMatchObject({ ok: true });
+      const exit = await until(() => events.find((event) => event.exit)?.exit);
+      expect(exit.code === 0).toBe(false);
+      expect(existsSync(path.join(dataDir, 'fake-agent-logged-in'))).toBe(false);
+      expect(fakeAgentProcesses(dataDir)).toEqual([]);
+    } finally {
+      await host.dispose();
+    }
+  });
+
   it('logging out of an agent that does not offer it is refused plainly', async () => {
     const dataDir = tempDir('no-logout');
     registerFakeAgent(dataDir);

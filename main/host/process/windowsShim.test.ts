@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { findExecutable } from './findExecutable.js';
+import { ptyProgram } from '../adapters/LoginTerminals.js';
 import { quoteForCmd, windowsShimLaunch } from './windowsShim.js';
 
 describe('Windows .cmd shims', () => {
@@ -42,5 +43,12 @@ describe('Windows .cmd shims', () => {
   it('quotes for the program before escaping for cmd', () => {
     expect(quoteForCmd('say "hi"', false)).toBe('^"say \\^"hi\\^"^"');
     expect(quoteForCmd('C:\\dir\\', false)).toBe('^"C:\\dir\\\\^"');
+  });
+});
+
+describe('pseudo-terminals for terminal log-ins', () => {
+  it('come from script on Linux and macOS; Windows has none', () => {
+    expect(ptyProgram({ PATH: '/usr/bin:/bin' }, 'linux')).toMatch(/\/script$/);
+    expect(ptyProgram({ PATH: '/usr/bin:/bin' }, 'win32')).toBeUndefined();
   });
 });
