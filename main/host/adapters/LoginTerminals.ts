@@ -6,6 +6,7 @@
  * The pseudo-terminal comes from the system's `script` command (util-linux on Linux, BSD on
  * macOS), so no native module is needed. Windows has none: there the methods are refused plainly.
  */
+import { execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { AgentNotInstalledError, InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
@@ -20,6 +21,9 @@ import { launchSpec } from './launchSpec.js';
 /** What a log-in terminal reports: output as it comes, then how it ended. */
 export type LoginTerminalEvent = { terminalId: string; agentId: string; data?: string; exit?: { code: number | null; signal: string | null } };
 
+/** How long a hung-up log-in gets to end before its group is ended. */
+const HANGUP_GRACE_MS = 1_000;
+
 /** Smallest and largest terminal sizes accepted. */
 const MIN_SIZE = { cols: 20, rows: 5 };
 const MAX_SIZE = { cols: 500, rows: 200 };
@@ -30,6 +34,19 @@ export function ptyProgram(env: Env, platform: NodeJS.Platform = process.platfor
     return undefined;
   }
   return findExecutable('script', { PATH: [env.PATH ?? '', '/usr/bin', '/bin'].filter(Boolean).join(':') });
+}
+
+/** The direct children of a process (`pgrep -P`, on Linux and macOS alike). */
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((child) => Number.isInteger(child) && child > 0);
+  } catch {
+    // None (pgrep exits 1), or no pgrep.
+    return [];
+  }
 }
 
 /** A word for /bin/sh, quoted. */
@@ -122,12 +139,30 @@ export class LoginTerminals {
     running.process.child.stdin.write(data);
   }
 
-  /** Ends a log-in that is still running. */
+  /**
+   * Ends a log-in that is still running. The log-in runs under `script` in a session (and process
+   * group) of its own, which signals to `script`'s group do not reach, and `script` itself ignores
+   * SIGTERM and SIGHUP: so the log-in's own group gets a hang-up, as when a terminal window
+   * closes; `script` then ends with it. Whatever is left is ended with the group.
+   */
   async close(terminalId: string): Promise<void> {
     const running = this.running.get(terminalId);
-    if (running) {
-      await running.process.dispose();
+    if (!running) {
+      return;
     }
+    const { process: child } = running;
+    const pid = child.child.pid;
+    if (child.exit === undefined && pid !== undefined) {
+      for (const login of childPids(pid)) {
+        try {
+          process.kill(-login, 'SIGHUP');
+        } catch {
+          // It has just ended.
+        }
+      }
+      await Promise.race([child.exited, new Promise((resolve) => setTimeout(resolve, HANGUP_GRACE_MS))]);
+    }
+    await child.dispose();
   }
 
   /** Ends every log-in (shutdown). */
