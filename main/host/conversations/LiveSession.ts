@@ -7,24 +7,16 @@
 import { InvalidRequestError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import type { EventDraft, EventPayload } from '../../../app/events/index.js';
-import {
-  AgentConnection,
-  RequestError,
-  type CreateElicitationRequest,
-  type CreateElicitationResponse,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type SessionUpdate,
-} from '../acp/AgentConnection.js';
-import { checkElicitationAnswer, type ElicitationValue } from '../../../app/agents/elicitation.js';
-import { elicitationSchemaSchema } from '../../../app/events/schemas.js';
+import { AgentConnection, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
+import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { launchSpec } from '../adapters/launchSpec.js';
 import { ptyProgram } from '../adapters/LoginTerminals.js';
+import { SessionElicitations, type ElicitationAnswerResult } from './SessionElicitations.js';
 import { SessionFiles } from './SessionFiles.js';
-import { RECORDED_OUTPUT_LIMIT, SessionTerminals } from './SessionTerminals.js';
+import { SessionTerminals } from './SessionTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 
 /** What a live session needs from the conversation that owns it. */
@@ -45,15 +37,6 @@ function modeState(options: readonly SessionOption[]): { currentModeId: string; 
   return mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value, name }) => ({ id: value, name })) } : null;
 }
 
-type PendingElicitation = {
-  request: EventPayload<'elicitation.requested'>;
-  elicitationId: string | undefined;
-  resolve: (response: CreateElicitationResponse) => void;
-};
-
-/** What answering an elicitation came to. */
-export type ElicitationAnswerResult = { kind: 'answered' } | { kind: 'unknown-request' } | { kind: 'invalid'; problems: string[] };
-
 type PendingPermission = {
   turnId: string;
   options: EventPayload<'permission.requested'>['options'];
@@ -66,12 +49,8 @@ export class LiveSession {
   /** While the agent replays a loaded session, its updates are already in the transcript. */
   private replaying = false;
   private readonly pending = new Map<string, PendingPermission>();
-  private readonly elicitations = new Map<string, PendingElicitation>();
-  /** Link elicitations by the agent's id, so its `elicitation/complete` finds them. */
-  private readonly linkRequests = new Map<string, string>();
+  private readonly elicitations = new SessionElicitations(() => this.sessionId);
   private readonly toolCalls = new Set<string>();
-  /** Shell output the agent reports itself, per terminal: how much was recorded. */
-  private readonly agentTerminals = new Map<string, { recorded: number; truncated: boolean }>();
   /** The session's options as the agent last reported them. */
   private options: SessionOption[] = [];
   /** When the last prompt ended (see `AgentAdapter.saveGraceMs`). */
@@ -107,8 +86,8 @@ export class LiveSession {
         onUpdate: (sessionId, update) => self.live?.onUpdate(sessionId, update, owner),
         requestPermission: (request, signal) =>
           self.live ? self.live.onPermission(request, signal, owner) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
-        elicit: (request, signal) => (self.live ? self.live.onElicitation(request, signal, owner) : Promise.resolve({ action: 'cancel' })),
-        onElicitationComplete: (elicitationId) => self.live?.onElicitationComplete(elicitationId, owner),
+        elicit: (request, signal) => (self.live ? self.live.elicitations.request(request, signal, owner) : Promise.resolve({ action: 'cancel' })),
+        onElicitationComplete: (elicitationId) => self.live?.elicitations.complete(elicitationId, owner),
         onExit: () => {
           self.live?.cancelPendingPermissions(owner);
           // The agent's commands run in groups of their own: end them with it.
@@ -316,7 +295,7 @@ export class LiveSession {
     }
     const mapped = mapUpdate(update, turnId, { isKnownToolCall: (id) => this.toolCalls.has(id) });
     const { unknownKind } = mapped;
-    const drafts = this.boundAgentTerminals(mapped.drafts);
+    const drafts = this.terminals.boundReported(mapped.drafts);
     for (const draft of drafts) {
       if (draft.type === 'tool.call') {
         this.toolCalls.add(draft.payload.toolCallId);
@@ -328,35 +307,6 @@ export class LiveSession {
     if (drafts.length > 0) {
       owner.commit(drafts);
     }
-  }
-
-  /**
-   * Shell output the agent reports itself (`_meta.terminal_output`) is kept within the same bound
-   * per terminal as Baton's own terminals; a terminal is announced once.
-   */
-  private boundAgentTerminals(drafts: EventDraft[]): EventDraft[] {
-    return drafts.flatMap((draft): EventDraft[] => {
-      if (draft.type === 'terminal.started') {
-        if (this.agentTerminals.has(draft.payload.terminalId)) {
-          return [];
-        }
-        this.agentTerminals.set(draft.payload.terminalId, { recorded: 0, truncated: false });
-        return [draft];
-      }
-      if (draft.type === 'terminal.output' || draft.type === 'terminal.exited') {
-        const log = this.agentTerminals.get(draft.payload.terminalId) ?? { recorded: 0, truncated: false };
-        this.agentTerminals.set(draft.payload.terminalId, log);
-        if (draft.type === 'terminal.exited') {
-          return [{ ...draft, payload: { ...draft.payload, truncated: log.truncated } }];
-        }
-        const room = RECORDED_OUTPUT_LIMIT - log.recorded;
-        const text = draft.payload.text.slice(0, Math.max(room, 0));
-        log.truncated ||= text.length < draft.payload.text.length;
-        log.recorded += text.length;
-        return text ? [{ ...draft, payload: { ...draft.payload, text } }] : [];
-      }
-      return [draft];
-    });
   }
 
   private onPermission(request: RequestPermissionRequest, signal: AbortSignal, owner: LiveSessionOwner): Promise<RequestPermissionResponse> {
@@ -389,81 +339,12 @@ export class LiveSession {
     for (const requestId of [...this.pending.keys()]) {
       this.withdraw(requestId, owner);
     }
-    for (const requestId of [...this.elicitations.keys()]) {
-      this.withdrawElicitation(requestId, owner);
-    }
+    this.elicitations.withdrawAll(owner);
   }
 
   /** Answers an elicitation with what the person chose; a form's values are checked first. */
   answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined, owner: LiveSessionOwner): ElicitationAnswerResult {
-    const pending = this.elicitations.get(requestId);
-    if (!pending) {
-      return { kind: 'unknown-request' };
-    }
-    const values = pending.request.mode === 'form' && action === 'accept' ? (content ?? {}) : undefined;
-    if (values) {
-      const problems = checkElicitationAnswer(pending.request.schema, values);
-      if (problems.length > 0) {
-        return { kind: 'invalid', problems };
-      }
-    }
-    this.elicitations.delete(requestId);
-    owner.commit([{ type: 'elicitation.answered', payload: { requestId, action, by: 'person', ...(values ? { fields: Object.keys(values) } : {}) } }]);
-    pending.resolve(values ? { action: 'accept', content: values } : { action });
-    return { kind: 'answered' };
-  }
-
-  private onElicitation(request: CreateElicitationRequest, signal: AbortSignal, owner: LiveSessionOwner): Promise<CreateElicitationResponse> {
-    if ('sessionId' in request && request.sessionId !== this.sessionId && this.sessionId !== undefined) {
-      throw new RequestError(-32602, `Unknown session ${String(request.sessionId)}.`);
-    }
-    const turnId = owner.activeTurnId();
-    const requestId = newId();
-    const toolCallId = 'toolCallId' in request && typeof request.toolCallId === 'string' ? request.toolCallId : undefined;
-    const common = { ...(turnId ? { turnId } : {}), requestId, ...(toolCallId ? { toolCallId } : {}), message: request.message };
-    let recorded: EventPayload<'elicitation.requested'>;
-    let elicitationId: string | undefined;
-    if (request.mode === 'form' && 'requestedSchema' in request) {
-      const schema = elicitationSchemaSchema.safeParse(request.requestedSchema);
-      if (!schema.success) {
-        throw new RequestError(-32602, `Baton cannot show this form: ${schema.error.issues[0]?.message ?? 'its schema is not valid'}.`);
-      }
-      recorded = { ...common, mode: 'form', schema: schema.data };
-    } else if (request.mode === 'url' && 'url' in request && typeof request.url === 'string') {
-      if (!/^https?:\/\//i.test(request.url)) {
-        throw new RequestError(-32602, `Baton opens only http and https links, not ${request.url}.`);
-      }
-      recorded = { ...common, mode: 'url', url: request.url };
-      elicitationId = typeof request.elicitationId === 'string' ? request.elicitationId : undefined;
-    } else {
-      throw new RequestError(-32602, `Baton does not support elicitation mode "${request.mode}".`);
-    }
-    owner.commit([{ type: 'elicitation.requested', payload: recorded }]);
-    return new Promise((resolve) => {
-      this.elicitations.set(requestId, { request: recorded, elicitationId, resolve });
-      if (elicitationId) {
-        this.linkRequests.set(elicitationId, requestId);
-      }
-      signal.addEventListener('abort', () => this.withdrawElicitation(requestId, owner), { once: true });
-    });
-  }
-
-  private onElicitationComplete(elicitationId: string, owner: LiveSessionOwner): void {
-    const requestId = this.linkRequests.get(elicitationId);
-    if (requestId) {
-      this.linkRequests.delete(elicitationId);
-      owner.commit([{ type: 'elicitation.completed', payload: { requestId } }]);
-    }
-  }
-
-  private withdrawElicitation(requestId: string, owner: LiveSessionOwner): void {
-    const pending = this.elicitations.get(requestId);
-    if (!pending) {
-      return;
-    }
-    this.elicitations.delete(requestId);
-    owner.commit([{ type: 'elicitation.answered', payload: { requestId, action: 'cancel', by: 'turn-cancelled' } }]);
-    pending.resolve({ action: 'cancel' });
+    return this.elicitations.answer(requestId, action, content, owner);
   }
 
   private withdraw(requestId: string, owner: LiveSessionOwner): void {

@@ -42,7 +42,7 @@ const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
 /** The most output kept for the agent, whatever limit it asks for. */
 const MAX_OUTPUT_LIMIT = 16 * 1024 * 1024;
 /** Output recorded in the transcript per terminal; the rest is counted, not kept. */
-export const RECORDED_OUTPUT_LIMIT = 256 * 1024;
+const RECORDED_OUTPUT_LIMIT = 256 * 1024;
 /** Recorded output is gathered for this long, so a chatty command writes few events. */
 const RECORD_INTERVAL_MS = 100;
 /** Terminals one session may hold at once. */
@@ -111,6 +111,8 @@ type Terminal = {
 /** The terminals of one session. */
 export class SessionTerminals {
   private readonly terminals = new Map<string, Terminal>();
+  /** Terminals the agent runs itself and reports (`_meta.terminal_output`): how much was recorded. */
+  private readonly reported = new Map<string, { recorded: number; truncated: boolean }>();
 
   constructor(
     private readonly options: {
@@ -221,6 +223,34 @@ export class SessionTerminals {
   /** Ends every terminal's process group (the session is ending). */
   async dispose(): Promise<void> {
     await Promise.all([...this.terminals.keys()].map((terminalId) => this.release(terminalId)));
+  }
+
+  /**
+   * Keeps the terminal events of commands the agent runs itself within the same bound per
+   * terminal as Baton's own; a terminal is announced once. Other drafts pass unchanged.
+   */
+  boundReported(drafts: EventDraft[]): EventDraft[] {
+    return drafts.flatMap((draft): EventDraft[] => {
+      if (draft.type === 'terminal.started') {
+        if (this.reported.has(draft.payload.terminalId)) {
+          return [];
+        }
+        this.reported.set(draft.payload.terminalId, { recorded: 0, truncated: false });
+        return [draft];
+      }
+      if (draft.type !== 'terminal.output' && draft.type !== 'terminal.exited') {
+        return [draft];
+      }
+      const log = this.reported.get(draft.payload.terminalId) ?? { recorded: 0, truncated: false };
+      this.reported.set(draft.payload.terminalId, log);
+      if (draft.type === 'terminal.exited') {
+        return [{ ...draft, payload: { ...draft.payload, truncated: log.truncated } }];
+      }
+      const text = draft.payload.text.slice(0, Math.max(RECORDED_OUTPUT_LIMIT - log.recorded, 0));
+      log.truncated ||= text.length < draft.payload.text.length;
+      log.recorded += text.length;
+      return text ? [{ ...draft, payload: { ...draft.payload, text } }] : [];
+    });
   }
 
   private get(terminalId: string): Terminal {

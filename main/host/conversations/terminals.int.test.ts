@@ -6,7 +6,7 @@ import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgen
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
 import { groupHasLiveMembers } from '../process/ProcessGroup.js';
-import { OutputBuffer } from './SessionTerminals.js';
+import { OutputBuffer, SessionTerminals } from './SessionTerminals.js';
 
 /** True while `pid` runs; a zombie (ended, waiting for this container's init to reap it) does not count. */
 function alive(pid: number): boolean {
@@ -42,6 +42,23 @@ describe('the output buffer', () => {
     const partial = new OutputBuffer(100);
     partial.push(Buffer.from('x€').subarray(0, 3));
     expect(partial.text()).toBe('x');
+  });
+});
+
+describe('terminals the agent reports itself', () => {
+  it('are announced once and recorded within the same bound', () => {
+    const terminals = new SessionTerminals({ cwd: '/', env: {}, record: () => {}, turnId: () => 't' });
+    const started = { type: 'terminal.started' as const, payload: { terminalId: 'x', command: '', cwd: '' } };
+    expect(terminals.boundReported([started])).toHaveLength(1);
+    expect(terminals.boundReported([started])).toHaveLength(0);
+    const big = 'y'.repeat(200 * 1024);
+    const kept = terminals.boundReported([
+      { type: 'terminal.output', payload: { terminalId: 'x', text: big } },
+      { type: 'terminal.output', payload: { terminalId: 'x', text: big } },
+      { type: 'terminal.exited', payload: { terminalId: 'x', exitCode: 0, signal: null, truncated: false } },
+    ]);
+    expect(kept.map((draft) => (draft.type === 'terminal.output' ? draft.payload.text.length : draft.type))).toEqual([200 * 1024, 56 * 1024, 'terminal.exited']);
+    expect(kept.at(-1)).toMatchObject({ payload: { truncated: true } });
   });
 });
 
