@@ -13,6 +13,7 @@ import { newId } from '../../../app/ids.js';
 import { prepareBinding } from '../binding/PreparedBinding.js';
 import { findExecutable } from '../process/findExecutable.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
+import { shellWord } from '../process/shellWord.js';
 import type { Env } from './AgentAdapter.js';
 import type { AgentCatalog } from './AgentCatalog.js';
 import type { AgentProbe } from './AgentProbe.js';
@@ -47,11 +48,6 @@ function childPids(pid: number): number[] {
     // None (pgrep exits 1), or no pgrep.
     return [];
   }
-}
-
-/** A word for /bin/sh, quoted. */
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** How `script` runs `line` (a /bin/sh command line) in a pseudo-terminal, on each system. */
@@ -108,7 +104,7 @@ export class LoginTerminals {
     const rows = Math.min(Math.max(Math.round(size.rows), MIN_SIZE.rows), MAX_SIZE.rows);
     const binding = prepareBinding({ agentId, agentName: adapter.displayName, cwd: this.env.HOME ?? process.cwd() });
     const launch = launchSpec(adapter, executable, binding, this.env);
-    const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${[launch.command, ...launch.args, ...method.args].map(shellQuote).join(' ')}`;
+    const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${[launch.command, ...launch.args, ...method.args].map(shellWord).join(' ')}`;
     const child = new ProcessGroup({ command: script, args: scriptArgs(line, process.platform), env: { ...launch.env, ...method.env, TERM: 'xterm-256color' }, cwd: launch.cwd });
     await child.spawned();
     const terminalId = `login-${newId()}`;

@@ -11,6 +11,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
+import { shellWord } from '../process/shellWord.js';
 
 /** What the agent asks to run. */
 export type TerminalRequest = {
@@ -296,9 +297,4 @@ export class SessionTerminals {
     const exit = terminal.exit ?? { exitCode: null, signal: null };
     this.options.record([{ type: 'terminal.exited', payload: { terminalId: terminal.terminalId, ...exit, truncated: terminal.recordTruncated } }]);
   }
-}
-
-/** A command-line word as a person would type it (for display only; nothing runs through a shell). */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentTestEnv, tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { until } from '../../../e2e/fixtures/until.js';
 import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
@@ -130,12 +131,7 @@ describe('a real turn through claude-agent-acp', () => {
     const conversation = host.conversations.create('claude', cwd);
     const { turnId } = host.conversations.send(conversation.conversationId, 'Write the file please');
     const transcript = () => reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
-    const deadline = Date.now() + 60_000;
-    let request = transcript().items.find((item) => item.kind === 'permission');
-    while (!request && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      request = transcript().items.find((item) => item.kind === 'permission');
-    }
+    const request = await until(() => transcript().items.find((item) => item.kind === 'permission'), 60_000);
     // Nothing ran before the person answered.
     expect(() => readFileSync(`${cwd}/out.txt`)).toThrow();
     const allowOnce = request?.kind === 'permission' ? request.options.find((option) => option.kind === 'allow_once') : undefined;

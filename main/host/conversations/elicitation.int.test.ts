@@ -1,6 +1,7 @@
 /** Elicitation through a real ACP child process (the fake agent): a form and a link, answered only by the person, values not kept. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { until } from '../../../e2e/fixtures/until.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { emptyTranscript, reduceAll, type TranscriptItem, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
@@ -14,19 +15,9 @@ describe('elicitation', () => {
   const transcript = (conversationId: string): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
   const reply = (state: TranscriptState): string => state.items.flatMap((item) => (item.kind === 'agent' ? [item.text] : [])).join('');
 
-  async function waitForRequest(conversationId: string): Promise<ElicitationItem> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const found = transcript(conversationId).items.find((item): item is ElicitationItem => item.kind === 'elicitation');
-      if (found) {
-        return found;
-      }
-      if (Date.now() > deadline) {
-        throw new Error('no elicitation came');
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const waitForRequest = (conversationId: string): Promise<ElicitationItem> =>
+    until(() => transcript(conversationId).items.find((item): item is ElicitationItem => item.kind === 'elicitation'));
+
 
   beforeEach(() => {
     dataDir = tempDir('elicitation');
@@ -85,10 +76,7 @@ describe('elicitation', () => {
     expect(reply(transcript(conversationId))).toBe('Elicitation decline');
 
     const { turnId } = host.conversations.send(conversationId, 'elicit form again');
-    const deadline = Date.now() + 10_000;
-    while (transcript(conversationId).items.filter((item) => item.kind === 'elicitation').length < 2 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => transcript(conversationId).items.filter((item) => item.kind === 'elicitation').length >= 2);
     await host.conversations.cancel(conversationId);
     await host.conversations.idle();
     const state = transcript(conversationId);
