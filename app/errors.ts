@@ -178,8 +178,9 @@ export class StoreError extends BatonError {
 
 /** Another running Baton holds the data folder. */
 export class DataDirInUseError extends BatonError {
-  constructor(dataDir: string, pid: number) {
-    super('DataDirInUse', `Another Baton (process ${pid}) is already using the data folder ${dataDir}. Switch to it, or start this one with a different data folder.`, { dataDir, pid });
+  constructor(dataDir: string, pid: number | undefined) {
+    const who = pid === undefined ? 'Another Baton' : `Another Baton (process ${pid})`;
+    super('DataDirInUse', `${who} is already using the data folder ${dataDir}. Switch to it, or start this one with a different data folder.`, { dataDir, ...(pid === undefined ? {} : { pid }) });
   }
 }
 
@@ -187,6 +188,13 @@ export class DataDirInUseError extends BatonError {
 export class AgentInstallFailedError extends BatonError {
   constructor(agentName: string, action: 'install' | 'update' | 'remove', reason: string, outputTail?: string) {
     super('AgentInstallFailed', `Could not ${action} ${agentName}: ${reason}`, { agentName, action, ...(outputTail ? { stderrTail: outputTail } : {}) });
+  }
+}
+
+/** Something Baton did not expect (a bug, or a failure with no typed error of its own). */
+export class InternalError extends BatonError {
+  constructor(message: string) {
+    super('Internal', message);
   }
 }
 
@@ -199,7 +207,31 @@ export function toWireError(error: unknown): WireError {
   return { code: 'Internal', message };
 }
 
-/** Rebuilds a typed error on the receiving side of a boundary. */
+/** The class of each code: a missing or extra code fails to compile. */
+export const errorClasses: { readonly [C in ErrorCode]: abstract new (...args: never[]) => BatonError } = {
+  AgentNotInstalled: AgentNotInstalledError,
+  AgentFailedToStart: AgentFailedToStartError,
+  AgentExited: AgentExitedError,
+  AgentError: AgentError,
+  AuthRequired: AuthRequiredError,
+  ProtocolError: ProtocolError,
+  UnsupportedInput: UnsupportedInputError,
+  ConcurrencyError: ConcurrencyError,
+  NotFound: NotFoundError,
+  InvalidRequest: InvalidRequestError,
+  TurnInProgress: TurnInProgressError,
+  StoreError: StoreError,
+  DataDirInUse: DataDirInUseError,
+  AgentInstallFailed: AgentInstallFailedError,
+  Internal: InternalError,
+};
+
+/**
+ * Rebuilds a typed error on the receiving side of a boundary as its own class (so callers can
+ * branch on `instanceof UnsupportedInputError`), with the message and details it was sent with.
+ */
 export function fromWireError(wire: WireError): BatonError {
-  return new BatonError(wire.code, wire.message, wire.details);
+  // The base constructor runs with the subclass as its target: the prototype (and so `instanceof`)
+  // is the subclass's, while code, message and details are taken as they came, not rebuilt.
+  return Reflect.construct(BatonError, [wire.code, wire.message, wire.details], errorClasses[wire.code]) as BatonError;
 }

@@ -39,9 +39,10 @@ function measure(scale: number): { transcriptMs: number; listMs: number } {
     const list: number[] = [];
     for (let sample = 0; sample < SAMPLES; sample += 1) {
       transcript.push(time(() => {
-        const summary = store.getSummary(conversationId);
+        store.getSummary(conversationId);
+        const context = store.getContext(conversationId);
         const { firstSeq, envelopes } = store.readTail(conversationId, 50);
-        applyEnvelopesForBench(summary, firstSeq, envelopes);
+        applyEnvelopesForBench(context, firstSeq, envelopes);
       }));
       list.push(time(() => store.listSummaries({ limit: 200 })));
     }

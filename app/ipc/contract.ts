@@ -9,6 +9,7 @@ import { agentInfoSchema } from '../agents/agentInfo.js';
 import { elicitationContentSchema } from '../agents/elicitation.js';
 import { wireErrorSchema } from '../errors.js';
 import { envelopeSchema } from '../events/index.js';
+import { conversationContextSchema } from '../transcript/context.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
 
 const conversationId = z.string().min(1);
@@ -184,6 +185,8 @@ export const requests = {
       events: z.array(envelopeSchema),
       /** Seq of the first event returned; earlier ones exist when it is above 1. */
       firstSeq: z.number().int().positive(),
+      /** The conversation's own state as of its last event: what a tail read from firstSeq starts from. */
+      context: conversationContextSchema,
     }),
   },
   /** Resolves once the person's message is committed as a new turn. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDraft, TranscriptEvent, UnknownEvent } from '../events/index.js';
 import { reduce, reduceAll } from './reduce.js';
+import { contextOf, emptyContext, reduceContext } from './context.js';
 import { emptyTranscript, tailTranscript } from './state.js';
 import { interruptUnfinished } from './unfinished.js';
 
@@ -130,8 +131,7 @@ describe('reduce', () => {
   it('folds a tail the same as the whole for the part it covers', () => {
     const all = events([created, started('t1', 'one'), chunk('t1', 'a'), started('t2', 'two'), chunk('t2', 'b')]);
     const whole = reduceAll(emptyTranscript('c1'), all);
-    const summary = { conversationId: 'c1', title: whole.title, agentId: whole.agentId, agentName: whole.agentName, cwd: whole.cwd, createdAt: whole.createdAt, updatedAt: whole.updatedAt, lifecycle: whole.lifecycle };
-    const tail = reduceAll(tailTranscript(summary, 4), all.slice(3));
+    const tail = reduceAll(tailTranscript(contextOf(whole), 4), all.slice(3));
     expect(tail.items).toEqual(whole.items.slice(2));
     expect(tail.activeTurnId).toBe(whole.activeTurnId);
     expect(tail.agentName).toBe('Claude');
@@ -155,6 +155,49 @@ describe('reduce', () => {
     expect(state.commands).toEqual([{ name: 'review', description: 'Review the diff' }]);
     expect(state.sessionTitle).toBe('Fixing the parser');
     expect(state.items).toEqual([]);
+  });
+});
+
+describe('a long conversation opened at its tail', () => {
+  const option = { id: 'model', name: 'Model', category: 'model', type: 'select' as const, currentValue: 'deep', options: [{ value: 'quick', name: 'Quick' }, { value: 'deep', name: 'Deep' }] };
+  const drafts: EventDraft[] = [created];
+  for (let turn = 0; turn < 200; turn += 1) {
+    drafts.push(started(`t${turn}`, `question ${turn}`));
+    if (turn === 0) {
+      drafts.push(
+        { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's-1', how: 'new' } },
+        { type: 'session.options', payload: { options: [{ ...option, currentValue: 'quick' }] } },
+        { type: 'session.option.chosen', payload: { optionId: 'model', value: 'deep' } },
+        { type: 'session.options', payload: { options: [option] } },
+        { type: 'session.commands', payload: { commands: [{ name: 'review', description: 'Review' }] } },
+        { type: 'session.info', payload: { title: 'Long session' } },
+        { type: 'usage', payload: { turnId: 't0', used: 1200, size: 200000 } },
+      );
+    }
+    drafts.push(chunk(`t${turn}`, `answer ${turn}`), { type: 'turn.ended', payload: { turnId: `t${turn}`, outcome: 'completed' } });
+  }
+  const all = events(drafts);
+  const whole = reduceAll(emptyTranscript('c1'), all);
+  // What the store's projection keeps: the context folded over every event.
+  const projected = all.reduce(reduceContext, emptyContext('c1'));
+
+  it('keeps the session, options, choices, commands, title and usage set in turn 1', () => {
+    const firstSeq = all.findIndex((event) => event.type === 'turn.started' && event.payload.turnId === 't150') + 1;
+    const tail = reduceAll(tailTranscript(projected, firstSeq), all.slice(firstSeq - 1));
+    expect(tail.session).toEqual({ agentId: 'claude', sessionId: 's-1', how: 'new' });
+    expect(tail.sessionOptions).toEqual([option]);
+    expect(tail.chosenOptions).toEqual({ model: 'deep' });
+    expect(tail.commands).toEqual([{ name: 'review', description: 'Review' }]);
+    expect(tail.sessionTitle).toBe('Long session');
+    expect(tail.usage).toMatchObject({ used: 1200 });
+    expect(contextOf(tail)).toEqual(contextOf(whole));
+    expect(tail.items).toEqual(whole.items.slice(-100));
+  });
+
+  it('the projected context is the whole transcript\'s context, and only context events change it', () => {
+    expect(projected).toEqual(contextOf(whole));
+    const chunkEvent = all.find((event) => event.type === 'message.chunk')!;
+    expect(reduceContext(projected, chunkEvent)).toBe(projected);
   });
 });
 

@@ -4,6 +4,7 @@
  * events leave the state as it was.
  */
 import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
+import { reduceContext } from './context.js';
 import type { TranscriptItem, TranscriptState } from './state.js';
 
 /** Folds one event into the state. Never mutates its arguments. */
@@ -11,25 +12,29 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
   if (event.conversationId !== state.conversationId || event.seq <= state.lastSeq) {
     return state;
   }
-  const base: TranscriptState = { ...state, lastSeq: event.seq, updatedAt: event.at };
   if (isUnknownEvent(event)) {
-    return { ...base, skippedEvents: state.skippedEvents + 1 };
+    return { ...state, lastSeq: event.seq, updatedAt: event.at, skippedEvents: state.skippedEvents + 1 };
   }
+  // The conversation's own state (title, agent, session, options…) is folded by reduceContext.
+  const base: TranscriptState = { ...reduceContext(state, event), lastSeq: event.seq, updatedAt: event.at };
   const key = `${event.seq}`;
   switch (event.type) {
-    case 'conversation.created': {
-      const { title, agentId, agentName, cwd } = event.payload;
-      return { ...base, title, agentId, agentName, cwd, createdAt: event.at };
-    }
+    case 'conversation.created':
     case 'conversation.renamed':
-      return { ...base, title: event.payload.title };
     case 'conversation.archived':
-      return { ...base, lifecycle: 'archived' };
     case 'conversation.unarchived':
     case 'conversation.restored':
-      return { ...base, lifecycle: 'active' };
     case 'conversation.deleted':
-      return { ...base, lifecycle: 'deleted' };
+    case 'session.bound':
+    case 'session.commands':
+    case 'session.info':
+    case 'session.options':
+    case 'session.option.chosen':
+    case 'usage':
+    case 'agent.switched':
+    case 'handoff.prepared':
+    case 'binding.changed':
+      return base;
     case 'turn.running': {
       const turn = state.turns[event.payload.turnId];
       return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } } : base;
@@ -38,8 +43,6 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const { turnId, agentId, agentName, text } = event.payload;
       return {
         ...base,
-        agentId,
-        agentName,
         activeTurnId: turnId,
         turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'accepted', stopReason: undefined } },
         items: [...state.items, { kind: 'user', key, turnId, text }],
@@ -58,16 +61,6 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         items: notice ? [...items, notice] : items,
       };
     }
-    case 'session.bound':
-      return { ...base, session: event.payload };
-    case 'session.commands':
-      return { ...base, commands: event.payload.commands };
-    case 'session.info':
-      return { ...base, sessionTitle: event.payload.title };
-    case 'session.options':
-      return { ...base, sessionOptions: event.payload.options };
-    case 'session.option.chosen':
-      return { ...base, chosenOptions: { ...state.chosenOptions, [event.payload.optionId]: event.payload.value } };
     case 'message.chunk': {
       const { turnId, messageId, text } = event.payload;
       const last = state.items.at(-1);
@@ -153,17 +146,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const { requestId } = event.payload;
       return { ...base, items: state.items.map((item) => (item.kind === 'elicitation' && item.request.requestId === requestId ? { ...item, completed: true } : item)) };
     }
-    case 'usage':
-      return { ...base, usage: event.payload };
     case 'notice': {
       const { turnId, severity, text } = event.payload;
       return { ...base, items: [...state.items, { kind: 'notice', key, turnId, severity, text }] };
     }
-    case 'agent.switched':
-      return { ...base, agentId: event.payload.toAgentId, agentName: event.payload.toAgentName, session: null };
-    case 'handoff.prepared':
-    case 'binding.changed':
-      return base;
     default:
       return assertNever(event);
   }

@@ -1,6 +1,9 @@
 /** The shape the reducer folds a transcript into: what a conversation view shows. */
 import type { WireError } from '../errors.js';
 import type { EventPayload } from '../events/index.js';
+import { contextOf, emptyContext, type ConversationContext } from './context.js';
+
+export type { ConversationLifecycle } from './context.js';
 
 type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>;
 
@@ -54,39 +57,18 @@ export type TerminalView = {
 /** Status of one turn: accepted (committed) → running (the agent has it) → how it ended. */
 export type TurnStatus = 'accepted' | 'running' | EventPayload<'turn.ended'>['outcome'];
 
-/** Where a conversation stands in the history. */
-export type ConversationLifecycle = 'active' | 'archived' | 'deleted';
-
 /** A turn's bookkeeping. */
 export type TurnState = { turnId: string; agentId: string; agentName: string; status: TurnStatus; stopReason: string | undefined };
 
-/** A conversation's whole transcript as the reducer sees it. */
-export type TranscriptState = {
-  conversationId: string;
-  title: string;
-  agentId: string;
-  agentName: string;
-  cwd: string;
-  createdAt: string;
+/** A conversation's whole transcript as the reducer sees it: its context plus its turns. */
+export type TranscriptState = ConversationContext & {
   updatedAt: string;
-  lifecycle: ConversationLifecycle;
   /** Sequence number of the last event folded in; events at or below it are ignored. */
   lastSeq: number;
   items: TranscriptItem[];
   turns: Record<string, TurnState>;
   /** The turn being written now, if any. */
   activeTurnId: string | null;
-  /** The agent session last bound, so a restarted host can load it. */
-  session: EventPayload<'session.bound'> | null;
-  usage: EventPayload<'usage'> | null;
-  /** The agent's session options as it last reported them. */
-  sessionOptions: EventPayload<'session.options'>['options'];
-  /** The agent's slash commands. */
-  commands: EventPayload<'session.commands'>['commands'];
-  /** The agent's own title for its session, if it gave one. */
-  sessionTitle: string | null;
-  /** What the person chose, by option id. */
-  chosenOptions: Record<string, string>;
   /** Client terminals by id (tool calls show them by reference). */
   terminals: Record<string, TerminalView>;
   /** Events of types this build does not know, kept in the store and skipped here. */
@@ -95,43 +77,18 @@ export type TranscriptState = {
 
 /** The state before any event. */
 export function emptyTranscript(conversationId: string): TranscriptState {
-  return {
-    conversationId,
-    title: '',
-    agentId: '',
-    agentName: '',
-    cwd: '',
-    lifecycle: 'active',
-    createdAt: '',
-    updatedAt: '',
-    lastSeq: 0,
-    items: [],
-    turns: {},
-    activeTurnId: null,
-    session: null,
-    usage: null,
-    sessionOptions: [],
-    commands: [],
-    sessionTitle: null,
-    chosenOptions: {},
-    terminals: {},
-    skippedEvents: 0,
-  };
+  return { ...emptyContext(conversationId), updatedAt: '', lastSeq: 0, items: [], turns: {}, activeTurnId: null, terminals: {}, skippedEvents: 0 };
 }
 
 /**
  * The state to fold a transcript's tail into, when it is read from `firstSeq` on: what the
- * skipped beginning established (title, agent, folder, place in the history) comes from the
- * conversation's summary.
+ * skipped beginning established comes from the conversation's context (the store's projection,
+ * which the tail's own events then fold over; see `context.ts` for why that is exact).
  */
-export function tailTranscript(
-  summary: Pick<TranscriptState, 'conversationId' | 'title' | 'agentId' | 'agentName' | 'cwd' | 'createdAt' | 'updatedAt' | 'lifecycle'>,
-  firstSeq: number,
-): TranscriptState {
-  const base = emptyTranscript(summary.conversationId);
+export function tailTranscript(context: ConversationContext, firstSeq: number): TranscriptState {
+  const base = emptyTranscript(context.conversationId);
   if (firstSeq <= 1) {
     return base;
   }
-  const { title, agentId, agentName, cwd, createdAt, updatedAt, lifecycle } = summary;
-  return { ...base, title, agentId, agentName, cwd, createdAt, updatedAt, lifecycle, lastSeq: firstSeq - 1 };
+  return { ...base, ...contextOf(context), lastSeq: firstSeq - 1 };
 }

@@ -140,6 +140,23 @@ test('a long conversation opens at its end; earlier messages and search hits loa
   await expect(page.locator('.entry.focused')).toBeInViewport();
 });
 
+test('a 200-turn conversation opens at its tail with the session, options, choices and commands set in turn 1', async ({ page }) => {
+  const running = await startWithFakeAgent();
+  const client = await connectHostClient(running.url);
+  await client.call('importConversation', { content: syntheticTranscript({ turns: 200, title: 'Set up long ago', sessionInTurn1: true }) });
+  client.close();
+  await page.goto(running.url);
+  await page.getByRole('list', { name: 'Conversations' }).getByRole('button').first().click();
+  await expect(page.getByRole('article', { name: /^You/ }).last()).toContainText('question 199');
+  await expect(page.getByRole('article', { name: /^You/ })).toHaveCount(50);
+  // The picker shows the agent's options with the person's choice, though both were recorded in turn 1.
+  const model = page.getByRole('group', { name: 'Session options' }).getByRole('combobox', { name: 'Model' });
+  await expect(model).toHaveValue('deep');
+  await expect(model.getByRole('option')).toHaveText(['Quick model', 'Deep model']);
+  await page.getByRole('textbox', { name: 'Message' }).fill('/');
+  await expect(page.getByRole('list', { name: 'Commands' })).toContainText('review');
+});
+
 test('ten thousand conversations: the list shows at once, keeps few rows in the page, and pages in more', async ({ page }) => {
   const running = await startWithFakeAgent();
   const client = await connectHostClient(running.url);

@@ -123,7 +123,7 @@ export class Host {
         this.conversations.committer.flush(conversationId);
         const conversation = this.store.getSummary(conversationId);
         const { firstSeq, envelopes } = this.store.readTail(conversationId, turns ?? DEFAULT_TURNS_SHOWN, aroundSeq);
-        return { conversation, events: envelopes, firstSeq };
+        return { conversation, events: envelopes, firstSeq, context: this.store.getContext(conversationId) };
       },
       sendMessage: ({ conversationId, text }) => this.conversations.send(conversationId, text),
       cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),

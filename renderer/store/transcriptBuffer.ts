@@ -3,8 +3,7 @@
  * history and pushed events can interleave). Events after a gap wait until the gap is filled.
  */
 import { parseEnvelope, type Envelope } from '../../app/events/index.js';
-import { emptyTranscript, reduce, tailTranscript, type TranscriptState } from '../../app/transcript/index.js';
-import type { ConversationSummary } from '../../app/transcript/summary.js';
+import { emptyTranscript, reduce, tailTranscript, type ConversationContext, type TranscriptState } from '../../app/transcript/index.js';
 
 /** A transcript (possibly only its tail, from `firstSeq`) plus the events that arrived ahead of a gap. */
 export type BufferedTranscript = { state: TranscriptState; waiting: ReadonlyMap<number, Envelope>; firstSeq: number };
@@ -14,9 +13,9 @@ export function emptyBuffered(conversationId: string): BufferedTranscript {
   return { state: emptyTranscript(conversationId), waiting: new Map(), firstSeq: 1 };
 }
 
-/** A transcript read from `firstSeq` on (the beginning it skips is taken from the summary). */
-export function bufferedTail(summary: ConversationSummary, firstSeq: number, envelopes: readonly Envelope[]): BufferedTranscript {
-  return applyEnvelopes({ state: tailTranscript(summary, firstSeq), waiting: new Map(), firstSeq }, envelopes);
+/** A transcript read from `firstSeq` on (what the beginning it skips established comes from the conversation's context). */
+export function bufferedTail(context: ConversationContext, firstSeq: number, envelopes: readonly Envelope[]): BufferedTranscript {
+  return applyEnvelopes({ state: tailTranscript(context, firstSeq), waiting: new Map(), firstSeq }, envelopes);
 }
 
 /** Folds in `envelopes`; returns the same object when nothing changed. */

@@ -235,8 +235,8 @@ export class ConversationService {
     const binding = prepareBinding({ agentId: adapter.agentId, agentName: adapter.displayName, cwd: summary.cwd });
     const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId) });
     try {
-      const state = reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events);
-      const previous = state.session?.agentId === adapter.agentId ? state.session.sessionId : undefined;
+      const context = this.store.getContext(conversationId);
+      const previous = context.session?.agentId === adapter.agentId ? context.session.sessionId : undefined;
       const [bound, options] = await live.bind(adapter, previous);
       const drafts: EventDraft[] = [bound, options];
       const turnId = this.running.get(conversationId)?.turnId;
@@ -248,7 +248,7 @@ export class ConversationService {
       }
       this.committer.commit(conversationId, drafts);
       live.start();
-      await this.reapplyChoices(conversationId, live, state.chosenOptions, turnId);
+      await this.reapplyChoices(conversationId, live, context.chosenOptions, turnId);
     } catch (error) {
       await live.dispose();
       throw error;

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { ConcurrencyError, InvalidRequestError, NotFoundError, StoreError } from '../../../app/errors.js';
 import { EVENT_VERSION, parseDraft, type Envelope, type EventDraft, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import type { ConversationContext } from '../../../app/transcript/context.js';
 import { openDatabase, type OpenOptions } from './openDatabase.js';
 import { eventFromRow, Projector, rebuildProjections } from './projections.js';
 import { listPage, searchMessages, type ListCursor, type ListQuery, type SearchHit, type SearchQuery } from './queries.js';
@@ -51,6 +52,7 @@ export class EventStore {
       purgeText: this.db.prepare('DELETE FROM search WHERE rowid IN (SELECT doc_id FROM search_docs WHERE conversation_id = ?)'),
       purgeDocs: this.db.prepare('DELETE FROM search_docs WHERE conversation_id = ?'),
       purgeSessions: this.db.prepare('DELETE FROM agent_sessions WHERE conversation_id = ?'),
+      purgeContext: this.db.prepare('DELETE FROM conversation_context WHERE conversation_id = ?'),
       sessionsOf: this.db.prepare<[string], { session_id: string; conversation_id: string }>('SELECT session_id, conversation_id FROM agent_sessions WHERE agent_id = ?'),
     };
   }
@@ -151,6 +153,15 @@ export class EventStore {
     return summary;
   }
 
+  /** A conversation's own state (session, options, choices, usage…) as of its last event. */
+  getContext(conversationId: string): ConversationContext {
+    const context = this.projector.context(conversationId);
+    if (!context) {
+      throw new NotFoundError('conversation', conversationId);
+    }
+    return context;
+  }
+
   /** A page of the conversation list, most recent activity first. */
   listSummaries(query: ListQuery = {}): { conversations: ConversationSummary[]; nextCursor: ListCursor | null } {
     return listPage(this.db, query);
@@ -178,7 +189,7 @@ export class EventStore {
       throw new InvalidRequestError('Only a deleted conversation can be erased for good; delete it first.');
     }
     this.write(() => {
-      for (const statement of [this.statements.purgeText, this.statements.purgeDocs, this.statements.purgeSessions, this.statements.purgeTurns, this.statements.purgeCatalog, this.statements.purgeEvents]) {
+      for (const statement of [this.statements.purgeText, this.statements.purgeDocs, this.statements.purgeSessions, this.statements.purgeContext, this.statements.purgeTurns, this.statements.purgeCatalog, this.statements.purgeEvents]) {
         statement.run(conversationId);
       }
     });

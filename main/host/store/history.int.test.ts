@@ -6,10 +6,11 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
-import { syntheticTranscript } from '../../../e2e/fixtures/syntheticTranscript.js';
+import { SYNTHETIC_MODEL_OPTION, syntheticTranscript } from '../../../e2e/fixtures/syntheticTranscript.js';
 import { DataDirInUseError, StoreError } from '../../../app/errors.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
-import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { parseEnvelope } from '../../../app/events/index.js';
+import { emptyTranscript, reduceAll, tailTranscript } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
 import { LOCK_FILE } from './DataDirLock.js';
 import { EventStore } from './EventStore.js';
@@ -135,10 +136,40 @@ describe('rebuild', () => {
       deleted: host.store.listSummaries({ lifecycle: 'deleted' }),
       search: host.store.search({ text: 'echo' }),
       searchDeleted: host.store.search({ text: 'bravo' }),
+      contexts: [first].map((id) => host.store.getContext(id)),
     });
     const before = snapshot();
     expect(host.store.rebuildProjections()).toMatchObject({ conversations: 2 });
     expect(snapshot()).toEqual(before);
+  });
+});
+
+describe('a long conversation opened at its tail', () => {
+  it('comes with the context set in turn 1 (session, options, choices, commands), also after a migration from schema 3', async () => {
+    const dir = tempDir('tail');
+    const host = openHost(dir);
+    const { conversationId } = host.history.import(syntheticTranscript({ turns: 200, sessionInTurn1: true }));
+    const { firstSeq, envelopes } = host.store.readTail(conversationId, 50);
+    expect(firstSeq).toBeGreaterThan(100);
+    const check = (context: ReturnType<EventStore['getContext']>) => {
+      const tail = reduceAll(tailTranscript(context, firstSeq), envelopes.map((envelope) => parseEnvelope(envelope)).flatMap((parsed) => (parsed.ok ? [parsed.event] : [])));
+      expect(tail.session).toMatchObject({ sessionId: 'synthetic-session-1' });
+      expect(tail.sessionOptions).toEqual([SYNTHETIC_MODEL_OPTION]);
+      expect(tail.chosenOptions).toEqual({ model: 'deep' });
+      expect(tail.commands.map((command) => command.name)).toEqual(['review']);
+      expect(tail.sessionTitle).toBe('A long synthetic session');
+      expect(tail.items.filter((item) => item.kind === 'user')).toHaveLength(50);
+    };
+    check(host.store.getContext(conversationId));
+    // An older file gains the projection from its log.
+    await host.dispose();
+    hosts.splice(hosts.indexOf(host), 1);
+    const db = new Database(path.join(dir, DATABASE_FILE));
+    db.exec('DROP TABLE conversation_context');
+    db.pragma('user_version = 3');
+    db.close();
+    const reopened = openHost(dir);
+    check(reopened.store.getContext(conversationId));
   });
 });
 
@@ -243,14 +274,14 @@ describe('damaged or busy data folders', () => {
     expect(sha(file)).toBe(before);
   });
 
-  it('refuses a second instance on the same data folder, and takes over a stale lock', async () => {
+  it('refuses a second instance on the same data folder, and ignores a stale pid file', async () => {
     const dir = tempDir('lock');
     const first = openHost(dir);
     expect(() => new Host({ dataDir: dir, env: {} })).toThrow(DataDirInUseError);
     await first.dispose();
     hosts.splice(hosts.indexOf(first), 1);
-    // A lock left by a process that is gone.
-    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, hostname: (await import('node:os')).hostname(), startedAt: 'then' }));
+    // A pid file naming this very process, as a lock guessed from pids would have trusted.
+    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: process.pid, hostname: (await import('node:os')).hostname(), startedAt: 'then' }));
     expect(() => openHost(dir)).not.toThrow();
   });
 

@@ -73,6 +73,11 @@ export const migrations: ReadonlyArray<(db: Database.Database) => 'rebuild' | vo
     `);
     return 'rebuild';
   },
+  // 4: each conversation's own state (session, options, choices, usage…), so a transcript opened at its tail keeps it.
+  (db) => {
+    db.exec('CREATE TABLE conversation_context (conversation_id TEXT PRIMARY KEY, context TEXT NOT NULL) WITHOUT ROWID');
+    return 'rebuild';
+  },
 ];
 
 /** Throws when the file was written by a newer Baton; writes nothing. */

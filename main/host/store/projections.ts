@@ -1,12 +1,14 @@
 /**
  * The projections fed by the event log, in the same transaction as each append: the catalog row
  * (summary, lifecycle, agents used), where each turn started, the full-text index (one
- * document per message: the person's at `turn.started`, the agent's when its turn ends), and which
- * conversation each agent session is bound to. All of them can be rebuilt from the log.
+ * document per message: the person's at `turn.started`, the agent's when its turn ends), which
+ * conversation each agent session is bound to, and each conversation's own state (its context:
+ * session, options, choices, usage), written only when an event changes it. All of them can be
+ * rebuilt from the log.
  */
 import type Database from 'better-sqlite3';
 import { parseEnvelope, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
-import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { conversationContextSchema, emptyContext, emptyTranscript, reduceAll, reduceContext, type ConversationContext } from '../../../app/transcript/index.js';
 import { conversationSummarySchema, summarizeAll, type ConversationSummary } from '../../../app/transcript/summary.js';
 
 type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
@@ -23,6 +25,8 @@ export class Projector {
   private readonly statements;
   /** Summaries as committed; this store is the database's only writer (the data-folder lock). */
   private readonly cache = new Map<string, ConversationSummary>();
+  /** Contexts as committed, likewise. */
+  private readonly contexts = new Map<string, ConversationContext>();
 
   constructor(private readonly db: Database.Database) {
     this.statements = {
@@ -38,6 +42,8 @@ export class Projector {
       insertDoc: db.prepare('INSERT INTO search_docs (conversation_id, seq, role, agent_id, at) VALUES (?, ?, ?, ?, ?)'),
       insertText: db.prepare('INSERT INTO search (rowid, text) VALUES (?, ?)'),
       bindSession: db.prepare('INSERT OR REPLACE INTO agent_sessions (agent_id, session_id, conversation_id) VALUES (?, ?, ?)'),
+      context: db.prepare<[string], { context: string }>('SELECT context FROM conversation_context WHERE conversation_id = ?'),
+      upsertContext: db.prepare('INSERT OR REPLACE INTO conversation_context (conversation_id, context) VALUES (?, ?)'),
     };
   }
 
@@ -55,22 +61,46 @@ export class Projector {
     return summary;
   }
 
-  /** Drops cached summaries: after a rolled-back transaction, a purge or a rebuild. */
+  /** The stored context of a conversation. */
+  context(conversationId: string): ConversationContext | undefined {
+    const cached = this.contexts.get(conversationId);
+    if (cached) {
+      return cached;
+    }
+    const row = this.statements.context.get(conversationId);
+    const context = row ? conversationContextSchema.parse(JSON.parse(row.context)) : undefined;
+    if (context) {
+      this.contexts.set(conversationId, context);
+    }
+    return context;
+  }
+
+  /** Drops cached summaries and contexts: after a rolled-back transaction, a purge or a rebuild. */
   forget(conversationId?: string): void {
     if (conversationId === undefined) {
       this.cache.clear();
+      this.contexts.clear();
     } else {
       this.cache.delete(conversationId);
+      this.contexts.delete(conversationId);
     }
   }
 
   /** Folds events (already inserted into `events`) into the projections; returns the new summary. */
   apply(events: ReadonlyArray<TranscriptEvent | UnknownEvent>, before: ConversationSummary | undefined): ConversationSummary | undefined {
     const summary = summarizeAll(before, events);
+    const conversationId = events[0]?.conversationId;
+    const contextBefore = conversationId === undefined ? undefined : (this.context(conversationId) ?? emptyContext(conversationId));
+    let context = contextBefore;
     for (const event of events) {
       if (!('unknown' in event)) {
         this.index(event);
+        context = context && reduceContext(context, event);
       }
+    }
+    if (context && context !== contextBefore) {
+      this.statements.upsertContext.run(context.conversationId, JSON.stringify(context));
+      this.contexts.set(context.conversationId, context);
     }
     if (summary) {
       const agentIds = `,${summary.agents.map((agent) => agent.agentId).join(',')},`;
@@ -117,7 +147,7 @@ export class Projector {
 
 /** Empties every projection and refills it from the event log. */
 export function rebuildProjections(db: Database.Database): { conversations: number; events: number } {
-  db.exec('DELETE FROM conversations; DELETE FROM turns; DELETE FROM search_docs; DELETE FROM search; DELETE FROM agent_sessions;');
+  db.exec('DELETE FROM conversations; DELETE FROM turns; DELETE FROM search_docs; DELETE FROM search; DELETE FROM agent_sessions; DELETE FROM conversation_context;');
   const projector = new Projector(db);
   const ids = db.prepare<[], { conversation_id: string }>('SELECT DISTINCT conversation_id FROM events').all();
   const read = db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq');

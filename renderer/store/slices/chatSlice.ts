@@ -15,8 +15,8 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     arrivedDuringRead.set(conversationId, []);
     try {
       const turns = get().turnsShown[conversationId] ?? TURNS_PER_PAGE;
-      const { events, conversation, firstSeq } = await api.call('openConversation', { conversationId, turns, ...(aroundSeq === undefined ? {} : { aroundSeq }) });
-      const buffered = applyEnvelopes(bufferedTail(conversation, firstSeq, events), arrivedDuringRead.get(conversationId) ?? []);
+      const { events, conversation, firstSeq, context } = await api.call('openConversation', { conversationId, turns, ...(aroundSeq === undefined ? {} : { aroundSeq }) });
+      const buffered = applyEnvelopes(bufferedTail(context, firstSeq, events), arrivedDuringRead.get(conversationId) ?? []);
       set((state) => ({ transcripts: { ...state.transcripts, [conversationId]: buffered } }));
       get().upsertSummary(conversation);
     } catch (error) {
