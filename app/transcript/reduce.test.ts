@@ -6,7 +6,7 @@ import { emptyTranscript, tailTranscript } from './state.js';
 import { interruptUnfinished } from './unfinished.js';
 
 function events(drafts: EventDraft[], conversationId = 'c1'): TranscriptEvent[] {
-  return drafts.map((draft, index) => ({ conversationId, seq: index + 1, at: `2026-01-01T00:00:0${index}Z`, v: 1, ...draft }) as TranscriptEvent);
+  return drafts.map((draft, index) => ({ conversationId, seq: index + 1, at: `2026-01-01T00:00:0${index}Z`, v: 1, ...draft }));
 }
 
 const created: EventDraft = { type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } };
@@ -155,6 +155,31 @@ describe('reduce', () => {
     expect(state.commands).toEqual([{ name: 'review', description: 'Review the diff' }]);
     expect(state.sessionTitle).toBe('Fixing the parser');
     expect(state.items).toEqual([]);
+  });
+});
+
+describe('tool calls', () => {
+  it('an update or a permission question reaches the tool call of its own turn, though an earlier turn used the same id', () => {
+    const call = (turnId: string): EventDraft => ({ type: 'tool.call', payload: { turnId, toolCallId: 'call-1', title: `read in ${turnId}`, status: 'in_progress' } });
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        call('t1'),
+        { type: 'tool.updated', payload: { turnId: 't1', toolCallId: 'call-1', status: 'completed' } },
+        { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed' } },
+        started('t2'),
+        call('t2'),
+        { type: 'tool.updated', payload: { turnId: 't2', toolCallId: 'call-1', status: 'failed', title: 'read again' } },
+        { type: 'permission.requested', payload: { turnId: 't2', requestId: 'r1', toolCallId: 'call-1', title: 'May I?', options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }] } },
+      ]),
+    );
+    const tools = state.items.filter((item) => item.kind === 'tool');
+    expect(tools.map((item) => [item.turnId, item.title, item.status])).toEqual([
+      ['t1', 'read in t1', 'completed'],
+      ['t2', 'read again', 'awaiting_permission'],
+    ]);
   });
 });
 

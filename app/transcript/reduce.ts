@@ -84,11 +84,12 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       return { ...base, items: [...state.items, item] };
     }
     case 'tool.updated': {
-      const { toolCallId, title, status, content } = event.payload;
+      // Tool-call ids are unique only within an agent's session: match within the update's own turn.
+      const { turnId, toolCallId, title, status, content } = event.payload;
       return {
         ...base,
         items: state.items.map((item) =>
-          item.kind === 'tool' && item.toolCallId === toolCallId
+          item.kind === 'tool' && item.turnId === turnId && item.toolCallId === toolCallId
             ? { ...item, title: title ?? item.title, status: status ?? item.status, content: content ?? item.content }
             : item,
         ),
@@ -104,7 +105,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     }
     case 'permission.requested': {
       const { turnId, requestId, toolCallId, title, options } = event.payload;
-      const items = setToolStatus(state.items, toolCallId, 'awaiting_permission');
+      const items = setToolStatus(state.items, turnId, toolCallId, 'awaiting_permission');
       return { ...base, items: [...items, { kind: 'permission', key, turnId, requestId, toolCallId, title, options, decision: undefined }] };
     }
     case 'permission.decided': {
@@ -117,7 +118,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const toolStatus = !chosen ? 'cancelled' : chosen.kind.startsWith('allow') ? 'in_progress' : 'rejected';
       return {
         ...base,
-        items: setToolStatus(state.items, request.toolCallId, toolStatus, 'awaiting_permission').map((item) => (item === request ? { ...request, decision } : item)),
+        items: setToolStatus(state.items, request.turnId, request.toolCallId, toolStatus, 'awaiting_permission').map((item) => (item === request ? { ...request, decision } : item)),
       };
     }
     case 'terminal.started': {
@@ -166,9 +167,10 @@ function replaceLast(items: TranscriptItem[], item: TranscriptItem): TranscriptI
   return next;
 }
 
-/** Sets a tool call's status (only from `onlyFrom`, when given: a later agent update wins). */
+/** Sets the status of a tool call of `turnId` (only from `onlyFrom`, when given: a later agent update wins). */
 function setToolStatus(
   items: TranscriptItem[],
+  turnId: string,
   toolCallId: string | undefined,
   status: Extract<TranscriptItem, { kind: 'tool' }>['status'],
   onlyFrom?: Extract<TranscriptItem, { kind: 'tool' }>['status'],
@@ -177,7 +179,7 @@ function setToolStatus(
     return items;
   }
   return items.map((item) =>
-    item.kind === 'tool' && item.toolCallId === toolCallId && (onlyFrom === undefined || item.status === onlyFrom) ? { ...item, status } : item,
+    item.kind === 'tool' && item.turnId === turnId && item.toolCallId === toolCallId && (onlyFrom === undefined || item.status === onlyFrom) ? { ...item, status } : item,
   );
 }
 

@@ -15,13 +15,13 @@ describe('titleFromMessage', () => {
 describe('summarize', () => {
   it('counts turns, titles from the first message, tracks running', () => {
     const at = '2026-01-01T00:00:00Z';
-    let summary = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } } as TranscriptEvent);
-    summary = summarize(summary, { conversationId: 'c', seq: 2, at, v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'First question' } } as TranscriptEvent);
+    let summary = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } });
+    summary = summarize(summary, { conversationId: 'c', seq: 2, at, v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'First question' } });
     expect(summary).toMatchObject({ title: 'First question', turnCount: 1, running: true });
-    summary = summarize(summary, { conversationId: 'c', seq: 3, at, v: 1, type: 'turn.ended', payload: { turnId: 't', outcome: 'completed' } } as TranscriptEvent);
-    summary = summarize(summary, { conversationId: 'c', seq: 4, at, v: 1, type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Second' } } as TranscriptEvent);
+    summary = summarize(summary, { conversationId: 'c', seq: 3, at, v: 1, type: 'turn.ended', payload: { turnId: 't', outcome: 'completed' } });
+    summary = summarize(summary, { conversationId: 'c', seq: 4, at, v: 1, type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Second' } });
     expect(summary).toMatchObject({ title: 'First question', turnCount: 2, preview: 'Second', lastSeq: 4 });
-    expect(summarize(undefined, { conversationId: 'c', seq: 9, at, v: 1, type: 'notice', payload: { severity: 'info', text: 'x' } } as TranscriptEvent)).toBeUndefined();
+    expect(summarize(undefined, { conversationId: 'c', seq: 9, at, v: 1, type: 'notice', payload: { severity: 'info', text: 'x' } })).toBeUndefined();
   });
 });
 

@@ -100,7 +100,7 @@ test('export as Markdown and JSONL; the JSONL imports as an equal conversation',
 
   const markdownDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export Markdown' }).click();
-  const markdown = readFileSync((await (await markdownDownload).path())!, 'utf8');
+  const markdown = readFileSync((await (await markdownDownload).path()), 'utf8');
   expect(markdown).toContain('## You\n\nexport me please');
   expect(markdown).toContain('## Fake\n\nFake reply: export me please');
 
@@ -110,7 +110,7 @@ test('export as Markdown and JSONL; the JSONL imports as an equal conversation',
   expect(download.suggestedFilename()).toBe('export-me-please.jsonl');
   const file = await download.path();
 
-  await page.getByLabel('Import a transcript file').setInputFiles(file!);
+  await page.getByLabel('Import a transcript file').setInputFiles(file);
   const list = page.getByRole('list', { name: 'Conversations' });
   await expect(list.getByRole('listitem')).toHaveCount(2);
   await expect(page.getByRole('article', { name: /^You/ })).toContainText('export me please');

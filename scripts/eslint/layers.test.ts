@@ -10,7 +10,7 @@ const at = (relative: string): string => path.join(root, relative);
 
 RuleTester.describe = describe;
 RuleTester.it = it;
-const tester = new RuleTester({ languageOptions: { parser: tseslint.parser as never, ecmaVersion: 2023, sourceType: 'module' } });
+const tester = new RuleTester({ languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' } });
 
 tester.run('baton/layers', plugin.rules.layers as never, {
   valid: [

@@ -4,7 +4,7 @@ import { mapUpdate } from './mapUpdate.js';
 
 describe('mapUpdate', () => {
   it('maps message and thought chunks', () => {
-    expect(mapUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' }, messageId: 'm1' } as SessionUpdate, 't').drafts).toEqual([
+    expect(mapUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' }, messageId: 'm1' }, 't').drafts).toEqual([
       { type: 'message.chunk', payload: { turnId: 't', text: 'Hi', messageId: 'm1' } },
     ]);
     expect(mapUpdate({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } }, 't').drafts).toEqual([{ type: 'thought.chunk', payload: { turnId: 't', text: 'hmm' } }]);

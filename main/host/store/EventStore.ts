@@ -75,7 +75,7 @@ export class EventStore {
         throw new ConcurrencyError(conversationId, expectedSeq, actual);
       }
       const events = validated.map((draft, index): TranscriptEvent => {
-        const event = { conversationId, seq: expectedSeq + index + 1, at, v: EVENT_VERSION, ...draft } as TranscriptEvent;
+        const event = { conversationId, seq: expectedSeq + index + 1, at, v: EVENT_VERSION, ...draft };
         this.statements.insertEvent.run(conversationId, event.seq, at, EVENT_VERSION, event.type, JSON.stringify(event.payload));
         return event;
       });
