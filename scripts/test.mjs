@@ -1,9 +1,13 @@
 // `npm test`: everything the tests need, then every suite, then one closing line `N passed, N failed`.
 //   1. set-up: Debian's Chromium (installed with apt-get when running as root), the pinned test agents (e2e/agents)
 //   2. build   3. lint and type checks   4. unit and integration tests (vitest)   5. browser and Electron tests (Playwright)
+//   6. nothing left behind: no process the suites started still runs, and their temp folder is removed
+// The suites run with a temp folder of their own (TMPDIR) and a marker in their environment, which
+// every process they start inherits: that is how leftovers are found, however they were started.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +16,11 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const reports = path.join(root, '.tmp');
 mkdirSync(reports, { recursive: true });
 const chromium = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
+
+const runId = randomUUID();
+const runTmp = mkdtempSync(path.join(os.tmpdir(), 'baton-test-run-'));
+/** The environment of every suite: its own temp folder, and the marker its processes inherit. */
+const suiteEnv = { ...process.env, TMPDIR: runTmp, BATON_TEST_RUN: runId };
 
 let passed = 0;
 let failed = 0;
@@ -87,7 +96,7 @@ function staticChecks() {
 function vitest() {
   section('unit and integration tests (vitest)');
   const output = path.join(reports, 'vitest.json');
-  run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`]);
+  run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`], { env: suiteEnv });
   if (!existsSync(output)) {
     check('vitest produced a report', false);
     return;
@@ -115,7 +124,7 @@ function playwright() {
   section('browser and Electron tests (Playwright)');
   const output = path.join(reports, 'playwright.json');
   run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output, BATON_CHROMIUM: chromium },
+    env: { ...suiteEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: output, BATON_CHROMIUM: chromium },
   });
   if (!existsSync(output)) {
     check('playwright produced a report', false);
@@ -150,12 +159,62 @@ function playwright() {
   }
 }
 
+/** Processes (other than this one) whose environment carries this run's marker. Linux only (/proc). */
+function processesOfThisRun() {
+  if (!existsSync('/proc/self/environ')) {
+    return [];
+  }
+  const found = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) {
+      continue;
+    }
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Zombies have ended; they only wait for their parent (or init) to reap them.
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) {
+        continue;
+      }
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(`BATON_TEST_RUN=${runId}`)) {
+        found.push({ pid: Number(entry), args: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim() });
+      }
+    } catch {
+      // It ended while we looked, or is not ours to read.
+    }
+  }
+  return found;
+}
+
+function leftovers() {
+  section('nothing left behind');
+  // Lifelines and grace periods end what a suite disposed within a few seconds.
+  const deadline = Date.now() + 8_000;
+  let left = processesOfThisRun();
+  while (left.length > 0 && Date.now() < deadline) {
+    spawnSync('sleep', ['0.25']);
+    left = processesOfThisRun();
+  }
+  for (const { pid, args } of left) {
+    console.log(`still running: ${pid} ${args.slice(0, 200)}`);
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  check(`no process the tests started is left running (${left.length} were)`, left.length === 0);
+  const made = readdirSync(runTmp);
+  console.log(made.length === 0 ? 'The temp folder holds nothing the tests made.' : `The tests left ${made.length} entries in their temp folder (${made.slice(0, 5).join(', ')}${made.length > 5 ? ', …' : ''}); removing them.`);
+  rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+}
+
 setUp();
 if (build()) {
   staticChecks();
   vitest();
   playwright();
 }
+leftovers();
 section('summary');
 for (const skip of skips) {
   console.log(`skipped: ${skip}`);

@@ -44,7 +44,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       return {
         ...base,
         activeTurnId: turnId,
-        turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'accepted', stopReason: undefined } },
+        turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'accepted', stopReason: undefined, startedAt: event.at } },
         items: [...state.items, { kind: 'user', key, turnId, text }],
       };
     }

@@ -58,7 +58,7 @@ export type TerminalView = {
 export type TurnStatus = 'accepted' | 'running' | EventPayload<'turn.ended'>['outcome'];
 
 /** A turn's bookkeeping. */
-export type TurnState = { turnId: string; agentId: string; agentName: string; status: TurnStatus; stopReason: string | undefined };
+export type TurnState = { turnId: string; agentId: string; agentName: string; status: TurnStatus; stopReason: string | undefined; /** When the person's message was committed. */ startedAt: string };
 
 /** A conversation's whole transcript as the reducer sees it: its context plus its turns. */
 export type TranscriptState = ConversationContext & {

@@ -60,6 +60,19 @@ test('a request for input is a form: checked before sending, answered only by th
   await expect(form.getByRole('button', { name: 'Send' })).toHaveCount(0);
 });
 
+test('an agent that never answers: the page shows how long it has waited, and Stop ends it', async ({ page }) => {
+  await open(page);
+  await send(page, 'hang');
+  const waiting = page.getByRole('timer', { name: 'Fake is working' });
+  await expect(waiting).toContainText('Fake is working… 0 s');
+  await expect(waiting).toContainText(/Waiting for Fake to answer… \d+ s, nothing yet/, { timeout: 10_000 });
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('note').filter({ hasText: 'did not stop within 5 s of being asked, so Baton ended it' })).toBeVisible({ timeout: 15_000 });
+  await expect(waiting).toHaveCount(0);
+  await send(page, 'are you back');
+  await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Fake reply: are you back');
+});
+
 test('an agent that offers logout shows Log out on its card', async ({ page }) => {
   await open(page, { requireAuth: true });
   const card = page.getByRole('region', { name: 'Agent capabilities' });

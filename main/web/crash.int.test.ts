@@ -3,6 +3,7 @@
  * every event it had pushed is in the store, the turn shows as interrupted, and the conversation
  * goes on. A second host on the same data folder is refused while the first runs.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../e2e/fixtures/agentEnv.js';
 import { ensureBuilt } from '../../e2e/fixtures/ensureBuilt.js';
@@ -38,6 +39,46 @@ function reduceEnvelopes(conversationId: string, envelopes: Envelope[]) {
     return parsed.ok ? [parsed.event] : [];
   }));
 }
+
+/** True while `pid` runs (a zombie, ended and waiting to be reaped, does not count). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(process.platform !== 'linux')('agents die with the host [reads Linux /proc]', () => {
+  it.each([
+    ['the host alone is SIGKILLed', false],
+    ['the host\'s whole process group is SIGKILLed', true],
+  ])('%s: the agent and everything in its group end within a few seconds', async (_, wholeGroup) => {
+    const dataDir = tempDir('lifeline');
+    registerFakeAgent(dataDir);
+    const host = await startWebHost(dataDir, env, 15_000, { ownGroup: wholeGroup });
+    running.push(host);
+    const client = await connectHostClient(host.url);
+    clients.push(client);
+    const { conversation } = await client.call<{ conversation: { conversationId: string } }>('newConversation', { agentId: FAKE_AGENT_ID, cwd: tempDir('work') });
+    await client.call('sendMessage', { conversationId: conversation.conversationId, text: 'outlive' });
+    let reply = '';
+    await expect
+      .poll(() => {
+        reply = client.pushed.filter((event) => event.type === 'message.chunk').map((event) => (event.payload as { text: string }).text).join('');
+        return reply;
+      }, { timeout: 20_000 })
+      .toMatch(/^Helper \d+ under agent \d+$/);
+    const [helper, agent] = [...reply.matchAll(/\d+/g)].map((match) => Number(match[0]));
+    expect(alive(helper!) && alive(agent!)).toBe(true);
+    if (wholeGroup) {
+      process.kill(-host.child.pid!, 'SIGKILL');
+    }
+    await host.kill('SIGKILL');
+    await expect.poll(() => [alive(agent!), alive(helper!)], { timeout: 5_000 }).toEqual([false, false]);
+  }, 60_000);
+});
 
 describe('a host killed mid-stream', () => {
   it('loses nothing it pushed, shows the turn interrupted, and carries on after a restart', async () => {

@@ -1,6 +1,7 @@
 /** Claude Code through Zed's ACP adapter (`claude-agent-acp`). */
 import type { Env } from './AgentAdapter.js';
 import { builtinAdapter } from './builtinAdapter.js';
+import { claudeStaleEndOfTurn } from './quirks/claudeStaleEndOfTurn.js';
 
 /**
  * Quirk: run as root, the adapter asks Claude Code to skip permission prompts whenever
@@ -26,6 +27,7 @@ export const claudeAdapter = builtinAdapter({
   instructionChannel: 'per session: _meta.systemPrompt on session/new (append or replace), sent again on every load',
   asksBeforeMcpTools: true,
   projectEnv: (env) => withoutForeignSandboxFlag(env),
+  ...claudeStaleEndOfTurn,
   // Setting the model through its config option records "/model" and its output as user messages.
   isOwnReplayedMessage: (text) => /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr)>/.test(text),
 });

@@ -25,7 +25,22 @@ export type PushListener = (event: PushEvent) => void;
 /** How long shutdown waits for cancelled turns to end before the agents are killed. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
-type Running = { turnId: string; cancelRequested: boolean; storeFailure: unknown; done: Promise<void> };
+/**
+ * How long an agent has to end a turn after `session/cancel`. Past it, Baton ends the turn as
+ * cancelled and the agent's process group with it; the next message starts the agent again.
+ */
+export const STOP_GRACE_MS = 5_000;
+
+type Running = {
+  turnId: string;
+  cancelRequested: boolean;
+  storeFailure: unknown;
+  done: Promise<void>;
+  /** Set once Stop was pressed: ends the agent if the turn is still running at STOP_GRACE_MS. */
+  stopTimer?: NodeJS.Timeout;
+  /** The agent did not stop in time and was ended. */
+  forced?: boolean;
+};
 
 /** The conversations service. */
 export class ConversationService {
@@ -95,11 +110,27 @@ export class ConversationService {
       return false;
     }
     running.cancelRequested = true;
+    if (!running.stopTimer) {
+      running.stopTimer = setTimeout(() => void this.forceStop(conversationId, running), STOP_GRACE_MS);
+      running.stopTimer.unref();
+    }
     const live = this.live.get(conversationId);
     if (live) {
       await live.cancel(this.owner(conversationId)).catch((error: unknown) => this.log(`cancel failed: ${String(error)}`));
     }
     return true;
+  }
+
+  /** The agent ignored Stop: end its process group, so that the turn ends (as cancelled) and the next message starts it again. */
+  private async forceStop(conversationId: string, running: Running): Promise<void> {
+    const live = this.live.get(conversationId);
+    if (this.running.get(conversationId) !== running || !live) {
+      return;
+    }
+    running.forced = true;
+    this.live.delete(conversationId);
+    this.log(`${live.binding.agentName} did not end turn ${running.turnId} within ${STOP_GRACE_MS} ms of session/cancel; ending it`);
+    await live.kill();
   }
 
   /** True while a turn runs in the conversation. */
@@ -184,6 +215,13 @@ export class ConversationService {
       drafts.push({ type: 'turn.ended', payload: { turnId, outcome, stopReason } });
       this.committer.commit(conversationId, drafts);
     } catch (error) {
+      if (running.forced && !running.storeFailure) {
+        this.committer.commit(conversationId, [
+          { type: 'notice', payload: { turnId, severity: 'warning', text: `${summary.agentName} did not stop within ${STOP_GRACE_MS / 1000} s of being asked, so Baton ended it. Your next message starts it again.` } },
+          { type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } },
+        ]);
+        return;
+      }
       const cause = running.storeFailure ?? error;
       this.log(`turn ${turnId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
       try {
@@ -193,6 +231,7 @@ export class ConversationService {
         this.committer.push({ name: 'hostError', payload: { conversationId, error: toWireError(storeError) } });
       }
     } finally {
+      clearTimeout(running.stopTimer);
       this.running.delete(conversationId);
       // An agent that broke the protocol is still running but cannot be talked to: end it.
       const live = this.live.get(conversationId);

@@ -57,13 +57,19 @@ export class LiveSession {
   private lastTurnEndedAt = 0;
   /** Updates that arrived while a session was being bound, before its id was known here. */
   private early: Array<{ sessionId: string; update: SessionUpdate }> | undefined = [];
+  /** True while a prompt is on its way. */
+  private prompting = false;
+  /** A cancelled prompt left the session out of step (`AgentAdapter.reopenAfterCancel`): reopen it first. */
+  private outOfStep = false;
+  /** `_meta` the session was bound with, sent again when it is reopened. */
+  private meta: Record<string, unknown> | undefined;
 
   private constructor(
     readonly binding: PreparedBinding,
     private readonly connection: AgentConnection,
     private readonly owner: LiveSessionOwner,
     private readonly terminals: SessionTerminals,
-    private readonly saveGraceMs: number | undefined,
+    private readonly adapter: Pick<AgentAdapter, 'saveGraceMs' | 'reopenAfterCancel'>,
   ) {}
 
   /** Starts the agent process for a binding. */
@@ -99,7 +105,7 @@ export class LiveSession {
         terminalLogin: ptyProgram(baseEnv) !== undefined,
       },
     });
-    self.live = new LiveSession(binding, connection, owner, terminals, adapter.saveGraceMs);
+    self.live = new LiveSession(binding, connection, owner, terminals, adapter);
     return self.live;
   }
 
@@ -109,6 +115,7 @@ export class LiveSession {
    */
   async bind(adapter: AgentAdapter, previousSessionId: string | undefined): Promise<[EventDraft, EventDraft]> {
     const meta = adapter.sessionMeta?.(this.binding);
+    this.meta = meta;
     const agentVersion = this.connection.initialized.agentInfo?.version;
     const versionField = agentVersion ? { agentVersion } : {};
     const optionsDraft = (): EventDraft => ({ type: 'session.options', payload: { options: this.options } });
@@ -188,18 +195,43 @@ export class LiveSession {
   }
 
   /** Sends the person's text; resolves with the agent's stop reason. */
-  prompt(text: string): Promise<string> {
-    return this.connection.prompt(this.requireSession(), text).finally(() => {
+  async prompt(text: string): Promise<string> {
+    const sessionId = this.requireSession();
+    this.prompting = true;
+    try {
+      if (this.outOfStep) {
+        await this.resync(sessionId);
+      }
+      return await this.connection.prompt(sessionId, text);
+    } finally {
+      this.prompting = false;
       this.lastTurnEndedAt = Date.now();
-    });
+    }
   }
 
   /** Asks the agent to stop the running prompt and withdraws open permission questions. */
   async cancel(owner: LiveSessionOwner): Promise<void> {
     this.cancelPendingPermissions(owner);
     if (this.sessionId && !this.connection.exited) {
+      if (this.prompting && this.adapter.reopenAfterCancel) {
+        this.outOfStep = true;
+      }
       await this.connection.cancel(this.sessionId);
     }
+  }
+
+  /**
+   * Closes and resumes the session so that the next prompt starts on a clean stream (see
+   * `AgentAdapter.reopenAfterCancel`), re-sending the `_meta` it was bound with.
+   */
+  private async resync(sessionId: string): Promise<void> {
+    this.outOfStep = false;
+    if (!this.connection.canCloseSession || !this.connection.canResumeSession) {
+      this.owner.log(`${this.binding.agentName} may be out of step after a cancel, but cannot close and resume its session`);
+      return;
+    }
+    await this.connection.closeSession(sessionId);
+    this.options = await this.connection.resumeSession(sessionId, this.binding.cwd, this.binding.mcpServers, this.meta);
   }
 
   /** Answers a permission request with the option the person chose. Returns false if unknown. */
@@ -243,12 +275,17 @@ export class LiveSession {
       } else {
         // Without session/close, an agent may still be writing the turn that just ended to its own
         // session file (Qwen Code does, after answering): give it a moment before SIGTERM.
-        const wait = (this.saveGraceMs ?? 0) - (Date.now() - this.lastTurnEndedAt);
+        const wait = (this.adapter.saveGraceMs ?? 0) - (Date.now() - this.lastTurnEndedAt);
         if (wait > 0) {
           await new Promise((resolve) => setTimeout(resolve, wait));
         }
       }
     }
+    await this.kill();
+  }
+
+  /** Ends the agent's process group and its terminals at once, without closing the session first. */
+  async kill(): Promise<void> {
     await Promise.all([this.connection.dispose(), this.terminals.dispose()]);
   }
 

@@ -147,4 +147,37 @@ describe('a real turn through claude-agent-acp', () => {
     expect(state.terminals[terminalId]).toMatchObject({ exit: { exitCode: 0 } });
     expect(state.terminals[terminalId]?.output).toContain('written-by-claude');
   }, 120_000);
+
+  it('after Stop during a streamed reply, each later message gets its own reply', async () => {
+    await stub.close();
+    stub = await startModelStub();
+    await host.dispose();
+    host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
+    const { conversationId } = host.conversations.create('claude', tempDir('work'));
+    const transcript = () => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    const first = host.conversations.send(conversationId, 'Tell me a long story\nSLOW_STREAM 60');
+    await expect.poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('slow3')), { timeout: 60_000 }).toBe(true);
+    expect(await host.conversations.cancel(conversationId)).toBe(true);
+    await host.conversations.idle();
+    expect(transcript().turns[first.turnId]?.status).toBe('cancelled');
+
+    const replyTo = (turnId: string) =>
+      transcript()
+        .items.filter((item) => item.kind === 'agent' && item.turnId === turnId)
+        .map((item) => (item.kind === 'agent' ? item.text : ''))
+        .join('');
+    const ping = host.conversations.send(conversationId, 'ping after stop');
+    await host.conversations.idle();
+    expect(transcript().turns[ping.turnId]?.status).toBe('completed');
+    expect(replyTo(ping.turnId)).toContain('ping after stop');
+    const second = host.conversations.send(conversationId, 'second ping');
+    await host.conversations.idle();
+    expect(transcript().turns[second.turnId]?.status).toBe('completed');
+    expect(replyTo(second.turnId)).toContain('second ping');
+    expect(replyTo(second.turnId)).not.toContain('ping after stop');
+    // The model was asked about each message once, in order.
+    const asked = stub.modelRequests().map((request) => request.lastUserText).filter((text) => /ping/.test(text));
+    expect(asked.filter((text) => text.includes('ping after stop')).length).toBeGreaterThanOrEqual(1);
+    expect(asked.at(-1)).toContain('second ping');
+  }, 180_000);
 });

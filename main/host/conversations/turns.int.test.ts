@@ -8,6 +8,7 @@ import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
+import { STOP_GRACE_MS } from './ConversationService.js';
 
 describe('turns through a real ACP process', () => {
   let dataDir: string;
@@ -136,6 +137,28 @@ describe('turns through a real ACP process', () => {
     expect(await reply(`write:${path.join(outside, 'new.txt')}`)).toMatch(/^Refused \(-32602\)/);
     expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
+
+  it('an agent that ignores Stop is ended within a few seconds; the turn is cancelled and the next message works', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const { turnId } = host.conversations.send(conversationId, 'hang');
+    await until(() => (transcript(conversationId).turns[turnId]?.status === 'running' ? true : undefined));
+    expect(fakeAgentProcesses(dataDir)).toHaveLength(1);
+    const pressed = Date.now();
+    expect(await host.conversations.cancel(conversationId)).toBe(true);
+    await host.conversations.idle();
+    const took = Date.now() - pressed;
+    expect(took).toBeGreaterThanOrEqual(STOP_GRACE_MS);
+    expect(took).toBeLessThan(STOP_GRACE_MS + 4_000);
+    const state = transcript(conversationId);
+    expect(state.turns[turnId]?.status).toBe('cancelled');
+    expect(state.items.find((item) => item.kind === 'notice' && item.severity === 'warning')).toMatchObject({ text: expect.stringContaining('did not stop') });
+    await expect.poll(() => fakeAgentProcesses(dataDir), { timeout: 5_000 }).toEqual([]);
+
+    const next = host.conversations.send(conversationId, 'hello again');
+    await host.conversations.idle();
+    expect(transcript(conversationId).turns[next.turnId]?.status).toBe('completed');
+    expect(transcript(conversationId).items.at(-1)).toMatchObject({ kind: 'agent', text: 'Fake reply: hello again' });
+  }, 30_000);
 
   it('a second message while a reply is being written is refused, not queued silently', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));

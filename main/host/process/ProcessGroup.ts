@@ -1,8 +1,10 @@
 /**
  * A child process in its own process group, so that disposing it ends everything it started
- * (agents launch native children and MCP servers). Keeps the last bytes of stderr.
+ * (agents launch native children and MCP servers). Keeps the last bytes of stderr. A lifeline
+ * ends the group when the host dies without disposing it (SIGKILL, a crash, the OOM killer).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ByteRing } from './ByteRing.js';
 import { windowsShimLaunch } from './windowsShim.js';
@@ -59,6 +61,40 @@ export function groupHasLiveMembers(pgid: number): boolean {
   }
 }
 
+/**
+ * The lifeline: a small shell in a session of its own, holding a pipe from the host that the host
+ * never writes to. When the host dies, however it dies, the kernel closes that pipe; the shell
+ * reads end-of-file and ends the group it watches (SIGTERM, a grace period for every member,
+ * then SIGKILL). Agents cannot be trusted to do this themselves: claude-agent-acp keeps running
+ * after its stdin closes. A shell rather than a Node script: a packaged Electron app cannot run
+ * itself as Node (the RunAsNode fuse is off).
+ */
+const LIFELINE_SCRIPT = [
+  'while IFS= read -r _; do :; done',
+  'kill -s TERM -- "-$1" 2>/dev/null || exit 0',
+  'n=0',
+  `while [ "$n" -lt ${KILL_GRACE_MS / 100} ] && kill -s 0 -- "-$1" 2>/dev/null; do sleep 0.1; n=$((n + 1)); done`,
+  'kill -s KILL -- "-$1" 2>/dev/null',
+  'exit 0',
+].join('\n');
+
+/** Starts the lifeline of group `pgid` (POSIX only; Windows has no process groups to end this way). */
+function startLifeline(pgid: number): ChildProcess | undefined {
+  if (process.platform === 'win32') {
+    return undefined;
+  }
+  // Its own session (detached): a signal to the host's group, such as a terminal's, spares it.
+  const lifeline = spawn('/bin/sh', ['-c', LIFELINE_SCRIPT, 'baton-lifeline', String(pgid)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  lifeline.on('error', () => {
+    // No shell: the group is still ended by dispose, only not after a crash.
+  });
+  // Neither the process nor its pipe keeps the host's event loop alive.
+  lifeline.unref();
+  (lifeline.stdin as (Writable & { unref?: () => void }) | null)?.unref?.();
+  lifeline.stdin?.on('error', () => undefined);
+  return lifeline;
+}
+
 /** A running child in its own group. */
 export class ProcessGroup {
   readonly child: ChildProcessWithoutNullStreams;
@@ -66,6 +102,7 @@ export class ProcessGroup {
   /** Resolves when the child has exited. */
   readonly exited: Promise<ExitInfo>;
   private exitInfo: ExitInfo | undefined;
+  private lifeline: ChildProcess | undefined;
 
   /** Spawns; a missing executable surfaces as a rejected {@link spawned}. */
   constructor(launch: LaunchSpec) {
@@ -80,9 +117,16 @@ export class ProcessGroup {
       ...(spec.verbatimArguments ? { windowsVerbatimArguments: true } : {}),
     });
     this.child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    if (this.child.pid !== undefined && process.platform !== 'win32') {
+      this.lifeline = startLifeline(this.child.pid);
+    }
     this.exited = new Promise((resolve) => {
       this.child.once('close', (code, signal) => {
         this.exitInfo = { code, signal };
+        // The leader is gone; if nothing else of its group runs, the lifeline has nothing to watch.
+        if (this.child.pid !== undefined && !groupHasLiveMembers(this.child.pid)) {
+          this.releaseLifeline();
+        }
         resolve(this.exitInfo);
       });
       this.child.once('error', () => {
@@ -129,6 +173,18 @@ export class ProcessGroup {
     }
     this.signalGroup('SIGKILL');
     await this.exited;
+    this.releaseLifeline();
+  }
+
+  /** The lifeline's process id, while it watches the group (tests). */
+  get lifelinePid(): number | undefined {
+    return this.lifeline?.pid;
+  }
+
+  /** Lets the lifeline go: it reads end-of-file, finds the group gone, and exits. */
+  private releaseLifeline(): void {
+    this.lifeline?.stdin?.end();
+    this.lifeline = undefined;
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

@@ -4,7 +4,7 @@
  * nothing, and a live holder refuses a second Baton while it keeps serving.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,6 @@ describe('the data-folder lock', () => {
     process.kill(child.pid!, 'SIGKILL');
     await exited;
     expect(() => take(dataDir)).not.toThrow();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it.skipIf(process.platform !== 'linux')('is free when its SIGKILLed holder is a zombie nobody reaps (kill(pid, 0) still succeeds) [needs Linux /proc]', async () => {
@@ -85,14 +84,12 @@ describe('the data-folder lock', () => {
     // The pid still answers a signal probe: exactly what a pid-based lock mistook for a live holder.
     expect(() => process.kill(holderPid, 0)).not.toThrow();
     expect(() => take(dataDir)).not.toThrow();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('ignores a pid file naming a live unrelated process (a reboot reused the pid)', () => {
     const dataDir = tempDir('lock-stale');
     writeFileSync(path.join(dataDir, LOCK_FILE), JSON.stringify({ pid: process.ppid, hostname: 'this-host', startedAt: 'before the reboot' }));
     expect(() => take(dataDir)).not.toThrow();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses a second Baton while the first lives, naming it, and the first keeps serving', async () => {
@@ -110,7 +107,6 @@ describe('the data-folder lock', () => {
     await expect.poll(() => lines.includes(`pong ${child.pid}`), { timeout: 5_000 }).toBe(true);
     // Still held: a second try is refused the same way.
     expect(() => DataDirLock.acquire(dataDir)).toThrow(DataDirInUseError);
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('within one process too, until it is released', () => {
@@ -119,7 +115,6 @@ describe('the data-folder lock', () => {
     expect(() => DataDirLock.acquire(dataDir)).toThrow(DataDirInUseError);
     first.release();
     expect(() => take(dataDir)).not.toThrow();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 

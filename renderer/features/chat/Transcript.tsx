@@ -1,5 +1,5 @@
 /** The transcript: one article per message, plus tool calls, permission questions and notices. */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TranscriptItem, TranscriptState } from '../../../app/transcript/index.js';
 import { Markdown } from '../../components/Markdown.js';
 import { useBaton } from '../../store/index.js';
@@ -50,10 +50,44 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
           <TranscriptEntry item={item} terminals={transcript.terminals} />
         </div>
       ))}
-      {transcript.activeTurnId !== null ? <p className="working">{transcript.agentName} is working…</p> : null}
+      {transcript.activeTurnId !== null ? <WorkingIndicator transcript={transcript} turnId={transcript.activeTurnId} /> : null}
       <div ref={end} />
     </section>
   );
+}
+
+/** After this long without a word from the agent, the indicator says it is still waiting. */
+const SILENT_AFTER_MS = 5_000;
+
+/**
+ * "Working…" with the time since the person's message; while the agent has not answered at all,
+ * it says so. Ticks once a second only while a turn runs, so an idle window does no work.
+ */
+function WorkingIndicator({ transcript, turnId }: { transcript: TranscriptState; turnId: string }) {
+  const turn = transcript.turns[turnId];
+  const startedAt = turn ? Date.parse(turn.startedAt) : Date.now();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  const elapsedMs = Math.max(0, now - startedAt);
+  const answered = transcript.items.some((item) => item.turnId === turnId && item.kind !== 'user');
+  const elapsed = formatElapsed(elapsedMs);
+  const agentName = turn?.agentName ?? transcript.agentName;
+  return (
+    <p className="working" role="timer" aria-label={`${agentName} is working`}>
+      {!answered && elapsedMs >= SILENT_AFTER_MS
+        ? `Waiting for ${agentName} to answer… ${elapsed}, nothing yet. Stop ends the turn.`
+        : `${agentName} is working… ${elapsed}`}
+    </p>
+  );
+}
+
+/** "8 s", "2 min 05 s". */
+function formatElapsed(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
 function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals: TranscriptState['terminals'] }) {
