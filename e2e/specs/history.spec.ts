@@ -94,6 +94,80 @@ test('rename, archive, delete with undo, and erase for good', async ({ page }) =
   await expect(page.getByText('The trash is empty.')).toBeVisible();
 });
 
+/** Conversations in the store with their number of turns, read from the host itself. */
+async function turnCounts(url: string): Promise<Record<string, number>> {
+  const client = await connectHostClient(url);
+  const counts: Record<string, number> = {};
+  for (const lifecycle of ['active', 'archived', 'deleted'] as const) {
+    const { conversations } = await client.call<{ conversations: Array<{ title: string; turnCount: number }> }>('listConversations', { lifecycle });
+    for (const conversation of conversations) {
+      counts[`${lifecycle}: ${conversation.title}`] = conversation.turnCount;
+    }
+  }
+  client.close();
+  return counts;
+}
+
+/** The pane shows one conversation: its title, its agent, its own messages. */
+async function expectCoherent(page: Page, title: string, lastMessage: string): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(title);
+  await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveValue('custom:fake');
+  await expect(page.getByRole('combobox', { name: 'Agent' })).toBeDisabled();
+  await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText(`Fake reply: ${lastMessage}`);
+}
+
+test('after Archive the pane still shows that conversation, offers Unarchive, and sends only into it', async ({ page }) => {
+  const running = await startWithFakeAgent();
+  await page.goto(running.url);
+  await converse(page, 'keep this one');
+  await page.getByRole('button', { name: 'Archive', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Unarchive' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Archived');
+  await expectCoherent(page, 'keep this one', 'keep this one');
+  await page.getByRole('textbox', { name: 'Message' }).fill('still here after archiving');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expectCoherent(page, 'keep this one', 'still here after archiving');
+  expect(await turnCounts(running.url)).toEqual({ 'archived: keep this one': 2 });
+});
+
+test('after Unarchive the pane still shows that conversation, offers Archive, and sends only into it', async ({ page }) => {
+  const running = await startWithFakeAgent();
+  await page.goto(running.url);
+  await converse(page, 'file me away');
+  await page.getByRole('button', { name: 'Archive', exact: true }).click();
+  await page.getByRole('button', { name: 'Archived', exact: true }).click();
+  await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().getByRole('button').click();
+  await page.getByRole('button', { name: 'Unarchive' }).click();
+  await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Archive', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).not.toContainText('Archived');
+  await expectCoherent(page, 'file me away', 'file me away');
+  await page.getByRole('textbox', { name: 'Message' }).fill('back in the list');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expectCoherent(page, 'file me away', 'back in the list');
+  expect(await turnCounts(running.url)).toEqual({ 'active: file me away': 2 });
+});
+
+test('after Delete the pane shows that conversation in the trash, offers Restore, and sends nowhere', async ({ page }) => {
+  const running = await startWithFakeAgent();
+  await page.goto(running.url);
+  await converse(page, 'throw me out');
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(0);
+  await expect(page.getByRole('toolbar', { name: 'Conversation actions' }).getByRole('button', { name: 'Restore' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('In the trash');
+  await expectCoherent(page, 'throw me out', 'throw me out');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
+  await expect(page.getByText('This conversation is in the trash. Restore it to continue.')).toBeVisible();
+  await page.getByRole('toolbar', { name: 'Conversation actions' }).getByRole('button', { name: 'Restore' }).click();
+  await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(1);
+  await page.getByRole('textbox', { name: 'Message' }).fill('restored and answered');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expectCoherent(page, 'throw me out', 'restored and answered');
+  expect(await turnCounts(running.url)).toEqual({ 'active: throw me out': 2 });
+});
+
 test('export as Markdown and JSONL; the JSONL imports as an equal conversation', async ({ page }) => {
   await page.goto((await startWithFakeAgent()).url);
   await converse(page, 'export me please');

@@ -64,6 +64,11 @@ export type ChatSlice = {
   /** How many turns of each conversation to read when it opens ("Show earlier" grows it). */
   turnsShown: Record<string, number>;
   selection: Selection;
+  /**
+   * The open conversation's summary, kept whatever list is shown: archiving or deleting it takes
+   * it out of the list, not off the screen, so the header, transcript and composer stay one thing.
+   */
+  openSummary: ConversationSummary | null;
   /** A message to scroll to once the transcript shows (a search hit). */
   focus: { conversationId: string; seq: number } | null;
   draft: { agentId: string; cwd: string };

@@ -24,7 +24,11 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
   return (
     <div className="conversation-header">
       {editing === null ? (
-        <h1 className="conversation-heading">{summary.title || 'New conversation'}</h1>
+        <h1 className="conversation-heading">
+          {summary.title || 'New conversation'}
+          {summary.lifecycle === 'archived' ? <span className="lifecycle-badge"> Archived</span> : null}
+          {summary.lifecycle === 'deleted' ? <span className="lifecycle-badge"> In the trash</span> : null}
+        </h1>
       ) : (
         <input
           className="rename-input"

@@ -28,6 +28,11 @@ export function SessionHeader() {
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
   const bound = summary !== undefined;
+  const opening = useBaton((state) => state.selection.kind === 'conversation') && !bound;
+  if (opening) {
+    // A conversation is being opened: show nothing of the new-conversation draft meanwhile.
+    return <header className="session-header" aria-busy="true" />;
+  }
   return (
     <header className="session-header">
       <label className="field">

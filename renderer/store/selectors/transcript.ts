@@ -10,8 +10,8 @@ export function selectActiveTranscript(state: BatonState): TranscriptState | und
 
 /** The open conversation's summary. */
 export function selectActiveSummary(state: BatonState): ConversationSummary | undefined {
-  const { selection } = state;
-  return selection.kind === 'conversation' ? state.conversations.find((c) => c.conversationId === selection.conversationId) : undefined;
+  const { selection, openSummary } = state;
+  return selection.kind === 'conversation' && openSummary?.conversationId === selection.conversationId ? openSummary : undefined;
 }
 
 /** True while a reply is being written in the open conversation. */

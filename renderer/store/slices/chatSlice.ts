@@ -30,15 +30,22 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     transcripts: {},
     turnsShown: {},
     selection: { kind: 'draft' },
+    openSummary: null,
     focus: null,
     draft: { agentId: '', cwd: '' },
     composer: {},
     sending: false,
     newConversation() {
-      set({ selection: { kind: 'draft' }, focus: null, error: null });
+      set({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null });
     },
     async select(conversationId, focusSeq) {
-      set({ selection: { kind: 'conversation', conversationId }, focus: focusSeq === undefined ? null : { conversationId, seq: focusSeq }, error: null });
+      set((state) => ({
+        selection: { kind: 'conversation', conversationId },
+        // Shown at once from the list (or as it was); the read below brings the current one.
+        openSummary: state.conversations.find((c) => c.conversationId === conversationId) ?? (state.openSummary?.conversationId === conversationId ? state.openSummary : null),
+        focus: focusSeq === undefined ? null : { conversationId, seq: focusSeq },
+        error: null,
+      }));
       await load(conversationId, focusSeq);
     },
     async showEarlier() {

@@ -54,19 +54,28 @@ export const historySlice: Slice<HistorySlice> = (api) => (set, get) => {
     },
     upsertSummary(summary) {
       set((state) => {
+        const open = state.selection.kind === 'conversation' && state.selection.conversationId === summary.conversationId;
+        const openSummary = open ? { openSummary: summary } : {};
         const others = state.conversations.filter((c) => c.conversationId !== summary.conversationId);
         if (summary.lifecycle !== state.view) {
-          return others.length === state.conversations.length ? state : { conversations: others };
+          if (others.length === state.conversations.length) {
+            return open ? openSummary : state;
+          }
+          return { conversations: others, ...openSummary };
         }
-        return { conversations: [summary, ...others].sort(byActivity) };
+        return { conversations: [summary, ...others].sort(byActivity), ...openSummary };
       });
     },
     removeSummary(conversationId) {
-      set((state) => ({
-        conversations: state.conversations.filter((c) => c.conversationId !== conversationId),
-        selection: state.selection.kind === 'conversation' && state.selection.conversationId === conversationId ? { kind: 'draft' } : state.selection,
-        undo: state.undo?.conversationId === conversationId ? null : state.undo,
-      }));
+      set((state) => {
+        const open = state.selection.kind === 'conversation' && state.selection.conversationId === conversationId;
+        return {
+          conversations: state.conversations.filter((c) => c.conversationId !== conversationId),
+          // Erased for good: the pane becomes a new conversation, header, transcript and composer alike.
+          ...(open ? { selection: { kind: 'draft' as const }, openSummary: null, focus: null } : {}),
+          undo: state.undo?.conversationId === conversationId ? null : state.undo,
+        };
+      });
     },
     rename: (conversationId, title) => attempt(() => api.call('renameConversation', { conversationId, title })),
     setArchived: (conversationId, archived) => attempt(() => api.call('setArchived', { conversationId, archived })),
