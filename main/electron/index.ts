@@ -55,7 +55,11 @@ async function start(): Promise<void> {
     app.quit();
     return;
   }
+  // A second launch on the same data folder brings this window forward instead.
   app.on('second-instance', () => {
+    if (window?.isMinimized()) {
+      window.restore();
+    }
     window?.show();
     window?.focus();
   });
