@@ -1,5 +1,6 @@
 /** An agent's capability card: what its live `initialize` answer says, plus what Baton knows of it. */
 import { z } from 'zod';
+import { instructionCapabilitySchema } from '../instructions/delivery.js';
 
 /** The card shown before a person picks an agent. */
 export const agentCardSchema = z.object({
@@ -16,6 +17,8 @@ export const agentCardSchema = z.object({
   logout: z.boolean(),
   /** How standing instructions reach this agent at system level, or why they cannot. */
   instructions: z.string(),
+  /** The same as data: the channel per intent (absent: refused). */
+  instructionChannels: instructionCapabilitySchema,
   /** Whether it asks before calling an MCP tool (measured), when known. */
   asksBeforeMcpTools: z.boolean().optional(),
 });

@@ -94,7 +94,14 @@ export const payloadSchemas = {
   'conversation.deleted': z.object({}),
   'conversation.restored': z.object({}),
   /** The person's message; committing it is what makes the turn accepted. */
-  'turn.started': z.object({ turnId: id, agentId: id, agentName: z.string(), text }),
+  'turn.started': z.object({
+    turnId: id,
+    agentId: id,
+    agentName: z.string(),
+    text,
+    /** sha256 of the instruction bundle the turn runs under (absent in transcripts written before instructions). */
+    instructionsSha256: z.string().optional(),
+  }),
   /** The agent has the prompt: the turn moved from accepted to running. */
   'turn.running': z.object({ turnId: id }),
   'turn.ended': z.object({
@@ -201,6 +208,8 @@ export const payloadSchemas = {
   /** Later seams: switching the agent that serves the conversation, and handing context over. */
   'agent.switched': z.object({ fromAgentId: id, toAgentId: id, toAgentName: z.string() }),
   'handoff.prepared': z.object({ toAgentId: id, mode: z.enum(['resume-delta', 'bounded-summary']), digest: z.string() }),
+  /** The conversation's own standing instructions (replaces the previous ones; empty text clears them). */
+  'instructions.set': z.object({ text: z.string(), intent: z.enum(['append', 'replace']) }),
   'binding.changed': z.object({
     /** sha256 of the composed instructions and a digest of the toolbox: what the next session gets. */
     instructionsDigest: z.string().optional(),

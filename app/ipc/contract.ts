@@ -9,6 +9,8 @@ import { agentInfoSchema } from '../agents/agentInfo.js';
 import { elicitationContentSchema } from '../agents/elicitation.js';
 import { wireErrorSchema } from '../errors.js';
 import { envelopeSchema } from '../events/index.js';
+import { instructionIntentSchema, instructionSourceSchema, instructionTextSchema } from '../instructions/bundle.js';
+import { agentInstructionSettingsSchema, instructionCapabilitySchema, partLevelSchema } from '../instructions/delivery.js';
 import { conversationContextSchema } from '../transcript/context.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
 
@@ -48,6 +50,28 @@ export type AgentSession = z.infer<typeof agentSessionSchema>;
 export const MAX_IMPORT_CHARS = 256 * 1024 * 1024;
 
 /** Requests by method name: params and result schemas. */
+/** What the Instructions dialog shows for one agent. */
+export const instructionPreviewSchema = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  /** Each part the person wrote, in composition order, with where it lands. */
+  parts: z.array(z.object({ source: instructionSourceSchema, sourceName: z.string(), intent: instructionIntentSchema, text: z.string(), level: partLevelSchema, label: z.string() })),
+  /** sha256 of the bundle (recorded on every turn that runs under it). */
+  sha256: z.string(),
+  /** Baton's own short note: delivered, skipped (no channel), or off. */
+  fragment: z.enum(['delivered', 'skipped', 'off']),
+  fragmentNote: z.string().optional(),
+  settings: agentInstructionSettingsSchema,
+  channels: instructionCapabilitySchema,
+  /** True when one of this agent's channels is a command-line argument. */
+  commandLine: z.boolean(),
+  /** Why a turn with these texts would be refused, when it would. */
+  refusal: z.string().nullable(),
+});
+
+/** One of {@link instructionPreviewSchema}. */
+export type InstructionPreview = z.infer<typeof instructionPreviewSchema>;
+
 export const requests = {
   /** Facts about this host needed to draw the first screen. */
   getHostInfo: {
@@ -171,8 +195,28 @@ export const requests = {
     result: conversationResult,
   },
   newConversation: {
-    params: z.object({ agentId: z.string().min(1), cwd: z.string().min(1), title: z.string().optional() }),
+    params: z.object({ agentId: z.string().min(1), cwd: z.string().min(1), title: z.string().optional(), instructions: instructionTextSchema.optional() }),
     result: conversationResult,
+  },
+  /** The person's own instructions, and a conversation's when one is named. */
+  getInstructions: {
+    params: z.object({ conversationId: z.string().optional() }),
+    result: z.object({ person: instructionTextSchema, conversation: instructionTextSchema.nullable() }),
+  },
+  /** Saves the person's own instructions and/or a conversation's (they apply from its next turn). */
+  saveInstructions: {
+    params: z.object({ person: instructionTextSchema.optional(), conversationId: z.string().optional(), conversation: instructionTextSchema.optional() }),
+    result: z.object({}),
+  },
+  /** Where the given texts would land with one agent, without saving anything. */
+  previewInstructions: {
+    params: z.object({ agentId: z.string().min(1), person: instructionTextSchema, conversation: instructionTextSchema.nullable() }),
+    result: z.object({ preview: instructionPreviewSchema }),
+  },
+  /** The person's choices for one agent: Baton's delivery off, command-line channels accepted. */
+  setAgentInstructionSettings: {
+    params: z.object({ agentId: z.string().min(1), settings: agentInstructionSettingsSchema }),
+    result: z.object({}),
   },
   /**
    * Reads a stored transcript by pages of whole turns: the last `turns` turns, reaching back far

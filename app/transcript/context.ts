@@ -29,6 +29,8 @@ export const conversationContextSchema = z.object({
   sessionTitle: z.string().nullable(),
   /** What the person chose, by option id. */
   chosenOptions: z.record(z.string(), z.string()),
+  /** The conversation's own standing instructions, if it has any. */
+  instructions: payloadSchemas['instructions.set'].nullable().default(null),
 });
 
 /** A conversation's own state (see the file comment). */
@@ -53,13 +55,14 @@ export function emptyContext(conversationId: string): ConversationContext {
     commands: [],
     sessionTitle: null,
     chosenOptions: {},
+    instructions: null,
   };
 }
 
 /** The context fields of a larger state (a whole transcript). */
 export function contextOf(state: ConversationContext): ConversationContext {
-  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions } = state;
-  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions };
+  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions } = state;
+  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions };
 }
 
 /**
@@ -97,6 +100,8 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       return { ...state, chosenOptions: { ...state.chosenOptions, [event.payload.optionId]: event.payload.value } };
     case 'usage':
       return { ...state, usage: event.payload };
+    case 'instructions.set':
+      return { ...state, instructions: event.payload.text.trim() === '' ? null : event.payload };
     case 'agent.switched':
       return { ...state, agentId: event.payload.toAgentId, agentName: event.payload.toAgentName, session: null };
     default:

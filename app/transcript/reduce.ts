@@ -31,6 +31,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'session.options':
     case 'session.option.chosen':
     case 'usage':
+    case 'instructions.set':
     case 'agent.switched':
     case 'handoff.prepared':
     case 'binding.changed':

@@ -14,6 +14,8 @@ import { LoginTerminals } from './adapters/LoginTerminals.js';
 import { ConversationService } from './conversations/ConversationService.js';
 import { HistoryService } from './conversations/HistoryService.js';
 import { SessionImport } from './conversations/SessionImport.js';
+import { capabilityOf, negotiatesInstructions } from './instructions/deliverInstructions.js';
+import { previewInstructions } from './instructions/previewInstructions.js';
 import { DataDirLock } from './store/DataDirLock.js';
 import { EventStore } from './store/EventStore.js';
 import type { OpenOptions } from './store/openDatabase.js';
@@ -62,7 +64,7 @@ export class Host {
     const installer = new AgentInstaller(options.dataDir, env, (progress) => this.conversations.committer.push({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
     this.catalog = new AgentCatalog(options.dataDir, env, installer);
     this.probe = new AgentProbe(this.catalog, env);
-    this.conversations = new ConversationService(this.store, this.catalog, env, options.log);
+    this.conversations = new ConversationService(this.store, this.catalog, env, options.log, options.dataDir);
     this.history = new HistoryService(this.store, this.conversations);
     this.imports = new SessionImport(this.store, this.conversations.committer, this.probe);
     this.logins = new LoginTerminals(this.catalog, this.probe, env, (event) => this.conversations.committer.push({ name: 'loginTerminal', payload: event }));
@@ -117,7 +119,31 @@ export class Host {
       searchConversations: ({ text, ...filters }) => ({ results: this.store.search({ text, ...filters }) }),
       exportConversation: ({ conversationId, format }) => this.history.export(conversationId, format),
       importConversation: ({ content }) => ({ conversation: this.history.import(content) }),
-      newConversation: ({ agentId, cwd, title }) => ({ conversation: this.conversations.create(agentId, cwd, title) }),
+      newConversation: ({ agentId, cwd, title, instructions }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions) }),
+      getInstructions: ({ conversationId }) => ({
+        person: this.conversations.instructions.person(),
+        conversation: conversationId ? this.store.getContext(conversationId).instructions : null,
+      }),
+      saveInstructions: ({ person, conversationId, conversation }) => {
+        if (person) {
+          this.conversations.instructions.setPerson(person);
+        }
+        if (conversationId && conversation) {
+          this.conversations.setInstructions(conversationId, conversation);
+        }
+        return {};
+      },
+      previewInstructions: async ({ agentId, person, conversation }) => {
+        const adapter = this.catalog.get(agentId);
+        // Agents that negotiate their channels are asked once (the card is cached).
+        const capability = negotiatesInstructions(adapter) ? (await this.probe.describe(agentId)).instructionChannels : capabilityOf(adapter);
+        return { preview: previewInstructions({ adapter, capability, settings: this.conversations.instructions, baseEnv: env, person, conversation }) };
+      },
+      setAgentInstructionSettings: ({ agentId, settings }) => {
+        this.catalog.get(agentId);
+        this.conversations.instructions.setAgent(agentId, settings);
+        return {};
+      },
       openConversation: ({ conversationId, turns, aroundSeq }) => {
         // Chunks still waiting for their group commit are written first, so nothing is missing.
         this.conversations.committer.flush(conversationId);

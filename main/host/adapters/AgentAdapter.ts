@@ -3,8 +3,26 @@
  * prepared binding is projected onto that launch, and which optional abilities it has. Optional
  * abilities are members that are undefined when absent; shared code never asks "which agent".
  */
+import type { InstructionIntent } from '../../../app/instructions/bundle.js';
+import type { DeliveredInstructions, InstructionCapability } from '../../../app/instructions/delivery.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
+import type { SessionFolder } from '../instructions/SessionFolder.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
+
+/**
+ * How an agent takes standing instructions: its channels per intent (the one capability table,
+ * measured against the recording model stub), and how the delivered text is put on them.
+ */
+export type InstructionDelivery = Readonly<{
+  /** The channels, or "negotiated": read from the agent's answer to `initialize` (custom agents). */
+  capability: InstructionCapability | 'negotiated';
+  /** Process-level channels: puts the text on the launch (arguments, environment, files in `folder`). */
+  project?: (launch: LaunchSpec, delivered: DeliveredInstructions, folder: () => SessionFolder) => LaunchSpec;
+  /** A per-session channel: `_meta` for session/new, load and resume (sent every time). */
+  sessionMeta?: (delivered: DeliveredInstructions) => Record<string, unknown> | undefined;
+  /** Environment variables by which a person sets the agent's prompt themselves, per intent. */
+  ownPromptEnv?: Readonly<Partial<Record<InstructionIntent, readonly string[]>>>;
+}>;
 
 /** Environment as handed to a child process. */
 export type Env = Readonly<Record<string, string>>;
@@ -26,8 +44,8 @@ export type AgentAdapter = Readonly<{
    * by the conformance suite). Shown on the agent's card: Baton cannot make an agent ask.
    */
   asksBeforeMcpTools?: boolean;
-  /** The agent's system-level instruction channel, as measured (shown on its card). */
-  instructionChannel?: string;
+  /** How standing instructions reach it; undefined: it takes none, and any are refused. */
+  instructions?: InstructionDelivery;
   /**
    * How long the agent may still be saving a turn to its own session file after answering it
    * (measured; Qwen Code writes after its answer and loses the reply if ended at once). Only used
@@ -56,9 +74,4 @@ export type AgentAdapter = Readonly<{
   projectEnv?: (env: Env, binding: PreparedBinding) => Env;
   /** `_meta` for `session/new` and `session/load`, for agents that take per-session options there. */
   sessionMeta?: (binding: PreparedBinding) => Record<string, unknown> | undefined;
-  /**
-   * Delivers standing instructions at system level. Undefined: this agent cannot take them and
-   * a binding that carries instructions is refused.
-   */
-  deliverInstructions?: (launch: LaunchSpec, binding: PreparedBinding) => LaunchSpec;
 }>;

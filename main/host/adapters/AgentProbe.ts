@@ -10,6 +10,7 @@ import { prepareBinding } from '../binding/PreparedBinding.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
 import type { AgentCatalog } from './AgentCatalog.js';
 import { launchSpec } from './launchSpec.js';
+import { capabilityOf, describeChannels } from '../instructions/deliverInstructions.js';
 import { ptyProgram } from './LoginTerminals.js';
 
 /** Probes and caches capability cards. */
@@ -117,9 +118,8 @@ export class AgentProbe {
         },
         authMethods: (authMethods ?? []).map((method) => ({ id: method.id, name: method.name })),
         logout: connection.canLogout,
-        instructions: adapter.deliverInstructions
-          ? (adapter.instructionChannel ?? 'delivered at system level')
-          : `not delivered by Baton yet${adapter.instructionChannel ? ` (its channel: ${adapter.instructionChannel})` : ''}`,
+        instructions: describeChannels(adapter.displayName, capabilityOf(adapter, connection.initialized)),
+        instructionChannels: capabilityOf(adapter, connection.initialized),
         ...(adapter.asksBeforeMcpTools === undefined ? {} : { asksBeforeMcpTools: adapter.asksBeforeMcpTools }),
       };
     } finally {

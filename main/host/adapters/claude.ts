@@ -24,7 +24,16 @@ export const claudeAdapter = builtinAdapter({
   command: 'claude-agent-acp',
   args: [],
   npmPackages: ['@zed-industries/claude-agent-acp@0.23.1'],
-  instructionChannel: 'per session: _meta.systemPrompt on session/new (append or replace), sent again on every load',
+  // Per session: _meta.systemPrompt, a string to replace, { append } to add. The adapter does not
+  // remember it, so it goes on every session/new, load and resume.
+  instructions: {
+    capability: {
+      replace: { level: 'system', via: '_meta.systemPrompt (a string) on session/new, load and resume' },
+      append: { level: 'system', via: '_meta.systemPrompt.append on session/new, load and resume' },
+    },
+    sessionMeta: ({ replace, append }) =>
+      replace !== null ? { systemPrompt: append === null ? replace : `${replace}\n\n${append}` } : append !== null ? { systemPrompt: { append } } : undefined,
+  },
   asksBeforeMcpTools: true,
   projectEnv: (env) => withoutForeignSandboxFlag(env),
   ...claudeStaleEndOfTurn,

@@ -8,6 +8,12 @@ export const codexAdapter = builtinAdapter({
   command: 'codex-acp',
   args: [],
   npmPackages: ['@zed-industries/codex-acp@0.16.0'],
-  instructionChannel: 'per process: model_instructions_file (replace) or developer_instructions (developer level) in its config',
+  // Replace: model_instructions_file, read by each new process. Codex has no system-level append
+  // (developer_instructions lands as a developer message, frozen into a session at creation).
+  instructions: {
+    capability: { replace: { level: 'system', via: 'model_instructions_file (a file Baton writes), set at launch' } },
+    project: (launch, delivered, folder) =>
+      delivered.replace === null ? launch : { ...launch, args: [...launch.args, '-c', `model_instructions_file=${JSON.stringify(folder().write('instructions.md', delivered.replace))}`] },
+  },
   asksBeforeMcpTools: false,
 });

@@ -65,7 +65,8 @@ export function readCustomAgents(file: string): CustomAgentsResult {
       agentId = `custom:${slug(agent.name)}-${index}`;
     }
     seen.add(agentId);
-    return { agentId, displayName: agent.name, source: 'custom', command: agent.command, args: agent.args, env: agent.env };
+    // Their instruction channels are whatever they advertise at initialize (see deliverInstructions.ts).
+    return { agentId, displayName: agent.name, source: 'custom', command: agent.command, args: agent.args, env: agent.env, instructions: { capability: 'negotiated' } };
   });
   return { adapters, problem: undefined };
 }

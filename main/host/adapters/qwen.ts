@@ -8,7 +8,20 @@ export const qwenAdapter = builtinAdapter({
   command: 'qwen',
   args: ['--acp'],
   npmPackages: ['@qwen-code/qwen-code@0.15.10'],
-  instructionChannel: 'per process: --append-system-prompt or --system-prompt',
+  // Replace: QWEN_SYSTEM_MD names a file (the core prompt; its tool list and QWEN.md still follow).
+  // Append: --append-system-prompt, its only channel, a command-line argument.
+  instructions: {
+    capability: {
+      replace: { level: 'system', via: 'QWEN_SYSTEM_MD naming a file Baton writes' },
+      append: { level: 'system', via: '--append-system-prompt', visibleInProcessList: true },
+    },
+    project: (launch, delivered, folder) => {
+      const env = delivered.replace === null ? launch.env : { ...launch.env, QWEN_SYSTEM_MD: folder().write('system.md', delivered.replace) };
+      const args = delivered.append === null ? launch.args : [...launch.args, '--append-system-prompt', delivered.append];
+      return { ...launch, env, args };
+    },
+    ownPromptEnv: { replace: ['QWEN_SYSTEM_MD'] },
+  },
   asksBeforeMcpTools: false,
   saveGraceMs: 1_500,
 });

@@ -3,10 +3,20 @@
  * immutable value before the session starts. Changing any part makes a new binding; a running
  * session keeps the one it was started with. Adapters project it onto their launch.
  */
+import type { AgentInstructionSettings } from '../../../app/instructions/delivery.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 
-/** Composed standing instructions and their digest (delivered by a later issue; never as prompt text). */
-export type Instructions = { text: string; sha256: string };
+/**
+ * Composed standing instructions (never sent as prompt text): the replacement and the addition,
+ * their digest, the person's settings for this agent, and whether Baton's own note goes along.
+ */
+export type Instructions = Readonly<{
+  replace: string | null;
+  append: string | null;
+  sha256: string;
+  settings: AgentInstructionSettings;
+  fragment: boolean;
+}>;
 
 /** Everything a session is given. */
 export type PreparedBinding = Readonly<{
@@ -34,7 +44,7 @@ export function prepareBinding(input: {
     agentName: input.agentName,
     cwd: input.cwd,
     mcpServers: Object.freeze([...(input.mcpServers ?? [])]),
-    instructions: input.instructions ? Object.freeze({ ...input.instructions }) : null,
+    instructions: input.instructions ? Object.freeze({ ...input.instructions, settings: Object.freeze({ ...input.instructions.settings }) }) : null,
     permissionMode: 'ask' as const,
   });
 }

@@ -14,7 +14,10 @@ import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/tr
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { AgentCatalog } from '../adapters/AgentCatalog.js';
-import { prepareBinding } from '../binding/PreparedBinding.js';
+import type { InstructionText } from '../../../app/instructions/bundle.js';
+import { prepareBinding, type Instructions } from '../binding/PreparedBinding.js';
+import { InstructionSettings, type ComposedInstructions } from '../instructions/InstructionSettings.js';
+import { SessionFolder } from '../instructions/SessionFolder.js';
 import type { EventStore } from '../store/EventStore.js';
 import { Committer } from './Committer.js';
 import { LiveSession, type LiveSessionOwner } from './LiveSession.js';
@@ -40,6 +43,8 @@ type Running = {
   stopTimer?: NodeJS.Timeout;
   /** The agent did not stop in time and was ended. */
   forced?: boolean;
+  /** The instruction bundle the turn runs under. */
+  instructions: ComposedInstructions;
 };
 
 /** The conversations service. */
@@ -50,12 +55,21 @@ export class ConversationService {
   private readonly starting = new Map<string, Promise<LiveSession>>();
   private readonly running = new Map<string, Running>();
 
+  /** The person's instruction settings (their own instructions, per-agent choices). */
+  readonly instructions: InstructionSettings;
+
   constructor(
     private readonly store: EventStore,
     private readonly catalog: AgentCatalog,
     private readonly agentEnv: Env,
     private readonly log: (message: string) => void = () => {},
+    /** The data folder: generated session files live under it. */
+    private readonly dataDir?: string,
   ) {
+    this.instructions = new InstructionSettings(store, agentEnv);
+    if (dataDir) {
+      SessionFolder.removeLeftovers(dataDir);
+    }
     this.committer = new Committer(store, (event) => this.emit(event), (conversationId, error) => this.onStoreFailure(conversationId, error));
   }
 
@@ -75,12 +89,25 @@ export class ConversationService {
     }
   }
 
-  /** Creates a conversation bound to an agent and a working folder. */
-  create(agentId: string, cwd: string, title = ''): ConversationSummary {
+  /** Creates a conversation bound to an agent and a working folder, with its own instructions if given. */
+  create(agentId: string, cwd: string, title = '', instructions?: InstructionText): ConversationSummary {
     const adapter = this.catalog.get(agentId);
     checkWorkingFolder(cwd);
-    const { summary } = this.committer.commit(newId(), [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }], 0);
+    const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }];
+    if (instructions && instructions.text.trim() !== '') {
+      this.instructions.compose(instructions);
+      drafts.push({ type: 'instructions.set', payload: instructions });
+    }
+    const { summary } = this.committer.commit(newId(), drafts, 0);
     return summary;
+  }
+
+  /** Sets a conversation's own instructions (empty text clears them); they apply from its next turn. */
+  setInstructions(conversationId: string, instructions: InstructionText): void {
+    this.store.getSummary(conversationId);
+    // Refuses a bundle past the size limit before anything is recorded.
+    this.instructions.compose(instructions);
+    this.committer.commit(conversationId, [{ type: 'instructions.set', payload: instructions }]);
   }
 
   /** Commits the person's message as a new turn and starts the agent on it in the background. */
@@ -93,11 +120,12 @@ export class ConversationService {
       throw new TurnInProgressError(conversationId);
     }
     const adapter = this.catalog.get(summary.agentId);
+    const instructions = this.instructions.compose(this.store.getContext(conversationId).instructions);
     const turnId = newId();
     const { events } = this.committer.commit(conversationId, [
-      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text } },
+      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256 } },
     ]);
-    const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve() };
+    const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve(), instructions };
     this.running.set(conversationId, running);
     running.done = this.runTurn(conversationId, summary, running, text);
     return { turnId, seq: events[0]!.seq };
@@ -193,7 +221,7 @@ export class ConversationService {
   private async runTurn(conversationId: string, summary: ConversationSummary, running: Running, text: string): Promise<void> {
     const { turnId } = running;
     try {
-      const live = await this.liveSession(conversationId, summary);
+      const live = await this.liveSession(conversationId, summary, running.instructions);
       if (running.cancelRequested) {
         this.committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
         return;
@@ -254,25 +282,34 @@ export class ConversationService {
     }
   }
 
-  /** The conversation's live agent, started (and its session bound) on first use. */
-  private async liveSession(conversationId: string, summary: ConversationSummary): Promise<LiveSession> {
+  /**
+   * The conversation's live agent, started (and its session bound) on first use. A live agent
+   * bound with other instructions (or other settings for them) is ended first: its session is
+   * reopened with the new ones, which apply from this turn.
+   */
+  private async liveSession(conversationId: string, summary: ConversationSummary, instructions: ComposedInstructions): Promise<LiveSession> {
+    const wanted = this.instructions.forBinding(summary.agentId, instructions);
     const existing = this.live.get(conversationId);
-    if (existing) {
+    if (existing && JSON.stringify(existing.binding.instructions) === JSON.stringify(wanted)) {
       return existing;
     }
-    const pending = this.starting.get(conversationId) ?? this.startLiveSession(conversationId, summary).finally(() => this.starting.delete(conversationId));
+    if (existing) {
+      this.live.delete(conversationId);
+      await existing.dispose();
+    }
+    const pending = this.starting.get(conversationId) ?? this.startLiveSession(conversationId, summary, wanted).finally(() => this.starting.delete(conversationId));
     this.starting.set(conversationId, pending);
     return pending;
   }
 
-  private async startLiveSession(conversationId: string, summary: ConversationSummary): Promise<LiveSession> {
+  private async startLiveSession(conversationId: string, summary: ConversationSummary, instructions: Instructions): Promise<LiveSession> {
     const adapter = this.catalog.get(summary.agentId);
     const executable = this.catalog.resolve(adapter);
     if (!executable) {
       throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
     }
-    const binding = prepareBinding({ agentId: adapter.agentId, agentName: adapter.displayName, cwd: summary.cwd });
-    const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId) });
+    const binding = prepareBinding({ agentId: adapter.agentId, agentName: adapter.displayName, cwd: summary.cwd, instructions });
+    const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId), ...(this.dataDir ? { sessionFilesDir: this.dataDir } : {}) });
     try {
       const context = this.store.getContext(conversationId);
       const previous = context.session?.agentId === adapter.agentId ? context.session.sessionId : undefined;

@@ -18,6 +18,9 @@ import { SessionElicitations, type ElicitationAnswerResult } from './SessionElic
 import { SessionFiles } from './SessionFiles.js';
 import { SessionTerminals } from './SessionTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
+import { instructionSessionMeta } from '../instructions/deliverInstructions.js';
+import { SessionFolder } from '../instructions/SessionFolder.js';
+import type { LaunchSpec } from '../process/ProcessGroup.js';
 
 /** What a live session needs from the conversation that owns it. */
 export type LiveSessionOwner = {
@@ -69,43 +72,72 @@ export class LiveSession {
     private readonly connection: AgentConnection,
     private readonly owner: LiveSessionOwner,
     private readonly terminals: SessionTerminals,
-    private readonly adapter: Pick<AgentAdapter, 'saveGraceMs' | 'reopenAfterCancel'>,
+    private readonly adapter: AgentAdapter,
+    /** What the process was started with (the person's own prompt settings are read from it). */
+    private readonly launch: LaunchSpec,
+    private readonly removeFiles: () => void,
   ) {}
 
-  /** Starts the agent process for a binding. */
+  /**
+   * Starts the agent process for a binding. Files generated for it (instructions, wrappers) go in
+   * a private folder under `sessionFilesDir`, removed when the process ends.
+   */
   static async start(options: {
     adapter: AgentAdapter;
     executable: string;
     binding: PreparedBinding;
     baseEnv: Env;
     owner: LiveSessionOwner;
+    sessionFilesDir?: string;
   }): Promise<LiveSession> {
     const { adapter, executable, binding, baseEnv, owner } = options;
-    const launch = launchSpec(adapter, executable, binding, baseEnv);
+    let folder: SessionFolder | undefined;
+    const makeFolder = (): SessionFolder => {
+      if (!options.sessionFilesDir) {
+        throw new Error('No folder for session files was given.');
+      }
+      folder ??= SessionFolder.create(options.sessionFilesDir);
+      return folder;
+    };
+    let launch: LaunchSpec;
+    try {
+      launch = launchSpec(adapter, executable, binding, baseEnv, makeFolder);
+    } catch (error) {
+      folder?.dispose();
+      throw error;
+    }
     // The connection's handlers need the session object, which needs the connection.
     const self: { live?: LiveSession } = {};
-    const terminals = new SessionTerminals({ cwd: binding.cwd, env: launch.env, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId() });
-    const connection = await AgentConnection.start({
-      agentName: adapter.displayName,
-      launch,
-      handlers: {
-        onUpdate: (sessionId, update) => self.live?.onUpdate(sessionId, update, owner),
-        requestPermission: (request, signal) =>
-          self.live ? self.live.onPermission(request, signal, owner) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
-        elicit: (request, signal) => (self.live ? self.live.elicitations.request(request, signal, owner) : Promise.resolve({ action: 'cancel' })),
-        onElicitationComplete: (elicitationId) => self.live?.elicitations.complete(elicitationId, owner),
-        onExit: () => {
-          self.live?.cancelPendingPermissions(owner);
-          // The agent's commands run in groups of their own: end them with it.
-          void terminals.dispose();
-          owner.onExit();
+    // Commands the agent runs in terminals get its environment without the instruction channels.
+    const terminalEnv = launchSpec(adapter, executable, { ...binding, instructions: null }, baseEnv).env;
+    const terminals = new SessionTerminals({ cwd: binding.cwd, env: terminalEnv, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId() });
+    let connection: AgentConnection;
+    try {
+      connection = await AgentConnection.start({
+        agentName: adapter.displayName,
+        launch,
+        handlers: {
+          onUpdate: (sessionId, update) => self.live?.onUpdate(sessionId, update, owner),
+          requestPermission: (request, signal) =>
+            self.live ? self.live.onPermission(request, signal, owner) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+          elicit: (request, signal) => (self.live ? self.live.elicitations.request(request, signal, owner) : Promise.resolve({ action: 'cancel' })),
+          onElicitationComplete: (elicitationId) => self.live?.elicitations.complete(elicitationId, owner),
+          onExit: () => {
+            self.live?.cancelPendingPermissions(owner);
+            // The agent's commands run in groups of their own: end them with it.
+            void terminals.dispose();
+            owner.onExit();
+          },
+          files: new SessionFiles([binding.cwd]),
+          terminals,
+          terminalLogin: ptyProgram(baseEnv) !== undefined,
         },
-        files: new SessionFiles([binding.cwd]),
-        terminals,
-        terminalLogin: ptyProgram(baseEnv) !== undefined,
-      },
-    });
-    self.live = new LiveSession(binding, connection, owner, terminals, adapter);
+      });
+    } catch (error) {
+      folder?.dispose();
+      throw error;
+    }
+    self.live = new LiveSession(binding, connection, owner, terminals, adapter, launch, () => folder?.dispose());
     return self.live;
   }
 
@@ -114,7 +146,9 @@ export class LiveSession {
    * Returns the drafts to record: `session.bound`, then `session.options`.
    */
   async bind(adapter: AgentAdapter, previousSessionId: string | undefined): Promise<[EventDraft, EventDraft]> {
-    const meta = adapter.sessionMeta?.(this.binding);
+    const instructionMeta = instructionSessionMeta(adapter, this.binding, this.launch, this.connection.initialized);
+    const ownMeta = adapter.sessionMeta?.(this.binding);
+    const meta = ownMeta || instructionMeta ? { ...ownMeta, ...instructionMeta } : undefined;
     this.meta = meta;
     const agentVersion = this.connection.initialized.agentInfo?.version;
     const versionField = agentVersion ? { agentVersion } : {};
@@ -287,6 +321,7 @@ export class LiveSession {
   /** Ends the agent's process group and its terminals at once, without closing the session first. */
   async kill(): Promise<void> {
     await Promise.all([this.connection.dispose(), this.terminals.dispose()]);
+    this.removeFiles();
   }
 
   /** Applies updates that came in while binding, now that the session id is known. */

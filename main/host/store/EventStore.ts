@@ -4,6 +4,7 @@
  * transaction. Deleting is a tombstone event; only `purge` erases, and only what was deleted.
  */
 import type Database from 'better-sqlite3';
+import type { z } from 'zod';
 import { ConcurrencyError, InvalidRequestError, NotFoundError, StoreError } from '../../../app/errors.js';
 import { EVENT_VERSION, parseDraft, type Envelope, type EventDraft, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
@@ -53,6 +54,8 @@ export class EventStore {
       purgeDocs: this.db.prepare('DELETE FROM search_docs WHERE conversation_id = ?'),
       purgeSessions: this.db.prepare('DELETE FROM agent_sessions WHERE conversation_id = ?'),
       purgeContext: this.db.prepare('DELETE FROM conversation_context WHERE conversation_id = ?'),
+      setting: this.db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
+      putSetting: this.db.prepare('INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)'),
       sessionsOf: this.db.prepare<[string], { session_id: string; conversation_id: string }>('SELECT session_id, conversation_id FROM agent_sessions WHERE agent_id = ?'),
     };
   }
@@ -160,6 +163,24 @@ export class EventStore {
       throw new NotFoundError('conversation', conversationId);
     }
     return context;
+  }
+
+  /**
+   * One of the person's settings, checked against its schema; `fallback` when it was never set
+   * or no longer reads (a newer shape), which is never silently overwritten by reading.
+   */
+  getSetting<T>(key: string, schema: z.ZodType<T>, fallback: T): T {
+    const row = this.statements.setting.get(key);
+    if (!row) {
+      return fallback;
+    }
+    const parsed = schema.safeParse(JSON.parse(row.value));
+    return parsed.success ? parsed.data : fallback;
+  }
+
+  /** Stores one of the person's settings durably. */
+  setSetting(key: string, value: unknown): void {
+    this.write(() => this.statements.putSetting.run(key, JSON.stringify(value), this.now().toISOString()));
   }
 
   /** A page of the conversation list, most recent activity first. */

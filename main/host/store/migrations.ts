@@ -78,6 +78,10 @@ export const migrations: ReadonlyArray<(db: Database.Database) => 'rebuild' | vo
     db.exec('CREATE TABLE conversation_context (conversation_id TEXT PRIMARY KEY, context TEXT NOT NULL) WITHOUT ROWID');
     return 'rebuild';
   },
+  // 5: the person's settings (their own instructions, per-agent choices): data of their own, not a projection.
+  (db) => {
+    db.exec('CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL) WITHOUT ROWID');
+  },
 ];
 
 /** Throws when the file was written by a newer Baton; writes nothing. */

@@ -1,0 +1,104 @@
+/**
+ * Standing instructions reach each real agent where its adapter declares, read back from what the
+ * model stub was sent: the marker in the system channel and in no user message; a replacement
+ * collapses the built-in prompt; a refused combination fails the turn before the agent starts.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { agentHome, agentUnavailable, CONFORMANCE_AGENTS, withSkipReason } from '../../../e2e/fixtures/agentSetups.js';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { startModelStub, type ModelStub, type NormalizedRequest } from '../../../e2e/fixtures/modelStub.js';
+import { BATON_FRAGMENT } from '../../../app/instructions/batonFragment.js';
+import type { InstructionIntent } from '../../../app/instructions/bundle.js';
+import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
+import { Host } from '../Host.js';
+import { builtinAdapters } from '../adapters/AgentCatalog.js';
+import { capabilityOf } from './deliverInstructions.js';
+
+const TURN_TIMEOUT = 120_000;
+
+function transcript(host: Host, conversationId: string): TranscriptState {
+  return reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+}
+
+/**
+ * The agent's own model requests that carry `text` in a user message (the turn's requests).
+ * OpenCode also asks its small model for a conversation title; that request is not the agent's turn.
+ */
+function requestsFor(stub: ModelStub, text: string): NormalizedRequest[] {
+  return stub.modelRequests().filter((request) => request.userTexts.some((user) => user.includes(text)) && !request.system.startsWith('You are a title generator'));
+}
+
+describe.each(CONFORMANCE_AGENTS)('instructions for %s', (agent) => {
+  const skip = agentUnavailable(agent);
+  const adapter = builtinAdapters.find((candidate) => candidate.agentId === agent)!;
+  const capability = capabilityOf(adapter);
+  let stub: ModelStub;
+  const hosts: Host[] = [];
+
+  beforeAll(async () => {
+    stub = await startModelStub();
+  });
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((host) => host.dispose()));
+  });
+  afterAll(async () => {
+    await stub.close();
+  });
+
+  /** One turn in a new conversation with its own instructions; the host accepts command-line channels for the agent. */
+  async function turn(env: Record<string, string>, hello: string, instructions?: { text: string; intent: InstructionIntent }) {
+    const host = new Host({ dataDir: tempDir(`instructions-${agent}`), env });
+    hosts.push(host);
+    host.conversations.instructions.setAgent(agent, { off: false, commandLineAccepted: true });
+    const { conversationId } = host.conversations.create(agent, tempDir(`${agent}-work`), '', instructions);
+    const { turnId } = host.conversations.send(conversationId, hello);
+    await host.conversations.idle();
+    return { host, state: transcript(host, conversationId), turnId };
+  }
+
+  it.skipIf(skip)(withSkipReason('a turn without instructions: the built-in prompt, and Baton\'s note where the agent can add', skip), async () => {
+    const { state, turnId } = await turn(agentHome(agent, stub.url), `plain hello ${agent}`);
+    expect(state.turns[turnId]?.status).toBe('completed');
+    const [request] = requestsFor(stub, `plain hello ${agent}`);
+    expect(request).toBeDefined();
+    const carriesFragment = request!.system.includes(BATON_FRAGMENT.split('\n')[0]!);
+    expect(carriesFragment).toBe(capability.append?.level === 'system');
+  }, TURN_TIMEOUT);
+
+  for (const intent of ['append', 'replace'] as const) {
+    const marker = `BATON-MARKER-${agent}-${intent}`;
+    const text = `Always end with the word ${marker}.`;
+    if (capability[intent]) {
+      it.skipIf(skip)(withSkipReason(`${intent}: the marker is in the ${capability[intent]?.level} channel and in no user message`, skip), async () => {
+        const baseline = requestsFor(stub, `plain hello ${agent}`)[0] ?? (await turn(agentHome(agent, stub.url), `plain hello ${agent}`), requestsFor(stub, `plain hello ${agent}`)[0]!);
+        const { state, turnId } = await turn(agentHome(agent, stub.url), `hello with ${intent}`, { text, intent });
+        expect(state.turns[turnId]?.status, JSON.stringify(state.items.at(-1))).toBe('completed');
+        const requests = requestsFor(stub, `hello with ${intent}`);
+        expect(requests.length).toBeGreaterThan(0);
+        for (const request of requests) {
+          const channel = capability[intent]?.level === 'developer' ? request.developer : request.system;
+          expect(channel).toContain(marker);
+          expect(request.userRaw).not.toContain(marker);
+        }
+        if (intent === 'replace') {
+          // The built-in prompt is gone: what is left is ours (and what the agent always adds, such as its tool list).
+          expect(requests[0]!.system.length).toBeLessThan(baseline.system.length / 2);
+        } else {
+          expect(requests[0]!.system.length).toBeGreaterThan(baseline.system.length);
+        }
+      }, TURN_TIMEOUT);
+    } else {
+      it.skipIf(skip)(withSkipReason(`${intent}: refused with the typed error before the agent starts`, skip), async () => {
+        const quiet = await startModelStub();
+        try {
+          const { state, turnId } = await turn(agentHome(agent, quiet.url), `hello with ${intent}`, { text, intent });
+          expect(state.turns[turnId]?.status).toBe('failed');
+          expect(state.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', error: { code: 'UnsupportedInput', details: { agentName: adapter.displayName } } });
+          expect(quiet.requests).toEqual([]);
+        } finally {
+          await quiet.close();
+        }
+      }, TURN_TIMEOUT);
+    }
+  }
+});
