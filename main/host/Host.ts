@@ -14,7 +14,7 @@ import { LoginTerminals } from './adapters/LoginTerminals.js';
 import { ConversationService } from './conversations/ConversationService.js';
 import { HistoryService } from './conversations/HistoryService.js';
 import { SessionImport } from './conversations/SessionImport.js';
-import { capabilityOf, negotiatesInstructions } from './instructions/deliverInstructions.js';
+import { capabilityOf, negotiatesInstructions, ownPromptSettings } from './instructions/deliverInstructions.js';
 import { previewInstructions } from './instructions/previewInstructions.js';
 import { DataDirLock } from './store/DataDirLock.js';
 import { EventStore } from './store/EventStore.js';
@@ -77,7 +77,10 @@ export class Host {
         terminalLogin: this.logins.supported,
       }),
       listAgents: () => ({ agents: this.catalog.list() }),
-      describeAgent: async ({ agentId }) => ({ card: await this.probe.describe(agentId) }),
+      describeAgent: async ({ agentId }) => {
+        const card = await this.probe.describe(agentId);
+        return { card: { ...card, instructions: `${card.instructions}${this.instructionNotes(agentId, env)}` } };
+      },
       authenticateAgent: async ({ agentId, methodId }) => {
         await this.probe.authenticate(agentId, methodId);
         return {};
@@ -166,6 +169,17 @@ export class Host {
         return {};
       },
     };
+  }
+
+  /** What the card adds about instructions for this person: their own prompt settings in force, delivery turned off. */
+  private instructionNotes(agentId: string, env: Env): string {
+    const adapter = this.catalog.get(agentId);
+    const own = ownPromptSettings(adapter, { args: adapter.args, env: { ...env, ...adapter.env } });
+    const notes = Object.entries<string>(own).map(([intent, setting]) => ` Your own ${setting} is in force (${intent === 'replace' ? 'replacing' : 'adding to'} its prompt): Baton adds no second one.`);
+    if (this.conversations.instructions.agent(agentId).off) {
+      notes.push(` Baton's delivery is turned off for ${adapter.displayName}: it runs with only its own prompt.`);
+    }
+    return notes.join('');
   }
 
   /** Answers one request; never throws. */

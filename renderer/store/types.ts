@@ -4,7 +4,9 @@ import type { AgentCard } from '../../app/agents/agentCard.js';
 import type { AgentInfo } from '../../app/agents/agentInfo.js';
 import type { ElicitationValue } from '../../app/agents/elicitation.js';
 import type { Envelope } from '../../app/events/index.js';
-import type { AgentSession, SearchHit } from '../../app/ipc/index.js';
+import type { InstructionText } from '../../app/instructions/bundle.js';
+import type { AgentInstructionSettings } from '../../app/instructions/delivery.js';
+import type { AgentSession, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
 import type { ConnectionStatus } from '../transport/Transport.js';
@@ -71,7 +73,8 @@ export type ChatSlice = {
   openSummary: ConversationSummary | null;
   /** A message to scroll to once the transcript shows (a search hit). */
   focus: { conversationId: string; seq: number } | null;
-  draft: { agentId: string; cwd: string };
+  /** The new conversation being set up: its agent, folder and, once saved in the dialog, its own instructions. */
+  draft: { agentId: string; cwd: string; instructions?: InstructionText };
   composer: Record<string, string>;
   sending: boolean;
   newConversation(): void;
@@ -119,8 +122,19 @@ export type SearchSlice = {
   clearSearch(): void;
 };
 
+/** The Instructions dialog. */
+export type InstructionsSlice = {
+  /** The dialog while open: the texts as edited, where they would land with the pane's agent, a problem to show. */
+  instructionsDialog: { person: InstructionText; conversation: InstructionText; preview: InstructionPreview | null; problem: string | null; saving: boolean } | null;
+  openInstructions(): Promise<void>;
+  closeInstructions(): void;
+  editInstructions(part: 'person' | 'conversation', changes: Partial<InstructionText>): void;
+  saveInstructions(): Promise<void>;
+  setAgentInstructionSettings(settings: AgentInstructionSettings): Promise<void>;
+};
+
 /** The whole renderer state. */
-export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice;
+export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice & InstructionsSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

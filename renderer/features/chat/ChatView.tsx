@@ -3,6 +3,7 @@ import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 import { Composer } from './Composer.js';
 import { ConversationHeader } from './ConversationHeader.js';
+import { InstructionsDialog } from './InstructionsDialog.js';
 import { LoginTerminal } from './LoginTerminal.js';
 import { SessionHeader } from './SessionHeader.js';
 import { Transcript } from './Transcript.js';
@@ -39,6 +40,7 @@ export function ChatView() {
       ) : null}
       {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
       <LoginTerminal />
+      <InstructionsDialog />
     </main>
   );
 }

@@ -24,6 +24,7 @@ export function SessionHeader() {
   const setDraftAgent = useBaton((state) => state.setDraftAgent);
   const setDraftCwd = useBaton((state) => state.setDraftCwd);
   const agentSessions = useBaton((state) => state.agentSessions);
+  const openInstructions = useBaton((state) => state.openInstructions);
   const agentId = summary ? summary.agentId : draft.agentId;
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
@@ -63,6 +64,10 @@ export function SessionHeader() {
           onChange={(event) => setDraftCwd(event.target.value)}
         />
       </label>
+      <button type="button" className="header-action" disabled={!agentId} onClick={() => void openInstructions()}>
+        Instructions
+        {draft.instructions?.text.trim() && !bound ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}
+      </button>
       {transcript && bound ? <SessionOptions transcript={transcript} /> : null}
       {transcript?.usage && transcript.usage.size > 0 ? (
         <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">

@@ -1,0 +1,108 @@
+/**
+ * Dialog "Instructions": the person's own instructions (every conversation) and this
+ * conversation's, each with its intent, and for the pane's agent where each part will land (or
+ * why it cannot), Baton's own note, the digest, and the person's choices for that agent.
+ */
+import { useEffect, useRef } from 'react';
+import type { InstructionIntent, InstructionText } from '../../../app/instructions/bundle.js';
+import { useBaton } from '../../store/index.js';
+
+const INTENTS: Array<{ intent: InstructionIntent; label: string }> = [
+  { intent: 'append', label: "Add to the agent's prompt" },
+  { intent: 'replace', label: "Replace the agent's prompt" },
+];
+
+/** A text and its intent, named alike: textbox and radio group "<label>". */
+function InstructionField({ id, label, hint, value, onChange }: { id: string; label: string; hint: string; value: InstructionText; onChange: (changes: Partial<InstructionText>) => void }) {
+  return (
+    <div className="instruction-field">
+      <label htmlFor={`${id}-text`} className="instruction-label">
+        {label} <span className="hint">({hint})</span>
+      </label>
+      <textarea id={`${id}-text`} aria-label={label} rows={5} value={value.text} onChange={(event) => onChange({ text: event.target.value })} />
+      <div role="radiogroup" aria-label={label} className="instruction-intent">
+        {INTENTS.map(({ intent, label: intentLabel }) => (
+          <label key={intent}>
+            <input type="radio" name={`${id}-intent`} value={intent} checked={value.intent === intent} onChange={() => onChange({ intent })} />
+            {intentLabel}
+          </label>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The dialog, shown while `instructionsDialog` is set. */
+export function InstructionsDialog() {
+  const dialog = useBaton((state) => state.instructionsDialog);
+  const close = useBaton((state) => state.closeInstructions);
+  const edit = useBaton((state) => state.editInstructions);
+  const save = useBaton((state) => state.saveInstructions);
+  const setAgentSettings = useBaton((state) => state.setAgentInstructionSettings);
+  const element = useRef<HTMLDialogElement>(null);
+  const open = dialog !== null;
+  useEffect(() => {
+    const node = element.current;
+    if (open && node && !node.open) {
+      node.showModal();
+    } else if (!open && node?.open) {
+      node.close();
+    }
+  }, [open]);
+  if (!dialog) {
+    return null;
+  }
+  const { preview } = dialog;
+  return (
+    <dialog ref={element} className="instructions-dialog" aria-labelledby="instructions-title" onClose={() => close()}>
+      <h2 id="instructions-title">Instructions</h2>
+      <p className="hint">Delivered at the level you ask for through each agent&apos;s own channel, or refused. Never sent as message text.</p>
+      <InstructionField id="person" label="Your instructions" hint="every conversation" value={dialog.person} onChange={(changes) => edit('person', changes)} />
+      <InstructionField id="conversation" label="This conversation's instructions" hint="this conversation only" value={dialog.conversation} onChange={(changes) => edit('conversation', changes)} />
+      {preview ? (
+        <section className="instruction-preview" aria-label={`What ${preview.agentName} receives`}>
+          <h3>What {preview.agentName} receives</h3>
+          {preview.parts.length === 0 ? <p>No instructions of yours: {preview.agentName} runs with its own prompt.</p> : null}
+          <ul>
+            {preview.parts.map((part) => (
+              <li key={`${part.source}-${part.intent}`}>
+                <strong>{part.sourceName}</strong>: {part.label}
+              </li>
+            ))}
+            <li>
+              <strong>Baton&apos;s note</strong> (that the conversation may pass between agents):{' '}
+              {preview.fragment === 'delivered' ? 'added' : preview.fragment === 'off' ? 'off' : `skipped: ${preview.fragmentNote ?? 'no channel'}`}
+            </li>
+          </ul>
+          <p className="digest">
+            Digest <code title={preview.sha256}>{preview.sha256.slice(0, 12)}</code>
+          </p>
+          {preview.refusal ? (
+            <p role="alert" className="notice notice-error">
+              {preview.agentName} would refuse this: {preview.refusal}.
+            </p>
+          ) : null}
+          <label className="checkbox">
+            <input type="checkbox" checked={!preview.settings.off} onChange={(event) => void setAgentSettings({ ...preview.settings, off: !event.target.checked })} />
+            Deliver instructions to {preview.agentName}
+          </label>
+          {preview.commandLine ? (
+            <label className="checkbox">
+              <input type="checkbox" checked={preview.settings.commandLineAccepted} onChange={(event) => void setAgentSettings({ ...preview.settings, commandLineAccepted: event.target.checked })} />
+              Let {preview.agentName} take them on its command line (other users of this computer can read them in the process list)
+            </label>
+          ) : null}
+        </section>
+      ) : null}
+      {dialog.problem ? <p role="alert" className="notice notice-error">{dialog.problem}</p> : null}
+      <div className="dialog-actions">
+        <button type="button" onClick={() => close()}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={dialog.saving} onClick={() => void save()}>
+          Save
+        </button>
+      </div>
+    </dialog>
+  );
+}
