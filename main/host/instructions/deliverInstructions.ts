@@ -95,7 +95,8 @@ export function describeChannels(agentName: string, capability: InstructionCapab
     const level = channel.level === 'system' ? 'system level' : 'developer level';
     return `${label}: ${level}, through ${channel.via}${channel.visibleInProcessList ? ' (the text is visible in the process list; Baton asks you once before using it)' : ''}`;
   };
-  return `${line('replace', 'Replace its prompt')}. ${line('append', 'Add to its prompt')}.`;
+  const note = capability.append?.level === 'system' ? "Baton's short note (that the conversation may pass between agents) is added to its prompt" : "Baton's short note is added only after a replacement you ask for (it has no other channel for it)";
+  return `${line('replace', 'Replace its prompt')}. ${line('append', 'Add to its prompt')}. ${note}.`;
 }
 
 /**

@@ -71,7 +71,7 @@ export function InstructionsDialog() {
             ))}
             <li>
               <strong>Baton&apos;s note</strong> (that the conversation may pass between agents):{' '}
-              {preview.fragment === 'delivered' ? 'added' : preview.fragment === 'off' ? 'off' : `skipped: ${preview.fragmentNote ?? 'no channel'}`}
+              {preview.refusal ? 'not sent while a part is refused' : preview.fragment === 'delivered' ? 'added' : preview.fragment === 'off' ? 'off' : `skipped: ${preview.fragmentNote ?? 'no channel'}`}
             </li>
           </ul>
           <p className="digest">
