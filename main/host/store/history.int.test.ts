@@ -165,7 +165,7 @@ describe('a long conversation opened at its tail', () => {
     await host.dispose();
     hosts.splice(hosts.indexOf(host), 1);
     const db = new Database(path.join(dir, DATABASE_FILE));
-    db.exec('DROP TABLE conversation_context');
+    db.exec('DROP TABLE conversation_context; DROP TABLE settings');
     db.pragma('user_version = 3');
     db.close();
     const reopened = openHost(dir);
