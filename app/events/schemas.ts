@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors.js';
+import { toolboxChoiceSchema } from '../toolbox/catalog.js';
 
 /** Version of the envelope and payload shapes written by this build. */
 export const EVENT_VERSION = 1;
@@ -101,6 +102,8 @@ export const payloadSchemas = {
     text,
     /** sha256 of the instruction bundle the turn runs under (absent in transcripts written before instructions). */
     instructionsSha256: z.string().optional(),
+    /** Digest of the toolbox the turn runs under (see `toolbox.set`). */
+    toolboxDigest: z.string().optional(),
   }),
   /** The agent has the prompt: the turn moved from accepted to running. */
   'turn.running': z.object({ turnId: id }),
@@ -208,6 +211,8 @@ export const payloadSchemas = {
   /** Later seams: switching the agent that serves the conversation, and handing context over. */
   'agent.switched': z.object({ fromAgentId: id, toAgentId: id, toAgentName: z.string() }),
   'handoff.prepared': z.object({ toAgentId: id, mode: z.enum(['resume-delta', 'bounded-summary']), digest: z.string() }),
+  /** The MCP servers the conversation may use from its next turn: names and a digest, never a secret. */
+  'toolbox.set': toolboxChoiceSchema,
   /** The conversation's own standing instructions (replaces the previous ones; empty text clears them). */
   'instructions.set': z.object({ text: z.string(), intent: z.enum(['append', 'replace']) }),
   'binding.changed': z.object({

@@ -11,6 +11,7 @@ import { wireErrorSchema } from '../errors.js';
 import { envelopeSchema } from '../events/index.js';
 import { instructionIntentSchema, instructionSourceSchema, instructionTextSchema } from '../instructions/bundle.js';
 import { agentInstructionSettingsSchema, instructionCapabilitySchema, partLevelSchema } from '../instructions/delivery.js';
+import { catalogServerSchema, serverInputSchema, toolboxSchema } from '../toolbox/catalog.js';
 import { conversationContextSchema } from '../transcript/context.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
 
@@ -195,8 +196,43 @@ export const requests = {
     result: conversationResult,
   },
   newConversation: {
-    params: z.object({ agentId: z.string().min(1), cwd: z.string().min(1), title: z.string().optional(), instructions: instructionTextSchema.optional() }),
+    params: z.object({
+      agentId: z.string().min(1),
+      cwd: z.string().min(1),
+      title: z.string().optional(),
+      instructions: instructionTextSchema.optional(),
+      /** The catalog servers it may use; absent: the default toolbox. */
+      serverIds: z.array(z.string()).max(200).optional(),
+    }),
     result: conversationResult,
+  },
+  /** The toolbox catalog: servers (secret values left out) and named toolboxes. */
+  listToolbox: {
+    params: z.object({}),
+    result: z.object({ servers: z.array(catalogServerSchema), toolboxes: z.array(toolboxSchema) }),
+  },
+  /** Adds a server to the catalog; secret values are encrypted before they are stored. */
+  addServer: {
+    params: z.object({ server: serverInputSchema }),
+    result: z.object({ server: catalogServerSchema }),
+  },
+  removeServer: {
+    params: z.object({ serverId: z.string().min(1) }),
+    result: z.object({}),
+  },
+  /** Saves a named toolbox (a new one without an id). */
+  saveToolbox: {
+    params: z.object({ toolboxId: z.string().optional(), name: z.string().min(1).max(100), serverIds: z.array(z.string()).max(200), isDefault: z.boolean() }),
+    result: z.object({ toolbox: toolboxSchema }),
+  },
+  removeToolbox: {
+    params: z.object({ toolboxId: z.string().min(1) }),
+    result: z.object({}),
+  },
+  /** The servers a conversation may use from its next turn. */
+  setConversationToolbox: {
+    params: z.object({ conversationId, serverIds: z.array(z.string()).max(200) }),
+    result: z.object({}),
   },
   /** The person's own instructions, and a conversation's when one is named. */
   getInstructions: {

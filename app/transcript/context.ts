@@ -31,6 +31,8 @@ export const conversationContextSchema = z.object({
   chosenOptions: z.record(z.string(), z.string()),
   /** The conversation's own standing instructions, if it has any. */
   instructions: payloadSchemas['instructions.set'].nullable().default(null),
+  /** The MCP servers it may use (null: none chosen). */
+  toolbox: payloadSchemas['toolbox.set'].nullable().default(null),
 });
 
 /** A conversation's own state (see the file comment). */
@@ -56,13 +58,14 @@ export function emptyContext(conversationId: string): ConversationContext {
     sessionTitle: null,
     chosenOptions: {},
     instructions: null,
+    toolbox: null,
   };
 }
 
 /** The context fields of a larger state (a whole transcript). */
 export function contextOf(state: ConversationContext): ConversationContext {
-  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions } = state;
-  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions };
+  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox } = state;
+  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox };
 }
 
 /**
@@ -100,6 +103,8 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       return { ...state, chosenOptions: { ...state.chosenOptions, [event.payload.optionId]: event.payload.value } };
     case 'usage':
       return { ...state, usage: event.payload };
+    case 'toolbox.set':
+      return { ...state, toolbox: event.payload };
     case 'instructions.set':
       return { ...state, instructions: event.payload.text.trim() === '' ? null : event.payload };
     case 'agent.switched':

@@ -148,6 +148,11 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const { requestId } = event.payload;
       return { ...base, items: state.items.map((item) => (item.kind === 'elicitation' && item.request.requestId === requestId ? { ...item, completed: true } : item)) };
     }
+    case 'toolbox.set': {
+      const names = event.payload.servers.map((server) => server.name);
+      const text = names.length === 0 ? 'Tools: none. The agent gets no MCP servers from the next message on.' : `Tools from the next message on: ${names.join(', ')}.`;
+      return { ...base, items: [...state.items, { kind: 'notice', key, turnId: undefined, severity: 'info', text }] };
+    }
     case 'notice': {
       const { turnId, severity, text } = event.payload;
       return { ...base, items: [...state.items, { kind: 'notice', key, turnId, severity, text }] };

@@ -17,6 +17,8 @@ import { SessionImport } from './conversations/SessionImport.js';
 import { capabilityOf, negotiatesInstructions, ownPromptSettings } from './instructions/deliverInstructions.js';
 import { previewInstructions } from './instructions/previewInstructions.js';
 import { DataDirLock } from './store/DataDirLock.js';
+import { SecretBox, type KeyWrapper } from './toolbox/SecretBox.js';
+import { ToolboxCatalog } from './toolbox/ToolboxCatalog.js';
 import { EventStore } from './store/EventStore.js';
 import type { OpenOptions } from './store/openDatabase.js';
 
@@ -32,6 +34,8 @@ export type HostOptions = {
   agentPackages?: Readonly<Record<string, readonly string[]>>;
   /** Store options for tests (a size limit to simulate a full disk). */
   storeOptions?: OpenOptions;
+  /** Wraps the key of the saved secrets with the desktop's keychain (Electron safeStorage). */
+  keyWrapper?: KeyWrapper;
 };
 
 /** Turns of a transcript read when it is opened; earlier ones load on request. */
@@ -44,6 +48,8 @@ export class Host {
   readonly store: EventStore;
   readonly conversations: ConversationService;
   readonly history: HistoryService;
+  /** The MCP servers conversations may use. */
+  readonly toolbox: ToolboxCatalog;
   private readonly catalog: AgentCatalog;
   private readonly probe: AgentProbe;
   private readonly imports: SessionImport;
@@ -61,10 +67,17 @@ export class Host {
       this.lock.release();
       throw error;
     }
+    try {
+      this.toolbox = new ToolboxCatalog(this.store, SecretBox.forDataDir(options.dataDir, options.keyWrapper));
+    } catch (error) {
+      this.store.close();
+      this.lock.release();
+      throw error;
+    }
     const installer = new AgentInstaller(options.dataDir, env, (progress) => this.conversations.committer.push({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
     this.catalog = new AgentCatalog(options.dataDir, env, installer);
     this.probe = new AgentProbe(this.catalog, env);
-    this.conversations = new ConversationService(this.store, this.catalog, env, options.log, options.dataDir);
+    this.conversations = new ConversationService(this.store, this.catalog, env, options.log, options.dataDir, this.toolbox, options.homeDir ?? os.homedir());
     this.history = new HistoryService(this.store, this.conversations);
     this.imports = new SessionImport(this.store, this.conversations.committer, this.probe);
     this.logins = new LoginTerminals(this.catalog, this.probe, env, (event) => this.conversations.committer.push({ name: 'loginTerminal', payload: event }));
@@ -122,7 +135,22 @@ export class Host {
       searchConversations: ({ text, ...filters }) => ({ results: this.store.search({ text, ...filters }) }),
       exportConversation: ({ conversationId, format }) => this.history.export(conversationId, format),
       importConversation: ({ content }) => ({ conversation: this.history.import(content) }),
-      newConversation: ({ agentId, cwd, title, instructions }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions) }),
+      newConversation: ({ agentId, cwd, title, instructions, serverIds }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions, serverIds) }),
+      listToolbox: () => ({ servers: this.toolbox.listServers(), toolboxes: this.toolbox.listToolboxes() }),
+      addServer: ({ server }) => ({ server: this.toolbox.addServer(server) }),
+      removeServer: ({ serverId }) => {
+        this.toolbox.removeServer(serverId);
+        return {};
+      },
+      saveToolbox: (toolbox) => ({ toolbox: this.toolbox.saveToolbox(toolbox) }),
+      removeToolbox: ({ toolboxId }) => {
+        this.toolbox.removeToolbox(toolboxId);
+        return {};
+      },
+      setConversationToolbox: ({ conversationId, serverIds }) => {
+        this.conversations.setToolbox(conversationId, serverIds);
+        return {};
+      },
       getInstructions: ({ conversationId }) => ({
         person: this.conversations.instructions.person(),
         conversation: conversationId ? this.store.getContext(conversationId).instructions : null,

@@ -16,4 +16,7 @@ export const codexAdapter = builtinAdapter({
       delivered.replace === null ? launch : { ...launch, args: [...launch.args, '-c', `model_instructions_file=${JSON.stringify(folder().write('instructions.md', delivered.replace))}`] },
   },
   asksBeforeMcpTools: false,
+  // Newer adapters drop a client server whose name collides with one in the person's own Codex
+  // config unless this is set: Baton's choice must reach Codex as it is.
+  env: { DISABLE_MCP_CONFIG_FILTERING: 'true' },
 });

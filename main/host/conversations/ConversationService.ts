@@ -4,6 +4,7 @@
  * goes through the Committer, so it is durable before any window sees it.
  */
 import { statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { AgentNotInstalledError, BatonError, InvalidRequestError, NotFoundError, TurnInProgressError, toWireError } from '../../../app/errors.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
@@ -18,6 +19,8 @@ import type { InstructionText } from '../../../app/instructions/bundle.js';
 import { prepareBinding, type Instructions } from '../binding/PreparedBinding.js';
 import { InstructionSettings, type ComposedInstructions } from '../instructions/InstructionSettings.js';
 import { SessionFolder } from '../instructions/SessionFolder.js';
+import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { EventStore } from '../store/EventStore.js';
 import { Committer } from './Committer.js';
 import { LiveSession, type LiveSessionOwner } from './LiveSession.js';
@@ -45,6 +48,8 @@ type Running = {
   forced?: boolean;
   /** The instruction bundle the turn runs under. */
   instructions: ComposedInstructions;
+  /** The catalog servers the turn may use. */
+  serverIds: readonly string[];
 };
 
 /** The conversations service. */
@@ -65,6 +70,9 @@ export class ConversationService {
     private readonly log: (message: string) => void = () => {},
     /** The data folder: generated session files live under it. */
     private readonly dataDir?: string,
+    /** The MCP servers conversations may use; without it, conversations get none. */
+    private readonly toolbox?: ToolboxCatalog,
+    private readonly homeDir: string = os.homedir(),
   ) {
     this.instructions = new InstructionSettings(store, agentEnv);
     if (dataDir) {
@@ -90,7 +98,7 @@ export class ConversationService {
   }
 
   /** Creates a conversation bound to an agent and a working folder, with its own instructions if given. */
-  create(agentId: string, cwd: string, title = '', instructions?: InstructionText): ConversationSummary {
+  create(agentId: string, cwd: string, title = '', instructions?: InstructionText, serverIds?: readonly string[]): ConversationSummary {
     const adapter = this.catalog.get(agentId);
     checkWorkingFolder(cwd);
     const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }];
@@ -98,8 +106,26 @@ export class ConversationService {
       this.instructions.compose(instructions);
       drafts.push({ type: 'instructions.set', payload: instructions });
     }
+    // Without a choice, a new conversation gets the default toolbox (if the person made one).
+    const servers = serverIds ?? this.toolbox?.defaultServerIds() ?? [];
+    if (servers.length > 0) {
+      drafts.push({ type: 'toolbox.set', payload: this.requireToolbox().choose(servers) });
+    }
     const { summary } = this.committer.commit(newId(), drafts, 0);
     return summary;
+  }
+
+  /** Chooses the MCP servers a conversation may use from its next turn (recorded with their names and a digest). */
+  setToolbox(conversationId: string, serverIds: readonly string[]): void {
+    this.store.getSummary(conversationId);
+    this.committer.commit(conversationId, [{ type: 'toolbox.set', payload: this.requireToolbox().choose(serverIds) }]);
+  }
+
+  private requireToolbox(): ToolboxCatalog {
+    if (!this.toolbox) {
+      throw new InvalidRequestError('This Baton has no toolbox catalog.');
+    }
+    return this.toolbox;
   }
 
   /** Sets a conversation's own instructions (empty text clears them); they apply from its next turn. */
@@ -120,12 +146,14 @@ export class ConversationService {
       throw new TurnInProgressError(conversationId);
     }
     const adapter = this.catalog.get(summary.agentId);
-    const instructions = this.instructions.compose(this.store.getContext(conversationId).instructions);
+    const context = this.store.getContext(conversationId);
+    const instructions = this.instructions.compose(context.instructions);
+    const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
     const turnId = newId();
     const { events } = this.committer.commit(conversationId, [
-      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256 } },
+      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}) } },
     ]);
-    const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve(), instructions };
+    const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve(), instructions, serverIds };
     this.running.set(conversationId, running);
     running.done = this.runTurn(conversationId, summary, running, text);
     return { turnId, seq: events[0]!.seq };
@@ -221,7 +249,7 @@ export class ConversationService {
   private async runTurn(conversationId: string, summary: ConversationSummary, running: Running, text: string): Promise<void> {
     const { turnId } = running;
     try {
-      const live = await this.liveSession(conversationId, summary, running.instructions);
+      const live = await this.liveSession(conversationId, summary, running);
       if (running.cancelRequested) {
         this.committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
         return;
@@ -287,28 +315,30 @@ export class ConversationService {
    * bound with other instructions (or other settings for them) is ended first: its session is
    * reopened with the new ones, which apply from this turn.
    */
-  private async liveSession(conversationId: string, summary: ConversationSummary, instructions: ComposedInstructions): Promise<LiveSession> {
-    const wanted = this.instructions.forBinding(summary.agentId, instructions);
+  private async liveSession(conversationId: string, summary: ConversationSummary, running: Pick<Running, 'instructions' | 'serverIds'>): Promise<LiveSession> {
+    const wanted = this.instructions.forBinding(summary.agentId, running.instructions);
+    const mcpServers = running.serverIds.length > 0 ? this.requireToolbox().resolve(running.serverIds, { env: this.agentEnv, workspaceFolder: summary.cwd, userHome: this.homeDir }) : [];
     const existing = this.live.get(conversationId);
-    if (existing && JSON.stringify(existing.binding.instructions) === JSON.stringify(wanted)) {
+    // A live agent keeps its binding: another toolbox or other instructions need a new one.
+    if (existing && JSON.stringify(existing.binding.instructions) === JSON.stringify(wanted) && JSON.stringify(existing.binding.mcpServers) === JSON.stringify(mcpServers)) {
       return existing;
     }
     if (existing) {
       this.live.delete(conversationId);
       await existing.dispose();
     }
-    const pending = this.starting.get(conversationId) ?? this.startLiveSession(conversationId, summary, wanted).finally(() => this.starting.delete(conversationId));
+    const pending = this.starting.get(conversationId) ?? this.startLiveSession(conversationId, summary, wanted, mcpServers).finally(() => this.starting.delete(conversationId));
     this.starting.set(conversationId, pending);
     return pending;
   }
 
-  private async startLiveSession(conversationId: string, summary: ConversationSummary, instructions: Instructions): Promise<LiveSession> {
+  private async startLiveSession(conversationId: string, summary: ConversationSummary, instructions: Instructions, mcpServers: McpServer[]): Promise<LiveSession> {
     const adapter = this.catalog.get(summary.agentId);
     const executable = this.catalog.resolve(adapter);
     if (!executable) {
       throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
     }
-    const binding = prepareBinding({ agentId: adapter.agentId, agentName: adapter.displayName, cwd: summary.cwd, instructions });
+    const binding = prepareBinding({ agentId: adapter.agentId, agentName: adapter.displayName, cwd: summary.cwd, instructions, mcpServers });
     const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId), ...(this.dataDir ? { sessionFilesDir: this.dataDir } : {}) });
     try {
       const context = this.store.getContext(conversationId);

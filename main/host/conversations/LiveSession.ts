@@ -20,6 +20,7 @@ import { SessionTerminals } from './SessionTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import { instructionSessionMeta } from '../instructions/deliverInstructions.js';
 import { SessionFolder } from '../instructions/SessionFolder.js';
+import { admitServers } from '../toolbox/admission.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
 
 /** What a live session needs from the conversation that owns it. */
@@ -146,6 +147,8 @@ export class LiveSession {
    * Returns the drafts to record: `session.bound`, then `session.options`.
    */
   async bind(adapter: AgentAdapter, previousSessionId: string | undefined): Promise<[EventDraft, EventDraft]> {
+    // Refused here, after initialize and before any session: what the agent cannot take.
+    admitServers(this.binding.agentName, this.binding.mcpServers, this.connection.initialized);
     const instructionMeta = instructionSessionMeta(adapter, this.binding, this.launch, this.connection.initialized);
     const ownMeta = adapter.sessionMeta?.(this.binding);
     const meta = ownMeta || instructionMeta ? { ...ownMeta, ...instructionMeta } : undefined;

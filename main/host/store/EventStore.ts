@@ -178,6 +178,14 @@ export class EventStore {
     return parsed.success ? parsed.data : fallback;
   }
 
+  /**
+   * Gives a sibling repository (the toolbox catalog) the database and this store's transaction
+   * wrapper, so its writes fail the same readable way.
+   */
+  repository<T>(make: (db: Database.Database, write: <R>(work: () => R) => R) => T): T {
+    return make(this.db, (work) => this.write(work));
+  }
+
   /** Stores one of the person's settings durably. */
   setSetting(key: string, value: unknown): void {
     this.write(() => this.statements.putSetting.run(key, JSON.stringify(value), this.now().toISOString()));

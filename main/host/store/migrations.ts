@@ -82,6 +82,25 @@ export const migrations: ReadonlyArray<(db: Database.Database) => 'rebuild' | vo
   (db) => {
     db.exec('CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL) WITHOUT ROWID');
   },
+  // 6: the toolbox catalog (MCP servers, encrypted secret values, named toolboxes): the person's data, not a projection.
+  (db) => {
+    db.exec(`
+      CREATE TABLE mcp_servers (
+        server_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        spec TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE secrets (secret_id TEXT PRIMARY KEY, ciphertext TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE toolboxes (
+        toolbox_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        server_ids TEXT NOT NULL,
+        is_default INTEGER NOT NULL DEFAULT 0
+      ) WITHOUT ROWID;
+    `);
+  },
 ];
 
 /** Throws when the file was written by a newer Baton; writes nothing. */

@@ -1,0 +1,230 @@
+/**
+ * The toolbox catalog in the data folder's database: MCP servers (secret values sealed by the
+ * SecretBox, never stored or shown in the clear), named toolboxes, and the resolution of a
+ * conversation's choice into the complete ACP `McpServer[]` a session is given.
+ */
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
+import { newId } from '../../../app/ids.js';
+import {
+  catalogServerSchema,
+  serverInputSchema,
+  serverOriginSchema,
+  transportSchema,
+  variableSyntaxSchema,
+  type CatalogServer,
+  type ServerInput,
+  type ServerOrigin,
+  type Toolbox,
+  type ToolboxChoice,
+} from '../../../app/toolbox/catalog.js';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import { resolveVariables, type VariableScope } from '../../../app/toolbox/variables.js';
+import type { EventStore } from '../store/EventStore.js';
+import type { SecretBox } from './SecretBox.js';
+
+const storedEntrySchema = z.union([z.object({ name: z.string(), value: z.string() }), z.object({ name: z.string(), secretId: z.string() })]);
+type StoredEntry = z.infer<typeof storedEntrySchema>;
+
+const storedSpecSchema = z.object({
+  description: z.string(),
+  transport: transportSchema,
+  command: z.string().optional(),
+  args: z.array(z.string()),
+  url: z.string().optional(),
+  env: z.array(storedEntrySchema),
+  headers: z.array(storedEntrySchema),
+  variables: variableSyntaxSchema,
+  origin: serverOriginSchema,
+});
+type StoredSpec = z.infer<typeof storedSpecSchema>;
+
+type ServerRow = { server_id: string; name: string; spec: string };
+type ToolboxRow = { toolbox_id: string; name: string; server_ids: string; is_default: number };
+
+/** A conversation's servers, ready for a session, and what the transcript records of them. */
+export type ResolvedToolbox = { servers: McpServer[]; choice: ToolboxChoice };
+
+/** The catalog. */
+export class ToolboxCatalog {
+  private readonly statements;
+  private readonly write: <R>(work: () => R) => R;
+
+  constructor(store: EventStore, private readonly secrets: SecretBox) {
+    const { statements, write } = store.repository((db: Database.Database, write) => ({
+      write,
+      statements: {
+        servers: db.prepare<[], ServerRow>('SELECT server_id, name, spec FROM mcp_servers ORDER BY name COLLATE NOCASE'),
+        server: db.prepare<[string], ServerRow>('SELECT server_id, name, spec FROM mcp_servers WHERE server_id = ?'),
+        byName: db.prepare<[string], ServerRow>('SELECT server_id, name, spec FROM mcp_servers WHERE name = ? COLLATE NOCASE'),
+        insertServer: db.prepare('INSERT INTO mcp_servers (server_id, name, spec, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
+        deleteServer: db.prepare('DELETE FROM mcp_servers WHERE server_id = ?'),
+        insertSecret: db.prepare('INSERT INTO secrets (secret_id, ciphertext) VALUES (?, ?)'),
+        secret: db.prepare<[string], { ciphertext: string }>('SELECT ciphertext FROM secrets WHERE secret_id = ?'),
+        deleteSecret: db.prepare('DELETE FROM secrets WHERE secret_id = ?'),
+        toolboxes: db.prepare<[], ToolboxRow>('SELECT * FROM toolboxes ORDER BY name COLLATE NOCASE'),
+        upsertToolbox: db.prepare('INSERT OR REPLACE INTO toolboxes (toolbox_id, name, server_ids, is_default) VALUES (?, ?, ?, ?)'),
+        clearDefault: db.prepare('UPDATE toolboxes SET is_default = 0'),
+        deleteToolbox: db.prepare('DELETE FROM toolboxes WHERE toolbox_id = ?'),
+      },
+    }));
+    this.statements = statements;
+    this.write = write;
+  }
+
+  /** Every server, as the page may see it (secret values left out). */
+  listServers(): CatalogServer[] {
+    return this.statements.servers.all().map((row) => this.shown(row));
+  }
+
+  /** Adds a server; its secret values are sealed before anything is written. */
+  addServer(input: ServerInput, origin: ServerOrigin = { kind: 'baton' }): CatalogServer {
+    const parsed = serverInputSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new InvalidRequestError(parsed.error.issues.map((issue) => issue.message).join(' '));
+    }
+    const server = parsed.data;
+    if (this.statements.byName.get(server.name)) {
+      throw new InvalidRequestError(`A server named "${server.name}" is already in your toolbox; choose another name.`);
+    }
+    const serverId = newId();
+    return this.write(() => {
+      const seal = (entries: typeof server.env): StoredEntry[] =>
+        entries.map(({ name, value, secret }) => {
+          if (!secret) {
+            return { name, value };
+          }
+          const secretId = newId();
+          this.statements.insertSecret.run(secretId, this.secrets.seal(value));
+          return { name, secretId };
+        });
+      const spec: StoredSpec = {
+        description: server.description,
+        transport: server.transport,
+        ...(server.transport === 'stdio' ? { command: server.command } : { url: server.url }),
+        args: server.transport === 'stdio' ? server.args : [],
+        env: server.transport === 'stdio' ? seal(server.env) : [],
+        headers: server.transport === 'stdio' ? [] : seal(server.headers),
+        variables: server.variables,
+        origin,
+      };
+      const now = new Date().toISOString();
+      this.statements.insertServer.run(serverId, server.name, JSON.stringify(spec), now, now);
+      return this.shown({ server_id: serverId, name: server.name, spec: JSON.stringify(spec) });
+    });
+  }
+
+  /** Removes a server and its secrets (toolboxes that named it simply lose it). */
+  removeServer(serverId: string): void {
+    const row = this.statements.server.get(serverId);
+    if (!row) {
+      throw new NotFoundError('MCP server', serverId);
+    }
+    const spec = storedSpecSchema.parse(JSON.parse(row.spec));
+    this.write(() => {
+      for (const entry of [...spec.env, ...spec.headers]) {
+        if ('secretId' in entry) {
+          this.statements.deleteSecret.run(entry.secretId);
+        }
+      }
+      this.statements.deleteServer.run(serverId);
+    });
+  }
+
+  /** The named toolboxes. */
+  listToolboxes(): Toolbox[] {
+    return this.statements.toolboxes.all().map((row) => ({ toolboxId: row.toolbox_id, name: row.name, serverIds: z.array(z.string()).parse(JSON.parse(row.server_ids)), isDefault: row.is_default === 1 }));
+  }
+
+  /** Saves a named toolbox (a new one without an id); at most one is the default for new conversations. */
+  saveToolbox(toolbox: { toolboxId?: string; name: string; serverIds: string[]; isDefault: boolean }): Toolbox {
+    const name = toolbox.name.trim();
+    if (!name) {
+      throw new InvalidRequestError('A toolbox needs a name.');
+    }
+    for (const serverId of toolbox.serverIds) {
+      if (!this.statements.server.get(serverId)) {
+        throw new NotFoundError('MCP server', serverId);
+      }
+    }
+    const toolboxId = toolbox.toolboxId ?? newId();
+    this.write(() => {
+      if (toolbox.isDefault) {
+        this.statements.clearDefault.run();
+      }
+      this.statements.upsertToolbox.run(toolboxId, name, JSON.stringify(toolbox.serverIds), toolbox.isDefault ? 1 : 0);
+    });
+    return { toolboxId, name, serverIds: [...toolbox.serverIds], isDefault: toolbox.isDefault };
+  }
+
+  /** Removes a named toolbox (its servers stay in the catalog). */
+  removeToolbox(toolboxId: string): void {
+    this.write(() => this.statements.deleteToolbox.run(toolboxId));
+  }
+
+  /** The servers of the default toolbox, for a new conversation. */
+  defaultServerIds(): string[] {
+    return this.listToolboxes().find((toolbox) => toolbox.isDefault)?.serverIds ?? [];
+  }
+
+  /** What the transcript records for a choice: names, transports and a digest without secret values. */
+  choose(serverIds: readonly string[]): ToolboxChoice {
+    const rows = this.rows(serverIds);
+    const servers = rows.map(({ row, spec }) => ({ serverId: row.server_id, name: row.name, transport: spec.transport }));
+    const digest = createHash('sha256')
+      .update(JSON.stringify(rows.map(({ row, spec }) => ({ name: row.name, ...spec, origin: undefined, description: undefined }))))
+      .digest('hex');
+    return { servers, digest };
+  }
+
+  /** The complete `McpServer[]` for a session: secrets opened, variables resolved in their own syntax. */
+  resolve(serverIds: readonly string[], scope: VariableScope): McpServer[] {
+    return this.rows(serverIds).map(({ row, spec }) => {
+      const value = (entry: StoredEntry): string => {
+        if ('value' in entry) {
+          return resolveVariables(entry.value, spec.variables, scope);
+        }
+        const sealed = this.statements.secret.get(entry.secretId);
+        if (!sealed) {
+          throw new InvalidRequestError(`The secret ${entry.name} of MCP server "${row.name}" is missing; add the server again.`);
+        }
+        return this.secrets.open(sealed.ciphertext);
+      };
+      const pairs = (entries: StoredEntry[]) => entries.map((entry) => ({ name: entry.name, value: value(entry) }));
+      if (spec.transport === 'stdio') {
+        return { name: row.name, command: resolveVariables(spec.command ?? '', spec.variables, scope), args: spec.args.map((arg) => resolveVariables(arg, spec.variables, scope)), env: pairs(spec.env) };
+      }
+      return { type: spec.transport, name: row.name, url: resolveVariables(spec.url ?? '', spec.variables, scope), headers: pairs(spec.headers) };
+    });
+  }
+
+  private rows(serverIds: readonly string[]): Array<{ row: ServerRow; spec: StoredSpec }> {
+    return serverIds.map((serverId) => {
+      const row = this.statements.server.get(serverId);
+      if (!row) {
+        throw new NotFoundError('MCP server', serverId);
+      }
+      return { row, spec: storedSpecSchema.parse(JSON.parse(row.spec)) };
+    });
+  }
+
+  private shown(row: ServerRow): CatalogServer {
+    const spec = storedSpecSchema.parse(JSON.parse(row.spec));
+    const entries = (list: StoredEntry[]) => list.map((entry) => ('value' in entry ? { name: entry.name, value: entry.value, secret: false } : { name: entry.name, secret: true }));
+    return catalogServerSchema.parse({
+      serverId: row.server_id,
+      name: row.name,
+      description: spec.description,
+      transport: spec.transport,
+      ...(spec.command === undefined ? {} : { command: spec.command }),
+      args: spec.args,
+      ...(spec.url === undefined ? {} : { url: spec.url }),
+      env: entries(spec.env),
+      headers: entries(spec.headers),
+      variables: spec.variables,
+      origin: spec.origin,
+    });
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The toolbox with real agents and real MCP servers, read back from what the model stub was
+ * offered: exactly the selected servers' tools (plus the agent's built-ins), none when none is
+ * selected, a tool call that reaches the server and comes back into the transcript, and after a
+ * change mid-conversation the new set on the next turn. Secret headers reach the server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentHome, agentUnavailable, everythingServer, withSkipReason } from '../../../e2e/fixtures/agentSetups.js';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { startMcpHttpServer, type McpHttpServer } from '../../../e2e/fixtures/mcpHttpServer.js';
+import { startModelStub, type ModelStub, type NormalizedRequest } from '../../../e2e/fixtures/modelStub.js';
+import { until } from '../../../e2e/fixtures/until.js';
+import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
+import { Host } from '../Host.js';
+
+const TURN_TIMEOUT = 150_000;
+const TOKEN = 'lookup-token-5e1f';
+
+/** The MCP servers whose tools a model request offers, by server name (each dialect names them its own way). */
+function offeredServers(request: NormalizedRequest): string[] {
+  const names = new Set<string>();
+  for (const tool of request.toolNames) {
+    const match = /^mcp__([A-Za-z0-9-]+?)(?:__|\/)/.exec(tool);
+    if (match?.[1]) {
+      names.add(match[1]);
+    }
+  }
+  // Qwen names its MCP tools in its system prompt and fetches their schemas on demand.
+  for (const match of request.system.matchAll(/\bmcp__([A-Za-z0-9-]+?)__\w+/g)) {
+    names.add(match[1]!);
+  }
+  return [...names].sort();
+}
+
+describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agent) => {
+  const skip = agentUnavailable(agent);
+  let stub: ModelStub;
+  let lookup: McpHttpServer;
+  let host: Host;
+
+  beforeAll(async () => {
+    stub = await startModelStub();
+    lookup = await startMcpHttpServer({ token: TOKEN });
+    host = new Host({ dataDir: tempDir(`toolbox-${agent}`), env: agentHome(agent, stub.url) });
+  });
+  afterAll(async () => {
+    await host?.dispose();
+    await lookup?.close();
+    await stub?.close();
+  });
+
+  function transcript(conversationId: string): TranscriptState {
+    return reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+  }
+
+  /** Sends `text` and answers every permission question with allow-once, as a person might. */
+  async function send(conversationId: string, text: string): Promise<string> {
+    const { turnId } = host.conversations.send(conversationId, text);
+    const answered = new Set<string>();
+    const running = host.conversations.idle();
+    let done = false;
+    void running.then(() => (done = true));
+    while (!done) {
+      const request = transcript(conversationId).items.find((item) => item.kind === 'permission' && !item.decision && !answered.has(item.requestId));
+      if (request?.kind === 'permission') {
+        answered.add(request.requestId);
+        const allow = request.options.find((option) => option.kind === 'allow_once') ?? request.options[0]!;
+        host.conversations.answerPermission(conversationId, request.requestId, allow.optionId);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await running;
+    expect(transcript(conversationId).turns[turnId]?.status, JSON.stringify(transcript(conversationId).items.at(-1))).toBe('completed');
+    return turnId;
+  }
+
+  const lastRequest = (text: string): NormalizedRequest => {
+    const found = stub.modelRequests().filter((request) => request.userTexts.some((user) => user.includes(text)) && !request.system.startsWith('You are a title generator'));
+    expect(found.length, `no model request for "${text}"`).toBeGreaterThan(0);
+    return found.at(-1)!;
+  };
+
+  it.skipIf(skip)(withSkipReason('offers exactly the selected server, calls it, and after a change offers the new one', skip), async () => {
+    const everything = host.toolbox.addServer({ name: 'everything', transport: 'stdio', command: everythingServer.command, args: everythingServer.args });
+    const web = host.toolbox.addServer({ name: 'weblookup', transport: 'http', url: lookup.httpUrl, headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}`, secret: true }] });
+
+    const none = host.conversations.create(agent, tempDir(`${agent}-none`), '', undefined, []);
+    await send(none.conversationId, 'no tools here please');
+    expect(offeredServers(lastRequest('no tools here please'))).toEqual([]);
+
+    const { conversationId } = host.conversations.create(agent, tempDir(`${agent}-work`), '', undefined, [everything.serverId]);
+    const first = await send(conversationId, 'please [tool:echo] now');
+    expect(offeredServers(lastRequest('please [tool:echo] now'))).toEqual(['everything']);
+    const afterCall = transcript(conversationId);
+    const reply = afterCall.items.filter((item) => item.kind === 'agent' && item.turnId === first).map((item) => (item.kind === 'agent' ? item.text : '')).join('');
+    expect(reply).toContain('Tool said:');
+    expect(reply).toContain('hello from baton');
+
+    host.conversations.setToolbox(conversationId, [web.serverId]);
+    await send(conversationId, 'now [tool:lookup] instead');
+    expect(offeredServers(lastRequest('now [tool:lookup] instead'))).toEqual(['weblookup']);
+    await until(() => (lookup.calls.includes('hello from baton') ? true : undefined), 10_000);
+    expect(lookup.authorizations).toContain(`Bearer ${TOKEN}`);
+    // The transcript records each choice by name and digest, never the secret.
+    const choices = host.store.readEvents(conversationId).events.filter((event) => event.type === 'toolbox.set');
+    expect(choices.map((event) => (event.type === 'toolbox.set' ? event.payload.servers.map((server) => server.name) : []))).toEqual([['everything'], ['weblookup']]);
+    expect(JSON.stringify(host.store.readEnvelopes(conversationId))).not.toContain(TOKEN);
+  }, TURN_TIMEOUT);
+});
