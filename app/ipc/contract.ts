@@ -216,6 +216,11 @@ export const requests = {
     params: z.object({ server: serverInputSchema }),
     result: z.object({ server: catalogServerSchema }),
   },
+  /** Runs an SSE or HTTP server through Baton's local stdio bridge (for agents that take only stdio), or no longer. */
+  setServerBridge: {
+    params: z.object({ serverId: z.string().min(1), bridge: z.boolean() }),
+    result: z.object({ server: catalogServerSchema }),
+  },
   removeServer: {
     params: z.object({ serverId: z.string().min(1) }),
     result: z.object({}),

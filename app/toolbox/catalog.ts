@@ -50,6 +50,8 @@ export const catalogServerSchema = z.object({
   headers: z.array(shownEntrySchema),
   variables: variableSyntaxSchema,
   origin: serverOriginSchema,
+  /** An SSE or HTTP server the person chose to run through Baton's local stdio bridge. */
+  bridge: z.boolean(),
 });
 /** One of {@link catalogServerSchema}. */
 export type CatalogServer = z.infer<typeof catalogServerSchema>;
@@ -66,6 +68,7 @@ export const serverInputSchema = z
     env: z.array(entryInputSchema).max(200).default([]),
     headers: z.array(entryInputSchema).max(200).default([]),
     variables: variableSyntaxSchema.default('none'),
+    bridge: z.boolean().default(false),
   })
   .superRefine((input, context) => {
     if (input.transport === 'stdio' && !input.command) {

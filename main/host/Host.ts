@@ -3,7 +3,10 @@
  * host API requests. Both transports (Electron IPC, WebSocket) hand it raw messages; it parses
  * params and results against the contract, so nothing unchecked crosses.
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
 import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
 import type { Env } from './adapters/AgentAdapter.js';
@@ -18,7 +21,8 @@ import { capabilityOf, negotiatesInstructions, ownPromptSettings } from './instr
 import { previewInstructions } from './instructions/previewInstructions.js';
 import { DataDirLock } from './store/DataDirLock.js';
 import { SecretBox, type KeyWrapper } from './toolbox/SecretBox.js';
-import { ToolboxCatalog } from './toolbox/ToolboxCatalog.js';
+import { ToolboxCatalog, type BridgeLaunch } from './toolbox/ToolboxCatalog.js';
+import { findExecutable } from './process/findExecutable.js';
 import { EventStore } from './store/EventStore.js';
 import type { OpenOptions } from './store/openDatabase.js';
 
@@ -68,7 +72,7 @@ export class Host {
       throw error;
     }
     try {
-      this.toolbox = new ToolboxCatalog(this.store, SecretBox.forDataDir(options.dataDir, options.keyWrapper));
+      this.toolbox = new ToolboxCatalog(this.store, SecretBox.forDataDir(options.dataDir, options.keyWrapper), bridgeLaunch(env));
     } catch (error) {
       this.store.close();
       this.lock.release();
@@ -138,6 +142,7 @@ export class Host {
       newConversation: ({ agentId, cwd, title, instructions, serverIds }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions, serverIds) }),
       listToolbox: () => ({ servers: this.toolbox.listServers(), toolboxes: this.toolbox.listToolboxes() }),
       addServer: ({ server }) => ({ server: this.toolbox.addServer(server) }),
+      setServerBridge: ({ serverId, bridge }) => ({ server: this.toolbox.setBridge(serverId, bridge) }),
       removeServer: ({ serverId }) => {
         this.toolbox.removeServer(serverId);
         return {};
@@ -244,6 +249,18 @@ export class Host {
     const result = await handler(parsed.data as Params<M>);
     return requests[method].result.parse(result) as Result<M>;
   }
+}
+
+/**
+ * How Baton's stdio bridge runs: with Node (this process when it is Node, else the `node` the
+ * agents' environment finds), on the built bridge next to this file.
+ */
+function bridgeLaunch(env: Env): BridgeLaunch {
+  const built = fileURLToPath(new URL('./toolbox/mcpBridge.js', import.meta.url));
+  // Run from the sources (tests), the bridge is the built one.
+  const script = existsSync(built) ? built : fileURLToPath(new URL('../../dist/main/host/toolbox/mcpBridge.js', import.meta.url));
+  const node = path.basename(process.execPath).startsWith('node') ? process.execPath : (findExecutable('node', env) ?? 'node');
+  return { command: node, args: [script] };
 }
 
 /** process.env without undefined values. */

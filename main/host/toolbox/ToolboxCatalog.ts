@@ -38,21 +38,26 @@ const storedSpecSchema = z.object({
   headers: z.array(storedEntrySchema),
   variables: variableSyntaxSchema,
   origin: serverOriginSchema,
+  bridge: z.boolean().default(false),
 });
 type StoredSpec = z.infer<typeof storedSpecSchema>;
 
 type ServerRow = { server_id: string; name: string; spec: string };
 type ToolboxRow = { toolbox_id: string; name: string; server_ids: string; is_default: number };
 
-/** A conversation's servers, ready for a session, and what the transcript records of them. */
-export type ResolvedToolbox = { servers: McpServer[]; choice: ToolboxChoice };
+/** How Baton's stdio bridge is started (see mcpBridge.ts). */
+export type BridgeLaunch = { command: string; args: readonly string[] };
 
 /** The catalog. */
 export class ToolboxCatalog {
   private readonly statements;
   private readonly write: <R>(work: () => R) => R;
 
-  constructor(store: EventStore, private readonly secrets: SecretBox) {
+  constructor(
+    store: EventStore,
+    private readonly secrets: SecretBox,
+    private readonly bridgeLaunch: BridgeLaunch,
+  ) {
     const { statements, write } = store.repository((db: Database.Database, write) => ({
       write,
       statements: {
@@ -61,6 +66,7 @@ export class ToolboxCatalog {
         byName: db.prepare<[string], ServerRow>('SELECT server_id, name, spec FROM mcp_servers WHERE name = ? COLLATE NOCASE'),
         insertServer: db.prepare('INSERT INTO mcp_servers (server_id, name, spec, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
         deleteServer: db.prepare('DELETE FROM mcp_servers WHERE server_id = ?'),
+        updateSpec: db.prepare('UPDATE mcp_servers SET spec = ?, updated_at = ? WHERE server_id = ?'),
         insertSecret: db.prepare('INSERT INTO secrets (secret_id, ciphertext) VALUES (?, ?)'),
         secret: db.prepare<[string], { ciphertext: string }>('SELECT ciphertext FROM secrets WHERE secret_id = ?'),
         deleteSecret: db.prepare('DELETE FROM secrets WHERE secret_id = ?'),
@@ -109,11 +115,27 @@ export class ToolboxCatalog {
         headers: server.transport === 'stdio' ? [] : seal(server.headers),
         variables: server.variables,
         origin,
+        bridge: server.transport !== 'stdio' && server.bridge,
       };
       const now = new Date().toISOString();
       this.statements.insertServer.run(serverId, server.name, JSON.stringify(spec), now, now);
       return this.shown({ server_id: serverId, name: server.name, spec: JSON.stringify(spec) });
     });
+  }
+
+  /** Runs an SSE or HTTP server through Baton's local stdio bridge (or no longer). */
+  setBridge(serverId: string, bridge: boolean): CatalogServer {
+    const row = this.statements.server.get(serverId);
+    if (!row) {
+      throw new NotFoundError('MCP server', serverId);
+    }
+    const spec = storedSpecSchema.parse(JSON.parse(row.spec));
+    if (spec.transport === 'stdio' && bridge) {
+      throw new InvalidRequestError(`"${row.name}" is a stdio server already; it needs no bridge.`);
+    }
+    const updated = JSON.stringify({ ...spec, bridge });
+    this.write(() => this.statements.updateSpec.run(updated, new Date().toISOString(), serverId));
+    return this.shown({ ...row, spec: updated });
   }
 
   /** Removes a server and its secrets (toolboxes that named it simply lose it). */
@@ -196,7 +218,22 @@ export class ToolboxCatalog {
       if (spec.transport === 'stdio') {
         return { name: row.name, command: resolveVariables(spec.command ?? '', spec.variables, scope), args: spec.args.map((arg) => resolveVariables(arg, spec.variables, scope)), env: pairs(spec.env) };
       }
-      return { type: spec.transport, name: row.name, url: resolveVariables(spec.url ?? '', spec.variables, scope), headers: pairs(spec.headers) };
+      const url = resolveVariables(spec.url ?? '', spec.variables, scope);
+      if (spec.bridge) {
+        // Through the bridge: a stdio server whose environment (not its arguments) carries the URL and the headers.
+        const headers = Object.fromEntries(pairs(spec.headers).map(({ name, value: headerValue }) => [name, headerValue]));
+        return {
+          name: row.name,
+          command: this.bridgeLaunch.command,
+          args: [...this.bridgeLaunch.args],
+          env: [
+            { name: 'BATON_BRIDGE_URL', value: url },
+            { name: 'BATON_BRIDGE_TRANSPORT', value: spec.transport },
+            { name: 'BATON_BRIDGE_HEADERS', value: JSON.stringify(headers) },
+          ],
+        };
+      }
+      return { type: spec.transport, name: row.name, url, headers: pairs(spec.headers) };
     });
   }
 
@@ -225,6 +262,7 @@ export class ToolboxCatalog {
       headers: entries(spec.headers),
       variables: spec.variables,
       origin: spec.origin,
+      bridge: spec.bridge,
     });
   }
 }

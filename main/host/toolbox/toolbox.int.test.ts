@@ -32,6 +32,29 @@ function offeredServers(request: NormalizedRequest): string[] {
   return [...names].sort();
 }
 
+/** Sends `text` and answers every permission question with allow-once, as a person might; expects the turn to complete. */
+async function sendAllowing(host: Host, conversationId: string, text: string): Promise<string> {
+  const transcript = (): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+  const { turnId } = host.conversations.send(conversationId, text);
+  const answered = new Set<string>();
+  let done = false;
+  const running = host.conversations.idle().then(() => {
+    done = true;
+  });
+  while (!done) {
+    const request = transcript().items.find((item) => item.kind === 'permission' && !item.decision && !answered.has(item.requestId));
+    if (request?.kind === 'permission') {
+      answered.add(request.requestId);
+      const allow = request.options.find((option) => option.kind === 'allow_once') ?? request.options[0]!;
+      host.conversations.answerPermission(conversationId, request.requestId, allow.optionId);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await running;
+  expect(transcript().turns[turnId]?.status, JSON.stringify(transcript().items.at(-1))).toBe('completed');
+  return turnId;
+}
+
 describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agent) => {
   const skip = agentUnavailable(agent);
   let stub: ModelStub;
@@ -53,26 +76,7 @@ describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agen
     return reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
   }
 
-  /** Sends `text` and answers every permission question with allow-once, as a person might. */
-  async function send(conversationId: string, text: string): Promise<string> {
-    const { turnId } = host.conversations.send(conversationId, text);
-    const answered = new Set<string>();
-    const running = host.conversations.idle();
-    let done = false;
-    void running.then(() => (done = true));
-    while (!done) {
-      const request = transcript(conversationId).items.find((item) => item.kind === 'permission' && !item.decision && !answered.has(item.requestId));
-      if (request?.kind === 'permission') {
-        answered.add(request.requestId);
-        const allow = request.options.find((option) => option.kind === 'allow_once') ?? request.options[0]!;
-        host.conversations.answerPermission(conversationId, request.requestId, allow.optionId);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await running;
-    expect(transcript(conversationId).turns[turnId]?.status, JSON.stringify(transcript(conversationId).items.at(-1))).toBe('completed');
-    return turnId;
-  }
+  const send = (conversationId: string, text: string): Promise<string> => sendAllowing(host, conversationId, text);
 
   const lastRequest = (text: string): NormalizedRequest => {
     const found = stub.modelRequests().filter((request) => request.userTexts.some((user) => user.includes(text)) && !request.system.startsWith('You are a title generator'));
@@ -105,5 +109,42 @@ describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agen
     const choices = host.store.readEvents(conversationId).events.filter((event) => event.type === 'toolbox.set');
     expect(choices.map((event) => (event.type === 'toolbox.set' ? event.payload.servers.map((server) => server.name) : []))).toEqual([['everything'], ['weblookup']]);
     expect(JSON.stringify(host.store.readEnvelopes(conversationId))).not.toContain(TOKEN);
+  }, TURN_TIMEOUT);
+});
+
+describe('an SSE server for Codex, which takes no SSE servers', () => {
+  const skip = agentUnavailable('codex');
+  it.skipIf(skip)(withSkipReason('is refused with the typed error before any model request; through the bridge its tool reaches Codex', skip), async () => {
+    const stub = await startModelStub();
+    const lookup = await startMcpHttpServer({ token: TOKEN });
+    const host = new Host({ dataDir: tempDir('toolbox-sse'), env: agentHome('codex', stub.url) });
+    const transcript = (conversationId: string) => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    try {
+      const sse = host.toolbox.addServer({ name: 'ssefeed', transport: 'sse', url: lookup.sseUrl, headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}`, secret: true }] });
+      const { conversationId } = host.conversations.create('codex', tempDir('codex-sse'), '', undefined, [sse.serverId]);
+      const refused = host.conversations.send(conversationId, 'use the feed [tool:lookup]');
+      await host.conversations.idle();
+      const state = transcript(conversationId);
+      expect(state.turns[refused.turnId]?.status).toBe('failed');
+      expect(state.items.at(-1)).toMatchObject({
+        kind: 'notice',
+        severity: 'error',
+        error: { code: 'UnsupportedInput', details: { agentName: 'Codex', input: 'the MCP server "ssefeed" over SSE' } },
+      });
+      expect(stub.modelRequests()).toEqual([]);
+
+      host.toolbox.setBridge(sse.serverId, true);
+      // The choice is made again so the conversation's digest follows the bridged server.
+      host.conversations.setToolbox(conversationId, [sse.serverId]);
+      await sendAllowing(host, conversationId, 'use the feed now [tool:lookup]');
+      const request = stub.modelRequests().find((candidate) => candidate.userTexts.some((text) => text.includes('use the feed now')));
+      expect(request && offeredServers(request)).toEqual(['ssefeed']);
+      expect(lookup.calls).toContain('hello from baton');
+      expect(lookup.authorizations.every((authorization) => authorization === `Bearer ${TOKEN}`)).toBe(true);
+    } finally {
+      await host.dispose();
+      await lookup.close();
+      await stub.close();
+    }
   }, TURN_TIMEOUT);
 });
