@@ -11,7 +11,7 @@ import { wireErrorSchema } from '../errors.js';
 import { envelopeSchema } from '../events/index.js';
 import { instructionIntentSchema, instructionSourceSchema, instructionTextSchema } from '../instructions/bundle.js';
 import { agentInstructionSettingsSchema, instructionCapabilitySchema, partLevelSchema } from '../instructions/delivery.js';
-import { catalogServerSchema, serverInputSchema, toolboxSchema } from '../toolbox/catalog.js';
+import { catalogServerSchema, serverInputSchema, toolboxSchema, transportSchema } from '../toolbox/catalog.js';
 import { conversationContextSchema } from '../transcript/context.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
 
@@ -51,6 +51,29 @@ export type AgentSession = z.infer<typeof agentSessionSchema>;
 export const MAX_IMPORT_CHARS = 256 * 1024 * 1024;
 
 /** Requests by method name: params and result schemas. */
+/** A server found in a config file, offered for import. */
+export const importCandidateSchema = z.object({
+  candidateId: z.string(),
+  name: z.string(),
+  transport: transportSchema,
+  /** Its command line or URL, for the person to recognise it. */
+  summary: z.string(),
+  dialect: z.string(),
+  file: z.string(),
+  key: z.string(),
+  /** Entries that will be kept encrypted. */
+  secretNames: z.array(z.string()),
+  /** Values to type in first (VS Code inputs). */
+  needsInput: z.array(z.object({ inputId: z.string(), description: z.string(), password: z.boolean() })),
+  /** Settings of the file Baton does not carry over. */
+  notCarried: z.array(z.string()),
+  /** A server of that name is in the catalog already (importing it again is refused). */
+  alreadyInCatalog: z.boolean(),
+});
+
+/** One of {@link importCandidateSchema}. */
+export type ImportCandidate = z.infer<typeof importCandidateSchema>;
+
 /** What the Instructions dialog shows for one agent. */
 export const instructionPreviewSchema = z.object({
   agentId: z.string(),
@@ -233,6 +256,26 @@ export const requests = {
   removeToolbox: {
     params: z.object({ toolboxId: z.string().min(1) }),
     result: z.object({}),
+  },
+  /** Looks for MCP server configs in the usual places (and the working folder), or reads one file; starts nothing. */
+  scanServerImports: {
+    params: z.object({ cwd: z.string().optional(), file: z.string().optional() }),
+    result: z.object({ candidates: z.array(importCandidateSchema), problems: z.array(z.object({ file: z.string(), message: z.string() })) }),
+  },
+  /** Adds the chosen servers of the last scan, with values for their inputs. */
+  importServers: {
+    params: z.object({ candidateIds: z.array(z.string()).min(1).max(200), inputs: z.record(z.string(), z.string().max(100_000)).default({}) }),
+    result: z.object({ servers: z.array(catalogServerSchema) }),
+  },
+  /**
+   * "Tools this agent sees": each server of the conversation asked for its tools (a server that
+   * fails says why), and whether the agent called any of them in this conversation.
+   */
+  listConversationTools: {
+    params: z.object({ conversationId }),
+    result: z.object({
+      servers: z.array(z.object({ name: z.string(), transport: transportSchema, tools: z.array(z.string()), error: z.string().nullable(), calledByAgent: z.array(z.string()) })),
+    }),
   },
   /** The servers a conversation may use from its next turn. */
   setConversationToolbox: {

@@ -97,5 +97,5 @@ export type ToolboxChoice = z.infer<typeof toolboxChoiceSchema>;
 
 /** Names whose values are secrets unless the person says otherwise (imports mark them secret). */
 export function looksSecret(name: string): boolean {
-  return /^authorization$/i.test(name) || /(_|^)(TOKEN|KEY|SECRET|PASSWORD)$/i.test(name);
+  return /^authorization$/i.test(name) || /(^|[-_])(TOKEN|KEY|SECRET|PASSWORD)$/i.test(name);
 }

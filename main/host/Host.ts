@@ -21,6 +21,9 @@ import { capabilityOf, negotiatesInstructions, ownPromptSettings } from './instr
 import { previewInstructions } from './instructions/previewInstructions.js';
 import { DataDirLock } from './store/DataDirLock.js';
 import { SecretBox, type KeyWrapper } from './toolbox/SecretBox.js';
+import { ServerImports } from './toolbox/ServerImports.js';
+import { listServerTools } from './toolbox/listServerTools.js';
+import { emptyTranscript, reduceAll } from '../../app/transcript/index.js';
 import { ToolboxCatalog, type BridgeLaunch } from './toolbox/ToolboxCatalog.js';
 import { findExecutable } from './process/findExecutable.js';
 import { EventStore } from './store/EventStore.js';
@@ -60,6 +63,7 @@ export class Host {
   private readonly logins: LoginTerminals;
   private readonly handlers: Handlers;
   private readonly lock: DataDirLock;
+  private readonly serverImports: ServerImports;
 
   /** Opens the data folder; throws DataDirInUse or StoreError with a readable message. */
   constructor(private readonly options: HostOptions) {
@@ -78,6 +82,7 @@ export class Host {
       this.lock.release();
       throw error;
     }
+    this.serverImports = new ServerImports(this.toolbox, options.homeDir ?? os.homedir(), env.APPDATA);
     const installer = new AgentInstaller(options.dataDir, env, (progress) => this.conversations.committer.push({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
     this.catalog = new AgentCatalog(options.dataDir, env, installer);
     this.probe = new AgentProbe(this.catalog, env);
@@ -142,6 +147,20 @@ export class Host {
       newConversation: ({ agentId, cwd, title, instructions, serverIds }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions, serverIds) }),
       listToolbox: () => ({ servers: this.toolbox.listServers(), toolboxes: this.toolbox.listToolboxes() }),
       addServer: ({ server }) => ({ server: this.toolbox.addServer(server) }),
+      scanServerImports: ({ cwd, file }) => this.serverImports.scan({ ...(cwd ? { cwd } : {}), ...(file ? { file } : {}) }),
+      importServers: ({ candidateIds, inputs }) => ({ servers: this.serverImports.import(candidateIds, inputs) }),
+      listConversationTools: async ({ conversationId }) => {
+        const { servers, cwd } = this.conversations.resolvedServers(conversationId);
+        const calls = reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events).items.flatMap((item) => (item.kind === 'tool' ? [item.title] : []));
+        const listed = await Promise.all(servers.map((server) => listServerTools(server, cwd, env)));
+        return {
+          servers: listed.map((entry) => ({
+            ...entry,
+            // Agents name MCP tools "mcp__<server>__<tool>" (Claude, Qwen) or "<server>/<tool>" (Codex).
+            calledByAgent: entry.tools.filter((tool) => calls.some((title) => title.includes(`mcp__${entry.name}__${tool}`) || title.includes(`${entry.name}/${tool}`))),
+          })),
+        };
+      },
       setServerBridge: ({ serverId, bridge }) => ({ server: this.toolbox.setBridge(serverId, bridge) }),
       removeServer: ({ serverId }) => {
         this.toolbox.removeServer(serverId);

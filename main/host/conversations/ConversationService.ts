@@ -121,6 +121,14 @@ export class ConversationService {
     this.committer.commit(conversationId, [{ type: 'toolbox.set', payload: this.requireToolbox().choose(serverIds) }]);
   }
 
+  /** The conversation's servers, resolved as its next session would get them. */
+  resolvedServers(conversationId: string): { servers: McpServer[]; cwd: string } {
+    const summary = this.store.getSummary(conversationId);
+    const serverIds = this.store.getContext(conversationId).toolbox?.servers.map((server) => server.serverId) ?? [];
+    const servers = serverIds.length > 0 ? this.requireToolbox().resolve(serverIds, { env: this.agentEnv, workspaceFolder: summary.cwd, userHome: this.homeDir }) : [];
+    return { servers, cwd: summary.cwd };
+  }
+
   private requireToolbox(): ToolboxCatalog {
     if (!this.toolbox) {
       throw new InvalidRequestError('This Baton has no toolbox catalog.');

@@ -212,7 +212,8 @@ export class ToolboxCatalog {
         if (!sealed) {
           throw new InvalidRequestError(`The secret ${entry.name} of MCP server "${row.name}" is missing; add the server again.`);
         }
-        return this.secrets.open(sealed.ciphertext);
+        // A secret may itself be a reference (an imported `${GITHUB_TOKEN}`).
+        return resolveVariables(this.secrets.open(sealed.ciphertext), spec.variables, scope);
       };
       const pairs = (entries: StoredEntry[]) => entries.map((entry) => ({ name: entry.name, value: value(entry) }));
       if (spec.transport === 'stdio') {

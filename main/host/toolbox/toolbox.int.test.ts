@@ -11,7 +11,8 @@ import { startMcpHttpServer, type McpHttpServer } from '../../../e2e/fixtures/mc
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../../../e2e/fixtures/modelStub.js';
 import { until } from '../../../e2e/fixtures/until.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
-import { Host } from '../Host.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { Host, definedEnv } from '../Host.js';
 
 const TURN_TIMEOUT = 150_000;
 const TOKEN = 'lookup-token-5e1f';
@@ -147,4 +148,29 @@ describe('an SSE server for Codex, which takes no SSE servers', () => {
       await stub.close();
     }
   }, TURN_TIMEOUT);
+});
+
+describe('tools this agent sees', () => {
+  it('lists each selected server\'s tools from the server itself, and says plainly when one fails to start', async () => {
+    const dataDir = tempDir('toolbox-list');
+    registerFakeAgent(dataDir);
+    const lookup = await startMcpHttpServer({ token: TOKEN });
+    const host = new Host({ dataDir, env: definedEnv(process.env) });
+    try {
+      const everything = host.toolbox.addServer({ name: 'everything', transport: 'stdio', command: everythingServer.command, args: everythingServer.args });
+      const web = host.toolbox.addServer({ name: 'weblookup', transport: 'http', url: lookup.httpUrl, headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}`, secret: true }] });
+      const broken = host.toolbox.addServer({ name: 'broken', transport: 'stdio', command: 'no-such-mcp-server-for-baton' });
+      const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, [everything.serverId, web.serverId, broken.serverId]);
+      const answer = await host.handle('listConversationTools', { conversationId });
+      expect(answer.ok, JSON.stringify(answer)).toBe(true);
+      const servers = answer.ok ? (answer.result as { servers: Array<{ name: string; tools: string[]; error: string | null; calledByAgent: string[] }> }).servers : [];
+      expect(servers.map((server) => server.name)).toEqual(['everything', 'weblookup', 'broken']);
+      expect(servers[0]?.tools).toContain('echo');
+      expect(servers[1]).toEqual({ name: 'weblookup', transport: 'http', tools: ['lookup'], error: null, calledByAgent: [] });
+      expect(servers[2]).toMatchObject({ tools: [], error: expect.stringMatching(/^"broken" could not be asked for its tools: /) });
+    } finally {
+      await host.dispose();
+      await lookup.close();
+    }
+  }, 60_000);
 });
