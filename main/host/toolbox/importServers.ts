@@ -64,7 +64,7 @@ function readJsonc(text: string, file: string): Json {
 
 function readTomlFile(text: string, file: string): Json {
   try {
-    return parseToml(text) as Json;
+    return parseToml(text);
   } catch (error) {
     if (error instanceof TomlError) {
       throw new ConfigSyntaxError(file, error.line, error.column, error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? 'invalid TOML');
