@@ -1,6 +1,6 @@
 /**
  * The renderer's one zustand store, made of slices: host (connection, agents, errors), chat (the
- * open conversation), history (the list and its actions), search and the Instructions dialog. Actions go through `api`;
+ * open conversation), history (the list and its actions), search, and the Instructions and Toolbox dialogs. Actions go through `api`;
  * components only select state and call actions.
  */
 import { create } from 'zustand';
@@ -9,6 +9,7 @@ import { chatSlice } from './slices/chatSlice.js';
 import { historySlice } from './slices/historySlice.js';
 import { hostSlice } from './slices/hostSlice.js';
 import { instructionsSlice } from './slices/instructionsSlice.js';
+import { toolboxSlice } from './slices/toolboxSlice.js';
 import { searchSlice } from './slices/searchSlice.js';
 import type { BatonState } from './types.js';
 
@@ -22,6 +23,7 @@ export function createBatonStore(api: Api) {
     ...historySlice(api)(...args),
     ...searchSlice(api)(...args),
     ...instructionsSlice(api)(...args),
+    ...toolboxSlice(api)(...args),
   }));
 }
 

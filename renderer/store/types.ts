@@ -6,7 +6,8 @@ import type { ElicitationValue } from '../../app/agents/elicitation.js';
 import type { Envelope } from '../../app/events/index.js';
 import type { InstructionText } from '../../app/instructions/bundle.js';
 import type { AgentInstructionSettings } from '../../app/instructions/delivery.js';
-import type { AgentSession, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
+import type { AgentSession, ImportCandidate, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
+import type { CatalogServer, ServerInput, Toolbox } from '../../app/toolbox/catalog.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
 import type { ConnectionStatus } from '../transport/Transport.js';
@@ -74,7 +75,7 @@ export type ChatSlice = {
   /** A message to scroll to once the transcript shows (a search hit). */
   focus: { conversationId: string; seq: number } | null;
   /** The new conversation being set up: its agent, folder and, once saved in the dialog, its own instructions. */
-  draft: { agentId: string; cwd: string; instructions?: InstructionText };
+  draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[] };
   composer: Record<string, string>;
   sending: boolean;
   newConversation(): void;
@@ -133,8 +134,35 @@ export type InstructionsSlice = {
   setAgentInstructionSettings(settings: AgentInstructionSettings): Promise<void>;
 };
 
+/** The Toolbox dialog. */
+export type ToolboxSlice = {
+  toolboxDialog: {
+    servers: CatalogServer[];
+    toolboxes: Toolbox[];
+    /** The servers the pane's conversation (or draft) may use. */
+    selected: string[];
+    adding: boolean;
+    scan: { candidates: ImportCandidate[]; problems: Array<{ file: string; message: string }> } | null;
+    /** Tools this agent sees, per server (null while asked). */
+    tools: Array<{ name: string; transport: string; tools: string[]; error: string | null; calledByAgent: string[] }> | null;
+    problem: string | null;
+    busy: boolean;
+  } | null;
+  openToolbox(): Promise<void>;
+  closeToolbox(): void;
+  toggleServer(serverId: string, on: boolean): Promise<void>;
+  applyToolbox(toolboxId: string): Promise<void>;
+  setAdding(adding: boolean): void;
+  /** Resolves true once saved. */
+  addServer(input: ServerInput): Promise<boolean>;
+  scanImports(file?: string): Promise<void>;
+  importSelected(candidateIds: string[], inputs: Record<string, string>): Promise<void>;
+  setBridge(serverId: string, bridge: boolean): Promise<void>;
+  refreshTools(): Promise<void>;
+};
+
 /** The whole renderer state. */
-export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice & InstructionsSlice;
+export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

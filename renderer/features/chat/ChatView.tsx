@@ -4,6 +4,7 @@ import { selectActiveSummary, selectActiveTranscript } from '../../store/selecto
 import { Composer } from './Composer.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { InstructionsDialog } from './InstructionsDialog.js';
+import { ToolboxDialog } from './ToolboxDialog.js';
 import { LoginTerminal } from './LoginTerminal.js';
 import { SessionHeader } from './SessionHeader.js';
 import { Transcript } from './Transcript.js';
@@ -41,6 +42,7 @@ export function ChatView() {
       {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
       <LoginTerminal />
       <InstructionsDialog />
+      <ToolboxDialog />
     </main>
   );
 }

@@ -25,6 +25,7 @@ export function SessionHeader() {
   const setDraftCwd = useBaton((state) => state.setDraftCwd);
   const agentSessions = useBaton((state) => state.agentSessions);
   const openInstructions = useBaton((state) => state.openInstructions);
+  const openToolbox = useBaton((state) => state.openToolbox);
   const agentId = summary ? summary.agentId : draft.agentId;
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
@@ -64,6 +65,10 @@ export function SessionHeader() {
           onChange={(event) => setDraftCwd(event.target.value)}
         />
       </label>
+      <button type="button" className="header-action" onClick={() => void openToolbox()}>
+        Toolbox
+        {!bound && draft.serverIds && draft.serverIds.length > 0 ? <span className="badge"> ({draft.serverIds.length})</span> : null}
+      </button>
       <button type="button" className="header-action" disabled={!agentId} onClick={() => void openInstructions()}>
         Instructions
         {draft.instructions?.text.trim() && !bound ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}

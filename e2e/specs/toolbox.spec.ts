@@ -1,0 +1,99 @@
+/**
+ * The toolbox in a real browser: a server added in dialog "Toolbox" with a secret header, an SSE
+ * server refused plainly for Codex, then reaching Codex through Baton's local bridge; servers
+ * imported from a config the person already has, and a broken one named by line.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { allAgentsHome } from '../fixtures/agentSetups.js';
+import { tempDir } from '../fixtures/agentEnv.js';
+import { startMcpHttpServer, type McpHttpServer } from '../fixtures/mcpHttpServer.js';
+import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+const TOKEN = 'feed-token-31c9';
+let stub: ModelStub;
+let lookup: McpHttpServer;
+let host: WebHost | undefined;
+
+test.beforeEach(async () => {
+  stub = await startModelStub();
+  lookup = await startMcpHttpServer({ token: TOKEN });
+});
+
+test.afterEach(async () => {
+  await host?.kill();
+  host = undefined;
+  await lookup.close();
+  await stub.close();
+});
+
+async function start(page: Page, agentLabel: string, env = allAgentsHome(stub.url)): Promise<void> {
+  host = await startWebHost(tempDir('e2e-toolbox'), env);
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: agentLabel });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+}
+
+test('an SSE server is refused for Codex in plain words; through the local bridge its tool reaches Codex', async ({ page }) => {
+  await start(page, 'Codex');
+  await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Toolbox' });
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('ssefeed');
+  await dialog.getByRole('combobox', { name: 'Transport' }).selectOption('sse');
+  await dialog.getByRole('textbox', { name: 'URL' }).fill(lookup.sseUrl);
+  await dialog.getByRole('button', { name: 'Add header' }).click();
+  await dialog.getByRole('textbox', { name: 'Header name' }).fill('Authorization');
+  await dialog.getByRole('textbox', { name: 'Value' }).fill(`Bearer ${TOKEN}`);
+  await dialog.getByRole('checkbox', { name: 'Secret' }).check();
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  // A saved server is checked for the conversation the dialog was opened from.
+  await expect(dialog.getByRole('checkbox', { name: 'ssefeed', exact: true })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await send(page, 'use the feed [tool:lookup]');
+  await expect(page.getByRole('alert').filter({ hasText: 'Codex cannot take the MCP server "ssefeed" over SSE' })).toBeVisible();
+  expect(stub.modelRequests()).toEqual([]);
+
+  await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
+  await dialog.getByRole('checkbox', { name: 'Run ssefeed through a local bridge' }).click();
+  await expect(dialog.getByRole('checkbox', { name: 'Run ssefeed through a local bridge' })).toBeChecked();
+  await expect(dialog.getByText('bridged')).toBeVisible();
+  await expect(dialog.getByRole('list', { name: 'Tools this agent sees' })).toContainText('ssefeed: lookup');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await send(page, 'use the feed now [tool:lookup]');
+  const permission = page.getByRole('group', { name: /^Permission: / });
+  await permission.getByRole('button', { name: 'Allow', exact: true }).click();
+  await expect(page.getByRole('article', { name: /^Codex/ }).last()).toContainText('Looked up: hello from baton');
+  const request = stub.modelRequests().find((candidate) => candidate.userTexts.some((text) => text.includes('use the feed now')));
+  expect(request?.toolNames).toContain('mcp__ssefeed/lookup');
+  expect(lookup.authorizations.every((authorization) => authorization === `Bearer ${TOKEN}`)).toBe(true);
+});
+
+test('servers from a config you already have are imported when you choose them; a broken file is named by line', async ({ page }) => {
+  const env = allAgentsHome(stub.url);
+  mkdirSync(path.join(env.HOME!, '.cursor'), { recursive: true });
+  writeFileSync(path.join(env.HOME!, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-web': { url: lookup.httpUrl, headers: { Authorization: `Bearer ${TOKEN}` } } } }));
+  mkdirSync(path.join(env.HOME!, '.gemini'), { recursive: true });
+  writeFileSync(path.join(env.HOME!, '.gemini', 'settings.json'), '{\n  "mcpServers": {\n    "x": { "command": "x" }\n    "y": {}\n  }\n}\n');
+  // The test env's own Gemini settings were in that file; Gemini is not used here.
+  await start(page, 'Claude', env);
+  await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Toolbox' });
+  await dialog.getByRole('button', { name: 'Import servers' }).click();
+  const found = dialog.getByRole('region', { name: 'Servers found' });
+  await expect(found.getByRole('alert')).toContainText('settings.json, line 4, column 5');
+  await expect(found).toContainText('kept encrypted: Authorization');
+  await found.getByRole('checkbox', { name: 'cursor-web', exact: true }).check();
+  await found.getByRole('button', { name: 'Import selected' }).click();
+  await expect(dialog.getByRole('list', { name: 'Servers' }).getByRole('checkbox', { name: 'cursor-web', exact: true })).toBeVisible();
+  await expect(dialog.getByRole('list', { name: 'Servers' })).toContainText('from ');
+});

@@ -1,0 +1,238 @@
+/**
+ * Dialog "Toolbox": which MCP servers this conversation may use (a checkbox per catalog server),
+ * named toolbox sets, adding a server, importing the configs people already have, running a
+ * network server through Baton's local bridge, and the tools each server really offers.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { Transport } from '../../../app/toolbox/catalog.js';
+import { useBaton } from '../../store/index.js';
+
+type Row = { name: string; value: string; secret: boolean };
+
+/** The "Add server" form. */
+function AddServerForm() {
+  const addServer = useBaton((state) => state.addServer);
+  const setAdding = useBaton((state) => state.setAdding);
+  const busy = useBaton((state) => state.toolboxDialog?.busy ?? false);
+  const [name, setName] = useState('');
+  const [transport, setTransport] = useState<Transport>('stdio');
+  const [command, setCommand] = useState('');
+  const [args, setArgs] = useState('');
+  const [url, setUrl] = useState('');
+  const [rows, setRows] = useState<Row[]>([]);
+  const stdio = transport === 'stdio';
+  const rowLabel = stdio ? 'Variable name' : 'Header name';
+  const save = async (): Promise<void> => {
+    const entries = rows.filter((row) => row.name.trim() !== '');
+    await addServer({
+      name,
+      transport,
+      ...(stdio ? { command, args: args.split('\n').map((arg) => arg.trim()).filter(Boolean), env: entries } : { url, headers: entries }),
+    });
+  };
+  return (
+    <fieldset className="add-server">
+      <legend>New server</legend>
+      <label className="field">
+        <span>Name</span>
+        <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
+      </label>
+      <label className="field">
+        <span>Transport</span>
+        <select aria-label="Transport" value={transport} onChange={(event) => setTransport(event.target.value as Transport)}>
+          <option value="stdio">stdio</option>
+          <option value="http">http</option>
+          <option value="sse">sse</option>
+        </select>
+      </label>
+      {stdio ? (
+        <>
+          <label className="field">
+            <span>Command</span>
+            <input aria-label="Command" value={command} spellCheck={false} onChange={(event) => setCommand(event.target.value)} />
+          </label>
+          <label className="field">
+            <span>Arguments (one per line)</span>
+            <textarea aria-label="Arguments" rows={3} value={args} spellCheck={false} onChange={(event) => setArgs(event.target.value)} />
+          </label>
+        </>
+      ) : (
+        <label className="field">
+          <span>URL</span>
+          <input aria-label="URL" value={url} spellCheck={false} onChange={(event) => setUrl(event.target.value)} />
+        </label>
+      )}
+      {rows.map((row, index) => (
+        <div key={index} className="entry-row" role="group" aria-label={`${stdio ? 'Variable' : 'Header'} ${index + 1}`}>
+          <input aria-label={rowLabel} placeholder={rowLabel} value={row.name} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, name: event.target.value } : candidate)))} />
+          <input aria-label="Value" placeholder="Value" type={row.secret ? 'password' : 'text'} value={row.value} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, value: event.target.value } : candidate)))} />
+          <label>
+            <input type="checkbox" aria-label="Secret" checked={row.secret} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, secret: event.target.checked } : candidate)))} /> Secret
+          </label>
+        </div>
+      ))}
+      <div className="dialog-actions">
+        <button type="button" onClick={() => setRows([...rows, { name: '', value: '', secret: false }])}>
+          {stdio ? 'Add variable' : 'Add header'}
+        </button>
+        <button type="button" onClick={() => setAdding(false)}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
+          Save server
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** What "Import servers" found, to choose from. */
+function ImportList() {
+  const scan = useBaton((state) => state.toolboxDialog?.scan);
+  const importSelected = useBaton((state) => state.importSelected);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [inputs, setInputs] = useState<Record<string, string>>({});
+  if (!scan) {
+    return null;
+  }
+  return (
+    <section className="import-list" aria-label="Servers found">
+      <h3>Servers found</h3>
+      {scan.problems.map((found) => (
+        <p key={found.file} role="alert" className="notice notice-error">
+          {found.message}
+        </p>
+      ))}
+      {scan.candidates.length === 0 ? <p>No MCP server configs were found in the usual places.</p> : null}
+      <ul>
+        {scan.candidates.map((candidate) => (
+          <li key={candidate.candidateId}>
+            <label>
+              <input
+                type="checkbox"
+                aria-label={candidate.name}
+                disabled={candidate.alreadyInCatalog}
+                checked={chosen.includes(candidate.candidateId)}
+                onChange={(event) => setChosen(event.target.checked ? [...chosen, candidate.candidateId] : chosen.filter((id) => id !== candidate.candidateId))}
+              />{' '}
+              <strong>{candidate.name}</strong> ({candidate.transport}) <code>{candidate.summary}</code>
+            </label>
+            <div className="hint">
+              {candidate.dialect}: {candidate.file} ({candidate.key}){candidate.alreadyInCatalog ? ' — already in your toolbox' : ''}
+              {candidate.secretNames.length > 0 ? ` — kept encrypted: ${candidate.secretNames.join(', ')}` : ''}
+              {candidate.notCarried.length > 0 ? ` — not carried over: ${candidate.notCarried.join(', ')}` : ''}
+            </div>
+            {candidate.needsInput.map((input) => (
+              <label key={input.inputId} className="field">
+                <span>{input.description}</span>
+                <input aria-label={input.description} type={input.password ? 'password' : 'text'} value={inputs[input.inputId] ?? ''} onChange={(event) => setInputs({ ...inputs, [input.inputId]: event.target.value })} />
+              </label>
+            ))}
+          </li>
+        ))}
+      </ul>
+      <button type="button" disabled={chosen.length === 0} onClick={() => void importSelected(chosen, inputs)}>
+        Import selected
+      </button>
+    </section>
+  );
+}
+
+/** The dialog, shown while `toolboxDialog` is set. */
+export function ToolboxDialog() {
+  const dialog = useBaton((state) => state.toolboxDialog);
+  const close = useBaton((state) => state.closeToolbox);
+  const toggle = useBaton((state) => state.toggleServer);
+  const apply = useBaton((state) => state.applyToolbox);
+  const setAdding = useBaton((state) => state.setAdding);
+  const scanImports = useBaton((state) => state.scanImports);
+  const setBridge = useBaton((state) => state.setBridge);
+  const isConversation = useBaton((state) => state.selection.kind === 'conversation');
+  const element = useRef<HTMLDialogElement>(null);
+  const open = dialog !== null;
+  useEffect(() => {
+    const node = element.current;
+    if (open && node && !node.open) {
+      node.showModal();
+    } else if (!open && node?.open) {
+      node.close();
+    }
+  }, [open]);
+  if (!dialog) {
+    return null;
+  }
+  return (
+    <dialog ref={element} className="toolbox-dialog" aria-labelledby="toolbox-title" onClose={() => close()}>
+      <h2 id="toolbox-title">Toolbox</h2>
+      <p className="hint">The MCP servers this conversation may use. The agent gets exactly these, from the next message on; your own agent configs are never edited.</p>
+      {dialog.toolboxes.length > 0 ? (
+        <label className="field">
+          <span>Toolbox set</span>
+          <select aria-label="Toolbox set" value="" onChange={(event) => void apply(event.target.value)}>
+            <option value="">Choose a set…</option>
+            {dialog.toolboxes.map((toolbox) => (
+              <option key={toolbox.toolboxId} value={toolbox.toolboxId}>
+                {toolbox.name}
+                {toolbox.isDefault ? ' (default)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {dialog.servers.length === 0 ? <p>Your toolbox is empty: add a server or import the ones you already have.</p> : null}
+      <ul className="server-list" aria-label="Servers">
+        {dialog.servers.map((server) => (
+          <li key={server.serverId}>
+            <label>
+              <input type="checkbox" aria-label={server.name} checked={dialog.selected.includes(server.serverId)} onChange={(event) => void toggle(server.serverId, event.target.checked)} /> <strong>{server.name}</strong>{' '}
+              <span className="hint">
+                {server.transport} · {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}
+                {server.origin.kind === 'import' ? ` · from ${server.origin.file}` : ''}
+              </span>
+            </label>
+            {server.transport !== 'stdio' ? (
+              <label className="bridge">
+                <input type="checkbox" aria-label={`Run ${server.name} through a local bridge`} checked={server.bridge} onChange={(event) => void setBridge(server.serverId, event.target.checked)} /> Through Baton&apos;s local stdio bridge
+                {server.bridge ? <span className="badge"> bridged</span> : null}
+              </label>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <div className="dialog-actions">
+        <button type="button" onClick={() => setAdding(true)}>
+          Add server
+        </button>
+        <button type="button" disabled={dialog.busy} onClick={() => void scanImports()}>
+          Import servers
+        </button>
+      </div>
+      {dialog.adding ? <AddServerForm /> : null}
+      <ImportList />
+      {isConversation ? (
+        <section aria-label="Tools">
+          <h3>Tools this agent sees</h3>
+          {dialog.tools === null ? <p aria-busy="true">Asking the servers…</p> : null}
+          <ul aria-label="Tools this agent sees">
+            {(dialog.tools ?? []).map((server) => (
+              <li key={server.name}>
+                <strong>{server.name}</strong>: {server.error ? <span role="alert">{server.error}</span> : server.tools.length === 0 ? 'no tools' : server.tools.join(', ')}
+                {!server.error && server.tools.length > 0 && server.calledByAgent.length === 0 ? <span className="hint"> (the agent has not called any of them yet)</span> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {dialog.problem ? (
+        <p role="alert" className="notice notice-error">
+          {dialog.problem}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" className="primary" onClick={() => close()}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}

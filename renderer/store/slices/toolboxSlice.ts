@@ -1,0 +1,135 @@
+/**
+ * The Toolbox dialog: the catalog's servers, which of them the pane's conversation (or the new
+ * conversation's draft) may use, named toolbox sets, adding a server, importing from the configs
+ * people already have, the local bridge, and the tools each server really offers.
+ */
+import { serverInputSchema, type ServerInput } from '../../../app/toolbox/catalog.js';
+import type { Slice, ToolboxSlice } from '../types.js';
+
+/** The toolbox slice. */
+export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
+  const problem = (error: unknown): void => {
+    set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, problem: error instanceof Error ? error.message : String(error), busy: false } }));
+  };
+  /** The servers the pane's conversation uses now. */
+  const selectedNow = (): string[] => {
+    const { selection, transcripts, draft } = get();
+    if (selection.kind === 'draft') {
+      return draft.serverIds ?? [];
+    }
+    return transcripts[selection.conversationId]?.state.toolbox?.servers.map((server) => server.serverId) ?? [];
+  };
+  const choose = async (serverIds: string[]): Promise<void> => {
+    const { selection } = get();
+    set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, selected: serverIds, problem: null } }));
+    if (selection.kind === 'draft') {
+      set((state) => ({ draft: { ...state.draft, serverIds } }));
+      return;
+    }
+    try {
+      await api.call('setConversationToolbox', { conversationId: selection.conversationId, serverIds });
+      await refreshTools();
+    } catch (error) {
+      problem(error);
+    }
+  };
+  const refreshTools = async (): Promise<void> => {
+    const { selection } = get();
+    if (selection.kind !== 'conversation') {
+      return;
+    }
+    set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, tools: null } }));
+    try {
+      const { servers } = await api.call('listConversationTools', { conversationId: selection.conversationId });
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, tools: servers } }));
+    } catch (error) {
+      problem(error);
+    }
+  };
+  const reloadCatalog = async (): Promise<void> => {
+    const { servers, toolboxes } = await api.call('listToolbox', {});
+    set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, servers, toolboxes } }));
+  };
+
+  return {
+    toolboxDialog: null,
+    async openToolbox() {
+      try {
+        const { servers, toolboxes } = await api.call('listToolbox', {});
+        set({ toolboxDialog: { servers, toolboxes, selected: selectedNow(), adding: false, scan: null, tools: null, problem: null, busy: false } });
+        await refreshTools();
+      } catch (error) {
+        get().showError(error);
+      }
+    },
+    closeToolbox() {
+      set({ toolboxDialog: null });
+    },
+    async toggleServer(serverId, on) {
+      const current = get().toolboxDialog?.selected ?? [];
+      await choose(on ? [...current.filter((id) => id !== serverId), serverId] : current.filter((id) => id !== serverId));
+    },
+    async applyToolbox(toolboxId) {
+      const toolbox = get().toolboxDialog?.toolboxes.find((candidate) => candidate.toolboxId === toolboxId);
+      if (toolbox) {
+        await choose([...toolbox.serverIds]);
+      }
+    },
+    setAdding(adding) {
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, adding, problem: null } }));
+    },
+    async addServer(input: ServerInput) {
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, busy: true, problem: null } }));
+      try {
+        // Checked here first too, so a missing command or URL is said at once.
+        const checked = serverInputSchema.safeParse(input);
+        if (!checked.success) {
+          throw new Error(checked.error.issues.map((issue) => issue.message).join(' '));
+        }
+        const { server } = await api.call('addServer', { server: checked.data });
+        await reloadCatalog();
+        set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, adding: false, busy: false } }));
+        // A saved server is checked for the conversation the dialog was opened from.
+        await choose([...(get().toolboxDialog?.selected ?? []), server.serverId]);
+        return true;
+      } catch (error) {
+        problem(error);
+        return false;
+      }
+    },
+    async scanImports(file) {
+      const { selection, openSummary, draft } = get();
+      const cwd = selection.kind === 'conversation' ? openSummary?.cwd : draft.cwd.trim() || undefined;
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, busy: true, problem: null } }));
+      try {
+        const scan = await api.call('scanServerImports', { ...(cwd ? { cwd } : {}), ...(file ? { file } : {}) });
+        set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, scan, busy: false } }));
+      } catch (error) {
+        problem(error);
+      }
+    },
+    async importSelected(candidateIds, inputs) {
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, busy: true, problem: null } }));
+      try {
+        await api.call('importServers', { candidateIds, inputs });
+        await reloadCatalog();
+        set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, scan: null, busy: false } }));
+      } catch (error) {
+        problem(error);
+      }
+    },
+    async setBridge(serverId, bridge) {
+      try {
+        await api.call('setServerBridge', { serverId, bridge });
+        await reloadCatalog();
+        // The conversation's choice is made again, so the next turn gets the server as it is now.
+        if (get().toolboxDialog?.selected.includes(serverId)) {
+          await choose([...(get().toolboxDialog?.selected ?? [])]);
+        }
+      } catch (error) {
+        problem(error);
+      }
+    },
+    refreshTools,
+  };
+};
