@@ -96,4 +96,11 @@ test('servers from a config you already have are imported when you choose them; 
   await found.getByRole('button', { name: 'Import selected' }).click();
   await expect(dialog.getByRole('list', { name: 'Servers' }).getByRole('checkbox', { name: 'cursor-web', exact: true })).toBeVisible();
   await expect(dialog.getByRole('list', { name: 'Servers' })).toContainText('from ');
+
+  // A named set of the checked servers, the default for new conversations.
+  await dialog.getByRole('list', { name: 'Servers' }).getByRole('checkbox', { name: 'cursor-web', exact: true }).check();
+  await dialog.getByRole('textbox', { name: 'Set name' }).fill('Web research');
+  await dialog.getByRole('checkbox', { name: 'Default for new conversations' }).check();
+  await dialog.getByRole('button', { name: 'Save set' }).click();
+  await expect(dialog.getByRole('combobox', { name: 'Toolbox set' })).toContainText('Web research (default)');
 });

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, shell, type IpcMainInvokeEvent } from 'electron';
 import { toWireError, InvalidRequestError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';
@@ -68,7 +68,11 @@ async function start(): Promise<void> {
     // Started from a desktop menu, the app has a minimal PATH: take the person's login shell's.
     const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: true });
     const agentPackages = agentPackagesFromEnv(env);
-    host = new Host({ dataDir: app.getPath('userData'), version: app.getVersion(), env, ...(agentPackages ? { agentPackages } : {}) });
+    // Secrets of the toolbox: their key is wrapped by the operating system's keychain where it has one.
+    const keyWrapper = safeStorage.isEncryptionAvailable()
+      ? { wrap: (key: Buffer) => safeStorage.encryptString(key.toString('base64')), unwrap: (wrapped: Buffer) => Buffer.from(safeStorage.decryptString(wrapped), 'base64') }
+      : undefined;
+    host = new Host({ dataDir: app.getPath('userData'), version: app.getVersion(), env, ...(agentPackages ? { agentPackages } : {}), ...(keyWrapper ? { keyWrapper } : {}) });
   } catch (error) {
     dialog.showErrorBox('Baton could not start', error instanceof Error ? error.message : String(error));
     app.quit();

@@ -159,6 +159,8 @@ export type ToolboxSlice = {
   importSelected(candidateIds: string[], inputs: Record<string, string>): Promise<void>;
   setBridge(serverId: string, bridge: boolean): Promise<void>;
   refreshTools(): Promise<void>;
+  /** Saves the checked servers as a named set; resolves true once saved. */
+  saveToolboxSet(name: string, isDefault: boolean): Promise<boolean>;
 };
 
 /** The whole renderer state. */

@@ -125,8 +125,23 @@ export class ConversationService {
   resolvedServers(conversationId: string): { servers: McpServer[]; cwd: string } {
     const summary = this.store.getSummary(conversationId);
     const serverIds = this.store.getContext(conversationId).toolbox?.servers.map((server) => server.serverId) ?? [];
-    const servers = serverIds.length > 0 ? this.requireToolbox().resolve(serverIds, { env: this.agentEnv, workspaceFolder: summary.cwd, userHome: this.homeDir }) : [];
-    return { servers, cwd: summary.cwd };
+    return { servers: this.resolveServers(conversationId, serverIds, summary.cwd), cwd: summary.cwd };
+  }
+
+  /** Resolves chosen servers; one removed from the catalog since is named in the error. */
+  private resolveServers(conversationId: string, serverIds: readonly string[], cwd: string): McpServer[] {
+    if (serverIds.length === 0) {
+      return [];
+    }
+    try {
+      return this.requireToolbox().resolve(serverIds, { env: this.agentEnv, workspaceFolder: cwd, userHome: this.homeDir });
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        const missing = this.store.getContext(conversationId).toolbox?.servers.find((server) => server.serverId === error.details?.id);
+        throw new InvalidRequestError(`The MCP server "${missing?.name ?? String(error.details?.id)}" chosen for this conversation is no longer in your toolbox; choose its tools again in Toolbox.`);
+      }
+      throw error;
+    }
   }
 
   private requireToolbox(): ToolboxCatalog {
@@ -325,7 +340,7 @@ export class ConversationService {
    */
   private async liveSession(conversationId: string, summary: ConversationSummary, running: Pick<Running, 'instructions' | 'serverIds'>): Promise<LiveSession> {
     const wanted = this.instructions.forBinding(summary.agentId, running.instructions);
-    const mcpServers = running.serverIds.length > 0 ? this.requireToolbox().resolve(running.serverIds, { env: this.agentEnv, workspaceFolder: summary.cwd, userHome: this.homeDir }) : [];
+    const mcpServers = this.resolveServers(conversationId, running.serverIds, summary.cwd);
     const existing = this.live.get(conversationId);
     // A live agent keeps its binding: another toolbox or other instructions need a new one.
     if (existing && JSON.stringify(existing.binding.instructions) === JSON.stringify(wanted) && JSON.stringify(existing.binding.mcpServers) === JSON.stringify(mcpServers)) {

@@ -155,9 +155,15 @@ export class ToolboxCatalog {
     });
   }
 
-  /** The named toolboxes. */
+  /** The named toolboxes (servers removed since are left out of them). */
   listToolboxes(): Toolbox[] {
-    return this.statements.toolboxes.all().map((row) => ({ toolboxId: row.toolbox_id, name: row.name, serverIds: z.array(z.string()).parse(JSON.parse(row.server_ids)), isDefault: row.is_default === 1 }));
+    const known = new Set(this.statements.servers.all().map((row) => row.server_id));
+    return this.statements.toolboxes.all().map((row) => ({
+      toolboxId: row.toolbox_id,
+      name: row.name,
+      serverIds: z.array(z.string()).parse(JSON.parse(row.server_ids)).filter((serverId) => known.has(serverId)),
+      isDefault: row.is_default === 1,
+    }));
   }
 
   /** Saves a named toolbox (a new one without an id); at most one is the default for new conversations. */

@@ -174,3 +174,32 @@ describe('tools this agent sees', () => {
     }
   }, 60_000);
 });
+
+describe('named toolboxes', () => {
+  it('group servers; the default one is what a new conversation gets, and a choice can be cleared', async () => {
+    const dataDir = tempDir('toolbox-sets');
+    registerFakeAgent(dataDir);
+    const host = new Host({ dataDir, env: definedEnv(process.env) });
+    try {
+      const a = host.toolbox.addServer({ name: 'alpha', transport: 'stdio', command: 'alpha' });
+      const b = host.toolbox.addServer({ name: 'beta', transport: 'http', url: 'https://beta.test/mcp' });
+      expect(() => host.toolbox.addServer({ name: 'Alpha', transport: 'stdio', command: 'other' })).toThrow(/already in your toolbox/);
+      expect(() => host.toolbox.addServer({ name: 'gamma', transport: 'http', url: 'not a url' })).toThrow(/needs an http\(s\) URL/);
+      host.toolbox.saveToolbox({ name: 'Repo work', serverIds: [a.serverId], isDefault: false });
+      host.toolbox.saveToolbox({ name: 'Web research', serverIds: [a.serverId, b.serverId], isDefault: true });
+      expect(host.toolbox.listToolboxes().map((toolbox) => [toolbox.name, toolbox.isDefault])).toEqual([['Repo work', false], ['Web research', true]]);
+
+      const fresh = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+      expect(host.store.getContext(fresh.conversationId).toolbox?.servers.map((server) => server.name)).toEqual(['alpha', 'beta']);
+      const chosen = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, []);
+      expect(host.store.getContext(chosen.conversationId).toolbox).toBeNull();
+      host.conversations.setToolbox(fresh.conversationId, []);
+      expect(host.store.getContext(fresh.conversationId).toolbox?.servers).toEqual([]);
+
+      host.toolbox.removeServer(b.serverId);
+      expect(host.toolbox.listServers().map((server) => server.name)).toEqual(['alpha']);
+    } finally {
+      await host.dispose();
+    }
+  });
+});

@@ -138,6 +138,25 @@ function ImportList() {
   );
 }
 
+/** Saves the checked servers as a named set (optionally the default for new conversations). */
+function SaveSet() {
+  const saveSet = useBaton((state) => state.saveToolboxSet);
+  const selected = useBaton((state) => state.toolboxDialog?.selected.length ?? 0);
+  const [name, setName] = useState('');
+  const [isDefault, setDefault] = useState(false);
+  return (
+    <div className="save-set" role="group" aria-label="Save as a set">
+      <input aria-label="Set name" placeholder="Name a set of the checked servers" value={name} onChange={(event) => setName(event.target.value)} />
+      <label>
+        <input type="checkbox" checked={isDefault} onChange={(event) => setDefault(event.target.checked)} /> Default for new conversations
+      </label>
+      <button type="button" disabled={name.trim() === '' || selected === 0} onClick={() => void saveSet(name, isDefault).then((saved) => saved && setName(''))}>
+        Save set
+      </button>
+    </div>
+  );
+}
+
 /** The dialog, shown while `toolboxDialog` is set. */
 export function ToolboxDialog() {
   const dialog = useBaton((state) => state.toolboxDialog);
@@ -199,6 +218,7 @@ export function ToolboxDialog() {
           </li>
         ))}
       </ul>
+      {dialog.servers.length > 0 ? <SaveSet /> : null}
       <div className="dialog-actions">
         <button type="button" onClick={() => setAdding(true)}>
           Add server

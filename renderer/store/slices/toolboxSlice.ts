@@ -130,6 +130,16 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
         problem(error);
       }
     },
+    async saveToolboxSet(name, isDefault) {
+      try {
+        await api.call('saveToolbox', { name, serverIds: [...(get().toolboxDialog?.selected ?? [])], isDefault });
+        await reloadCatalog();
+        return true;
+      } catch (error) {
+        problem(error);
+        return false;
+      }
+    },
     refreshTools,
   };
 };
