@@ -3,8 +3,8 @@
  * conversation's, each with its intent, and for the pane's agent where each part will land (or
  * why it cannot), Baton's own note, the digest, and the person's choices for that agent.
  */
-import { useEffect, useRef } from 'react';
 import type { InstructionIntent, InstructionText } from '../../../app/instructions/bundle.js';
+import { useModalDialog } from '../../components/useModalDialog.js';
 import { useBaton } from '../../store/index.js';
 
 const INTENTS: Array<{ intent: InstructionIntent; label: string }> = [
@@ -39,16 +39,7 @@ export function InstructionsDialog() {
   const edit = useBaton((state) => state.editInstructions);
   const save = useBaton((state) => state.saveInstructions);
   const setAgentSettings = useBaton((state) => state.setAgentInstructionSettings);
-  const element = useRef<HTMLDialogElement>(null);
-  const open = dialog !== null;
-  useEffect(() => {
-    const node = element.current;
-    if (open && node && !node.open) {
-      node.showModal();
-    } else if (!open && node?.open) {
-      node.close();
-    }
-  }, [open]);
+  const element = useModalDialog(dialog !== null);
   if (!dialog) {
     return null;
   }

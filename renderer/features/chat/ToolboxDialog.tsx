@@ -3,8 +3,9 @@
  * named toolbox sets, adding a server, importing the configs people already have, running a
  * network server through Baton's local bridge, and the tools each server really offers.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { Transport } from '../../../app/toolbox/catalog.js';
+import { useModalDialog } from '../../components/useModalDialog.js';
 import { useBaton } from '../../store/index.js';
 
 type Row = { name: string; value: string; secret: boolean };
@@ -167,16 +168,7 @@ export function ToolboxDialog() {
   const scanImports = useBaton((state) => state.scanImports);
   const setBridge = useBaton((state) => state.setBridge);
   const isConversation = useBaton((state) => state.selection.kind === 'conversation');
-  const element = useRef<HTMLDialogElement>(null);
-  const open = dialog !== null;
-  useEffect(() => {
-    const node = element.current;
-    if (open && node && !node.open) {
-      node.showModal();
-    } else if (!open && node?.open) {
-      node.close();
-    }
-  }, [open]);
+  const element = useModalDialog(dialog !== null);
   if (!dialog) {
     return null;
   }
