@@ -30,6 +30,8 @@ test('a message reaches Claude, the reply streams in, and both survive a killed 
   hosts.push(first);
 
   await page.goto(first.url);
+  // The token was exchanged for a cookie and is gone from the address bar.
+  expect(page.url()).not.toContain('token=');
   const list = page.getByRole('list', { name: 'Conversations' });
   await expect(list.getByRole('listitem')).toHaveCount(0);
 

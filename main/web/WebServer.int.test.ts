@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { tempDir } from '../../e2e/fixtures/agentEnv.js';
 import { Host } from '../host/Host.js';
-import { startWebServer, type WebServer } from './WebServer.js';
+import { MAX_TOKEN_FAILURES, startWebServer, type WebServer } from './WebServer.js';
 
 let host: Host;
 let server: WebServer;
@@ -52,11 +52,16 @@ describe('web host', () => {
     expect((await fetch(`${base}/`)).status).toBe(401);
     expect((await fetch(`${base}/?token=wrong`)).status).toBe(401);
     expect((await fetch(`${base}/assets/app.js`)).status).toBe(401);
-    const page = await fetch(`${base}/?token=${server.token}`);
+    // The token is exchanged for a cookie and taken out of the address.
+    const exchange = await fetch(`${base}/?token=${server.token}&view=x`, { redirect: 'manual' });
+    expect(exchange.status).toBe(303);
+    expect(exchange.headers.get('location')).toBe('/?view=x');
+    const cookie = exchange.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const page = await fetch(`${base}/?view=x`, { headers: { cookie: cookie.split(';')[0] ?? '' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
-    const cookie = page.headers.get('set-cookie') ?? '';
-    expect(cookie).toMatch(/HttpOnly/);
     // The page's own assets ride on the cookie.
     const asset = await fetch(`${base}/assets/app.js`, { headers: { cookie: cookie.split(';')[0] ?? '' } });
     expect(asset.status).toBe(200);
@@ -64,7 +69,7 @@ describe('web host', () => {
   });
 
   it('never serves files outside the renderer folder', async () => {
-    const response = await fetch(`${base}/..%2Fsecret.txt?token=${server.token}`);
+    const response = await fetch(`${base}/..%2Fsecret.txt`, { headers: { cookie: `baton_token=${server.token}` } });
     expect(await response.text()).not.toContain('outside');
   });
 
@@ -104,5 +109,37 @@ describe('web host', () => {
     await expect.poll(() => frames.map((frame) => frame.kind)).toEqual(expect.arrayContaining(['event', 'response']));
     expect(frames.some((frame) => frame.kind === 'event' && (frame as { name?: string }).name === 'transcript')).toBe(true);
     ws.close();
+  });
+});
+
+describe('web host limits', () => {
+  it('turns an address away after repeated wrong tokens, even with the right one, and keeps serving others', async () => {
+    const staticDir = tempDir('static-limit');
+    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Baton</title>');
+    const limited = await startWebServer({ host, staticDir });
+    try {
+      const limitedBase = `http://127.0.0.1:${limited.port}`;
+      for (let attempt = 0; attempt < MAX_TOKEN_FAILURES; attempt += 1) {
+        expect((await fetch(`${limitedBase}/?token=guess-${attempt}`)).status).toBe(401);
+      }
+      const afterwards = await fetch(`${limitedBase}/?token=${limited.token}`, { redirect: 'manual' });
+      expect(afterwards.status).toBe(429);
+      expect(afterwards.headers.get('retry-after')).toBe('60');
+      await expect(
+        new Promise((resolve, reject) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${limited.port}/api?token=${limited.token}`, { origin: limitedBase });
+          ws.once('open', () => resolve('open'));
+          ws.once('error', reject);
+        }),
+      ).rejects.toThrow('429');
+      // Another server's guard is its own.
+      expect((await fetch(`${base}/`, { headers: { cookie: `baton_token=${server.token}` } })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('refuses to listen beyond this machine unless asked to (--host)', async () => {
+    await expect(startWebServer({ host, staticDir: tempDir('static-exposed'), bindAddress: '0.0.0.0' })).rejects.toThrow('serving on 0.0.0.0 needs --host 0.0.0.0');
   });
 });

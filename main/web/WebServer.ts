@@ -1,8 +1,10 @@
 /**
  * The web host: serves the built renderer and carries host-API messages over a WebSocket, bound
- * to 127.0.0.1. Every HTTP request and WebSocket upgrade must carry the per-run token (in the
- * URL once, then in a same-site cookie); upgrades must come from our own origin; frames are
- * parsed against the contract and a malformed one gets an error reply, never a crash.
+ * to 127.0.0.1 (another address only when asked for explicitly). Every HTTP request and
+ * WebSocket upgrade must carry the per-run token: in the URL once, which is then exchanged for an
+ * HttpOnly, SameSite=Strict cookie and taken out of the address bar; repeated wrong tokens are
+ * turned away for a while. Upgrades must come from our own origin; frames are parsed against the
+ * contract and a malformed one gets an error reply, never a crash.
  */
 import { timingSafeEqual, randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -23,12 +25,20 @@ export type WebServerOptions = {
   port?: number;
   token?: string;
   log?: (message: string) => void;
+  /** The address to listen on; anything but loopback also needs `exposed` (the CLI's --host). */
+  bindAddress?: string;
+  /** The person asked to serve beyond this machine (--host). */
+  exposed?: boolean;
 };
 
 /** A running web host. */
 export type WebServer = { url: string; port: number; token: string; close(): Promise<void> };
 
 const COOKIE = 'baton_token';
+/** Wrong tokens allowed from one address within {@link FAILURE_WINDOW_MS} before it is turned away. */
+export const MAX_TOKEN_FAILURES = 10;
+const FAILURE_WINDOW_MS = 60_000;
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -47,8 +57,26 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const { host, staticDir } = options;
   const log = options.log ?? (() => {});
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const bindAddress = options.bindAddress ?? '127.0.0.1';
+  if (!LOOPBACK.has(bindAddress) && !options.exposed) {
+    throw new Error(`Baton serves only this machine (127.0.0.1); serving on ${bindAddress} needs --host ${bindAddress}, which lets anyone who can reach it and has the token use your agents.`);
+  }
   let port = 0;
-  const allowedHosts = (): string[] => [`127.0.0.1:${port}`, `localhost:${port}`];
+  const allowedHosts = (): string[] => [`127.0.0.1:${port}`, `localhost:${port}`, ...(LOOPBACK.has(bindAddress) ? [] : [`${bindAddress}:${port}`])];
+  /** Wrong tokens by remote address: how many, since when. */
+  const failures = new Map<string, { count: number; since: number }>();
+  const turnedAway = (address: string): boolean => {
+    const entry = failures.get(address);
+    if (entry && Date.now() - entry.since > FAILURE_WINDOW_MS) {
+      failures.delete(address);
+      return false;
+    }
+    return (entry?.count ?? 0) >= MAX_TOKEN_FAILURES;
+  };
+  const failed = (address: string): void => {
+    const entry = failures.get(address) ?? { count: 0, since: Date.now() };
+    failures.set(address, { ...entry, count: entry.count + 1 });
+  };
 
   const server = http.createServer((request, response) => {
     void serveHttp(request, response).catch((error: unknown) => {
@@ -66,7 +94,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
     const fromQuery = url.searchParams.get('token');
+    const address = request.socket.remoteAddress ?? '';
+    if (turnedAway(address)) {
+      response.writeHead(429, { 'content-type': 'text/plain', 'retry-after': String(FAILURE_WINDOW_MS / 1000) }).end('Baton: too many wrong tokens; wait a minute, then open the address Baton printed.');
+      return;
+    }
     if (!tokenMatches(fromQuery, token) && !tokenMatches(cookieToken(request), token)) {
+      failed(address);
       response.writeHead(401, { 'content-type': 'text/plain' }).end('Baton: missing or wrong token. Open the address Baton printed when it started.');
       return;
     }
@@ -81,7 +115,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       'cache-control': 'no-store',
     };
     if (tokenMatches(fromQuery, token)) {
-      headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+      // The token is exchanged for the cookie and leaves the address bar (and the history).
+      url.searchParams.delete('token');
+      response
+        .writeHead(303, { ...headers, 'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`, location: `${url.pathname}${url.search}` })
+        .end();
+      return;
     }
     const file = await resolveStatic(staticDir, url.pathname);
     const body = await readFile(file);
@@ -96,9 +135,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const reject = (status: number, text: string): void => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    const address = request.socket.remoteAddress ?? '';
     if (!allowedHosts().includes(request.headers.host ?? '')) {
       reject(421, 'Misdirected Request');
+    } else if (turnedAway(address)) {
+      reject(429, 'Too Many Requests');
     } else if (!tokenMatches(url.searchParams.get('token'), token) && !tokenMatches(cookieToken(request), token)) {
+      failed(address);
       reject(401, 'Unauthorized');
     } else if (!allowedHosts().some((allowed) => origin === `http://${allowed}`)) {
       reject(403, 'Forbidden');
@@ -149,7 +192,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, bindAddress, () => {
       server.off('error', reject);
       resolve();
     });
@@ -157,7 +200,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `http://${LOOPBACK.has(bindAddress) ? '127.0.0.1' : bindAddress}:${port}/?token=${token}`,
     port,
     token,
     close: async () => {

@@ -11,6 +11,10 @@ describe('web host arguments', () => {
     expect(parseArgs(['--port', '8080', '--data-dir=/tmp/d', '--no-open'], {})).toEqual({ port: 8080, dataDir: '/tmp/d', open: false });
     expect(parseArgs([], { BATON_DATA_DIR: '/srv/baton' }).dataDir).toBe('/srv/baton');
   });
+  it('takes --host to serve beyond this machine', () => {
+    expect(parseArgs(['--host', '0.0.0.0'], {}).host).toBe('0.0.0.0');
+    expect(parseArgs([], {}).host).toBeUndefined();
+  });
   it('explains bad arguments', () => {
     expect(() => parseArgs(['--port', 'eighty'], {})).toThrow('--port must be a whole number');
     expect(() => parseArgs(['--port'], {})).toThrow('--port needs a value');

@@ -1,6 +1,7 @@
 /**
  * `npm run web`: starts the host core and the web host on 127.0.0.1 and prints one line with the
- * address (and its per-run token). Options: --port N, --data-dir DIR, --no-open.
+ * address (and its per-run token). Options: --port N, --data-dir DIR, --no-open, and --host
+ * ADDRESS to serve beyond this machine (with a warning).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -36,7 +37,10 @@ async function main(): Promise<void> {
   const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: false });
   const agentPackages = agentPackagesFromEnv(env);
   const host = new Host({ dataDir: options.dataDir, log, env, ...(agentPackages ? { agentPackages } : {}) });
-  const server = await startWebServer({ host, staticDir, port: options.port, log }).catch(async (error: unknown) => {
+  if (options.host && !['127.0.0.1', '::1', 'localhost'].includes(options.host)) {
+    console.error(`Warning: serving on ${options.host}, not only this machine. Anyone who can reach it and has the address's token can use your agents and read your conversations.`);
+  }
+  const server = await startWebServer({ host, staticDir, port: options.port, log, ...(options.host ? { bindAddress: options.host, exposed: true } : {}) }).catch(async (error: unknown) => {
     await host.dispose();
     throw error;
   });

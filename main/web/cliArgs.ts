@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Parsed command line. */
-export type CliOptions = { port: number; dataDir: string; open: boolean };
+export type CliOptions = { port: number; dataDir: string; open: boolean; host?: string };
 
 /** Parses arguments; throws with a readable message on a bad one. */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
   let port = 0;
   let dataDir = env.BATON_DATA_DIR || path.join(os.homedir(), '.baton');
   let open = true;
+  let host: string | undefined;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -35,9 +36,12 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
       case '--no-open':
         open = false;
         break;
+      case '--host':
+        host = value();
+        break;
       default:
-        throw new Error(`Unknown option "${arg}". Options: --port N, --data-dir DIR, --no-open.`);
+        throw new Error(`Unknown option "${arg}". Options: --port N, --data-dir DIR, --no-open, --host ADDRESS.`);
     }
   }
-  return { port, dataDir, open };
+  return { port, dataDir, open, ...(host ? { host } : {}) };
 }
