@@ -46,3 +46,6 @@ declare global {
 
 /** The client for this window. */
 export const api: Api = createApi(window.baton ? ipcTransport(window.baton) : webSocketTransport(window.location));
+
+/** The desktop's native folder picker, where Baton runs as a desktop app (undefined in a browser). */
+export const pickFolder: (() => Promise<string | null>) | undefined = window.baton?.pickFolder ? () => window.baton!.pickFolder!() : undefined;

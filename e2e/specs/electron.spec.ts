@@ -37,3 +37,32 @@ test('the Electron window sends a message to Claude and shows the reply', async 
     await stub.close();
   }
 });
+
+test('a link in the page never navigates the window, and a forged IPC message is refused while the app keeps running', async () => {
+  test.skip(!binary, 'skipped: no Electron binary');
+  const app = await electron.launch({ executablePath: binary, args: [root, '--no-sandbox'], env: { ...agentTestEnv('http://127.0.0.1:9'), BATON_DATA_DIR: tempDir('electron-data') } });
+  try {
+    const page = await app.firstWindow();
+    await expect(page.getByRole('button', { name: 'New conversation' })).toBeVisible();
+    const before = page.url();
+    expect(before).toBe('app://baton/index.html');
+    // Navigating away is denied (the link would open in the browser after a confirmation).
+    await page.evaluate(() => {
+      (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/';
+    });
+    await page.waitForTimeout(500);
+    expect(page.url()).toBe(before);
+    // A frame that is not Baton's page cannot reach the host: from the main process, forge one.
+    const refused = await app.evaluate(async ({ ipcMain }) => {
+      const handler = (ipcMain as unknown as { _invokeHandlers: Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>> })._invokeHandlers.get('baton:request');
+      return handler?.({ senderFrame: { url: 'https://evil.example/' } }, 'listAgents', {});
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    const malformed = await page.evaluate(() => (globalThis as unknown as { baton: { request(method: string, params: unknown): Promise<unknown> } }).baton.request('sendMessage', { conversationId: 'x', text: 42 }));
+    expect(malformed).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    // Still serving.
+    expect(await page.evaluate(() => (globalThis as unknown as { baton: { request(method: string, params: unknown): Promise<{ ok: boolean }> } }).baton.request('listAgents', {}))).toMatchObject({ ok: true });
+  } finally {
+    await app.close();
+  }
+});

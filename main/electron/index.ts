@@ -1,52 +1,118 @@
 /**
  * The Electron shell: one locked-down window (context isolation, sandbox, no Node in the page)
- * that loads the built renderer and reaches the host core through the preload's two IPC
- * channels. Requests from any frame but our own page are refused.
+ * that loads the built renderer from the privileged app:// scheme with Baton's CSP, and reaches
+ * the host core through the preload's IPC channels. Every request is checked for its sender frame
+ * and parsed against the contract (security.ts); navigation and new windows are denied; links open
+ * in the person's browser (after a confirmation for hosts not seen before); the page gets no
+ * permissions. One instance per data folder; window size and position are remembered.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, safeStorage, shell, type IpcMainInvokeEvent } from 'electron';
-import { toWireError, InvalidRequestError } from '../../app/errors.js';
-import { definedEnv, Host } from '../host/Host.js';
-import { agentEnvironment } from '../host/process/agentEnvironment.js';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { toWireError } from '../../app/errors.js';
 import { agentPackagesFromEnv } from '../host/adapters/agentPackagesFromEnv.js';
+import { definedEnv, Host } from '../host/Host.js';
+import { RotatingLog } from '../host/log/RotatingLog.js';
+import { agentEnvironment } from '../host/process/agentEnvironment.js';
+import { CONTENT_SECURITY_POLICY, CONTENT_TYPES, resolveStatic } from '../web/staticFiles.js';
+import { allowPermission, APP_PAGE, APP_SCHEME, checkIpcRequest, externalLink, isOwnPage, secureWebPreferences } from './security.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const rendererIndex = path.resolve(here, '..', '..', 'renderer', 'index.html');
+const rendererDir = path.resolve(here, '..', '..', 'renderer');
 const preload = path.join(here, 'preload.cjs');
 
 // Tests and people with several profiles may point the data folder elsewhere.
 if (process.env.BATON_DATA_DIR) {
   app.setPath('userData', path.resolve(process.env.BATON_DATA_DIR));
 }
+// Before ready: app:// is a standard, secure scheme the page can fetch from.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 let host: Host | undefined;
 let window: BrowserWindow | undefined;
+let log: RotatingLog | undefined;
+/** Hosts the person already agreed to open links to, this run. */
+const confirmedHosts = new Set<string>();
 
-function isOurPage(event: IpcMainInvokeEvent): boolean {
-  const url = event.senderFrame?.url ?? '';
-  return url === pathToFileURL(rendererIndex).href || url.startsWith(`${pathToFileURL(rendererIndex).href}?`) || url.startsWith(`${pathToFileURL(rendererIndex).href}#`);
+type Bounds = { x?: number; y?: number; width: number; height: number };
+
+function stateFile(): string {
+  return path.join(app.getPath('userData'), 'window-state.json');
+}
+
+function savedBounds(): Bounds {
+  try {
+    const saved = JSON.parse(readFileSync(stateFile(), 'utf8')) as Partial<Bounds>;
+    if (typeof saved.width === 'number' && typeof saved.height === 'number' && saved.width >= 400 && saved.height >= 300) {
+      return { width: saved.width, height: saved.height, ...(typeof saved.x === 'number' && typeof saved.y === 'number' ? { x: saved.x, y: saved.y } : {}) };
+    }
+  } catch {
+    // First start, or an unreadable file: the default size.
+  }
+  return { width: 1200, height: 800 };
+}
+
+async function openLink(url: string): Promise<void> {
+  const link = externalLink(url);
+  if (!link) {
+    log?.write(`refused to open a link that is not http(s)`);
+    return;
+  }
+  if (!confirmedHosts.has(link.host)) {
+    const options = { type: 'question' as const, buttons: ['Open in browser', 'Cancel'], defaultId: 0, cancelId: 1, message: `Open ${link.host} in your browser?`, detail: link.href };
+    const { response } = window ? await dialog.showMessageBox(window, options) : await dialog.showMessageBox(options);
+    if (response !== 0) {
+      return;
+    }
+    confirmedHosts.add(link.host);
+  }
+  await shell.openExternal(link.href);
 }
 
 function createWindow(): BrowserWindow {
-  const created = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    title: 'Baton',
-    show: false,
-    webPreferences: { preload, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true },
-  });
+  const created = new BrowserWindow({ ...savedBounds(), title: 'Baton', show: false, webPreferences: secureWebPreferences(preload) });
   created.once('ready-to-show', () => created.show());
-  // Links open in the person's browser, never inside the app window.
-  created.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://') || url.startsWith('http://')) {
-      void shell.openExternal(url);
+  created.on('close', () => {
+    try {
+      writeFileSync(stateFile(), JSON.stringify(created.getNormalBounds()));
+    } catch {
+      // The size is only a convenience.
     }
+  });
+  // Links open in the person's browser, never inside the app window, and nothing navigates it.
+  created.webContents.setWindowOpenHandler(({ url }) => {
+    void openLink(url);
     return { action: 'deny' };
   });
-  created.webContents.on('will-navigate', (event) => event.preventDefault());
-  void created.loadFile(rendererIndex);
+  created.webContents.on('will-navigate', (event, url) => {
+    event.preventDefault();
+    void openLink(url);
+  });
+  created.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  void created.loadURL(APP_PAGE);
   return created;
+}
+
+function buildMenu(dataDir: string, logFile: string): void {
+  const isMac = process.platform === 'darwin';
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate([
+      ...(isMac ? [{ role: 'appMenu' as const }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      { role: 'viewMenu' },
+      { role: 'windowMenu' },
+      {
+        role: 'help',
+        submenu: [
+          { label: 'Reveal Logs', accelerator: 'CmdOrCtrl+Shift+L', click: () => shell.showItemInFolder(logFile) },
+          { label: 'Reveal Data Folder', accelerator: 'CmdOrCtrl+Shift+D', click: () => void shell.openPath(dataDir) },
+        ],
+      },
+    ]),
+  );
 }
 
 async function start(): Promise<void> {
@@ -64,6 +130,18 @@ async function start(): Promise<void> {
     window?.focus();
   });
   await app.whenReady();
+  const dataDir = app.getPath('userData');
+  log = new RotatingLog(dataDir);
+  const writeLog = (line: string): void => log?.write(line);
+  // The page gets no camera, microphone, notifications, clipboard reads…
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(allowPermission()));
+  session.defaultSession.setPermissionCheckHandler(() => allowPermission());
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = await resolveStatic(rendererDir, new URL(request.url).pathname);
+    return new Response(await readFile(file), {
+      headers: { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' },
+    });
+  });
   try {
     // Started from a desktop menu, the app has a minimal PATH: take the person's login shell's.
     const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: true });
@@ -72,21 +150,26 @@ async function start(): Promise<void> {
     const keyWrapper = safeStorage.isEncryptionAvailable()
       ? { wrap: (key: Buffer) => safeStorage.encryptString(key.toString('base64')), unwrap: (wrapped: Buffer) => Buffer.from(safeStorage.decryptString(wrapped), 'base64') }
       : undefined;
-    host = new Host({ dataDir: app.getPath('userData'), version: app.getVersion(), env, ...(agentPackages ? { agentPackages } : {}), ...(keyWrapper ? { keyWrapper } : {}) });
+    host = new Host({ dataDir, version: app.getVersion(), env, log: writeLog, ...(agentPackages ? { agentPackages } : {}), ...(keyWrapper ? { keyWrapper } : {}) });
   } catch (error) {
     dialog.showErrorBox('Baton could not start', error instanceof Error ? error.message : String(error));
     app.quit();
     return;
   }
   const running = host;
-  ipcMain.handle('baton:request', async (event, method: unknown, params: unknown) => {
-    if (!isOurPage(event)) {
-      return { ok: false, error: toWireError(new InvalidRequestError('Requests are accepted only from Baton\'s own page.')) };
+  buildMenu(dataDir, log.file);
+  ipcMain.handle('baton:request', async (event: IpcMainInvokeEvent, method: unknown, params: unknown) => {
+    const checked = checkIpcRequest(event.senderFrame?.url, method, params, writeLog);
+    return checked.ok ? running.handle(checked.method, checked.params) : { ok: false, error: checked.error };
+  });
+  ipcMain.handle('baton:pickFolder', async (event: IpcMainInvokeEvent) => {
+    if (!isOwnPage(event.senderFrame?.url)) {
+      writeLog('refused a folder picker request from a foreign frame');
+      return { ok: false, error: toWireError(new Error('Refused.')) };
     }
-    if (typeof method !== 'string') {
-      return { ok: false, error: toWireError(new InvalidRequestError('The method name must be a string.')) };
-    }
-    return running.handle(method, params);
+    const options = { properties: ['openDirectory' as const, 'createDirectory' as const] };
+    const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+    return { ok: true, folder: picked.canceled ? null : (picked.filePaths[0] ?? null) };
   });
   running.subscribe((pushed) => {
     if (window && !window.isDestroyed()) {

@@ -1,5 +1,6 @@
 /**
- * The preload: exposes only the host API to the page, as two functions on `window.baton`.
+ * The preload: exposes only the host API to the page, as two functions on `window.baton`, plus
+ * the desktop's native folder picker.
  * Runs sandboxed (CommonJS, `electron` only); parsing happens in the main process and in
  * `renderer/api.ts`, so nothing here trusts either side.
  */
@@ -7,6 +8,7 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 
 const REQUEST = 'baton:request';
 const EVENT = 'baton:event';
+const PICK_FOLDER = 'baton:pickFolder';
 
 contextBridge.exposeInMainWorld('baton', {
   request: (method: string, params: unknown): Promise<unknown> => ipcRenderer.invoke(REQUEST, method, params),
@@ -16,5 +18,9 @@ contextBridge.exposeInMainWorld('baton', {
     return () => {
       ipcRenderer.removeListener(EVENT, handler);
     };
+  },
+  pickFolder: async (): Promise<string | null> => {
+    const answer = (await ipcRenderer.invoke(PICK_FOLDER)) as { ok: boolean; folder?: string | null };
+    return answer.ok ? (answer.folder ?? null) : null;
   },
 });

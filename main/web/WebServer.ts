@@ -7,7 +7,7 @@
  * contract and a malformed one gets an error reply, never a crash.
  */
 import { timingSafeEqual, randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { toWireError, InvalidRequestError } from '../../app/errors.js';
 import { clientMessageSchema, type HostMessage } from '../../app/ipc/index.js';
 import type { Host } from '../host/Host.js';
+import { CONTENT_SECURITY_POLICY, CONTENT_TYPES, resolveStatic } from './staticFiles.js';
 
 /** Options for {@link startWebServer}. */
 export type WebServerOptions = {
@@ -40,18 +41,6 @@ export const MAX_TOKEN_FAILURES = 10;
 const FAILURE_WINDOW_MS = 60_000;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_FRAME_BYTES = 8 * 1024 * 1024;
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
-
 /** Starts serving on 127.0.0.1. */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const { host, staticDir } = options;
@@ -109,7 +98,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return;
     }
     const headers: Record<string, string> = {
-      'content-security-policy': CSP,
+      'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
@@ -232,24 +221,4 @@ function cookieToken(request: http.IncomingMessage): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Maps a URL path to a file inside `root`; anything else (or a missing file) is the app's index.html. */
-async function resolveStatic(root: string, pathname: string): Promise<string> {
-  const index = path.join(root, 'index.html');
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return index;
-  }
-  const candidate = path.resolve(root, `.${path.posix.normalize(decoded)}`);
-  if (!candidate.startsWith(path.resolve(root) + path.sep)) {
-    return index;
-  }
-  try {
-    return (await stat(candidate)).isFile() ? candidate : index;
-  } catch {
-    return index;
-  }
 }

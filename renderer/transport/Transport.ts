@@ -15,4 +15,6 @@ export type Transport = {
 export type PreloadBridge = {
   request(method: string, params: unknown): Promise<unknown>;
   onEvent(listener: (name: string, payload: unknown) => void): () => void;
+  /** The desktop's native folder picker; null when the person cancelled. */
+  pickFolder?(): Promise<string | null>;
 };

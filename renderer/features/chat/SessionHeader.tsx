@@ -2,6 +2,7 @@
  * Agent picker and working folder. For a new conversation both can be chosen; once it exists
  * they show what it is bound to (handing it to another agent comes with the handoff feature).
  */
+import { pickFolder } from '../../api.js';
 import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';
@@ -64,6 +65,20 @@ export function SessionHeader() {
           readOnly={bound}
           onChange={(event) => setDraftCwd(event.target.value)}
         />
+        {!bound && pickFolder ? (
+          <button
+            type="button"
+            onClick={() =>
+              void pickFolder?.().then((folder) => {
+                if (folder) {
+                  setDraftCwd(folder);
+                }
+              })
+            }
+          >
+            Choose…
+          </button>
+        ) : null}
       </label>
       <button type="button" className="header-action" onClick={() => void openToolbox()}>
         Toolbox
