@@ -69,6 +69,7 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
   await expect(dialog.getByRole('region', { name: 'What Gemini receives' })).toContainText("Your instructions: refused: Gemini cannot add to its own prompt; replace it instead");
   await expect(dialog.getByRole('alert')).toContainText('Gemini would refuse this');
   await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello Gemini');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
@@ -80,6 +81,7 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('radiogroup', { name: 'Your instructions' }).getByRole('radio', { name: "Replace the agent's prompt" }).check();
   await expect(page.getByRole('dialog', { name: 'Instructions' }).getByRole('region', { name: 'What Gemini receives' })).toContainText('Your instructions: system, replaced');
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeHidden();
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello again Gemini');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('article', { name: /^Gemini/ })).toContainText(`The system channel holds ${MARKER}, and no user message holds it.`);

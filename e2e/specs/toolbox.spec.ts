@@ -57,6 +57,7 @@ test('an SSE server is refused for Codex in plain words; through the local bridg
   // A saved server is checked for the conversation the dialog was opened from.
   await expect(dialog.getByRole('checkbox', { name: 'ssefeed', exact: true })).toBeChecked();
   await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
 
   await send(page, 'use the feed [tool:lookup]');
   await expect(page.getByRole('alert').filter({ hasText: 'Codex cannot take the MCP server "ssefeed" over SSE' })).toBeVisible();
@@ -68,6 +69,7 @@ test('an SSE server is refused for Codex in plain words; through the local bridg
   await expect(dialog.getByText('bridged')).toBeVisible();
   await expect(dialog.getByRole('list', { name: 'Tools this agent sees' })).toContainText('ssefeed: lookup');
   await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
 
   await send(page, 'use the feed now [tool:lookup]');
   const permission = page.getByRole('group', { name: /^Permission: / });
