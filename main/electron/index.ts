@@ -4,13 +4,15 @@
  * the host core through the preload's IPC channels. Every request is checked for its sender frame
  * and parsed against the contract (security.ts); navigation and new windows are denied; links open
  * in the person's browser (after a confirmation for hosts not seen before); the page gets no
- * permissions. One instance per data folder; window size and position are remembered.
+ * permissions. One instance per data folder; window size and position are remembered; updates
+ * are looked for only when the person turned that on.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { z } from 'zod';
 import { toWireError } from '../../app/errors.js';
 import { agentPackagesFromEnv } from '../host/adapters/agentPackagesFromEnv.js';
 import { definedEnv, Host } from '../host/Host.js';
@@ -95,7 +97,27 @@ function createWindow(): BrowserWindow {
   return created;
 }
 
-function buildMenu(dataDir: string, logFile: string): void {
+/** The person's setting: look for updates at start. Off unless they turn it on (no network at start-up without consent). */
+const AUTO_UPDATE_SETTING = 'updates.automatic';
+
+function automaticUpdates(running: Host): boolean {
+  return running.store.getSetting(AUTO_UPDATE_SETTING, z.boolean(), false);
+}
+
+/** Looks for an update through electron-updater, only when the person turned it on. */
+async function checkForUpdates(running: Host, writeLog: (line: string) => void): Promise<void> {
+  if (!automaticUpdates(running) || !app.isPackaged) {
+    return;
+  }
+  try {
+    const { autoUpdater } = (await import('electron-updater')).default;
+    await autoUpdater.checkForUpdatesAndNotify();
+  } catch (error) {
+    writeLog(`update check failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function buildMenu(dataDir: string, logFile: string, running: Host): void {
   const isMac = process.platform === 'darwin';
   Menu.setApplicationMenu(
     Menu.buildFromTemplate([
@@ -107,6 +129,12 @@ function buildMenu(dataDir: string, logFile: string): void {
       {
         role: 'help',
         submenu: [
+          {
+            label: 'Check for Updates Automatically',
+            type: 'checkbox',
+            checked: automaticUpdates(running),
+            click: (item) => running.store.setSetting(AUTO_UPDATE_SETTING, item.checked),
+          },
           { label: 'Reveal Logs', accelerator: 'CmdOrCtrl+Shift+L', click: () => shell.showItemInFolder(logFile) },
           { label: 'Reveal Data Folder', accelerator: 'CmdOrCtrl+Shift+D', click: () => void shell.openPath(dataDir) },
         ],
@@ -157,7 +185,8 @@ async function start(): Promise<void> {
     return;
   }
   const running = host;
-  buildMenu(dataDir, log.file);
+  buildMenu(dataDir, log.file, running);
+  void checkForUpdates(running, writeLog);
   ipcMain.handle('baton:request', async (event: IpcMainInvokeEvent, method: unknown, params: unknown) => {
     const checked = checkIpcRequest(event.senderFrame?.url, method, params, writeLog);
     return checked.ok ? running.handle(checked.method, checked.params) : { ok: false, error: checked.error };
