@@ -102,6 +102,8 @@ export const payloadSchemas = {
     text,
     /** sha256 of the instruction bundle the turn runs under (absent in transcripts written before instructions). */
     instructionsSha256: z.string().optional(),
+    /** What went into that bundle: each source's digest, and the profile's revision. */
+    instructionSources: z.array(z.object({ source: z.string(), sha256: z.string(), revision: z.number().int().optional() })).optional(),
     /** Digest of the toolbox the turn runs under (see `toolbox.set`). */
     toolboxDigest: z.string().optional(),
   }),

@@ -11,8 +11,8 @@ export const instructionIntentSchema = z.enum(['append', 'replace']);
 /** One of {@link instructionIntentSchema}. */
 export type InstructionIntent = z.infer<typeof instructionIntentSchema>;
 
-/** Where a part comes from, in composition order. */
-export const instructionSourceSchema = z.enum(['person', 'conversation']);
+/** Where a part comes from, in composition order: yours, the trusted project's, the agent's profile, the conversation's. */
+export const instructionSourceSchema = z.enum(['person', 'project', 'profile', 'conversation']);
 /** One of {@link instructionSourceSchema}. */
 export type InstructionSource = z.infer<typeof instructionSourceSchema>;
 
@@ -38,7 +38,12 @@ export type InstructionBundle = Readonly<{
 export const MAX_INSTRUCTION_BYTES = 32 * 1024;
 
 /** Human names of the sources, for messages and the preview. */
-export const SOURCE_NAMES: Record<InstructionSource, string> = { person: 'Your instructions', conversation: "This conversation's instructions" };
+export const SOURCE_NAMES: Record<InstructionSource, string> = {
+  person: 'Your instructions',
+  project: "This folder's instructions (.baton/instructions.md)",
+  profile: "The agent's profile",
+  conversation: "This conversation's instructions",
+};
 
 /** UTF-8 length of `text` (app/ has no TextEncoder type to lean on). */
 export function utf8Length(text: string): number {

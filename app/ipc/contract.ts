@@ -91,6 +91,17 @@ export const instructionPreviewSchema = z.object({
   commandLine: z.boolean(),
   /** Why a turn with these texts would be refused, when it would. */
   refusal: z.string().nullable(),
+  /** The agent's saved profile and its revision (0: never written). */
+  profile: z.object({ text: z.string(), intent: instructionIntentSchema, revision: z.number().int() }),
+  /** The working folder's `.baton/instructions.md`: what it says now, what was trusted, how it stands. */
+  project: z.object({
+    state: z.enum(['none', 'untrusted', 'changed', 'trusted']),
+    folder: z.string().nullable(),
+    text: z.string().nullable(),
+    sha256: z.string().nullable(),
+    problem: z.string().nullable(),
+    trustedText: z.string().nullable(),
+  }),
 });
 
 /** One of {@link instructionPreviewSchema}. */
@@ -294,8 +305,18 @@ export const requests = {
   },
   /** Where the given texts would land with one agent, without saving anything. */
   previewInstructions: {
-    params: z.object({ agentId: z.string().min(1), person: instructionTextSchema, conversation: instructionTextSchema.nullable() }),
+    params: z.object({ agentId: z.string().min(1), person: instructionTextSchema, conversation: instructionTextSchema.nullable(), profile: instructionTextSchema.optional(), cwd: z.string().optional() }),
     result: z.object({ preview: instructionPreviewSchema }),
+  },
+  /** Saves a new revision of an agent's profile. */
+  saveAgentProfile: {
+    params: z.object({ agentId: z.string().min(1), profile: instructionTextSchema }),
+    result: z.object({ revision: z.number().int() }),
+  },
+  /** Trusts the working folder's `.baton/instructions.md` as read (its digest must still match), or stops trusting it. */
+  setFolderTrust: {
+    params: z.object({ cwd: z.string().min(1), trusted: z.boolean(), sha256: z.string().optional() }),
+    result: z.object({}),
   },
   /** The person's choices for one agent: Baton's delivery off, command-line channels accepted. */
   setAgentInstructionSettings: {

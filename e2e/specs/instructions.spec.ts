@@ -3,6 +3,8 @@
  * level (the model stub answers from what its system channel held), and refused for Gemini when
  * asked to add to its prompt, in the preview and on the turn.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
@@ -47,7 +49,7 @@ async function writeInstructions(page: Page, intent: string): Promise<ReturnType
 test('your instructions reach Claude at system level, never as message text', async ({ page }) => {
   await start(page, 'Claude');
   const dialog = await writeInstructions(page, "Add to the agent's prompt");
-  await expect(dialog.getByRole('region', { name: 'What Claude receives' })).toContainText('Your instructions: system, added');
+  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText('Your instructions: system, added');
   await expect(dialog.getByText(/^Digest [0-9a-f]{12}$/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
@@ -66,7 +68,7 @@ test('your instructions reach Claude at system level, never as message text', as
 test('Gemini cannot add to its prompt: the preview and the turn say so, and nothing reaches its model', async ({ page }) => {
   await start(page, 'Gemini');
   const dialog = await writeInstructions(page, "Add to the agent's prompt");
-  await expect(dialog.getByRole('region', { name: 'What Gemini receives' })).toContainText("Your instructions: refused: Gemini cannot add to its own prompt; replace it instead");
+  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText("Your instructions: refused: Gemini cannot add to its own prompt; replace it instead");
   await expect(dialog.getByRole('alert')).toContainText('Gemini would refuse this');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
@@ -79,10 +81,44 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
   // Replacing is possible: the next message goes through with the marker at system level.
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('radiogroup', { name: 'Your instructions' }).getByRole('radio', { name: "Replace the agent's prompt" }).check();
-  await expect(page.getByRole('dialog', { name: 'Instructions' }).getByRole('region', { name: 'What Gemini receives' })).toContainText('Your instructions: system, replaced');
+  await expect(page.getByRole('dialog', { name: 'Instructions' }).getByRole('region', { name: 'Delivery preview' })).toContainText('Your instructions: system, replaced');
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeHidden();
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello again Gemini');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('article', { name: /^Gemini/ })).toContainText(`The system channel holds ${MARKER}, and no user message holds it.`);
+});
+
+test("a folder's own instructions reach Claude only once you trust the folder; the agent's profile is there too", async ({ page }) => {
+  host = await startWebHost(tempDir('e2e-instructions'), allAgentsHome(stub.url));
+  const work = tempDir('e2e-work');
+  mkdirSync(path.join(work, '.baton'));
+  writeFileSync(path.join(work, '.baton', 'instructions.md'), `The folder asks you to mention ${MARKER}.`);
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Instructions' });
+  const folder = dialog.getByRole('region', { name: "This folder's instructions" });
+  await expect(folder).toContainText('not trusted: it contributes nothing');
+  await expect(folder).toContainText(`The folder asks you to mention ${MARKER}.`);
+  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).not.toContainText("This folder's instructions");
+  await expect(dialog.getByRole('textbox', { name: 'Instructions for Claude' })).toHaveValue('');
+  await expect(dialog).toContainText('its profile, not written yet');
+
+  await folder.getByRole('button', { name: 'Trust this folder' }).click();
+  await expect(folder.getByRole('button', { name: 'Stop trusting this folder' })).toBeVisible();
+  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText("This folder's instructions (.baton/instructions.md): system, added");
+  await dialog.getByRole('textbox', { name: 'Instructions for Claude' }).fill('Claude, be brief.');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('textbox', { name: 'Message' }).fill('Hello from a trusted folder');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText(`The system channel holds ${MARKER}, and no user message holds it.`);
+  const request = stub.modelRequests().find((candidate) => candidate.userTexts.some((text) => text.includes('Hello from a trusted folder')));
+  expect(request?.system).toContain('Claude, be brief.');
+
+  await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Instructions' })).toContainText('its profile, revision 1');
 });

@@ -188,11 +188,24 @@ export class Host {
         }
         return {};
       },
-      previewInstructions: async ({ agentId, person, conversation }) => {
+      saveAgentProfile: ({ agentId, profile }) => {
+        this.catalog.get(agentId);
+        return { revision: this.conversations.instructions.setProfile(agentId, profile).revision };
+      },
+      setFolderTrust: ({ cwd, trusted, sha256 }) => {
+        const projects = this.conversations.instructions.projects;
+        if (trusted) {
+          projects.trust(cwd, sha256 ?? '');
+        } else {
+          projects.untrust(cwd);
+        }
+        return {};
+      },
+      previewInstructions: async ({ agentId, person, conversation, profile, cwd }) => {
         const adapter = this.catalog.get(agentId);
         // Agents that negotiate their channels are asked once (the card is cached).
         const capability = negotiatesInstructions(adapter) ? (await this.probe.describe(agentId)).instructionChannels : capabilityOf(adapter);
-        return { preview: previewInstructions({ adapter, capability, settings: this.conversations.instructions, baseEnv: env, person, conversation }) };
+        return { preview: previewInstructions({ adapter, capability, settings: this.conversations.instructions, baseEnv: env, person, conversation, ...(profile ? { profile } : {}), ...(cwd ? { cwd } : {}) }) };
       },
       setAgentInstructionSettings: ({ agentId, settings }) => {
         this.catalog.get(agentId);

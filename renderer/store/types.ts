@@ -126,10 +126,20 @@ export type SearchSlice = {
 /** The Instructions dialog. */
 export type InstructionsSlice = {
   /** The dialog while open: the texts as edited, where they would land with the pane's agent, a problem to show. */
-  instructionsDialog: { person: InstructionText; conversation: InstructionText; preview: InstructionPreview | null; problem: string | null; saving: boolean } | null;
+  instructionsDialog: {
+    person: InstructionText;
+    conversation: InstructionText;
+    /** The pane's agent's profile as edited (null: the saved one, not yet shown). */
+    profile: InstructionText | null;
+    preview: InstructionPreview | null;
+    problem: string | null;
+    saving: boolean;
+  } | null;
   openInstructions(): Promise<void>;
   closeInstructions(): void;
-  editInstructions(part: 'person' | 'conversation', changes: Partial<InstructionText>): void;
+  editInstructions(part: 'person' | 'conversation' | 'profile', changes: Partial<InstructionText>): void;
+  /** Trusts the pane's working folder's instructions as shown, or stops trusting them. */
+  setFolderTrust(trusted: boolean): Promise<void>;
   saveInstructions(): Promise<void>;
   setAgentInstructionSettings(settings: AgentInstructionSettings): Promise<void>;
 };

@@ -103,7 +103,7 @@ export class ConversationService {
     checkWorkingFolder(cwd);
     const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }];
     if (instructions && instructions.text.trim() !== '') {
-      this.instructions.compose(instructions);
+      this.instructions.compose({ conversation: instructions, agentId, cwd });
       drafts.push({ type: 'instructions.set', payload: instructions });
     }
     // Without a choice, a new conversation gets the default toolbox (if the person made one).
@@ -153,9 +153,9 @@ export class ConversationService {
 
   /** Sets a conversation's own instructions (empty text clears them); they apply from its next turn. */
   setInstructions(conversationId: string, instructions: InstructionText): void {
-    this.store.getSummary(conversationId);
+    const summary = this.store.getSummary(conversationId);
     // Refuses a bundle past the size limit before anything is recorded.
-    this.instructions.compose(instructions);
+    this.instructions.compose({ conversation: instructions, agentId: summary.agentId, cwd: summary.cwd });
     this.committer.commit(conversationId, [{ type: 'instructions.set', payload: instructions }]);
   }
 
@@ -170,11 +170,11 @@ export class ConversationService {
     }
     const adapter = this.catalog.get(summary.agentId);
     const context = this.store.getContext(conversationId);
-    const instructions = this.instructions.compose(context.instructions);
+    const instructions = this.instructions.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd });
     const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
     const turnId = newId();
     const { events } = this.committer.commit(conversationId, [
-      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}) } },
+      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}) } },
     ]);
     const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve(), instructions, serverIds };
     this.running.set(conversationId, running);

@@ -1,23 +1,50 @@
 /**
  * The person's instruction settings, stored durably in the data folder's database: their own
- * instructions (every conversation), and per agent whether Baton delivers at all and whether the
- * person accepted command-line channels. Composes a conversation's bundle and its digest.
+ * instructions (every conversation), each agent's profile (revisions with digests), and per agent
+ * whether Baton delivers at all and whether the person accepted command-line channels. Composes a
+ * conversation's bundle (with its trusted folder's instructions) and its digest.
  */
 import { createHash } from 'node:crypto';
-import { composeBundle, digestInput, instructionTextSchema, type InstructionBundle, type InstructionText } from '../../../app/instructions/bundle.js';
+import { z } from 'zod';
+import { composeBundle, digestInput, instructionTextSchema, type InstructionBundle, type InstructionPart, type InstructionSource, type InstructionText } from '../../../app/instructions/bundle.js';
 import { agentInstructionSettingsSchema, type AgentInstructionSettings } from '../../../app/instructions/delivery.js';
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { Instructions } from '../binding/PreparedBinding.js';
 import type { EventStore } from '../store/EventStore.js';
+import { ProjectInstructions } from './ProjectInstructions.js';
 
 const PERSON_KEY = 'instructions.person';
 const agentKey = (agentId: string): string => `instructions.agent.${agentId}`;
+const profileKey = (agentId: string): string => `instructions.profile.${agentId}`;
+
+/** One revision of an agent's profile: every change makes a new one. */
+export const profileSchema = instructionTextSchema.extend({ revision: z.number().int().nonnegative(), sha256: z.string(), updatedAt: z.string() });
+/** One of {@link profileSchema}. */
+export type AgentProfile = z.infer<typeof profileSchema>;
 
 const NO_INSTRUCTIONS: InstructionText = { text: '', intent: 'append' };
 const DEFAULT_AGENT_SETTINGS: AgentInstructionSettings = { off: false, commandLineAccepted: false };
 
-/** A composed bundle with its digest. */
-export type ComposedInstructions = { bundle: InstructionBundle; sha256: string };
+/** A composed bundle with its digest, and the digest (and revision) of each source that went in. */
+export type ComposedInstructions = {
+  bundle: InstructionBundle;
+  sha256: string;
+  sources: Array<{ source: InstructionSource; sha256: string; revision?: number }>;
+};
+
+/** What a conversation's bundle is made of. */
+export type BundleInputs = {
+  conversation: InstructionText | null;
+  /** Defaults to the saved one. */
+  person?: InstructionText;
+  /** The agent whose profile goes in (defaults to its saved profile). */
+  agentId?: string;
+  profile?: InstructionText;
+  /** The working folder whose trusted instructions go in. */
+  cwd?: string;
+};
+
+const textDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** sha256 of what a bundle delivers. */
 export function bundleDigest(bundle: InstructionBundle): string {
@@ -26,10 +53,32 @@ export function bundleDigest(bundle: InstructionBundle): string {
 
 /** The settings, over the store. */
 export class InstructionSettings {
+  /** Working folders' instructions and the person's trust in them. */
+  readonly projects: ProjectInstructions;
+
   constructor(
     private readonly store: EventStore,
     private readonly env: Env,
-  ) {}
+  ) {
+    this.projects = new ProjectInstructions(store);
+  }
+
+  /** An agent's profile as last saved (revision 0: never written). */
+  profile(agentId: string): AgentProfile {
+    return this.store.getSetting(profileKey(agentId), profileSchema, { text: '', intent: 'append', revision: 0, sha256: textDigest(''), updatedAt: '' });
+  }
+
+  /** Saves a new revision of an agent's profile (nothing changes when the text and intent are the same). */
+  setProfile(agentId: string, value: InstructionText): AgentProfile {
+    const current = this.profile(agentId);
+    if (current.text === value.text && current.intent === value.intent) {
+      return current;
+    }
+    composeBundle([{ source: 'profile', ...value }]);
+    const next: AgentProfile = { ...value, revision: current.revision + 1, sha256: textDigest(`${value.intent}\n${value.text}`), updatedAt: new Date().toISOString() };
+    this.store.setSetting(profileKey(agentId), next);
+    return next;
+  }
 
   /** The person's own instructions (empty until they write some). */
   person(): InstructionText {
@@ -57,10 +106,29 @@ export class InstructionSettings {
     return this.env.BATON_NO_SYSTEM_PROMPT_APPEND !== '1';
   }
 
-  /** The bundle of a conversation: the person's instructions, then the conversation's own. */
-  compose(conversation: InstructionText | null, person: InstructionText = this.person()): ComposedInstructions {
-    const bundle = composeBundle([{ source: 'person', ...person }, ...(conversation ? [{ source: 'conversation' as const, ...conversation }] : [])]);
-    return { bundle, sha256: bundleDigest(bundle) };
+  /**
+   * The bundle of a conversation, in order: the person's instructions, the trusted folder's (only
+   * what the person trusted; an untrusted folder gives nothing), the agent's profile, then the
+   * conversation's own.
+   */
+  compose(inputs: BundleInputs): ComposedInstructions {
+    const person = inputs.person ?? this.person();
+    const project = inputs.cwd ? this.projects.trustedText(inputs.cwd) : null;
+    const saved = inputs.agentId ? this.profile(inputs.agentId) : undefined;
+    const profile = inputs.profile ?? saved;
+    const parts: InstructionPart[] = [
+      { source: 'person', ...person },
+      ...(project === null ? [] : [{ source: 'project' as const, text: project, intent: 'append' as const }]),
+      ...(profile ? [{ source: 'profile' as const, text: profile.text, intent: profile.intent }] : []),
+      ...(inputs.conversation ? [{ source: 'conversation' as const, ...inputs.conversation }] : []),
+    ];
+    const bundle = composeBundle(parts);
+    const sources = bundle.parts.map((part) => ({
+      source: part.source,
+      sha256: textDigest(`${part.intent}\n${part.text}`),
+      ...(part.source === 'profile' && saved && !inputs.profile ? { revision: saved.revision } : {}),
+    }));
+    return { bundle, sha256: bundleDigest(bundle), sources };
   }
 
   /** What a binding for `agentId` carries. */

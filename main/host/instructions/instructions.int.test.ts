@@ -199,3 +199,50 @@ describe('files Baton writes for an agent', () => {
     }
   }, TURN_TIMEOUT);
 });
+
+describe('a working folder\'s own instructions (.baton/instructions.md)', () => {
+  const skip = agentUnavailable('claude');
+  it.skipIf(skip)(withSkipReason('reach Claude only once trusted, and a changed file only once trusted again', skip), async () => {
+    const stub = await startModelStub();
+    const host = new Host({ dataDir: tempDir('trust'), env: agentHome('claude', stub.url) });
+    const projects = host.conversations.instructions.projects;
+    try {
+      const work = tempDir('trust-work');
+      mkdirSync(path.join(work, '.baton'));
+      writeFileSync(path.join(work, '.baton', 'instructions.md'), 'FOLDER-MARKER-ONE: follow the folder.');
+      const { conversationId } = host.conversations.create('claude', work);
+      const systemOf = async (text: string): Promise<string> => {
+        host.conversations.send(conversationId, text);
+        await host.conversations.idle();
+        const request = requestsFor(stub, text)[0];
+        expect(request, text).toBeDefined();
+        expect(request!.userRaw).not.toContain('FOLDER-MARKER');
+        return request!.system;
+      };
+      expect(projects.read(work).state).toBe('untrusted');
+      expect(await systemOf('first, untrusted')).not.toContain('FOLDER-MARKER');
+
+      projects.trust(work, projects.read(work).sha256!);
+      expect(await systemOf('second, trusted')).toContain('FOLDER-MARKER-ONE');
+
+      // A pull changes the file: the last trusted text is still the one used.
+      writeFileSync(path.join(work, '.baton', 'instructions.md'), 'FOLDER-MARKER-TWO: something new.');
+      expect(projects.read(work).state).toBe('changed');
+      const third = await systemOf('third, changed');
+      expect(third).toContain('FOLDER-MARKER-ONE');
+      expect(third).not.toContain('FOLDER-MARKER-TWO');
+      expect(() => projects.trust(work, 'an old digest')).toThrow(/changed since you read them/);
+
+      projects.trust(work, projects.read(work).sha256!);
+      const fourth = await systemOf('fourth, trusted again');
+      expect(fourth).toContain('FOLDER-MARKER-TWO');
+      expect(fourth).not.toContain('FOLDER-MARKER-ONE');
+
+      projects.untrust(work);
+      expect(await systemOf('fifth, no longer trusted')).not.toContain('FOLDER-MARKER');
+    } finally {
+      await host.dispose();
+      await stub.close();
+    }
+  }, TURN_TIMEOUT);
+});

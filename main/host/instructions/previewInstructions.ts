@@ -17,9 +17,15 @@ export function previewInstructions(options: {
   baseEnv: Env;
   person: InstructionText;
   conversation: InstructionText | null;
+  /** The agent's profile as edited (defaults to the saved one). */
+  profile?: InstructionText;
+  /** The working folder, whose trusted instructions go in. */
+  cwd?: string;
 }): InstructionPreview {
-  const { adapter, capability, settings, person, conversation } = options;
-  const composed = settings.compose(conversation, person);
+  const { adapter, capability, settings, person, conversation, cwd } = options;
+  const composed = settings.compose({ conversation, person, agentId: adapter.agentId, ...(options.profile ? { profile: options.profile } : {}), ...(cwd ? { cwd } : {}) });
+  const folder = cwd ? settings.projects.read(cwd) : null;
+  const saved = settings.profile(adapter.agentId);
   const agentSettings = settings.agent(adapter.agentId);
   const plan = planDelivery({
     agentName: adapter.displayName,
@@ -48,5 +54,9 @@ export function previewInstructions(options: {
     channels: capability,
     commandLine: Object.values(capability).some((channel) => channel?.visibleInProcessList === true),
     refusal: plan.refusal ? plan.refusal.reason : null,
+    profile: { text: saved.text, intent: saved.intent, revision: saved.revision },
+    project: folder
+      ? { state: folder.state, folder: folder.folder, text: folder.text, sha256: folder.sha256, problem: folder.problem, trustedText: folder.trusted?.text ?? null }
+      : { state: 'none', folder: null, text: null, sha256: null, problem: null, trustedText: null },
   };
 }

@@ -107,3 +107,23 @@ describe('instructions for an agent that does not advertise a channel', () => {
     expect((await ask(host, conversationId, 'instructions?')).reply).toBe('Instructions: null');
   });
 });
+
+describe("an agent's profile", () => {
+  it('joins the bundle after your instructions; each change is a new revision, recorded on the turns that use it', async () => {
+    const host = open({ sessionInstructions: true });
+    host.conversations.instructions.setPerson({ text: 'Yours first.', intent: 'append' });
+    expect(host.conversations.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile one.', intent: 'append' }).revision).toBe(1);
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+    const first = await ask(host, conversationId, 'instructions?');
+    expect(deliveredOf(first.reply)).toEqual({ replace: null, append: `Yours first.\n\nProfile one.\n\n${BATON_FRAGMENT}` });
+    expect(host.conversations.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile two.', intent: 'append' }).revision).toBe(2);
+    // Saving the same text again makes no new revision.
+    expect(host.conversations.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile two.', intent: 'append' }).revision).toBe(2);
+    const second = await ask(host, conversationId, 'instructions?');
+    expect(deliveredOf(second.reply)).toMatchObject({ append: expect.stringContaining('Profile two.') });
+    const revisions = host.store
+      .readEvents(conversationId)
+      .events.flatMap((event) => (event.type === 'turn.started' ? [event.payload.instructionSources?.find((source) => source.source === 'profile')?.revision] : []));
+    expect(revisions).toEqual([1, 2]);
+  });
+});

@@ -39,6 +39,7 @@ export function InstructionsDialog() {
   const edit = useBaton((state) => state.editInstructions);
   const save = useBaton((state) => state.saveInstructions);
   const setAgentSettings = useBaton((state) => state.setAgentInstructionSettings);
+  const setFolderTrust = useBaton((state) => state.setFolderTrust);
   const element = useModalDialog(dialog !== null);
   if (!dialog) {
     return null;
@@ -49,15 +50,55 @@ export function InstructionsDialog() {
       <h2 id="instructions-title">Instructions</h2>
       <p className="hint">Delivered at the level you ask for through each agent&apos;s own channel, or refused. Never sent as message text.</p>
       <InstructionField id="person" label="Your instructions" hint="every conversation" value={dialog.person} onChange={(changes) => edit('person', changes)} />
+      {preview && dialog.profile ? (
+        <InstructionField
+          id="profile"
+          label={`Instructions for ${preview.agentName}`}
+          hint={preview.profile.revision === 0 ? 'its profile, not written yet' : `its profile, revision ${preview.profile.revision}`}
+          value={dialog.profile}
+          onChange={(changes) => edit('profile', changes)}
+        />
+      ) : null}
       <InstructionField id="conversation" label="This conversation's instructions" hint="this conversation only" value={dialog.conversation} onChange={(changes) => edit('conversation', changes)} />
+      {preview && preview.project.state !== 'none' ? (
+        <section className="folder-trust" aria-label="This folder's instructions">
+          <h3>This folder&apos;s instructions</h3>
+          <p className="hint">
+            {preview.project.folder}/.baton/instructions.md
+            {preview.project.state === 'untrusted' ? ' — not trusted: it contributes nothing.' : preview.project.state === 'changed' ? ' — changed since you trusted it: the text you trusted is still the one used.' : ' — trusted.'}
+          </p>
+          {preview.project.problem ? <p role="alert" className="notice notice-error">{preview.project.problem}</p> : null}
+          {preview.project.state === 'changed' && preview.project.trustedText !== null ? (
+            <>
+              <p>You trusted:</p>
+              <pre className="folder-text">{preview.project.trustedText}</pre>
+              <p>It now says:</p>
+            </>
+          ) : null}
+          {preview.project.text !== null ? <pre className="folder-text">{preview.project.text}</pre> : null}
+          {preview.project.state === 'trusted' ? (
+            <button type="button" onClick={() => void setFolderTrust(false)}>
+              Stop trusting this folder
+            </button>
+          ) : preview.project.text !== null ? (
+            <button type="button" onClick={() => void setFolderTrust(true)}>
+              Trust this folder
+            </button>
+          ) : null}
+        </section>
+      ) : null}
       {preview ? (
-        <section className="instruction-preview" aria-label={`What ${preview.agentName} receives`}>
+        <section className="instruction-preview" aria-label="Delivery preview">
           <h3>What {preview.agentName} receives</h3>
           {preview.parts.length === 0 ? <p>No instructions of yours: {preview.agentName} runs with its own prompt.</p> : null}
           <ul>
             {preview.parts.map((part) => (
               <li key={`${part.source}-${part.intent}`}>
                 <strong>{part.sourceName}</strong>: {part.label}
+                <details>
+                  <summary>Exact text</summary>
+                  <pre>{part.text}</pre>
+                </details>
               </li>
             ))}
             <li>

@@ -16,6 +16,11 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     const { selection, openSummary, draft } = get();
     return selection.kind === 'conversation' ? (openSummary?.agentId ?? '') : draft.agentId;
   };
+  const folderOfPane = (): string | undefined => {
+    const { selection, openSummary, draft } = get();
+    const cwd = selection.kind === 'conversation' ? openSummary?.cwd : draft.cwd.trim();
+    return cwd ? cwd : undefined;
+  };
   const refreshPreview = async (): Promise<void> => {
     const { instructionsDialog } = get();
     const agentId = agentOfPane();
@@ -24,9 +29,24 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     }
     const generation = ++previewGeneration;
     try {
-      const { preview } = await api.call('previewInstructions', { agentId, person: instructionsDialog.person, conversation: instructionsDialog.conversation });
+      const cwd = folderOfPane();
+      const { preview } = await api.call('previewInstructions', {
+        agentId,
+        person: instructionsDialog.person,
+        conversation: instructionsDialog.conversation,
+        ...(instructionsDialog.profile ? { profile: instructionsDialog.profile } : {}),
+        ...(cwd ? { cwd } : {}),
+      });
       if (generation === previewGeneration && get().instructionsDialog) {
-        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, preview, problem: null } }));
+        set((state) => ({
+          instructionsDialog: state.instructionsDialog && {
+            ...state.instructionsDialog,
+            preview,
+            // The profile shown is the saved one until the person edits it.
+            profile: state.instructionsDialog.profile ?? { text: preview.profile.text, intent: preview.profile.intent },
+            problem: null,
+          },
+        }));
       }
     } catch (error) {
       if (generation === previewGeneration) {
@@ -42,7 +62,7 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       try {
         const saved = await api.call('getInstructions', selection.kind === 'conversation' ? { conversationId: selection.conversationId } : {});
         const conversation = selection.kind === 'conversation' ? (saved.conversation ?? EMPTY) : (draft.instructions ?? EMPTY);
-        set({ instructionsDialog: { person: saved.person, conversation, preview: null, problem: null, saving: false } });
+        set({ instructionsDialog: { person: saved.person, conversation, profile: null, preview: null, problem: null, saving: false } });
         await refreshPreview();
       } catch (error) {
         get().showError(error);
@@ -53,8 +73,23 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       set({ instructionsDialog: null });
     },
     editInstructions(part, changes) {
-      set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, [part]: { ...state.instructionsDialog[part], ...changes } } }));
+      set((state) => ({
+        instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, [part]: { ...(state.instructionsDialog[part] ?? { text: '', intent: 'append' }), ...changes } },
+      }));
       void refreshPreview();
+    },
+    async setFolderTrust(trusted) {
+      const cwd = folderOfPane();
+      const sha256 = get().instructionsDialog?.preview?.project.sha256 ?? undefined;
+      if (!cwd) {
+        return;
+      }
+      try {
+        await api.call('setFolderTrust', { cwd, trusted, ...(sha256 ? { sha256 } : {}) });
+        await refreshPreview();
+      } catch (error) {
+        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, problem: error instanceof Error ? error.message : String(error) } }));
+      }
     },
     async saveInstructions() {
       const dialog = get().instructionsDialog;
@@ -64,6 +99,11 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       const { selection } = get();
       set({ instructionsDialog: { ...dialog, saving: true, problem: null } });
       try {
+        const agentId = agentOfPane();
+        const savedProfile = dialog.preview?.profile;
+        if (agentId && dialog.profile && (!savedProfile || savedProfile.text !== dialog.profile.text || savedProfile.intent !== dialog.profile.intent)) {
+          await api.call('saveAgentProfile', { agentId, profile: dialog.profile });
+        }
         if (selection.kind === 'conversation') {
           await api.call('saveInstructions', { person: dialog.person, conversationId: selection.conversationId, conversation: dialog.conversation });
         } else {
