@@ -75,8 +75,3 @@ export function composeBundle(parts: ReadonlyArray<InstructionPart>): Instructio
 export function digestInput(bundle: InstructionBundle): string {
   return JSON.stringify({ replace: bundle.replace, append: bundle.append });
 }
-
-/** True when the bundle carries nothing the person wrote. */
-export function isEmptyBundle(bundle: InstructionBundle): boolean {
-  return bundle.replace === null && bundle.append === null;
-}

@@ -62,13 +62,12 @@ export class ProjectInstructions {
 
   /** What the working folder contributes and how it stands. */
   read(cwd: string): FolderInstructions {
-    const found = holder(cwd);
+    const found = this.trustOf(cwd);
     if (!found) {
       return { folder: null, file: null, text: null, sha256: null, problem: null, trusted: null, state: 'none' };
     }
-    const folder = realpathSync(found);
+    const { folder, trusted } = found;
     const file = path.join(folder, PROJECT_FILE);
-    const trusted = this.store.getSetting<Trust | null>(trustKey(folder), trustSchema.nullable(), null);
     let text: string | null = null;
     let problem: string | null = null;
     try {
@@ -89,9 +88,19 @@ export class ProjectInstructions {
     return { folder, file, text, sha256, problem, trusted, state };
   }
 
-  /** The text that reaches agents for this working folder: the last trusted one, or nothing. */
+  /** The text that reaches agents for this working folder: the last trusted one, or nothing (the file itself is not read). */
   trustedText(cwd: string): string | null {
-    return this.read(cwd).trusted?.text ?? null;
+    return this.trustOf(cwd)?.trusted?.text ?? null;
+  }
+
+  /** The folder holding the file (its real path) and what the person trusted there. */
+  private trustOf(cwd: string): { folder: string; trusted: Trust | null } | undefined {
+    const found = holder(cwd);
+    if (!found) {
+      return undefined;
+    }
+    const folder = realpathSync(found);
+    return { folder, trusted: this.store.getSetting<Trust | null>(trustKey(folder), trustSchema.nullable(), null) };
   }
 
   /** Trusts the folder's file as the person saw it (its digest must still match). */

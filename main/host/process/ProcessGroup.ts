@@ -176,11 +176,6 @@ export class ProcessGroup {
     this.releaseLifeline();
   }
 
-  /** The lifeline's process id, while it watches the group (tests). */
-  get lifelinePid(): number | undefined {
-    return this.lifeline?.pid;
-  }
-
   /** Lets the lifeline go: it reads end-of-file, finds the group gone, and exits. */
   private releaseLifeline(): void {
     this.lifeline?.stdin?.end();
