@@ -21,6 +21,7 @@ export const errorCodes = [
   'StoreError',
   'DataDirInUse',
   'AgentInstallFailed',
+  'InjectorUnavailable',
   'Internal',
 ] as const;
 
@@ -191,6 +192,13 @@ export class AgentInstallFailedError extends BatonError {
   }
 }
 
+/** A conversation selected an injector that cannot be used (unknown, vanished, or a file it names is refused). */
+export class InjectorUnavailableError extends BatonError {
+  constructor(name: string, reason: string) {
+    super('InjectorUnavailable', `The injector "${name}" cannot be used: ${reason}`, { name, reason });
+  }
+}
+
 /** Something Baton did not expect (a bug, or a failure with no typed error of its own). */
 export class InternalError extends BatonError {
   constructor(message: string) {
@@ -223,6 +231,7 @@ export const errorClasses: { readonly [C in ErrorCode]: abstract new (...args: n
   StoreError: StoreError,
   DataDirInUse: DataDirInUseError,
   AgentInstallFailed: AgentInstallFailedError,
+  InjectorUnavailable: InjectorUnavailableError,
   Internal: InternalError,
 };
 

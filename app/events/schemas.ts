@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { wireErrorSchema } from '../errors.js';
 import { toolboxChoiceSchema } from '../toolbox/catalog.js';
+import { injectorChoiceSchema, injectorOriginSchema, injectorTimingSchema } from '../instructions/injectors.js';
 
 /** Version of the envelope and payload shapes written by this build. */
 export const EVENT_VERSION = 1;
@@ -103,7 +104,7 @@ export const payloadSchemas = {
     /** sha256 of the instruction bundle the turn runs under (absent in transcripts written before instructions). */
     instructionsSha256: z.string().optional(),
     /** What went into that bundle: each source's digest, and the profile's revision. */
-    instructionSources: z.array(z.object({ source: z.string(), sha256: z.string(), revision: z.number().int().optional() })).optional(),
+    instructionSources: z.array(z.object({ source: z.string(), sha256: z.string(), revision: z.number().int().optional(), name: z.string().optional() })).optional(),
     /** Digest of the toolbox the turn runs under (see `toolbox.set`). */
     toolboxDigest: z.string().optional(),
   }),
@@ -215,6 +216,24 @@ export const payloadSchemas = {
   'handoff.prepared': z.object({ toAgentId: id, mode: z.enum(['resume-delta', 'bounded-summary']), digest: z.string() }),
   /** The MCP servers the conversation may use from its next turn: names and a digest, never a secret. */
   'toolbox.set': toolboxChoiceSchema,
+  /** The injectors the conversation selected, by name, and its switch that turns them all off (from its next turn). */
+  'injectors.set': injectorChoiceSchema,
+  /**
+   * What an injector gave one turn, recorded apart from the person's message: its every-turn
+   * instructions (at the level the bundle reached), or its per-turn block (an embedded resource,
+   * or delimited text where the person allowed that), secrets already redacted.
+   */
+  'context.injected': z.object({
+    turnId: id,
+    injector: z.string(),
+    timing: injectorTimingSchema,
+    origin: injectorOriginSchema,
+    level: z.enum(['system', 'developer', 'per-turn resource', 'per-turn text']),
+    sha256: z.string(),
+    text,
+    /** The block's URI, for per-turn context. */
+    uri: z.string().optional(),
+  }),
   /** The conversation's own standing instructions (replaces the previous ones; empty text clears them). */
   'instructions.set': z.object({ text: z.string(), intent: z.enum(['append', 'replace']) }),
   'binding.changed': z.object({

@@ -11,8 +11,8 @@ export const instructionIntentSchema = z.enum(['append', 'replace']);
 /** One of {@link instructionIntentSchema}. */
 export type InstructionIntent = z.infer<typeof instructionIntentSchema>;
 
-/** Where a part comes from, in composition order: yours, the trusted project's, the agent's profile, the conversation's. */
-export const instructionSourceSchema = z.enum(['person', 'project', 'profile', 'conversation']);
+/** Where a part comes from, in composition order: yours, the trusted project's, the agent's profile, the selected injectors' every-turn instructions, the conversation's. */
+export const instructionSourceSchema = z.enum(['person', 'project', 'profile', 'injector', 'conversation']);
 /** One of {@link instructionSourceSchema}. */
 export type InstructionSource = z.infer<typeof instructionSourceSchema>;
 
@@ -21,8 +21,8 @@ export const instructionTextSchema = z.object({ text: z.string().max(1_000_000),
 /** One of {@link instructionTextSchema}. */
 export type InstructionText = z.infer<typeof instructionTextSchema>;
 
-/** One part of a bundle. */
-export type InstructionPart = InstructionText & { source: InstructionSource };
+/** One part of a bundle (an injector's names it). */
+export type InstructionPart = InstructionText & { source: InstructionSource; name?: string };
 
 /** What one session is given: the effective replacement and addition, and the parts they came from. */
 export type InstructionBundle = Readonly<{
@@ -42,6 +42,7 @@ export const SOURCE_NAMES: Record<InstructionSource, string> = {
   person: 'Your instructions',
   project: "This folder's instructions (.baton/instructions.md)",
   profile: "The agent's profile",
+  injector: 'Injector',
   conversation: "This conversation's instructions",
 };
 

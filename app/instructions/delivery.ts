@@ -31,6 +31,11 @@ export const agentInstructionSettingsSchema = z.object({
   off: z.boolean(),
   /** The person accepted once that this agent's instructions travel on its command line. */
   commandLineAccepted: z.boolean(),
+  /**
+   * For an agent without embedded context: the person let per-turn injector context travel as a
+   * delimited text block labelled as injected context (otherwise such a turn is refused).
+   */
+  contextAsText: z.boolean().default(false),
 });
 /** One of {@link agentInstructionSettingsSchema}. */
 export type AgentInstructionSettings = Readonly<z.infer<typeof agentInstructionSettingsSchema>>;
@@ -40,6 +45,8 @@ export const partLevelSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('system-added') }),
   z.object({ kind: z.literal('system-replaced') }),
   z.object({ kind: z.literal('developer') }),
+  /** One turn's context on its prompt: an embedded resource, or labelled text where the person allowed it (unverified: the agent could not be asked yet). */
+  z.object({ kind: z.literal('per-turn'), as: z.enum(['resource', 'text']), unverified: z.boolean().optional() }),
   z.object({ kind: z.literal('refused'), reason: z.string() }),
   z.object({ kind: z.literal('off'), reason: z.string() }),
 ]);
@@ -72,6 +79,8 @@ export function levelLabel(level: PartLevel): string {
       return 'system, replaced';
     case 'developer':
       return 'developer';
+    case 'per-turn':
+      return `per-turn context, ${level.as === 'resource' ? 'as an embedded resource' : 'as labelled text'}${level.unverified ? ' (if the agent takes embedded context; checked when it starts)' : ''}`;
     case 'refused':
       return `refused: ${level.reason}`;
     case 'off':
@@ -94,7 +103,7 @@ export function planDelivery(options: {
   agentName: string;
   capability: InstructionCapability;
   bundle: Pick<InstructionBundle, 'replace' | 'append'>;
-  settings: AgentInstructionSettings;
+  settings: Pick<AgentInstructionSettings, 'off' | 'commandLineAccepted'>;
   ownPrompt?: OwnPromptSettings;
   /** Baton's own fragment is on (BATON_NO_SYSTEM_PROMPT_APPEND is not set). */
   fragment: boolean;
@@ -143,7 +152,7 @@ export function planDelivery(options: {
   return { levels, fragment, ...(fragmentNote ? { fragmentNote } : {}), delivered: refusal ? null : { replace, append }, refusal };
 }
 
-function refusalReason(agentName: string, intent: InstructionIntent, capability: InstructionCapability, settings: AgentInstructionSettings, ownPrompt: OwnPromptSettings): string | undefined {
+function refusalReason(agentName: string, intent: InstructionIntent, capability: InstructionCapability, settings: Pick<AgentInstructionSettings, 'commandLineAccepted'>, ownPrompt: OwnPromptSettings): string | undefined {
   const own = ownPrompt[intent];
   if (own) {
     return `your own ${own} is in force for ${agentName}, and Baton does not add a second one; remove it, or clear this part`;

@@ -11,6 +11,7 @@ import { wireErrorSchema } from '../errors.js';
 import { envelopeSchema } from '../events/index.js';
 import { instructionIntentSchema, instructionSourceSchema, instructionTextSchema } from '../instructions/bundle.js';
 import { agentInstructionSettingsSchema, instructionCapabilitySchema, partLevelSchema } from '../instructions/delivery.js';
+import { injectorChoiceSchema, injectorOriginSchema, injectorTimingSchema } from '../instructions/injectors.js';
 import { catalogServerSchema, serverInputSchema, toolboxSchema, transportSchema } from '../toolbox/catalog.js';
 import { conversationContextSchema } from '../transcript/context.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
@@ -79,7 +80,27 @@ export const instructionPreviewSchema = z.object({
   agentId: z.string(),
   agentName: z.string(),
   /** Each part the person wrote, in composition order, with where it lands. */
-  parts: z.array(z.object({ source: instructionSourceSchema, sourceName: z.string(), intent: instructionIntentSchema, text: z.string(), level: partLevelSchema, label: z.string() })),
+  parts: z.array(z.object({ source: instructionSourceSchema, sourceName: z.string(), name: z.string().optional(), intent: instructionIntentSchema, text: z.string(), level: partLevelSchema, label: z.string(), sha256: z.string() })),
+  /** What the selected injectors give single turns (on the prompt, ahead of the person's message). */
+  perTurn: z.array(z.object({ name: z.string(), timing: injectorTimingSchema, when: z.string(), text: z.string(), level: partLevelSchema, label: z.string(), sha256: z.string() })),
+  /** The injectors this conversation can select, the ones that cannot be read, and its switch. */
+  injectors: z.object({
+    available: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        timing: injectorTimingSchema,
+        timingName: z.string(),
+        origin: injectorOriginSchema,
+        folder: z.string(),
+        /** Manifest keys that contribute nothing (tools, permissions, code…). */
+        ignored: z.array(z.string()),
+        selected: z.boolean(),
+      }),
+    ),
+    broken: z.array(z.object({ name: z.string(), origin: injectorOriginSchema, folder: z.string(), problem: z.string(), selected: z.boolean() })),
+    off: z.boolean(),
+  }),
   /** sha256 of the bundle (recorded on every turn that runs under it). */
   sha256: z.string(),
   /** Baton's own short note: delivered, skipped (no channel), or off. */
@@ -101,6 +122,10 @@ export const instructionPreviewSchema = z.object({
     sha256: z.string().nullable(),
     problem: z.string().nullable(),
     trustedText: z.string().nullable(),
+    /** The injectors under `.agents/instructions/` (their folder names), as they are now. */
+    injectors: z.array(z.string()),
+    /** Since the folder was trusted: each file added, changed or removed. */
+    changes: z.array(z.string()),
   }),
 });
 
@@ -237,6 +262,8 @@ export const requests = {
       instructions: instructionTextSchema.optional(),
       /** The catalog servers it may use; absent: the default toolbox. */
       serverIds: z.array(z.string()).max(200).optional(),
+      /** The injectors it selects. */
+      injectors: injectorChoiceSchema.optional(),
     }),
     result: conversationResult,
   },
@@ -296,16 +323,16 @@ export const requests = {
   /** The person's own instructions, and a conversation's when one is named. */
   getInstructions: {
     params: z.object({ conversationId: z.string().optional() }),
-    result: z.object({ person: instructionTextSchema, conversation: instructionTextSchema.nullable() }),
+    result: z.object({ person: instructionTextSchema, conversation: instructionTextSchema.nullable(), injectors: injectorChoiceSchema.nullable() }),
   },
   /** Saves the person's own instructions and/or a conversation's (they apply from its next turn). */
   saveInstructions: {
-    params: z.object({ person: instructionTextSchema.optional(), conversationId: z.string().optional(), conversation: instructionTextSchema.optional() }),
+    params: z.object({ person: instructionTextSchema.optional(), conversationId: z.string().optional(), conversation: instructionTextSchema.optional(), injectors: injectorChoiceSchema.optional() }),
     result: z.object({}),
   },
   /** Where the given texts would land with one agent, without saving anything. */
   previewInstructions: {
-    params: z.object({ agentId: z.string().min(1), person: instructionTextSchema, conversation: instructionTextSchema.nullable(), profile: instructionTextSchema.optional(), cwd: z.string().optional() }),
+    params: z.object({ agentId: z.string().min(1), person: instructionTextSchema, conversation: instructionTextSchema.nullable(), profile: instructionTextSchema.optional(), cwd: z.string().optional(), injectors: injectorChoiceSchema.optional() }),
     result: z.object({ preview: instructionPreviewSchema }),
   },
   /** Saves a new revision of an agent's profile. */
@@ -320,7 +347,7 @@ export const requests = {
   },
   /** The person's choices for one agent: Baton's delivery off, command-line channels accepted. */
   setAgentInstructionSettings: {
-    params: z.object({ agentId: z.string().min(1), settings: agentInstructionSettingsSchema }),
+    params: z.object({ agentId: z.string().min(1), settings: agentInstructionSettingsSchema.partial() }),
     result: z.object({}),
   },
   /**

@@ -33,6 +33,10 @@ export const conversationContextSchema = z.object({
   instructions: payloadSchemas['instructions.set'].nullable().default(null),
   /** The MCP servers it may use (null: none chosen). */
   toolbox: payloadSchemas['toolbox.set'].nullable().default(null),
+  /** The injectors it selected (null: none ever chosen). */
+  injectors: payloadSchemas['injectors.set'].nullable().default(null),
+  /** An agent has been given a prompt in it (a turn reached `turn.running`): first-turn injectors are done. Only ever set. */
+  prompted: z.boolean().default(false),
 });
 
 /** A conversation's own state (see the file comment). */
@@ -59,13 +63,15 @@ export function emptyContext(conversationId: string): ConversationContext {
     chosenOptions: {},
     instructions: null,
     toolbox: null,
+    injectors: null,
+    prompted: false,
   };
 }
 
 /** The context fields of a larger state (a whole transcript). */
 export function contextOf(state: ConversationContext): ConversationContext {
-  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox } = state;
-  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox };
+  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted } = state;
+  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted };
 }
 
 /**
@@ -105,6 +111,10 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       return { ...state, usage: event.payload };
     case 'toolbox.set':
       return { ...state, toolbox: event.payload };
+    case 'injectors.set':
+      return { ...state, injectors: event.payload };
+    case 'turn.running':
+      return state.prompted ? state : { ...state, prompted: true };
     case 'instructions.set':
       return { ...state, instructions: event.payload.text.trim() === '' ? null : event.payload };
     case 'agent.switched':

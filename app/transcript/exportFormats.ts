@@ -2,6 +2,7 @@
  * Export formats of a conversation: JSONL (one stored envelope per line, lossless, importable)
  * and Markdown (for people, made from the same reduced transcript the screen shows).
  */
+import { TIMING_NAMES } from '../instructions/injectors.js';
 import { InvalidRequestError } from '../errors.js';
 import { envelopeSchema, parseEnvelope, type Envelope } from '../events/index.js';
 import { reduceAll } from './reduce.js';
@@ -87,6 +88,8 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
       return [`## ${item.agentName}`, '', item.text];
     case 'thought':
       return ['<details><summary>Thinking</summary>', '', item.text, '', '</details>'];
+    case 'injected':
+      return [`<details><summary>Injected context: ${item.injector} (${TIMING_NAMES[item.timing]}, ${item.level}; not typed by you)</summary>`, '', item.text, '', `_sha256 ${item.sha256}_`, '', '</details>'];
     case 'tool':
       return [`- Tool: **${item.title}** (${item.status.replace('_', ' ')})`, ...item.content.flatMap((content) => terminalMarkdown(content, terminals, item.title))];
     case 'elicitation':

@@ -32,6 +32,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'session.option.chosen':
     case 'usage':
     case 'instructions.set':
+    case 'injectors.set':
     case 'agent.switched':
     case 'handoff.prepared':
     case 'binding.changed':
@@ -61,6 +62,13 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         activeTurnId: state.activeTurnId === turnId ? null : state.activeTurnId,
         items: notice ? [...items, notice] : items,
       };
+    }
+    case 'context.injected': {
+      // Shown where the agent got it: ahead of the person's message of its turn, never inside it.
+      const { turnId, injector, timing, origin, level, sha256, text, uri } = event.payload;
+      const item: TranscriptItem = { kind: 'injected', key, turnId, injector, timing, origin, level, sha256, text, uri };
+      const at = state.items.findIndex((candidate) => candidate.kind === 'user' && candidate.turnId === turnId);
+      return { ...base, items: at < 0 ? [...state.items, item] : [...state.items.slice(0, at), item, ...state.items.slice(at)] };
     }
     case 'message.chunk': {
       const { turnId, messageId, text } = event.payload;

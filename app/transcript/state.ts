@@ -12,6 +12,7 @@ export type TranscriptItem =
   | { kind: 'user'; key: string; turnId: string; text: string }
   | { kind: 'agent'; key: string; turnId: string; messageId: string | undefined; agentName: string; text: string }
   | { kind: 'thought'; key: string; turnId: string; text: string }
+  | ({ kind: 'injected'; key: string } & Omit<EventPayload<'context.injected'>, 'uri'> & { uri: string | undefined })
   | {
       kind: 'tool';
       key: string;

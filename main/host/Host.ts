@@ -144,7 +144,7 @@ export class Host {
       searchConversations: ({ text, ...filters }) => ({ results: this.store.search({ text, ...filters }) }),
       exportConversation: ({ conversationId, format }) => this.history.export(conversationId, format),
       importConversation: ({ content }) => ({ conversation: this.history.import(content) }),
-      newConversation: ({ agentId, cwd, title, instructions, serverIds }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions, serverIds) }),
+      newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions, serverIds, injectors) }),
       listToolbox: () => ({ servers: this.toolbox.listServers(), toolboxes: this.toolbox.listToolboxes() }),
       addServer: ({ server }) => ({ server: this.toolbox.addServer(server) }),
       scanServerImports: ({ cwd, file }) => this.serverImports.scan({ ...(cwd ? { cwd } : {}), ...(file ? { file } : {}) }),
@@ -178,13 +178,20 @@ export class Host {
       getInstructions: ({ conversationId }) => ({
         person: this.conversations.instructions.person(),
         conversation: conversationId ? this.store.getContext(conversationId).instructions : null,
+        injectors: conversationId ? this.store.getContext(conversationId).injectors : null,
       }),
-      saveInstructions: ({ person, conversationId, conversation }) => {
+      saveInstructions: ({ person, conversationId, conversation, injectors }) => {
         if (person) {
           this.conversations.instructions.setPerson(person);
         }
         if (conversationId && conversation) {
           this.conversations.setInstructions(conversationId, conversation);
+        }
+        if (conversationId && injectors) {
+          const current = this.store.getContext(conversationId).injectors;
+          if (JSON.stringify(current ?? { names: [], off: false }) !== JSON.stringify(injectors)) {
+            this.conversations.setInjectors(conversationId, injectors);
+          }
         }
         return {};
       },
@@ -201,11 +208,29 @@ export class Host {
         }
         return {};
       },
-      previewInstructions: async ({ agentId, person, conversation, profile, cwd }) => {
+      previewInstructions: async ({ agentId, person, conversation, profile, cwd, injectors }) => {
         const adapter = this.catalog.get(agentId);
-        // Agents that negotiate their channels are asked once (the card is cached).
-        const capability = negotiatesInstructions(adapter) ? (await this.probe.describe(agentId)).instructionChannels : capabilityOf(adapter);
-        return { preview: previewInstructions({ adapter, capability, settings: this.conversations.instructions, baseEnv: env, person, conversation, ...(profile ? { profile } : {}), ...(cwd ? { cwd } : {}) }) };
+        const settings = this.conversations.instructions;
+        const selected = injectors && !injectors.off ? injectors.names : [];
+        // The card is asked for only when it is needed (it is cached): for agents that negotiate
+        // their channels, and for whether per-turn context can travel as embedded resources.
+        const perTurn = settings.injectors.available(cwd).injectors.some((injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0));
+        const card = negotiatesInstructions(adapter) ? await this.probe.describe(agentId) : perTurn ? await this.probe.describe(agentId).catch(() => undefined) : undefined;
+        const capability = negotiatesInstructions(adapter) ? (card?.instructionChannels ?? {}) : capabilityOf(adapter);
+        return {
+          preview: previewInstructions({
+            adapter,
+            capability,
+            settings,
+            baseEnv: env,
+            person,
+            conversation,
+            injectors: injectors ?? { names: [], off: false },
+            ...(card ? { embeddedContext: card.prompt.embeddedContext } : {}),
+            ...(profile ? { profile } : {}),
+            ...(cwd ? { cwd } : {}),
+          }),
+        };
       },
       setAgentInstructionSettings: ({ agentId, settings }) => {
         this.catalog.get(agentId);

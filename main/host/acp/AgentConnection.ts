@@ -26,6 +26,7 @@ export type {
   InitializeResponse,
   CreateElicitationRequest,
   CreateElicitationResponse,
+  ContentBlock as PromptBlock,
 } from '@agentclientprotocol/sdk';
 /** The JSON-RPC error a client handler throws to refuse a request. */
 export { RequestError } from '@agentclientprotocol/sdk';
@@ -334,11 +335,9 @@ export class AgentConnection {
     return sessionOptions(response?.modes, response?.configOptions);
   }
 
-  /** `session/prompt` with one text block; resolves with the stop reason. */
-  async prompt(sessionId: string, text: string): Promise<acp.StopReason> {
-    const response = await this.call<acp.PromptResponse>(() =>
-      this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] }),
-    );
+  /** `session/prompt` with its content blocks (the person's text last); resolves with the stop reason. */
+  async prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.StopReason> {
+    const response = await this.call<acp.PromptResponse>(() => this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }));
     return response.stopReason;
   }
 

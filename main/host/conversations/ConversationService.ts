@@ -18,6 +18,9 @@ import type { AgentCatalog } from '../adapters/AgentCatalog.js';
 import type { InstructionText } from '../../../app/instructions/bundle.js';
 import { prepareBinding, type Instructions } from '../binding/PreparedBinding.js';
 import { InstructionSettings, type ComposedInstructions } from '../instructions/InstructionSettings.js';
+import { injectTurn } from '../instructions/injectTurn.js';
+import { injectorChoiceSchema, type Injector, type InjectorChoice } from '../../../app/instructions/injectors.js';
+import { agentSecrets } from '../instructions/knownSecrets.js';
 import { SessionFolder } from '../instructions/SessionFolder.js';
 import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
@@ -50,6 +53,13 @@ type Running = {
   instructions: ComposedInstructions;
   /** The catalog servers the turn may use. */
   serverIds: readonly string[];
+  /** The injectors the turn runs with, and its number in the conversation (1: the first). */
+  injectors: readonly Injector[];
+  turnNumber: number;
+  /** No earlier turn reached an agent: first-turn injectors apply. */
+  first: boolean;
+  /** Why the turn cannot run, found before any agent is asked (an unavailable injector). */
+  refusal?: unknown;
 };
 
 /** The conversations service. */
@@ -74,7 +84,7 @@ export class ConversationService {
     private readonly toolbox?: ToolboxCatalog,
     private readonly homeDir: string = os.homedir(),
   ) {
-    this.instructions = new InstructionSettings(store, agentEnv);
+    this.instructions = new InstructionSettings(store, agentEnv, dataDir, () => [...(toolbox?.secretValues() ?? []), ...agentSecrets(agentEnv, catalog.adapters())]);
     if (dataDir) {
       SessionFolder.removeLeftovers(dataDir);
     }
@@ -98,7 +108,7 @@ export class ConversationService {
   }
 
   /** Creates a conversation bound to an agent and a working folder, with its own instructions if given. */
-  create(agentId: string, cwd: string, title = '', instructions?: InstructionText, serverIds?: readonly string[]): ConversationSummary {
+  create(agentId: string, cwd: string, title = '', instructions?: InstructionText, serverIds?: readonly string[], injectors?: InjectorChoice): ConversationSummary {
     const adapter = this.catalog.get(agentId);
     checkWorkingFolder(cwd);
     const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }];
@@ -110,6 +120,9 @@ export class ConversationService {
     const servers = serverIds ?? this.toolbox?.defaultServerIds() ?? [];
     if (servers.length > 0) {
       drafts.push({ type: 'toolbox.set', payload: this.requireToolbox().choose(servers) });
+    }
+    if (injectors && (injectors.names.length > 0 || injectors.off)) {
+      drafts.push({ type: 'injectors.set', payload: injectorChoiceSchema.parse({ names: [...new Set(injectors.names)], off: injectors.off }) });
     }
     const { summary } = this.committer.commit(newId(), drafts, 0);
     return summary;
@@ -151,6 +164,15 @@ export class ConversationService {
     return this.toolbox;
   }
 
+  /** Selects the conversation's injectors by name, or turns them all off; applies from its next turn. */
+  setInjectors(conversationId: string, choice: InjectorChoice): void {
+    const summary = this.store.getSummary(conversationId);
+    if (summary.lifecycle === 'deleted') {
+      throw new InvalidRequestError('This conversation is in the trash; restore it to change its injectors.');
+    }
+    this.committer.commit(conversationId, [{ type: 'injectors.set', payload: injectorChoiceSchema.parse({ names: [...new Set(choice.names)], off: choice.off }) }]);
+  }
+
   /** Sets a conversation's own instructions (empty text clears them); they apply from its next turn. */
   setInstructions(conversationId: string, instructions: InstructionText): void {
     const summary = this.store.getSummary(conversationId);
@@ -170,13 +192,21 @@ export class ConversationService {
     }
     const adapter = this.catalog.get(summary.agentId);
     const context = this.store.getContext(conversationId);
-    const instructions = this.instructions.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd });
+    // An injector that cannot be used fails the turn closed, before any agent is asked.
+    let injectors: Injector[] = [];
+    let refusal: unknown;
+    try {
+      injectors = context.injectors && !context.injectors.off ? this.instructions.injectors.resolve(context.injectors.names, summary.cwd) : [];
+    } catch (error) {
+      refusal = error;
+    }
+    const instructions = this.instructions.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd, injectors });
     const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
     const turnId = newId();
     const { events } = this.committer.commit(conversationId, [
       { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}) } },
     ]);
-    const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve(), instructions, serverIds };
+    const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve(), instructions, serverIds, injectors, turnNumber: summary.turnCount + 1, first: !context.prompted, refusal };
     this.running.set(conversationId, running);
     running.done = this.runTurn(conversationId, summary, running, text);
     return { turnId, seq: events[0]!.seq };
@@ -272,16 +302,30 @@ export class ConversationService {
   private async runTurn(conversationId: string, summary: ConversationSummary, running: Running, text: string): Promise<void> {
     const { turnId } = running;
     try {
+      if (running.refusal) {
+        throw running.refusal;
+      }
       const live = await this.liveSession(conversationId, summary, running);
       if (running.cancelRequested) {
         this.committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
         return;
       }
-      const reply = live.prompt(text);
+      const injection = injectTurn({
+        agentName: live.binding.agentName,
+        injectors: running.injectors,
+        turnId,
+        turnNumber: running.turnNumber,
+        first: running.first,
+        message: text,
+        embeddedContext: live.takesEmbeddedContext,
+        settings: this.instructions.agent(summary.agentId),
+        appendLevel: running.injectors.length > 0 ? live.deliveryPlan.levels.append : undefined,
+      });
+      const reply = live.prompt(text, injection.blocks);
       // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
       reply.catch(() => undefined);
       // Recorded once the prompt is on its way, so the agent is not kept waiting for the disk.
-      this.committer.commit(conversationId, [{ type: 'turn.running', payload: { turnId } }]);
+      this.committer.commit(conversationId, [...injection.drafts, { type: 'turn.running', payload: { turnId } }]);
       const stopReason = await reply;
       if (running.storeFailure) {
         throw running.storeFailure;

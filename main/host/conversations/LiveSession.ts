@@ -7,7 +7,7 @@
 import { InvalidRequestError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import type { EventDraft, EventPayload } from '../../../app/events/index.js';
-import { AgentConnection, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
+import { AgentConnection, type PromptBlock, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
@@ -18,7 +18,8 @@ import { SessionElicitations, type ElicitationAnswerResult } from './SessionElic
 import { SessionFiles } from './SessionFiles.js';
 import { SessionTerminals } from './SessionTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
-import { instructionSessionMeta } from '../instructions/deliverInstructions.js';
+import { instructionSessionMeta, planFor } from '../instructions/deliverInstructions.js';
+import type { DeliveryPlan } from '../../../app/instructions/delivery.js';
 import { SessionFolder } from '../instructions/SessionFolder.js';
 import { admitServers } from '../toolbox/admission.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
@@ -74,7 +75,7 @@ export class LiveSession {
     private readonly owner: LiveSessionOwner,
     private readonly terminals: SessionTerminals,
     private readonly adapter: AgentAdapter,
-    /** What the process was started with (the person's own prompt settings are read from it). */
+    /** The launch without Baton's instruction channels (the person's own prompt settings are read from it). */
     private readonly launch: LaunchSpec,
     private readonly removeFiles: () => void,
   ) {}
@@ -109,8 +110,10 @@ export class LiveSession {
     }
     // The connection's handlers need the session object, which needs the connection.
     const self: { live?: LiveSession } = {};
-    // Commands the agent runs in terminals get its environment without the instruction channels.
-    const terminalEnv = launchSpec(adapter, executable, { ...binding, instructions: null }, baseEnv).env;
+    // The launch without Baton's instruction channels: the person's own settings are read from it,
+    // and commands the agent runs in terminals get its environment.
+    const ownLaunch = launchSpec(adapter, executable, { ...binding, instructions: null }, baseEnv);
+    const terminalEnv = ownLaunch.env;
     const terminals = new SessionTerminals({ cwd: binding.cwd, env: terminalEnv, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId() });
     let connection: AgentConnection;
     try {
@@ -138,7 +141,7 @@ export class LiveSession {
       folder?.dispose();
       throw error;
     }
-    self.live = new LiveSession(binding, connection, owner, terminals, adapter, launch, () => folder?.dispose());
+    self.live = new LiveSession(binding, connection, owner, terminals, adapter, ownLaunch, () => folder?.dispose());
     return self.live;
   }
 
@@ -231,15 +234,15 @@ export class LiveSession {
     return this.sessionId !== undefined;
   }
 
-  /** Sends the person's text; resolves with the agent's stop reason. */
-  async prompt(text: string): Promise<string> {
+  /** Sends the person's text, after any context blocks that go ahead of it; resolves with the agent's stop reason. */
+  async prompt(text: string, ahead: readonly PromptBlock[] = []): Promise<string> {
     const sessionId = this.requireSession();
     this.prompting = true;
     try {
       if (this.outOfStep) {
         await this.resync(sessionId);
       }
-      return await this.connection.prompt(sessionId, text);
+      return await this.connection.prompt(sessionId, [...ahead, { type: 'text', text }]);
     } finally {
       this.prompting = false;
       this.lastTurnEndedAt = Date.now();
@@ -287,6 +290,16 @@ export class LiveSession {
   }
 
   /** What the agent answered to `initialize`. */
+  /** Where this session's instructions landed (the same planner as its launch). */
+  get deliveryPlan(): DeliveryPlan {
+    return planFor(this.adapter, this.binding, this.launch, this.connection.initialized);
+  }
+
+  /** True when the agent takes embedded resources in a prompt (`promptCapabilities.embeddedContext`). */
+  get takesEmbeddedContext(): boolean {
+    return this.connection.initialized.agentCapabilities?.promptCapabilities?.embeddedContext === true;
+  }
+
   get initialized(): AgentConnection['initialized'] {
     return this.connection.initialized;
   }

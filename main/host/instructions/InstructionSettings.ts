@@ -11,6 +11,8 @@ import { agentInstructionSettingsSchema, type AgentInstructionSettings } from '.
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { Instructions } from '../binding/PreparedBinding.js';
 import type { EventStore } from '../store/EventStore.js';
+import type { Injector } from '../../../app/instructions/injectors.js';
+import { InjectorRegistry } from './InjectorRegistry.js';
 import { ProjectInstructions } from './ProjectInstructions.js';
 
 const PERSON_KEY = 'instructions.person';
@@ -23,13 +25,13 @@ export const profileSchema = instructionTextSchema.extend({ revision: z.number()
 export type AgentProfile = z.infer<typeof profileSchema>;
 
 const NO_INSTRUCTIONS: InstructionText = { text: '', intent: 'append' };
-const DEFAULT_AGENT_SETTINGS: AgentInstructionSettings = { off: false, commandLineAccepted: false };
+const DEFAULT_AGENT_SETTINGS: AgentInstructionSettings = { off: false, commandLineAccepted: false, contextAsText: false };
 
 /** A composed bundle with its digest, and the digest (and revision) of each source that went in. */
 export type ComposedInstructions = {
   bundle: InstructionBundle;
   sha256: string;
-  sources: Array<{ source: InstructionSource; sha256: string; revision?: number }>;
+  sources: Array<{ source: InstructionSource; sha256: string; revision?: number; name?: string }>;
 };
 
 /** What a conversation's bundle is made of. */
@@ -42,6 +44,8 @@ export type BundleInputs = {
   profile?: InstructionText;
   /** The working folder whose trusted instructions go in. */
   cwd?: string;
+  /** The injectors selected for the turn: their every-turn instructions go in. */
+  injectors?: readonly Injector[];
 };
 
 const textDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -55,12 +59,19 @@ export function bundleDigest(bundle: InstructionBundle): string {
 export class InstructionSettings {
   /** Working folders' instructions and the person's trust in them. */
   readonly projects: ProjectInstructions;
+  /** The injectors conversations can select. */
+  readonly injectors: InjectorRegistry;
 
   constructor(
     private readonly store: EventStore,
     private readonly env: Env,
+    /** The data folder, whose `instructions/` holds the person's own injectors. */
+    dataDir?: string,
+    /** The secret values Baton knows, redacted from injector output. */
+    secrets: () => readonly string[] = () => [],
   ) {
-    this.projects = new ProjectInstructions(store);
+    this.projects = new ProjectInstructions(store, secrets);
+    this.injectors = new InjectorRegistry(dataDir, this.projects, secrets);
   }
 
   /** An agent's profile as last saved (revision 0: never written). */
@@ -96,9 +107,9 @@ export class InstructionSettings {
     return this.store.getSetting(agentKey(agentId), agentInstructionSettingsSchema, DEFAULT_AGENT_SETTINGS);
   }
 
-  /** Saves the person's choices for one agent. */
-  setAgent(agentId: string, value: AgentInstructionSettings): void {
-    this.store.setSetting(agentKey(agentId), value);
+  /** Saves the person's choices for one agent (what is left out stays as it was). */
+  setAgent(agentId: string, value: Partial<AgentInstructionSettings>): void {
+    this.store.setSetting(agentKey(agentId), { ...this.agent(agentId), ...value });
   }
 
   /** Baton's own note is on unless BATON_NO_SYSTEM_PROMPT_APPEND=1. */
@@ -120,6 +131,7 @@ export class InstructionSettings {
       { source: 'person', ...person },
       ...(project === null ? [] : [{ source: 'project' as const, text: project, intent: 'append' as const }]),
       ...(profile ? [{ source: 'profile' as const, text: profile.text, intent: profile.intent }] : []),
+      ...(inputs.injectors ?? []).filter((injector) => injector.when === 'every_turn').map((injector) => ({ source: 'injector' as const, name: injector.name, text: injector.instructions, intent: 'append' as const })),
       ...(inputs.conversation ? [{ source: 'conversation' as const, ...inputs.conversation }] : []),
     ];
     const bundle = composeBundle(parts);
@@ -127,6 +139,7 @@ export class InstructionSettings {
       source: part.source,
       sha256: textDigest(`${part.intent}\n${part.text}`),
       ...(part.source === 'profile' && saved && !inputs.profile ? { revision: saved.revision } : {}),
+      ...(part.name !== undefined ? { name: part.name } : {}),
     }));
     return { bundle, sha256: bundleDigest(bundle), sources };
   }

@@ -70,7 +70,7 @@ export function planFor(adapter: AgentAdapter, binding: PreparedBinding, launch:
     agentName: adapter.displayName,
     capability: capabilityOf(adapter, initialized),
     bundle: instructions ?? { replace: null, append: null },
-    settings: instructions?.settings ?? { off: false, commandLineAccepted: false },
+    settings: instructions?.settings ?? { off: false, commandLineAccepted: false, contextAsText: false },
     ownPrompt: ownPromptSettings(adapter, launch),
     fragment: instructions?.fragment ?? false,
   });

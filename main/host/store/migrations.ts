@@ -101,6 +101,8 @@ export const migrations: ReadonlyArray<(db: Database.Database) => 'rebuild' | vo
       ) WITHOUT ROWID;
     `);
   },
+  // 7: the conversation context learned whether an agent was ever prompted (first-turn injectors): fold it again.
+  () => 'rebuild',
 ];
 
 /** Throws when the file was written by a newer Baton; writes nothing. */

@@ -70,6 +70,7 @@ export class ToolboxCatalog {
         insertSecret: db.prepare('INSERT INTO secrets (secret_id, ciphertext) VALUES (?, ?)'),
         secret: db.prepare<[string], { ciphertext: string }>('SELECT ciphertext FROM secrets WHERE secret_id = ?'),
         deleteSecret: db.prepare('DELETE FROM secrets WHERE secret_id = ?'),
+        allSecrets: db.prepare<[], { ciphertext: string }>('SELECT ciphertext FROM secrets'),
         toolboxes: db.prepare<[], ToolboxRow>('SELECT * FROM toolboxes ORDER BY name COLLATE NOCASE'),
         upsertToolbox: db.prepare('INSERT OR REPLACE INTO toolboxes (toolbox_id, name, server_ids, is_default) VALUES (?, ?, ?, ?)'),
         clearDefault: db.prepare('UPDATE toolboxes SET is_default = 0'),
@@ -136,6 +137,17 @@ export class ToolboxCatalog {
     const updated = JSON.stringify({ ...spec, bridge });
     this.write(() => this.statements.updateSpec.run(updated, new Date().toISOString(), serverId));
     return this.shown({ ...row, spec: updated });
+  }
+
+  /** Every secret value the toolbox keeps, opened (for redacting them from what Baton records and sends). */
+  secretValues(): string[] {
+    return this.statements.allSecrets.all().flatMap(({ ciphertext }) => {
+      try {
+        return [this.secrets.open(ciphertext)];
+      } catch {
+        return [];
+      }
+    });
   }
 
   /** Removes a server and its secrets (toolboxes that named it simply lose it). */
