@@ -6,6 +6,7 @@ import type { ElicitationValue } from '../../app/agents/elicitation.js';
 import type { Envelope } from '../../app/events/index.js';
 import type { InstructionText } from '../../app/instructions/bundle.js';
 import type { AgentInstructionSettings } from '../../app/instructions/delivery.js';
+import type { InjectorChoice } from '../../app/instructions/injectors.js';
 import type { AgentSession, ImportCandidate, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
 import type { CatalogServer, ServerInput, Toolbox } from '../../app/toolbox/catalog.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
@@ -75,7 +76,7 @@ export type ChatSlice = {
   /** A message to scroll to once the transcript shows (a search hit). */
   focus: { conversationId: string; seq: number } | null;
   /** The new conversation being set up: its agent, folder and, once saved in the dialog, its own instructions. */
-  draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[] };
+  draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice };
   composer: Record<string, string>;
   sending: boolean;
   newConversation(): void;
@@ -131,6 +132,8 @@ export type InstructionsSlice = {
     conversation: InstructionText;
     /** The pane's agent's profile as edited (null: the saved one, not yet shown). */
     profile: InstructionText | null;
+    /** The conversation's injectors as selected in the dialog. */
+    injectors: InjectorChoice;
     preview: InstructionPreview | null;
     problem: string | null;
     saving: boolean;
@@ -138,10 +141,12 @@ export type InstructionsSlice = {
   openInstructions(): Promise<void>;
   closeInstructions(): void;
   editInstructions(part: 'person' | 'conversation' | 'profile', changes: Partial<InstructionText>): void;
+  /** Selects or deselects one injector, or turns them all off, in the dialog. */
+  editInjectors(changes: { select?: { name: string; selected: boolean }; off?: boolean }): void;
   /** Trusts the pane's working folder's instructions as shown, or stops trusting them. */
   setFolderTrust(trusted: boolean): Promise<void>;
   saveInstructions(): Promise<void>;
-  setAgentInstructionSettings(settings: AgentInstructionSettings): Promise<void>;
+  setAgentInstructionSettings(settings: Partial<AgentInstructionSettings>): Promise<void>;
 };
 
 /** The Toolbox dialog. */

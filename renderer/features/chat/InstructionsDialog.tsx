@@ -4,6 +4,8 @@
  * why it cannot), Baton's own note, the digest, and the person's choices for that agent.
  */
 import type { InstructionIntent, InstructionText } from '../../../app/instructions/bundle.js';
+import type { InjectorChoice } from '../../../app/instructions/injectors.js';
+import type { InstructionPreview } from '../../../app/ipc/index.js';
 import { useModalDialog } from '../../components/useModalDialog.js';
 import { useBaton } from '../../store/index.js';
 
@@ -32,6 +34,61 @@ function InstructionField({ id, label, hint, value, onChange }: { id: string; la
   );
 }
 
+const ORIGINS: Record<InstructionPreview['injectors']['available'][number]['origin'], string> = { builtin: 'built into Baton', data: 'your instructions folder', folder: 'this folder, as you trusted it' };
+
+/** List "Injectors": a checkbox per available injector, named by its name, with its timing and where it comes from; the conversation's off switch. */
+function InjectorChooser({ preview, choice, onChange }: { preview: InstructionPreview; choice: InjectorChoice; onChange: (changes: { select?: { name: string; selected: boolean }; off?: boolean }) => void }) {
+  const { available, broken } = preview.injectors;
+  return (
+    <section className="injectors" aria-labelledby="injectors-title">
+      <h3 id="injectors-title">Injectors</h3>
+      <p className="hint">Packages of instructions and context for this conversation: every-turn instructions join the prompt; the rest travels with the turns it belongs to, shown apart from your messages.</p>
+      <label className="checkbox">
+        <input type="checkbox" checked={choice.off} onChange={(event) => onChange({ off: event.target.checked })} />
+        Turn all injectors off for this conversation
+      </label>
+      <ul aria-label="Injectors" className="injector-list">
+        {available.map((injector) => (
+          <li key={injector.name}>
+            <label>
+              <input
+                type="checkbox"
+                aria-label={injector.name}
+                aria-describedby={`injector-${injector.name}-about`}
+                checked={choice.names.includes(injector.name)}
+                disabled={choice.off}
+                onChange={(event) => onChange({ select: { name: injector.name, selected: event.target.checked } })}
+              />{' '}
+              <strong>{injector.name}</strong>
+            </label>
+            <span id={`injector-${injector.name}-about`} className="hint">
+              {' '}
+              — {injector.timingName}; {ORIGINS[injector.origin]}
+              {injector.origin === 'builtin' ? '' : ` (${injector.folder})`}
+              {injector.description ? `. ${injector.description}` : ''}
+            </span>
+            {injector.ignored.length > 0 ? <p className="notice notice-warning">Its manifest also names {injector.ignored.join(', ')}: ignored, an injector contributes only text.</p> : null}
+          </li>
+        ))}
+      </ul>
+      {broken.map((entry) => (
+        <p key={`${entry.origin}-${entry.name}`} role={entry.selected ? 'alert' : undefined} className="notice notice-error">
+          Injector {entry.name}
+          {entry.folder ? ` (${entry.folder})` : ''} cannot be used: {entry.problem}
+          {entry.selected ? (
+            <>
+              {' '}
+              <button type="button" onClick={() => onChange({ select: { name: entry.name, selected: false } })}>
+                Deselect {entry.name}
+              </button>
+            </>
+          ) : null}
+        </p>
+      ))}
+    </section>
+  );
+}
+
 /** The dialog, shown while `instructionsDialog` is set. */
 export function InstructionsDialog() {
   const dialog = useBaton((state) => state.instructionsDialog);
@@ -40,6 +97,7 @@ export function InstructionsDialog() {
   const save = useBaton((state) => state.saveInstructions);
   const setAgentSettings = useBaton((state) => state.setAgentInstructionSettings);
   const setFolderTrust = useBaton((state) => state.setFolderTrust);
+  const editInjectors = useBaton((state) => state.editInjectors);
   const element = useModalDialog(dialog !== null);
   if (!dialog) {
     return null;
@@ -60,14 +118,22 @@ export function InstructionsDialog() {
         />
       ) : null}
       <InstructionField id="conversation" label="This conversation's instructions" hint="this conversation only" value={dialog.conversation} onChange={(changes) => edit('conversation', changes)} />
+      {preview ? <InjectorChooser preview={preview} choice={dialog.injectors} onChange={editInjectors} /> : null}
       {preview && preview.project.state !== 'none' ? (
         <section className="folder-trust" aria-label="This folder's instructions">
           <h3>This folder&apos;s instructions</h3>
           <p className="hint">
-            {preview.project.folder}/.baton/instructions.md
-            {preview.project.state === 'untrusted' ? ' — not trusted: it contributes nothing.' : preview.project.state === 'changed' ? ' — changed since you trusted it: the text you trusted is still the one used.' : ' — trusted.'}
+            {preview.project.folder}: {[preview.project.text !== null ? '.baton/instructions.md' : null, preview.project.injectors.length > 0 ? `injectors in .agents/instructions/ (${preview.project.injectors.join(', ')})` : null].filter(Boolean).join(' and ')}
+            {preview.project.state === 'untrusted' ? ' — not trusted: it contributes nothing.' : preview.project.state === 'changed' ? ' — changed since you trusted it: what you trusted is still the one used.' : ' — trusted.'}
           </p>
           {preview.project.problem ? <p role="alert" className="notice notice-error">{preview.project.problem}</p> : null}
+          {preview.project.changes.length > 0 ? (
+            <ul aria-label="Changed since you trusted it" className="folder-changes">
+              {preview.project.changes.map((change) => (
+                <li key={change}>{change}</li>
+              ))}
+            </ul>
+          ) : null}
           {preview.project.state === 'changed' && preview.project.trustedText !== null ? (
             <>
               <p>You trusted:</p>
@@ -80,7 +146,7 @@ export function InstructionsDialog() {
             <button type="button" onClick={() => void setFolderTrust(false)}>
               Stop trusting this folder
             </button>
-          ) : preview.project.text !== null ? (
+          ) : preview.project.text !== null || preview.project.injectors.length > 0 ? (
             <button type="button" onClick={() => void setFolderTrust(true)}>
               Trust this folder
             </button>
@@ -93,8 +159,22 @@ export function InstructionsDialog() {
           {preview.parts.length === 0 ? <p>No instructions of yours: {preview.agentName} runs with its own prompt.</p> : null}
           <ul>
             {preview.parts.map((part) => (
-              <li key={`${part.source}-${part.intent}`}>
-                <strong>{part.sourceName}</strong>: {part.label}
+              <li key={`${part.source}-${part.name ?? ''}-${part.intent}`}>
+                <strong>{part.sourceName}</strong>: {part.label} <code className="digest" title={part.sha256}>{part.sha256.slice(0, 12)}</code>
+                {part.level.kind === 'refused' ? <span className="notice notice-warning"> Cannot reach {preview.agentName} at the level asked for.</span> : null}
+                <details>
+                  <summary>Exact text</summary>
+                  <pre>{part.text}</pre>
+                </details>
+              </li>
+            ))}
+            {preview.perTurn.map((part) => (
+              <li key={`turn-${part.name}`}>
+                <strong>
+                  Injector &quot;{part.name}&quot; ({part.when})
+                </strong>
+                : {part.label} <code className="digest" title={part.sha256}>{part.sha256.slice(0, 12)}</code>
+                {part.level.kind === 'refused' ? <span className="notice notice-warning"> Cannot reach {preview.agentName}: its turns would be refused.</span> : null}
                 <details>
                   <summary>Exact text</summary>
                   <pre>{part.text}</pre>
@@ -115,12 +195,18 @@ export function InstructionsDialog() {
             </p>
           ) : null}
           <label className="checkbox">
-            <input type="checkbox" checked={!preview.settings.off} onChange={(event) => void setAgentSettings({ ...preview.settings, off: !event.target.checked })} />
+            <input type="checkbox" checked={!preview.settings.off} onChange={(event) => void setAgentSettings({ off: !event.target.checked })} />
             Deliver instructions to {preview.agentName}
           </label>
+          {preview.perTurn.length > 0 && (preview.settings.contextAsText || preview.perTurn.some((part) => part.level.kind === 'refused')) ? (
+            <label className="checkbox">
+              <input type="checkbox" checked={preview.settings.contextAsText} onChange={(event) => void setAgentSettings({ contextAsText: event.target.checked })} />
+              Let per-turn context reach {preview.agentName} as labelled text in its prompt (it does not take embedded context)
+            </label>
+          ) : null}
           {preview.commandLine ? (
             <label className="checkbox">
-              <input type="checkbox" checked={preview.settings.commandLineAccepted} onChange={(event) => void setAgentSettings({ ...preview.settings, commandLineAccepted: event.target.checked })} />
+              <input type="checkbox" checked={preview.settings.commandLineAccepted} onChange={(event) => void setAgentSettings({ commandLineAccepted: event.target.checked })} />
               Let {preview.agentName} take them on its command line (other users of this computer can read them in the process list)
             </label>
           ) : null}

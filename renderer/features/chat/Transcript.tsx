@@ -1,5 +1,6 @@
 /** The transcript: one article per message, plus tool calls, permission questions and notices. */
 import { useEffect, useRef, useState } from 'react';
+import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
 import type { TranscriptItem, TranscriptState } from '../../../app/transcript/index.js';
 import { Markdown } from '../../components/Markdown.js';
 import { useBaton } from '../../store/index.js';
@@ -105,6 +106,19 @@ function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals:
           <header className="author">{item.agentName}</header>
           <Markdown text={item.text} />
         </article>
+      );
+    case 'injected':
+      // Context Baton added from an injector: shown apart from the person's message, never as something they typed.
+      return (
+        <details className="injected" role="group" aria-label={`Injected context: ${item.injector}`}>
+          <summary>
+            Injected context: {item.injector} <span className="hint">({TIMING_NAMES[item.timing]}, {item.level}; added by Baton, not typed by you)</span>
+          </summary>
+          <div className="plain-text">{item.text}</div>
+          <p className="hint">
+            {item.uri ? `${item.uri} · ` : ''}sha256 <code title={item.sha256}>{item.sha256.slice(0, 12)}</code>
+          </p>
+        </details>
       );
     case 'thought':
       return (

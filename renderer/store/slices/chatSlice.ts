@@ -85,7 +85,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       try {
         let conversationId: string;
         if (selection.kind === 'draft') {
-          const { conversation } = await api.call('newConversation', { agentId: draft.agentId, cwd: draft.cwd.trim(), ...(draft.instructions ? { instructions: draft.instructions } : {}), ...(draft.serverIds ? { serverIds: draft.serverIds } : {}) });
+          const { conversation } = await api.call('newConversation', { agentId: draft.agentId, cwd: draft.cwd.trim(), ...(draft.instructions ? { instructions: draft.instructions } : {}), ...(draft.serverIds ? { serverIds: draft.serverIds } : {}), ...(draft.injectors ? { injectors: draft.injectors } : {}) });
           set((state) => ({ draft: { agentId: state.draft.agentId, cwd: state.draft.cwd } }));
           conversationId = conversation.conversationId;
           set((state) => ({ composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' } }));

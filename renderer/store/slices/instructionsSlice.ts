@@ -4,9 +4,11 @@
  * the person's per-agent choices (delivery off, command-line channels accepted).
  */
 import type { InstructionText } from '../../../app/instructions/bundle.js';
+import type { InjectorChoice } from '../../../app/instructions/injectors.js';
 import type { InstructionsSlice, Slice } from '../types.js';
 
 const EMPTY: InstructionText = { text: '', intent: 'append' };
+const NO_INJECTORS: InjectorChoice = { names: [], off: false };
 
 /** The instructions slice. */
 export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) => {
@@ -36,6 +38,7 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         conversation: instructionsDialog.conversation,
         ...(instructionsDialog.profile ? { profile: instructionsDialog.profile } : {}),
         ...(cwd ? { cwd } : {}),
+        injectors: instructionsDialog.injectors,
       });
       if (generation === previewGeneration && get().instructionsDialog) {
         set((state) => ({
@@ -62,7 +65,8 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       try {
         const saved = await api.call('getInstructions', selection.kind === 'conversation' ? { conversationId: selection.conversationId } : {});
         const conversation = selection.kind === 'conversation' ? (saved.conversation ?? EMPTY) : (draft.instructions ?? EMPTY);
-        set({ instructionsDialog: { person: saved.person, conversation, profile: null, preview: null, problem: null, saving: false } });
+        const injectors = (selection.kind === 'conversation' ? saved.injectors : draft.injectors) ?? NO_INJECTORS;
+        set({ instructionsDialog: { person: saved.person, conversation, profile: null, injectors, preview: null, problem: null, saving: false } });
         await refreshPreview();
       } catch (error) {
         get().showError(error);
@@ -76,6 +80,17 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       set((state) => ({
         instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, [part]: { ...(state.instructionsDialog[part] ?? { text: '', intent: 'append' }), ...changes } },
       }));
+      void refreshPreview();
+    },
+    editInjectors({ select, off }) {
+      set((state) => {
+        const dialog = state.instructionsDialog;
+        if (!dialog) {
+          return {};
+        }
+        const names = select ? (select.selected ? [...dialog.injectors.names.filter((name) => name !== select.name), select.name] : dialog.injectors.names.filter((name) => name !== select.name)) : dialog.injectors.names;
+        return { instructionsDialog: { ...dialog, injectors: { names, off: off ?? dialog.injectors.off } } };
+      });
       void refreshPreview();
     },
     async setFolderTrust(trusted) {
@@ -105,11 +120,11 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
           await api.call('saveAgentProfile', { agentId, profile: dialog.profile });
         }
         if (selection.kind === 'conversation') {
-          await api.call('saveInstructions', { person: dialog.person, conversationId: selection.conversationId, conversation: dialog.conversation });
+          await api.call('saveInstructions', { person: dialog.person, conversationId: selection.conversationId, conversation: dialog.conversation, injectors: dialog.injectors });
         } else {
           await api.call('saveInstructions', { person: dialog.person });
-          // A new conversation's own instructions go with it when its first message creates it.
-          set((state) => ({ draft: { ...state.draft, instructions: dialog.conversation } }));
+          // A new conversation's own instructions and injectors go with it when its first message creates it.
+          set((state) => ({ draft: { ...state.draft, instructions: dialog.conversation, injectors: dialog.injectors } }));
         }
         set({ instructionsDialog: null, info: 'Instructions saved. They apply from the next message.' });
       } catch (error) {
