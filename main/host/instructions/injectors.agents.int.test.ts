@@ -5,7 +5,7 @@
  * escape failing the turn with no model request; and a hostile folder contributing nothing
  * until trusted, and nothing new after a change until trusted again.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentHome, agentUnavailable, withSkipReason } from '../../../e2e/fixtures/agentSetups.js';
@@ -182,4 +182,39 @@ describe('a hostile working folder with Claude', () => {
       await stub.close();
     }
   }, 300_000);
+});
+
+describe('a secret in an injector with Claude', () => {
+  const skip = agentUnavailable('claude');
+  it.skipIf(skip)(withSkipReason('is redacted: the marker reaches neither the model stub nor any file of the data folder (the SQLite file and its WAL included)', skip), async () => {
+    const marker = 'INJECTOR-SECRET-MARKER-41aa7e';
+    const stub = await startModelStub();
+    const dataDir = tempDir('injector-secret');
+    const host = new Host({ dataDir, env: agentHome('claude', stub.url) });
+    try {
+      // A toolbox secret Baton knows; the conversation does not even use that server.
+      host.toolbox.addServer({ name: 'vault', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: marker, secret: true }] });
+      const work = tempDir('injector-secret-work');
+      writeInjector(path.join(work, '.agents', 'instructions'), 'leaky', { 'manifest.json': { name: 'leaky', when: 'every_turn', instructions: 'rules.md', context: ['env.md'] }, 'rules.md': `Use the key ${marker} when asked.`, 'env.md': `API_TOKEN=${marker}` });
+      const projects = host.conversations.instructions.projects;
+      projects.trust(work, projects.read(work).sha256!);
+      const { conversationId } = host.conversations.create('claude', work, '', undefined, [], { names: ['leaky'], off: false });
+      const { status, last } = await ask(host, conversationId, 'secret hello');
+      expect(status, JSON.stringify(last)).toBe('completed');
+      const requests = turnRequests(stub, 'secret hello');
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests[0]!.system).toContain('Use the key [secret redacted by Baton] when asked.');
+      expect(requests[0]!.lastUserText).toContain('API_TOKEN=[secret redacted by Baton]');
+      expect(JSON.stringify(stub.requests)).not.toContain(marker);
+    } finally {
+      await host.dispose();
+      await stub.close();
+    }
+    const bytes = readdirSync(dataDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => readFileSync(path.join(entry.parentPath, entry.name)).toString('latin1'))
+      .join('\n');
+    expect(bytes).not.toContain(marker);
+    expect(bytes).toContain('[secret redacted by Baton]');
+  }, TURN_TIMEOUT);
 });
