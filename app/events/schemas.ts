@@ -211,9 +211,39 @@ export const payloadSchemas = {
   'elicitation.completed': z.object({ requestId: id }),
   usage: z.object({ turnId: id, used: z.number(), size: z.number() }),
   notice: z.object({ turnId: z.string().optional(), severity: z.enum(['info', 'warning', 'error']), text }),
-  /** Later seams: switching the agent that serves the conversation, and handing context over. */
-  'agent.switched': z.object({ fromAgentId: id, toAgentId: id, toAgentName: z.string() }),
-  'handoff.prepared': z.object({ toAgentId: id, mode: z.enum(['resume-delta', 'bounded-summary']), digest: z.string() }),
+  /**
+   * The person handed the conversation to another agent: committed with the `turn.started` of the
+   * turn the new agent handles (the agent is a per-turn fact; this marks where it changed).
+   */
+  'agent.switched': z.object({ turnId: id, fromAgentId: z.string(), fromAgentName: z.string(), toAgentId: id, toAgentName: z.string() }),
+  /**
+   * What an agent was given to catch up, on the turn it needed it: after a switch, or when its
+   * session had to be started again. `fidelity` says which path was really taken: its own session
+   * reopened with only what happened since it last took part ("resumed"; "replayed" when the
+   * session was loaded), or a new session given Baton's handoff from the transcript ("handed-off").
+   * The text is exactly what was sent (empty when there was nothing new), never the person's message.
+   */
+  'handoff.prepared': z.object({
+    turnId: id,
+    toAgentId: id,
+    toAgentName: z.string(),
+    fidelity: z.enum(['resumed', 'replayed', 'handed-off']),
+    /** How the agent's session was bound for the turn. */
+    how: z.enum(['live', 'resume', 'load', 'new']),
+    /** The handoff (a new session) or the delta (a reopened one). */
+    kind: z.enum(['handoff', 'delta']),
+    text,
+    sha256: z.string(),
+    uri: z.string().optional(),
+    /** How it travelled: an embedded resource, a delimited text block, or not at all (nothing to say). */
+    level: z.enum(['resource', 'text', 'none']),
+    turns: z.object({ full: z.number().int().nonnegative(), summarised: z.number().int().nonnegative(), omitted: z.number().int().nonnegative() }),
+    /** Why a reopening fell back to a handoff, when it did. */
+    fellBack: z.string().optional(),
+    /** Option choices carried over from the previous agent, and those it has no equivalent for ("Mode: Plan"). */
+    carried: z.array(z.string()).default([]),
+    notCarried: z.array(z.string()).default([]),
+  }),
   /** The MCP servers the conversation may use from its next turn: names and a digest, never a secret. */
   'toolbox.set': toolboxChoiceSchema,
   /** The injectors the conversation selected, by name, and its switch that turns them all off (from its next turn). */

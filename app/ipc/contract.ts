@@ -365,9 +365,13 @@ export const requests = {
       context: conversationContextSchema,
     }),
   },
-  /** Resolves once the person's message is committed as a new turn. */
+  /**
+   * Resolves once the person's message is committed as a new turn. With another agent than the
+   * conversation's, the conversation passes to it from this turn (refused first, with the typed
+   * error, when it cannot take the conversation's toolbox or instructions).
+   */
   sendMessage: {
-    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000) }),
+    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000), agentId: z.string().min(1).optional() }),
     result: z.object({ turnId: z.string(), seq: z.number().int() }),
   },
   /** Sets one of the agent's session options (model, mode, reasoning…) and remembers it for the conversation. */

@@ -35,6 +35,17 @@ export const conversationContextSchema = z.object({
   toolbox: payloadSchemas['toolbox.set'].nullable().default(null),
   /** The injectors it selected (null: none ever chosen). */
   injectors: payloadSchemas['injectors.set'].nullable().default(null),
+  /**
+   * Each agent's own session in this conversation: how it was bound and its watermark, the seq of
+   * the last turn end it took part in (what happened after it is what that session has not seen).
+   */
+  sessions: z.record(z.string(), z.object({ sessionId: z.string(), how: z.enum(['new', 'load', 'resume']), watermark: z.number().int().nonnegative() })).default({}),
+  /** Option choices per agent (`chosenOptions` are the current agent's). */
+  chosenByAgent: z.record(z.string(), z.record(z.string(), z.string())).default({}),
+  /** The context size each agent last reported (tokens), for the size of a handoff to it. */
+  contextSizes: z.record(z.string(), z.number()).default({}),
+  /** Seq of the last turn that ended completed or cancelled (0: none). */
+  lastTurnEndSeq: z.number().int().nonnegative().default(0),
   /** An agent has been given a prompt in it (a turn reached `turn.running`): first-turn injectors are done. Only ever set. */
   prompted: z.boolean().default(false),
 });
@@ -65,13 +76,17 @@ export function emptyContext(conversationId: string): ConversationContext {
     toolbox: null,
     injectors: null,
     prompted: false,
+    sessions: {},
+    chosenByAgent: {},
+    contextSizes: {},
+    lastTurnEndSeq: 0,
   };
 }
 
 /** The context fields of a larger state (a whole transcript). */
 export function contextOf(state: ConversationContext): ConversationContext {
-  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted } = state;
-  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted };
+  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted, sessions, chosenByAgent, contextSizes, lastTurnEndSeq } = state;
+  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted, sessions, chosenByAgent, contextSizes, lastTurnEndSeq };
 }
 
 /**
@@ -97,18 +112,35 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       const { agentId, agentName } = event.payload;
       return state.agentId === agentId && state.agentName === agentName ? state : { ...state, agentId, agentName };
     }
-    case 'session.bound':
-      return { ...state, session: event.payload };
+    case 'session.bound': {
+      const { agentId, sessionId, how } = event.payload;
+      const before = state.sessions[agentId];
+      // A reopened session remembers what it saw; a new one has seen nothing yet.
+      const watermark = how !== 'new' && before?.sessionId === sessionId ? before.watermark : 0;
+      return { ...state, session: event.payload, sessions: { ...state.sessions, [agentId]: { sessionId, how, watermark } } };
+    }
+    case 'turn.ended': {
+      // Only max-updates, so folding a tail over the latest context gives the same answer.
+      if (event.payload.outcome !== 'completed' && event.payload.outcome !== 'cancelled') {
+        return state;
+      }
+      const own = state.sessions[state.agentId];
+      const sessions = own && own.watermark < event.seq ? { ...state.sessions, [state.agentId]: { ...own, watermark: event.seq } } : state.sessions;
+      const lastTurnEndSeq = Math.max(state.lastTurnEndSeq, event.seq);
+      return sessions === state.sessions && lastTurnEndSeq === state.lastTurnEndSeq ? state : { ...state, sessions, lastTurnEndSeq };
+    }
     case 'session.commands':
       return { ...state, commands: event.payload.commands };
     case 'session.info':
       return { ...state, sessionTitle: event.payload.title };
     case 'session.options':
       return { ...state, sessionOptions: event.payload.options };
-    case 'session.option.chosen':
-      return { ...state, chosenOptions: { ...state.chosenOptions, [event.payload.optionId]: event.payload.value } };
+    case 'session.option.chosen': {
+      const chosenOptions = { ...state.chosenOptions, [event.payload.optionId]: event.payload.value };
+      return { ...state, chosenOptions, chosenByAgent: { ...state.chosenByAgent, [state.agentId]: { ...state.chosenByAgent[state.agentId], [event.payload.optionId]: event.payload.value } } };
+    }
     case 'usage':
-      return { ...state, usage: event.payload };
+      return { ...state, usage: event.payload, contextSizes: state.contextSizes[state.agentId] === event.payload.size ? state.contextSizes : { ...state.contextSizes, [state.agentId]: event.payload.size } };
     case 'toolbox.set':
       return { ...state, toolbox: event.payload };
     case 'injectors.set':
@@ -117,8 +149,20 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       return state.prompted ? state : { ...state, prompted: true };
     case 'instructions.set':
       return { ...state, instructions: event.payload.text.trim() === '' ? null : event.payload };
-    case 'agent.switched':
-      return { ...state, agentId: event.payload.toAgentId, agentName: event.payload.toAgentName, session: null };
+    case 'agent.switched': {
+      // The new agent's own session and choices become the current ones; its options are learnt again when it binds.
+      const { toAgentId, toAgentName } = event.payload;
+      const own = state.sessions[toAgentId];
+      return {
+        ...state,
+        agentId: toAgentId,
+        agentName: toAgentName,
+        session: own ? { agentId: toAgentId, sessionId: own.sessionId, how: own.how } : null,
+        chosenOptions: state.chosenByAgent[toAgentId] ?? {},
+        sessionOptions: [],
+        commands: [],
+      };
+    }
     default:
       return state;
   }

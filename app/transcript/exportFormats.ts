@@ -2,6 +2,7 @@
  * Export formats of a conversation: JSONL (one stored envelope per line, lossless, importable)
  * and Markdown (for people, made from the same reduced transcript the screen shows).
  */
+import { fidelityBadge, fidelityDetail } from '../handoff/handoff.js';
 import { TIMING_NAMES } from '../instructions/injectors.js';
 import { InvalidRequestError } from '../errors.js';
 import { envelopeSchema, parseEnvelope, type Envelope } from '../events/index.js';
@@ -88,6 +89,19 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
       return [`## ${item.agentName}`, '', item.text];
     case 'thought':
       return ['<details><summary>Thinking</summary>', '', item.text, '', '</details>'];
+    case 'handoff': {
+      const marker = item.fromAgentName ? `Switched from ${item.fromAgentName} to ${item.toAgentName}` : `${item.toAgentName} was caught up`;
+      if (!item.prepared) {
+        return [`---`, '', `_${marker}_`];
+      }
+      const detail = fidelityDetail(item.prepared);
+      return [
+        '---',
+        '',
+        `_${marker}: ${fidelityBadge(item.prepared.fidelity)}${detail ? ` (${detail})` : ''}_`,
+        ...(item.prepared.text ? ['', `<details><summary>What ${item.toAgentName} was given (not typed by you)</summary>`, '', item.prepared.text, '', `_sha256 ${item.prepared.sha256}_`, '', '</details>'] : []),
+      ];
+    }
     case 'injected':
       return [`<details><summary>Injected context: ${item.injector} (${TIMING_NAMES[item.timing]}, ${item.level}; not typed by you)</summary>`, '', item.text, '', `_sha256 ${item.sha256}_`, '', '</details>'];
     case 'tool':

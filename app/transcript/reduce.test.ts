@@ -96,11 +96,33 @@ describe('reduce', () => {
     expect(state.turns.t1?.status).toBe('failed');
   });
 
-  it('records the bound session and forgets it when the agent is switched', () => {
-    const bound = reduceAll(emptyTranscript('c1'), events([created, { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'new' } }]));
-    expect(bound.session?.sessionId).toBe('s1');
-    const switched = reduce(bound, { conversationId: 'c1', seq: 3, at: 'x', v: 1, type: 'agent.switched', payload: { fromAgentId: 'claude', toAgentId: 'codex', toAgentName: 'Codex' } });
-    expect(switched).toMatchObject({ session: null, agentId: 'codex', agentName: 'Codex' });
+  it('keeps a session per agent with its watermark, and switches to the new agent\'s own session and choices', () => {
+    const log = events([
+      created,
+      { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'new' } },
+      { type: 'session.option.chosen', payload: { optionId: 'mode', value: 'plan' } },
+      started('t1'),
+      { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed' } },
+      { type: 'agent.switched', payload: { turnId: 't2', fromAgentId: 'claude', fromAgentName: 'Claude', toAgentId: 'codex', toAgentName: 'Codex' } },
+      { type: 'turn.started', payload: { turnId: 't2', agentId: 'codex', agentName: 'Codex', text: 'hi' } },
+      { type: 'session.bound', payload: { agentId: 'codex', sessionId: 'x1', how: 'new' } },
+      { type: 'turn.ended', payload: { turnId: 't2', outcome: 'completed' } },
+    ]);
+    const afterFirst = reduceAll(emptyTranscript('c1'), log.slice(0, 5));
+    expect(afterFirst.sessions).toEqual({ claude: { sessionId: 's1', how: 'new', watermark: 5 } });
+    const switched = reduceAll(emptyTranscript('c1'), log.slice(0, 6));
+    expect(switched).toMatchObject({ session: null, agentId: 'codex', agentName: 'Codex', chosenOptions: {} });
+    const state = reduceAll(emptyTranscript('c1'), log);
+    expect(state.sessions).toEqual({ claude: { sessionId: 's1', how: 'new', watermark: 5 }, codex: { sessionId: 'x1', how: 'new', watermark: 9 } });
+    expect(state.chosenByAgent).toEqual({ claude: { mode: 'plan' } });
+    // Back to Claude: its own session and its own choices again.
+    const back = reduce(state, { conversationId: 'c1', seq: 10, at: 'x', v: 1, type: 'agent.switched', payload: { turnId: 't3', fromAgentId: 'codex', fromAgentName: 'Codex', toAgentId: 'claude', toAgentName: 'Claude' } });
+    expect(back).toMatchObject({ agentId: 'claude', session: { sessionId: 's1' }, chosenOptions: { mode: 'plan' } });
+    // A reopened session keeps its watermark; folding a tail over the latest context agrees with the whole log.
+    const resumed = reduce(back, { conversationId: 'c1', seq: 11, at: 'x', v: 1, type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'resume' } });
+    expect(resumed.sessions.claude).toEqual({ sessionId: 's1', how: 'resume', watermark: 5 });
+    const tail = reduceAll(tailTranscript(contextOf(state), 6), log.slice(5));
+    expect(contextOf(tail)).toEqual(contextOf(state));
   });
 
   it('never mutates the state it is given', () => {

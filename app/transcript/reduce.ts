@@ -33,10 +33,22 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'usage':
     case 'instructions.set':
     case 'injectors.set':
-    case 'agent.switched':
-    case 'handoff.prepared':
     case 'binding.changed':
       return base;
+    case 'agent.switched': {
+      const { turnId, fromAgentName, toAgentName } = event.payload;
+      return { ...base, items: [...state.items, { kind: 'handoff', key, turnId, fromAgentName, toAgentName, prepared: undefined }] };
+    }
+    case 'handoff.prepared': {
+      const prepared = event.payload;
+      const existing = state.items.findIndex((item) => item.kind === 'handoff' && item.turnId === prepared.turnId);
+      if (existing >= 0) {
+        return { ...base, items: state.items.map((item, index) => (index === existing && item.kind === 'handoff' ? { ...item, prepared } : item)) };
+      }
+      const item: TranscriptItem = { kind: 'handoff', key, turnId: prepared.turnId, fromAgentName: undefined, toAgentName: prepared.toAgentName, prepared };
+      const at = state.items.findIndex((candidate) => candidate.kind === 'user' && candidate.turnId === prepared.turnId);
+      return { ...base, items: at < 0 ? [...state.items, item] : [...state.items.slice(0, at), item, ...state.items.slice(at)] };
+    }
     case 'turn.running': {
       const turn = state.turns[event.payload.turnId];
       return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } } : base;

@@ -12,6 +12,8 @@ export type TranscriptItem =
   | { kind: 'user'; key: string; turnId: string; text: string }
   | { kind: 'agent'; key: string; turnId: string; messageId: string | undefined; agentName: string; text: string }
   | { kind: 'thought'; key: string; turnId: string; text: string }
+  /** Where the conversation passed to another agent (`fromAgentName` set), or an agent was caught up after its session had to start again; with what it was given once known. */
+  | { kind: 'handoff'; key: string; turnId: string; fromAgentName: string | undefined; toAgentName: string; prepared: EventPayload<'handoff.prepared'> | undefined }
   | ({ kind: 'injected'; key: string } & Omit<EventPayload<'context.injected'>, 'uri'> & { uri: string | undefined })
   | {
       kind: 'tool';

@@ -244,7 +244,7 @@ export class Host {
         const { firstSeq, envelopes } = this.store.readTail(conversationId, turns ?? DEFAULT_TURNS_SHOWN, aroundSeq);
         return { conversation, events: envelopes, firstSeq, context: this.store.getContext(conversationId) };
       },
-      sendMessage: ({ conversationId, text }) => this.conversations.send(conversationId, text),
+      sendMessage: ({ conversationId, text, agentId }) => this.conversations.send(conversationId, text, agentId),
       cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),
       setSessionOption: async ({ conversationId, optionId, value }) => {
         await this.conversations.chooseOption(conversationId, optionId, value);

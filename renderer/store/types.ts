@@ -79,12 +79,16 @@ export type ChatSlice = {
   draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice };
   composer: Record<string, string>;
   sending: boolean;
+  /** The agent the person picked for a conversation's next turn, when it is not the one that has it. */
+  nextAgent: Record<string, string>;
   newConversation(): void;
   select(conversationId: string, focusSeq?: number): Promise<void>;
   showEarlier(): Promise<void>;
   /** A pushed transcript event. */
   receiveEnvelope(envelope: Envelope): void;
   setDraftAgent(agentId: string): void;
+  /** Picks the agent that handles the open conversation's next turn (the switch happens when the message is sent). */
+  setNextAgent(conversationId: string, agentId: string): void;
   setDraftCwd(cwd: string): void;
   setComposer(key: string, text: string): void;
   send(): Promise<void>;

@@ -19,6 +19,11 @@ import type { InstructionText } from '../../../app/instructions/bundle.js';
 import { prepareBinding, type Instructions } from '../binding/PreparedBinding.js';
 import { InstructionSettings, type ComposedInstructions } from '../instructions/InstructionSettings.js';
 import { injectTurn } from '../instructions/injectTurn.js';
+import { DEFAULT_HANDOFF_BUDGET } from '../../../app/handoff/handoff.js';
+import type { SessionOption } from '../acp/sessionOptions.js';
+import { catchUp, equivalentChoices, type CatchUp, type SessionHow } from './catchUp.js';
+import { refuseSwitch } from './refuseSwitch.js';
+import { z } from 'zod';
 import { injectorChoiceSchema, type Injector, type InjectorChoice } from '../../../app/instructions/injectors.js';
 import { agentSecrets } from '../instructions/knownSecrets.js';
 import { SessionFolder } from '../instructions/SessionFolder.js';
@@ -60,6 +65,8 @@ type Running = {
   first: boolean;
   /** Why the turn cannot run, found before any agent is asked (an unavailable injector). */
   refusal?: unknown;
+  /** The agent the conversation passed from on this turn: its options and the person's choices there. */
+  switchedFrom?: { agentName: string; options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> };
 };
 
 /** The conversations service. */
@@ -69,6 +76,8 @@ export class ConversationService {
   private readonly live = new Map<string, LiveSession>();
   private readonly starting = new Map<string, Promise<LiveSession>>();
   private readonly running = new Map<string, Running>();
+  /** Live sessions that could not reopen their agent's earlier session (why, for the handoff). */
+  private readonly fellBack = new WeakMap<LiveSession, string>();
 
   /** The person's instruction settings (their own instructions, per-agent choices). */
   readonly instructions: InstructionSettings;
@@ -181,16 +190,22 @@ export class ConversationService {
     this.committer.commit(conversationId, [{ type: 'instructions.set', payload: instructions }]);
   }
 
-  /** Commits the person's message as a new turn and starts the agent on it in the background. */
-  send(conversationId: string, text: string): { turnId: string; seq: number } {
-    const summary = this.store.getSummary(conversationId);
-    if (summary.lifecycle === 'deleted') {
+  /**
+   * Commits the person's message as a new turn and starts the agent on it in the background.
+   * With another `agentId` than the conversation's, the conversation passes to that agent: the
+   * switch is committed with the turn it serves, after what the agent cannot take is refused.
+   */
+  send(conversationId: string, text: string, agentId?: string): { turnId: string; seq: number } {
+    const current = this.store.getSummary(conversationId);
+    if (current.lifecycle === 'deleted') {
       throw new InvalidRequestError('This conversation is in the trash; restore it to continue.');
     }
     if (this.running.has(conversationId)) {
       throw new TurnInProgressError(conversationId);
     }
-    const adapter = this.catalog.get(summary.agentId);
+    const adapter = this.catalog.get(agentId ?? current.agentId);
+    const switching = adapter.agentId !== current.agentId;
+    const summary: ConversationSummary = switching ? { ...current, agentId: adapter.agentId, agentName: adapter.displayName } : current;
     const context = this.store.getContext(conversationId);
     // An injector that cannot be used fails the turn closed, before any agent is asked.
     let injectors: Injector[] = [];
@@ -202,14 +217,31 @@ export class ConversationService {
     }
     const instructions = this.instructions.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd, injectors });
     const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
+    if (switching) {
+      // Refused at the switch, before anything is committed: the person keeps their message.
+      refuseSwitch(adapter, this.catalog, this.instructions.forBinding(adapter.agentId, instructions), serverIds.length, this.agentEnv);
+    }
     const turnId = newId();
     const { events } = this.committer.commit(conversationId, [
+      ...(switching ? [{ type: 'agent.switched' as const, payload: { turnId, fromAgentId: current.agentId, fromAgentName: current.agentName, toAgentId: adapter.agentId, toAgentName: adapter.displayName } }] : []),
       { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}) } },
     ]);
-    const running: Running = { turnId, cancelRequested: false, storeFailure: undefined, done: Promise.resolve(), instructions, serverIds, injectors, turnNumber: summary.turnCount + 1, first: !context.prompted, refusal };
+    const running: Running = {
+      turnId,
+      cancelRequested: false,
+      storeFailure: undefined,
+      done: Promise.resolve(),
+      instructions,
+      serverIds,
+      injectors,
+      turnNumber: summary.turnCount + 1,
+      first: !context.prompted,
+      refusal,
+      ...(switching ? { switchedFrom: { agentName: current.agentName, options: context.sessionOptions, chosen: context.chosenOptions } } : {}),
+    };
     this.running.set(conversationId, running);
     running.done = this.runTurn(conversationId, summary, running, text);
-    return { turnId, seq: events[0]!.seq };
+    return { turnId, seq: events.at(-1)!.seq };
   }
 
   /** Asks the running turn to stop. Resolves false when nothing was running. */
@@ -321,11 +353,12 @@ export class ConversationService {
         settings: this.instructions.agent(summary.agentId),
         appendLevel: running.injectors.length > 0 ? live.deliveryPlan.levels.append : undefined,
       });
-      const reply = live.prompt(text, injection.blocks);
+      const caught = await this.catchUpFor(conversationId, summary, running, live);
+      const reply = live.prompt(text, [...(caught?.block ? [caught.block] : []), ...injection.blocks]);
       // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
       reply.catch(() => undefined);
       // Recorded once the prompt is on its way, so the agent is not kept waiting for the disk.
-      this.committer.commit(conversationId, [...injection.drafts, { type: 'turn.running', payload: { turnId } }]);
+      this.committer.commit(conversationId, [...(caught ? [caught.draft] : []), ...injection.drafts, { type: 'turn.running', payload: { turnId } }]);
       const stopReason = await reply;
       if (running.storeFailure) {
         throw running.storeFailure;
@@ -365,6 +398,49 @@ export class ConversationService {
     }
   }
 
+  /**
+   * What the turn's agent needs to pick the conversation up (see `catchUp.ts`), with the option
+   * choices carried over from the agent it was switched from; null when it saw everything.
+   */
+  private async catchUpFor(conversationId: string, summary: ConversationSummary, running: Running, live: LiveSession): Promise<CatchUp | null> {
+    const how: SessionHow = live.promptsSent === 0 ? (live.boundHow ?? 'new') : 'live';
+    const context = this.store.getContext(conversationId);
+    const watermark = how === 'new' ? 0 : (context.sessions[summary.agentId]?.watermark ?? 0);
+    if (!running.switchedFrom && context.lastTurnEndSeq <= watermark) {
+      return null;
+    }
+    let carried: { carried: string[]; notCarried: string[] } | undefined;
+    if (running.switchedFrom) {
+      const choices = equivalentChoices(running.switchedFrom, live.sessionOptions, context.chosenByAgent[summary.agentId] ?? {});
+      carried = { carried: choices.carried, notCarried: choices.notCarried };
+      for (const { optionId, value } of choices.apply) {
+        try {
+          this.committer.commit(conversationId, [{ type: 'session.option.chosen', payload: { optionId, value } }, await live.choose(optionId, value)]);
+        } catch (error) {
+          carried.carried = carried.carried.filter((label) => !label.startsWith(`${live.sessionOptions.find((option) => option.id === optionId)?.name ?? optionId}:`));
+          carried.notCarried.push(`${optionId} (${error instanceof Error ? error.message : String(error)})`);
+        }
+      }
+    }
+    const fellBack = this.fellBack.get(live);
+    return catchUp({
+      conversationId,
+      events: this.store.readEvents(conversationId).events,
+      context,
+      agentId: summary.agentId,
+      agentName: summary.agentName,
+      turnId: running.turnId,
+      turnNumber: running.turnNumber,
+      how,
+      watermark,
+      switched: running.switchedFrom !== undefined,
+      ...(fellBack ? { fellBack } : {}),
+      embeddedContext: live.takesEmbeddedContext,
+      budgetFallback: this.store.getSetting('handoff.budgetChars', z.number().int().min(1000).max(1_000_000), DEFAULT_HANDOFF_BUDGET),
+      ...(carried ? { carried } : {}),
+    });
+  }
+
   /** A write failed while the agent was streaming: stop the agent; the turn fails with the store's error. */
   private onStoreFailure(conversationId: string, error: unknown): void {
     this.log(`store failure in ${conversationId}: ${error instanceof BatonError ? error.message : String(error)}`);
@@ -387,7 +463,12 @@ export class ConversationService {
     const mcpServers = this.resolveServers(conversationId, running.serverIds, summary.cwd);
     const existing = this.live.get(conversationId);
     // A live agent keeps its binding: another toolbox or other instructions need a new one.
-    if (existing && JSON.stringify(existing.binding.instructions) === JSON.stringify(wanted) && JSON.stringify(existing.binding.mcpServers) === JSON.stringify(mcpServers)) {
+    if (
+      existing &&
+      existing.binding.agentId === summary.agentId &&
+      JSON.stringify(existing.binding.instructions) === JSON.stringify(wanted) &&
+      JSON.stringify(existing.binding.mcpServers) === JSON.stringify(mcpServers)
+    ) {
       return existing;
     }
     if (existing) {
@@ -409,15 +490,13 @@ export class ConversationService {
     const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId), ...(this.dataDir ? { sessionFilesDir: this.dataDir } : {}) });
     try {
       const context = this.store.getContext(conversationId);
-      const previous = context.session?.agentId === adapter.agentId ? context.session.sessionId : undefined;
+      const previous = context.sessions[adapter.agentId]?.sessionId ?? (context.session?.agentId === adapter.agentId ? context.session.sessionId : undefined);
       const [bound, options] = await live.bind(adapter, previous);
       const drafts: EventDraft[] = [bound, options];
       const turnId = this.running.get(conversationId)?.turnId;
       if (previous && bound.type === 'session.bound' && bound.payload.how === 'new') {
-        drafts.push({
-          type: 'notice',
-          payload: { turnId, severity: 'warning', text: `${adapter.displayName} could not reopen its earlier session; it starts this reply without the earlier messages.` },
-        });
+        // The turn's catch-up hands it the conversation instead, and says so.
+        this.fellBack.set(live, `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`);
       }
       this.committer.commit(conversationId, drafts);
       live.start();

@@ -64,6 +64,10 @@ export class LiveSession {
   private early: Array<{ sessionId: string; update: SessionUpdate }> | undefined = [];
   /** True while a prompt is on its way. */
   private prompting = false;
+  /** How the session was bound (new, or reopened by resume or load). */
+  boundHow: 'new' | 'load' | 'resume' | undefined;
+  /** Prompts sent on this session so far. */
+  promptsSent = 0;
   /** A cancelled prompt left the session out of step (`AgentAdapter.reopenAfterCancel`): reopen it first. */
   private outOfStep = false;
   /** `_meta` the session was bound with, sent again when it is reopened. */
@@ -164,12 +168,14 @@ export class LiveSession {
       if (reopened) {
         this.sessionId = previousSessionId;
         this.options = reopened.options;
+        this.boundHow = reopened.how;
         return [{ type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: previousSessionId, how: reopened.how, ...versionField } }, optionsDraft()];
       }
     }
     const { sessionId, options } = await this.connection.newSession(this.binding.cwd, this.binding.mcpServers, meta);
     this.sessionId = sessionId;
     this.options = options;
+    this.boundHow = 'new';
     return [{ type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId, how: 'new', ...versionField } }, optionsDraft()];
   }
 
@@ -242,6 +248,7 @@ export class LiveSession {
       if (this.outOfStep) {
         await this.resync(sessionId);
       }
+      this.promptsSent += 1;
       return await this.connection.prompt(sessionId, [...ahead, { type: 'text', text }]);
     } finally {
       this.prompting = false;

@@ -1,6 +1,7 @@
 /**
- * Agent picker and working folder. For a new conversation both can be chosen; once it exists
- * they show what it is bound to (handing it to another agent comes with the handoff feature).
+ * Agent picker and working folder. For a new conversation both can be chosen; once it exists the
+ * folder stays, and the agent picker chooses who handles the next turn: the conversation passes
+ * to that agent when the message is sent (not while a turn runs).
  */
 import { pickFolder } from '../../api.js';
 import { useBaton } from '../../store/index.js';
@@ -27,7 +28,10 @@ export function SessionHeader() {
   const agentSessions = useBaton((state) => state.agentSessions);
   const openInstructions = useBaton((state) => state.openInstructions);
   const openToolbox = useBaton((state) => state.openToolbox);
-  const agentId = summary ? summary.agentId : draft.agentId;
+  const nextAgent = useBaton((state) => (summary ? state.nextAgent[summary.conversationId] : undefined));
+  const setNextAgent = useBaton((state) => state.setNextAgent);
+  const agentId = summary ? (nextAgent ?? summary.agentId) : draft.agentId;
+  const running = Boolean(transcript?.activeTurnId);
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
   const bound = summary !== undefined;
@@ -40,7 +44,13 @@ export function SessionHeader() {
     <header className="session-header">
       <label className="field">
         <span>Agent</span>
-        <select aria-label="Agent" value={agentId} disabled={bound} onChange={(event) => setDraftAgent(event.target.value)}>
+        <select
+          aria-label="Agent"
+          value={agentId}
+          disabled={running}
+          title={running ? 'You can hand the conversation to another agent once this turn ends or is stopped' : undefined}
+          onChange={(event) => (summary ? setNextAgent(summary.conversationId, event.target.value) : setDraftAgent(event.target.value))}
+        >
           {agents.map((agent) => (
             <option
               key={agent.agentId}
@@ -55,6 +65,11 @@ export function SessionHeader() {
           {summary && !selected ? <option value={summary.agentId}>{summary.agentName}</option> : null}
         </select>
       </label>
+      {summary && nextAgent && nextAgent !== summary.agentId ? (
+        <p className="hint next-agent" role="status">
+          Your next message goes to {selected?.displayName ?? nextAgent}, which picks up where {summary.agentName} stopped.
+        </p>
+      ) : null}
       <label className="field field-grow">
         <span>Working folder</span>
         <input

@@ -1,5 +1,6 @@
 /** The transcript: one article per message, plus tool calls, permission questions and notices. */
 import { useEffect, useRef, useState } from 'react';
+import { fidelityBadge, fidelityDetail } from '../../../app/handoff/handoff.js';
 import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
 import type { TranscriptItem, TranscriptState } from '../../../app/transcript/index.js';
 import { Markdown } from '../../components/Markdown.js';
@@ -107,6 +108,31 @@ function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals:
           <Markdown text={item.text} />
         </article>
       );
+    case 'handoff': {
+      // A switch marker (or an agent caught up after its session started again), with the path really taken.
+      const label = item.fromAgentName ? `Switched from ${item.fromAgentName} to ${item.toAgentName}` : `${item.toAgentName} was caught up`;
+      const { prepared } = item;
+      const detail = prepared ? fidelityDetail(prepared) : '';
+      return (
+        <div className="handoff-marker" role="group" aria-label={label}>
+          <p>
+            <strong>{label}</strong>{' '}
+            {prepared ? <span className={`badge fidelity fidelity-${prepared.fidelity}`}>{fidelityBadge(prepared.fidelity)}</span> : <span className="hint">preparing…</span>}
+            {detail ? <span className="hint"> — {detail}</span> : null}
+          </p>
+          {prepared && prepared.text ? (
+            <details>
+              <summary>What {item.toAgentName} was given</summary>
+              <div className="plain-text">{prepared.text}</div>
+              <p className="hint">
+                {prepared.uri ? `${prepared.uri} · ` : ''}
+                {prepared.level === 'resource' ? 'sent as an embedded resource' : 'sent as a delimited text block'} · sha256 <code title={prepared.sha256}>{prepared.sha256.slice(0, 12)}</code>
+              </p>
+            </details>
+          ) : null}
+        </div>
+      );
+    }
     case 'injected':
       // Context Baton added from an injector: shown apart from the person's message, never as something they typed.
       return (

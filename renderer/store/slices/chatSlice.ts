@@ -35,6 +35,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     draft: { agentId: '', cwd: '' },
     composer: {},
     sending: false,
+    nextAgent: {},
     newConversation() {
       set({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null });
     },
@@ -69,6 +70,13 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     setDraftAgent(agentId) {
       set((state) => ({ draft: { ...state.draft, agentId } }));
     },
+    setNextAgent(conversationId, agentId) {
+      set((state) => {
+        const current = state.openSummary?.conversationId === conversationId ? state.openSummary.agentId : undefined;
+        const { [conversationId]: _previous, ...others } = state.nextAgent;
+        return { nextAgent: agentId === current ? others : { ...others, [conversationId]: agentId } };
+      });
+    },
     setDraftCwd(cwd) {
       set((state) => ({ draft: { ...state.draft, cwd } }));
     },
@@ -96,9 +104,13 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         } else {
           conversationId = selection.conversationId;
         }
-        await api.call('sendMessage', { conversationId, text });
-        // Cleared only once the host has committed the message.
-        set((state) => ({ composer: { ...state.composer, [conversationId]: '' } }));
+        const agentId = get().nextAgent[conversationId];
+        await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}) });
+        // Cleared only once the host has committed the message (and, with it, any switch).
+        set((state) => {
+          const { [conversationId]: _sent, ...nextAgent } = state.nextAgent;
+          return { composer: { ...state.composer, [conversationId]: '' }, nextAgent };
+        });
       } catch (error) {
         get().showError(error);
       } finally {
