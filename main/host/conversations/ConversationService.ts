@@ -23,7 +23,6 @@ import { DEFAULT_HANDOFF_BUDGET } from '../../../app/handoff/handoff.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
 import { catchUp, equivalentChoices, type CatchUp, type SessionHow } from './catchUp.js';
 import { refuseSwitch } from './refuseSwitch.js';
-import { z } from 'zod';
 import { injectorChoiceSchema, type Injector, type InjectorChoice } from '../../../app/instructions/injectors.js';
 import { agentSecrets } from '../instructions/knownSecrets.js';
 import { SessionFolder } from '../instructions/SessionFolder.js';
@@ -68,6 +67,12 @@ type Running = {
   /** The agent the conversation passed from on this turn: its options and the person's choices there. */
   switchedFrom?: { agentName: string; options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> };
 };
+
+/** The handoff budget when the agent has not reported its context size: BATON_HANDOFF_BUDGET characters, else the default. */
+function handoffBudgetSetting(env: Env): number {
+  const value = Number(env.BATON_HANDOFF_BUDGET);
+  return Number.isInteger(value) && value >= 1000 && value <= 1_000_000 ? value : DEFAULT_HANDOFF_BUDGET;
+}
 
 /** The conversations service. */
 export class ConversationService {
@@ -436,7 +441,7 @@ export class ConversationService {
       switched: running.switchedFrom !== undefined,
       ...(fellBack ? { fellBack } : {}),
       embeddedContext: live.takesEmbeddedContext,
-      budgetFallback: this.store.getSetting('handoff.budgetChars', z.number().int().min(1000).max(1_000_000), DEFAULT_HANDOFF_BUDGET),
+      budgetFallback: handoffBudgetSetting(this.agentEnv),
       ...(carried ? { carried } : {}),
     });
   }

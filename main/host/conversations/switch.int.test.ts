@@ -91,6 +91,17 @@ describe('switching agents in a conversation', () => {
     expect(state.items.filter((item) => item.kind === 'user').map((item) => item.text)).toEqual(['Remember MARK-ONE please', 'Take over MARK-TWO', 'Back with MARK-THREE', 'history?']);
     expect(host.store.getSummary(conversationId)).toMatchObject({ agentId: ONE, agents: [{ agentId: ONE }, { agentId: TWO }] });
 
+    // Exported and imported again, it keeps its switches; search finds each reply under its own agent.
+    const imported = host.history.import(host.history.export(conversationId, 'jsonl').content);
+    const copy = transcript(host, imported.conversationId);
+    expect(copy.items.filter((item) => item.kind === 'handoff').map((item) => item.kind === 'handoff' && [item.toAgentName, item.prepared?.fidelity])).toEqual([
+      ['Fake Two', 'handed-off'],
+      ['Fake', 'resumed'],
+    ]);
+    expect(host.history.export(conversationId, 'markdown').content).toContain('_Switched from Fake to Fake Two: handed off (1 turn in full, 0 summarised, 0 left out)_');
+    const hits = host.store.search({ text: 'MARK-TWO', agentId: TWO });
+    expect(hits.length).toBeGreaterThan(0);
+
     // After a restart, the same transcript.
     await host.dispose();
     hosts.splice(hosts.indexOf(host), 1);
