@@ -19,6 +19,8 @@ export const conversationSummarySchema = z.object({
   /** The start of the person's latest message. */
   preview: z.string(),
   running: z.boolean(),
+  /** Permission questions waiting for the person's answer (the list badges them). */
+  pendingPermissions: z.number().int().nonnegative().default(0),
   lifecycle: z.enum(['active', 'archived', 'deleted']),
   /** When it was deleted (tombstoned), for the trash and its undo. */
   deletedAt: z.string().nullable(),
@@ -65,6 +67,7 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
       lastSeq: event.seq,
       preview: '',
       running: false,
+      pendingPermissions: 0,
       lifecycle: 'active',
       deletedAt: null,
     };
@@ -106,7 +109,11 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
       return { ...summary, lastSeq, updatedAt: event.at, agentId: toAgentId, agentName: toAgentName, agents: withAgent(summary.agents, toAgentId, toAgentName) };
     }
     case 'turn.ended':
-      return { ...summary, lastSeq, updatedAt: event.at, running: false };
+      return { ...summary, lastSeq, updatedAt: event.at, running: false, pendingPermissions: 0 };
+    case 'permission.requested':
+      return { ...summary, lastSeq, updatedAt: event.at, pendingPermissions: summary.pendingPermissions + 1 };
+    case 'permission.decided':
+      return { ...summary, lastSeq, updatedAt: event.at, pendingPermissions: Math.max(0, summary.pendingPermissions - 1) };
     default:
       return { ...summary, lastSeq, updatedAt: event.at };
   }
@@ -123,6 +130,8 @@ const SHAPING_TYPES = new Set<string>([
   'turn.started',
   'agent.switched',
   'turn.ended',
+  'permission.requested',
+  'permission.decided',
 ]);
 
 /**

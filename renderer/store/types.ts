@@ -79,6 +79,9 @@ export type ChatSlice = {
   draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice };
   composer: Record<string, string>;
   sending: boolean;
+  /** On narrow windows, whether the conversation list is shown over the conversation. */
+  sidebarOpen: boolean;
+  setSidebarOpen(open: boolean): void;
   /** The agent the person picked for a conversation's next turn, when it is not the one that has it. */
   nextAgent: Record<string, string>;
   newConversation(): void;

@@ -18,8 +18,13 @@ export function ChatView() {
   const dismissError = useBaton((state) => state.dismissError);
   const info = useBaton((state) => state.info);
   const dismissInfo = useBaton((state) => state.dismissInfo);
+  const sidebarOpen = useBaton((state) => state.sidebarOpen);
+  const setSidebarOpen = useBaton((state) => state.setSidebarOpen);
   return (
     <main className="chat" aria-label={summary?.title || 'New conversation'}>
+      <button type="button" className="sidebar-toggle" aria-expanded={sidebarOpen} aria-controls="conversation-history" onClick={() => setSidebarOpen(!sidebarOpen)}>
+        ☰ Conversations
+      </button>
       {summary ? <ConversationHeader summary={summary} /> : null}
       <SessionHeader />
       <Transcript transcript={transcript} focusSeq={focus && focus.conversationId === transcript?.conversationId ? focus.seq : undefined} />

@@ -1,4 +1,5 @@
 /** Title (renamable in place) and what can be done with the open conversation. */
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useState } from 'react';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { useBaton } from '../../store/index.js';
@@ -20,6 +21,27 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
     }
     setEditing(null);
   };
+
+  const actions: Array<{ label: string; run: () => void; danger?: boolean }> =
+    summary.lifecycle === 'deleted'
+      ? [
+          { label: 'Restore', run: () => void restore(id) },
+          {
+            label: 'Delete forever',
+            danger: true,
+            run: () => {
+              if (window.confirm(`Erase “${summary.title || 'this conversation'}” for good? This cannot be undone.`)) {
+                void purge(id);
+              }
+            },
+          },
+        ]
+      : [
+          { label: 'Rename', run: () => setEditing(summary.title) },
+          { label: summary.lifecycle === 'archived' ? 'Unarchive' : 'Archive', run: () => void setArchived(id, summary.lifecycle !== 'archived') },
+          { label: 'Delete', run: () => void remove(id) },
+        ];
+  actions.push({ label: 'Export Markdown', run: () => void exportConversation(id, 'markdown') }, { label: 'Export JSONL', run: () => void exportConversation(id, 'jsonl') });
 
   return (
     <div className="conversation-header">
@@ -47,43 +69,27 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
         />
       )}
       <div className="conversation-actions" role="toolbar" aria-label="Conversation actions">
-        {summary.lifecycle === 'deleted' ? (
-          <>
-            <button type="button" onClick={() => void restore(id)}>
-              Restore
-            </button>
-            <button
-              type="button"
-              className="danger"
-              onClick={() => {
-                if (window.confirm(`Erase “${summary.title || 'this conversation'}” for good? This cannot be undone.`)) {
-                  void purge(id);
-                }
-              }}
-            >
-              Delete forever
-            </button>
-          </>
-        ) : (
-          <>
-            <button type="button" onClick={() => setEditing(summary.title)}>
-              Rename
-            </button>
-            <button type="button" onClick={() => void setArchived(id, summary.lifecycle !== 'archived')}>
-              {summary.lifecycle === 'archived' ? 'Unarchive' : 'Archive'}
-            </button>
-            <button type="button" onClick={() => void remove(id)}>
-              Delete
-            </button>
-          </>
-        )}
-        <button type="button" onClick={() => void exportConversation(id, 'markdown')}>
-          Export Markdown
-        </button>
-        <button type="button" onClick={() => void exportConversation(id, 'jsonl')}>
-          Export JSONL
-        </button>
+        {actions.map((action) => (
+          <button key={action.label} type="button" className={action.danger ? 'danger' : undefined} onClick={action.run}>
+            {action.label}
+          </button>
+        ))}
       </div>
+      {/* On narrow windows the same actions live in one menu. */}
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger className="more-actions" aria-label="More actions">
+          ⋯
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+            {actions.map((action) => (
+              <DropdownMenu.Item key={action.label} className={action.danger ? 'menu-item danger' : 'menu-item'} onSelect={action.run}>
+                {action.label}
+              </DropdownMenu.Item>
+            ))}
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
     </div>
   );
 }

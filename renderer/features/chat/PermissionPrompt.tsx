@@ -1,31 +1,82 @@
-/** An agent's request for permission: every option it offered, answered only by the person. */
+/**
+ * An agent's request for permission, inline and unmistakable: "<Agent> wants to <kind>: <title>",
+ * every option it offered (allow once first, "always" options set apart), each with a number key.
+ * Focus moves to the question when it appears and back to the message box once it is answered.
+ * Answered only by the person; an answered question shows what was chosen.
+ */
+import { useEffect, useRef } from 'react';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 
 type PermissionItem = Extract<TranscriptItem, { kind: 'permission' }>;
 
+const KIND_WORDS: Record<string, string> = {
+  edit: 'edit a file',
+  delete: 'delete a file',
+  move: 'move a file',
+  read: 'read a file',
+  execute: 'run a command',
+  search: 'search',
+  fetch: 'fetch from the web',
+  think: 'think it through',
+  switch_mode: 'change its mode',
+};
+
+const ORDER: Record<PermissionItem['options'][number]['kind'], number> = { allow_once: 0, allow_always: 1, reject_once: 2, reject_always: 3 };
+
 /** The question, its options, and later the answer given. */
-export function PermissionPrompt({ item }: { item: PermissionItem }) {
+export function PermissionPrompt({ item, agentName, toolKind }: { item: PermissionItem; agentName: string; toolKind: string | undefined }) {
   const answerPermission = useBaton((state) => state.answerPermission);
+  const group = useRef<HTMLDivElement>(null);
+  const options = [...item.options].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
+  const answered = item.decision !== undefined;
   const chosen = item.decision ? item.options.find((option) => option.optionId === item.decision?.optionId) : undefined;
+  const question = `${agentName} wants to ${KIND_WORDS[toolKind ?? ''] ?? 'use a tool'}: ${item.title}`;
+  useEffect(() => {
+    if (!answered) {
+      group.current?.querySelector<HTMLButtonElement>('button')?.focus();
+    }
+  }, [answered]);
+  const answer = (optionId: string): void => {
+    void answerPermission(item.requestId, optionId).then(() => document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus());
+  };
   return (
-    <div className="permission" role="group" aria-label={`Permission: ${item.title}`}>
-      <p className="permission-title">{item.title}</p>
-      {item.decision ? (
-        <p className="permission-decision">{chosen ? `You chose: ${chosen.name}` : 'Withdrawn: the reply ended before an answer.'}</p>
+    <div
+      ref={group}
+      className={answered ? 'permission permission-answered' : 'permission permission-open'}
+      role="group"
+      aria-label={`Permission: ${item.title}`}
+      onKeyDown={(event) => {
+        const index = Number(event.key) - 1;
+        if (!answered && !event.altKey && !event.ctrlKey && !event.metaKey && Number.isInteger(index) && index >= 0 && index < options.length) {
+          event.preventDefault();
+          answer(options[index]!.optionId);
+        }
+      }}
+    >
+      <p className="permission-title">
+        <strong>{question}</strong>
+      </p>
+      {answered ? (
+        <p className="permission-decision">✓ {chosen ? `You chose: ${chosen.name}` : 'Withdrawn: the reply ended before an answer.'}</p>
       ) : (
-        <div className="permission-options">
-          {item.options.map((option) => (
-            <button
-              key={option.optionId}
-              type="button"
-              className={option.kind.startsWith('allow') ? 'allow' : 'reject'}
-              onClick={() => void answerPermission(item.requestId, option.optionId)}
-            >
-              {option.name}
-            </button>
-          ))}
-        </div>
+        <>
+          <div className="permission-options">
+            {options.map((option, index) => (
+              <button
+                key={option.optionId}
+                type="button"
+                className={`${option.kind.startsWith('allow') ? 'allow' : 'reject'}${option.kind.endsWith('always') ? ' always' : ''}`}
+                aria-keyshortcuts={index < 9 ? String(index + 1) : undefined}
+                onClick={() => answer(option.optionId)}
+              >
+                {index < 9 ? <kbd aria-hidden="true">{index + 1}</kbd> : null} {option.name}
+                {option.kind.endsWith('always') ? <span className="always-note" aria-hidden="true"> (remembered)</span> : null}
+              </button>
+            ))}
+          </div>
+          <p className="hint">Press a number to answer. Nothing runs until you do.</p>
+        </>
       )}
     </div>
   );

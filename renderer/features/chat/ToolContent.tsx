@@ -1,12 +1,12 @@
 /** What a tool call carries: text, a file edit shown as a line diff, or a terminal's command and output. */
 import type { TerminalView, TranscriptItem } from '../../../app/transcript/index.js';
-import { lineDiff } from '../../../app/text/lineDiff.js';
 import { Markdown } from '../../components/Markdown.js';
+import { FileDiff } from './FileDiff.js';
 
 type Content = Extract<TranscriptItem, { kind: 'tool' }>['content'][number];
 
-/** Lines of a diff shown before the rest is folded away. */
-const DIFF_LINES_SHOWN = 400;
+/** Agent-internal notes in tool output (Claude's `<system-reminder>` blocks): folded away, not printed raw. */
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
 function exitText(terminal: TerminalView): string {
   if (!terminal.exit) {
@@ -18,32 +18,26 @@ function exitText(terminal: TerminalView): string {
 /** One piece of a tool call's content. */
 export function ToolContent({ content, terminals, title }: { content: Content; terminals: Record<string, TerminalView>; title: string }) {
   switch (content.type) {
-    case 'text':
+    case 'text': {
       // Agents write tool output as Markdown (Claude fences shell output as a console block).
+      const notes = content.text.match(REMINDER) ?? [];
+      const text = content.text.replace(REMINDER, '').trim();
       return (
         <div className="tool-text">
-          <Markdown text={content.text} />
+          {text ? <Markdown text={text} /> : null}
+          {notes.length > 0 ? (
+            <details className="agent-notes">
+              <summary>Notes the agent added for itself ({notes.length})</summary>
+              <pre>{notes.map((note) => note.replace(/<\/?system-reminder>/g, '').trim()).join('\n\n')}</pre>
+            </details>
+          ) : null}
         </div>
       );
+    }
     case 'other':
       return <p className="tool-other muted">{content.summary}</p>;
-    case 'diff': {
-      const lines = lineDiff(content.oldText, content.newText);
-      return (
-        <figure className="tool-diff" aria-label={`Changes to ${content.path}`}>
-          <figcaption>{content.path}{content.oldText === null ? ' (new file)' : ''}</figcaption>
-          <pre>
-            {lines.slice(0, DIFF_LINES_SHOWN).map((line, index) => (
-              <span key={index} className={`diff-${line.op}`}>
-                {line.op === 'added' ? '+ ' : line.op === 'removed' ? '- ' : '  '}
-                {line.text}
-              </span>
-            ))}
-          </pre>
-          {lines.length > DIFF_LINES_SHOWN ? <p className="muted">… {lines.length - DIFF_LINES_SHOWN} more lines</p> : null}
-        </figure>
-      );
-    }
+    case 'diff':
+      return <FileDiff path={content.path} oldText={content.oldText} newText={content.newText} />;
     case 'terminal': {
       const terminal = terminals[content.terminalId];
       if (!terminal) {

@@ -13,8 +13,9 @@ import { PermissionPrompt } from './PermissionPrompt.js';
 import { ToolContent } from './ToolContent.js';
 
 /**
- * Shows a transcript, following the newest content while it streams; opened from a search hit,
- * it shows that message instead, marked, until new content arrives.
+ * Shows a transcript, following the newest content while it streams — only while the person is
+ * at the bottom: scrolling up to read stops it, and "Jump to latest" brings them back. Opened
+ * from a search hit, it shows that message instead, marked, until new content arrives.
  */
 export function Transcript({ transcript, focusSeq }: { transcript: TranscriptState | undefined; focusSeq: number | undefined }) {
   const hasEarlier = useBaton(selectHasEarlier);
@@ -26,13 +27,22 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   const tick = last ? `${items.length}:${last.kind === 'agent' || last.kind === 'thought' ? last.text.length : 0}` : '0';
   const focusKey = focusSeq === undefined ? undefined : String(focusSeq);
   const focusShown = focusKey !== undefined && items.some((item) => item.key === focusKey);
+  const [following, setFollowing] = useState(true);
+  const conversationId = transcript?.conversationId;
+  useEffect(() => setFollowing(true), [conversationId]);
   useEffect(() => {
     if (focusShown) {
       section.current?.querySelector(`[data-key="${focusKey}"]`)?.scrollIntoView({ block: 'center' });
-    } else {
+    } else if (following) {
       end.current?.scrollIntoView({ block: 'end' });
     }
-  }, [tick, focusShown, focusKey]);
+  }, [tick, focusShown, focusKey, following]);
+  const onScroll = (): void => {
+    const node = section.current;
+    if (node) {
+      setFollowing(node.scrollHeight - node.scrollTop - node.clientHeight < 48);
+    }
+  };
   if (!transcript || items.length === 0) {
     return (
       <section className="transcript transcript-empty" aria-label="Transcript">
@@ -41,7 +51,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
     );
   }
   return (
-    <section ref={section} className="transcript" aria-label="Transcript" aria-live="polite" aria-busy={transcript.activeTurnId !== null}>
+    <section ref={section} className="transcript" aria-label="Transcript" aria-busy={transcript.activeTurnId !== null} onScroll={onScroll}>
       {hasEarlier ? (
         <button type="button" className="show-earlier" onClick={() => void showEarlier()}>
           Show earlier messages
@@ -49,11 +59,23 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       ) : null}
       {items.map((item) => (
         <div key={item.key} data-key={item.key} className={item.key === focusKey ? 'entry focused' : 'entry'}>
-          <TranscriptEntry item={item} terminals={transcript.terminals} />
+          <TranscriptEntry item={item} transcript={transcript} />
         </div>
       ))}
       {transcript.activeTurnId !== null ? <WorkingIndicator transcript={transcript} turnId={transcript.activeTurnId} /> : null}
       <div ref={end} />
+      {!following ? (
+        <button
+          type="button"
+          className="jump-to-latest"
+          onClick={() => {
+            setFollowing(true);
+            end.current?.scrollIntoView({ block: 'end' });
+          }}
+        >
+          Jump to latest
+        </button>
+      ) : null}
     </section>
   );
 }
@@ -92,7 +114,22 @@ function formatElapsed(ms: number): string {
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals: TranscriptState['terminals'] }) {
+/** One clear state per tool call, in words. */
+const TOOL_STATUS: Record<Extract<TranscriptItem, { kind: 'tool' }>['status'], string> = {
+  pending: 'pending',
+  awaiting_permission: 'awaiting your permission',
+  in_progress: 'running',
+  completed: 'done',
+  failed: 'failed',
+  rejected: 'rejected',
+  cancelled: 'cancelled',
+};
+
+/** An icon per ACP tool kind. */
+const TOOL_ICONS: Record<string, string> = { read: '📄', edit: '✏️', delete: '🗑', move: '↔', search: '🔍', execute: '▶', think: '💭', fetch: '🌐', switch_mode: '⇄' };
+
+function TranscriptEntry({ item, transcript }: { item: TranscriptItem; transcript: TranscriptState }) {
+  const { terminals } = transcript;
   switch (item.kind) {
     case 'user':
       return (
@@ -156,10 +193,17 @@ function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals:
     case 'tool':
       return (
         <div className={`tool-call tool-${item.status}`} role="group" aria-label={`Tool call: ${item.title}`}>
-          <span className="tool-title">{item.title}</span> <span className="tool-status">{item.status.replace('_', ' ')}</span>
-          {item.content.map((content, index) => (
-            <ToolContent key={index} content={content} terminals={terminals} title={item.title} />
-          ))}
+          <details open={item.status !== 'completed' || item.content.some((content) => content.type === 'diff')}>
+            <summary>
+              <span className="tool-icon" aria-hidden="true">
+                {TOOL_ICONS[item.toolKind ?? ''] ?? '⚙'}
+              </span>{' '}
+              <span className="tool-title">{item.title}</span> <span className={`tool-status status-${item.status}`}>{TOOL_STATUS[item.status]}</span>
+            </summary>
+            {item.content.map((content, index) => (
+              <ToolContent key={index} content={content} terminals={terminals} title={item.title} />
+            ))}
+          </details>
         </div>
       );
     case 'plan':
@@ -172,8 +216,10 @@ function TranscriptEntry({ item, terminals }: { item: TranscriptItem; terminals:
           ))}
         </ol>
       );
-    case 'permission':
-      return <PermissionPrompt item={item} />;
+    case 'permission': {
+      const tool = transcript.items.find((candidate) => candidate.kind === 'tool' && candidate.turnId === item.turnId && candidate.toolCallId === item.toolCallId);
+      return <PermissionPrompt item={item} agentName={transcript.turns[item.turnId]?.agentName ?? transcript.agentName} toolKind={tool?.kind === 'tool' ? tool.toolKind : undefined} />;
+    }
     case 'elicitation':
       return <ElicitationPrompt item={item} />;
     case 'notice':

@@ -62,6 +62,11 @@ export function ConversationList() {
                     </span>
                   ))}
                   {conversation.running ? <span className="running-dot" aria-label="replying" /> : null}
+                  {conversation.pendingPermissions > 0 ? (
+                    <span className="permission-badge" title="An agent is waiting for your permission">
+                      Needs your permission
+                    </span>
+                  ) : null}
                   <time dateTime={conversation.updatedAt}>{relativeTime(conversation.updatedAt)}</time>
                 </span>
               </button>

@@ -1,5 +1,6 @@
 /** The sidebar: new and import, search, which part of the history to show, and the list or the search results. */
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
+import { applyTheme, readTheme, type ThemeChoice } from '../../components/theme.js';
 import { useBaton } from '../../store/index.js';
 import type { HistoryView } from '../../store/types.js';
 import { ConversationList } from './ConversationList.js';
@@ -22,7 +23,7 @@ export function Sidebar() {
   const searching = useBaton((state) => state.search.text.trim() !== '');
   const fileInput = useRef<HTMLInputElement>(null);
   return (
-    <nav className="sidebar" aria-label="Conversation history">
+    <nav className="sidebar" id="conversation-history" aria-label="Conversation history">
       <div className="sidebar-actions">
         <button type="button" className="new-conversation" onClick={() => newConversation()}>
           New conversation
@@ -61,6 +62,35 @@ export function Sidebar() {
         </>
       )}
       <UndoToast />
+      <div className="sidebar-footer">
+        <ThemePicker />
+        <span className="hint">
+          Press <kbd>?</kbd> for shortcuts
+        </span>
+      </div>
     </nav>
+  );
+}
+
+/** Select "Theme": the system's, or light or dark whatever the system says. */
+function ThemePicker() {
+  const [theme, setTheme] = useState<ThemeChoice>(readTheme);
+  return (
+    <label className="field-inline">
+      Theme{' '}
+      <select
+        aria-label="Theme"
+        value={theme}
+        onChange={(event) => {
+          const choice = event.target.value as ThemeChoice;
+          applyTheme(choice);
+          setTheme(choice);
+        }}
+      >
+        <option value="system">As the system</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </label>
   );
 }

@@ -10,6 +10,31 @@ const TURNS_PER_PAGE = 50;
 export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
   // Events pushed while a transcript is being read; applied once the read arrives.
   const arrivedDuringRead = new Map<string, Envelope[]>();
+  // Pushed events wait for the next animation frame and are applied together: a reply streaming
+  // hundreds of chunks a second renders once per frame, not once per chunk.
+  const pending = new Map<string, Envelope[]>();
+  let frame: number | undefined;
+  const flush = (): void => {
+    frame = undefined;
+    const batches = [...pending];
+    pending.clear();
+    set((state) => {
+      const transcripts = { ...state.transcripts };
+      for (const [conversationId, envelopes] of batches) {
+        const existing = transcripts[conversationId];
+        // Only transcripts this window has open are kept current; others are read when opened.
+        if (existing) {
+          transcripts[conversationId] = applyEnvelopes(existing, envelopes);
+        }
+      }
+      return { transcripts };
+    });
+  };
+  const schedule = (): void => {
+    if (frame === undefined) {
+      frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(flush) : (setTimeout(flush, 16));
+    }
+  };
 
   const load = async (conversationId: string, aroundSeq?: number): Promise<void> => {
     arrivedDuringRead.set(conversationId, []);
@@ -36,8 +61,12 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     composer: {},
     sending: false,
     nextAgent: {},
+    sidebarOpen: false,
+    setSidebarOpen(open) {
+      set({ sidebarOpen: open });
+    },
     newConversation() {
-      set({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null });
+      set({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null, sidebarOpen: false });
     },
     async select(conversationId, focusSeq) {
       set((state) => ({
@@ -46,6 +75,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         openSummary: state.conversations.find((c) => c.conversationId === conversationId) ?? (state.openSummary?.conversationId === conversationId ? state.openSummary : null),
         focus: focusSeq === undefined ? null : { conversationId, seq: focusSeq },
         error: null,
+        sidebarOpen: false,
       }));
       await load(conversationId, focusSeq);
     },
@@ -61,10 +91,14 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     receiveEnvelope(envelope) {
       const { conversationId } = envelope;
       arrivedDuringRead.get(conversationId)?.push(envelope);
-      const existing = get().transcripts[conversationId];
-      // Only transcripts this window has open are kept current; others are read when opened.
-      if (existing) {
-        set((state) => ({ transcripts: { ...state.transcripts, [conversationId]: applyEnvelopes(existing, [envelope]) } }));
+      if (get().transcripts[conversationId]) {
+        const batch = pending.get(conversationId);
+        if (batch) {
+          batch.push(envelope);
+        } else {
+          pending.set(conversationId, [envelope]);
+        }
+        schedule();
       }
     },
     setDraftAgent(agentId) {

@@ -1,0 +1,213 @@
+/**
+ * The conversation UI in a real browser: highlighted code with its language and a copy button,
+ * links that open outside; a permission request from Claude (an edit with its diff) answered
+ * with the keyboard alone; the list badge while it waits; one live announcement per reply;
+ * shortcuts; "Jump to latest"; the narrow layout; axe-core on the main screens; light and dark
+ * themes, with screenshots saved under e2e/artifacts/.
+ */
+/// <reference lib="dom" />
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { allAgentsHome } from '../fixtures/agentSetups.js';
+import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+const ARTIFACTS = path.resolve('e2e/artifacts');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const CODE_REPLY = ['Here is the fix:\n\n```ts\nconst answer: number = 42; // the answer\n```\n\n', 'See [the docs](https://example.com/docs).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'];
+
+let host: WebHost | undefined;
+let stub: ModelStub | undefined;
+
+// axe-core is injected as an inline script, which the page's own policy rightly refuses.
+test.use({ bypassCSP: true });
+
+test.afterEach(async () => {
+  await host?.kill();
+  host = undefined;
+  await stub?.close();
+  stub = undefined;
+});
+
+async function send(page: Page, text: string): Promise<void> {
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
+/** axe-core's serious and critical findings on the page as it is. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
+}
+
+async function fakeAgentPage(page: Page): Promise<void> {
+  const dataDir = tempDir('e2e-ui');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-ui-work'));
+}
+
+test('Claude: highlighted code with a copy button, outside links, and an edit permission answered with the keyboard alone', async ({ page, context }) => {
+  test.setTimeout(180_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const work = tempDir('e2e-ui-claude');
+  stub = await startModelStub({
+    reply: (request) => {
+      if (request.jsonSchema !== undefined) {
+        return undefined;
+      }
+      if (request.toolResult !== undefined) {
+        return { kind: 'text', chunks: ['Saved the notes.'] };
+      }
+      if (request.lastUserText.includes('edit please')) {
+        return { kind: 'tool', name: 'Write', arguments: { file_path: path.join(work, 'notes.md'), content: 'first line\nsecond line\n' } };
+      }
+      return { kind: 'text', chunks: CODE_REPLY };
+    },
+  });
+  host = await startWebHost(tempDir('e2e-ui-data'), allAgentsHome(stub.url));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+
+  await send(page, 'code please');
+  const reply = page.getByRole('article', { name: 'Claude' });
+  await expect(reply).toContainText('const answer');
+  await expect(reply.locator('.code-language')).toHaveText('ts');
+  await expect(reply.locator('.hljs-keyword').first()).toHaveText('const');
+  await reply.getByRole('button', { name: 'Copy ts code' }).click();
+  await expect(reply.getByRole('button', { name: 'Copied ts code' })).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('const answer: number = 42; // the answer');
+  await expect(reply.getByRole('link', { name: 'the docs' })).toHaveAttribute('target', '_blank');
+  await expect(reply.getByRole('link', { name: 'the docs' })).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(reply.getByRole('table')).toBeVisible();
+  // One announcement for the finished reply.
+  await expect(page.getByTestId('reply-announcer')).toHaveText('Claude replied.');
+
+  await send(page, 'edit please');
+  const permission = page.getByRole('group', { name: /^Permission: / });
+  await expect(permission).toContainText('Claude wants to edit a file');
+  // Focus moved to the question; the list badges the conversation while it waits.
+  await expect(permission.getByRole('button').first()).toBeFocused();
+  await expect(permission.getByRole('button').first()).toHaveAttribute('aria-keyshortcuts', '1');
+  await expect(page.getByRole('list', { name: 'Conversations' })).toContainText('Needs your permission');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'permission-light.png') });
+  await page.keyboard.press('1');
+  await expect(permission).toContainText('✓ You chose:');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Saved the notes.');
+  await expect(page.getByRole('list', { name: 'Conversations' })).not.toContainText('Needs your permission');
+  expect(readFileSync(path.join(work, 'notes.md'), 'utf8')).toBe('first line\nsecond line\n');
+  const diff = page.getByRole('figure', { name: /^Changes to .*notes\.md$/ });
+  await expect(diff).toContainText('+ first line');
+  await diff.getByRole('button', { name: 'Side by side' }).click();
+  await expect(diff.getByRole('table', { name: /^Side by side changes/ })).toContainText('second line');
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('shortcuts, Escape to stop, and "Jump to latest" while a long reply streams', async ({ page }) => {
+  test.setTimeout(120_000);
+  await fakeAgentPage(page);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('?');
+  const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(shortcuts).toContainText('Stop the running turn');
+  await page.keyboard.press('Escape');
+  await expect(shortcuts).toBeHidden();
+  await page.keyboard.press('Alt+M');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+  await page.keyboard.press('Control+K');
+  await expect(page.getByRole('searchbox', { name: 'Search conversations' }).or(page.getByRole('textbox', { name: 'Search conversations' }))).toBeFocused();
+  await page.keyboard.press('Alt+A');
+  await expect(page.getByRole('combobox', { name: 'Agent' })).toBeFocused();
+
+  await send(page, 'long');
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  await expect(page.getByRole('article', { name: 'Fake' })).toBeVisible();
+  // Scrolling up to read stops the following; the button brings the person back.
+  await expect.poll(async () => transcript.evaluate((node) => node.scrollHeight > node.clientHeight * 2), { timeout: 20_000 }).toBe(true);
+  await transcript.evaluate((node) => node.scrollTo({ top: 0 }));
+  const jump = page.getByRole('button', { name: 'Jump to latest' });
+  await expect(jump).toBeVisible();
+  const top = await transcript.evaluate((node) => node.scrollTop);
+  await page.waitForTimeout(300);
+  expect(await transcript.evaluate((node) => node.scrollTop)).toBe(top);
+  await jump.click();
+  await expect(jump).toBeHidden();
+  await expect.poll(async () => transcript.evaluate((node) => node.scrollHeight - node.scrollTop - node.clientHeight < 60)).toBe(true);
+  await expect(page.getByTestId('reply-announcer')).toHaveText('Fake replied.', { timeout: 30_000 });
+
+  await send(page, 'slow');
+  await expect(page.getByText('Fake is working…')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).press('Escape');
+  await expect(page.getByTestId('reply-announcer')).toHaveText('Fake stopped.');
+});
+
+test('the narrow layout at 480 px: no sideways scrolling, the list behind a button, actions in one menu', async ({ page }) => {
+  await page.setViewportSize({ width: 480, height: 800 });
+  await fakeAgentPage(page);
+  await send(page, 'hello from a narrow window');
+  await expect(page.getByRole('article', { name: 'Fake' })).toContainText('Fake reply: hello from a narrow window');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(480);
+  const toggle = page.getByRole('button', { name: '☰ Conversations' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('toolbar', { name: 'Conversation actions' })).toBeHidden();
+  await page.getByRole('button', { name: 'More actions' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Rename' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  const list = page.getByRole('list', { name: 'Conversations' });
+  await expect(list).toBeInViewport();
+  await list.getByRole('button', { name: /hello from a narrow window/ }).click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(list).toBeHidden();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(480);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'narrow-light.png') });
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('light and dark themes, from the system or chosen, with screenshots of the main screens', async ({ page }) => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await fakeAgentPage(page);
+  await send(page, 'Show me a table and some code:\n\n| agent | turns |\n|---|---|\n| Claude | 2 |\n| Qwen | 1 |\n\n```ts\n// hand the conversation over\nconst next: string = "qwen";\nawait send(next);\n```');
+  await expect(page.getByRole('article', { name: 'Fake' })).toBeVisible();
+  const background = (): Promise<string> => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await background();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'conversation-light.png') });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const dark = await background();
+  expect(dark).not.toBe(light);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'conversation-dark.png') });
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // A chosen theme wins over the system's, and is remembered across a reload.
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Light' });
+  expect(await background()).toBe(light);
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
+  expect(await background()).toBe(light);
+  await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeVisible();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'instructions-light.png') });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(await background()).toBe(dark);
+  await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'instructions-dark.png') });
+});

@@ -1,0 +1,89 @@
+/**
+ * Keyboard shortcuts for the whole window, and their list (dialog "Keyboard shortcuts", opened
+ * with "?"). Shortcuts that would type in a text field do nothing there.
+ */
+import { useEffect, useState } from 'react';
+import { useBaton } from '../store/index.js';
+import { selectActiveTranscript } from '../store/selectors/transcript.js';
+import { useModalDialog } from './useModalDialog.js';
+
+/** Every shortcut, as shown in the list. */
+export const SHORTCUTS: ReadonlyArray<{ keys: string; action: string }> = [
+  { keys: 'Alt+N', action: 'New conversation' },
+  { keys: 'Ctrl+K', action: 'Search conversations' },
+  { keys: 'Alt+A', action: 'Choose the agent (hand the conversation to another)' },
+  { keys: 'Alt+M', action: 'Write a message' },
+  { keys: 'Enter / Shift+Enter', action: 'Send / new line, in the message box' },
+  { keys: 'Escape', action: 'Stop the running turn' },
+  { keys: '1 – 9', action: 'Answer a permission question with that option' },
+  { keys: '?', action: 'Show these shortcuts' },
+];
+
+const typing = (target: EventTarget | null): boolean =>
+  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+
+const focus = (selector: string): void => {
+  document.querySelector<HTMLElement>(selector)?.focus();
+};
+
+/** Installs the shortcuts; renders their list while it is open. */
+export function Shortcuts() {
+  const [open, setOpen] = useState(false);
+  const newConversation = useBaton((state) => state.newConversation);
+  const cancel = useBaton((state) => state.cancel);
+  const element = useModalDialog(open);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.defaultPrevented) {
+        return;
+      }
+      const key = event.key.toLowerCase();
+      if (event.altKey && !event.ctrlKey && !event.metaKey && (event.code === 'KeyN' || key === 'n')) {
+        event.preventDefault();
+        newConversation();
+        setTimeout(() => focus('textarea[aria-label="Message"]'), 0);
+      } else if ((event.ctrlKey || event.metaKey) && key === 'k') {
+        event.preventDefault();
+        focus('input[aria-label="Search conversations"]');
+      } else if (event.altKey && (event.code === 'KeyA' || key === 'a')) {
+        event.preventDefault();
+        focus('select[aria-label="Agent"]');
+      } else if (event.altKey && (event.code === 'KeyM' || key === 'm')) {
+        event.preventDefault();
+        focus('textarea[aria-label="Message"]');
+      } else if (key === 'escape' && !document.querySelector('dialog[open]') && selectActiveTranscript(useBaton.getState())?.activeTurnId) {
+        void cancel();
+      } else if (event.key === '?' && !typing(event.target) && !document.querySelector('dialog[open]')) {
+        event.preventDefault();
+        setOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [newConversation, cancel]);
+  if (!open) {
+    return null;
+  }
+  return (
+    <dialog ref={element} aria-labelledby="shortcuts-title" className="shortcuts-dialog" onClose={() => setOpen(false)}>
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <table>
+        <tbody>
+          {SHORTCUTS.map((shortcut) => (
+            <tr key={shortcut.keys}>
+              <th scope="row">
+                <kbd>{shortcut.keys}</kbd>
+              </th>
+              <td>{shortcut.action}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="dialog-actions">
+        <button type="button" className="primary" onClick={() => setOpen(false)}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
