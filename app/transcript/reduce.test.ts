@@ -17,8 +17,8 @@ describe('reduce', () => {
   it('folds a whole turn: the person, streamed agent text, the end', () => {
     const state = reduceAll(emptyTranscript('c1'), events([created, started('t1', 'hello'), chunk('t1', 'Hel'), chunk('t1', 'lo!'), { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed', stopReason: 'end_turn' } }]));
     expect(state.items).toEqual([
-      { kind: 'user', key: '2', turnId: 't1', text: 'hello' },
-      { kind: 'agent', key: '3', turnId: 't1', messageId: undefined, agentName: 'Claude', text: 'Hello!' },
+      { kind: 'user', key: '2', turnId: 't1', text: 'hello', at: '2026-01-01T00:00:01Z' },
+      { kind: 'agent', key: '3', turnId: 't1', messageId: undefined, agentName: 'Claude', text: 'Hello!', at: '2026-01-01T00:00:02Z' },
     ]);
     expect(state.turns.t1?.status).toBe('completed');
     expect(state.activeTurnId).toBeNull();

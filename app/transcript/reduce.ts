@@ -59,7 +59,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         ...base,
         activeTurnId: turnId,
         turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'accepted', stopReason: undefined, startedAt: event.at } },
-        items: [...state.items, { kind: 'user', key, turnId, text }],
+        items: [...state.items, { kind: 'user', key, turnId, text, at: event.at }],
       };
     }
     case 'turn.ended': {
@@ -89,7 +89,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         return { ...base, items: replaceLast(state.items, { ...last, text: last.text + text }) };
       }
       const agentName = state.turns[turnId]?.agentName ?? state.agentName;
-      return { ...base, items: [...state.items, { kind: 'agent', key, turnId, messageId, agentName, text }] };
+      return { ...base, items: [...state.items, { kind: 'agent', key, turnId, messageId, agentName, text, at: event.at }] };
     }
     case 'thought.chunk': {
       const { turnId, text } = event.payload;

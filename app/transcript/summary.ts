@@ -1,5 +1,6 @@
 /** The catalog projection: one summary row per conversation, folded from the same events. */
 import { z } from 'zod';
+import { plainText } from '../text/plainText.js';
 import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
 
 /** What the conversation list shows for one conversation. */
@@ -34,7 +35,7 @@ const TITLE_LENGTH = 60;
 
 /** A title made from the first message: its first line, shortened at a word. */
 export function titleFromMessage(text: string): string {
-  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  const line = plainText(text).trim().split('\n')[0]?.trim() ?? '';
   if (line.length <= TITLE_LENGTH) {
     return line || 'New conversation';
   }

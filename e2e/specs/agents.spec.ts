@@ -46,7 +46,7 @@ for (const name of AGENTS) {
     await page.getByRole('textbox', { name: 'Message' }).fill(`Hello ${name}, this is Baton`);
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expect(page.getByRole('article', { name: new RegExp(`^${name}`) })).toContainText(`Hello ${name}, this is Baton`, { timeout: 60_000 });
-    await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   });
 }
@@ -77,13 +77,23 @@ test('the agent\'s slash commands are offered when a message starts with /', asy
   await message.press('Enter');
   await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('hello');
   await message.fill('/');
-  const commands = page.getByRole('list', { name: 'Commands' });
-  await expect(commands.getByRole('listitem').first()).toBeVisible();
-  const count = await commands.getByRole('listitem').count();
-  const first = (await commands.getByRole('listitem').first().locator('strong').textContent()) ?? '';
+  const commands = page.getByRole('listbox', { name: 'Commands' });
+  await expect(commands.getByRole('option').first()).toBeVisible();
+  const count = await commands.getByRole('option').count();
+  const names = await commands.getByRole('option').locator('strong').allTextContents();
+  // The arrow keys move through the suggestions; Tab completes the highlighted one.
+  await expect(commands.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+  if (count > 1) {
+    await message.press('ArrowDown');
+    await expect(commands.getByRole('option').nth(1)).toHaveAttribute('aria-selected', 'true');
+    await message.press('Tab');
+    await expect(message).toHaveValue(`${names[1]} `);
+    await message.fill('/');
+  }
+  const first = names[0] ?? '';
   await message.fill(first.slice(0, 3));
-  expect(await commands.getByRole('listitem').count()).toBeLessThanOrEqual(count);
-  await commands.getByRole('button').first().click();
+  expect(await commands.getByRole('option').count()).toBeLessThanOrEqual(count);
+  await commands.getByRole('option').first().click();
   await expect(message).toHaveValue(new RegExp(`^/${first.slice(1, 3)}\\S* $`));
   await expect(commands).toHaveCount(0);
 });

@@ -229,7 +229,7 @@ test('a 200-turn conversation opens at its tail with the session, options, choic
   await expect(model).toHaveValue('deep');
   await expect(model.getByRole('option')).toHaveText(['Quick model', 'Deep model']);
   await page.getByRole('textbox', { name: 'Message' }).fill('/');
-  await expect(page.getByRole('list', { name: 'Commands' })).toContainText('review');
+  await expect(page.getByRole('listbox', { name: 'Commands' })).toContainText('review');
 });
 
 test('ten thousand conversations: the list shows at once, keeps few rows in the page, and pages in more', async ({ page }) => {

@@ -30,7 +30,7 @@ test('a missing agent is installed with progress, used, and removed', async ({ p
 
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
   await page.getByRole('textbox', { name: 'Message' }).fill('hello from the page');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByRole('article', { name: /^Codex/ })).toContainText('Fake reply: hello from the page');
 
   await page.getByRole('button', { name: 'New conversation' }).click();

@@ -26,7 +26,7 @@ async function open(page: Page, options: { requireAuth?: boolean } = {}): Promis
 
 async function send(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
 }
 
 test('a command the agent runs in a client terminal shows its output and exit code', async ({ page }) => {
@@ -47,17 +47,17 @@ test('a request for input is a form: checked before sending, answered only by th
   // Nothing is sent on the person's behalf: the reply waits.
   await expect(page.getByText('Fake is working…')).toBeVisible();
 
-  await form.getByRole('button', { name: 'Send' }).click();
+  await form.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(form.getByRole('alert')).toContainText('Project name is required.');
   await form.getByRole('textbox', { name: 'Project name' }).fill('baton-demo');
   await form.getByRole('combobox', { name: 'Region' }).selectOption({ label: 'Europe' });
   await form.getByRole('spinbutton', { name: 'Replicas' }).fill('3');
   await form.getByRole('checkbox', { name: 'backup' }).check();
-  await form.getByRole('button', { name: 'Send' }).click();
+  await form.getByRole('button', { name: 'Send', exact: true }).click();
 
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Elicitation accept {"name":"baton-demo","region":"eu","replicas":3,"public":false,"features":["backup"]}');
   await expect(form).toContainText('You sent: name, region, replicas, public, features (values not kept here).');
-  await expect(form.getByRole('button', { name: 'Send' })).toHaveCount(0);
+  await expect(form.getByRole('button', { name: 'Send', exact: true })).toHaveCount(0);
 });
 
 test('an agent that never answers: the page shows how long it has waited, and Stop ends it', async ({ page }) => {

@@ -128,7 +128,7 @@ test('shortcuts, Escape to stop, and "Jump to latest" while a long reply streams
   await page.keyboard.press('Alt+M');
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
   await page.keyboard.press('Control+K');
-  await expect(page.getByRole('searchbox', { name: 'Search conversations' }).or(page.getByRole('textbox', { name: 'Search conversations' }))).toBeFocused();
+  await expect(page.getByRole('searchbox', { name: 'Search conversations' }).or(page.getByRole('searchbox', { name: 'Search conversations' }))).toBeFocused();
   await page.keyboard.press('Alt+A');
   await expect(page.getByRole('combobox', { name: 'Agent' })).toBeFocused();
 
@@ -210,4 +210,60 @@ test('light and dark themes, from the system or chosen, with screenshots of the 
   expect(await background()).toBe(dark);
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   await page.screenshot({ path: path.join(ARTIFACTS, 'instructions-dark.png') });
+});
+
+test('messages: their time, copy, edit and resend, retry; a follow-up queued while a reply runs; plain search results; the list preview; recent folders', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await fakeAgentPage(page);
+  const folder = await page.getByRole('textbox', { name: 'Working folder' }).inputValue();
+  await send(page, 'Please **review** the `parser` module');
+  const mine = page.getByRole('article', { name: 'You' });
+  await expect(page.getByRole('article', { name: 'Fake' })).toContainText('Fake reply: Please');
+  await expect(mine.locator('time')).toHaveText(/^\d{1,2}:\d{2}/);
+  await mine.getByRole('button', { name: 'Copy' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Please **review** the `parser` module');
+
+  // Edit and resend puts the message back in the box; sending it makes a new turn.
+  await mine.getByRole('button', { name: 'Edit and resend' }).click();
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await expect(composer).toHaveValue('Please **review** the `parser` module');
+  await expect(composer).toBeFocused();
+  await composer.fill('Please review the lexer instead');
+  await composer.press('Enter');
+  await expect(page.getByRole('article', { name: 'Fake' }).last()).toContainText('Fake reply: Please review the lexer instead');
+  // Retry is offered on the last reply only, and sends the same message again.
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(1);
+  await page.getByRole('article', { name: 'Fake' }).last().getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('article', { name: 'Fake' })).toHaveCount(3);
+  await expect(page.getByRole('article', { name: 'You' }).last()).toHaveText(/Please review the lexer instead$/);
+
+  // A follow-up written while a reply runs is queued and goes when the turn ends.
+  await send(page, 'slow');
+  await expect(page.getByText('Fake is working…')).toBeVisible();
+  await composer.fill('and then this follow-up');
+  await composer.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Queued, sent when this reply ends: “and then this follow-up”' })).toBeVisible();
+  await expect(composer).toHaveValue('');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('article', { name: 'Fake' }).last()).toContainText('Fake reply: and then this follow-up');
+
+  // The list shows a one-line preview; search shows plain text, and clearing it clears the mark.
+  await expect(page.getByRole('list', { name: 'Conversations' })).toContainText('and then this follow-up');
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('parser');
+  const results = page.getByRole('list', { name: 'Search results' });
+  await expect(results).toContainText('Please review the parser module');
+  await expect(results).not.toContainText('**');
+  await results.getByRole('button').first().click();
+  await expect(page.locator('.entry.focused')).toHaveCount(1);
+  await page.getByRole('searchbox', { name: 'Search conversations' }).press('Escape');
+  await expect(page.locator('.entry.focused')).toHaveCount(0);
+
+  // The folder is offered again for the next conversation.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('textbox', { name: 'Working folder' }).fill('');
+  const recent = page.getByRole('group', { name: 'Recent folders' }).getByRole('button', { name: path.basename(folder) });
+  await expect(recent).toHaveAttribute('title', folder);
+  await recent.click();
+  await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(folder);
 });

@@ -48,7 +48,7 @@ test('a message reaches Claude, the reply streams in, and both survive a killed 
   const reply = page.getByRole('article', { name: /^Claude/ });
   await expect(reply).toContainText('Ahoy from the model stub.');
   await expect(reply.locator('strong')).toHaveText('Ahoy');
-  await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
   await expect(message).toHaveValue('');
   await expect(list.getByRole('listitem')).toHaveCount(1);
   expect(stub.modelRequests().some((request) => request.lastUserText.includes('Hello Claude, are you there?'))).toBe(true);
@@ -79,7 +79,7 @@ test('Shift+Enter makes a new line; Stop cancels a running reply', async ({ page
   await message.press('Shift+Enter');
   await message.pressSequentially('second line');
   await expect(message).toHaveValue('first line\nsecond line');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
 
   await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('word3');
   const stop = page.getByRole('button', { name: 'Stop' });
@@ -111,7 +111,7 @@ test('agents that are missing or crash are explained in the page, not in a conso
   await agent.selectOption({ label: 'Crashy' });
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
   await page.getByRole('textbox', { name: 'Message' }).fill('hello?');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
 
   const failure = page.getByRole('alert').filter({ hasText: 'Crashy failed to start' });
   await expect(failure).toBeVisible();
@@ -119,7 +119,7 @@ test('agents that are missing or crash are explained in the page, not in a conso
   await expect(failure).toContainText('crashy: no model configured');
   // The turn is over: the person can write again.
   await page.getByRole('textbox', { name: 'Message' }).fill('again');
-  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
 });
 
 test('an agent that needs a log-in offers its methods; logging in lets the message through', async ({ page }) => {
@@ -132,7 +132,7 @@ test('an agent that needs a log-in offers its methods; logging in lets the messa
   await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
   await page.getByRole('textbox', { name: 'Message' }).fill('hello?');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   const failure = page.getByRole('alert').filter({ hasText: 'needs you to log in' });
   await expect(failure).toBeVisible();
   await expect(failure.getByRole('button', { name: 'Log in with Token' })).toBeVisible();
@@ -148,6 +148,6 @@ test('an agent that needs a log-in offers its methods; logging in lets the messa
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Logged in to Fake' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Message' }).fill('now?');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: now?');
 });

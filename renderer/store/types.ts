@@ -95,6 +95,18 @@ export type ChatSlice = {
   setDraftCwd(cwd: string): void;
   setComposer(key: string, text: string): void;
   send(): Promise<void>;
+  /** Puts one of the person's earlier messages in the message box to edit and send again. */
+  editMessage(text: string): void;
+  /** Sends the person's message of `turnId` again, as a new turn. */
+  retry(turnId: string): Promise<void>;
+  /** A follow-up written while a turn runs, per conversation: sent when the turn ends. */
+  queued: Record<string, string>;
+  /** Queues the message box's text for when the running turn ends. */
+  queue(): void;
+  /** Takes the queued follow-up back into the message box. */
+  unqueue(conversationId: string): void;
+  /** Sends the queued follow-up (the turn has ended). */
+  sendQueued(conversationId: string): Promise<void>;
   cancel(): Promise<void>;
   answerPermission(requestId: string, optionId: string): Promise<void>;
   /** Resolves true once the agent has the answer. */

@@ -4,6 +4,7 @@
  * to that agent when the message is sent (not while a turn runs).
  */
 import { pickFolder } from '../../api.js';
+import { recentFolders } from '../../components/recentFolders.js';
 import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';
@@ -95,6 +96,7 @@ export function SessionHeader() {
           </button>
         ) : null}
       </label>
+      {!bound ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
       <button type="button" className="header-action" onClick={() => void openToolbox()}>
         Toolbox
         {!bound && draft.serverIds && draft.serverIds.length > 0 ? <span className="badge"> ({draft.serverIds.length})</span> : null}
@@ -122,5 +124,23 @@ export function SessionHeader() {
       ) : null}
       {!bound && selected?.available ? <ManagedAgent agent={selected} /> : null}
     </header>
+  );
+}
+
+/** Group "Recent folders": the folders used last (remembered across reloads), one click to use again. */
+function RecentFolders({ current, choose }: { current: string; choose: (folder: string) => void }) {
+  const folders = recentFolders().filter((folder) => folder !== current.trim()).slice(0, 4);
+  if (folders.length === 0) {
+    return null;
+  }
+  return (
+    <div className="recent-folders" role="group" aria-label="Recent folders">
+      <span className="hint">Recent:</span>
+      {folders.map((folder) => (
+        <button key={folder} type="button" title={folder} onClick={() => choose(folder)}>
+          {folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -99,12 +99,60 @@ function WorkingIndicator({ transcript, turnId }: { transcript: TranscriptState;
   const answered = transcript.items.some((item) => item.turnId === turnId && item.kind !== 'user');
   const elapsed = formatElapsed(elapsedMs);
   const agentName = turn?.agentName ?? transcript.agentName;
+  // What it is doing now: the newest tool call of the turn that has not finished.
+  const doing = transcript.items.findLast((item) => item.kind === 'tool' && item.turnId === turnId && (item.status === 'in_progress' || item.status === 'pending' || item.status === 'awaiting_permission'));
   return (
     <p className="working" role="timer" aria-label={`${agentName} is working`}>
       {!answered && elapsedMs >= SILENT_AFTER_MS
         ? `Waiting for ${agentName} to answer… ${elapsed}, nothing yet. Stop ends the turn.`
         : `${agentName} is working… ${elapsed}`}
+      {doing?.kind === 'tool' ? <span className="working-now"> — now: {doing.title}{doing.status === 'awaiting_permission' ? ' (waiting for your answer)' : ''}</span> : null}
     </p>
+  );
+}
+
+const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const fullDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+
+/** When a message was written. */
+function MessageTime({ at }: { at: string }) {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? null : (
+    <time className="message-time" dateTime={at} title={fullDate.format(date)}>
+      {clock.format(date)}
+    </time>
+  );
+}
+
+/** Copy, and for the person's message "Edit and resend"; for the last reply "Retry". */
+function MessageActions({ text, editable = false, retryTurnId }: { text: string; editable?: boolean; retryTurnId?: string | undefined }) {
+  const editMessage = useBaton((state) => state.editMessage);
+  const retry = useBaton((state) => state.retry);
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="message-actions">
+      <button
+        type="button"
+        onClick={() =>
+          void navigator.clipboard?.writeText(text).then(() => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 1500);
+          })
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+      {editable ? (
+        <button type="button" onClick={() => editMessage(text)}>
+          Edit and resend
+        </button>
+      ) : null}
+      {retryTurnId ? (
+        <button type="button" onClick={() => void retry(retryTurnId)}>
+          Retry
+        </button>
+      ) : null}
+    </span>
   );
 }
 
@@ -134,17 +182,26 @@ function TranscriptEntry({ item, transcript }: { item: TranscriptItem; transcrip
     case 'user':
       return (
         <article className="message message-user" aria-label="You">
-          <header className="author">You</header>
+          <header className="author">
+            You <MessageTime at={item.at} />
+            <MessageActions text={item.text} editable />
+          </header>
           <div className="plain-text">{item.text}</div>
         </article>
       );
-    case 'agent':
+    case 'agent': {
+      const running = transcript.activeTurnId !== null;
+      const lastReply = !running && transcript.items.findLast((candidate) => candidate.kind === 'agent') === item;
       return (
         <article className="message message-agent" aria-label={item.agentName}>
-          <header className="author">{item.agentName}</header>
+          <header className="author">
+            {item.agentName} <MessageTime at={item.at} />
+            <MessageActions text={item.text} retryTurnId={lastReply ? item.turnId : undefined} />
+          </header>
           <Markdown text={item.text} />
         </article>
       );
+    }
     case 'handoff': {
       // A switch marker (or an agent caught up after its session started again), with the path really taken.
       const label = item.fromAgentName ? `Switched from ${item.fromAgentName} to ${item.toAgentName}` : `${item.toAgentName} was caught up`;

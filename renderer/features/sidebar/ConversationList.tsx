@@ -9,7 +9,7 @@ import { relativeTime } from '../../components/relativeTime.js';
 import { useBaton } from '../../store/index.js';
 import { selectActiveConversationId } from '../../store/selectors/transcript.js';
 
-const ROW_HEIGHT = 58;
+const ROW_HEIGHT = 76;
 
 const EMPTY: Record<string, string> = {
   active: 'No conversations yet.',
@@ -55,6 +55,7 @@ export function ConversationList() {
                 onClick={() => void select(conversation.conversationId)}
               >
                 <span className="conversation-title">{conversation.title || 'New conversation'}</span>
+                {conversation.preview && conversation.preview !== conversation.title ? <span className="conversation-preview">{conversation.preview.split('\n')[0]}</span> : null}
                 <span className="conversation-meta">
                   {conversation.agents.map((agent) => (
                     <span key={agent.agentId} className="agent-badge">

@@ -1,15 +1,16 @@
 /** Search results: the matching message with the words marked; choosing one opens the conversation at that message. */
 import { Fragment } from 'react';
+import { plainText } from '../../../app/text/plainText.js';
 import { relativeTime } from '../../components/relativeTime.js';
 import { useBaton } from '../../store/index.js';
 
-/** Splits a snippet at its match markers (\u0002 … \u0003) into text and marked words. */
+/** Splits a snippet at its match markers (\u0002 … \u0003) into text and marked words, as plain text. */
 function Snippet({ text }: { text: string }) {
   const parts = text.split(/(\u0002[^\u0003]*\u0003)/);
   return (
     <>
       {parts.map((part, index) =>
-        part.startsWith('\u0002') ? <mark key={index}>{part.slice(1, -1)}</mark> : <Fragment key={index}>{part}</Fragment>,
+        part.startsWith('\u0002') ? <mark key={index}>{plainText(part.slice(1, -1))}</mark> : <Fragment key={index}>{plainText(part)}</Fragment>,
       )}
     </>
   );
@@ -24,7 +25,7 @@ export function SearchResults() {
   return (
     <div className="conversation-scroller">
       <ul className="search-results" aria-label="Search results" aria-busy={searching}>
-        {results.map((hit) => (
+        {[...results].sort((a, b) => b.at.localeCompare(a.at)).map((hit) => (
           <li key={`${hit.conversationId}:${hit.seq}`}>
             <button type="button" className="conversation-item" onClick={() => void select(hit.conversationId, hit.seq)}>
               <span className="conversation-title">{hit.title || 'New conversation'}</span>

@@ -1,5 +1,6 @@
 /** The open conversation: loading its transcript, the draft of a new one, sending, stopping, answering permission questions. */
 import type { Envelope } from '../../../app/events/index.js';
+import { rememberFolder } from '../../components/recentFolders.js';
 import { applyEnvelopes, bufferedTail } from '../transcriptBuffer.js';
 import { composerKey, type ChatSlice, type Slice } from '../types.js';
 
@@ -128,6 +129,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         let conversationId: string;
         if (selection.kind === 'draft') {
           const { conversation } = await api.call('newConversation', { agentId: draft.agentId, cwd: draft.cwd.trim(), ...(draft.instructions ? { instructions: draft.instructions } : {}), ...(draft.serverIds ? { serverIds: draft.serverIds } : {}), ...(draft.injectors ? { injectors: draft.injectors } : {}) });
+          rememberFolder(draft.cwd.trim());
           set((state) => ({ draft: { agentId: state.draft.agentId, cwd: state.draft.cwd } }));
           conversationId = conversation.conversationId;
           set((state) => ({ composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' } }));
@@ -149,6 +151,60 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         get().showError(error);
       } finally {
         set({ sending: false });
+      }
+    },
+    editMessage(text) {
+      const key = composerKey(get().selection);
+      set((state) => ({ composer: { ...state.composer, [key]: text } }));
+      document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus();
+    },
+    async retry(turnId) {
+      const { selection, transcripts } = get();
+      if (selection.kind !== 'conversation') {
+        return;
+      }
+      const text = transcripts[selection.conversationId]?.state.items.find((item) => item.kind === 'user' && item.turnId === turnId);
+      if (text?.kind === 'user') {
+        await api.call('sendMessage', { conversationId: selection.conversationId, text: text.text }).catch((error: unknown) => get().showError(error));
+      }
+    },
+    queued: {},
+    queue() {
+      const { selection, composer } = get();
+      const text = (composer[composerKey(selection)] ?? '').trim();
+      if (selection.kind !== 'conversation' || !text) {
+        return;
+      }
+      const { conversationId } = selection;
+      set((state) => ({ queued: { ...state.queued, [conversationId]: text }, composer: { ...state.composer, [conversationId]: '' } }));
+    },
+    unqueue(conversationId) {
+      const text = get().queued[conversationId];
+      set((state) => {
+        const { [conversationId]: _taken, ...queued } = state.queued;
+        return { queued, composer: text === undefined ? state.composer : { ...state.composer, [conversationId]: text } };
+      });
+    },
+    async sendQueued(conversationId) {
+      const text = get().queued[conversationId];
+      if (text === undefined) {
+        return;
+      }
+      set((state) => {
+        const { [conversationId]: _sent, ...queued } = state.queued;
+        return { queued };
+      });
+      const agentId = get().nextAgent[conversationId];
+      try {
+        await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}) });
+        set((state) => {
+          const { [conversationId]: _used, ...nextAgent } = state.nextAgent;
+          return { nextAgent };
+        });
+      } catch (error) {
+        // Nothing is lost: the message goes back into the box.
+        set((state) => ({ composer: { ...state.composer, [conversationId]: text } }));
+        get().showError(error);
       }
     },
     async cancel() {

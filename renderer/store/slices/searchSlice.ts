@@ -53,14 +53,15 @@ export const searchSlice: Slice<SearchSlice> = (api) => (set, get) => {
   return {
     search: { text: '', agentId: '', from: '', to: '', results: [], searching: false },
     setSearch(changes) {
-      set((state) => ({ search: { ...state.search, ...changes, searching: true } }));
+      set((state) => ({ search: { ...state.search, ...changes, searching: true }, ...(changes.text !== undefined && changes.text.trim() === '' ? { focus: null } : {}) }));
       clearTimeout(timer);
       timer = setTimeout(() => void run(), TYPING_PAUSE_MS);
     },
     clearSearch() {
       clearTimeout(timer);
       generation += 1;
-      set({ search: { text: '', agentId: '', from: '', to: '', results: [], searching: false } });
+      // The mark on the message a hit opened goes with the search.
+      set({ search: { text: '', agentId: '', from: '', to: '', results: [], searching: false }, focus: null });
     },
   };
 };
