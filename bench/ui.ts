@@ -1,0 +1,232 @@
+/**
+ * The conversation UI in Chromium against the web host, with the fake agent scripted to stream.
+ * Every figure is printed with its ratio against a 50-turn conversation measured in the same run:
+ *   - long thread: open a 5 000-turn conversation (text, code, tool calls, diffs) — time to the
+ *     latest turn painted; reading back to its first turn ("Show earlier" until there is no more,
+ *     then scrolling to the top) — the longest frame; JS heap after a collection; CPU over 10 s idle;
+ *   - streaming: 2 000 chunks/s for 10 s — delay from the agent sending a chunk to the frame that
+ *     paints it (median, p99), and the longest task.
+ * Needs Chromium (BATON_CHROMIUM or /usr/bin/chromium) and a build (`npm run bench` builds).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Envelope } from '../app/events/index.js';
+import { EventStore } from '../main/host/store/EventStore.js';
+import { median, report } from './util.js';
+
+// The page's globals, for the functions this file runs in the page (kept local: Node code has no DOM).
+declare const window: unknown;
+declare const document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>; querySelector(selector: string): unknown; body: unknown };
+declare function requestAnimationFrame(callback: (now: number) => void): number;
+declare const PerformanceObserver: new (callback: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(options: object): void };
+declare const MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void };
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const FAKE_AGENT = path.join(root, 'e2e', 'fixtures', 'fakeAgent.mjs');
+const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
+const IDLE_MS = 10_000;
+
+/** A conversation of `turns` turns mixing prose, code, tool calls and diffs. */
+function richConversation(conversationId: string, turns: number): Envelope[] {
+  const envelopes: Envelope[] = [];
+  const push = (type: string, payload: unknown): void => {
+    const seq = envelopes.length + 1;
+    envelopes.push({ conversationId, seq, at: new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString(), v: 1, type, payload });
+  };
+  push('conversation.created', { title: `Long ${turns}`, agentId: 'custom:fake', agentName: 'Fake', cwd: '/' });
+  for (let turn = 0; turn < turns; turn += 1) {
+    const turnId = `t${turn}`;
+    push('turn.started', { turnId, agentId: 'custom:fake', agentName: 'Fake', text: `Question ${turn}: how does part ${turn % 97} of the parser handle nested blocks?` });
+    push('turn.running', { turnId });
+    if (turn % 4 === 0) {
+      push('tool.call', { turnId, toolCallId: `tool-${turn}`, title: `Edit src/part${turn % 97}.ts`, kind: 'edit', status: 'completed', content: [{ type: 'diff', path: `src/part${turn % 97}.ts`, oldText: 'const a = 1;\nconst b = 2;\n', newText: 'const a = 1;\nconst b = 3;\nconst c = a + b;\n' }] });
+    }
+    const code = turn % 3 === 0 ? `\n\n\`\`\`ts\nexport function part${turn}(input: string): number {\n  return input.length * ${turn};\n}\n\`\`\`\n` : '';
+    push('message.chunk', { turnId, text: `Answer ${turn}. The parser reads **nested** blocks with a stack; each level keeps its own indentation and closes when it drops.${code}` });
+    push('turn.ended', { turnId, outcome: 'completed', stopReason: 'end_turn' });
+  }
+  return envelopes;
+}
+
+async function startHost(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(root, 'dist/main/web/cli.js'), '--port', '0', '--data-dir', dataDir, '--no-open'], { cwd: root, env: { ...process.env, HOME: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL from the web host:\n${output}`)), 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /^Baton is running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  });
+  return { url, child };
+}
+
+/** Milliseconds of main-thread work in the page (CDP Performance.TaskDuration). */
+async function taskSeconds(page: Page): Promise<number> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Performance.enable');
+  const { metrics } = await session.send('Performance.getMetrics');
+  return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0;
+}
+
+async function heapMb(page: Page): Promise<number> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('HeapProfiler.collectGarbage');
+  await session.send('Performance.enable');
+  const { metrics } = await session.send('Performance.getMetrics');
+  return (metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0) / 1024 / 1024;
+}
+
+/** Records the longest gap between animation frames from now on; `stop()` returns it. */
+async function watchFrames(page: Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const probe = { longest: 0, last: performance.now(), running: true };
+    (window as { frameProbe: typeof probe }).frameProbe = probe;
+    const tick = (now: number): void => {
+      probe.longest = Math.max(probe.longest, now - probe.last);
+      probe.last = now;
+      if (probe.running) {
+        requestAnimationFrame(tick);
+      }
+    };
+    requestAnimationFrame(tick);
+  });
+  return () =>
+    page.evaluate(() => {
+      const probe = (window as { frameProbe: { longest: number; running: boolean } }).frameProbe;
+      probe.running = false;
+      return probe.longest;
+    });
+}
+
+type LongFigures = { firstPaintMs: number; longestFrameMs: number; heapMb: number; idleCpu: number };
+
+async function openLong(browser: Browser, url: string, turns: number): Promise<LongFigures> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  const item = page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: new RegExp(`^Long ${turns}\\b`) });
+  await item.waitFor();
+  const started = Date.now();
+  await item.click();
+  await page.getByText(`Answer ${turns - 1}.`).waitFor();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const firstPaintMs = Date.now() - started;
+  const stop = await watchFrames(page);
+  // "Show earlier" doubles what is shown, until the first turn is there.
+  for (;;) {
+    const shown = await page.locator('article.message-user').count();
+    const more = await page.evaluate(() => {
+      const button = document.querySelector('.show-earlier') as { click(): void } | null;
+      button?.click();
+      return button !== null;
+    });
+    if (!more) {
+      break;
+    }
+    await page.waitForFunction((before) => document.querySelectorAll('article.message-user').length > before || document.querySelector('.show-earlier') === null, shown, { timeout: 300_000 });
+  }
+  await page.getByRole('region', { name: 'Transcript' }).evaluate((node) => node.scrollTo({ top: 0 }));
+  await page.getByText('Question 0:').waitFor();
+  const longestFrameMs = await stop();
+  const heap = await heapMb(page);
+  const before = await taskSeconds(page);
+  await page.waitForTimeout(IDLE_MS);
+  const idleCpu = ((await taskSeconds(page)) - before) / (IDLE_MS / 1000);
+  await page.close();
+  return { firstPaintMs, longestFrameMs, heapMb: heap, idleCpu };
+}
+
+type StreamFigures = { medianMs: number; p99Ms: number; longestTaskMs: number; chunksPainted: number };
+
+async function stream(browser: Browser, url: string, turns: number, perSecond: number, seconds: number): Promise<StreamFigures> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  await page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: new RegExp(`^Long ${turns}\\b`) }).click();
+  await page.getByText(`Answer ${turns - 1}.`).waitFor();
+  await page.evaluate(() => {
+    const probe = { delays: [] as number[], seen: 0, longTasks: [] as number[] };
+    (window as { streamProbe: typeof probe }).streamProbe = probe;
+    new PerformanceObserver((list) => list.getEntries().forEach((entry) => probe.longTasks.push(entry.duration))).observe({ type: 'longtask', buffered: false });
+    let pending = false;
+    new MutationObserver(() => {
+      if (pending) {
+        return;
+      }
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        const now = Date.now();
+        const articles = document.querySelectorAll('article.message-agent');
+        const text = articles[articles.length - 1]?.textContent ?? '';
+        const stamps = [...text.matchAll(/\[t:(\d+)\]/g)].map((match) => Number(match[1]));
+        for (const stamp of stamps.slice(probe.seen)) {
+          probe.delays.push(now - stamp);
+        }
+        probe.seen = Math.max(probe.seen, stamps.length);
+      });
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill(`flood ${perSecond} ${seconds}`);
+  await composer.press('Enter');
+  await page.getByTestId('reply-announcer').filter({ hasText: 'Fake replied.' }).waitFor({ timeout: (seconds + 120) * 1000 });
+  const probe = await page.evaluate(() => (window as { streamProbe: { delays: number[]; longTasks: number[] } }).streamProbe);
+  await page.close();
+  const sorted = [...probe.delays].sort((a, b) => a - b);
+  return { medianMs: median(sorted), p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN, longestTaskMs: Math.max(0, ...probe.longTasks), chunksPainted: sorted.length * 20 };
+}
+
+const ratio = (value: number, baseline: number): string => `ratio ${(value / baseline).toFixed(2)}x`;
+
+/** The UI benchmark. */
+export async function uiBenchmark(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`ui: skipped: no Chromium at ${CHROMIUM} (set BATON_CHROMIUM)`);
+    return;
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-ui-'));
+  let host: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  try {
+    const store = new EventStore(dataDir);
+    store.importEnvelopes('long-50', richConversation('long-50', 50));
+    store.importEnvelopes('long-5000', richConversation('long-5000', 5000));
+    store.close();
+    writeFileSync(path.join(dataDir, 'agents.json'), JSON.stringify({ agents: [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT, dataDir] }] }));
+    const started = await startHost(dataDir);
+    host = started.child;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+
+    console.log('\nui: Chromium against the web host; long thread of 5000 turns vs 50 turns (baseline)');
+    const small = await openLong(browser, started.url, 50);
+    const large = await openLong(browser, started.url, 5000);
+    report('open 50 turns: latest turns painted (baseline)', `${small.firstPaintMs.toFixed(0)} ms`);
+    report('open 5000 turns: latest turns painted (goal < 300 ms)', `${large.firstPaintMs.toFixed(0)} ms  ${ratio(large.firstPaintMs, small.firstPaintMs)}`);
+    report('read back to turn 1, 50 turns: longest frame (baseline)', `${small.longestFrameMs.toFixed(0)} ms`);
+    report('read back to turn 1, 5000 turns: longest frame (goal < 50 ms)', `${large.longestFrameMs.toFixed(0)} ms  ${ratio(large.longestFrameMs, small.longestFrameMs)}`);
+    report('JS heap, 50 turns shown (baseline)', `${small.heapMb.toFixed(1)} MB`);
+    report('JS heap, 5000 turns shown (goal < 150 MB)', `${large.heapMb.toFixed(1)} MB  ${ratio(large.heapMb, small.heapMb)}`);
+    report('CPU over 10 s idle, 50 turns (baseline)', `${(small.idleCpu * 100).toFixed(2)} %`);
+    report('CPU over 10 s idle, 5000 turns (goal: near zero)', `${(large.idleCpu * 100).toFixed(2)} %  ${ratio(large.idleCpu || 1e-6, small.idleCpu || 1e-6)}`);
+
+    console.log('\nui: streaming 2000 chunks/s for 10 s into a 5000-turn conversation vs a 50-turn one (baseline)');
+    const streamSmall = await stream(browser, started.url, 50, 2000, 10);
+    const streamLarge = await stream(browser, started.url, 5000, 2000, 10);
+    report('chunk sent → painted, 50 turns: median / p99 (baseline)', `${streamSmall.medianMs.toFixed(0)} / ${streamSmall.p99Ms.toFixed(0)} ms  longest task ${streamSmall.longestTaskMs.toFixed(0)} ms`);
+    report('chunk sent → painted, 5000 turns: median / p99 (goal p99 < 50 ms)', `${streamLarge.medianMs.toFixed(0)} / ${streamLarge.p99Ms.toFixed(0)} ms  ${ratio(streamLarge.p99Ms, streamSmall.p99Ms)}`);
+    report('longest task while streaming, 5000 turns (goal < 100 ms)', `${streamLarge.longestTaskMs.toFixed(0)} ms  ${ratio(streamLarge.longestTaskMs || 1, streamSmall.longestTaskMs || 1)}`);
+  } finally {
+    await browser?.close();
+    host?.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
