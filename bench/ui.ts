@@ -177,7 +177,7 @@ async function stream(browser: Browser, url: string, turns: number, perSecond: n
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill(`flood ${perSecond} ${seconds}`);
   await composer.press('Enter');
-  await page.getByTestId('reply-announcer').filter({ hasText: 'Fake replied.' }).waitFor({ timeout: (seconds + 120) * 1000 });
+  await page.getByTestId('reply-announcer').filter({ hasText: 'Fake replied' }).waitFor({ timeout: (seconds + 120) * 1000 });
   const probe = await page.evaluate(() => (window as { streamProbe: { delays: number[]; longTasks: number[] } }).streamProbe);
   await page.close();
   const sorted = [...probe.delays].sort((a, b) => a - b);

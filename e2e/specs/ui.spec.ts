@@ -93,7 +93,7 @@ test('Claude: highlighted code with a copy button, outside links, and an edit pe
   await expect(reply.getByRole('link', { name: 'the docs' })).toHaveAttribute('rel', 'noopener noreferrer');
   await expect(reply.getByRole('table')).toBeVisible();
   // One announcement for the finished reply.
-  await expect(page.getByTestId('reply-announcer')).toHaveText('Claude replied.');
+  await expect(page.getByTestId('reply-announcer')).toHaveText('Claude replied');
 
   await send(page, 'edit please');
   const permission = page.getByRole('group', { name: /^Permission: / });
@@ -146,12 +146,12 @@ test('shortcuts, Escape to stop, and "Jump to latest" while a long reply streams
   await jump.click();
   await expect(jump).toBeHidden();
   await expect.poll(async () => transcript.evaluate((node) => node.scrollHeight - node.scrollTop - node.clientHeight < 60)).toBe(true);
-  await expect(page.getByTestId('reply-announcer')).toHaveText('Fake replied.', { timeout: 30_000 });
+  await expect(page.getByTestId('reply-announcer')).toHaveText('Fake replied', { timeout: 30_000 });
 
   await send(page, 'slow');
   await expect(page.getByText('Fake is working…')).toBeVisible();
   await page.getByRole('textbox', { name: 'Message' }).press('Escape');
-  await expect(page.getByTestId('reply-announcer')).toHaveText('Fake stopped.');
+  await expect(page.getByTestId('reply-announcer')).toHaveText('Fake stopped');
 });
 
 test('the narrow layout at 480 px: no sideways scrolling, the list behind a button, actions in one menu', async ({ page }) => {

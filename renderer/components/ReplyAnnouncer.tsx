@@ -22,12 +22,12 @@ export function ReplyAnnouncer() {
         watching.current.add(turn.turnId);
       } else if (watching.current.has(turn.turnId) && !announced.current.has(turn.turnId)) {
         announced.current.add(turn.turnId);
-        setMessage(`${turn.agentName} ${ENDINGS[turn.status] ?? 'finished'}.`);
+        setMessage(`${turn.agentName} ${ENDINGS[turn.status] ?? 'finished'}`);
       }
     }
   }, [turns]);
   return (
-    <div role="status" aria-live="polite" className="visually-hidden" data-testid="reply-announcer">
+    <div aria-live="polite" aria-atomic="true" className="visually-hidden" data-testid="reply-announcer">
       {message}
     </div>
   );

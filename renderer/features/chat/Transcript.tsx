@@ -250,7 +250,8 @@ function TranscriptEntry({ item, transcript }: { item: TranscriptItem; transcrip
     case 'tool':
       return (
         <div className={`tool-call tool-${item.status}`} role="group" aria-label={`Tool call: ${item.title}`}>
-          <details open={item.status !== 'completed' || item.content.some((content) => content.type === 'diff')}>
+          {/* Open at first, so what it did stays in view (and in reach of screen readers); the person can fold it. */}
+          <details open>
             <summary>
               <span className="tool-icon" aria-hidden="true">
                 {TOOL_ICONS[item.toolKind ?? ''] ?? '⚙'}
