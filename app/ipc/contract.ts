@@ -122,8 +122,8 @@ export const instructionPreviewSchema = z.object({
     sha256: z.string().nullable(),
     problem: z.string().nullable(),
     trustedText: z.string().nullable(),
-    /** The injectors under `.agents/instructions/` (their folder names), as they are now. */
-    injectors: z.array(z.string()),
+    /** The injectors under `.agents/instructions/` as they are now: each folder, the files it contributes with their text, or why it cannot be used. */
+    injectors: z.array(z.object({ dir: z.string(), files: z.array(z.object({ file: z.string(), text: z.string() })), problem: z.string().nullable() })),
     /** Since the folder was trusted: each file added, changed or removed. */
     changes: z.array(z.string()),
   }),

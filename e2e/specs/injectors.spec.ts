@@ -59,6 +59,9 @@ test('trust a folder, select its injectors: the preview shows each part\'s level
   const folder = dialog.getByRole('region', { name: "This folder's instructions" });
   await expect(folder).toContainText('injectors in .agents/instructions/ (checklist, voice)');
   await expect(folder).toContainText('not trusted: it contributes nothing');
+  // What each injector would contribute, file by file, before it is trusted.
+  await folder.getByText('.agents/instructions/checklist/ — 2 files').click();
+  await expect(folder).toContainText('Step one: tag the release (CHECKLIST-MARKER).');
 
   await folder.getByRole('button', { name: 'Trust this folder' }).click();
   await expect(folder.getByRole('button', { name: 'Stop trusting this folder' })).toBeVisible();

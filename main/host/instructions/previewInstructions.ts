@@ -88,7 +88,7 @@ export function previewInstructions(options: {
     refusal: plan.refusal ? plan.refusal.reason : null,
     profile: { text: saved.text, intent: saved.intent, revision: saved.revision },
     project: folder
-      ? { state: folder.state, folder: folder.folder, text: folder.text, sha256: folder.sha256, problem: folder.problem, trustedText: folder.trusted?.text ?? null, injectors: folder.injectors.map((entry) => entry.dir), changes: folder.changes }
+      ? { state: folder.state, folder: folder.folder, text: folder.text, sha256: folder.sha256, problem: folder.problem, trustedText: folder.trusted?.text ?? null, injectors: folder.injectors.map((entry) => ({ dir: entry.dir, files: Object.entries(entry.files).map(([file, text]) => ({ file, text })), problem: entry.problem ?? null })), changes: folder.changes }
       : { state: 'none', folder: null, text: null, sha256: null, problem: null, trustedText: null, injectors: [], changes: [] },
   };
 }

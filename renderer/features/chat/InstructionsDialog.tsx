@@ -123,7 +123,7 @@ export function InstructionsDialog() {
         <section className="folder-trust" aria-label="This folder's instructions">
           <h3>This folder&apos;s instructions</h3>
           <p className="hint">
-            {preview.project.folder}: {[preview.project.text !== null ? '.baton/instructions.md' : null, preview.project.injectors.length > 0 ? `injectors in .agents/instructions/ (${preview.project.injectors.join(', ')})` : null].filter(Boolean).join(' and ')}
+            {preview.project.folder}: {[preview.project.text !== null ? '.baton/instructions.md' : null, preview.project.injectors.length > 0 ? `injectors in .agents/instructions/ (${preview.project.injectors.map((entry) => entry.dir).join(', ')})` : null].filter(Boolean).join(' and ')}
             {preview.project.state === 'untrusted' ? ' — not trusted: it contributes nothing.' : preview.project.state === 'changed' ? ' — changed since you trusted it: what you trusted is still the one used.' : ' — trusted.'}
           </p>
           {preview.project.problem ? <p role="alert" className="notice notice-error">{preview.project.problem}</p> : null}
@@ -142,6 +142,19 @@ export function InstructionsDialog() {
             </>
           ) : null}
           {preview.project.text !== null ? <pre className="folder-text">{preview.project.text}</pre> : null}
+          {preview.project.injectors.map((entry) => (
+            <details key={entry.dir} className="folder-injector">
+              <summary>
+                .agents/instructions/{entry.dir}/ — {entry.problem ? `cannot be used: ${entry.problem}` : `${entry.files.length} file${entry.files.length === 1 ? '' : 's'}`}
+              </summary>
+              {entry.files.map((file) => (
+                <div key={file.file}>
+                  <p className="hint">{file.file}</p>
+                  <pre className="folder-text">{file.text}</pre>
+                </div>
+              ))}
+            </details>
+          ))}
           {preview.project.state === 'trusted' ? (
             <button type="button" onClick={() => void setFolderTrust(false)}>
               Stop trusting this folder
