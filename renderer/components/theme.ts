@@ -1,7 +1,7 @@
 /**
  * Light and dark themes: the system setting by default, or the person's choice, remembered in
- * this browser profile. The choice is a `data-theme` attribute on the root element; the tokens in
- * styles.css follow it.
+ * this browser profile. The theme in force is a `data-theme` attribute on the root element (the
+ * tokens in styles.css follow it); under "system" it follows the setting as it changes.
  */
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -17,13 +17,17 @@ export function readTheme(): ThemeChoice {
   }
 }
 
+const systemDark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined;
+let current: ThemeChoice = 'system';
+const show = (): void => {
+  document.documentElement.dataset.theme = current === 'system' ? (systemDark?.matches ? 'dark' : 'light') : current;
+};
+systemDark?.addEventListener('change', show);
+
 /** Applies a choice to the page, and remembers it. */
 export function applyTheme(choice: ThemeChoice): void {
-  if (choice === 'system') {
-    delete document.documentElement.dataset.theme;
-  } else {
-    document.documentElement.dataset.theme = choice;
-  }
+  current = choice;
+  show();
   try {
     if (choice === 'system') {
       localStorage.removeItem(KEY);
