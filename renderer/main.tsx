@@ -2,7 +2,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
-import { applyTheme, readTheme } from './components/theme.js';
+import { startTheme } from './components/theme.js';
 import { useBaton } from './store/index.js';
 import './styles.css';
 
@@ -10,7 +10,7 @@ const root = document.getElementById('root');
 if (!root) {
   throw new Error('Baton: #root is missing from index.html');
 }
-applyTheme(readTheme());
+startTheme();
 createRoot(root).render(
   <StrictMode>
     <App />

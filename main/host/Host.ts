@@ -214,7 +214,8 @@ export class Host {
         const selected = injectors && !injectors.off ? injectors.names : [];
         // The card is asked for only when it is needed (it is cached): for agents that negotiate
         // their channels, and for whether per-turn context can travel as embedded resources.
-        const perTurn = settings.injectors.available(cwd).injectors.some((injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0));
+        const available = settings.injectors.available(cwd);
+        const perTurn = available.injectors.some((injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0));
         const card = negotiatesInstructions(adapter) ? await this.probe.describe(agentId) : perTurn ? await this.probe.describe(agentId).catch(() => undefined) : undefined;
         const capability = negotiatesInstructions(adapter) ? (card?.instructionChannels ?? {}) : capabilityOf(adapter);
         return {
@@ -226,6 +227,7 @@ export class Host {
             person,
             conversation,
             injectors: injectors ?? { names: [], off: false },
+            available,
             ...(card ? { embeddedContext: card.prompt.embeddedContext } : {}),
             ...(profile ? { profile } : {}),
             ...(cwd ? { cwd } : {}),

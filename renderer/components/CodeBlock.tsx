@@ -2,7 +2,8 @@
  * A fenced code block in a message: highlighted (highlight.js classes through rehype-highlight),
  * with its language and a copy button. Links in messages open outside Baton.
  */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useCopy } from './useCopy.js';
 
 type HastNode = { type: string; value?: string; tagName?: string; properties?: { className?: unknown }; children?: HastNode[] };
 
@@ -27,22 +28,13 @@ function languageOf(node: HastNode | undefined): string | undefined {
 
 /** Replaces `pre` in rendered Markdown. */
 export function CodeBlock({ node, children }: { node?: HastNode; children?: ReactNode }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, copy] = useCopy();
   const language = languageOf(node);
-  const copy = (): void => {
-    void navigator.clipboard
-      ?.writeText(textOf(node).replace(/\n$/, ''))
-      .then(() => {
-        setCopied(true);
-        setTimeout(() => setCopied(false), 1500);
-      })
-      .catch(() => setCopied(false));
-  };
   return (
     <div className="code-block">
       <div className="code-header">
         <span className="code-language">{language ?? 'text'}</span>
-        <button type="button" className="code-copy" aria-label={`${copied ? 'Copied' : 'Copy'} ${language ?? ''} code`.replace('  ', ' ')} onClick={copy}>
+        <button type="button" className="code-copy" aria-label={`${copied ? 'Copied' : 'Copy'} ${language ?? ''} code`.replace('  ', ' ')} onClick={() => copy(textOf(node).replace(/\n$/, ''))}>
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>

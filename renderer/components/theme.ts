@@ -24,6 +24,12 @@ const show = (): void => {
 };
 systemDark?.addEventListener('change', show);
 
+/** Shows the remembered choice at start-up (nothing is written). */
+export function startTheme(): void {
+  current = readTheme();
+  show();
+}
+
 /** Applies a choice to the page, and remembers it. */
 export function applyTheme(choice: ThemeChoice): void {
   current = choice;

@@ -19,9 +19,8 @@ import type { InstructionText } from '../../../app/instructions/bundle.js';
 import { prepareBinding, type Instructions } from '../binding/PreparedBinding.js';
 import { InstructionSettings, type ComposedInstructions } from '../instructions/InstructionSettings.js';
 import { injectTurn } from '../instructions/injectTurn.js';
-import { DEFAULT_HANDOFF_BUDGET } from '../../../app/handoff/handoff.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
-import { catchUp, equivalentChoices, type CatchUp, type SessionHow } from './catchUp.js';
+import { catchUpTurn, handoffBudgetSetting } from './catchUp.js';
 import { refuseSwitch } from './refuseSwitch.js';
 import { injectorChoiceSchema, type Injector, type InjectorChoice } from '../../../app/instructions/injectors.js';
 import { agentSecrets } from '../instructions/knownSecrets.js';
@@ -65,14 +64,8 @@ type Running = {
   /** Why the turn cannot run, found before any agent is asked (an unavailable injector). */
   refusal?: unknown;
   /** The agent the conversation passed from on this turn: its options and the person's choices there. */
-  switchedFrom?: { agentName: string; options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> };
+  switchedFrom?: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> };
 };
-
-/** The handoff budget when the agent has not reported its context size: BATON_HANDOFF_BUDGET characters, else the default. */
-function handoffBudgetSetting(env: Env): number {
-  const value = Number(env.BATON_HANDOFF_BUDGET);
-  return Number.isInteger(value) && value >= 1000 && value <= 1_000_000 ? value : DEFAULT_HANDOFF_BUDGET;
-}
 
 /** The conversations service. */
 export class ConversationService {
@@ -242,7 +235,7 @@ export class ConversationService {
       turnNumber: summary.turnCount + 1,
       first: !context.prompted,
       refusal,
-      ...(switching ? { switchedFrom: { agentName: current.agentName, options: context.sessionOptions, chosen: context.chosenOptions } } : {}),
+      ...(switching ? { switchedFrom: { options: context.sessionOptions, chosen: context.chosenOptions } } : {}),
     };
     this.running.set(conversationId, running);
     running.done = this.runTurn(conversationId, summary, running, text);
@@ -358,7 +351,19 @@ export class ConversationService {
         settings: this.instructions.agent(summary.agentId),
         appendLevel: running.injectors.length > 0 ? live.deliveryPlan.levels.append : undefined,
       });
-      const caught = await this.catchUpFor(conversationId, summary, running, live);
+      const caught = await catchUpTurn({
+        conversationId,
+        store: this.store,
+        commit: (drafts) => this.committer.commit(conversationId, drafts),
+        live,
+        agentId: summary.agentId,
+        agentName: summary.agentName,
+        turnId,
+        turnNumber: running.turnNumber,
+        switchedFrom: running.switchedFrom,
+        fellBack: this.fellBack.get(live),
+        budgetFallback: handoffBudgetSetting(this.agentEnv),
+      });
       const reply = live.prompt(text, [...(caught?.block ? [caught.block] : []), ...injection.blocks]);
       // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
       reply.catch(() => undefined);
@@ -401,49 +406,6 @@ export class ConversationService {
         await live.dispose();
       }
     }
-  }
-
-  /**
-   * What the turn's agent needs to pick the conversation up (see `catchUp.ts`), with the option
-   * choices carried over from the agent it was switched from; null when it saw everything.
-   */
-  private async catchUpFor(conversationId: string, summary: ConversationSummary, running: Running, live: LiveSession): Promise<CatchUp | null> {
-    const how: SessionHow = live.promptsSent === 0 ? (live.boundHow ?? 'new') : 'live';
-    const context = this.store.getContext(conversationId);
-    const watermark = how === 'new' ? 0 : (context.sessions[summary.agentId]?.watermark ?? 0);
-    if (!running.switchedFrom && context.lastTurnEndSeq <= watermark) {
-      return null;
-    }
-    let carried: { carried: string[]; notCarried: string[] } | undefined;
-    if (running.switchedFrom) {
-      const choices = equivalentChoices(running.switchedFrom, live.sessionOptions, context.chosenByAgent[summary.agentId] ?? {});
-      carried = { carried: choices.carried, notCarried: choices.notCarried };
-      for (const { optionId, value } of choices.apply) {
-        try {
-          this.committer.commit(conversationId, [{ type: 'session.option.chosen', payload: { optionId, value } }, await live.choose(optionId, value)]);
-        } catch (error) {
-          carried.carried = carried.carried.filter((label) => !label.startsWith(`${live.sessionOptions.find((option) => option.id === optionId)?.name ?? optionId}:`));
-          carried.notCarried.push(`${optionId} (${error instanceof Error ? error.message : String(error)})`);
-        }
-      }
-    }
-    const fellBack = this.fellBack.get(live);
-    return catchUp({
-      conversationId,
-      events: this.store.readEvents(conversationId).events,
-      context,
-      agentId: summary.agentId,
-      agentName: summary.agentName,
-      turnId: running.turnId,
-      turnNumber: running.turnNumber,
-      how,
-      watermark,
-      switched: running.switchedFrom !== undefined,
-      ...(fellBack ? { fellBack } : {}),
-      embeddedContext: live.takesEmbeddedContext,
-      budgetFallback: handoffBudgetSetting(this.agentEnv),
-      ...(carried ? { carried } : {}),
-    });
   }
 
   /** A write failed while the agent was streaming: stop the agent; the turn fails with the store's error. */
@@ -495,7 +457,7 @@ export class ConversationService {
     const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId), ...(this.dataDir ? { sessionFilesDir: this.dataDir } : {}) });
     try {
       const context = this.store.getContext(conversationId);
-      const previous = context.sessions[adapter.agentId]?.sessionId ?? (context.session?.agentId === adapter.agentId ? context.session.sessionId : undefined);
+      const previous = context.sessions[adapter.agentId]?.sessionId;
       const [bound, options] = await live.bind(adapter, previous);
       const drafts: EventDraft[] = [bound, options];
       const turnId = this.running.get(conversationId)?.turnId;

@@ -4,13 +4,13 @@
  * whether Baton delivers at all and whether the person accepted command-line channels. Composes a
  * conversation's bundle (with its trusted folder's instructions) and its digest.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { composeBundle, digestInput, instructionTextSchema, type InstructionBundle, type InstructionPart, type InstructionSource, type InstructionText } from '../../../app/instructions/bundle.js';
 import { agentInstructionSettingsSchema, type AgentInstructionSettings } from '../../../app/instructions/delivery.js';
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { Instructions } from '../binding/PreparedBinding.js';
 import type { EventStore } from '../store/EventStore.js';
+import { sha256Hex } from '../sha256.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import { InjectorRegistry } from './InjectorRegistry.js';
 import { ProjectInstructions } from './ProjectInstructions.js';
@@ -48,11 +48,10 @@ export type BundleInputs = {
   injectors?: readonly Injector[];
 };
 
-const textDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** sha256 of what a bundle delivers. */
 export function bundleDigest(bundle: InstructionBundle): string {
-  return createHash('sha256').update(digestInput(bundle)).digest('hex');
+  return sha256Hex(digestInput(bundle));
 }
 
 /** The settings, over the store. */
@@ -76,7 +75,7 @@ export class InstructionSettings {
 
   /** An agent's profile as last saved (revision 0: never written). */
   profile(agentId: string): AgentProfile {
-    return this.store.getSetting(profileKey(agentId), profileSchema, { text: '', intent: 'append', revision: 0, sha256: textDigest(''), updatedAt: '' });
+    return this.store.getSetting(profileKey(agentId), profileSchema, { text: '', intent: 'append', revision: 0, sha256: sha256Hex(''), updatedAt: '' });
   }
 
   /** Saves a new revision of an agent's profile (nothing changes when the text and intent are the same). */
@@ -86,7 +85,7 @@ export class InstructionSettings {
       return current;
     }
     composeBundle([{ source: 'profile', ...value }]);
-    const next: AgentProfile = { ...value, revision: current.revision + 1, sha256: textDigest(`${value.intent}\n${value.text}`), updatedAt: new Date().toISOString() };
+    const next: AgentProfile = { ...value, revision: current.revision + 1, sha256: sha256Hex(`${value.intent}\n${value.text}`), updatedAt: new Date().toISOString() };
     this.store.setSetting(profileKey(agentId), next);
     return next;
   }
@@ -137,7 +136,7 @@ export class InstructionSettings {
     const bundle = composeBundle(parts);
     const sources = bundle.parts.map((part) => ({
       source: part.source,
-      sha256: textDigest(`${part.intent}\n${part.text}`),
+      sha256: sha256Hex(`${part.intent}\n${part.text}`),
       ...(part.source === 'profile' && saved && !inputs.profile ? { revision: saved.revision } : {}),
       ...(part.name !== undefined ? { name: part.name } : {}),
     }));

@@ -7,12 +7,12 @@
  * Nothing is read from outside the folder (no symlink out), and agents are only ever given the
  * trusted copy, never the files as they are now.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventStore } from '../store/EventStore.js';
+import { sha256Hex } from '../sha256.js';
 import { redactSecrets } from '../../../app/instructions/injectors.js';
 import { snapshotInjectors, type InjectorSnapshot } from './injectorFiles.js';
 
@@ -47,14 +47,13 @@ export type FolderInstructions = {
   changes: string[];
 };
 
-const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
  * The digest of a contribution. A folder with only its instructions file keeps the digest of that
  * text alone, so trust given before injectors existed still holds.
  */
 function contributionDigest(text: string | null, injectors: readonly InjectorSnapshot[]): string {
-  return injectors.length === 0 ? sha(text ?? '') : sha(JSON.stringify({ instructions: text, injectors: injectors.map(({ dir, files, problem }) => ({ dir, problem: problem ?? null, files: Object.entries(files).sort(([a], [b]) => a.localeCompare(b)) })) }));
+  return injectors.length === 0 ? sha256Hex(text ?? '') : sha256Hex(JSON.stringify({ instructions: text, injectors: injectors.map(({ dir, files, problem }) => ({ dir, problem: problem ?? null, files: Object.entries(files).sort(([a], [b]) => a.localeCompare(b)) })) }));
 }
 
 /** Each contributed file added, changed or removed between two contributions, in words. */

@@ -4,14 +4,13 @@
  * allowed that, else the typed refusal), and the events that record each contribution apart
  * from the person's message.
  */
-import { createHash } from 'node:crypto';
 import { UnsupportedInputError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { delimitedContext, injectorUri, perTurnText, type Injector } from '../../../app/instructions/injectors.js';
 import type { AgentInstructionSettings, PartLevel } from '../../../app/instructions/delivery.js';
 import type { PromptBlock } from '../acp/AgentConnection.js';
+import { sha256Hex } from '../sha256.js';
 
-const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The blocks for the prompt and the events for the transcript. */
 export type TurnInjection = { blocks: PromptBlock[]; drafts: EventDraft[] };
@@ -39,7 +38,7 @@ export function injectTurn(options: {
     // Every-turn instructions went into the session's bundle; recorded at the level they reached.
     if (injector.when === 'every_turn' && injector.instructions.trim() !== '' && (appendLevel?.kind === 'system-added' || appendLevel?.kind === 'developer')) {
       const text = injector.instructions.trim();
-      drafts.push({ type: 'context.injected', payload: { turnId, injector: injector.name, timing: injector.when, origin: injector.origin, level: appendLevel.kind === 'developer' ? 'developer' : 'system', sha256: sha(text), text } });
+      drafts.push({ type: 'context.injected', payload: { turnId, injector: injector.name, timing: injector.when, origin: injector.origin, level: appendLevel.kind === 'developer' ? 'developer' : 'system', sha256: sha256Hex(text), text } });
     }
     const text = perTurnText(injector, { first, message });
     if (text === null) {
@@ -57,7 +56,7 @@ export function injectTurn(options: {
         `it does not take embedded context in a prompt (promptCapabilities.embeddedContext); in Instructions, let per-turn context reach ${agentName} as labelled text, or deselect the injector`,
       );
     }
-    drafts.push({ type: 'context.injected', payload: { turnId, injector: injector.name, timing: injector.when, origin: injector.origin, level: embeddedContext ? 'per-turn resource' : 'per-turn text', sha256: sha(text), text, uri } });
+    drafts.push({ type: 'context.injected', payload: { turnId, injector: injector.name, timing: injector.when, origin: injector.origin, level: embeddedContext ? 'per-turn resource' : 'per-turn text', sha256: sha256Hex(text), text, uri } });
   }
   return { blocks, drafts };
 }

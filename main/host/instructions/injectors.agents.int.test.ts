@@ -5,11 +5,12 @@
  * escape failing the turn with no model request; and a hostile folder contributing nothing
  * until trusted, and nothing new after a change until trusted again.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentHome, agentUnavailable, withSkipReason } from '../../../e2e/fixtures/agentSetups.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { dataFolderBytes, writeInjector } from '../../../e2e/fixtures/dataFiles.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../../../e2e/fixtures/modelStub.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host } from '../Host.js';
@@ -17,13 +18,6 @@ import { personInjectorFolder } from './InjectorRegistry.js';
 
 const TURN_TIMEOUT = 180_000;
 
-function writeInjector(parent: string, name: string, files: Record<string, string | object>): void {
-  const dir = path.join(parent, name);
-  mkdirSync(dir, { recursive: true });
-  for (const [file, content] of Object.entries(files)) {
-    writeFileSync(path.join(dir, file), typeof content === 'string' ? content : JSON.stringify(content));
-  }
-}
 
 function transcript(host: Host, conversationId: string): TranscriptState {
   return reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
@@ -210,10 +204,7 @@ describe('a secret in an injector with Claude', () => {
       await host.dispose();
       await stub.close();
     }
-    const bytes = readdirSync(dataDir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => readFileSync(path.join(entry.parentPath, entry.name)).toString('latin1'))
-      .join('\n');
+    const bytes = dataFolderBytes(dataDir);
     expect(bytes).not.toContain(marker);
     expect(bytes).toContain('[secret redacted by Baton]');
   }, TURN_TIMEOUT);

@@ -5,10 +5,11 @@
  * the session's bundle, refusals before any prompt, known secrets redacted, and every
  * contribution recorded apart from the person's message.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { dataFolderBytes, writeInjector } from '../../../e2e/fixtures/dataFiles.js';
 import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { injectorUri, type BrokenInjector, type Injector } from '../../../app/instructions/injectors.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
@@ -21,16 +22,6 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.dispose()));
 });
 
-/** Writes an injector folder: `files` by relative path (a manifest object is written as JSON). */
-function writeInjector(parent: string, name: string, files: Record<string, string | object>): string {
-  const dir = path.join(parent, name);
-  mkdirSync(dir, { recursive: true });
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), typeof content === 'string' ? content : JSON.stringify(content));
-  }
-  return dir;
-}
 
 function read(dir: string): Injector | BrokenInjector {
   return parseInjector(path.basename(dir), 'data', dir, diskReader(dir));
@@ -227,10 +218,7 @@ describe('injectors in a conversation with the fake agent', () => {
     expect(reply).toContain('token=[secret redacted by Baton]');
     expect(reply).not.toContain(marker);
     await host.dispose();
-    const bytes = readdirSync(dataDir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => readFileSync(path.join(entry.parentPath, entry.name)).toString('latin1'))
-      .join('\n');
+    const bytes = dataFolderBytes(dataDir);
     expect(bytes).toContain('secret redacted by Baton');
     expect(bytes).not.toContain(marker);
   });

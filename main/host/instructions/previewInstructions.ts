@@ -2,13 +2,14 @@
  * What the Instructions dialog shows for one agent: each part the person wrote, where it will land
  * (or why not), Baton's own note, and the bundle's digest. The same planner as the launch.
  */
-import { createHash } from 'node:crypto';
 import { SOURCE_NAMES, type InstructionText } from '../../../app/instructions/bundle.js';
 import { perTurnContent, TIMING_NAMES, type Injector, type InjectorChoice } from '../../../app/instructions/injectors.js';
 import { levelLabel, planDelivery, type InstructionCapability, type PartLevel } from '../../../app/instructions/delivery.js';
 import type { InstructionPreview } from '../../../app/ipc/contract.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { ownPromptSettings } from './deliverInstructions.js';
+import { sha256Hex } from '../sha256.js';
+import type { AvailableInjectors } from './InjectorRegistry.js';
 import type { InstructionSettings } from './InstructionSettings.js';
 
 /** Builds the preview for `adapter` with the texts as the person has them now (saved or not). */
@@ -23,13 +24,14 @@ export function previewInstructions(options: {
   profile?: InstructionText;
   /** The working folder, whose trusted instructions go in. */
   cwd?: string;
-  /** The injectors as the person has them selected now. */
+  /** The injectors as the person has them selected now, and what the folder makes available (read once by the caller). */
   injectors: InjectorChoice;
+  available: AvailableInjectors;
   /** Whether the agent takes embedded context (unknown until it has been asked). */
   embeddedContext?: boolean;
 }): InstructionPreview {
   const { adapter, capability, settings, person, conversation, cwd } = options;
-  const available = settings.injectors.available(cwd);
+  const { available } = options;
   const selectedNames = options.injectors.off ? [] : options.injectors.names;
   const selected = selectedNames.flatMap((name) => available.injectors.filter((injector) => injector.name === name));
   const composed = settings.compose({ conversation, person, agentId: adapter.agentId, injectors: selected, ...(options.profile ? { profile: options.profile } : {}), ...(cwd ? { cwd } : {}) });
@@ -108,5 +110,5 @@ function perTurnPart(injector: Injector, agentName: string, contextAsText: boole
         ? { kind: 'per-turn', as: 'text' }
         : { kind: 'refused', reason: `${agentName} does not take embedded context; allow per-turn context as labelled text for it below, or deselect the injector` }
       : { kind: 'per-turn', as: 'resource', ...(embeddedContext === undefined ? { unverified: true } : {}) };
-  return [{ name: injector.name, timing: injector.when, when, text, level, label: levelLabel(level), sha256: createHash('sha256').update(text).digest('hex') }];
+  return [{ name: injector.name, timing: injector.when, when, text, level, label: levelLabel(level), sha256: sha256Hex(text) }];
 }

@@ -5,10 +5,10 @@
  * command line. It reaches only the server it belongs to.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentHome, agentUnavailable, everythingServer, withSkipReason } from '../../../e2e/fixtures/agentSetups.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { dataFolderBytes } from '../../../e2e/fixtures/dataFiles.js';
 import { startMcpHttpServer } from '../../../e2e/fixtures/mcpHttpServer.js';
 import { startModelStub } from '../../../e2e/fixtures/modelStub.js';
 import { Host } from '../Host.js';
@@ -28,13 +28,6 @@ function commandLines(): string[] {
     });
 }
 
-/** The bytes of every file in the data folder. */
-function dataFolderBytes(dataDir: string): string {
-  return readdirSync(dataDir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => readFileSync(path.join(entry.parentPath, entry.name)).toString('latin1'))
-    .join('\n');
-}
 
 describe('toolbox secrets', () => {
   const skip = agentUnavailable('claude') ?? (process.platform === 'linux' ? undefined : 'skipped: reads command lines from Linux /proc');

@@ -4,6 +4,7 @@ import { fidelityBadge, fidelityDetail } from '../../../app/handoff/handoff.js';
 import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
 import type { TranscriptItem, TranscriptState } from '../../../app/transcript/index.js';
 import { Markdown } from '../../components/Markdown.js';
+import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import type { AuthMethodInfo } from '../../../app/errors.js';
@@ -128,18 +129,10 @@ function MessageTime({ at }: { at: string }) {
 function MessageActions({ text, editable = false, retryTurnId }: { text: string; editable?: boolean; retryTurnId?: string | undefined }) {
   const editMessage = useBaton((state) => state.editMessage);
   const retry = useBaton((state) => state.retry);
-  const [copied, setCopied] = useState(false);
+  const [copied, copy] = useCopy();
   return (
     <span className="message-actions">
-      <button
-        type="button"
-        onClick={() =>
-          void navigator.clipboard?.writeText(text).then(() => {
-            setCopied(true);
-            setTimeout(() => setCopied(false), 1500);
-          })
-        }
-      >
+      <button type="button" onClick={() => copy(text)}>
         {copied ? 'Copied' : 'Copy'}
       </button>
       {editable ? (

@@ -31,6 +31,15 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       return { transcripts };
     });
   };
+  /** Sends a message to the agent picked for the next turn (a switch), forgetting the pick once the host has committed it. */
+  const post = async (conversationId: string, text: string): Promise<void> => {
+    const agentId = get().nextAgent[conversationId];
+    await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}) });
+    set((state) => {
+      const { [conversationId]: _used, ...nextAgent } = state.nextAgent;
+      return { nextAgent };
+    });
+  };
   const schedule = (): void => {
     if (frame === undefined) {
       frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(flush) : (setTimeout(flush, 16));
@@ -140,13 +149,9 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         } else {
           conversationId = selection.conversationId;
         }
-        const agentId = get().nextAgent[conversationId];
-        await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}) });
-        // Cleared only once the host has committed the message (and, with it, any switch).
-        set((state) => {
-          const { [conversationId]: _sent, ...nextAgent } = state.nextAgent;
-          return { composer: { ...state.composer, [conversationId]: '' }, nextAgent };
-        });
+        await post(conversationId, text);
+        // Cleared only once the host has committed the message.
+        set((state) => ({ composer: { ...state.composer, [conversationId]: '' } }));
       } catch (error) {
         get().showError(error);
       } finally {
@@ -194,13 +199,8 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         const { [conversationId]: _sent, ...queued } = state.queued;
         return { queued };
       });
-      const agentId = get().nextAgent[conversationId];
       try {
-        await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}) });
-        set((state) => {
-          const { [conversationId]: _used, ...nextAgent } = state.nextAgent;
-          return { nextAgent };
-        });
+        await post(conversationId, text);
       } catch (error) {
         // Nothing is lost: the message goes back into the box.
         set((state) => ({ composer: { ...state.composer, [conversationId]: text } }));
