@@ -122,7 +122,8 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
   const stop = await watchFrames(page);
   // "Show earlier" doubles what is shown, until the first turn is there.
   for (;;) {
-    const shown = await page.locator('article.message-user').count();
+    // How many entries are loaded (a virtualized transcript renders only those in view).
+    const shown = Number(await page.getByRole('region', { name: 'Transcript' }).getAttribute('data-entries'));
     const more = await page.evaluate(() => {
       const button = document.querySelector('.show-earlier') as { click(): void } | null;
       button?.click();
@@ -131,7 +132,7 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
     if (!more) {
       break;
     }
-    await page.waitForFunction((before) => document.querySelectorAll('article.message-user').length > before || document.querySelector('.show-earlier') === null, shown, { timeout: 300_000 });
+    await page.waitForFunction((before) => Number((document.querySelector('section.transcript') as { dataset: { entries?: string } } | null)?.dataset.entries) > before || document.querySelector('.show-earlier') === null, shown, { timeout: 300_000 });
   }
   await page.getByRole('region', { name: 'Transcript' }).evaluate((node) => node.scrollTo({ top: 0 }));
   await page.getByText('Question 0:').waitFor();

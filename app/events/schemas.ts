@@ -83,6 +83,17 @@ export const elicitationSchemaSchema = z.object({
   required: z.array(z.string()).nullish(),
 });
 
+/** Tokens of one turn as an agent reports them (ACP's unstable `usage` on the prompt response). */
+export const turnTokensSchema = z.object({
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  totalTokens: z.number().nonnegative().optional(),
+  cachedReadTokens: z.number().nonnegative().optional(),
+  cachedWriteTokens: z.number().nonnegative().optional(),
+  thoughtTokens: z.number().nonnegative().optional(),
+});
+export type TurnTokens = z.infer<typeof turnTokensSchema>;
+
 /** How a turn ended. */
 export const turnOutcomeSchema = z.enum(['completed', 'cancelled', 'failed', 'interrupted']);
 
@@ -115,6 +126,8 @@ export const payloadSchemas = {
     outcome: turnOutcomeSchema,
     stopReason: z.string().optional(),
     error: wireErrorSchema.optional(),
+    /** Tokens the turn used, when the agent reports them with its answer to `session/prompt`. */
+    tokens: turnTokensSchema.optional(),
   }),
   /** The agent session this conversation is bound to (so it can be loaded after a restart). */
   'session.bound': z.object({
@@ -209,7 +222,8 @@ export const payloadSchemas = {
   }),
   /** The agent says an elicitation opened as a link is done (`elicitation/complete`). */
   'elicitation.completed': z.object({ requestId: id }),
-  usage: z.object({ turnId: id, used: z.number(), size: z.number() }),
+  /** The agent's context window (tokens in use of its size) and, when reported, the session's cost so far. */
+  usage: z.object({ turnId: id, used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).optional() }),
   notice: z.object({ turnId: z.string().optional(), severity: z.enum(['info', 'warning', 'error']), text }),
   /**
    * The person handed the conversation to another agent: committed with the `turn.started` of the

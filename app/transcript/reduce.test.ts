@@ -285,3 +285,63 @@ describe('terminals and elicitations in the transcript', () => {
     expect(closed.terminals.term?.exit).toEqual({ exitCode: null, signal: null });
   });
 });
+
+describe('reduceAll', () => {
+  const ended = (turnId: string, outcome: 'completed' | 'cancelled' = 'completed'): EventDraft => ({ type: 'turn.ended', payload: { turnId, outcome, stopReason: 'end_turn' } });
+  // A thread where later events reach back into finished turns: a late tool update, a permission
+  // decided after its turn ended, an elicitation answered late, a late chunk, injected context.
+  const drafts: EventDraft[] = [
+    created,
+    started('t1'),
+    { type: 'turn.running', payload: { turnId: 't1' } },
+    { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Edit a', kind: 'edit', status: 'pending' } },
+    { type: 'permission.requested', payload: { turnId: 't1', requestId: 'p1', toolCallId: 'x', title: 'Edit a', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] } },
+    { type: 'elicitation.requested', payload: { turnId: 't1', requestId: 'e1', mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: {} } } },
+    chunk('t1', 'one'),
+    { type: 'plan', payload: { turnId: 't1', entries: [{ content: 'a', status: 'pending', priority: 'low' }] } },
+    ended('t1'),
+    { type: 'toolbox.set', payload: { servers: [] } },
+    started('t2'),
+    { type: 'context.injected', payload: { turnId: 't2', injector: 'concise', timing: 'every-turn', origin: 'builtin', level: 'resource', sha256: 'a'.repeat(64), text: 'Be brief.' } },
+    { type: 'tool.updated', payload: { turnId: 't1', toolCallId: 'x', status: 'completed' } },
+    chunk('t2', 'two'),
+    { type: 'permission.decided', payload: { requestId: 'p1', optionId: 'ok', by: 'person' } },
+    ended('t2'),
+    started('t3'),
+    chunk('t1', ' late'),
+    { type: 'usage', payload: { turnId: 't3', used: 10, size: 100, cost: { amount: 0.01, currency: 'USD' } } },
+    { type: 'elicitation.answered', payload: { requestId: 'e1', action: 'decline', by: 'person' } },
+    { type: 'plan', payload: { turnId: 't1', entries: [{ content: 'a', status: 'completed', priority: 'low' }] } },
+    ended('t3', 'cancelled'),
+    started('t4'),
+    chunk('t4', 'four'),
+  ];
+
+  it('gives what folding one event at a time gives, from every starting point', () => {
+    const all = events(drafts);
+    const naive = (from: ReturnType<typeof emptyTranscript>, list: TranscriptEvent[]) => list.reduce(reduce, from);
+    for (let split = 0; split <= all.length; split += 1) {
+      const start = naive(emptyTranscript('c1'), all.slice(0, split));
+      expect(reduceAll(start, all.slice(split))).toEqual(naive(start, all.slice(split)));
+    }
+    // The late events did reach the finished turns.
+    const final = naive(emptyTranscript('c1'), all);
+    expect(final.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'completed' });
+    expect(final.items.find((item) => item.kind === 'permission')).toMatchObject({ decision: { optionId: 'ok' } });
+    expect(final.items.find((item) => item.kind === 'elicitation')).toMatchObject({ answer: { action: 'decline' } });
+    expect(final.items.find((item) => item.kind === 'plan')).toMatchObject({ entries: [{ status: 'completed' }] });
+    expect(final.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['one', 'two', ' late', 'four']);
+    expect(final.turns.t3?.usage).toMatchObject({ cost: { amount: 0.01 } });
+  });
+
+  it('folds a 4000-turn thread whole', () => {
+    const long: EventDraft[] = [created];
+    for (let turn = 0; turn < 4000; turn += 1) {
+      long.push(started(`t${turn}`), chunk(`t${turn}`, 'a'), chunk(`t${turn}`, 'b'), ended(`t${turn}`));
+    }
+    const state = reduceAll(emptyTranscript('c1'), events(long));
+    expect(state.items).toHaveLength(8000);
+    expect(Object.keys(state.turns)).toHaveLength(4000);
+    expect(state.items.at(-1)).toMatchObject({ kind: 'agent', text: 'ab', turnId: 't3999' });
+  });
+});

@@ -30,7 +30,6 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'session.info':
     case 'session.options':
     case 'session.option.chosen':
-    case 'usage':
     case 'instructions.set':
     case 'injectors.set':
     case 'binding.changed':
@@ -62,10 +61,14 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         items: [...state.items, { kind: 'user', key, turnId, text, at: event.at }],
       };
     }
+    case 'usage': {
+      const turn = state.turns[event.payload.turnId];
+      return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, usage: event.payload } } } : base;
+    }
     case 'turn.ended': {
-      const { turnId, outcome, stopReason, error } = event.payload;
+      const { turnId, outcome, stopReason, error, tokens } = event.payload;
       const turn = state.turns[turnId];
-      const turns = turn ? { ...state.turns, [turnId]: { ...turn, status: outcome, stopReason } } : state.turns;
+      const turns = turn ? { ...state.turns, [turnId]: { ...turn, status: outcome, stopReason, ...(tokens ? { tokens } : {}) } } : state.turns;
       const items = closeOpenItems(state.items, turnId, outcome === 'completed' ? 'completed' : 'cancelled');
       const notice = turnEndNotice(key, turnId, outcome, error);
       return {
@@ -182,9 +185,71 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
   }
 }
 
-/** Folds a whole list of events. */
+/**
+ * Folds a list of events; the same result as `events.reduce(reduce, state)`, in time linear in
+ * the events rather than quadratic. `reduce` copies `items` and `turns` on every event, so a fold
+ * of a long thread (thousands of turns) would copy them thousands of times. Here the items and
+ * turns of finished turns are set aside ("settled") and `reduce` sees only the rest; an event
+ * that names a settled turn or question (a late update) first puts them back, so `reduce` always
+ * sees everything the event can touch.
+ */
 export function reduceAll(state: TranscriptState, events: ReadonlyArray<TranscriptEvent | UnknownEvent>): TranscriptState {
-  return events.reduce(reduce, state);
+  if (events.length < 2) {
+    return events.reduce(reduce, state);
+  }
+  let settledItems: TranscriptItem[] = [];
+  let settledTurns: Record<string, TranscriptState['turns'][string]> = {};
+  const settledTurnIds = new Set<string>();
+  const settledRequests = new Set<string>();
+  const settle = (current: TranscriptState, upTo: number): TranscriptState => {
+    const moving = current.items.slice(0, upTo);
+    for (const item of moving) {
+      settledItems.push(item);
+      if (item.turnId !== undefined) {
+        settledTurnIds.add(item.turnId);
+      }
+      if (item.kind === 'permission') {
+        settledRequests.add(item.requestId);
+      } else if (item.kind === 'elicitation') {
+        settledRequests.add(item.request.requestId);
+      }
+    }
+    const live: TranscriptState['turns'] = {};
+    for (const [turnId, turn] of Object.entries(current.turns)) {
+      if (turnId === current.activeTurnId) {
+        live[turnId] = turn;
+      } else {
+        settledTurns[turnId] = turn;
+        settledTurnIds.add(turnId);
+      }
+    }
+    return { ...current, items: current.items.slice(upTo), turns: live };
+  };
+  const restore = (current: TranscriptState): TranscriptState => {
+    const restored = { ...current, items: settledItems.concat(current.items), turns: { ...settledTurns, ...current.turns } };
+    settledItems = [];
+    settledTurns = {};
+    settledTurnIds.clear();
+    settledRequests.clear();
+    return restored;
+  };
+  // At the start, everything ahead of the running turn's first item is settled.
+  const active = state.activeTurnId;
+  const firstLive = active === null ? -1 : state.items.findIndex((item) => item.turnId === active);
+  let current = settle(state, firstLive < 0 ? state.items.length : firstLive);
+  for (const event of events) {
+    const payload = (event as { payload?: { turnId?: unknown; requestId?: unknown } }).payload;
+    const turnId = typeof payload?.turnId === 'string' ? payload.turnId : undefined;
+    const requestId = typeof payload?.requestId === 'string' ? payload.requestId : undefined;
+    if ((turnId !== undefined && settledTurnIds.has(turnId)) || (requestId !== undefined && settledRequests.has(requestId))) {
+      current = restore(current);
+    }
+    current = reduce(current, event);
+    if (event.type === 'turn.ended' && current.activeTurnId === null) {
+      current = settle(current, current.items.length);
+    }
+  }
+  return restore(current);
 }
 
 function replaceLast(items: TranscriptItem[], item: TranscriptItem): TranscriptItem[] {

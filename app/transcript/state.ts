@@ -61,7 +61,19 @@ export type TerminalView = {
 export type TurnStatus = 'accepted' | 'running' | EventPayload<'turn.ended'>['outcome'];
 
 /** A turn's bookkeeping. */
-export type TurnState = { turnId: string; agentId: string; agentName: string; status: TurnStatus; stopReason: string | undefined; /** When the person's message was committed. */ startedAt: string };
+export type TurnState = {
+  turnId: string;
+  agentId: string;
+  agentName: string;
+  status: TurnStatus;
+  stopReason: string | undefined;
+  /** When the person's message was committed. */
+  startedAt: string;
+  /** The agent's last report of its context window during the turn (and the session's cost so far). */
+  usage?: EventPayload<'usage'> | undefined;
+  /** Tokens the turn used, when the agent reported them. */
+  tokens?: EventPayload<'turn.ended'>['tokens'];
+};
 
 /** A conversation's whole transcript as the reducer sees it: its context plus its turns. */
 export type TranscriptState = ConversationContext & {

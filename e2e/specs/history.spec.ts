@@ -215,6 +215,48 @@ test('a long conversation opens at its end; earlier messages and search hits loa
   await expect(page.locator('.entry.focused')).toBeInViewport();
 });
 
+test('a 1000-turn conversation is virtualized: few entries in the page, reading back to turn 1, a search hit, and back to the latest', async ({ page }) => {
+  const running = await startWithFakeAgent();
+  const client = await connectHostClient(running.url);
+  await client.call('importConversation', { content: syntheticTranscript({ turns: 1000, title: 'Very long talk', words: (turn) => (turn === 3 ? 'quokka' : 'plain') }) });
+  client.close();
+  await page.goto(running.url);
+  await page.getByRole('list', { name: 'Conversations' }).getByRole('button').first().click();
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  const you = page.getByRole('article', { name: /^You/ });
+  await expect(you.last()).toContainText('question 999');
+  // Load everything: "Show earlier messages" until there is no more.
+  while ((await page.getByRole('button', { name: 'Show earlier messages' }).count()) > 0) {
+    // The first of the person's messages in view (a virtual list also renders a few above it).
+    await transcript.evaluate(async (node) => {
+      node.scrollTo({ top: 0 });
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    });
+    const firstShown = await transcript.evaluate((node) => {
+      const top = node.getBoundingClientRect().top;
+      return Array.from(node.querySelectorAll('article.message-user .plain-text')).find((text) => text.getBoundingClientRect().top >= top)?.textContent ?? '';
+    });
+    await page.getByRole('button', { name: 'Show earlier messages' }).click();
+    await expect(you.filter({ hasText: new RegExp(`${firstShown}$`) })).toBeInViewport();
+  }
+  await expect(transcript).toHaveAttribute('data-virtual', 'true');
+  // 2000 entries loaded; only those near the view are in the page.
+  expect(await page.locator('article').count()).toBeLessThan(80);
+  await transcript.evaluate((node) => node.scrollTo({ top: 0 }));
+  await expect(you.filter({ hasText: /^You.*question 0$/ })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
+  await page.getByRole('button', { name: 'Jump to latest' }).click();
+  await expect(you.filter({ hasText: 'question 999' })).toBeInViewport();
+  expect(await page.locator('article').count()).toBeLessThan(80);
+
+  // A search hit deep in the thread: loaded, scrolled to and marked.
+  await page.reload();
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('quokka');
+  await page.getByRole('list', { name: 'Search results' }).getByRole('button').first().click();
+  await expect(page.locator('.entry.focused')).toContainText('answer 3 quokka');
+  await expect(page.locator('.entry.focused')).toBeInViewport();
+});
+
 test('a 200-turn conversation opens at its tail with the session, options, choices and commands set in turn 1', async ({ page }) => {
   const running = await startWithFakeAgent();
   const client = await connectHostClient(running.url);

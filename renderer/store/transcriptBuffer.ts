@@ -2,8 +2,8 @@
  * Applies envelopes to a transcript in sequence order, whichever order they arrive in (a fetched
  * history and pushed events can interleave). Events after a gap wait until the gap is filled.
  */
-import { parseEnvelope, type Envelope } from '../../app/events/index.js';
-import { emptyTranscript, reduce, tailTranscript, type ConversationContext, type TranscriptState } from '../../app/transcript/index.js';
+import { parseEnvelope, type Envelope, type TranscriptEvent, type UnknownEvent } from '../../app/events/index.js';
+import { emptyTranscript, reduceAll, tailTranscript, type ConversationContext, type TranscriptState } from '../../app/transcript/index.js';
 
 /** A transcript (possibly only its tail, from `firstSeq`) plus the events that arrived ahead of a gap. */
 export type BufferedTranscript = { state: TranscriptState; waiting: ReadonlyMap<number, Envelope>; firstSeq: number };
@@ -31,12 +31,12 @@ export function applyEnvelopes(buffered: BufferedTranscript, envelopes: readonly
   if (!changed) {
     return buffered;
   }
-  let state = buffered.state;
-  for (let next = waiting.get(state.lastSeq + 1); next; next = waiting.get(state.lastSeq + 1)) {
+  const ready: Array<TranscriptEvent | UnknownEvent> = [];
+  for (let next = waiting.get(buffered.state.lastSeq + 1); next; next = waiting.get(next.seq + 1)) {
     waiting.delete(next.seq);
     const parsed = parseEnvelope(next);
     // An event this build cannot read is skipped like an unknown one, so later events still show.
-    state = reduce(state, parsed.ok ? parsed.event : { ...next, unknown: true });
+    ready.push(parsed.ok ? parsed.event : { ...next, unknown: true });
   }
-  return { state, waiting, firstSeq: buffered.firstSeq };
+  return { state: reduceAll(buffered.state, ready), waiting, firstSeq: buffered.firstSeq };
 }

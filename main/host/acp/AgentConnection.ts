@@ -18,6 +18,10 @@ import {
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { describeExit, ProcessGroup, type LaunchSpec } from '../process/ProcessGroup.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from './sessionOptions.js';
+import { turnTokensSchema, type TurnTokens } from '../../../app/events/index.js';
+
+/** How a prompt turn ended, as the agent answered `session/prompt`. */
+export type PromptOutcome = { stopReason: acp.StopReason; tokens?: TurnTokens };
 
 export type {
   SessionUpdate,
@@ -335,10 +339,15 @@ export class AgentConnection {
     return sessionOptions(response?.modes, response?.configOptions);
   }
 
-  /** `session/prompt` with its content blocks (the person's text last); resolves with the stop reason. */
-  async prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<acp.StopReason> {
-    const response = await this.call<acp.PromptResponse>(() => this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }));
-    return response.stopReason;
+  /**
+   * `session/prompt` with its content blocks (the person's text last); resolves with the stop
+   * reason and, when the agent reports them (ACP's unstable `usage` field), the turn's tokens.
+   * A malformed `usage` is left out rather than failing a turn that otherwise ended well.
+   */
+  async prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<PromptOutcome> {
+    const response = await this.call<acp.PromptResponse & { usage?: unknown }>(() => this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }));
+    const tokens = turnTokensSchema.safeParse(response.usage);
+    return { stopReason: response.stopReason, ...(tokens.success ? { tokens: tokens.data } : {}) };
   }
 
   /** True when the agent advertises `session/close`. */

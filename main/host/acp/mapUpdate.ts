@@ -76,7 +76,7 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
         ],
       };
     case 'usage_update':
-      return { drafts: [{ type: 'usage', payload: { turnId, used: update.used, size: update.size } }] };
+      return { drafts: [{ type: 'usage', payload: { turnId, used: update.used, size: update.size, ...(update.cost ? { cost: { amount: update.cost.amount, currency: update.cost.currency } } : {}) } }] };
     case 'notice':
       return {
         drafts: [

@@ -106,7 +106,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     const { live, recorder, bound } = await open();
     expect(live.initialized.protocolVersion).toBe(1);
     expect(bound).toMatchObject({ type: 'session.bound', payload: { how: 'new' } });
-    const stopReason = await live.prompt('Hello from the conformance suite');
+    const { stopReason } = await live.prompt('Hello from the conformance suite');
     expect(stopReason).toBe('end_turn');
     expect(recorder.text()).toContain('Stub reply: you said');
     expect(recorder.text()).toContain('Hello from the conformance suite');
@@ -120,7 +120,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     it.skipIf(skip)(withSkipReason('a tool call into a stdio MCP server, with permission allowed', skip), async () => {
       const { live, recorder } = await open({ mcpServers: [everything] });
       recorder.policy = 'allow';
-      const stopReason = await live.prompt('Please call the echo tool [tool:echo]');
+      const { stopReason } = await live.prompt('Please call the echo tool [tool:echo]');
       expect(stopReason).toBe('end_turn');
       expect(recorder.types()).toContain('tool.call');
       expect(recorder.text()).toContain('Echo: hello from baton');

@@ -369,7 +369,7 @@ export class ConversationService {
       reply.catch(() => undefined);
       // Recorded once the prompt is on its way, so the agent is not kept waiting for the disk.
       this.committer.commit(conversationId, [...(caught ? [caught.draft] : []), ...injection.drafts, { type: 'turn.running', payload: { turnId } }]);
-      const stopReason = await reply;
+      const { stopReason, tokens } = await reply;
       if (running.storeFailure) {
         throw running.storeFailure;
       }
@@ -378,7 +378,7 @@ export class ConversationService {
       if (stopReason === 'max_tokens' || stopReason === 'max_turn_requests' || stopReason === 'refusal') {
         drafts.push({ type: 'notice', payload: { turnId, severity: 'warning', text: stopNotice(stopReason) } });
       }
-      drafts.push({ type: 'turn.ended', payload: { turnId, outcome, stopReason } });
+      drafts.push({ type: 'turn.ended', payload: { turnId, outcome, stopReason, ...(tokens ? { tokens } : {}) } });
       this.committer.commit(conversationId, drafts);
     } catch (error) {
       if (running.forced && !running.storeFailure) {

@@ -7,7 +7,7 @@
 import { InvalidRequestError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import type { EventDraft, EventPayload } from '../../../app/events/index.js';
-import { AgentConnection, type PromptBlock, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
+import { AgentConnection, type PromptBlock, type PromptOutcome, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
@@ -240,8 +240,8 @@ export class LiveSession {
     return this.sessionId !== undefined;
   }
 
-  /** Sends the person's text, after any context blocks that go ahead of it; resolves with the agent's stop reason. */
-  async prompt(text: string, ahead: readonly PromptBlock[] = []): Promise<string> {
+  /** Sends the person's text, after any context blocks that go ahead of it; resolves with the agent's stop reason (and tokens, when reported). */
+  async prompt(text: string, ahead: readonly PromptBlock[] = []): Promise<PromptOutcome> {
     const sessionId = this.requireSession();
     this.prompting = true;
     try {

@@ -1,43 +1,119 @@
-/** The transcript: one article per message, plus tool calls, permission questions and notices. */
-import { useEffect, useRef, useState } from 'react';
-import { fidelityBadge, fidelityDetail } from '../../../app/handoff/handoff.js';
-import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
-import type { TranscriptItem, TranscriptState } from '../../../app/transcript/index.js';
-import { Markdown } from '../../components/Markdown.js';
-import { useCopy } from '../../components/useCopy.js';
+/**
+ * The transcript: one entry per message, tool call, plan, question or notice, virtualized when
+ * long, following the newest content while the person is at the bottom.
+ */
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { TranscriptItem, TranscriptState, TurnState } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
-import type { AuthMethodInfo } from '../../../app/errors.js';
-import { ElicitationPrompt } from './ElicitationPrompt.js';
-import { LogInPrompt } from './LogInPrompt.js';
-import { PermissionPrompt } from './PermissionPrompt.js';
-import { ToolContent } from './ToolContent.js';
+import { TranscriptEntry } from './TranscriptEntry.js';
+
+/** Up to this many entries all are in the page (find-in-page and browse mode see the whole thread); past it, only those near the view. */
+export const VIRTUAL_AFTER = 300;
+const GAP_PX = 12;
+
+/** A first guess at an entry's height, until it is measured. */
+function estimateHeight(item: TranscriptItem | undefined): number {
+  switch (item?.kind) {
+    case 'agent':
+      return 60 + Math.min(1_200, Math.ceil(item.text.length / 90) * 22) + (item.text.includes('```') ? 80 : 0);
+    case 'user':
+      return 60 + Math.min(600, Math.ceil(item.text.length / 90) * 22);
+    case 'tool':
+      return 90 + item.content.length * 120;
+    case 'permission':
+    case 'elicitation':
+      return 160;
+    default:
+      return 48;
+  }
+}
 
 /**
  * Shows a transcript, following the newest content while it streams — only while the person is
  * at the bottom: scrolling up to read stops it, and "Jump to latest" brings them back. Opened
  * from a search hit, it shows that message instead, marked, until new content arrives.
+ * A long transcript is virtualized: only entries near the view are rendered (measured as they
+ * render), plus any open question, which stays in the page wherever the person has scrolled.
  */
 export function Transcript({ transcript, focusSeq }: { transcript: TranscriptState | undefined; focusSeq: number | undefined }) {
   const hasEarlier = useBaton(selectHasEarlier);
   const showEarlier = useBaton((state) => state.showEarlier);
   const end = useRef<HTMLDivElement>(null);
   const section = useRef<HTMLElement>(null);
-  const items = transcript?.items ?? [];
+  const list = useRef<HTMLDivElement>(null);
+  const items = transcript?.items ?? EMPTY_ITEMS;
   const last = items.at(-1);
   const tick = last ? `${items.length}:${last.kind === 'agent' || last.kind === 'thought' ? last.text.length : 0}` : '0';
   const focusKey = focusSeq === undefined ? undefined : String(focusSeq);
-  const focusShown = focusKey !== undefined && items.some((item) => item.key === focusKey);
+  const focusIndex = focusKey === undefined ? -1 : items.findIndex((item) => item.key === focusKey);
+  const focusShown = focusIndex >= 0;
   const [following, setFollowing] = useState(true);
   const conversationId = transcript?.conversationId;
+  const virtual = items.length > VIRTUAL_AFTER;
+  const [scrollMargin, setScrollMargin] = useState(0);
+  // Open questions stay rendered (focus moves to them, and the person must be able to answer).
+  const pinned = useMemo(() => {
+    const indices: number[] = [];
+    items.forEach((item, index) => {
+      if ((item.kind === 'permission' && item.decision === undefined) || (item.kind === 'elicitation' && item.answer === undefined)) {
+        indices.push(index);
+      }
+    });
+    return indices;
+  }, [items]);
+  // The last reply of each turn (the turn's usage is shown under it).
+  const lastOfTurn = useMemo(() => {
+    const keys = new Map<string, string>();
+    for (const item of items) {
+      if (item.kind === 'agent') {
+        keys.set(item.turnId, item.key);
+      }
+    }
+    return keys;
+  }, [items]);
+  const virtualizer = useVirtualizer({
+    count: virtual ? items.length : 0,
+    getScrollElement: () => section.current,
+    estimateSize: (index) => estimateHeight(items[index]),
+    getItemKey: (index) => items[index]?.key ?? index,
+    overscan: 6,
+    gap: GAP_PX,
+    scrollMargin,
+    rangeExtractor: (range) => (pinned.length === 0 && focusIndex < 0 ? defaultRangeExtractor(range) : [...new Set([...defaultRangeExtractor(range), ...pinned, ...(focusIndex >= 0 ? [focusIndex] : [])])].sort((a, b) => a - b)),
+  });
+  const totalSize = virtual ? virtualizer.getTotalSize() : 0;
+  useLayoutEffect(() => setScrollMargin(list.current?.offsetTop ?? 0), [virtual, hasEarlier]);
   useEffect(() => setFollowing(true), [conversationId]);
   useEffect(() => {
     if (focusShown) {
-      section.current?.querySelector(`[data-key="${focusKey}"]`)?.scrollIntoView({ block: 'center' });
+      if (virtual) {
+        virtualizer.scrollToIndex(focusIndex, { align: 'center' });
+      } else {
+        section.current?.querySelector(`[data-key="${focusKey}"]`)?.scrollIntoView({ block: 'center' });
+      }
     } else if (following) {
       end.current?.scrollIntoView({ block: 'end' });
     }
-  }, [tick, focusShown, focusKey, following]);
+    // totalSize changes as rows are measured (the virtualizer itself is stable).
+  }, [tick, focusShown, focusIndex, focusKey, following, virtual, totalSize]);
+  // Earlier messages loaded above: what the person was reading (the first entry) stays at the top.
+  const firstKey = items[0]?.key;
+  const previousFirst = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const before = previousFirst.current;
+    previousFirst.current = firstKey;
+    if (before === undefined || before === firstKey) {
+      return;
+    }
+    const index = items.findIndex((item) => item.key === before);
+    if (index > 0 && virtual) {
+      virtualizer.scrollToIndex(index, { align: 'start' });
+    } else if (index > 0) {
+      section.current?.querySelector(`[data-key="${before}"]`)?.scrollIntoView({ block: 'start' });
+    }
+  }, [firstKey, virtual]);
   const onScroll = (): void => {
     const node = section.current;
     if (node) {
@@ -51,18 +127,50 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       </section>
     );
   }
+  const lastReply = transcript.activeTurnId === null ? items.findLast((candidate) => candidate.kind === 'agent') : undefined;
+  const { turns } = transcript;
+  const entry = (item: TranscriptItem): ReactNode => (
+    <TranscriptEntry
+      item={item}
+      lastReply={item === lastReply}
+      terminals={item.kind === 'tool' ? transcript.terminals : undefined}
+      agentName={item.kind === 'permission' ? (transcript.turns[item.turnId]?.agentName ?? transcript.agentName) : undefined}
+      toolKind={item.kind === 'permission' ? toolKindOf(items, item) : undefined}
+      turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
+    />
+  );
   return (
-    <section ref={section} className="transcript" aria-label="Transcript" aria-busy={transcript.activeTurnId !== null} onScroll={onScroll}>
+    <section ref={section} className="transcript" aria-label="Transcript" aria-busy={transcript.activeTurnId !== null} data-virtual={virtual ? 'true' : undefined} data-entries={items.length} onScroll={onScroll}>
       {hasEarlier ? (
         <button type="button" className="show-earlier" onClick={() => void showEarlier()}>
           Show earlier messages
         </button>
       ) : null}
-      {items.map((item) => (
-        <div key={item.key} data-key={item.key} className={item.key === focusKey ? 'entry focused' : 'entry'}>
-          <TranscriptEntry item={item} transcript={transcript} />
+      {virtual ? (
+        <div ref={list} className="virtual-entries" style={{ height: totalSize }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const item = items[row.index]!;
+            return (
+              <div
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={row.index}
+                data-key={item.key}
+                className={item.key === focusKey ? 'entry focused' : 'entry'}
+                style={{ transform: `translateY(${row.start - scrollMargin}px)` }}
+              >
+                {entry(item)}
+              </div>
+            );
+          })}
         </div>
-      ))}
+      ) : (
+        items.map((item) => (
+          <div key={item.key} data-key={item.key} className={item.key === focusKey ? 'entry focused' : 'entry'}>
+            {entry(item)}
+          </div>
+        ))
+      )}
       {transcript.activeTurnId !== null ? <WorkingIndicator transcript={transcript} turnId={transcript.activeTurnId} /> : null}
       <div ref={end} />
       {!following ? (
@@ -79,6 +187,19 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       ) : null}
     </section>
   );
+}
+
+const EMPTY_ITEMS: TranscriptItem[] = [];
+
+/** A turn's reported usage, if it reported any (the same objects, so entries are not re-rendered for nothing). */
+function usageOf(turn: TurnState | undefined): Pick<TurnState, 'usage' | 'tokens'> | undefined {
+  return turn && (turn.usage || turn.tokens) ? turn : undefined;
+}
+
+/** The kind of the tool call a permission question is about. */
+function toolKindOf(items: TranscriptItem[], item: Extract<TranscriptItem, { kind: 'permission' }>): string | undefined {
+  const tool = items.find((candidate) => candidate.kind === 'tool' && candidate.turnId === item.turnId && candidate.toolCallId === item.toolCallId);
+  return tool?.kind === 'tool' ? tool.toolKind : undefined;
 }
 
 /** After this long without a word from the agent, the indicator says it is still waiting. */
@@ -112,179 +233,8 @@ function WorkingIndicator({ transcript, turnId }: { transcript: TranscriptState;
   );
 }
 
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const fullDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
-
-/** When a message was written. */
-function MessageTime({ at }: { at: string }) {
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? null : (
-    <time className="message-time" dateTime={at} title={fullDate.format(date)}>
-      {clock.format(date)}
-    </time>
-  );
-}
-
-/** Copy, and for the person's message "Edit and resend"; for the last reply "Retry". */
-function MessageActions({ text, editable = false, retryTurnId }: { text: string; editable?: boolean; retryTurnId?: string | undefined }) {
-  const editMessage = useBaton((state) => state.editMessage);
-  const retry = useBaton((state) => state.retry);
-  const [copied, copy] = useCopy();
-  return (
-    <span className="message-actions">
-      <button type="button" onClick={() => copy(text)}>
-        {copied ? 'Copied' : 'Copy'}
-      </button>
-      {editable ? (
-        <button type="button" onClick={() => editMessage(text)}>
-          Edit and resend
-        </button>
-      ) : null}
-      {retryTurnId ? (
-        <button type="button" onClick={() => void retry(retryTurnId)}>
-          Retry
-        </button>
-      ) : null}
-    </span>
-  );
-}
-
 /** "8 s", "2 min 05 s". */
 function formatElapsed(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
-}
-
-/** One clear state per tool call, in words. */
-const TOOL_STATUS: Record<Extract<TranscriptItem, { kind: 'tool' }>['status'], string> = {
-  pending: 'pending',
-  awaiting_permission: 'awaiting your permission',
-  in_progress: 'running',
-  completed: 'done',
-  failed: 'failed',
-  rejected: 'rejected',
-  cancelled: 'cancelled',
-};
-
-/** An icon per ACP tool kind. */
-const TOOL_ICONS: Record<string, string> = { read: '📄', edit: '✏️', delete: '🗑', move: '↔', search: '🔍', execute: '▶', think: '💭', fetch: '🌐', switch_mode: '⇄' };
-
-function TranscriptEntry({ item, transcript }: { item: TranscriptItem; transcript: TranscriptState }) {
-  const { terminals } = transcript;
-  switch (item.kind) {
-    case 'user':
-      return (
-        <article className="message message-user" aria-label="You">
-          <header className="author">
-            You <MessageTime at={item.at} />
-            <MessageActions text={item.text} editable />
-          </header>
-          <div className="plain-text">{item.text}</div>
-        </article>
-      );
-    case 'agent': {
-      const running = transcript.activeTurnId !== null;
-      const lastReply = !running && transcript.items.findLast((candidate) => candidate.kind === 'agent') === item;
-      return (
-        <article className="message message-agent" aria-label={item.agentName}>
-          <header className="author">
-            {item.agentName} <MessageTime at={item.at} />
-            <MessageActions text={item.text} retryTurnId={lastReply ? item.turnId : undefined} />
-          </header>
-          <Markdown text={item.text} />
-        </article>
-      );
-    }
-    case 'handoff': {
-      // A switch marker (or an agent caught up after its session started again), with the path really taken.
-      const label = item.fromAgentName ? `Switched from ${item.fromAgentName} to ${item.toAgentName}` : `${item.toAgentName} was caught up`;
-      const { prepared } = item;
-      const detail = prepared ? fidelityDetail(prepared) : '';
-      return (
-        <div className="handoff-marker" role="group" aria-label={label}>
-          <p>
-            <strong>{label}</strong>{' '}
-            {prepared ? <span className={`badge fidelity fidelity-${prepared.fidelity}`}>{fidelityBadge(prepared.fidelity)}</span> : <span className="hint">preparing…</span>}
-            {detail ? <span className="hint"> — {detail}</span> : null}
-          </p>
-          {prepared && prepared.text ? (
-            <details>
-              <summary>What {item.toAgentName} was given</summary>
-              <div className="plain-text">{prepared.text}</div>
-              <p className="hint">
-                {prepared.uri ? `${prepared.uri} · ` : ''}
-                {prepared.level === 'resource' ? 'sent as an embedded resource' : 'sent as a delimited text block'} · sha256 <code title={prepared.sha256}>{prepared.sha256.slice(0, 12)}</code>
-              </p>
-            </details>
-          ) : null}
-        </div>
-      );
-    }
-    case 'injected':
-      // Context Baton added from an injector: shown apart from the person's message, never as something they typed.
-      return (
-        <details className="injected" role="group" aria-label={`Injected context: ${item.injector}`}>
-          <summary>
-            Injected context: {item.injector} <span className="hint">({TIMING_NAMES[item.timing]}, {item.level}; added by Baton, not typed by you)</span>
-          </summary>
-          <div className="plain-text">{item.text}</div>
-          <p className="hint">
-            {item.uri ? `${item.uri} · ` : ''}sha256 <code title={item.sha256}>{item.sha256.slice(0, 12)}</code>
-          </p>
-        </details>
-      );
-    case 'thought':
-      return (
-        <details className="thought">
-          <summary>Thinking</summary>
-          <div className="plain-text">{item.text}</div>
-        </details>
-      );
-    case 'tool':
-      return (
-        <div className={`tool-call tool-${item.status}`} role="group" aria-label={`Tool call: ${item.title}`}>
-          {/* Open at first, so what it did stays in view (and in reach of screen readers); the person can fold it. */}
-          <details open>
-            <summary>
-              <span className="tool-icon" aria-hidden="true">
-                {TOOL_ICONS[item.toolKind ?? ''] ?? '⚙'}
-              </span>{' '}
-              <span className="tool-title">{item.title}</span> <span className={`tool-status status-${item.status}`}>{TOOL_STATUS[item.status]}</span>
-            </summary>
-            {item.content.map((content, index) => (
-              <ToolContent key={index} content={content} terminals={terminals} title={item.title} />
-            ))}
-          </details>
-        </div>
-      );
-    case 'plan':
-      return (
-        <ol className="plan" aria-label="Plan">
-          {item.entries.map((entry, index) => (
-            <li key={index} className={`plan-${entry.status}`}>
-              {entry.content}
-            </li>
-          ))}
-        </ol>
-      );
-    case 'permission': {
-      const tool = transcript.items.find((candidate) => candidate.kind === 'tool' && candidate.turnId === item.turnId && candidate.toolCallId === item.toolCallId);
-      return <PermissionPrompt item={item} agentName={transcript.turns[item.turnId]?.agentName ?? transcript.agentName} toolKind={tool?.kind === 'tool' ? tool.toolKind : undefined} />;
-    }
-    case 'elicitation':
-      return <ElicitationPrompt item={item} />;
-    case 'notice':
-      return (
-        <div className={`notice notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'}>
-          <p>{item.text}</p>
-          {item.error?.code === 'AuthRequired' && Array.isArray(item.error.details?.methods) ? <LogInPrompt methods={item.error.details.methods as AuthMethodInfo[]} /> : null}
-          {typeof item.error?.details?.stderrTail === 'string' && item.error.details.stderrTail ? (
-            <details>
-              <summary>Agent output</summary>
-              <pre>{item.error.details.stderrTail}</pre>
-            </details>
-          ) : null}
-        </div>
-      );
-  }
 }

@@ -1,0 +1,245 @@
+/**
+ * One entry of the transcript: a message (with its time and actions, and under a turn's last reply
+ * the tokens and cost it reported), a handoff marker, injected context, a thought, a tool call, a
+ * plan as a live checklist, a permission or elicitation question, or a notice.
+ */
+import { memo } from 'react';
+import { fidelityBadge, fidelityDetail } from '../../../app/handoff/handoff.js';
+import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
+import type { TranscriptItem, TranscriptState, TurnState } from '../../../app/transcript/index.js';
+import type { AuthMethodInfo } from '../../../app/errors.js';
+import { Markdown } from '../../components/Markdown.js';
+import { useCopy } from '../../components/useCopy.js';
+import { useBaton } from '../../store/index.js';
+import { ElicitationPrompt } from './ElicitationPrompt.js';
+import { LogInPrompt } from './LogInPrompt.js';
+import { PermissionPrompt } from './PermissionPrompt.js';
+import { ToolContent } from './ToolContent.js';
+
+const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const fullDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+
+/** When a message was written. */
+function MessageTime({ at }: { at: string }) {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? null : (
+    <time className="message-time" dateTime={at} title={fullDate.format(date)}>
+      {clock.format(date)}
+    </time>
+  );
+}
+
+/** Copy, and for the person's message "Edit and resend"; for the last reply "Retry". */
+function MessageActions({ text, editable = false, retryTurnId }: { text: string; editable?: boolean; retryTurnId?: string | undefined }) {
+  const editMessage = useBaton((state) => state.editMessage);
+  const retry = useBaton((state) => state.retry);
+  const [copied, copy] = useCopy();
+  return (
+    <span className="message-actions">
+      <button type="button" onClick={() => copy(text)}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+      {editable ? (
+        <button type="button" onClick={() => editMessage(text)}>
+          Edit and resend
+        </button>
+      ) : null}
+      {retryTurnId ? (
+        <button type="button" onClick={() => void retry(retryTurnId)}>
+          Retry
+        </button>
+      ) : null}
+    </span>
+  );
+}
+
+/** One clear state per tool call, in words. */
+const TOOL_STATUS: Record<Extract<TranscriptItem, { kind: 'tool' }>['status'], string> = {
+  pending: 'pending',
+  awaiting_permission: 'awaiting your permission',
+  in_progress: 'running',
+  completed: 'done',
+  failed: 'failed',
+  rejected: 'rejected',
+  cancelled: 'cancelled',
+};
+
+/** An icon per ACP tool kind. */
+const TOOL_ICONS: Record<string, string> = { read: '📄', edit: '✏️', delete: '🗑', move: '↔', search: '🔍', execute: '▶', think: '💭', fetch: '🌐', switch_mode: '⇄' };
+
+/** A plan entry's state in words and as a mark. */
+const PLAN_STATUS: Record<string, string> = { pending: 'to do', in_progress: 'in progress', completed: 'done' };
+const PLAN_MARKS: Record<string, string> = { pending: '○', in_progress: '◐', completed: '✓' };
+
+const count = new Intl.NumberFormat();
+
+/** What the agent reported a turn cost: tokens in and out, its context window, the session's cost so far. */
+function TurnUsage({ turn }: { turn: Pick<TurnState, 'usage' | 'tokens'> }) {
+  const { usage, tokens } = turn;
+  const parts: string[] = [];
+  if (tokens) {
+    parts.push(`${count.format(tokens.inputTokens)} tokens in`, `${count.format(tokens.outputTokens)} out`);
+    if (tokens.cachedReadTokens) {
+      parts.push(`${count.format(tokens.cachedReadTokens)} cached`);
+    }
+  }
+  if (usage && usage.size > 0) {
+    parts.push(`context ${Math.round((usage.used / usage.size) * 100)}% (${count.format(usage.used)} of ${count.format(usage.size)})`);
+  }
+  if (usage?.cost) {
+    const money = /^[A-Z]{3}$/.test(usage.cost.currency)
+      ? new Intl.NumberFormat(undefined, { style: 'currency', currency: usage.cost.currency, maximumFractionDigits: 4 }).format(usage.cost.amount)
+      : `${usage.cost.amount} ${usage.cost.currency}`;
+    parts.push(`${money} so far this session`);
+  }
+  return parts.length > 0 ? (
+    <p className="turn-usage" aria-label="Usage of this turn">
+      {parts.join(' · ')}
+    </p>
+  ) : null;
+}
+
+export type EntryProps = {
+  item: TranscriptItem;
+  /** The agent's last reply while no turn runs (it can be retried). */
+  lastReply: boolean;
+  /** For a tool call: the client terminals it may show. */
+  terminals: TranscriptState['terminals'] | undefined;
+  /** For a permission question: who asks, and the kind of tool call. */
+  agentName: string | undefined;
+  toolKind: string | undefined;
+  /** For a turn's last reply: the usage the agent reported for the turn. */
+  turnUsage: Pick<TurnState, 'usage' | 'tokens'> | undefined;
+};
+
+/** One entry; re-rendered only when its own item (or what it shows of the rest) changes. */
+export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage }: EntryProps) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <article className="message message-user" aria-label="You">
+          <header className="author">
+            You <MessageTime at={item.at} />
+            <MessageActions text={item.text} editable />
+          </header>
+          <div className="plain-text">{item.text}</div>
+        </article>
+      );
+    case 'agent': {
+      return (
+        <article className="message message-agent" aria-label={item.agentName}>
+          <header className="author">
+            {item.agentName} <MessageTime at={item.at} />
+            <MessageActions text={item.text} retryTurnId={lastReply ? item.turnId : undefined} />
+          </header>
+          <Markdown text={item.text} />
+          {turnUsage ? <TurnUsage turn={turnUsage} /> : null}
+        </article>
+      );
+    }
+    case 'handoff': {
+      // A switch marker (or an agent caught up after its session started again), with the path really taken.
+      const label = item.fromAgentName ? `Switched from ${item.fromAgentName} to ${item.toAgentName}` : `${item.toAgentName} was caught up`;
+      const { prepared } = item;
+      const detail = prepared ? fidelityDetail(prepared) : '';
+      return (
+        <div className="handoff-marker" role="group" aria-label={label}>
+          <p>
+            <strong>{label}</strong>{' '}
+            {prepared ? <span className={`badge fidelity fidelity-${prepared.fidelity}`}>{fidelityBadge(prepared.fidelity)}</span> : <span className="hint">preparing…</span>}
+            {detail ? <span className="hint"> — {detail}</span> : null}
+          </p>
+          {prepared && prepared.text ? (
+            <details>
+              <summary>What {item.toAgentName} was given</summary>
+              <div className="plain-text">{prepared.text}</div>
+              <p className="hint">
+                {prepared.uri ? `${prepared.uri} · ` : ''}
+                {prepared.level === 'resource' ? 'sent as an embedded resource' : 'sent as a delimited text block'} · sha256 <code title={prepared.sha256}>{prepared.sha256.slice(0, 12)}</code>
+              </p>
+            </details>
+          ) : null}
+        </div>
+      );
+    }
+    case 'injected':
+      // Context Baton added from an injector: shown apart from the person's message, never as something they typed.
+      return (
+        <details className="injected" role="group" aria-label={`Injected context: ${item.injector}`}>
+          <summary>
+            Injected context: {item.injector} <span className="hint">({TIMING_NAMES[item.timing]}, {item.level}; added by Baton, not typed by you)</span>
+          </summary>
+          <div className="plain-text">{item.text}</div>
+          <p className="hint">
+            {item.uri ? `${item.uri} · ` : ''}sha256 <code title={item.sha256}>{item.sha256.slice(0, 12)}</code>
+          </p>
+        </details>
+      );
+    case 'thought':
+      return (
+        <details className="thought">
+          <summary>Thinking</summary>
+          <div className="plain-text">{item.text}</div>
+        </details>
+      );
+    case 'tool':
+      return (
+        <div className={`tool-call tool-${item.status}`} role="group" aria-label={`Tool call: ${item.title}`}>
+          {/* Open at first, so what it did stays in view (and in reach of screen readers); the person can fold it. */}
+          <details open>
+            <summary>
+              <span className="tool-icon" aria-hidden="true">
+                {TOOL_ICONS[item.toolKind ?? ''] ?? '⚙'}
+              </span>{' '}
+              <span className="tool-title">{item.title}</span> <span className={`tool-status status-${item.status}`}>{TOOL_STATUS[item.status]}</span>
+            </summary>
+            {item.content.map((content, index) => (
+              <ToolContent key={index} content={content} terminals={terminals ?? NO_TERMINALS} title={item.title} />
+            ))}
+          </details>
+        </div>
+      );
+    case 'plan': {
+      // A checklist that the agent's updates replace as it works.
+      const done = item.entries.filter((entry) => entry.status === 'completed').length;
+      return (
+        <section className="plan" aria-label="Plan">
+          <h3 className="plan-heading">
+            Plan <span className="hint">{done} of {item.entries.length} done</span>
+          </h3>
+          <ul className="plan-entries">
+            {item.entries.map((entry, index) => (
+              <li key={index} className={`plan-entry plan-${entry.status}`} aria-label={`${entry.content}: ${PLAN_STATUS[entry.status] ?? entry.status}`}>
+                <span className="plan-mark" aria-hidden="true">
+                  {PLAN_MARKS[entry.status] ?? '○'}
+                </span>
+                <span className="plan-text">{entry.content}</span>
+                {entry.status === 'in_progress' ? <span className="plan-now">now</span> : null}
+                {entry.priority === 'high' ? <span className="plan-priority">high priority</span> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      );
+    }
+    case 'permission':
+      return <PermissionPrompt item={item} agentName={agentName ?? ''} toolKind={toolKind} />;
+    case 'elicitation':
+      return <ElicitationPrompt item={item} />;
+    case 'notice':
+      return (
+        <div className={`notice notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'}>
+          <p>{item.text}</p>
+          {item.error?.code === 'AuthRequired' && Array.isArray(item.error.details?.methods) ? <LogInPrompt methods={item.error.details.methods as AuthMethodInfo[]} /> : null}
+          {typeof item.error?.details?.stderrTail === 'string' && item.error.details.stderrTail ? (
+            <details>
+              <summary>Agent output</summary>
+              <pre>{item.error.details.stderrTail}</pre>
+            </details>
+          ) : null}
+        </div>
+      );
+  }
+});
+
+const NO_TERMINALS: TranscriptState['terminals'] = {};
