@@ -206,6 +206,9 @@ export async function uiBenchmark(): Promise<void> {
     host = started.child;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
 
+    // BATON_BENCH_UI_PART=long or =stream runs only that half (while working on one of them).
+    const part = process.env.BATON_BENCH_UI_PART;
+    if (part !== 'stream') {
     console.log('\nui: Chromium against the web host; long thread of 5000 turns vs 50 turns (baseline)');
     const small = await openLong(browser, started.url, 50);
     const large = await openLong(browser, started.url, 5000);
@@ -217,6 +220,10 @@ export async function uiBenchmark(): Promise<void> {
     report('JS heap, 5000 turns shown (goal < 150 MB)', `${large.heapMb.toFixed(1)} MB  ${ratio(large.heapMb, small.heapMb)}`);
     report('CPU over 10 s idle, 50 turns (baseline)', `${(small.idleCpu * 100).toFixed(2)} %`);
     report('CPU over 10 s idle, 5000 turns (goal: near zero)', `${(large.idleCpu * 100).toFixed(2)} %  ${ratio(large.idleCpu || 1e-6, small.idleCpu || 1e-6)}`);
+    }
+    if (part === 'long') {
+      return;
+    }
 
     console.log('\nui: streaming 2000 chunks/s for 10 s into a 5000-turn conversation vs a 50-turn one (baseline)');
     const streamSmall = await stream(browser, started.url, 50, 2000, 10);

@@ -66,6 +66,19 @@ test('the agent\'s own options appear as pickers, and a chosen model is used', a
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('second, with haiku');
   expect(stub.modelRequests().filter((request) => request.lastUserText.includes('second, with haiku')).at(-1)?.model).toContain('haiku');
+
+  // A new conversation with Claude: the pickers are there before the first message, with the last choice.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-options-again'));
+  const before = page.getByRole('group', { name: 'Session options' });
+  await expect(before.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue('haiku');
+  await expect(before.getByRole('combobox', { name: 'Mode', exact: true })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill('first of the new one');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('first of the new one');
+  expect(stub.modelRequests().filter((request) => request.lastUserText.includes('first of the new one')).at(-1)?.model).toContain('haiku');
+  await expect(page.getByRole('group', { name: 'Session options' }).getByRole('combobox', { name: 'Model', exact: true })).toHaveValue('haiku');
 });
 
 test('the agent\'s slash commands are offered when a message starts with /', async ({ page }) => {

@@ -86,6 +86,24 @@ test('the context use the agent reports is shown', async ({ page }) => {
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: usage please');
   await expect(page.getByText(/^Context: 12\.3K of 200K tokens/)).toBeVisible();
   await expect(page.getByRole('meter', { name: 'Context used' })).toHaveAttribute('value', '12345');
+  // Under the turn's reply: its tokens, the context window and the session's cost so far.
+  await expect(page.getByRole('article', { name: /^Fake/ }).getByLabel('Usage of this turn')).toHaveText('1,200 tokens in · 34 out · context 6% (12,345 of 200,000) · $0.0123 so far this session');
+});
+
+test('a plan is a checklist that updates as the agent works', async ({ page }) => {
+  await open(page);
+  await send(page, 'make a plan');
+  const plan = page.getByRole('region', { name: 'Plan' });
+  await expect(plan.getByRole('listitem', { name: 'Read the code: in progress' })).toBeVisible();
+  await expect(plan).toContainText('0 of 3 done');
+  await expect(plan.getByRole('listitem', { name: 'Change the parser: in progress' })).toBeVisible();
+  await expect(plan.getByRole('listitem', { name: 'Read the code: done' })).toBeVisible();
+  await expect(plan).toContainText('high priority');
+  await expect(plan).toContainText('3 of 3 done');
+  await expect(plan.getByRole('listitem', { name: /: done$/ })).toHaveCount(3);
+  // One plan per turn, replaced in place.
+  await expect(page.getByRole('region', { name: 'Plan' })).toHaveCount(1);
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: make a plan');
 });
 
 test('a link an MCP server asks the person to open is shown with its host, and opened only on request', async ({ page }) => {

@@ -94,6 +94,8 @@ test('Claude: highlighted code with a copy button, outside links, and an edit pe
   await expect(reply.getByRole('table')).toBeVisible();
   // One announcement for the finished reply.
   await expect(page.getByTestId('reply-announcer')).toHaveText('Claude replied');
+  // The tokens Claude reported for the turn (the model stub's usage), under its reply.
+  await expect(reply.getByLabel('Usage of this turn')).toContainText(/\d+ tokens in · \d+ out/);
 
   await send(page, 'edit please');
   const permission = page.getByRole('group', { name: /^Permission: / });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../app/events/index.js';
-import { applyEnvelopes, emptyBuffered } from './transcriptBuffer.js';
+import { emptyContext } from '../../app/transcript/index.js';
+import { applyEnvelopes, bufferedTail, bufferedTailInSlices, emptyBuffered } from './transcriptBuffer.js';
 
 const envelope = (seq: number, type: string, payload: unknown): Envelope => ({ conversationId: 'c', seq, at: 'now', v: 1, type, payload });
 const history = [
@@ -35,5 +36,24 @@ describe('applyEnvelopes', () => {
   it('returns the same object when nothing is new', () => {
     const once = applyEnvelopes(emptyBuffered('c'), history);
     expect(applyEnvelopes(once, history)).toBe(once);
+  });
+});
+
+describe('bufferedTailInSlices', () => {
+  it('folds a long read in slices, pausing between them, to the same state as one fold', async () => {
+    const long: Envelope[] = [{ conversationId: 'c1', seq: 1, at: '2026-01-01T00:00:00Z', v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } }];
+    for (let turn = 0; turn < 1500; turn += 1) {
+      const at = '2026-01-01T00:00:01Z';
+      long.push({ conversationId: 'c1', seq: long.length + 1, at, v: 1, type: 'turn.started', payload: { turnId: `t${turn}`, agentId: 'a', agentName: 'A', text: `q${turn}` } });
+      long.push({ conversationId: 'c1', seq: long.length + 1, at, v: 1, type: 'message.chunk', payload: { turnId: `t${turn}`, text: `r${turn}` } });
+      long.push({ conversationId: 'c1', seq: long.length + 1, at, v: 1, type: 'turn.ended', payload: { turnId: `t${turn}`, outcome: 'completed' } });
+    }
+    let pauses = 0;
+    const sliced = await bufferedTailInSlices(emptyContext('c1'), 1, long, async () => {
+      pauses += 1;
+    }, 0);
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(long.length / 500) - 1);
+    expect(sliced).toEqual(bufferedTail(emptyContext('c1'), 1, long));
+    expect(sliced.state.items).toHaveLength(3000);
   });
 });

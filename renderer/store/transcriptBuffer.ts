@@ -40,3 +40,34 @@ export function applyEnvelopes(buffered: BufferedTranscript, envelopes: readonly
   }
   return { state: reduceAll(buffered.state, ready), waiting, firstSeq: buffered.firstSeq };
 }
+
+/** Events folded between two checks of the time budget. */
+const SLICE_EVENTS = 500;
+
+/**
+ * `bufferedTail`, for a read of thousands of events: folded in slices of about `budgetMs` each,
+ * yielding in between (`pause`), so the window keeps painting and no task runs long. The result is
+ * the same as one fold (folding is associative over consecutive events).
+ */
+export async function bufferedTailInSlices(
+  context: ConversationContext,
+  firstSeq: number,
+  envelopes: readonly Envelope[],
+  pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+  budgetMs = 8,
+): Promise<BufferedTranscript> {
+  let buffered: BufferedTranscript = { state: tailTranscript(context, firstSeq), waiting: new Map(), firstSeq };
+  let start = 0;
+  while (start < envelopes.length) {
+    const began = performance.now();
+    do {
+      const end = Math.min(envelopes.length, start + SLICE_EVENTS);
+      buffered = applyEnvelopes(buffered, envelopes.slice(start, end));
+      start = end;
+    } while (start < envelopes.length && performance.now() - began < budgetMs);
+    if (start < envelopes.length) {
+      await pause();
+    }
+  }
+  return buffered;
+}

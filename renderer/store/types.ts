@@ -76,7 +76,8 @@ export type ChatSlice = {
   /** A message to scroll to once the transcript shows (a search hit). */
   focus: { conversationId: string; seq: number } | null;
   /** The new conversation being set up: its agent, folder and, once saved in the dialog, its own instructions. */
-  draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice };
+  /** The new conversation being set up; `options` holds the session options chosen before its first message. */
+  draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice; options?: Record<string, string> };
   composer: Record<string, string>;
   sending: boolean;
   /** On narrow windows, whether the conversation list is shown over the conversation. */
@@ -90,6 +91,8 @@ export type ChatSlice = {
   /** A pushed transcript event. */
   receiveEnvelope(envelope: Envelope): void;
   setDraftAgent(agentId: string): void;
+  /** Chooses a session option (model, mode…) for the new conversation, applied when its session starts; remembered for the agent. */
+  setDraftOption(optionId: string, value: string): void;
   /** Picks the agent that handles the open conversation's next turn (the switch happens when the message is sent). */
   setNextAgent(conversationId: string, agentId: string): void;
   setDraftCwd(cwd: string): void;

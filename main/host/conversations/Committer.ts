@@ -10,7 +10,7 @@ import type { AppendResult, EventStore } from '../store/EventStore.js';
 
 /** Event types worth grouping: they arrive many per second while a reply streams. */
 const BATCHABLE = new Set<EventDraft['type']>(['message.chunk', 'thought.chunk']);
-const BATCH_WINDOW_MS = 25;
+const BATCH_WINDOW_MS = 10;
 
 /** Commits and pushes events. */
 export class Committer {

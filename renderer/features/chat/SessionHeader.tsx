@@ -9,7 +9,7 @@ import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';
 import { InstallAction, ManagedAgent } from './AgentInstall.js';
-import { SessionOptions } from './SessionOptions.js';
+import { DraftSessionOptions, SessionOptions } from './SessionOptions.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
 const compactNumber = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
@@ -106,6 +106,7 @@ export function SessionHeader() {
         {draft.instructions?.text.trim() && !bound ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}
       </button>
       {transcript && bound ? <SessionOptions transcript={transcript} /> : null}
+      {!bound && selected?.available ? <DraftSessionOptions agentId={selected.agentId} agentName={selected.displayName} /> : null}
       {transcript?.usage && transcript.usage.size > 0 ? (
         <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
           Context: {compact(transcript.usage.used)} of {compact(transcript.usage.size)} tokens{' '}

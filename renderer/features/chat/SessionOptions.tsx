@@ -1,19 +1,24 @@
-/** The agent's own session options (model, mode, reasoning…) as pickers; a choice is remembered for the conversation. */
+/**
+ * The agent's own session options (model, mode, reasoning…) as pickers. In a conversation a choice
+ * is remembered for it (and for the agent); before the first message the pickers show the options
+ * the agent offered last, and the choices are applied when its session starts.
+ */
+import { useEffect } from 'react';
+import type { EventPayload } from '../../../app/events/index.js';
 import type { TranscriptState } from '../../../app/transcript/index.js';
+import { agentChoices, rememberOptions } from '../../components/agentChoices.js';
 import { useBaton } from '../../store/index.js';
 
-/** One picker per option the agent offers. */
-export function SessionOptions({ transcript }: { transcript: TranscriptState }) {
-  const setSessionOption = useBaton((state) => state.setSessionOption);
-  if (transcript.sessionOptions.length === 0) {
-    return null;
-  }
+type SessionOption = EventPayload<'session.options'>['options'][number];
+
+/** One picker per option. */
+function OptionPickers({ options, valueOf, choose }: { options: readonly SessionOption[]; valueOf: (option: SessionOption) => string; choose: (optionId: string, value: string) => void }) {
   return (
     <div className="session-options" role="group" aria-label="Session options">
-      {transcript.sessionOptions.map((option) => (
+      {options.map((option) => (
         <label key={option.id} className="field">
           <span>{option.name}</span>
-          <select aria-label={option.name} value={option.currentValue} onChange={(event) => void setSessionOption(option.id, event.target.value)}>
+          <select aria-label={option.name} value={valueOf(option)} onChange={(event) => choose(option.id, event.target.value)}>
             {option.options.map((choice) => (
               <option key={choice.value} value={choice.value}>
                 {choice.name}
@@ -23,5 +28,33 @@ export function SessionOptions({ transcript }: { transcript: TranscriptState }) 
         </label>
       ))}
     </div>
+  );
+}
+
+/** The options of the conversation's live (or last) session; what it offers is remembered for the agent. */
+export function SessionOptions({ transcript }: { transcript: TranscriptState }) {
+  const setSessionOption = useBaton((state) => state.setSessionOption);
+  const { agentId, sessionOptions } = transcript;
+  useEffect(() => rememberOptions(agentId, sessionOptions), [agentId, sessionOptions]);
+  if (sessionOptions.length === 0) {
+    return null;
+  }
+  return <OptionPickers options={sessionOptions} valueOf={(option) => option.currentValue} choose={(optionId, value) => void setSessionOption(optionId, value)} />;
+}
+
+/** Before the first message: the options the agent offered last time, with the choices remembered for it. */
+export function DraftSessionOptions({ agentId, agentName }: { agentId: string; agentName: string }) {
+  const chosen = useBaton((state) => state.draft.options);
+  const setDraftOption = useBaton((state) => state.setDraftOption);
+  const remembered = agentChoices(agentId);
+  if (!remembered) {
+    return <p className="hint draft-options-hint">{agentName}'s model and mode can be picked here once it has been used in a conversation (it names them when a session starts).</p>;
+  }
+  return (
+    <OptionPickers
+      options={remembered.options}
+      valueOf={(option) => chosen?.[option.id] ?? remembered.chosen[option.id] ?? option.currentValue}
+      choose={(optionId, value) => setDraftOption(optionId, value)}
+    />
   );
 }

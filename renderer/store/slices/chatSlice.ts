@@ -1,8 +1,9 @@
 /** The open conversation: loading its transcript, the draft of a new one, sending, stopping, answering permission questions. */
 import type { Envelope } from '../../../app/events/index.js';
 import { rememberFolder } from '../../components/recentFolders.js';
-import { applyEnvelopes, bufferedTail } from '../transcriptBuffer.js';
+import { applyEnvelopes, bufferedTailInSlices } from '../transcriptBuffer.js';
 import { composerKey, type ChatSlice, type Slice } from '../types.js';
+import { agentChoices, choicesToApply, rememberChoice } from '../../components/agentChoices.js';
 
 /** Turns read when a conversation opens; "Show earlier" doubles it. */
 const TURNS_PER_PAGE = 50;
@@ -51,7 +52,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     try {
       const turns = get().turnsShown[conversationId] ?? TURNS_PER_PAGE;
       const { events, conversation, firstSeq, context } = await api.call('openConversation', { conversationId, turns, ...(aroundSeq === undefined ? {} : { aroundSeq }) });
-      const buffered = applyEnvelopes(bufferedTail(context, firstSeq, events), arrivedDuringRead.get(conversationId) ?? []);
+      const buffered = applyEnvelopes(await bufferedTailInSlices(context, firstSeq, events), arrivedDuringRead.get(conversationId) ?? []);
       set((state) => ({ transcripts: { ...state.transcripts, [conversationId]: buffered } }));
       get().upsertSummary(conversation);
     } catch (error) {
@@ -112,7 +113,15 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       }
     },
     setDraftAgent(agentId) {
-      set((state) => ({ draft: { ...state.draft, agentId } }));
+      set((state) => {
+        const { options: _chosenForAnother, ...draft } = state.draft;
+        return { draft: { ...draft, agentId } };
+      });
+    },
+    setDraftOption(optionId, value) {
+      const { agentId } = get().draft;
+      rememberChoice(agentId, optionId, value);
+      set((state) => ({ draft: { ...state.draft, options: { ...state.draft.options, [optionId]: value } } }));
     },
     setNextAgent(conversationId, agentId) {
       set((state) => {
@@ -137,10 +146,15 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       try {
         let conversationId: string;
         if (selection.kind === 'draft') {
+          const choices = choicesToApply(agentChoices(draft.agentId), draft.options);
           const { conversation } = await api.call('newConversation', { agentId: draft.agentId, cwd: draft.cwd.trim(), ...(draft.instructions ? { instructions: draft.instructions } : {}), ...(draft.serverIds ? { serverIds: draft.serverIds } : {}), ...(draft.injectors ? { injectors: draft.injectors } : {}) });
           rememberFolder(draft.cwd.trim());
           set((state) => ({ draft: { agentId: state.draft.agentId, cwd: state.draft.cwd } }));
           conversationId = conversation.conversationId;
+          // Remembered by the host and applied when the agent's session starts, before the first prompt.
+          for (const { optionId, value } of choices) {
+            await api.call('setSessionOption', { conversationId, optionId, value });
+          }
           set((state) => ({ composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' } }));
           if (get().view !== 'active') {
             await get().setView('active');
@@ -216,6 +230,10 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     async setSessionOption(optionId, value) {
       const { selection } = get();
       if (selection.kind === 'conversation') {
+        const agentId = get().transcripts[selection.conversationId]?.state.agentId;
+        if (agentId) {
+          rememberChoice(agentId, optionId, value);
+        }
         await api.call('setSessionOption', { conversationId: selection.conversationId, optionId, value }).catch((error: unknown) => get().showError(error));
       }
     },
