@@ -49,9 +49,11 @@ describe('bufferedTailInSlices', () => {
       long.push({ conversationId: 'c1', seq: long.length + 1, at, v: 1, type: 'turn.ended', payload: { turnId: `t${turn}`, outcome: 'completed' } });
     }
     let pauses = 0;
-    const sliced = await bufferedTailInSlices(emptyContext('c1'), 1, long, async () => {
+    const pause = (): Promise<void> => {
       pauses += 1;
-    }, 0);
+      return Promise.resolve();
+    };
+    const sliced = await bufferedTailInSlices(emptyContext('c1'), 1, long, pause, 0);
     expect(pauses).toBeGreaterThanOrEqual(Math.floor(long.length / 500) - 1);
     expect(sliced).toEqual(bufferedTail(emptyContext('c1'), 1, long));
     expect(sliced.state.items).toHaveLength(3000);
