@@ -40,6 +40,12 @@ for (const name of AGENTS) {
     await picker.selectOption({ label: name });
     const card = page.getByRole('region', { name: 'Agent capabilities' });
     await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
+    // Plain words first; the protocol's terms behind "Protocol details".
+    const plain = card.getByRole('list', { name: `What ${name} can do` });
+    await expect(plain).toContainText('Can reopen earlier sessions');
+    await expect(plain).toContainText(/Takes text/);
+    await expect(plain).not.toContainText('load yes');
+    await card.getByText('Protocol details').click();
     await expect(card).toContainText(`Sessions${SESSIONS[name]}`);
     await expect(card).toContainText('Instructions');
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`agents-${name}`));

@@ -1,5 +1,9 @@
-/** The capability card of the agent picked for a new conversation, read from the agent itself. */
+/**
+ * The capability card of the agent picked for a new conversation, read from the agent itself: what
+ * it can do in plain words, with the protocol's own terms behind a disclosure.
+ */
 import { useEffect } from 'react';
+import type { AgentCard } from '../../../app/agents/agentCard.js';
 import { useBaton } from '../../store/index.js';
 
 const yes = (value: boolean): string => (value ? 'yes' : 'no');
@@ -25,43 +29,90 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
       {error ? <p className="notice-error">Could not read this agent's capabilities: {error}</p> : null}
       {!card && !error ? <p className="muted">Asking the agent what it can do…</p> : null}
       {card ? (
-        <dl>
-          <dt>Agent</dt>
-          <dd>{card.implementation ?? card.displayName}</dd>
-          <dt>Sessions</dt>
-          <dd>
-            load {yes(card.sessions.load)} · resume {yes(card.sessions.resume)} · list {yes(card.sessions.list)} · fork {yes(card.sessions.fork)} · close{' '}
-            {yes(card.sessions.close)}
+        <>
+          <ul className="capabilities" aria-label={`What ${card.displayName} can do`}>
+            {plainCapabilities(card).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <div className="card-actions">
             {card.sessions.list ? (
               <button type="button" className="link-button" onClick={() => void listAgentSessions(agentId, cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwd) ? cwd : undefined)}>
                 Import its sessions…
               </button>
             ) : null}
-          </dd>
-          <dt>Tools (MCP)</dt>
-          <dd>
-            {card.mcp.stdio ? `stdio${card.mcp.http ? ', http' : ''}${card.mcp.sse ? ', sse' : ''}` : 'none: it does not use MCP servers'}
-            {card.asksBeforeMcpTools === false ? ' · runs tools without asking you' : card.asksBeforeMcpTools ? ' · asks before each tool' : ''}
-          </dd>
-          <dt>Accepts</dt>
-          <dd>text{card.prompt.image ? ', images' : ''}{card.prompt.audio ? ', audio' : ''}{card.prompt.embeddedContext ? ', attached files' : ''}</dd>
-          <dt>Instructions</dt>
-          <dd>{card.instructions}</dd>
-          {card.authMethods.length > 0 || card.logout ? (
-            <>
-              <dt>Sign-in</dt>
+            {card.logout ? (
+              <button type="button" className="link-button" onClick={() => void logOut(agentId)}>
+                Log out
+              </button>
+            ) : null}
+          </div>
+          <details className="protocol-details">
+            <summary>Protocol details</summary>
+            <dl>
+              <dt>Agent</dt>
               <dd>
-                {card.authMethods.map((method) => method.name).join(', ')}
-                {card.logout ? (
-                  <button type="button" className="link-button" onClick={() => void logOut(agentId)}>
-                    Log out
-                  </button>
-                ) : null}
+                {card.implementation ?? card.displayName} · ACP version {card.protocolVersion}
               </dd>
-            </>
-          ) : null}
-        </dl>
+              <dt>Sessions</dt>
+              <dd>
+                load {yes(card.sessions.load)} · resume {yes(card.sessions.resume)} · list {yes(card.sessions.list)} · fork {yes(card.sessions.fork)} · close {yes(card.sessions.close)}
+              </dd>
+              <dt>Tools (MCP)</dt>
+              <dd>{card.mcp.stdio ? `stdio${card.mcp.http ? ', http' : ''}${card.mcp.sse ? ', sse' : ''}` : 'none'}</dd>
+              <dt>Prompt content</dt>
+              <dd>
+                text{card.prompt.image ? ', image' : ''}
+                {card.prompt.audio ? ', audio' : ''}
+                {card.prompt.embeddedContext ? ', embedded resources' : ''}
+              </dd>
+              <dt>Instructions</dt>
+              <dd>{card.instructions}</dd>
+              {card.authMethods.length > 0 ? (
+                <>
+                  <dt>Sign-in</dt>
+                  <dd>{card.authMethods.map((method) => method.name).join(', ')}</dd>
+                </>
+              ) : null}
+            </dl>
+          </details>
+        </>
       ) : null}
     </section>
   );
+}
+
+/** What the agent can do, in plain words (the protocol's names stay in the details). */
+export function plainCapabilities(card: AgentCard): string[] {
+  const lines: string[] = [];
+  lines.push(card.sessions.load || card.sessions.resume ? 'Can reopen earlier sessions' : 'Cannot reopen earlier sessions: Baton catches it up from the transcript instead');
+  if (card.sessions.list) {
+    lines.push('Lists its own sessions, so you can import them');
+  }
+  if (!card.mcp.stdio) {
+    lines.push('Uses no tools from your toolbox');
+  } else {
+    lines.push(card.mcp.http || card.mcp.sse ? 'Uses local and web/HTTP tools' : 'Uses local tools only (no web/HTTP tools)');
+  }
+  if (card.asksBeforeMcpTools === true) {
+    lines.push('Asks before running tools');
+  } else if (card.asksBeforeMcpTools === false) {
+    lines.push('Runs tools without asking you');
+  }
+  const takes = [card.prompt.image ? 'images' : '', card.prompt.audio ? 'audio' : '', card.prompt.embeddedContext ? 'attached files' : ''].filter(Boolean);
+  lines.push(takes.length > 0 ? `Takes text and ${takes.join(', ')}` : 'Takes text only');
+  const { replace, append } = card.instructionChannels;
+  lines.push(
+    replace && append
+      ? 'Takes your standing instructions, added to or replacing its own'
+      : append
+        ? 'Takes your standing instructions, added to its own'
+        : replace
+          ? 'Takes standing instructions only in place of its own'
+          : 'Cannot take standing instructions',
+  );
+  if (card.authMethods.length > 0) {
+    lines.push(`Signs in with ${card.authMethods.map((method) => method.name).join(' or ')}`);
+  }
+  return lines;
 }
