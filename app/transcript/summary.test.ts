@@ -23,6 +23,24 @@ describe('summarize', () => {
     expect(summary).toMatchObject({ title: 'First question', turnCount: 2, preview: 'Second', lastSeq: 4 });
     expect(summarize(undefined, { conversationId: 'c', seq: 9, at, v: 1, type: 'notice', payload: { severity: 'info', text: 'x' } })).toBeUndefined();
   });
+
+  it("takes the agent's session title over one made from the first message, never over the person's", () => {
+    const at = '2026-01-01T00:00:00Z';
+    const created = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } });
+    const first = summarize(created, { conversationId: 'c', seq: 2, at, v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'hi' } });
+    expect(first).toMatchObject({ title: 'hi', titleFrom: 'message' });
+    const titled = summarize(first, { conversationId: 'c', seq: 3, at, v: 1, type: 'session.info', payload: { title: 'Fixing the **login** flow' } });
+    expect(titled).toMatchObject({ title: 'Fixing the login flow', titleFrom: 'agent' });
+    // A later agent title still replaces the agent's earlier one; a null title changes nothing.
+    expect(summarize(titled, { conversationId: 'c', seq: 4, at, v: 1, type: 'session.info', payload: { title: null } })).toMatchObject({ title: 'Fixing the login flow' });
+    const renamed = summarize(titled, { conversationId: 'c', seq: 4, at, v: 1, type: 'conversation.renamed', payload: { title: 'Mine' } });
+    expect(summarize(renamed, { conversationId: 'c', seq: 5, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } })).toMatchObject({ title: 'Mine', titleFrom: 'person' });
+    // A title given at creation, and a row from before titles had a source, are kept.
+    const given = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: 'Given', agentId: 'a', agentName: 'A', cwd: '/' } });
+    expect(summarize(given, { conversationId: 'c', seq: 2, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } })).toMatchObject({ title: 'Given' });
+    const { titleFrom: _unknown, ...old } = first!;
+    expect(summarize(old, { conversationId: 'c', seq: 3, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } })).toMatchObject({ title: 'hi' });
+  });
 });
 
 describe('summarizeAll', () => {
@@ -36,7 +54,8 @@ describe('summarizeAll', () => {
       event(5, 'turn.ended', { turnId: 't', outcome: 'completed' }),
       event(6, 'conversation.archived', {}),
       event(7, 'usage', { turnId: 't', used: 1, size: 2 }),
-      { conversationId: 'c', seq: 8, at: '2099-01-01T00:00:00Z', v: 9, type: 'future.thing', payload: {}, unknown: true as const },
+      event(8, 'session.info', { title: 'From the agent' }),
+      { conversationId: 'c', seq: 9, at: '2099-01-01T00:00:00Z', v: 9, type: 'future.thing', payload: {}, unknown: true as const },
     ];
     const oneByOne = events.reduce<ReturnType<typeof summarize>>((summary, next) => summarize(summary, next), undefined);
     expect(summarizeAll(undefined, events)).toEqual(oneByOne);

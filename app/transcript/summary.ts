@@ -7,6 +7,12 @@ import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../even
 export const conversationSummarySchema = z.object({
   conversationId: z.string(),
   title: z.string(),
+  /**
+   * Where the title came from: given when it was created, made from the first message, the agent's
+   * own session title, or the person's rename (which nothing replaces). Absent in rows written
+   * before it was kept: such a title is left as it is.
+   */
+  titleFrom: z.enum(['created', 'message', 'agent', 'person']).optional(),
   /** The agent now serving the conversation. */
   agentId: z.string(),
   agentName: z.string(),
@@ -58,6 +64,7 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
     return {
       conversationId: event.conversationId,
       title,
+      titleFrom: 'created',
       agentId,
       agentName,
       agents: [{ agentId, agentName }],
@@ -80,7 +87,13 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
   const lastSeq = event.seq;
   switch (event.type) {
     case 'conversation.renamed':
-      return { ...summary, lastSeq, title: event.payload.title };
+      return { ...summary, lastSeq, title: event.payload.title, titleFrom: 'person' };
+    case 'session.info': {
+      // The agent's own title for its session replaces one Baton made, never the person's.
+      const title = event.payload.title?.trim();
+      const replaceable = summary.titleFrom === 'message' || (summary.titleFrom === 'created' && summary.title === '');
+      return title && replaceable ? { ...summary, lastSeq, updatedAt: event.at, title: titleFromMessage(title), titleFrom: 'agent' } : { ...summary, lastSeq, updatedAt: event.at };
+    }
     // Filing a conversation away is not activity: it keeps its place in time.
     case 'conversation.archived':
       return { ...summary, lastSeq, lifecycle: 'archived' };
@@ -96,7 +109,7 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
         ...summary,
         lastSeq,
         updatedAt: event.at,
-        title: summary.turnCount === 0 && summary.title === '' ? titleFromMessage(text) : summary.title,
+        ...(summary.turnCount === 0 && summary.title === '' ? { title: titleFromMessage(text), titleFrom: 'message' as const } : {}),
         agentId,
         agentName,
         agents: withAgent(summary.agents, agentId, agentName),
@@ -133,6 +146,7 @@ const SHAPING_TYPES = new Set<string>([
   'turn.ended',
   'permission.requested',
   'permission.decided',
+  'session.info',
 ]);
 
 /**

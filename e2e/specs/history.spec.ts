@@ -60,6 +60,22 @@ test('search finds a message, filters by agent, and opens the conversation at th
   await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(2);
 });
 
+test("titles: the agent's session title when it names one, and conversations that share a title never read the same", async ({ page }) => {
+  await page.goto((await startWithFakeAgent()).url);
+  await converse(page, 'hi');
+  await converse(page, 'hi');
+  await converse(page, 'hi');
+  const rows = page.getByRole('list', { name: 'Conversations' }).getByRole('button');
+  await expect(rows).toHaveCount(3);
+  const names = await rows.evaluateAll((buttons) => buttons.map((button) => button.querySelector('.conversation-title')?.textContent ?? ''));
+  expect(names.every((name) => name.startsWith('hi · '))).toBe(true);
+  expect(new Set(names).size).toBe(3);
+  // The agent names its session: that title replaces the one made from the first message.
+  await converse(page, 'please, title: Parser work');
+  await expect(rows.first().locator('.conversation-title')).toHaveText('Parser work');
+  await expect(page.getByRole('main', { name: 'Parser work' })).toBeVisible();
+});
+
 test('rename, archive, delete with undo, and erase for good', async ({ page }) => {
   await page.goto((await startWithFakeAgent()).url);
   await converse(page, 'first conversation here');

@@ -4,8 +4,9 @@
  * conversations open as fast as ten.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { relativeTime } from '../../components/relativeTime.js';
+import { distinctions } from './distinctTitles.js';
 import { useBaton } from '../../store/index.js';
 import { selectActiveConversationId } from '../../store/selectors/transcript.js';
 
@@ -28,6 +29,7 @@ export function ConversationList() {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: conversations.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
   const rows = virtualizer.getVirtualItems();
+  const suffixes = useMemo(() => distinctions(conversations), [conversations]);
   const lastIndex = rows.at(-1)?.index ?? 0;
 
   useEffect(() => {
@@ -54,7 +56,10 @@ export function ConversationList() {
                 aria-current={conversation.conversationId === activeId ? 'page' : undefined}
                 onClick={() => void select(conversation.conversationId)}
               >
-                <span className="conversation-title">{conversation.title || 'New conversation'}</span>
+                <span className="conversation-title">
+                  {conversation.title || 'New conversation'}
+                  {suffixes.has(conversation.conversationId) ? <span className="conversation-distinct"> · {suffixes.get(conversation.conversationId)}</span> : null}
+                </span>
                 {conversation.preview && conversation.preview !== conversation.title ? <span className="conversation-preview">{conversation.preview.split('\n')[0]}</span> : null}
                 <span className="conversation-meta">
                   {conversation.agents.map((agent) => (
