@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { wireErrorSchema } from '../errors.js';
 import { toolboxChoiceSchema } from '../toolbox/catalog.js';
 import { injectorChoiceSchema, injectorOriginSchema, injectorTimingSchema } from '../instructions/injectors.js';
+import { attachmentRecordSchema } from '../prompt/attachments.js';
 
 /** Version of the envelope and payload shapes written by this build. */
 export const EVENT_VERSION = 1;
@@ -118,6 +119,8 @@ export const payloadSchemas = {
     instructionSources: z.array(z.object({ source: z.string(), sha256: z.string(), revision: z.number().int().optional(), name: z.string().optional() })).optional(),
     /** Digest of the toolbox the turn runs under (see `toolbox.set`). */
     toolboxDigest: z.string().optional(),
+    /** What the person attached: mentioned files, images, documents (never an image's bytes). */
+    attachments: z.array(attachmentRecordSchema).optional(),
   }),
   /** The agent has the prompt: the turn moved from accepted to running. */
   'turn.running': z.object({ turnId: id }),

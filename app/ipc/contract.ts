@@ -15,6 +15,7 @@ import { injectorChoiceSchema, injectorOriginSchema, injectorTimingSchema } from
 import { catalogServerSchema, serverInputSchema, toolboxSchema, transportSchema } from '../toolbox/catalog.js';
 import { conversationContextSchema } from '../transcript/context.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
+import { attachmentSchema, MAX_ATTACHMENTS } from '../prompt/attachments.js';
 
 const conversationId = z.string().min(1);
 const conversationResult = z.object({ conversation: conversationSummarySchema });
@@ -199,6 +200,11 @@ export const requests = {
     params: z.object({ agentId: z.string().min(1), sessionId: z.string().min(1), cwd: z.string().min(1) }),
     result: z.object({ conversation: conversationSummarySchema, alreadyImported: z.boolean() }),
   },
+  /** Files of a working folder matching what follows @ in the message box (for mentions). */
+  listFolderFiles: {
+    params: z.object({ cwd: z.string().min(1), query: z.string().max(500) }),
+    result: z.object({ files: z.array(z.string()), truncated: z.boolean() }),
+  },
   /** Starts the agent once (initialize only, cached for this run) to fill its capability card. */
   describeAgent: {
     params: z.object({ agentId: z.string().min(1) }),
@@ -371,7 +377,7 @@ export const requests = {
    * error, when it cannot take the conversation's toolbox or instructions).
    */
   sendMessage: {
-    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000), agentId: z.string().min(1).optional() }),
+    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000), agentId: z.string().min(1).optional(), attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional() }),
     result: z.object({ turnId: z.string(), seq: z.number().int() }),
   },
   /** Sets one of the agent's session options (model, mode, reasoning…) and remembers it for the conversation. */

@@ -53,12 +53,12 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } } : base;
     }
     case 'turn.started': {
-      const { turnId, agentId, agentName, text } = event.payload;
+      const { turnId, agentId, agentName, text, attachments } = event.payload;
       return {
         ...base,
         activeTurnId: turnId,
         turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'accepted', stopReason: undefined, startedAt: event.at } },
-        items: [...state.items, { kind: 'user', key, turnId, text, at: event.at }],
+        items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, ...(attachments ? { attachments } : {}) }],
       };
     }
     case 'usage': {

@@ -3,6 +3,8 @@
  * client terminal shown in its tool call, a request for input shown as a form that only the
  * person answers, and logging out from the agent's card.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
@@ -118,4 +120,44 @@ test('a link an MCP server asks the person to open is shown with its host, and o
   expect((await popup).url()).toContain('https://auth.example.test/authorize?state=abc');
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Elicitation accept');
   await expect(request).toContainText('You opened the link. The agent reports it done.');
+});
+
+test('a file mentioned with @ goes as a link; an image pasted goes only to an agent that takes images', async ({ page }) => {
+  await open(page);
+  const work = await page.getByRole('textbox', { name: 'Working folder' }).inputValue();
+  mkdirSync(path.join(work, 'docs'));
+  writeFileSync(path.join(work, 'docs', 'notes.md'), '# Notes\n');
+  writeFileSync(path.join(work, 'other.txt'), 'x');
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('blocks? see @no');
+  const files = page.getByRole('listbox', { name: 'Files' });
+  await expect(files.getByRole('option')).toHaveText(['@docs/notes.md']);
+  await message.press('Enter');
+  await expect(message).toHaveValue('blocks? see @docs/notes.md ');
+  await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('@docs/notes.md');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const reply = page.getByRole('article', { name: /^Fake/ });
+  await expect(reply).toContainText('"type":"resource_link"');
+  await expect(reply).toContainText('docs/notes.md');
+  await expect(page.getByRole('article', { name: 'You' }).getByRole('list', { name: 'Attached' })).toContainText('docs/notes.md');
+  await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+
+  // Paste an image: it is listed, and removed with one click; pasted again and sent, the fake agent
+  // (no promptCapabilities.image) refuses the turn, naming the image. The message keeps it on record.
+  const paste = (): Promise<void> =>
+    message.evaluate((box) => {
+      const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'dot.png', { type: 'image/png' }));
+      box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+  await paste();
+  await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('dot.png');
+  await page.getByRole('button', { name: 'Remove dot.png' }).click();
+  await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+  await paste();
+  await message.fill('look at this');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Fake cannot take the image dot.png' })).toContainText('promptCapabilities.image');
+  await expect(page.getByRole('article', { name: 'You' }).last().getByRole('list', { name: 'Attached' })).toContainText('dot.png');
 });

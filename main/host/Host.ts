@@ -28,6 +28,7 @@ import { ToolboxCatalog, type BridgeLaunch } from './toolbox/ToolboxCatalog.js';
 import { findExecutable } from './process/findExecutable.js';
 import { EventStore } from './store/EventStore.js';
 import type { OpenOptions } from './store/openDatabase.js';
+import { folderFiles } from './files/folderFiles.js';
 
 /** How to build a host. */
 export type HostOptions = {
@@ -99,6 +100,7 @@ export class Host {
         terminalLogin: this.logins.supported,
       }),
       listAgents: () => ({ agents: this.catalog.list() }),
+      listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
       describeAgent: async ({ agentId }) => {
         const card = await this.probe.describe(agentId);
         return { card: { ...card, instructions: `${card.instructions}${this.instructionNotes(agentId, env)}` } };
@@ -246,7 +248,7 @@ export class Host {
         const { firstSeq, envelopes } = this.store.readTail(conversationId, turns ?? DEFAULT_TURNS_SHOWN, aroundSeq);
         return { conversation, events: envelopes, firstSeq, context: this.store.getContext(conversationId) };
       },
-      sendMessage: ({ conversationId, text, agentId }) => this.conversations.send(conversationId, text, agentId),
+      sendMessage: ({ conversationId, text, agentId, attachments }) => this.conversations.send(conversationId, text, agentId, attachments),
       cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),
       setSessionOption: async ({ conversationId, optionId, value }) => {
         await this.conversations.chooseOption(conversationId, optionId, value);

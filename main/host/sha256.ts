@@ -1,7 +1,7 @@
-/** The sha256 of a text, in hex: the digest Baton records for instructions, injected context and handoffs. */
+/** The sha256 of a text or bytes, in hex: the digest Baton records for instructions, injected context, handoffs and attachments. */
 import { createHash } from 'node:crypto';
 
-/** sha256 of `text` (UTF-8), hex. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** sha256 of `data` (a text as UTF-8), hex. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
 }

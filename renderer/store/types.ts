@@ -13,8 +13,12 @@ import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
 import type { ConnectionStatus } from '../transport/Transport.js';
 import type { BufferedTranscript } from './transcriptBuffer.js';
+import type { Attachment } from '../../app/prompt/attachments.js';
 
 /** What the main pane shows. */
+/** An attachment in the message box: what is sent, and how it is shown there. */
+export type ComposerAttachment = { id: string; label: string; attachment: Attachment; previewUrl?: string };
+
 export type Selection = { kind: 'draft' } | { kind: 'conversation'; conversationId: string };
 
 /** Which part of the history the list shows. */
@@ -79,6 +83,8 @@ export type ChatSlice = {
   /** The new conversation being set up; `options` holds the session options chosen before its first message. */
   draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice; options?: Record<string, string> };
   composer: Record<string, string>;
+  /** What is attached to the message being written, per composer (sent with it, kept until it is committed). */
+  attachments: Record<string, ComposerAttachment[]>;
   sending: boolean;
   /** On narrow windows, whether the conversation list is shown over the conversation. */
   sidebarOpen: boolean;
@@ -97,6 +103,8 @@ export type ChatSlice = {
   setNextAgent(conversationId: string, agentId: string): void;
   setDraftCwd(cwd: string): void;
   setComposer(key: string, text: string): void;
+  addAttachment(key: string, attachment: ComposerAttachment): void;
+  removeAttachment(key: string, id: string): void;
   send(): Promise<void>;
   /** Puts one of the person's earlier messages in the message box to edit and send again. */
   editMessage(text: string): void;

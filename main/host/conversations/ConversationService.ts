@@ -30,6 +30,8 @@ import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { EventStore } from '../store/EventStore.js';
 import { Committer } from './Committer.js';
 import { LiveSession, type LiveSessionOwner } from './LiveSession.js';
+import type { Attachment } from '../../../app/prompt/attachments.js';
+import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
 
 /** Receives pushed events. */
 export type PushListener = (event: PushEvent) => void;
@@ -63,6 +65,8 @@ type Running = {
   first: boolean;
   /** Why the turn cannot run, found before any agent is asked (an unavailable injector). */
   refusal?: unknown;
+  /** What the person attached, checked. */
+  attached: readonly ReadyAttachment[];
   /** The agent the conversation passed from on this turn: its options and the person's choices there. */
   switchedFrom?: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> };
 };
@@ -193,7 +197,7 @@ export class ConversationService {
    * With another `agentId` than the conversation's, the conversation passes to that agent: the
    * switch is committed with the turn it serves, after what the agent cannot take is refused.
    */
-  send(conversationId: string, text: string, agentId?: string): { turnId: string; seq: number } {
+  send(conversationId: string, text: string, agentId?: string, attachments: readonly Attachment[] = []): { turnId: string; seq: number } {
     const current = this.store.getSummary(conversationId);
     if (current.lifecycle === 'deleted') {
       throw new InvalidRequestError('This conversation is in the trash; restore it to continue.');
@@ -219,10 +223,11 @@ export class ConversationService {
       // Refused at the switch, before anything is committed: the person keeps their message.
       refuseSwitch(adapter, this.catalog, this.instructions.forBinding(adapter.agentId, instructions), serverIds.length, this.agentEnv);
     }
+    const attached = prepareAttachments(attachments, summary.cwd);
     const turnId = newId();
     const { events } = this.committer.commit(conversationId, [
       ...(switching ? [{ type: 'agent.switched' as const, payload: { turnId, fromAgentId: current.agentId, fromAgentName: current.agentName, toAgentId: adapter.agentId, toAgentName: adapter.displayName } }] : []),
-      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}) } },
+      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}), ...(attached.length > 0 ? { attachments: attached.map((ready) => ready.record) } : {}) } },
     ]);
     const running: Running = {
       turnId,
@@ -235,6 +240,7 @@ export class ConversationService {
       turnNumber: summary.turnCount + 1,
       first: !context.prompted,
       refusal,
+      attached,
       ...(switching ? { switchedFrom: { options: context.sessionOptions, chosen: context.chosenOptions } } : {}),
     };
     this.running.set(conversationId, running);
@@ -351,6 +357,8 @@ export class ConversationService {
         settings: this.instructions.agent(summary.agentId),
         appendLevel: running.injectors.length > 0 ? live.deliveryPlan.levels.append : undefined,
       });
+      // Refused here, before a catch-up is prepared, when the agent cannot take what was attached.
+      const attachedBlocks = attachmentBlocks(running.attached, { agentName: live.binding.agentName, image: live.takesImages, embeddedContext: live.takesEmbeddedContext });
       const caught = await catchUpTurn({
         conversationId,
         store: this.store,
@@ -364,7 +372,7 @@ export class ConversationService {
         fellBack: this.fellBack.get(live),
         budgetFallback: handoffBudgetSetting(this.agentEnv),
       });
-      const reply = live.prompt(text, [...(caught?.block ? [caught.block] : []), ...injection.blocks]);
+      const reply = live.prompt(text, [...(caught?.block ? [caught.block] : []), ...injection.blocks, ...attachedBlocks]);
       // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
       reply.catch(() => undefined);
       // Recorded once the prompt is on its way, so the agent is not kept waiting for the disk.

@@ -303,6 +303,11 @@ export class LiveSession {
   }
 
   /** True when the agent takes embedded resources in a prompt (`promptCapabilities.embeddedContext`). */
+  /** Whether the agent takes images in a prompt (`promptCapabilities.image`). */
+  get takesImages(): boolean {
+    return this.connection.initialized.agentCapabilities?.promptCapabilities?.image === true;
+  }
+
   get takesEmbeddedContext(): boolean {
     return this.connection.initialized.agentCapabilities?.promptCapabilities?.embeddedContext === true;
   }

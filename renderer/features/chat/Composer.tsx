@@ -1,13 +1,18 @@
 /**
  * The message box: Enter sends, Shift+Enter starts a new line; while a reply runs, Enter queues
  * the message as a follow-up (sent when the turn ends) and Escape or Stop cancels the reply.
- * Slash-command suggestions are chosen with the arrow keys and Tab or Enter.
+ * Slash-command suggestions, and after @ the files of the working folder, are chosen with the arrow
+ * keys and Tab or Enter. Images pasted, and files dropped or picked, are attached (see Attachments).
  */
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBaton } from '../../store/index.js';
 import { composerKey } from '../../store/store.js';
-import { selectCommandSuggestions, selectComposerText, selectTurnRunning } from '../../store/selectors/transcript.js';
+import { selectActiveSummary, selectCommandSuggestions, selectComposerText, selectTurnRunning } from '../../store/selectors/transcript.js';
+import type { ComposerAttachment } from '../../store/types.js';
+import { AttachmentList, fileAttachment, mentionAt, mentionAttachment, useFolderFiles } from './Attachments.js';
+
+const NO_ATTACHMENTS: ComposerAttachment[] = [];
 
 /** The composer. */
 export function Composer() {
@@ -26,8 +31,26 @@ export function Composer() {
   const canSend = !running && !sending && text.trim() !== '';
   const canQueue = running && conversationId !== undefined && queued === undefined && text.trim() !== '';
   const commands = useBaton(useShallow(selectCommandSuggestions));
+  const cwd = useBaton((state) => selectActiveSummary(state)?.cwd ?? state.draft.cwd);
+  const attachments = useBaton((state) => state.attachments[key] ?? NO_ATTACHMENTS);
+  const addAttachment = useBaton((state) => state.addAttachment);
+  const removeAttachment = useBaton((state) => state.removeAttachment);
+  const showError = useBaton((state) => state.showError);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const [caret, setCaret] = useState(0);
+  const mention = mentionAt(text, caret);
+  const files = useFolderFiles(cwd, mention?.query);
+  // One list of suggestions at a time: files after @, else slash commands.
+  const mentioning = mention !== undefined && files.length > 0;
+  const count = mentioning ? files.length : commands.length;
   const [highlight, setHighlight] = useState(0);
-  useEffect(() => setHighlight(0), [commands.length]);
+  useEffect(() => setHighlight(0), [count, mentioning]);
+  const attachFiles = (list: readonly File[]): void => {
+    for (const file of list) {
+      fileAttachment(file).then((attachment) => addAttachment(key, attachment), (error: unknown) => showError(error));
+    }
+  };
 
   // The queued follow-up goes as soon as the turn has ended.
   useEffect(() => {
@@ -37,6 +60,18 @@ export function Composer() {
   }, [running, conversationId, queued, sendQueued]);
 
   const complete = (index: number): void => {
+    if (mentioning && mention) {
+      const file = files[index];
+      if (file) {
+        const inserted = `@${file} `;
+        setComposer(key, text.slice(0, mention.start) + inserted + text.slice(caret));
+        setCaret(mention.start + inserted.length);
+        if (!attachments.some((entry) => entry.attachment.type === 'file' && entry.attachment.path === file)) {
+          addAttachment(key, mentionAttachment(file));
+        }
+      }
+      return;
+    }
     const command = commands[index];
     if (command) {
       setComposer(key, `/${command.name} `);
@@ -44,12 +79,12 @@ export function Composer() {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
-    if (commands.length > 0 && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+    if (count > 0 && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
       event.preventDefault();
-      setHighlight((current) => (current + (event.key === 'ArrowDown' ? 1 : commands.length - 1)) % commands.length);
+      setHighlight((current) => (current + (event.key === 'ArrowDown' ? 1 : count - 1)) % count);
       return;
     }
-    if (commands.length > 0 && (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey && !text.includes(' ')))) {
+    if (count > 0 && (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey && (mentioning || !text.includes(' '))))) {
       event.preventDefault();
       complete(highlight);
       return;
@@ -70,6 +105,17 @@ export function Composer() {
   return (
     <form
       className="composer"
+      onDragOver={(event) => {
+        if (event.dataTransfer.types.includes('Files')) {
+          event.preventDefault();
+        }
+      }}
+      onDrop={(event) => {
+        if (event.dataTransfer.files.length > 0) {
+          event.preventDefault();
+          attachFiles([...event.dataTransfer.files]);
+        }
+      }}
       onSubmit={(event) => {
         event.preventDefault();
         if (canSend) {
@@ -87,18 +133,39 @@ export function Composer() {
           </button>
         </p>
       ) : null}
+      <AttachmentList attachments={attachments} remove={(id) => removeAttachment(key, id)} />
       <textarea
+        ref={box}
         aria-label="Message"
         placeholder={running ? 'Write a follow-up: Enter queues it for when this reply ends' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
         rows={3}
         value={text}
-        onChange={(event) => setComposer(key, event.target.value)}
+        onChange={(event) => {
+          setComposer(key, event.target.value);
+          setCaret(event.target.selectionStart);
+        }}
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
+        onPaste={(event) => {
+          const images = [...event.clipboardData.files].filter((file) => file.type.startsWith('image/'));
+          if (images.length > 0) {
+            event.preventDefault();
+            attachFiles(images);
+          }
+        }}
         onKeyDown={onKeyDown}
-        aria-autocomplete={commands.length > 0 ? 'list' : undefined}
-        aria-controls={commands.length > 0 ? 'command-suggestions' : undefined}
-        aria-activedescendant={commands.length > 0 ? `command-${highlight}` : undefined}
+        aria-autocomplete={count > 0 ? 'list' : undefined}
+        aria-controls={mentioning ? 'file-suggestions' : commands.length > 0 ? 'command-suggestions' : undefined}
+        aria-activedescendant={count > 0 ? `${mentioning ? 'file' : 'command'}-${highlight}` : undefined}
       />
-      {commands.length > 0 ? (
+      {mentioning ? (
+        <ul className="command-suggestions" id="file-suggestions" role="listbox" aria-label="Files">
+          {files.map((file, index) => (
+            <li key={file} id={`file-${index}`} role="option" aria-selected={index === highlight} className={index === highlight ? 'highlighted' : undefined} onMouseDown={(event) => event.preventDefault()} onClick={() => complete(index)}>
+              @{file}
+            </li>
+          ))}
+        </ul>
+      ) : commands.length > 0 ? (
         <ul className="command-suggestions" id="command-suggestions" role="listbox" aria-label="Commands">
           {commands.map((command, index) => (
             <li key={command.name} id={`command-${index}`} role="option" aria-selected={index === highlight} className={index === highlight ? 'highlighted' : undefined} onMouseDown={(event) => event.preventDefault()} onClick={() => complete(index)}>
@@ -108,6 +175,21 @@ export function Composer() {
         </ul>
       ) : null}
       <div className="composer-buttons">
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={(event) => {
+            attachFiles([...(event.target.files ?? [])]);
+            event.target.value = '';
+          }}
+        />
+        <button type="button" onClick={() => picker.current?.click()}>
+          Attach files
+        </button>
         {running ? (
           <button type="submit" disabled={!canQueue}>
             Queue

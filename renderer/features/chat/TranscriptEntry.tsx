@@ -123,6 +123,15 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
             <MessageActions text={item.text} editable />
           </header>
           <div className="plain-text">{item.text}</div>
+          {item.attachments && item.attachments.length > 0 ? (
+            <ul className="sent-attachments" aria-label="Attached">
+              {item.attachments.map((attachment, index) => (
+                <li key={index} title={attachment.uri ?? attachment.mimeType}>
+                  {attachment.type === 'image' ? '🖼' : '📄'} {attachment.name}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </article>
       );
     case 'agent': {

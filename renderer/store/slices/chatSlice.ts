@@ -2,7 +2,7 @@
 import type { Envelope } from '../../../app/events/index.js';
 import { rememberFolder } from '../../components/recentFolders.js';
 import { applyEnvelopes, bufferedTailInSlices } from '../transcriptBuffer.js';
-import { composerKey, type ChatSlice, type Slice } from '../types.js';
+import { composerKey, type ChatSlice, type ComposerAttachment, type Slice } from '../types.js';
 import { agentChoices, choicesToApply, rememberChoice } from '../../components/agentChoices.js';
 
 /** Turns read when a conversation opens; "Show earlier" doubles it. */
@@ -33,9 +33,9 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     });
   };
   /** Sends a message to the agent picked for the next turn (a switch), forgetting the pick once the host has committed it. */
-  const post = async (conversationId: string, text: string): Promise<void> => {
+  const post = async (conversationId: string, text: string, attached: readonly ComposerAttachment[] = []): Promise<void> => {
     const agentId = get().nextAgent[conversationId];
-    await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}) });
+    await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}), ...(attached.length > 0 ? { attachments: attached.map((entry) => entry.attachment) } : {}) });
     set((state) => {
       const { [conversationId]: _used, ...nextAgent } = state.nextAgent;
       return { nextAgent };
@@ -64,6 +64,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
 
   return {
     transcripts: {},
+    attachments: {},
     turnsShown: {},
     selection: { kind: 'draft' },
     openSummary: null,
@@ -136,9 +137,16 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     setComposer(key, text) {
       set((state) => ({ composer: { ...state.composer, [key]: text } }));
     },
+    addAttachment(key, attachment) {
+      set((state) => ({ attachments: { ...state.attachments, [key]: [...(state.attachments[key] ?? []), attachment] } }));
+    },
+    removeAttachment(key, id) {
+      set((state) => ({ attachments: { ...state.attachments, [key]: (state.attachments[key] ?? []).filter((entry) => entry.id !== id) } }));
+    },
     async send() {
       const { selection, draft, composer, sending } = get();
       const text = (composer[composerKey(selection)] ?? '').trim();
+      const attached = get().attachments[composerKey(selection)] ?? [];
       if (!text || sending) {
         return;
       }
@@ -155,7 +163,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
           for (const { optionId, value } of choices) {
             await api.call('setSessionOption', { conversationId, optionId, value });
           }
-          set((state) => ({ composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' } }));
+          set((state) => ({ composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' }, attachments: { ...state.attachments, [conversationId]: state.attachments.draft ?? [], draft: [] } }));
           if (get().view !== 'active') {
             await get().setView('active');
           }
@@ -163,9 +171,9 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         } else {
           conversationId = selection.conversationId;
         }
-        await post(conversationId, text);
+        await post(conversationId, text, attached);
         // Cleared only once the host has committed the message.
-        set((state) => ({ composer: { ...state.composer, [conversationId]: '' } }));
+        set((state) => ({ composer: { ...state.composer, [conversationId]: '' }, attachments: { ...state.attachments, [conversationId]: [] } }));
       } catch (error) {
         get().showError(error);
       } finally {

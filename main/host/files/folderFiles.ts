@@ -1,0 +1,55 @@
+/**
+ * Files of a working folder whose path matches what the person typed after @ (for mentions): a
+ * bounded breadth-first walk that skips version control, dependencies and build output, so a
+ * huge folder answers as fast as a small one.
+ */
+import { readdirSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { InvalidRequestError } from '../../../app/errors.js';
+
+const SKIPPED = new Set(['.git', 'node_modules', 'dist', 'build', 'out', '.next', 'target', '.venv', '__pycache__']);
+/** At most this many directory entries are looked at per query. */
+const MAX_VISITED = 20_000;
+
+/** Up to `limit` paths (relative, with /) matching `query`, best first: a name that starts with it, then a path that contains it. */
+export function folderFiles(cwd: string, query: string, limit = 20): { files: string[]; truncated: boolean } {
+  let root: string;
+  try {
+    root = realpathSync(cwd);
+  } catch {
+    throw new InvalidRequestError(`The working folder ${cwd} does not exist.`);
+  }
+  const needle = query.toLowerCase();
+  const starts: string[] = [];
+  const contains: string[] = [];
+  const queue: string[] = [''];
+  let visited = 0;
+  while (queue.length > 0 && visited < MAX_VISITED && starts.length < limit) {
+    const relative = queue.shift()!;
+    let entries;
+    try {
+      entries = readdirSync(path.join(root, relative), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      visited += 1;
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (!SKIPPED.has(entry.name) && !(entry.name.startsWith('.') && !needle.startsWith('.'))) {
+          queue.push(child);
+        }
+      } else if (entry.isFile()) {
+        const lower = child.toLowerCase();
+        if (entry.name.toLowerCase().startsWith(needle)) {
+          starts.push(child);
+        } else if (lower.includes(needle)) {
+          contains.push(child);
+        }
+      }
+    }
+  }
+  const files = [...starts, ...contains].slice(0, limit);
+  return { files, truncated: visited >= MAX_VISITED };
+}
