@@ -252,7 +252,10 @@ test('a 1000-turn conversation is virtualized: few entries in the page, reading 
       const top = node.getBoundingClientRect().top;
       return Array.from(node.querySelectorAll('article.message-user .plain-text')).find((text) => text.getBoundingClientRect().top >= top)?.textContent ?? '';
     });
+    const loaded = Number(await transcript.getAttribute('data-entries'));
     await page.getByRole('button', { name: 'Show earlier messages' }).click();
+    // Wait for the earlier page (the loaded entries grow); the entry read before stays in view.
+    await expect.poll(async () => Number(await transcript.getAttribute('data-entries'))).toBeGreaterThan(loaded);
     await expect(you.filter({ hasText: new RegExp(`${firstShown}$`) })).toBeInViewport();
   }
   await expect(transcript).toHaveAttribute('data-virtual', 'true');

@@ -156,7 +156,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     }
     expect(recorder.text()).toContain('word3');
     await live.cancel(recorder.owner);
-    expect(await turn).toBe('cancelled');
+    expect((await turn).stopReason).toBe('cancelled');
     expect(recorder.text()).not.toContain('word199');
   }, TURN_TIMEOUT);
 
