@@ -36,7 +36,6 @@ export function Composer() {
   const addAttachment = useBaton((state) => state.addAttachment);
   const removeAttachment = useBaton((state) => state.removeAttachment);
   const showError = useBaton((state) => state.showError);
-  const box = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const [caret, setCaret] = useState(0);
   const mention = mentionAt(text, caret);
@@ -135,7 +134,6 @@ export function Composer() {
       ) : null}
       <AttachmentList attachments={attachments} remove={(id) => removeAttachment(key, id)} />
       <textarea
-        ref={box}
         aria-label="Message"
         placeholder={running ? 'Write a follow-up: Enter queues it for when this reply ends' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
         rows={3}
