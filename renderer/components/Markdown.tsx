@@ -4,7 +4,7 @@
  * (memoized by its text): while a reply streams only its last, still growing block is parsed
  * again, and a finished message is never parsed again while others stream.
  */
-import { Fragment, memo, useMemo, type ReactNode } from 'react';
+import { Fragment, memo, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
@@ -27,9 +27,9 @@ const Block = memo(function Block({ text, segment = false }: { text: string; seg
   );
 });
 
-/** Markdown body of a message. */
+/** Markdown body of a message (memoized: it renders again only when its text changes). */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => markdownBlocks(text), [text]);
+  const blocks = markdownBlocks(text);
   return (
     <div className="markdown">
       {blocks.map((block, index) =>

@@ -39,7 +39,7 @@ export function agentChoices(agentId: string): AgentChoices | undefined {
   return options.length > 0 ? { options, chosen: Object.fromEntries(Object.entries(entry.chosen).filter((pair): pair is [string, string] => typeof pair[1] === 'string')) } : undefined;
 }
 
-/** Remembers the options an agent offered (keeping earlier choices that are still offered). */
+/** Remembers the options an agent offered (keeping the choices made earlier; `choicesToApply` drops those no longer offered). */
 export function rememberOptions(agentId: string, options: readonly SessionOption[]): void {
   if (options.length === 0) {
     return;

@@ -56,7 +56,7 @@ export async function bufferedTailInSlices(
   pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
   budgetMs = 8,
 ): Promise<BufferedTranscript> {
-  let buffered: BufferedTranscript = { state: tailTranscript(context, firstSeq), waiting: new Map(), firstSeq };
+  let buffered = bufferedTail(context, firstSeq, []);
   let start = 0;
   while (start < envelopes.length) {
     const began = performance.now();

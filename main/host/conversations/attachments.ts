@@ -16,26 +16,29 @@ export type ReadyAttachment = { record: AttachmentRecord; attachment: Attachment
 
 /** Checks the attachments of a message sent in `cwd`; throws InvalidRequest naming the first bad one. */
 export function prepareAttachments(attachments: readonly Attachment[], cwd: string): ReadyAttachment[] {
+  let root: string | undefined;
   return attachments.map((attachment) => {
     switch (attachment.type) {
       case 'file': {
-        let root: string;
         let real: string;
         try {
-          root = realpathSync(cwd);
+          root ??= realpathSync(cwd);
           real = realpathSync(path.resolve(root, attachment.path));
         } catch {
           throw new InvalidRequestError(`The file "${attachment.path}" is not in the working folder ${cwd}.`);
         }
         const relative = path.relative(root, real);
-        if (relative.startsWith('..') || path.isAbsolute(relative) || !statSync(real).isFile()) {
+        const stats = statSync(real);
+        if (relative.startsWith('..') || path.isAbsolute(relative) || !stats.isFile()) {
           throw new InvalidRequestError(`"${attachment.path}" is not a file inside the working folder ${cwd}.`);
         }
         const uri = pathToFileURL(real).href;
-        return { attachment, uri, record: { type: 'file', name: relative.split(path.sep).join('/'), uri, size: statSync(real).size } };
+        return { attachment, uri, record: { type: 'file', name: relative.split(path.sep).join('/'), uri, size: stats.size } };
       }
-      case 'image':
-        return { attachment, record: { type: 'image', name: attachment.name, mimeType: attachment.mimeType, size: Buffer.byteLength(attachment.data, 'base64'), sha256: sha256Hex(Buffer.from(attachment.data, 'base64')) } };
+      case 'image': {
+        const bytes = Buffer.from(attachment.data, 'base64');
+        return { attachment, record: { type: 'image', name: attachment.name, mimeType: attachment.mimeType, size: bytes.length, sha256: sha256Hex(bytes) } };
+      }
       case 'document':
         return { attachment, record: { type: 'document', name: attachment.name, mimeType: attachment.mimeType, size: Buffer.byteLength(attachment.text), sha256: sha256Hex(attachment.text) } };
     }

@@ -41,10 +41,9 @@ export function folderFiles(cwd: string, query: string, limit = 20): { files: st
           queue.push(child);
         }
       } else if (entry.isFile()) {
-        const lower = child.toLowerCase();
         if (entry.name.toLowerCase().startsWith(needle)) {
           starts.push(child);
-        } else if (lower.includes(needle)) {
+        } else if (child.toLowerCase().includes(needle)) {
           contains.push(child);
         }
       }

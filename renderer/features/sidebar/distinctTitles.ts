@@ -11,7 +11,12 @@ export function distinctions(conversations: readonly Row[]): Map<string, string>
   const byTitle = new Map<string, Row[]>();
   for (const conversation of conversations) {
     const title = conversation.title || 'New conversation';
-    byTitle.set(title, [...(byTitle.get(title) ?? []), conversation]);
+    const group = byTitle.get(title);
+    if (group) {
+      group.push(conversation);
+    } else {
+      byTitle.set(title, [conversation]);
+    }
   }
   const suffixes = new Map<string, string>();
   for (const rows of byTitle.values()) {
