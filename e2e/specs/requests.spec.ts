@@ -94,13 +94,21 @@ test('the context use the agent reports is shown', async ({ page }) => {
 
 test('a plan is a checklist that updates as the agent works', async ({ page }) => {
   await open(page);
+  const work = await page.getByRole('textbox', { name: 'Working folder' }).inputValue();
+  // The fake agent moves to its next step when the step's file appears in the working folder.
+  const nextStep = (n: number) => writeFileSync(path.join(work, `plan-step-${n}`), '');
   await send(page, 'make a plan');
   const plan = page.getByRole('region', { name: 'Plan' });
   await expect(plan.getByRole('listitem', { name: 'Read the code: in progress' })).toBeVisible();
   await expect(plan).toContainText('0 of 3 done');
+  nextStep(1);
   await expect(plan.getByRole('listitem', { name: 'Change the parser: in progress' })).toBeVisible();
   await expect(plan.getByRole('listitem', { name: 'Read the code: done' })).toBeVisible();
+  await expect(plan).toContainText('1 of 3 done');
   await expect(plan).toContainText('high priority');
+  nextStep(2);
+  await expect(plan.getByRole('listitem', { name: 'Run the tests: in progress' })).toBeVisible();
+  nextStep(3);
   await expect(plan).toContainText('3 of 3 done');
   await expect(plan.getByRole('listitem', { name: /: done$/ })).toHaveCount(3);
   // One plan per turn, replaced in place.
