@@ -1,19 +1,27 @@
-/** The window: the history sidebar beside the open conversation. */
+/** The window: the history sidebar beside the open conversation (or the settings page), and the dialogs either can open. */
 import { ConnectionBanner } from './components/ConnectionBanner.js';
 import { ReplyAnnouncer } from './components/ReplyAnnouncer.js';
 import { Shortcuts } from './components/Shortcuts.js';
 import { ChatView } from './features/chat/ChatView.js';
+import { InstructionsDialog } from './features/chat/InstructionsDialog.js';
+import { LoginTerminal } from './features/chat/LoginTerminal.js';
+import { ToolboxDialog } from './features/chat/ToolboxDialog.js';
+import { SettingsPage } from './features/settings/SettingsPage.js';
 import { Sidebar } from './features/sidebar/Sidebar.js';
 import { useBaton } from './store/index.js';
 
 /** The whole window. */
 export function App() {
   const sidebarOpen = useBaton((state) => state.sidebarOpen);
+  const settingsOpen = useBaton((state) => state.settings !== null);
   return (
     <div className={sidebarOpen ? 'app sidebar-open' : 'app'}>
       <ConnectionBanner />
       <Sidebar />
-      <ChatView />
+      {settingsOpen ? <SettingsPage /> : <ChatView />}
+      <LoginTerminal />
+      <InstructionsDialog />
+      <ToolboxDialog />
       <ReplyAnnouncer />
       <Shortcuts />
     </div>

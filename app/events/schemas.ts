@@ -183,6 +183,16 @@ export const payloadSchemas = {
     by: z.enum(['person', 'turn-cancelled']),
   }),
   /**
+   * The person revoked an "always" answer given to this request (in Settings › Permissions): Baton
+   * forgets it and the agent is started afresh for its next turn, so it asks again.
+   */
+  'permission.revoked': z.object({
+    turnId: id,
+    requestId: id,
+    /** What the agent may still keep in its own files, said plainly (null: nothing known). */
+    note: z.string().nullable(),
+  }),
+  /**
    * A command started in a terminal: one Baton runs for the agent (`terminal/create`), or one the
    * agent runs itself and reports (`_meta.terminal_info`; its command and folder are then empty
    * and the tool call's title names it).

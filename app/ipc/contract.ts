@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { agentCardSchema } from '../agents/agentCard.js';
+import { alwaysDecisionSchema } from '../agents/alwaysDecisions.js';
 import { agentInfoSchema } from '../agents/agentInfo.js';
 import { elicitationContentSchema } from '../agents/elicitation.js';
 import { wireErrorSchema } from '../errors.js';
@@ -205,6 +206,11 @@ export const requests = {
     params: z.object({ cwd: z.string().min(1), query: z.string().max(500) }),
     result: z.object({ files: z.array(z.string()), truncated: z.boolean() }),
   },
+  /** Folders whose path starts with what the person typed in a folder field (~ is the home folder), for completion. */
+  listFolders: {
+    params: z.object({ typed: z.string().max(4_096) }),
+    result: z.object({ folders: z.array(z.string()) }),
+  },
   /** Starts the agent once (initialize only, cached for this run) to fill its capability card. */
   describeAgent: {
     params: z.object({ agentId: z.string().min(1) }),
@@ -254,6 +260,11 @@ export const requests = {
   exportConversation: {
     params: z.object({ conversationId, format: z.enum(['markdown', 'jsonl']) }),
     result: z.object({ fileName: z.string(), mimeType: z.string(), content: z.string() }),
+  },
+  /** Every conversation not in the trash, newest first, as one Markdown document. */
+  exportAllConversations: {
+    params: z.object({}),
+    result: z.object({ fileName: z.string(), mimeType: z.string(), content: z.string(), count: z.number().int().nonnegative() }),
   },
   /** Stores an exported JSONL transcript as a new conversation. */
   importConversation: {
@@ -392,6 +403,19 @@ export const requests = {
   answerPermission: {
     params: z.object({ conversationId, requestId: z.string().min(1), optionId: z.string().min(1) }),
     result: z.object({}),
+  },
+  /** The person's "always" answers to permission questions, newest first (Settings › Permissions). */
+  listAlwaysDecisions: {
+    params: z.object({}),
+    result: z.object({ decisions: z.array(alwaysDecisionSchema) }),
+  },
+  /**
+   * Forgets an "always" answer: recorded in its conversation, and the agent starts afresh in that
+   * folder for its next turn. `note` says what the agent may still keep in its own files.
+   */
+  revokeAlwaysDecision: {
+    params: z.object({ id: z.string().min(1) }),
+    result: z.object({ decisions: z.array(alwaysDecisionSchema), note: z.string() }),
   },
   /** Answers an agent's request for input: the form's values (accept), or decline / cancel. Values are not recorded. */
   answerElicitation: {

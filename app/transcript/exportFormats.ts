@@ -112,7 +112,7 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
       return ['Plan:', ...item.entries.map((entry) => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content}`)];
     case 'permission': {
       const chosen = item.options.find((option) => option.optionId === item.decision?.optionId);
-      return [`- Permission asked: **${item.title}** — ${chosen ? `answered “${chosen.name}”` : 'not answered'}`];
+      return [`- Permission asked: **${item.title}** — ${chosen ? `answered “${chosen.name}”` : 'not answered'}${item.revoked ? ` (revoked ${item.revoked.at})` : ''}`];
     }
     case 'notice':
       return quote(`${item.severity === 'error' ? 'Error' : item.severity === 'warning' ? 'Warning' : 'Note'}: ${item.text}`);

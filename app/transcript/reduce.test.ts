@@ -47,6 +47,23 @@ describe('reduce', () => {
     expect(next.skippedEvents).toBe(1);
   });
 
+  it('marks an "always" answer revoked, long after its turn ended', () => {
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r', title: 'Run ls', options: [{ optionId: 'always', name: 'Always allow', kind: 'allow_always' }] } },
+        { type: 'permission.decided', payload: { turnId: 't1', requestId: 'r', optionId: 'always', by: 'person' } },
+        { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed', stopReason: 'end_turn' } },
+        started('t2'),
+        { type: 'turn.ended', payload: { turnId: 't2', outcome: 'completed', stopReason: 'end_turn' } },
+        { type: 'permission.revoked', payload: { turnId: 't1', requestId: 'r', note: 'Kept in .claude/settings.local.json.' } },
+      ]),
+    );
+    expect(state.items.find((item) => item.kind === 'permission')).toMatchObject({ decision: { optionId: 'always' }, revoked: { at: '2026-01-01T00:00:07Z', note: 'Kept in .claude/settings.local.json.' } });
+  });
+
   it('tracks tool calls, permission questions and their answers', () => {
     const state = reduceAll(
       emptyTranscript('c1'),

@@ -145,6 +145,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         items: setToolStatus(state.items, request.turnId, request.toolCallId, toolStatus, 'awaiting_permission').map((item) => (item === request ? { ...request, decision } : item)),
       };
     }
+    case 'permission.revoked': {
+      const { requestId, note } = event.payload;
+      return { ...base, items: state.items.map((item) => (item.kind === 'permission' && item.requestId === requestId ? { ...item, revoked: { at: event.at, note } } : item)) };
+    }
     case 'terminal.started': {
       const { terminalId, command, cwd } = event.payload;
       return { ...base, terminals: { ...state.terminals, [terminalId]: { terminalId, command, cwd, output: '', exit: undefined, truncated: false } } };

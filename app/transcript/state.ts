@@ -35,6 +35,8 @@ export type TranscriptItem =
       title: string;
       options: EventPayload<'permission.requested'>['options'];
       decision: EventPayload<'permission.decided'> | undefined;
+      /** Set once the person revoked the "always" answer given here. */
+      revoked?: { at: string; note: string | null };
     }
   | {
       kind: 'elicitation';

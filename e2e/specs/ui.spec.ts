@@ -39,6 +39,14 @@ async function send(page: Page, text: string): Promise<void> {
   await composer.press('Enter');
 }
 
+/** Chooses a theme in Settings › Appearance and goes back to the conversation. */
+async function chooseTheme(page: Page, label: 'Light' | 'Dark' | 'As the system'): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('tab', { name: 'Appearance' }).click();
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label });
+  await page.getByRole('button', { name: 'Close settings' }).click();
+}
+
 /** axe-core's serious and critical findings on the page as it is. */
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
@@ -178,6 +186,17 @@ test('the narrow layout at 480 px: no sideways scrolling, the list behind a butt
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(480);
   await page.screenshot({ path: path.join(ARTIFACTS, 'narrow-light.png') });
   expect(await seriousViolations(page)).toEqual([]);
+
+  // Settings from the sidebar: the sidebar gives way, the sections sit above the open one.
+  await toggle.click();
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await expect(list).toBeHidden();
+  await page.getByRole('tab', { name: 'Data folder' }).click();
+  await expect(page.getByLabel('Data folder path')).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(480);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Close settings' }).click();
+  await expect(page.getByRole('article', { name: 'Fake' })).toBeVisible();
 });
 
 test('light and dark themes, from the system or chosen, with screenshots of the main screens', async ({ page }) => {
@@ -197,21 +216,37 @@ test('light and dark themes, from the system or chosen, with screenshots of the 
   expect(await seriousViolations(page)).toEqual([]);
 
   // A chosen theme wins over the system's, and is remembered across a reload.
-  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Light' });
+  await chooseTheme(page, 'Light');
   expect(await background()).toBe(light);
   await page.reload();
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('tab', { name: 'Appearance' }).click();
   await expect(page.getByRole('combobox', { name: 'Theme' })).toHaveValue('light');
+  await page.getByRole('button', { name: 'Close settings' }).click();
   expect(await background()).toBe(light);
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeVisible();
   await page.screenshot({ path: path.join(ARTIFACTS, 'instructions-light.png') });
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Cancel' }).click();
-  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
+  await chooseTheme(page, 'Dark');
   await page.emulateMedia({ colorScheme: 'light' });
   expect(await background()).toBe(dark);
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   await page.screenshot({ path: path.join(ARTIFACTS, 'instructions-dark.png') });
+  await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Cancel' }).click();
+
+  // The settings page, in both themes.
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('tab', { name: 'Permissions' }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Permissions' })).toContainText('You have given no “always” answers.');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'settings-dark.png') });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole('tab', { name: 'Appearance' }).click();
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Light' });
+  await page.getByRole('tab', { name: 'Agents' }).click();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'settings-light.png') });
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('messages: their time, copy, edit and resend, retry; a follow-up queued while a reply runs; plain search results; the list preview; recent folders', async ({ page, context }) => {

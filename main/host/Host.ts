@@ -14,6 +14,7 @@ import { AgentCatalog } from './adapters/AgentCatalog.js';
 import { AgentInstaller } from './adapters/AgentInstaller.js';
 import { AgentProbe } from './adapters/AgentProbe.js';
 import { LoginTerminals } from './adapters/LoginTerminals.js';
+import { AlwaysDecisions } from './conversations/AlwaysDecisions.js';
 import { ConversationService } from './conversations/ConversationService.js';
 import { HistoryService } from './conversations/HistoryService.js';
 import { SessionImport } from './conversations/SessionImport.js';
@@ -28,7 +29,7 @@ import { ToolboxCatalog, type BridgeLaunch } from './toolbox/ToolboxCatalog.js';
 import { findExecutable } from './process/findExecutable.js';
 import { EventStore } from './store/EventStore.js';
 import type { OpenOptions } from './store/openDatabase.js';
-import { folderFiles } from './files/folderFiles.js';
+import { folderCompletions, folderFiles } from './files/folderFiles.js';
 
 /** How to build a host. */
 export type HostOptions = {
@@ -65,6 +66,8 @@ export class Host {
   private readonly handlers: Handlers;
   private readonly lock: DataDirLock;
   private readonly serverImports: ServerImports;
+  /** The person's "always" answers to permission questions. */
+  private readonly always: AlwaysDecisions;
 
   /** Opens the data folder; throws DataDirInUse or StoreError with a readable message. */
   constructor(private readonly options: HostOptions) {
@@ -89,6 +92,7 @@ export class Host {
     this.probe = new AgentProbe(this.catalog, env);
     this.conversations = new ConversationService(this.store, this.catalog, env, options.log, options.dataDir, this.toolbox, options.homeDir ?? os.homedir());
     this.history = new HistoryService(this.store, this.conversations);
+    this.always = new AlwaysDecisions(this.store, this.catalog, this.conversations);
     this.imports = new SessionImport(this.store, this.conversations.committer, this.probe);
     this.logins = new LoginTerminals(this.catalog, this.probe, env, (event) => this.conversations.committer.push({ name: 'loginTerminal', payload: event }));
     this.conversations.recoverInterruptedTurns();
@@ -101,6 +105,7 @@ export class Host {
       }),
       listAgents: () => ({ agents: this.catalog.list() }),
       listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
+      listFolders: ({ typed }) => ({ folders: folderCompletions(typed, this.options.homeDir ?? os.homedir()) }),
       describeAgent: async ({ agentId }) => {
         const card = await this.probe.describe(agentId);
         return { card: { ...card, instructions: `${card.instructions}${this.instructionNotes(agentId, env)}` } };
@@ -145,6 +150,7 @@ export class Host {
       },
       searchConversations: ({ text, ...filters }) => ({ results: this.store.search({ text, ...filters }) }),
       exportConversation: ({ conversationId, format }) => this.history.export(conversationId, format),
+      exportAllConversations: () => this.history.exportAll(),
       importConversation: ({ content }) => ({ conversation: this.history.import(content) }),
       newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions, serverIds, injectors) }),
       listToolbox: () => ({ servers: this.toolbox.listServers(), toolboxes: this.toolbox.listToolboxes() }),
@@ -255,8 +261,13 @@ export class Host {
         return {};
       },
       answerPermission: ({ conversationId, requestId, optionId }) => {
-        this.conversations.answerPermission(conversationId, requestId, optionId);
+        this.always.noteAnswer(conversationId, requestId, this.conversations.answerPermission(conversationId, requestId, optionId));
         return {};
+      },
+      listAlwaysDecisions: () => ({ decisions: this.always.list() }),
+      revokeAlwaysDecision: ({ id }) => {
+        const { note } = this.always.revoke(id);
+        return { decisions: this.always.list(), note };
       },
       answerElicitation: ({ conversationId, requestId, action, content }) => {
         this.conversations.answerElicitation(conversationId, requestId, action, content);

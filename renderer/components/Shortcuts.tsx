@@ -16,6 +16,7 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string; action: string }> = [
   { keys: 'Enter / Shift+Enter', action: 'Send / new line, in the message box' },
   { keys: 'Escape', action: 'Stop the running turn' },
   { keys: '1 – 9', action: 'Answer a permission question with that option' },
+  { keys: 'Ctrl+,', action: 'Open settings' },
   { keys: '?', action: 'Show these shortcuts' },
 ];
 
@@ -31,6 +32,7 @@ export function Shortcuts() {
   const [open, setOpen] = useState(false);
   const newConversation = useBaton((state) => state.newConversation);
   const cancel = useBaton((state) => state.cancel);
+  const openSettings = useBaton((state) => state.openSettings);
   const element = useModalDialog(open);
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
@@ -42,6 +44,9 @@ export function Shortcuts() {
         event.preventDefault();
         newConversation();
         setTimeout(() => focus('textarea[aria-label="Message"]'), 0);
+      } else if ((event.ctrlKey || event.metaKey) && key === ',') {
+        event.preventDefault();
+        void openSettings();
       } else if ((event.ctrlKey || event.metaKey) && key === 'k') {
         event.preventDefault();
         focus('input[aria-label="Search conversations"]');
@@ -51,7 +56,7 @@ export function Shortcuts() {
       } else if (event.altKey && (event.code === 'KeyM' || key === 'm')) {
         event.preventDefault();
         focus('textarea[aria-label="Message"]');
-      } else if (key === 'escape' && !document.querySelector('dialog[open]') && selectActiveTranscript(useBaton.getState())?.activeTurnId) {
+      } else if (key === 'escape' && !document.querySelector('dialog[open]') && !useBaton.getState().settings && selectActiveTranscript(useBaton.getState())?.activeTurnId) {
         void cancel();
       } else if (event.key === '?' && !typing(event.target) && !document.querySelector('dialog[open]')) {
         event.preventDefault();
@@ -60,7 +65,7 @@ export function Shortcuts() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [newConversation, cancel]);
+  }, [newConversation, cancel, openSettings]);
   if (!open) {
     return null;
   }

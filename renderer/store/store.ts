@@ -1,6 +1,6 @@
 /**
  * The renderer's one zustand store, made of slices: host (connection, agents, errors), chat (the
- * open conversation), history (the list and its actions), search, and the Instructions and Toolbox dialogs. Actions go through `api`;
+ * open conversation), history (the list and its actions), search, the Instructions and Toolbox dialogs, and the settings page. Actions go through `api`;
  * components only select state and call actions.
  */
 import { create } from 'zustand';
@@ -11,6 +11,7 @@ import { hostSlice } from './slices/hostSlice.js';
 import { instructionsSlice } from './slices/instructionsSlice.js';
 import { toolboxSlice } from './slices/toolboxSlice.js';
 import { searchSlice } from './slices/searchSlice.js';
+import { settingsSlice } from './slices/settingsSlice.js';
 import type { BatonState } from './types.js';
 
 export { composerKey, type BatonState, type Selection } from './types.js';
@@ -24,6 +25,7 @@ export function createBatonStore(api: Api) {
     ...searchSlice(api)(...args),
     ...instructionsSlice(api)(...args),
     ...toolboxSlice(api)(...args),
+    ...settingsSlice(api)(...args),
   }));
 }
 

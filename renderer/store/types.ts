@@ -2,6 +2,7 @@
 import type { StateCreator } from 'zustand';
 import type { AgentCard } from '../../app/agents/agentCard.js';
 import type { AgentInfo } from '../../app/agents/agentInfo.js';
+import type { AlwaysDecision } from '../../app/agents/alwaysDecisions.js';
 import type { ElicitationValue } from '../../app/agents/elicitation.js';
 import type { Envelope } from '../../app/events/index.js';
 import type { InstructionText } from '../../app/instructions/bundle.js';
@@ -208,8 +209,34 @@ export type ToolboxSlice = {
   saveToolboxSet(name: string, isDefault: boolean): Promise<boolean>;
 };
 
+/** A part of the settings page. */
+export type SettingsSection = 'agents' | 'toolboxes' | 'instructions' | 'permissions' | 'appearance' | 'data' | 'export';
+
+/** The settings page. */
+export type SettingsSlice = {
+  /** While the page shows: its section, the remembered "always" answers (null while asked), what revoking one left. */
+  settings: {
+    section: SettingsSection;
+    decisions: AlwaysDecision[] | null;
+    note: string | null;
+    dataDir: string;
+    version: string;
+    /** The toolbox catalog (null while asked). */
+    servers: CatalogServer[] | null;
+    toolboxes: Toolbox[];
+    /** The person's own instructions (null while asked). */
+    person: InstructionText | null;
+  } | null;
+  openSettings(section?: SettingsSection): Promise<void>;
+  closeSettings(): void;
+  showSettingsSection(section: SettingsSection): void;
+  revokeDecision(id: string): Promise<void>;
+  /** Saves every conversation not in the trash as one Markdown file. */
+  exportAll(): Promise<void>;
+};
+
 /** The whole renderer state. */
-export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice;
+export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

@@ -68,6 +68,11 @@ export type AgentAdapter = Readonly<{
    * conformance suite runs); the first holds the command. Undefined: Baton cannot install it.
    */
   npmPackages?: readonly string[];
+  /**
+   * Files, relative to the working folder, where the agent may save an "always" permission answer
+   * itself. Named to the person when they revoke one, since Baton does not edit the agent's files.
+   */
+  savedRuleFiles?: readonly string[];
   /** How a person installs it, shown when it is missing. */
   installHint?: string;
   /** Adjusts the inherited environment for this agent (a protocol quirk, documented where defined). */

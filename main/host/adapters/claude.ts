@@ -35,6 +35,8 @@ export const claudeAdapter = builtinAdapter({
       replace !== null ? { systemPrompt: append === null ? replace : `${replace}\n\n${append}` } : append !== null ? { systemPrompt: { append } } : undefined,
   },
   asksBeforeMcpTools: true,
+  // Claude Code writes the rules it suggests for "Always Allow" into the project's local settings.
+  savedRuleFiles: ['.claude/settings.local.json'],
   projectEnv: (env) => withoutForeignSandboxFlag(env),
   ...claudeStaleEndOfTurn,
   // Setting the model through its config option records "/model" and its output as user messages.

@@ -29,7 +29,7 @@ import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { EventStore } from '../store/EventStore.js';
 import { Committer } from './Committer.js';
-import { LiveSession, type LiveSessionOwner } from './LiveSession.js';
+import { LiveSession, type AnsweredPermission, type LiveSessionOwner } from './LiveSession.js';
 import type { Attachment } from '../../../app/prompt/attachments.js';
 import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
 
@@ -80,6 +80,8 @@ export class ConversationService {
   private readonly running = new Map<string, Running>();
   /** Live sessions that could not reopen their agent's earlier session (why, for the handoff). */
   private readonly fellBack = new WeakMap<LiveSession, string>();
+  /** Live sessions whose agent is to be started afresh before their next turn. */
+  private readonly stale = new WeakSet<LiveSession>();
 
   /** The person's instruction settings (their own instructions, per-agent choices). */
   readonly instructions: InstructionSettings;
@@ -283,8 +285,8 @@ export class ConversationService {
     return this.running.has(conversationId);
   }
 
-  /** Passes the person's answer to a waiting permission request. */
-  answerPermission(conversationId: string, requestId: string, optionId: string): void {
+  /** Passes the person's answer to a waiting permission request; returns what was answered. */
+  answerPermission(conversationId: string, requestId: string, optionId: string): AnsweredPermission {
     const live = this.live.get(conversationId);
     const result = live ? live.answer(requestId, optionId, this.owner(conversationId)) : 'unknown-request';
     if (result === 'unknown-request') {
@@ -292,6 +294,16 @@ export class ConversationService {
     }
     if (result === 'unknown-option') {
       throw new InvalidRequestError(`The agent did not offer the option "${optionId}".`);
+    }
+    return result;
+  }
+
+  /** Has every live session of an agent in a folder start its agent afresh for its next turn (a running turn finishes first). */
+  restartAgents(agentId: string, cwd: string): void {
+    for (const live of this.live.values()) {
+      if (live.binding.agentId === agentId && live.binding.cwd === cwd) {
+        this.stale.add(live);
+      }
     }
   }
 
@@ -440,6 +452,7 @@ export class ConversationService {
     // A live agent keeps its binding: another toolbox or other instructions need a new one.
     if (
       existing &&
+      !this.stale.has(existing) &&
       existing.binding.agentId === summary.agentId &&
       JSON.stringify(existing.binding.instructions) === JSON.stringify(wanted) &&
       JSON.stringify(existing.binding.mcpServers) === JSON.stringify(mcpServers)

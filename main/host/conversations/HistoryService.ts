@@ -9,6 +9,7 @@ import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/tr
 import { exportFileName, parseJsonl, toJsonl, toMarkdown } from '../../../app/transcript/exportFormats.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { EventStore } from '../store/EventStore.js';
+import type { ListCursor } from '../store/queries.js';
 import type { ConversationService } from './ConversationService.js';
 
 /** An exported file. */
@@ -67,6 +68,26 @@ export class HistoryService {
     return format === 'jsonl'
       ? { fileName: exportFileName(summary, 'jsonl'), mimeType: 'application/x-ndjson', content: toJsonl(envelopes) }
       : { fileName: exportFileName(summary, 'md'), mimeType: 'text/markdown', content: toMarkdown(summary, envelopes) };
+  }
+
+  /** Every conversation not in the trash (recent and archived), newest first, as one Markdown document. */
+  exportAll(): ExportedFile & { count: number } {
+    const summaries: ConversationSummary[] = [];
+    for (const lifecycle of ['active', 'archived'] as const) {
+      let before: ListCursor | undefined;
+      do {
+        const page = this.store.listSummaries({ lifecycle, ...(before ? { before } : {}) });
+        summaries.push(...page.conversations);
+        before = page.nextCursor ?? undefined;
+      } while (before);
+    }
+    summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    const parts = summaries.map((summary) => {
+      this.conversations.committer.flush(summary.conversationId);
+      return toMarkdown(summary, this.store.readEnvelopes(summary.conversationId));
+    });
+    const day = new Date().toISOString().slice(0, 10);
+    return { fileName: `baton-conversations-${day}.md`, mimeType: 'text/markdown', content: parts.join('\n\n---\n\n'), count: summaries.length };
   }
 
   /** Stores a JSONL export as a new conversation; a reply that was unfinished in it is marked interrupted. */

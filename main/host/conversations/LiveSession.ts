@@ -44,9 +44,14 @@ function modeState(options: readonly SessionOption[]): { currentModeId: string; 
 
 type PendingPermission = {
   turnId: string;
+  title: string;
+  toolKind: string | undefined;
   options: EventPayload<'permission.requested'>['options'];
   resolve: (response: RequestPermissionResponse) => void;
 };
+
+/** A permission question the person answered: what was asked and the option chosen. */
+export type AnsweredPermission = Omit<PendingPermission, 'options' | 'resolve'> & { option: PendingPermission['options'][number] };
 
 /** A conversation's connection to its agent. */
 export class LiveSession {
@@ -281,19 +286,20 @@ export class LiveSession {
     this.options = await this.connection.resumeSession(sessionId, this.binding.cwd, this.binding.mcpServers, this.meta);
   }
 
-  /** Answers a permission request with the option the person chose. Returns false if unknown. */
-  answer(requestId: string, optionId: string, owner: LiveSessionOwner): 'answered' | 'unknown-request' | 'unknown-option' {
+  /** Answers a permission request with the option the person chose; says what was answered. */
+  answer(requestId: string, optionId: string, owner: LiveSessionOwner): AnsweredPermission | 'unknown-request' | 'unknown-option' {
     const pending = this.pending.get(requestId);
     if (!pending) {
       return 'unknown-request';
     }
-    if (!pending.options.some((option) => option.optionId === optionId)) {
+    const option = pending.options.find((candidate) => candidate.optionId === optionId);
+    if (!option) {
       return 'unknown-option';
     }
     this.pending.delete(requestId);
     owner.commit([{ type: 'permission.decided', payload: { turnId: pending.turnId, requestId, optionId, by: 'person' } }]);
     pending.resolve({ outcome: { outcome: 'selected', optionId } });
-    return 'answered';
+    return { turnId: pending.turnId, title: pending.title, toolKind: pending.toolKind, option };
   }
 
   /** What the agent answered to `initialize`. */
@@ -430,7 +436,7 @@ export class LiveSession {
       },
     ]);
     return new Promise((resolve) => {
-      this.pending.set(requestId, { turnId, options, resolve });
+      this.pending.set(requestId, { turnId, title, toolKind: request.toolCall.kind ?? undefined, options, resolve });
       signal.addEventListener('abort', () => this.withdraw(requestId, owner), { once: true });
     });
   }

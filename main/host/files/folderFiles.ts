@@ -52,3 +52,33 @@ export function folderFiles(cwd: string, query: string, limit = 20): { files: st
   const files = [...starts, ...contains].slice(0, limit);
   return { files, truncated: visited >= MAX_VISITED };
 }
+
+/**
+ * Folders completing what the person typed in a folder field: the folders in the typed path's
+ * parent whose name starts with its last part (all of them after a trailing separator), hidden
+ * ones only when asked for with a dot. `~` stands for the home folder. A path that does not
+ * exist gives nothing.
+ */
+export function folderCompletions(typed: string, homeDir: string, limit = 20): string[] {
+  const fromHome = typed === '~' || typed.startsWith('~/') || typed.startsWith(`~${path.sep}`);
+  if (!fromHome && !path.isAbsolute(typed)) {
+    return [];
+  }
+  const expanded = fromHome ? `${homeDir}${typed.slice(1)}` : typed;
+  const endsWithSeparator = /[\\/]$/.test(expanded);
+  const parent = endsWithSeparator ? expanded : path.dirname(expanded);
+  const prefix = endsWithSeparator ? '' : path.basename(expanded);
+  let entries;
+  try {
+    entries = readdirSync(parent, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const lower = prefix.toLowerCase();
+  return entries
+    .filter((entry) => entry.isDirectory() && entry.name.toLowerCase().startsWith(lower) && (!entry.name.startsWith('.') || prefix.startsWith('.')))
+    .map((entry) => entry.name)
+    .sort((a, b) => a.localeCompare(b))
+    .slice(0, limit)
+    .map((name) => path.join(parent, name));
+}

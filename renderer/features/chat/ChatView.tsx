@@ -3,9 +3,6 @@ import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 import { Composer } from './Composer.js';
 import { ConversationHeader } from './ConversationHeader.js';
-import { InstructionsDialog } from './InstructionsDialog.js';
-import { ToolboxDialog } from './ToolboxDialog.js';
-import { LoginTerminal } from './LoginTerminal.js';
 import { SessionHeader } from './SessionHeader.js';
 import { Transcript } from './Transcript.js';
 
@@ -14,10 +11,6 @@ export function ChatView() {
   const transcript = useBaton(selectActiveTranscript);
   const summary = useBaton(selectActiveSummary);
   const focus = useBaton((state) => state.focus);
-  const error = useBaton((state) => state.error);
-  const dismissError = useBaton((state) => state.dismissError);
-  const info = useBaton((state) => state.info);
-  const dismissInfo = useBaton((state) => state.dismissInfo);
   const sidebarOpen = useBaton((state) => state.sidebarOpen);
   const setSidebarOpen = useBaton((state) => state.setSidebarOpen);
   return (
@@ -28,6 +21,20 @@ export function ChatView() {
       {summary ? <ConversationHeader summary={summary} /> : null}
       <SessionHeader />
       <Transcript transcript={transcript} focusSeq={focus && focus.conversationId === transcript?.conversationId ? focus.seq : undefined} />
+      <Banners />
+      {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
+    </main>
+  );
+}
+
+/** The error (an alert) and the last confirmation (a status), each until dismissed; on the settings page too. */
+export function Banners() {
+  const error = useBaton((state) => state.error);
+  const dismissError = useBaton((state) => state.dismissError);
+  const info = useBaton((state) => state.info);
+  const dismissInfo = useBaton((state) => state.dismissInfo);
+  return (
+    <>
       {error ? (
         <div className="error-banner" role="alert">
           <span>{error.message}</span>
@@ -44,10 +51,6 @@ export function ChatView() {
           </button>
         </div>
       ) : null}
-      {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
-      <LoginTerminal />
-      <InstructionsDialog />
-      <ToolboxDialog />
-    </main>
+    </>
   );
 }

@@ -4,13 +4,14 @@ import { useBaton } from '../../store/index.js';
 import { LOGIN_TERMINAL_SIZE } from './LoginTerminal.js';
 import { selectActiveSummary } from '../../store/selectors/transcript.js';
 
-/** Log-in actions for the conversation's agent. */
-export function LogInPrompt({ methods }: { methods: AuthMethodInfo[] }) {
-  const summary = useBaton(selectActiveSummary);
+/** Log-in actions for an agent: the conversation's unless another is named (the settings page). */
+export function LogInPrompt({ methods, agentId }: { methods: AuthMethodInfo[]; agentId?: string }) {
+  const summaryAgentId = useBaton((state) => selectActiveSummary(state)?.agentId);
   const logIn = useBaton((state) => state.logIn);
   const terminalLogin = useBaton((state) => state.terminalLogin);
   const startLoginTerminal = useBaton((state) => state.startLoginTerminal);
-  if (!summary) {
+  const target = agentId ?? summaryAgentId;
+  if (!target) {
     return null;
   }
   return (
@@ -19,11 +20,11 @@ export function LogInPrompt({ methods }: { methods: AuthMethodInfo[] }) {
         method.terminal && !terminalLogin ? (
           <p key={method.id}>{method.name}: runs in a terminal, which this system does not give Baton. Log in from a terminal, then send again.</p>
         ) : method.terminal ? (
-          <button key={method.id} type="button" title={method.description} onClick={() => void startLoginTerminal(summary.agentId, method.id, method.name, LOGIN_TERMINAL_SIZE)}>
+          <button key={method.id} type="button" title={method.description} onClick={() => void startLoginTerminal(target, method.id, method.name, LOGIN_TERMINAL_SIZE)}>
             Log in with {method.name} (in a terminal)
           </button>
         ) : (
-          <button key={method.id} type="button" title={method.description} onClick={() => void logIn(summary.agentId, method.id)}>
+          <button key={method.id} type="button" title={method.description} onClick={() => void logIn(target, method.id)}>
             Log in with {method.name}
           </button>
         ),

@@ -58,7 +58,10 @@ export function PermissionPrompt({ item, agentName, toolKind }: { item: Permissi
         <strong>{question}</strong>
       </p>
       {answered ? (
-        <p className="permission-decision">✓ {chosen ? `You chose: ${chosen.name}` : 'Withdrawn: the reply ended before an answer.'}</p>
+        <>
+          <p className="permission-decision">✓ {chosen ? `You chose: ${chosen.name}` : 'Withdrawn: the reply ended before an answer.'}</p>
+          {chosen?.kind.endsWith('always') ? <AlwaysNote item={item} agentName={agentName} /> : null}
+        </>
       ) : (
         <>
           <div className="permission-options">
@@ -79,5 +82,25 @@ export function PermissionPrompt({ item, agentName, toolKind }: { item: Permissi
         </>
       )}
     </div>
+  );
+}
+
+/** Under an "always" answer: where it is listed, or that it was revoked (and what the agent may still keep). */
+function AlwaysNote({ item, agentName }: { item: PermissionItem; agentName: string }) {
+  const openSettings = useBaton((state) => state.openSettings);
+  if (item.revoked) {
+    return (
+      <p className="permission-revoked">
+        Revoked {new Date(item.revoked.at).toLocaleString()}: {agentName} starts afresh for its next message, so rules it kept for the session are gone.{item.revoked.note ? ` ${item.revoked.note}` : ''}
+      </p>
+    );
+  }
+  return (
+    <p className="muted">
+      {agentName} remembers this answer.{' '}
+      <button type="button" className="link-button" onClick={() => void openSettings('permissions')}>
+        Review or revoke it in Settings
+      </button>
+    </p>
   );
 }

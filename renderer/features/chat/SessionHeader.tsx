@@ -3,13 +3,13 @@
  * folder stays, and the agent picker chooses who handles the next turn: the conversation passes
  * to that agent when the message is sent (not while a turn runs).
  */
-import { pickFolder } from '../../api.js';
 import { recentFolders } from '../../components/recentFolders.js';
 import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';
 import { InstallAction, ManagedAgent } from './AgentInstall.js';
 import { DraftSessionOptions, SessionOptions } from './SessionOptions.js';
+import { FolderField } from './FolderField.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
 const compactNumber = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
@@ -71,31 +71,7 @@ export function SessionHeader() {
           Your next message goes to {selected?.displayName ?? nextAgent}, which picks up where {summary.agentName} stopped.
         </p>
       ) : null}
-      <label className="field field-grow">
-        <span>Working folder</span>
-        <input
-          aria-label="Working folder"
-          type="text"
-          spellCheck={false}
-          value={cwd}
-          readOnly={bound}
-          onChange={(event) => setDraftCwd(event.target.value)}
-        />
-        {!bound && pickFolder ? (
-          <button
-            type="button"
-            onClick={() =>
-              void pickFolder?.().then((folder) => {
-                if (folder) {
-                  setDraftCwd(folder);
-                }
-              })
-            }
-          >
-            Choose…
-          </button>
-        ) : null}
-      </label>
+      <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} />
       {!bound ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
       <button type="button" className="header-action" onClick={() => void openToolbox()}>
         Toolbox

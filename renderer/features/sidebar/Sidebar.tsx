@@ -1,6 +1,5 @@
 /** The sidebar: new and import, search, which part of the history to show, and the list or the search results. */
-import { useRef, useState } from 'react';
-import { applyTheme, readTheme, type ThemeChoice } from '../../components/theme.js';
+import { useRef } from 'react';
 import { useBaton } from '../../store/index.js';
 import type { HistoryView } from '../../store/types.js';
 import { ConversationList } from './ConversationList.js';
@@ -63,7 +62,7 @@ export function Sidebar() {
       )}
       <UndoToast />
       <div className="sidebar-footer">
-        <ThemePicker />
+        <SettingsButton />
         <span className="hint">
           Press <kbd>?</kbd> for shortcuts
         </span>
@@ -72,25 +71,14 @@ export function Sidebar() {
   );
 }
 
-/** Select "Theme": the system's, or light or dark whatever the system says. */
-function ThemePicker() {
-  const [theme, setTheme] = useState<ThemeChoice>(readTheme);
+/** Opens the settings page (or closes it when it shows). */
+function SettingsButton() {
+  const open = useBaton((state) => state.settings !== null);
+  const openSettings = useBaton((state) => state.openSettings);
+  const closeSettings = useBaton((state) => state.closeSettings);
   return (
-    <label className="field-inline">
-      Theme{' '}
-      <select
-        aria-label="Theme"
-        value={theme}
-        onChange={(event) => {
-          const choice = event.target.value as ThemeChoice;
-          applyTheme(choice);
-          setTheme(choice);
-        }}
-      >
-        <option value="system">As the system</option>
-        <option value="light">Light</option>
-        <option value="dark">Dark</option>
-      </select>
-    </label>
+    <button type="button" aria-pressed={open} aria-keyshortcuts="Control+," onClick={() => (open ? closeSettings() : void openSettings())}>
+      Settings
+    </button>
   );
 }

@@ -78,11 +78,12 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       set({ sidebarOpen: open });
     },
     newConversation() {
-      set({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null, sidebarOpen: false });
+      set({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null, sidebarOpen: false, settings: null });
     },
     async select(conversationId, focusSeq) {
       set((state) => ({
         selection: { kind: 'conversation', conversationId },
+        settings: null,
         // Shown at once from the list (or as it was); the read below brings the current one.
         openSummary: state.conversations.find((c) => c.conversationId === conversationId) ?? (state.openSummary?.conversationId === conversationId ? state.openSummary : null),
         focus: focusSeq === undefined ? null : { conversationId, seq: focusSeq },

@@ -1,0 +1,87 @@
+/**
+ * The person's "always" answers to permission questions, kept in the data folder's database so
+ * Settings › Permissions can list them and the person can revoke them. Revoking records
+ * `permission.revoked` in the conversation where the answer was given and has Baton start that
+ * agent afresh in that folder for its next turn, so rules it kept for the session are gone; what
+ * it may have saved in its own files is named, not edited.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { alwaysDecisionSchema, type AlwaysDecision } from '../../../app/agents/alwaysDecisions.js';
+import { NotFoundError } from '../../../app/errors.js';
+import { newId } from '../../../app/ids.js';
+import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import type { EventStore } from '../store/EventStore.js';
+import type { ConversationService } from './ConversationService.js';
+import type { AnsweredPermission } from './LiveSession.js';
+
+const KEY = 'permissions.always';
+const listSchema = z.array(alwaysDecisionSchema);
+
+/** The list, over the store. */
+export class AlwaysDecisions {
+  constructor(
+    private readonly store: EventStore,
+    private readonly catalog: AgentCatalog,
+    private readonly conversations: ConversationService,
+  ) {}
+
+  /** Every remembered answer, newest first. */
+  list(): AlwaysDecision[] {
+    return this.store.getSetting(KEY, listSchema, []);
+  }
+
+  /** Remembers an answer when the option chosen is an "always" one; other answers change nothing. */
+  noteAnswer(conversationId: string, requestId: string, answered: AnsweredPermission): void {
+    const { option } = answered;
+    if (option.kind !== 'allow_always' && option.kind !== 'reject_always') {
+      return;
+    }
+    const summary = this.store.getSummary(conversationId);
+    const decision: AlwaysDecision = {
+      id: newId(),
+      agentId: summary.agentId,
+      agentName: summary.agentName,
+      cwd: summary.cwd,
+      ...(answered.toolKind ? { toolKind: answered.toolKind } : {}),
+      title: answered.title,
+      optionName: option.name,
+      decision: option.kind === 'allow_always' ? 'allow' : 'reject',
+      conversationId,
+      turnId: answered.turnId,
+      requestId,
+      decidedAt: new Date().toISOString(),
+    };
+    this.store.setSetting(KEY, [decision, ...this.list()]);
+  }
+
+  /** Forgets one answer; returns what the agent may still keep, in plain words. */
+  revoke(id: string): { note: string } {
+    const all = this.list();
+    const decision = all.find((candidate) => candidate.id === id);
+    if (!decision) {
+      throw new NotFoundError('remembered permission answer', id);
+    }
+    const note = this.noteFor(decision);
+    this.store.setSetting(KEY, all.filter((candidate) => candidate !== decision));
+    this.conversations.restartAgents(decision.agentId, decision.cwd);
+    try {
+      this.conversations.committer.commit(decision.conversationId, [{ type: 'permission.revoked', payload: { turnId: decision.turnId, requestId: decision.requestId, note: note.kept } }]);
+    } catch (error) {
+      // The conversation was erased since: the list is all there is to change.
+      if (!(error instanceof NotFoundError)) {
+        throw error;
+      }
+    }
+    return { note: note.kept === null ? note.restart : `${note.restart} ${note.kept}` };
+  }
+
+  private noteFor(decision: AlwaysDecision): { restart: string; kept: string | null } {
+    const restart = `${decision.agentName} starts afresh for its next message in this folder: rules it kept for the session are gone.`;
+    const adapter = this.catalog.adapters().find((candidate) => candidate.agentId === decision.agentId);
+    const files = (adapter?.savedRuleFiles ?? []).map((file) => path.join(decision.cwd, file)).filter((file) => existsSync(file));
+    const kept = files.length === 0 ? null : `${decision.agentName} may also have saved the rule in ${files.join(', ')}; Baton does not change the agent's own files.`;
+    return { restart, kept };
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Field "Working folder" for a new conversation: a path field whose typing is completed with the
+ * host's folders (listbox "Folders": arrow keys move, Enter takes one, Escape closes it), plus the
+ * native folder dialog where there is one (Electron). The field keeps its text box role; the
+ * suggestions are tied to it with aria-controls and aria-activedescendant.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { api, pickFolder } from '../../api.js';
+
+/** Folders completing `typed`, asked of the host while `wanted` (newest answer wins). */
+function useFolderCompletions(typed: string, wanted: boolean): string[] {
+  const [folders, setFolders] = useState<string[]>([]);
+  const asked = useRef(0);
+  useEffect(() => {
+    const ask = (asked.current += 1);
+    if (!wanted || typed.trim() === '') {
+      setFolders([]);
+      return;
+    }
+    const timer = setTimeout(() => {
+      api
+        .call('listFolders', { typed })
+        .then((result) => ask === asked.current && setFolders(result.folders))
+        .catch(() => ask === asked.current && setFolders([]));
+    }, 80);
+    return () => clearTimeout(timer);
+  }, [typed, wanted]);
+  return wanted ? folders : [];
+}
+
+/** The field; `readOnly` once the conversation exists (its folder stays). */
+export function FolderField({ value, readOnly, onChange }: { value: string; readOnly: boolean; onChange: (folder: string) => void }) {
+  const [suggesting, setSuggesting] = useState(false);
+  const [highlight, setHighlight] = useState(-1);
+  const folders = useFolderCompletions(value, suggesting && !readOnly);
+  const shown = folders.length > 0 && !(folders.length === 1 && folders[0] === value);
+  const choose = (folder: string): void => {
+    onChange(folder);
+    setSuggesting(false);
+    setHighlight(-1);
+  };
+  return (
+    <label className="field field-grow folder-field">
+      <span>Working folder</span>
+      <input
+        aria-label="Working folder"
+        type="text"
+        spellCheck={false}
+        autoComplete="off"
+        value={value}
+        readOnly={readOnly}
+        aria-autocomplete={readOnly ? undefined : 'list'}
+        aria-controls={shown ? 'folder-suggestions' : undefined}
+        aria-expanded={readOnly ? undefined : shown}
+        aria-activedescendant={shown && highlight >= 0 ? `folder-${highlight}` : undefined}
+        onChange={(event) => {
+          onChange(event.target.value);
+          setSuggesting(true);
+          setHighlight(-1);
+        }}
+        onBlur={() => setSuggesting(false)}
+        onKeyDown={(event) => {
+          if (!shown) {
+            return;
+          }
+          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+            event.preventDefault();
+            const step = event.key === 'ArrowDown' ? 1 : -1;
+            setHighlight((current) => (current + step + folders.length) % folders.length);
+          } else if (event.key === 'Enter' && highlight >= 0) {
+            event.preventDefault();
+            choose(folders[highlight]!);
+          } else if (event.key === 'Escape') {
+            event.preventDefault();
+            setSuggesting(false);
+          }
+        }}
+      />
+      {shown ? (
+        <ul className="command-suggestions folder-suggestions" id="folder-suggestions" role="listbox" aria-label="Folders">
+          {folders.map((folder, index) => (
+            <li
+              key={folder}
+              id={`folder-${index}`}
+              role="option"
+              aria-selected={index === highlight}
+              className={index === highlight ? 'highlighted' : undefined}
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => choose(folder)}
+            >
+              {folder}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {!readOnly && pickFolder ? (
+        <button
+          type="button"
+          onClick={() =>
+            void pickFolder?.().then((folder) => {
+              if (folder) {
+                onChange(folder);
+              }
+            })
+          }
+        >
+          Choose…
+        </button>
+      ) : null}
+    </label>
+  );
+}

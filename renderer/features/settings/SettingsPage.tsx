@@ -1,0 +1,210 @@
+/**
+ * The settings page, in place of the conversation: agents (catalog, capability cards, logins),
+ * toolboxes, instructions, permissions (the "always" answers, revocable), appearance, the data
+ * folder and export. Sections are tabs (Radix Tabs: arrow keys move between them).
+ */
+import * as Tabs from '@radix-ui/react-tabs';
+import { useEffect, useRef, useState } from 'react';
+import { applyTheme, readTheme, type ThemeChoice } from '../../components/theme.js';
+import { useCopy } from '../../components/useCopy.js';
+import { useBaton } from '../../store/index.js';
+import { Banners } from '../chat/ChatView.js';
+import type { SettingsSection } from '../../store/types.js';
+import { AgentsSettings } from './AgentsSettings.js';
+import { PermissionsSettings } from './PermissionsSettings.js';
+
+const SECTIONS: ReadonlyArray<{ section: SettingsSection; label: string }> = [
+  { section: 'agents', label: 'Agents' },
+  { section: 'toolboxes', label: 'Toolboxes' },
+  { section: 'instructions', label: 'Instructions' },
+  { section: 'permissions', label: 'Permissions' },
+  { section: 'appearance', label: 'Appearance' },
+  { section: 'data', label: 'Data folder' },
+  { section: 'export', label: 'Export' },
+];
+
+/** The page, while open. */
+export function SettingsPage() {
+  const settings = useBaton((state) => state.settings);
+  const closeSettings = useBaton((state) => state.closeSettings);
+  const showSettingsSection = useBaton((state) => state.showSettingsSection);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  if (!settings) {
+    return null;
+  }
+  return (
+    <main
+      className="chat settings-page"
+      aria-label="Settings"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !document.querySelector('dialog[open]')) {
+          event.preventDefault();
+          closeSettings();
+        }
+      }}
+    >
+      <div className="settings-header">
+        <h1 ref={heading} tabIndex={-1}>
+          Settings
+        </h1>
+        <button type="button" onClick={() => closeSettings()}>
+          Close settings
+        </button>
+      </div>
+      <Banners />
+      <Tabs.Root className="settings-tabs" orientation="vertical" value={settings.section} onValueChange={(value) => showSettingsSection(value as SettingsSection)}>
+        <Tabs.List className="settings-sections" aria-label="Settings sections">
+          {SECTIONS.map(({ section, label }) => (
+            <Tabs.Trigger key={section} value={section} className="settings-tab">
+              {label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="agents" className="settings-section">
+          <AgentsSettings />
+        </Tabs.Content>
+        <Tabs.Content value="toolboxes" className="settings-section">
+          <ToolboxesSettings />
+        </Tabs.Content>
+        <Tabs.Content value="instructions" className="settings-section">
+          <InstructionsSettings />
+        </Tabs.Content>
+        <Tabs.Content value="permissions" className="settings-section">
+          <PermissionsSettings />
+        </Tabs.Content>
+        <Tabs.Content value="appearance" className="settings-section">
+          <h2>Appearance</h2>
+          <ThemePicker />
+        </Tabs.Content>
+        <Tabs.Content value="data" className="settings-section">
+          <DataFolderSettings />
+        </Tabs.Content>
+        <Tabs.Content value="export" className="settings-section">
+          <ExportSettings />
+        </Tabs.Content>
+      </Tabs.Root>
+    </main>
+  );
+}
+
+/** The toolbox catalog at a glance; the Toolbox dialog changes it. */
+function ToolboxesSettings() {
+  const servers = useBaton((state) => state.settings?.servers ?? null);
+  const toolboxes = useBaton((state) => state.settings?.toolboxes ?? []);
+  const openToolbox = useBaton((state) => state.openToolbox);
+  return (
+    <>
+      <h2>Toolboxes</h2>
+      <p className="muted">The MCP servers conversations may use. Each conversation gets only the servers you check for it in its Toolbox.</p>
+      {servers === null ? (
+        <p aria-busy="true">Reading the toolbox…</p>
+      ) : servers.length === 0 ? (
+        <p>No servers yet.</p>
+      ) : (
+        <ul className="settings-list" aria-label="Servers">
+          {servers.map((server) => (
+            <li key={server.serverId}>
+              <strong>{server.name}</strong> <span className="muted">· {server.transport}{server.bridge ? ' through Baton’s bridge' : ''} · {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {toolboxes.length > 0 ? (
+        <ul className="settings-list" aria-label="Named toolboxes">
+          {toolboxes.map((toolbox) => (
+            <li key={toolbox.toolboxId}>
+              <strong>{toolbox.name}</strong>
+              {toolbox.isDefault ? ' (default for new conversations)' : ''} <span className="muted">· {toolbox.serverIds.length} servers</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <button type="button" onClick={() => void openToolbox()}>
+        Open Toolbox…
+      </button>
+    </>
+  );
+}
+
+/** The person's own instructions at a glance; the Instructions dialog edits every source. */
+function InstructionsSettings() {
+  const person = useBaton((state) => state.settings?.person ?? null);
+  const openInstructions = useBaton((state) => state.openInstructions);
+  return (
+    <>
+      <h2>Instructions</h2>
+      <p className="muted">Your own instructions go to every conversation, with the working folder’s (once you trust them), the agent’s profile and the conversation’s own.</p>
+      {person === null ? (
+        <p aria-busy="true">Reading your instructions…</p>
+      ) : person.text.trim() === '' ? (
+        <p>You have not written any instructions yet.</p>
+      ) : (
+        <figure className="settings-quote">
+          <figcaption>Your instructions ({person.intent === 'replace' ? 'replacing the agent’s own' : 'added to the agent’s own'})</figcaption>
+          <blockquote>{person.text}</blockquote>
+        </figure>
+      )}
+      <button type="button" onClick={() => void openInstructions()}>
+        Edit instructions…
+      </button>
+    </>
+  );
+}
+
+/** Select "Theme": the system's, or light or dark whatever the system says. */
+function ThemePicker() {
+  const [theme, setTheme] = useState<ThemeChoice>(readTheme);
+  return (
+    <label className="field">
+      <span>Theme</span>
+      <select
+        aria-label="Theme"
+        value={theme}
+        onChange={(event) => {
+          const choice = event.target.value as ThemeChoice;
+          applyTheme(choice);
+          setTheme(choice);
+        }}
+      >
+        <option value="system">As the system</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </label>
+  );
+}
+
+/** Where Baton keeps everything, and its version. */
+function DataFolderSettings() {
+  const dataDir = useBaton((state) => state.settings?.dataDir ?? '');
+  const version = useBaton((state) => state.settings?.version ?? '');
+  const [copied, copy] = useCopy();
+  return (
+    <>
+      <h2>Data folder</h2>
+      <p className="muted">Every conversation, your settings, the toolbox (secrets encrypted) and the agents Baton installed live in this folder. Copy it to back everything up; set BATON_DATA_DIR to use another.</p>
+      <p>
+        <code aria-label="Data folder path">{dataDir || '…'}</code>{' '}
+        <button type="button" disabled={!dataDir} onClick={() => copy(dataDir)}>
+          {copied ? 'Copied' : 'Copy path'}
+        </button>
+      </p>
+      {version ? <p className="muted">Baton {version}</p> : null}
+    </>
+  );
+}
+
+/** Every conversation at once; one conversation exports from its own menu. */
+function ExportSettings() {
+  const exportAll = useBaton((state) => state.exportAll);
+  return (
+    <>
+      <h2>Export</h2>
+      <p className="muted">Saves every conversation that is not in the trash, newest first, as one Markdown file. To export one conversation as JSONL (which Baton can import again), use Export JSONL in its menu.</p>
+      <button type="button" onClick={() => void exportAll()}>
+        Export all conversations
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * The settings page: which section shows, the "always" answers the person gave (revocable), the
+ * data folder and version, and exporting every conversation at once.
+ */
+import { saveFile } from '../../components/saveFile.js';
+import type { SettingsSlice, Slice } from '../types.js';
+
+/** The settings slice. */
+export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
+  settings: null,
+  async openSettings(section = 'agents') {
+    set({ sidebarOpen: false, settings: { section, decisions: null, note: null, dataDir: '', version: '', servers: null, toolboxes: [], person: null } });
+    try {
+      const [info, { decisions }, toolbox, instructions] = await Promise.all([api.call('getHostInfo', {}), api.call('listAlwaysDecisions', {}), api.call('listToolbox', {}), api.call('getInstructions', {})]);
+      set((state) => ({
+        settings: state.settings && { ...state.settings, decisions, dataDir: info.dataDir, version: info.version, servers: toolbox.servers, toolboxes: toolbox.toolboxes, person: instructions.person },
+      }));
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  closeSettings() {
+    set({ settings: null });
+  },
+  showSettingsSection(section) {
+    set((state) => ({ settings: state.settings && { ...state.settings, section } }));
+  },
+  async revokeDecision(id) {
+    try {
+      const { decisions, note } = await api.call('revokeAlwaysDecision', { id });
+      set((state) => ({ settings: state.settings && { ...state.settings, decisions, note } }));
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  async exportAll() {
+    try {
+      const file = await api.call('exportAllConversations', {});
+      saveFile(file.fileName, file.mimeType, file.content);
+      set({ info: `Exported ${file.count} ${file.count === 1 ? 'conversation' : 'conversations'} to ${file.fileName}.` });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+});
