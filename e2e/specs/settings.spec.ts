@@ -1,21 +1,26 @@
 /**
  * The settings page in a real browser with the fake agent: an "always" answer listed under
  * Permissions and revoked (recorded in the conversation, the agent started afresh), every section
- * reachable by keyboard, the theme, the data folder, exporting every conversation; and the web
+ * reachable by keyboard, Claude's own "Always Allow" revoked so that it asks again, the theme, the data folder, exporting every conversation; and the web
  * host's "Working folder" field completing folder paths.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 let host: WebHost | undefined;
+let stub: ModelStub | undefined;
 
 test.afterEach(async () => {
   await host?.kill();
   host = undefined;
+  await stub?.close();
+  stub = undefined;
 });
 
 async function open(page: Page): Promise<string> {
@@ -71,6 +76,59 @@ test('an "always" answer is listed in Settings › Permissions and revoked there
   await page.reload();
   await page.getByRole('list', { name: 'Conversations' }).getByRole('button').first().click();
   await expect(page.getByRole('group', { name: 'Permission: Write notes.txt' })).toContainText('Revoked');
+});
+
+test('Claude: "Always Allow" stops its questions until it is revoked in Settings; then Claude asks again', async ({ page }) => {
+  test.setTimeout(240_000);
+  const work = tempDir('e2e-settings-claude');
+  stub = await startModelStub({
+    reply: (request) => {
+      if (request.jsonSchema !== undefined) {
+        return undefined;
+      }
+      if (request.toolResult !== undefined) {
+        return { kind: 'text', chunks: ['Saved.'] };
+      }
+      const file = /write (\w+)/.exec(request.lastUserText)?.[1];
+      return file ? { kind: 'tool', name: 'Write', arguments: { file_path: path.join(work, `${file}.md`), content: `${file}\n` } } : { kind: 'text', chunks: ['Hello.'] };
+    },
+  });
+  host = await startWebHost(tempDir('e2e-settings-claude-data'), allAgentsHome(stub.url));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  const questions = page.getByRole('group', { name: /^Permission: / });
+  const replies = page.getByRole('article', { name: 'Claude' });
+
+  await send(page, 'please write one');
+  await expect(questions).toHaveCount(1);
+  await questions.first().getByRole('button', { name: /Always Allow/ }).click();
+  await expect(replies.last()).toContainText('Saved.');
+  expect(readFileSync(path.join(work, 'one.md'), 'utf8')).toBe('one\n');
+  await expect(questions.first()).toContainText('Claude remembers this answer.');
+
+  // Claude keeps the rule: the next edit runs without a question.
+  await send(page, 'please write two');
+  await expect(replies).toHaveCount(2);
+  await expect(replies.last()).toContainText('Saved.');
+  expect(readFileSync(path.join(work, 'two.md'), 'utf8')).toBe('two\n');
+  await expect(questions).toHaveCount(1);
+
+  await questions.first().getByRole('button', { name: 'Review or revoke it in Settings' }).click();
+  const settings = page.getByRole('main', { name: 'Settings' });
+  const answer = settings.getByRole('list', { name: 'Always answers' }).getByRole('listitem');
+  await expect(answer).toHaveCount(1);
+  await expect(answer).toContainText('Claude: Write');
+  await answer.getByRole('button', { name: /^Revoke Always Allow for Claude: Write/ }).click();
+  // This Claude keeps the rule for the session only (nothing in .claude/settings.local.json), so nothing else is named.
+  await expect(settings.getByRole('status')).toHaveText('Claude starts afresh for its next message in this folder: rules it kept for the session are gone.');
+  await settings.getByRole('button', { name: 'Close settings' }).click();
+
+  // Claude was started afresh: the same kind of edit is asked about again.
+  await send(page, 'please write three');
+  await expect(questions).toHaveCount(2);
+  await questions.last().getByRole('button', { name: 'Reject' }).click();
+  await expect(questions.last()).toContainText('✓ You chose: Reject');
 });
 
 test('every settings section by keyboard: agents, toolboxes, instructions, appearance, data folder, export', async ({ page }) => {
