@@ -36,6 +36,29 @@ describe('Markdown', () => {
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
+  it('lists what the person attached to a message, never an image itself', () => {
+    const attached: Envelope[] = [
+      envelopes[0]!,
+      {
+        conversationId: 'c',
+        seq: 2,
+        at: '2026-01-01T00:00:01.000Z',
+        v: 1,
+        type: 'turn.started',
+        payload: {
+          turnId: 't',
+          agentId: 'claude',
+          agentName: 'Claude',
+          text: 'Look at these',
+          attachments: [
+            { type: 'file', name: 'docs/notes.md', uri: 'file:///w/docs/notes.md' },
+            { type: 'image', name: 'shot.png', mimeType: 'image/png', size: 12_345, sha256: 'a'.repeat(64) },
+          ],
+        },
+      },
+    ];
+    expect(toMarkdown(summary, attached)).toContain('## You\n\nLook at these\n\nAttached:\n- File **docs/notes.md** (file:///w/docs/notes.md)\n- Image **shot.png** (image/png, 12,345 bytes)\n');
+  });
   it('makes safe file names from titles', () => {
     expect(exportFileName(summary, 'md')).toBe('Fix-the-bug-now.md');
     expect(exportFileName({ ...summary, title: '???' }, 'jsonl')).toBe('conversation.jsonl');

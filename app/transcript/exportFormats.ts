@@ -6,6 +6,7 @@ import { fidelityBadge, fidelityDetail } from '../handoff/handoff.js';
 import { TIMING_NAMES } from '../instructions/injectors.js';
 import { InvalidRequestError } from '../errors.js';
 import { envelopeSchema, parseEnvelope, type Envelope } from '../events/index.js';
+import type { AttachmentRecord } from '../prompt/attachments.js';
 import { reduceAll } from './reduce.js';
 import { emptyTranscript, type TranscriptItem, type TranscriptState } from './state.js';
 import type { ConversationSummary } from './summary.js';
@@ -66,6 +67,12 @@ export function toMarkdown(summary: ConversationSummary, envelopes: readonly Env
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
 
+/** One attachment of the person's message: its name, where it is (a file of the folder) or its type and size. */
+function attachmentLine(record: AttachmentRecord): string {
+  const facts = [record.uri, record.mimeType, record.size === undefined ? undefined : `${record.size.toLocaleString('en')} bytes`].filter(Boolean).join(', ');
+  return `- ${record.type === 'image' ? 'Image' : 'File'} **${record.name}**${facts ? ` (${facts})` : ''}`;
+}
+
 function quote(text: string): string[] {
   return text.split('\n').map((line) => `> ${line}`);
 }
@@ -84,7 +91,7 @@ function terminalMarkdown(content: Extract<TranscriptItem, { kind: 'tool' }>['co
 function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals']): string[] {
   switch (item.kind) {
     case 'user':
-      return ['## You', '', item.text];
+      return ['## You', '', item.text, ...(item.attachments && item.attachments.length > 0 ? ['', 'Attached:', ...item.attachments.map(attachmentLine)] : [])];
     case 'agent':
       return [`## ${item.agentName}`, '', item.text];
     case 'thought':

@@ -116,6 +116,31 @@ test('a plan is a checklist that updates as the agent works', async ({ page }) =
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: make a plan');
 });
 
+test('a follow-up queued while a reply runs keeps what was attached to it', async ({ page }) => {
+  await open(page);
+  const work = await page.getByRole('textbox', { name: 'Working folder' }).inputValue();
+  writeFileSync(path.join(work, 'notes.md'), '# Notes\n');
+  await send(page, 'slow');
+  await expect(page.getByText('Fake is working…')).toBeVisible();
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('blocks? see @not');
+  await expect(page.getByRole('listbox', { name: 'Files' }).getByRole('option')).toHaveText(['@notes.md']);
+  await message.press('Enter');
+  await message.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Queued, sent when this reply ends: “blocks? see @notes.md” with @notes.md' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+  // Taken back to edit, the attachment comes back with the text; queued again, it goes with it.
+  await page.getByRole('button', { name: 'Edit queued message' }).click();
+  await expect(message).toHaveValue('blocks? see @notes.md');
+  await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('@notes.md');
+  await message.press('Enter');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  const reply = page.getByRole('article', { name: /^Fake/ }).last();
+  await expect(reply).toContainText('"type":"resource_link"');
+  await expect(reply).toContainText('notes.md');
+  await expect(page.getByRole('article', { name: 'You' }).last().getByRole('list', { name: 'Attached' })).toContainText('notes.md');
+});
+
 test('a link an MCP server asks the person to open is shown with its host, and opened only on request', async ({ page }) => {
   await open(page);
   await send(page, 'elicit url');

@@ -111,8 +111,8 @@ export type ChatSlice = {
   editMessage(text: string): void;
   /** Sends the person's message of `turnId` again, as a new turn. */
   retry(turnId: string): Promise<void>;
-  /** A follow-up written while a turn runs, per conversation: sent when the turn ends. */
-  queued: Record<string, string>;
+  /** A follow-up written while a turn runs, per conversation, with what was attached to it: sent when the turn ends. */
+  queued: Record<string, { text: string; attachments: ComposerAttachment[] }>;
   /** Queues the message box's text for when the running turn ends. */
   queue(): void;
   /** Takes the queued follow-up back into the message box. */

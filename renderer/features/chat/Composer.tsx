@@ -126,7 +126,8 @@ export function Composer() {
     >
       {queued !== undefined && conversationId ? (
         <p className="queued" role="status">
-          Queued, sent when this reply ends: “{queued.length > 80 ? `${queued.slice(0, 79)}…` : queued}”{' '}
+          Queued, sent when this reply ends: “{queued.text.length > 80 ? `${queued.text.slice(0, 79)}…` : queued.text}”
+          {queued.attachments.length > 0 ? ` with ${queued.attachments.map((entry) => entry.label).join(', ')}` : ''}{' '}
           <button type="button" onClick={() => unqueue(conversationId)}>
             Edit queued message
           </button>

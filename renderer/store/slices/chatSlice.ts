@@ -198,35 +198,38 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     },
     queued: {},
     queue() {
-      const { selection, composer } = get();
+      const { selection, composer, attachments } = get();
       const text = (composer[composerKey(selection)] ?? '').trim();
       if (selection.kind !== 'conversation' || !text) {
         return;
       }
       const { conversationId } = selection;
-      set((state) => ({ queued: { ...state.queued, [conversationId]: text }, composer: { ...state.composer, [conversationId]: '' } }));
+      const attached = attachments[conversationId] ?? [];
+      set((state) => ({ queued: { ...state.queued, [conversationId]: { text, attachments: attached } }, composer: { ...state.composer, [conversationId]: '' }, attachments: { ...state.attachments, [conversationId]: [] } }));
     },
     unqueue(conversationId) {
-      const text = get().queued[conversationId];
+      const queued = get().queued[conversationId];
       set((state) => {
-        const { [conversationId]: _taken, ...queued } = state.queued;
-        return { queued, composer: text === undefined ? state.composer : { ...state.composer, [conversationId]: text } };
+        const { [conversationId]: _taken, ...rest } = state.queued;
+        return queued === undefined
+          ? { queued: rest }
+          : { queued: rest, composer: { ...state.composer, [conversationId]: queued.text }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } };
       });
     },
     async sendQueued(conversationId) {
-      const text = get().queued[conversationId];
-      if (text === undefined) {
+      const queued = get().queued[conversationId];
+      if (queued === undefined) {
         return;
       }
       set((state) => {
-        const { [conversationId]: _sent, ...queued } = state.queued;
-        return { queued };
+        const { [conversationId]: _sent, ...rest } = state.queued;
+        return { queued: rest };
       });
       try {
-        await post(conversationId, text);
+        await post(conversationId, queued.text, queued.attachments);
       } catch (error) {
-        // Nothing is lost: the message goes back into the box.
-        set((state) => ({ composer: { ...state.composer, [conversationId]: text } }));
+        // Nothing is lost: the message and what was attached go back into the box.
+        set((state) => ({ composer: { ...state.composer, [conversationId]: queued.text }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
         get().showError(error);
       }
     },
