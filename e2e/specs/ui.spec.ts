@@ -1,6 +1,6 @@
 /**
  * The conversation UI in a real browser: highlighted code with its language and a copy button,
- * links that open outside; a permission request from Claude (an edit with its diff) answered
+ * links that open outside; an image pasted for Claude reaching the model; a permission request from Claude (an edit with its diff) answered
  * with the keyboard alone; the list badge while it waits; one live announcement per reply;
  * shortcuts; "Jump to latest"; the narrow layout; axe-core on the main screens; light and dark
  * themes, with screenshots saved under e2e/artifacts/.
@@ -19,6 +19,9 @@ import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 const ARTIFACTS = path.resolve('e2e/artifacts');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const CODE_REPLY = ['Here is the fix:\n\n```ts\nconst answer: number = 42; // the answer\n```\n\n', 'See [the docs](https://example.com/docs).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'];
+
+/** A 1×1 PNG. */
+const DOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 let host: WebHost | undefined;
 let stub: ModelStub | undefined;
@@ -124,6 +127,33 @@ test('Claude: highlighted code with a copy button, outside links, and an edit pe
   await diff.getByRole('button', { name: 'Side by side' }).click();
   await expect(diff.getByRole('table', { name: /^Side by side changes/ })).toContainText('second line');
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('Claude: an image pasted into the message goes to the model as an image', async ({ page }) => {
+  test.setTimeout(180_000);
+  const work = tempDir('e2e-ui-image');
+  stub = await startModelStub({ reply: (request) => (request.jsonSchema === undefined ? { kind: 'text', chunks: ['A single dot.'] } : undefined) });
+  host = await startWebHost(tempDir('e2e-ui-image-data'), allAgentsHome(stub.url));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.evaluate((box, base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'dot.png', { type: 'image/png' }));
+    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, DOT_PNG);
+  await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('dot.png');
+  await message.fill('What is in this picture?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('article', { name: 'Claude' })).toContainText('A single dot.');
+  await expect(page.getByRole('article', { name: 'You' }).getByRole('list', { name: 'Attached' })).toContainText('dot.png');
+  // What Claude sent the model: the picture itself, as an image block with the same bytes.
+  const images = stub.requests.flatMap((request) => JSON.stringify(request.body ?? '').match(/"type":"image","source":\{[^}]*\}/g) ?? []);
+  expect(images.length).toBeGreaterThan(0);
+  expect(images[0]).toContain('"media_type":"image/png"');
+  expect(images[0]).toContain(DOT_PNG);
 });
 
 test('shortcuts, Escape to stop, and "Jump to latest" while a long reply streams', async ({ page }) => {
