@@ -2,6 +2,7 @@
 import { ConnectionBanner } from './components/ConnectionBanner.js';
 import { ReplyAnnouncer } from './components/ReplyAnnouncer.js';
 import { Shortcuts } from './components/Shortcuts.js';
+import { TipProvider } from './components/Tip.js';
 import { ChatView } from './features/chat/ChatView.js';
 import { InstructionsDialog } from './features/chat/InstructionsDialog.js';
 import { LoginTerminal } from './features/chat/LoginTerminal.js';
@@ -15,15 +16,17 @@ export function App() {
   const sidebarOpen = useBaton((state) => state.sidebarOpen);
   const settingsOpen = useBaton((state) => state.settings !== null);
   return (
-    <div className={sidebarOpen ? 'app sidebar-open' : 'app'}>
-      <ConnectionBanner />
-      <Sidebar />
-      {settingsOpen ? <SettingsPage /> : <ChatView />}
-      <LoginTerminal />
-      <InstructionsDialog />
-      <ToolboxDialog />
-      <ReplyAnnouncer />
-      <Shortcuts />
-    </div>
+    <TipProvider>
+      <div className={sidebarOpen ? 'app sidebar-open' : 'app'}>
+        <ConnectionBanner />
+        <Sidebar />
+        {settingsOpen ? <SettingsPage /> : <ChatView />}
+        <LoginTerminal />
+        <InstructionsDialog />
+        <ToolboxDialog />
+        <ReplyAnnouncer />
+        <Shortcuts />
+      </div>
+    </TipProvider>
   );
 }

@@ -330,7 +330,14 @@ test('messages: their time, copy, edit and resend, retry; a follow-up queued whi
   await page.getByRole('button', { name: 'New conversation' }).click();
   await page.getByRole('textbox', { name: 'Working folder' }).fill('');
   const recent = page.getByRole('group', { name: 'Recent folders' }).getByRole('button', { name: path.basename(folder) });
-  await expect(recent).toHaveAttribute('title', folder);
+  // Its tip (on hover, and on keyboard focus; Escape hides it) gives the whole path.
+  await recent.hover();
+  await expect(page.getByRole('tooltip')).toHaveText(folder);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+  await page.mouse.move(0, 0);
+  await recent.focus();
+  await expect(page.getByRole('tooltip')).toHaveText(folder);
   await recent.click();
   await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(folder);
 });

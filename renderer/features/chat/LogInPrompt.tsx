@@ -1,5 +1,6 @@
 /** Under an "AuthRequired" failure: the agent's log-in methods, as actions where Baton can run them. */
 import type { AuthMethodInfo } from '../../../app/errors.js';
+import { Tip } from '../../components/Tip.js';
 import { useBaton } from '../../store/index.js';
 import { LOGIN_TERMINAL_SIZE } from './LoginTerminal.js';
 import { selectActiveSummary } from '../../store/selectors/transcript.js';
@@ -20,13 +21,17 @@ export function LogInPrompt({ methods, agentId }: { methods: AuthMethodInfo[]; a
         method.terminal && !terminalLogin ? (
           <p key={method.id}>{method.name}: runs in a terminal, which this system does not give Baton. Log in from a terminal, then send again.</p>
         ) : method.terminal ? (
-          <button key={method.id} type="button" title={method.description} onClick={() => void startLoginTerminal(target, method.id, method.name, LOGIN_TERMINAL_SIZE)}>
-            Log in with {method.name} (in a terminal)
-          </button>
+          <Tip key={method.id} text={method.description}>
+            <button type="button" onClick={() => void startLoginTerminal(target, method.id, method.name, LOGIN_TERMINAL_SIZE)}>
+              Log in with {method.name} (in a terminal)
+            </button>
+          </Tip>
         ) : (
-          <button key={method.id} type="button" title={method.description} onClick={() => void logIn(target, method.id)}>
-            Log in with {method.name}
-          </button>
+          <Tip key={method.id} text={method.description}>
+            <button type="button" onClick={() => void logIn(target, method.id)}>
+              Log in with {method.name}
+            </button>
+          </Tip>
         ),
       )}
     </div>

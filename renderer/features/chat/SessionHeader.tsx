@@ -10,6 +10,7 @@ import { AgentSessions } from './AgentSessions.js';
 import { InstallAction, ManagedAgent } from './AgentInstall.js';
 import { DraftSessionOptions, SessionOptions } from './SessionOptions.js';
 import { FolderField } from './FolderField.js';
+import { Tip } from '../../components/Tip.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
 const compactNumber = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
@@ -114,9 +115,11 @@ function RecentFolders({ current, choose }: { current: string; choose: (folder: 
     <div className="recent-folders" role="group" aria-label="Recent folders">
       <span className="hint">Recent:</span>
       {folders.map((folder) => (
-        <button key={folder} type="button" title={folder} onClick={() => choose(folder)}>
-          {folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder}
-        </button>
+        <Tip key={folder} text={folder}>
+          <button type="button" onClick={() => choose(folder)}>
+            {folder.split(/[\\/]/).filter(Boolean).at(-1) ?? folder}
+          </button>
+        </Tip>
       ))}
     </div>
   );
