@@ -120,6 +120,12 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   const firstPaintMs = Date.now() - started;
   const stop = await watchFrames(page);
+  // BATON_BENCH_PROFILE=<file>: a CPU profile of the read-back of the long thread (DevTools' format).
+  const profileFile = turns > 50 ? process.env.BATON_BENCH_PROFILE : undefined;
+  const profiler = profileFile ? await page.context().newCDPSession(page) : undefined;
+  await profiler?.send('Profiler.enable');
+  await profiler?.send('Profiler.setSamplingInterval', { interval: 200 });
+  await profiler?.send('Profiler.start');
   // "Show earlier" doubles what is shown, until the first turn is there.
   for (;;) {
     // How many entries are loaded (a virtualized transcript renders only those in view).
@@ -137,6 +143,10 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
   await page.getByRole('region', { name: 'Transcript' }).evaluate((node) => node.scrollTo({ top: 0 }));
   await page.getByText('Question 0:').waitFor();
   const longestFrameMs = await stop();
+  if (profiler && profileFile) {
+    const { profile } = await profiler.send('Profiler.stop');
+    writeFileSync(profileFile, JSON.stringify(profile));
+  }
   const heap = await heapMb(page);
   const before = await taskSeconds(page);
   await page.waitForTimeout(IDLE_MS);

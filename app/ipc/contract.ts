@@ -134,6 +134,9 @@ export const instructionPreviewSchema = z.object({
 /** One of {@link instructionPreviewSchema}. */
 export type InstructionPreview = z.infer<typeof instructionPreviewSchema>;
 
+/** The most events one answer of a paged read carries. */
+export const MAX_EVENTS_PER_PAGE = 10_000;
+
 export const requests = {
   /** Facts about this host needed to draw the first screen. */
   getHostInfo: {
@@ -372,15 +375,28 @@ export const requests = {
    * enough to include the turn holding `aroundSeq` when given. Starts no agent.
    */
   openConversation: {
-    params: z.object({ conversationId, turns: z.number().int().min(1).max(1_000_000).optional(), aroundSeq: z.number().int().positive().optional() }),
+    params: z.object({
+      conversationId,
+      turns: z.number().int().min(1).max(1_000_000).optional(),
+      aroundSeq: z.number().int().positive().optional(),
+      /** At most this many events in the answer; the rest come by readConversationEvents from `nextSeq`. */
+      maxEvents: z.number().int().min(1).max(MAX_EVENTS_PER_PAGE).optional(),
+    }),
     result: z.object({
       conversation: conversationSummarySchema,
       events: z.array(envelopeSchema),
       /** Seq of the first event returned; earlier ones exist when it is above 1. */
       firstSeq: z.number().int().positive(),
+      /** Where the events left out by `maxEvents` start (null: none were). */
+      nextSeq: z.number().int().positive().nullable(),
       /** The conversation's own state as of its last event: what a tail read from firstSeq starts from. */
       context: conversationContextSchema,
     }),
+  },
+  /** The next page of a read: up to `limit` stored events from `fromSeq` on. */
+  readConversationEvents: {
+    params: z.object({ conversationId, fromSeq: z.number().int().positive(), limit: z.number().int().min(1).max(MAX_EVENTS_PER_PAGE) }),
+    result: z.object({ events: z.array(envelopeSchema), nextSeq: z.number().int().positive().nullable() }),
   },
   /**
    * Resolves once the person's message is committed as a new turn. With another agent than the

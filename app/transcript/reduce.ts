@@ -191,16 +191,31 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
 
 /**
  * Folds a list of events; the same result as `events.reduce(reduce, state)`, in time linear in
- * the events rather than quadratic. `reduce` copies `items` and `turns` on every event, so a fold
- * of a long thread (thousands of turns) would copy them thousands of times. Here the items and
- * turns of finished turns are set aside ("settled") and `reduce` sees only the rest; an event
- * that names a settled turn or question (a late update) first puts them back, so `reduce` always
- * sees everything the event can touch.
+ * the events rather than quadratic (see {@link startFold}).
  */
 export function reduceAll(state: TranscriptState, events: ReadonlyArray<TranscriptEvent | UnknownEvent>): TranscriptState {
   if (events.length < 2) {
     return events.reduce(reduce, state);
   }
+  const fold = startFold(state);
+  for (const event of events) {
+    fold.add(event);
+  }
+  return fold.result();
+}
+
+/** A fold in progress: events are added one at a time, and the state is put together once at the end. */
+export type Fold = { add(event: TranscriptEvent | UnknownEvent): void; result(): TranscriptState };
+
+/**
+ * Starts a fold of events into `state`. `reduce` copies `items` and `turns` on every event, so a
+ * fold of a long thread (thousands of turns) would copy them thousands of times. Here the items
+ * and turns of finished turns are set aside ("settled") and `reduce` sees only the rest; an event
+ * that names a settled turn or question (a late update) first puts them back, so `reduce` always
+ * sees everything the event can touch. A fold can be spread over many tasks (the renderer folds a
+ * long read in slices); `result` puts the settled part back and can be called once.
+ */
+export function startFold(state: TranscriptState): Fold {
   let settledItems: TranscriptItem[] = [];
   let settledTurns: Record<string, TranscriptState['turns'][string]> = {};
   const settledTurnIds = new Set<string>();
@@ -241,19 +256,21 @@ export function reduceAll(state: TranscriptState, events: ReadonlyArray<Transcri
   const active = state.activeTurnId;
   const firstLive = active === null ? -1 : state.items.findIndex((item) => item.turnId === active);
   let current = settle(state, firstLive < 0 ? state.items.length : firstLive);
-  for (const event of events) {
-    const payload = (event as { payload?: { turnId?: unknown; requestId?: unknown } }).payload;
-    const turnId = typeof payload?.turnId === 'string' ? payload.turnId : undefined;
-    const requestId = typeof payload?.requestId === 'string' ? payload.requestId : undefined;
-    if ((turnId !== undefined && settledTurnIds.has(turnId)) || (requestId !== undefined && settledRequests.has(requestId))) {
-      current = restore(current);
-    }
-    current = reduce(current, event);
-    if (event.type === 'turn.ended' && current.activeTurnId === null) {
-      current = settle(current, current.items.length);
-    }
-  }
-  return restore(current);
+  return {
+    add(event) {
+      const payload = (event as { payload?: { turnId?: unknown; requestId?: unknown } }).payload;
+      const turnId = typeof payload?.turnId === 'string' ? payload.turnId : undefined;
+      const requestId = typeof payload?.requestId === 'string' ? payload.requestId : undefined;
+      if ((turnId !== undefined && settledTurnIds.has(turnId)) || (requestId !== undefined && settledRequests.has(requestId))) {
+        current = restore(current);
+      }
+      current = reduce(current, event);
+      if (event.type === 'turn.ended' && current.activeTurnId === null) {
+        current = settle(current, current.items.length);
+      }
+    },
+    result: () => restore(current),
+  };
 }
 
 function replaceLast(items: TranscriptItem[], item: TranscriptItem): TranscriptItem[] {

@@ -247,12 +247,18 @@ export class Host {
         this.conversations.instructions.setAgent(agentId, settings);
         return {};
       },
-      openConversation: ({ conversationId, turns, aroundSeq }) => {
+      openConversation: ({ conversationId, turns, aroundSeq, maxEvents }) => {
         // Chunks still waiting for their group commit are written first, so nothing is missing.
         this.conversations.committer.flush(conversationId);
         const conversation = this.store.getSummary(conversationId);
-        const { firstSeq, envelopes } = this.store.readTail(conversationId, turns ?? DEFAULT_TURNS_SHOWN, aroundSeq);
-        return { conversation, events: envelopes, firstSeq, context: this.store.getContext(conversationId) };
+        const { firstSeq, envelopes, nextSeq } = this.store.readTail(conversationId, turns ?? DEFAULT_TURNS_SHOWN, aroundSeq, maxEvents);
+        return { conversation, events: envelopes, firstSeq, nextSeq, context: this.store.getContext(conversationId) };
+      },
+      readConversationEvents: ({ conversationId, fromSeq, limit }) => {
+        this.conversations.committer.flush(conversationId);
+        this.store.getSummary(conversationId);
+        const { envelopes, nextSeq } = this.store.readPage(conversationId, fromSeq, limit);
+        return { events: envelopes, nextSeq };
       },
       sendMessage: ({ conversationId, text, agentId, attachments }) => this.conversations.send(conversationId, text, agentId, attachments),
       cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),

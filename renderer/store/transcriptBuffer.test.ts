@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../app/events/index.js';
 import { emptyContext } from '../../app/transcript/index.js';
-import { applyEnvelopes, bufferedTail, bufferedTailInSlices, emptyBuffered } from './transcriptBuffer.js';
+import { applyEnvelopes, bufferedTail, bufferedTailInSlices, emptyBuffered, readInSlices } from './transcriptBuffer.js';
 
 const envelope = (seq: number, type: string, payload: unknown): Envelope => ({ conversationId: 'c', seq, at: 'now', v: 1, type, payload });
 const history = [
@@ -54,8 +54,21 @@ describe('bufferedTailInSlices', () => {
       return Promise.resolve();
     };
     const sliced = await bufferedTailInSlices(emptyContext('c1'), 1, long, pause, 0);
-    expect(pauses).toBeGreaterThanOrEqual(Math.floor(long.length / 500) - 1);
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(long.length / 50) - 1);
     expect(sliced).toEqual(bufferedTail(emptyContext('c1'), 1, long));
     expect(sliced.state.items).toHaveLength(3000);
+
+    // Read in pages (as a long "Show earlier" comes), pages out of order included, the result is the same.
+    async function* pages(): AsyncGenerator<readonly Envelope[]> {
+      yield long.slice(0, 1000);
+      yield long.slice(2000);
+      yield long.slice(1000, 2000);
+    }
+    const paged = await readInSlices(bufferedTail(emptyContext('c1'), 1, []), pages(), pause, 0);
+    expect(paged).toEqual(sliced);
+    // What is already folded is not folded again; an event past a gap waits.
+    const after = await readInSlices(paged, [[...long.slice(-3), { ...long[0]!, seq: long.length + 2 }]]);
+    expect(after.state).toEqual(paged.state);
+    expect([...after.waiting.keys()]).toEqual([long.length + 2]);
   });
 });

@@ -3,7 +3,7 @@
  * history and pushed events can interleave). Events after a gap wait until the gap is filled.
  */
 import { parseEnvelope, type Envelope, type TranscriptEvent, type UnknownEvent } from '../../app/events/index.js';
-import { emptyTranscript, reduceAll, tailTranscript, type ConversationContext, type TranscriptState } from '../../app/transcript/index.js';
+import { emptyTranscript, reduceAll, startFold, tailTranscript, type ConversationContext, type TranscriptState } from '../../app/transcript/index.js';
 
 /** A transcript (possibly only its tail, from `firstSeq`) plus the events that arrived ahead of a gap. */
 export type BufferedTranscript = { state: TranscriptState; waiting: ReadonlyMap<number, Envelope>; firstSeq: number };
@@ -41,33 +41,49 @@ export function applyEnvelopes(buffered: BufferedTranscript, envelopes: readonly
   return { state: reduceAll(buffered.state, ready), waiting, firstSeq: buffered.firstSeq };
 }
 
-/** Events folded between two checks of the time budget. */
-const SLICE_EVENTS = 500;
+/** Events folded between two looks at the clock. */
+const CHECK_EVERY = 50;
 
 /**
- * `bufferedTail`, for a read of thousands of events: folded in slices of about `budgetMs` each,
- * yielding in between (`pause`), so the window keeps painting and no task runs long. The result is
- * the same as one fold (folding is associative over consecutive events).
+ * `applyEnvelopes` for a long read that comes in pages: one fold over all of it (`startFold`),
+ * done in slices of about `budgetMs`, yielding in between (`pause`) so the window keeps painting
+ * and no task runs long. The state is put together once, at the end; the result is the same as
+ * one `applyEnvelopes` of every page in turn.
  */
-export async function bufferedTailInSlices(
-  context: ConversationContext,
-  firstSeq: number,
-  envelopes: readonly Envelope[],
+export async function readInSlices(
+  from: BufferedTranscript,
+  pages: AsyncIterable<readonly Envelope[]> | Iterable<readonly Envelope[]>,
   pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
   budgetMs = 8,
 ): Promise<BufferedTranscript> {
-  let buffered = bufferedTail(context, firstSeq, []);
-  let start = 0;
-  while (start < envelopes.length) {
-    const began = performance.now();
-    do {
-      const end = Math.min(envelopes.length, start + SLICE_EVENTS);
-      buffered = applyEnvelopes(buffered, envelopes.slice(start, end));
-      start = end;
-    } while (start < envelopes.length && performance.now() - began < budgetMs);
-    if (start < envelopes.length) {
-      await pause();
+  const waiting = new Map(from.waiting);
+  const fold = startFold(from.state);
+  let lastSeq = from.state.lastSeq;
+  let folded = 0;
+  let began = performance.now();
+  for await (const envelopes of pages) {
+    for (const envelope of envelopes) {
+      if (envelope.seq > lastSeq && !waiting.has(envelope.seq)) {
+        waiting.set(envelope.seq, envelope);
+      }
+    }
+    for (let next = waiting.get(lastSeq + 1); next; next = waiting.get(lastSeq + 1)) {
+      waiting.delete(next.seq);
+      const parsed = parseEnvelope(next);
+      // An event this build cannot read is skipped like an unknown one, so later events still show.
+      fold.add(parsed.ok ? parsed.event : { ...next, unknown: true });
+      lastSeq = next.seq;
+      folded += 1;
+      if (folded % CHECK_EVERY === 0 && performance.now() - began > budgetMs) {
+        await pause();
+        began = performance.now();
+      }
     }
   }
-  return buffered;
+  return { state: fold.result(), waiting, firstSeq: from.firstSeq };
+}
+
+/** `bufferedTail` for a read of thousands of events, folded in slices (see {@link readInSlices}). */
+export function bufferedTailInSlices(context: ConversationContext, firstSeq: number, envelopes: readonly Envelope[], pause?: () => Promise<void>, budgetMs?: number): Promise<BufferedTranscript> {
+  return readInSlices(bufferedTail(context, firstSeq, []), [envelopes], pause, budgetMs);
 }

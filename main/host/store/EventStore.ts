@@ -43,6 +43,7 @@ export class EventStore {
       insertEvent: this.db.prepare('INSERT INTO events (conversation_id, seq, at, v, type, payload) VALUES (?, ?, ?, ?, ?, ?)'),
       events: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq'),
       eventsFrom: this.db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq >= ? ORDER BY seq'),
+      eventsPage: this.db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq >= ? ORDER BY seq LIMIT ?'),
       nthLastTurn: this.db.prepare<[string, number], { start_seq: number }>('SELECT start_seq FROM turns WHERE conversation_id = ? ORDER BY start_seq DESC LIMIT 1 OFFSET ?'),
       turnHolding: this.db.prepare<[string, number], { start_seq: number | null }>('SELECT MAX(start_seq) AS start_seq FROM turns WHERE conversation_id = ? AND start_seq <= ?'),
       exists: this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM events WHERE conversation_id = ? LIMIT 1'),
@@ -129,7 +130,7 @@ export class EventStore {
    * The tail of a transcript in whole turns: from the start of the `turns`-th last turn, or of
    * the turn holding `aroundSeq` if that is earlier. Seq 1 when the conversation is shorter.
    */
-  readTail(conversationId: string, turns: number, aroundSeq?: number): { firstSeq: number; envelopes: Envelope[] } {
+  readTail(conversationId: string, turns: number, aroundSeq?: number, maxEvents?: number): { firstSeq: number; envelopes: Envelope[]; nextSeq: number | null } {
     const start = this.statements.nthLastTurn.get(conversationId, turns - 1)?.start_seq;
     // A conversation with no more turns than asked for is read whole, with what preceded its first turn.
     const hasEarlierTurns = this.statements.nthLastTurn.get(conversationId, turns) !== undefined;
@@ -137,7 +138,18 @@ export class EventStore {
     if (aroundSeq !== undefined) {
       firstSeq = Math.min(firstSeq, this.statements.turnHolding.get(conversationId, aroundSeq)?.start_seq ?? 1);
     }
-    return { firstSeq, envelopes: this.statements.eventsFrom.all(conversationId, firstSeq).map(toEnvelope) };
+    if (maxEvents === undefined) {
+      return { firstSeq, envelopes: this.statements.eventsFrom.all(conversationId, firstSeq).map(toEnvelope), nextSeq: null };
+    }
+    return { firstSeq, ...this.readPage(conversationId, firstSeq, maxEvents) };
+  }
+
+  /** Up to `limit` events from `fromSeq` on, and where the next page starts (null: none after these). */
+  readPage(conversationId: string, fromSeq: number, limit: number): { envelopes: Envelope[]; nextSeq: number | null } {
+    const rows = this.statements.eventsPage.all(conversationId, fromSeq, limit + 1);
+    const more = rows.length > limit;
+    const envelopes = (more ? rows.slice(0, limit) : rows).map(toEnvelope);
+    return { envelopes, nextSeq: more ? rows[limit]!.seq : null };
   }
 
   /** The events of a conversation; those this build cannot read are counted, and stay on disk. */

@@ -120,6 +120,34 @@ describe('reading long transcripts', () => {
     const short = host.history.import(syntheticTranscript({ turns: 50 }));
     expect(host.store.readTail(short.conversationId, 50).firstSeq).toBe(1);
   });
+
+  it('reads a long tail in pages that join up to the same events', async () => {
+    const host = openHost(tempDir('pages'));
+    const long = host.history.import(syntheticTranscript({ turns: 120 }));
+    const whole = host.store.readTail(long.conversationId, 100).envelopes;
+    const first = await host.handle('openConversation', { conversationId: long.conversationId, turns: 100, maxEvents: 120 });
+    if (!first.ok) {
+      throw new Error(JSON.stringify(first.error));
+    }
+    const opened = first.result as { events: Array<{ seq: number }>; firstSeq: number; nextSeq: number | null };
+    expect(opened.events).toHaveLength(120);
+    expect(opened.firstSeq).toBe(whole[0]!.seq);
+    const seqs = opened.events.map((event) => event.seq);
+    for (let next = opened.nextSeq; next !== null; ) {
+      const page = await host.handle('readConversationEvents', { conversationId: long.conversationId, fromSeq: next, limit: 120 });
+      if (!page.ok) {
+        throw new Error(JSON.stringify(page.error));
+      }
+      const result = page.result as { events: Array<{ seq: number }>; nextSeq: number | null };
+      expect(result.events.length).toBeLessThanOrEqual(120);
+      seqs.push(...result.events.map((event) => event.seq));
+      next = result.nextSeq;
+    }
+    expect(seqs).toEqual(whole.map((envelope) => envelope.seq));
+    // Without a limit, one answer holds them all; a page past the end is empty.
+    expect(host.store.readTail(long.conversationId, 100).nextSeq).toBeNull();
+    expect(host.store.readPage(long.conversationId, long.lastSeq + 1, 10)).toEqual({ envelopes: [], nextSeq: null });
+  });
 });
 
 describe('rebuild', () => {

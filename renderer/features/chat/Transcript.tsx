@@ -9,8 +9,13 @@ import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import { TranscriptEntry } from './TranscriptEntry.js';
 
-/** Up to this many entries all are in the page (find-in-page and browse mode see the whole thread); past it, only those near the view. */
-export const VIRTUAL_AFTER = 300;
+/**
+ * A conversation read whole with up to this many entries has them all in the page (find-in-page
+ * and browse mode see the whole thread). Past it, or while earlier turns are still unread, only
+ * the entries near the view are: a long conversation is virtualized from the moment it opens, so
+ * "Show earlier" never has to swap a long plain list for a virtual one.
+ */
+export const VIRTUAL_AFTER = 150;
 const GAP_PX = 12;
 
 /** A first guess at an entry's height, until it is measured. */
@@ -51,7 +56,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   const focusShown = focusIndex >= 0;
   const [following, setFollowing] = useState(true);
   const conversationId = transcript?.conversationId;
-  const virtual = items.length > VIRTUAL_AFTER;
+  const virtual = items.length > VIRTUAL_AFTER || hasEarlier;
   const [scrollMargin, setScrollMargin] = useState(0);
   // Open questions stay rendered (focus moves to them, and the person must be able to answer).
   const pinned = useMemo(() => {

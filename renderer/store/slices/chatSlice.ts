@@ -1,12 +1,14 @@
 /** The open conversation: loading its transcript, the draft of a new one, sending, stopping, answering permission questions. */
 import type { Envelope } from '../../../app/events/index.js';
 import { rememberFolder } from '../../components/recentFolders.js';
-import { applyEnvelopes, bufferedTailInSlices } from '../transcriptBuffer.js';
+import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.js';
 import { composerKey, type ChatSlice, type ComposerAttachment, type Slice } from '../types.js';
 import { agentChoices, choicesToApply, rememberChoice } from '../../components/agentChoices.js';
 
 /** Turns read when a conversation opens; "Show earlier" doubles it. */
 const TURNS_PER_PAGE = 50;
+/** Events per answer of a read (a message of this size is received and checked in a few milliseconds). */
+const EVENTS_PER_PAGE = 1_500;
 
 /** The chat slice. */
 export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
@@ -51,8 +53,18 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     arrivedDuringRead.set(conversationId, []);
     try {
       const turns = get().turnsShown[conversationId] ?? TURNS_PER_PAGE;
-      const { events, conversation, firstSeq, context } = await api.call('openConversation', { conversationId, turns, ...(aroundSeq === undefined ? {} : { aroundSeq }) });
-      const buffered = applyEnvelopes(await bufferedTailInSlices(context, firstSeq, events), arrivedDuringRead.get(conversationId) ?? []);
+      const { events, conversation, firstSeq, nextSeq, context } = await api.call('openConversation', { conversationId, turns, maxEvents: EVENTS_PER_PAGE, ...(aroundSeq === undefined ? {} : { aroundSeq }) });
+      // A long read comes in pages, so that no one message takes a long task to receive and check.
+      async function* pages(): AsyncGenerator<readonly Envelope[]> {
+        yield events;
+        for (let next = nextSeq; next !== null; ) {
+          const page = await api.call('readConversationEvents', { conversationId, fromSeq: next, limit: EVENTS_PER_PAGE });
+          yield page.events;
+          next = page.nextSeq;
+        }
+      }
+      const read = await readInSlices(bufferedTail(context, firstSeq, []), pages());
+      const buffered = applyEnvelopes(read, arrivedDuringRead.get(conversationId) ?? []);
       set((state) => ({ transcripts: { ...state.transcripts, [conversationId]: buffered } }));
       get().upsertSummary(conversation);
     } catch (error) {
