@@ -25,8 +25,10 @@ async function overhead(agent: ConformanceAgent): Promise<void> {
   const host = new Host({ dataDir: tempDir('bench-turns'), env });
   const ended = new Map<string, () => void>();
   host.subscribe((event: PushEvent) => {
-    if (event.name === 'transcript' && event.payload.event.type === 'turn.ended') {
-      ended.get((event.payload.event.payload as { turnId: string }).turnId)?.();
+    for (const envelope of event.name === 'transcript' ? event.payload.events : []) {
+      if (envelope.type === 'turn.ended') {
+        ended.get((envelope.payload as { turnId: string }).turnId)?.();
+      }
     }
   });
   const { conversationId } = host.conversations.create(agent, tempDir('bench-work'));

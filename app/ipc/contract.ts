@@ -449,8 +449,8 @@ export type Result<M extends Method> = z.infer<(typeof requests)[M]['result']>;
 
 /** Events the host pushes, by name. */
 export const pushEvents = {
-  /** A transcript event, pushed only after it is committed. */
-  transcript: z.object({ event: envelopeSchema }),
+  /** The events of one commit, in order, pushed only after they are committed (a streamed group is one push). */
+  transcript: z.object({ events: z.array(envelopeSchema).min(1) }),
   /** A conversation's summary changed (new, renamed, new turn, turn ended, archived, deleted). */
   conversationChanged: z.object({ conversation: conversationSummarySchema }),
   /** A conversation was erased for good. */

@@ -95,8 +95,12 @@ export type ChatSlice = {
   newConversation(): void;
   select(conversationId: string, focusSeq?: number): Promise<void>;
   showEarlier(): Promise<void>;
-  /** A pushed transcript event. */
-  receiveEnvelope(envelope: Envelope): void;
+  /** Pushed transcript events, one commit's (applied with the others of their animation frame). */
+  receiveEnvelopes(envelopes: readonly Envelope[]): void;
+  /** A pushed summary (the newest of each conversation applied at the next animation frame). */
+  receiveSummary(summary: ConversationSummary): void;
+  /** A pushed erasure (a summary still waiting for its frame is dropped). */
+  receiveRemoval(conversationId: string): void;
   setDraftAgent(agentId: string): void;
   /** Chooses a session option (model, mode…) for the new conversation, applied when its session starts; remembered for the agent. */
   setDraftOption(optionId: string, value: string): void;

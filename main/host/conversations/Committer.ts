@@ -1,7 +1,9 @@
 /**
- * The only path from producers to the store and on to windows. Streamed chunks are grouped for
- * up to a short window and committed in one transaction; anything else flushes what is waiting
- * and commits at once, so order is kept. Nothing is pushed before it is committed.
+ * The only path from producers to the store and on to windows. Streamed chunks are grouped and
+ * committed in one transaction: a group is committed as soon as what arrived together is in, but
+ * at most once per short window per conversation, so a fast stream makes large groups and a slow
+ * one waits for nothing. Anything else flushes what is waiting and commits at once, so order is
+ * kept. Nothing is pushed before it is committed.
  */
 import { ConcurrencyError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
@@ -10,12 +12,15 @@ import type { AppendResult, EventStore } from '../store/EventStore.js';
 
 /** Event types worth grouping: they arrive many per second while a reply streams. */
 const BATCHABLE = new Set<EventDraft['type']>(['message.chunk', 'thought.chunk']);
+/** Grouped commits of one conversation are at least this far apart. */
 const BATCH_WINDOW_MS = 10;
 
 /** Commits and pushes events. */
 export class Committer {
   private readonly lastSeq = new Map<string, number>();
   private readonly waiting = new Map<string, { drafts: EventDraft[]; timer: NodeJS.Timeout }>();
+  /** When each conversation's last grouped commit started (performance.now()). */
+  private readonly lastGroupAt = new Map<string, number>();
 
   constructor(
     private readonly store: EventStore,
@@ -40,13 +45,16 @@ export class Committer {
       entry.drafts.push(...drafts);
       return;
     }
+    // What arrives in the same read joins the group (a timer runs after the read's callbacks).
+    const sinceLast = performance.now() - (this.lastGroupAt.get(conversationId) ?? -Infinity);
     const timer = setTimeout(() => {
+      this.lastGroupAt.set(conversationId, performance.now());
       try {
         this.flush(conversationId);
       } catch (error) {
         this.onBatchFailure(conversationId, error);
       }
-    }, BATCH_WINDOW_MS);
+    }, Math.max(0, BATCH_WINDOW_MS - sinceLast));
     this.waiting.set(conversationId, { drafts: [...drafts], timer });
   }
 
@@ -76,6 +84,7 @@ export class Committer {
   forget(conversationId: string): void {
     this.take(conversationId);
     this.lastSeq.delete(conversationId);
+    this.lastGroupAt.delete(conversationId);
   }
 
   /** Pushes an event that is not part of a transcript. */
@@ -95,8 +104,8 @@ export class Committer {
       throw error;
     }
     this.lastSeq.set(conversationId, result.summary.lastSeq);
-    for (const event of result.events) {
-      this.emit({ name: 'transcript', payload: { event } });
+    if (result.events.length > 0) {
+      this.emit({ name: 'transcript', payload: { events: result.events } });
     }
     this.emit({ name: 'conversationChanged', payload: { conversation: result.summary } });
     return result;

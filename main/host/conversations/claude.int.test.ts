@@ -32,7 +32,7 @@ describe('a real turn through claude-agent-acp', () => {
     const { turnId } = host.conversations.send(conversation.conversationId, 'What is the airspeed of a swallow?');
     await host.conversations.idle();
 
-    const chunks = pushed.filter((event) => event.name === 'transcript' && event.payload.event.type === 'message.chunk');
+    const chunks = pushed.flatMap((event) => (event.name === 'transcript' ? event.payload.events : [])).filter((event) => event.type === 'message.chunk');
     expect(chunks.length).toBeGreaterThan(1);
 
     const { events } = host.store.readEvents(conversation.conversationId);
@@ -50,7 +50,7 @@ describe('a real turn through claude-agent-acp', () => {
     expect(sent.some((text) => text.includes('What is the airspeed of a swallow?'))).toBe(true);
 
     // Every pushed transcript event is already in the store, in the same order.
-    const pushedSeqs = pushed.flatMap((event) => (event.name === 'transcript' ? [event.payload.event.seq] : []));
+    const pushedSeqs = pushed.flatMap((event) => (event.name === 'transcript' ? event.payload.events.map((envelope) => envelope.seq) : []));
     expect(pushedSeqs).toEqual(events.map((event) => event.seq));
   }, 120_000);
 

@@ -177,7 +177,7 @@ describe('turns through a real ACP process', () => {
     host.subscribe((event) => {
       if (event.name === 'transcript') {
         const stored = host.store.readEnvelopes(conversationId).map((envelope) => envelope.seq);
-        seen.push({ seq: event.payload.event.seq, storedAtPush: stored.includes(event.payload.event.seq) });
+        seen.push(...event.payload.events.map(({ seq }) => ({ seq, storedAtPush: stored.includes(seq) })));
       }
     });
     host.conversations.send(conversationId, 'hello');

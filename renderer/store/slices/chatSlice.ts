@@ -1,5 +1,6 @@
 /** The open conversation: loading its transcript, the draft of a new one, sending, stopping, answering permission questions. */
 import type { Envelope } from '../../../app/events/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { rememberFolder } from '../../components/recentFolders.js';
 import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.js';
 import { composerKey, type ChatSlice, type ComposerAttachment, type Slice } from '../types.js';
@@ -17,11 +18,18 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
   // Pushed events wait for the next animation frame and are applied together: a reply streaming
   // hundreds of chunks a second renders once per frame, not once per chunk.
   const pending = new Map<string, Envelope[]>();
+  // Summaries pushed with each commit wait for the same frame: only the newest of each counts.
+  const pendingSummaries = new Map<string, ConversationSummary>();
   let frame: number | undefined;
   const flush = (): void => {
     frame = undefined;
     const batches = [...pending];
     pending.clear();
+    const summaries = [...pendingSummaries.values()];
+    pendingSummaries.clear();
+    for (const summary of summaries) {
+      get().upsertSummary(summary);
+    }
     set((state) => {
       const transcripts = { ...state.transcripts };
       for (const [conversationId, envelopes] of batches) {
@@ -113,17 +121,27 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       set((state) => ({ turnsShown: { ...state.turnsShown, [conversationId]: (state.turnsShown[conversationId] ?? TURNS_PER_PAGE) * 2 } }));
       await load(conversationId, get().transcripts[conversationId]?.firstSeq);
     },
-    receiveEnvelope(envelope) {
-      const { conversationId } = envelope;
-      arrivedDuringRead.get(conversationId)?.push(envelope);
-      if (get().transcripts[conversationId]) {
-        const batch = pending.get(conversationId);
-        if (batch) {
-          batch.push(envelope);
-        } else {
-          pending.set(conversationId, [envelope]);
+    receiveSummary(summary) {
+      pendingSummaries.set(summary.conversationId, summary);
+      schedule();
+    },
+    receiveRemoval(conversationId) {
+      pendingSummaries.delete(conversationId);
+      get().removeSummary(conversationId);
+    },
+    receiveEnvelopes(envelopes) {
+      for (const envelope of envelopes) {
+        const { conversationId } = envelope;
+        arrivedDuringRead.get(conversationId)?.push(envelope);
+        if (get().transcripts[conversationId]) {
+          const batch = pending.get(conversationId);
+          if (batch) {
+            batch.push(envelope);
+          } else {
+            pending.set(conversationId, [envelope]);
+          }
+          schedule();
         }
-        schedule();
       }
     },
     setDraftAgent(agentId) {

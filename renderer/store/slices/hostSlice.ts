@@ -13,16 +13,16 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
   const onPush = (event: PushEvent): void => {
     switch (event.name) {
       case 'conversationChanged':
-        get().upsertSummary(event.payload.conversation);
+        get().receiveSummary(event.payload.conversation);
         return;
       case 'conversationRemoved':
-        get().removeSummary(event.payload.conversationId);
+        get().receiveRemoval(event.payload.conversationId);
         return;
       case 'hostError':
         set({ error: shownError(event.payload.error) });
         return;
       case 'transcript':
-        get().receiveEnvelope(event.payload.event);
+        get().receiveEnvelopes(event.payload.events);
         return;
       case 'loginTerminal': {
         const { terminalId, agentId, data, exit } = event.payload;
