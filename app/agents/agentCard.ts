@@ -12,7 +12,8 @@ export const agentCardSchema = z.object({
   sessions: z.object({ load: z.boolean(), list: z.boolean(), resume: z.boolean(), fork: z.boolean(), close: z.boolean() }),
   mcp: z.object({ stdio: z.boolean(), http: z.boolean(), sse: z.boolean() }),
   prompt: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
-  authMethods: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** How one logs in; `terminal` methods run in a terminal Baton opens. */
+  authMethods: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional(), terminal: z.boolean().optional() })),
   /** Whether the agent offers `logout`. */
   logout: z.boolean(),
   /** How standing instructions reach this agent at system level, or why they cannot. */

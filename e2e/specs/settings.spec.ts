@@ -23,9 +23,9 @@ test.afterEach(async () => {
   stub = undefined;
 });
 
-async function open(page: Page): Promise<string> {
+async function open(page: Page, options: { requireAuth?: boolean } = {}): Promise<string> {
   const dataDir = tempDir('e2e-settings');
-  registerFakeAgent(dataDir);
+  registerFakeAgent(dataDir, options);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
   await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
@@ -184,6 +184,18 @@ test('every settings section by keyboard: agents, toolboxes, instructions, appea
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   await page.getByRole('tab', { name: 'Instructions' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Instructions' })).toContainText('Answer briefly.');
+});
+
+test('Settings › Agents: the log-in methods an agent offers (in a terminal where it says so), and log out', async ({ page }) => {
+  await open(page, { requireAuth: true });
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const fake = page.getByRole('main', { name: 'Settings' }).getByRole('listitem', { name: 'Fake', exact: true });
+  await fake.getByRole('button', { name: 'Show what Fake can do' }).click();
+  await expect(fake.getByRole('button', { name: 'Log in with Terminal login (in a terminal)' })).toBeVisible();
+  await fake.getByRole('button', { name: 'Log in with Token' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Logged in to Fake.' })).toBeVisible();
+  await fake.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Logged out of Fake.' })).toBeVisible();
 });
 
 test('the working folder field completes folder paths from the host', async ({ page }) => {

@@ -102,7 +102,7 @@ export class AgentProbe {
   private async probe(agentId: string): Promise<AgentCard> {
     const { adapter, connection } = await this.connect(agentId);
     try {
-      const { protocolVersion, agentCapabilities: capabilities, agentInfo, authMethods } = connection.initialized;
+      const { protocolVersion, agentCapabilities: capabilities, agentInfo } = connection.initialized;
       const sessions = capabilities?.sessionCapabilities;
       return {
         agentId,
@@ -116,7 +116,7 @@ export class AgentProbe {
           audio: capabilities?.promptCapabilities?.audio === true,
           embeddedContext: capabilities?.promptCapabilities?.embeddedContext === true,
         },
-        authMethods: (authMethods ?? []).map((method) => ({ id: method.id, name: method.name })),
+        authMethods: connection.authMethods(),
         logout: connection.canLogout,
         instructions: describeChannels(adapter.displayName, capabilityOf(adapter, connection.initialized)),
         instructionChannels: capabilityOf(adapter, connection.initialized),

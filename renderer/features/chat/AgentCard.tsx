@@ -14,11 +14,13 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
   const describeAgent = useBaton((state) => state.describeAgent);
   const logOut = useBaton((state) => state.logOut);
   const listAgentSessions = useBaton((state) => state.listAgentSessions);
+  // Asked again whenever the card is gone (logging in or out forgets it).
+  const missing = entry === undefined;
   useEffect(() => {
-    if (agentId && available) {
+    if (agentId && available && missing) {
       void describeAgent(agentId);
     }
-  }, [agentId, available, describeAgent]);
+  }, [agentId, available, missing, describeAgent]);
 
   if (!agentId || !available) {
     return null;
