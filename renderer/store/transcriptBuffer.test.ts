@@ -60,6 +60,8 @@ describe('bufferedTailInSlices', () => {
 
     // Read in pages (as a long "Show earlier" comes), pages out of order included, the result is the same.
     async function* pages(): AsyncGenerator<readonly Envelope[]> {
+      // Each page arrives in a later task, as answers from the host do.
+      await Promise.resolve();
       yield long.slice(0, 1000);
       yield long.slice(2000);
       yield long.slice(1000, 2000);
