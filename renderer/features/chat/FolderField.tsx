@@ -51,7 +51,6 @@ export function FolderField({ value, readOnly, onChange }: { value: string; read
         readOnly={readOnly}
         aria-autocomplete={readOnly ? undefined : 'list'}
         aria-controls={shown ? 'folder-suggestions' : undefined}
-        aria-expanded={readOnly ? undefined : shown}
         aria-activedescendant={shown && highlight >= 0 ? `folder-${highlight}` : undefined}
         onChange={(event) => {
           onChange(event.target.value);

@@ -4,7 +4,7 @@
  * folder and export. Sections are tabs (Radix Tabs: arrow keys move between them).
  */
 import * as Tabs from '@radix-ui/react-tabs';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { applyTheme, readTheme, type ThemeChoice } from '../../components/theme.js';
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
@@ -13,14 +13,15 @@ import type { SettingsSection } from '../../store/types.js';
 import { AgentsSettings } from './AgentsSettings.js';
 import { PermissionsSettings } from './PermissionsSettings.js';
 
-const SECTIONS: ReadonlyArray<{ section: SettingsSection; label: string }> = [
-  { section: 'agents', label: 'Agents' },
-  { section: 'toolboxes', label: 'Toolboxes' },
-  { section: 'instructions', label: 'Instructions' },
-  { section: 'permissions', label: 'Permissions' },
-  { section: 'appearance', label: 'Appearance' },
-  { section: 'data', label: 'Data folder' },
-  { section: 'export', label: 'Export' },
+/** The sections, in order: the tab's label and what it shows. */
+const SECTIONS: ReadonlyArray<{ section: SettingsSection; label: string; Panel: () => ReactNode }> = [
+  { section: 'agents', label: 'Agents', Panel: AgentsSettings },
+  { section: 'toolboxes', label: 'Toolboxes', Panel: ToolboxesSettings },
+  { section: 'instructions', label: 'Instructions', Panel: InstructionsSettings },
+  { section: 'permissions', label: 'Permissions', Panel: PermissionsSettings },
+  { section: 'appearance', label: 'Appearance', Panel: AppearanceSettings },
+  { section: 'data', label: 'Data folder', Panel: DataFolderSettings },
+  { section: 'export', label: 'Export', Panel: ExportSettings },
 ];
 
 /** The page, while open. */
@@ -61,28 +62,11 @@ export function SettingsPage() {
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        <Tabs.Content value="agents" className="settings-section">
-          <AgentsSettings />
-        </Tabs.Content>
-        <Tabs.Content value="toolboxes" className="settings-section">
-          <ToolboxesSettings />
-        </Tabs.Content>
-        <Tabs.Content value="instructions" className="settings-section">
-          <InstructionsSettings />
-        </Tabs.Content>
-        <Tabs.Content value="permissions" className="settings-section">
-          <PermissionsSettings />
-        </Tabs.Content>
-        <Tabs.Content value="appearance" className="settings-section">
-          <h2>Appearance</h2>
-          <ThemePicker />
-        </Tabs.Content>
-        <Tabs.Content value="data" className="settings-section">
-          <DataFolderSettings />
-        </Tabs.Content>
-        <Tabs.Content value="export" className="settings-section">
-          <ExportSettings />
-        </Tabs.Content>
+        {SECTIONS.map(({ section, Panel }) => (
+          <Tabs.Content key={section} value={section} className="settings-section">
+            <Panel />
+          </Tabs.Content>
+        ))}
       </Tabs.Root>
     </main>
   );
@@ -148,6 +132,16 @@ function InstructionsSettings() {
       <button type="button" onClick={() => void openInstructions()}>
         Edit instructions…
       </button>
+    </>
+  );
+}
+
+/** The theme. */
+function AppearanceSettings() {
+  return (
+    <>
+      <h2>Appearance</h2>
+      <ThemePicker />
     </>
   );
 }
