@@ -47,6 +47,22 @@ describe('reduce', () => {
     expect(next.skippedEvents).toBe(1);
   });
 
+  it('a rejected edit keeps its proposed diff and its status when the agent reports the refusal', () => {
+    const diff = { type: 'diff' as const, path: '/w/a.md', oldText: null, newText: 'proposed\n' };
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Write a.md', kind: 'edit', status: 'pending', content: [diff] } },
+        { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r', toolCallId: 'x', title: 'Write a.md', options: [{ optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+        { type: 'permission.decided', payload: { turnId: 't1', requestId: 'r', optionId: 'no', by: 'person' } },
+        { type: 'tool.updated', payload: { turnId: 't1', toolCallId: 'x', status: 'failed', content: [{ type: 'text', text: 'User refused permission to run tool' }] } },
+      ]),
+    );
+    expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'rejected', content: [diff, { type: 'text', text: 'User refused permission to run tool' }] });
+  });
+
   it('marks an "always" answer revoked, long after its turn ended', () => {
     const state = reduceAll(
       emptyTranscript('c1'),

@@ -114,7 +114,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         ...base,
         items: state.items.map((item) =>
           item.kind === 'tool' && item.turnId === turnId && item.toolCallId === toolCallId
-            ? { ...item, title: title ?? item.title, status: status ?? item.status, content: content ?? item.content }
+            ? item.status === 'rejected'
+              ? // The person said no: the agent's later report ("refused", failed) adds to the card, which keeps what was proposed.
+                { ...item, title: title ?? item.title, content: content ? [...item.content.filter((part) => part.type === 'diff'), ...content.filter((part) => part.type !== 'diff')] : item.content }
+              : { ...item, title: title ?? item.title, status: status ?? item.status, content: content ?? item.content }
             : item,
         ),
       };

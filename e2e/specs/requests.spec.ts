@@ -1,7 +1,7 @@
 /**
  * What an agent asks of the client, in a real browser with the fake agent: a command run in a
  * client terminal shown in its tool call, a request for input shown as a form that only the
- * person answers, and logging out from the agent's card.
+ * person answers, and logging out from the agent's card; plans, usage, thoughts, attachments.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -139,6 +139,18 @@ test('a follow-up queued while a reply runs keeps what was attached to it', asyn
   await expect(reply).toContainText('"type":"resource_link"');
   await expect(reply).toContainText('notes.md');
   await expect(page.getByRole('article', { name: 'You' }).last().getByRole('list', { name: 'Attached' })).toContainText('notes.md');
+});
+
+test('a thought is folded away by default and opens on request', async ({ page }) => {
+  await open(page);
+  await send(page, 'think first');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: think first');
+  const thought = page.locator('details.thought');
+  await expect(thought).toHaveCount(1);
+  await expect(thought).not.toHaveAttribute('open', '');
+  await expect(thought.getByText('Weighing the options…')).toBeHidden();
+  await thought.getByText('Thinking').click();
+  await expect(thought.getByText('Weighing the options…')).toBeVisible();
 });
 
 test('a link an MCP server asks the person to open is shown with its host, and opened only on request', async ({ page }) => {

@@ -6,7 +6,7 @@
  * themes, with screenshots saved under e2e/artifacts/.
  */
 /// <reference lib="dom" />
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -154,6 +154,61 @@ test('Claude: an image pasted into the message goes to the model as an image', a
   expect(images.length).toBeGreaterThan(0);
   expect(images[0]).toContain('"media_type":"image/png"');
   expect(images[0]).toContain(DOT_PNG);
+});
+
+test('Claude: a card per tool call with its kind and one clear status, Claude\'s own notes folded away, and a rejected edit still showing what it proposed', async ({ page }) => {
+  test.setTimeout(180_000);
+  const work = tempDir('e2e-ui-tools');
+  writeFileSync(path.join(work, 'readme.txt'), 'hello from the file\n');
+  stub = await startModelStub({
+    reply: (request) => {
+      if (request.jsonSchema !== undefined) {
+        return undefined;
+      }
+      if (request.toolResult !== undefined) {
+        return { kind: 'text', chunks: ['Done with that.'] };
+      }
+      if (request.lastUserText.includes('read it')) {
+        return { kind: 'tool', name: 'Read', arguments: { file_path: path.join(work, 'readme.txt') } };
+      }
+      return { kind: 'tool', name: 'Write', arguments: { file_path: path.join(work, 'proposed.md'), content: 'a proposed line\n' } };
+    },
+  });
+  host = await startWebHost(tempDir('e2e-ui-tools-data'), allAgentsHome(stub.url));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+
+  await send(page, 'please read it');
+  await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Done with that.');
+  const read = page.getByRole('group', { name: /^Tool call: Read .*readme\.txt/ });
+  await expect(read.locator('.tool-icon')).toHaveText('📄');
+  await expect(read.locator('.tool-status')).toHaveText('done');
+  await expect(read).toContainText('hello from the file');
+  // What Claude Code appended to the file for itself reaches Baton inside the tool's output…
+  const sent = stub.modelRequests().map((request) => request.toolResult ?? '').join('\n');
+  expect(sent).toContain('<system-reminder>');
+  // …and is folded into a closed disclosure, never shown raw.
+  const notes = read.locator('details.agent-notes');
+  await expect(notes).not.toHaveAttribute('open', '');
+  await expect(notes.locator('summary')).toHaveText(/^Notes the agent added for itself \(\d+\)$/);
+  expect(await read.innerText()).not.toContain('system-reminder');
+  // The card folds and unfolds.
+  await read.locator('summary').first().click();
+  await expect(read.getByText('hello from the file')).toBeHidden();
+  await read.locator('summary').first().click();
+  await expect(read.getByText('hello from the file')).toBeVisible();
+
+  await send(page, 'please write it');
+  const question = page.getByRole('group', { name: /^Permission: / });
+  await question.getByRole('button', { name: 'Reject' }).click();
+  await expect(question).toContainText('✓ You chose: Reject');
+  const write = page.getByRole('group', { name: /^Tool call: Write .*proposed\.md/ });
+  await expect(write.locator('.tool-status')).toHaveText('rejected');
+  await expect(write.locator('.tool-icon')).toHaveText('✏️');
+  // Nothing was written, and the card still shows what was proposed.
+  await expect(write.getByRole('figure', { name: /^Changes to .*proposed\.md$/ })).toContainText('+ a proposed line');
+  expect(existsSync(path.join(work, 'proposed.md'))).toBe(false);
 });
 
 test('shortcuts, Escape to stop, and "Jump to latest" while a long reply streams', async ({ page }) => {
