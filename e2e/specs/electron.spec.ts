@@ -1,6 +1,7 @@
 /**
- * The Electron shell: the same send as in the browser, through the preload bridge. Runs where
- * an Electron binary exists; elsewhere it reports itself skipped with the reason.
+ * The Electron shell: the same send as in the browser, through the preload bridge; the native
+ * folder dialog for the working folder. Runs where an Electron binary exists; elsewhere it
+ * reports itself skipped with the reason.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +63,24 @@ test('a link in the page never navigates the window, and a forged IPC message is
     expect(malformed).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
     // Still serving.
     expect(await page.evaluate(() => (globalThis as unknown as { baton: { request(method: string, params: unknown): Promise<{ ok: boolean }> } }).baton.request('listAgents', {}))).toMatchObject({ ok: true });
+  } finally {
+    await app.close();
+  }
+});
+
+test('the working folder comes from the native folder dialog', async () => {
+  test.skip(!binary, 'skipped: no Electron binary');
+  const picked = tempDir('electron-picked');
+  const app = await electron.launch({ executablePath: binary, args: [root, '--no-sandbox'], env: { ...agentTestEnv('http://127.0.0.1:9'), BATON_DATA_DIR: tempDir('electron-data') } });
+  try {
+    // The dialog answers as if the person chose a folder (a real one would wait for a click).
+    await app.evaluate(({ dialog }, folder) => {
+      (dialog as unknown as { showOpenDialog: () => Promise<{ canceled: boolean; filePaths: string[] }> }).showOpenDialog = () => Promise.resolve({ canceled: false, filePaths: [folder] });
+    }, picked);
+    const page = await app.firstWindow();
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('button', { name: 'Choose…' }).click();
+    await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(picked);
   } finally {
     await app.close();
   }
