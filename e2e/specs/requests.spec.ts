@@ -200,6 +200,15 @@ test('a file mentioned with @ goes as a link; an image pasted goes only to an ag
   await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('dot.png');
   await page.getByRole('button', { name: 'Remove dot.png' }).click();
   await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+  // Dropped on the message box, an image is attached the same way.
+  await message.evaluate((box) => {
+    const data = new DataTransfer();
+    data.items.add(new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))], 'dropped.png', { type: 'image/png' }));
+    box.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('dropped.png');
+  await page.getByRole('button', { name: 'Remove dropped.png' }).click();
   await paste();
   await message.fill('look at this');
   await page.getByRole('button', { name: 'Send', exact: true }).click();

@@ -102,6 +102,9 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
 
   await send(page, 'please write one');
   await expect(questions).toHaveCount(1);
+  // Every option Claude offered, allow-once first, the "always" one marked as remembered.
+  await expect(questions.first().getByRole('button')).toHaveText(['1 Allow', '2 Always Allow (remembered)', '3 Reject']);
+  await expect(questions.first().getByRole('button', { name: /Always Allow/ })).toHaveClass(/\balways\b/);
   await questions.first().getByRole('button', { name: /Always Allow/ }).click();
   await expect(replies.last()).toContainText('Saved.');
   expect(readFileSync(path.join(work, 'one.md'), 'utf8')).toBe('one\n');
