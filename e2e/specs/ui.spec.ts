@@ -381,7 +381,8 @@ test('messages: their time, copy, edit and resend, retry; a follow-up queued whi
   await page.getByRole('searchbox', { name: 'Search conversations' }).press('Escape');
   await expect(page.locator('.entry.focused')).toHaveCount(0);
 
-  // The folder is offered again for the next conversation.
+  // The folder is offered again for the next conversation, after a reload too.
+  await page.reload();
   await page.getByRole('button', { name: 'New conversation' }).click();
   await page.getByRole('textbox', { name: 'Working folder' }).fill('');
   const recent = page.getByRole('group', { name: 'Recent folders' }).getByRole('button', { name: path.basename(folder) });
