@@ -256,6 +256,7 @@ export class Host {
       },
       readConversationEvents: ({ conversationId, fromSeq, limit }) => {
         this.conversations.committer.flush(conversationId);
+        // An unknown conversation is NotFound, not an empty page.
         this.store.getSummary(conversationId);
         const { envelopes, nextSeq } = this.store.readPage(conversationId, fromSeq, limit);
         return { events: envelopes, nextSeq };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../app/events/index.js';
 import { emptyContext } from '../../app/transcript/index.js';
-import { applyEnvelopes, bufferedTail, bufferedTailInSlices, emptyBuffered, readInSlices } from './transcriptBuffer.js';
+import { applyEnvelopes, bufferedTail, emptyBuffered, readInSlices } from './transcriptBuffer.js';
 
 const envelope = (seq: number, type: string, payload: unknown): Envelope => ({ conversationId: 'c', seq, at: 'now', v: 1, type, payload });
 const history = [
@@ -39,7 +39,7 @@ describe('applyEnvelopes', () => {
   });
 });
 
-describe('bufferedTailInSlices', () => {
+describe('readInSlices', () => {
   it('folds a long read in slices, pausing between them, to the same state as one fold', async () => {
     const long: Envelope[] = [{ conversationId: 'c1', seq: 1, at: '2026-01-01T00:00:00Z', v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } }];
     for (let turn = 0; turn < 1500; turn += 1) {
@@ -53,7 +53,7 @@ describe('bufferedTailInSlices', () => {
       pauses += 1;
       return Promise.resolve();
     };
-    const sliced = await bufferedTailInSlices(emptyContext('c1'), 1, long, pause, 0);
+    const sliced = await readInSlices(bufferedTail(emptyContext('c1'), 1, []), [long], pause, 0);
     expect(pauses).toBeGreaterThanOrEqual(Math.floor(long.length / 50) - 1);
     expect(sliced).toEqual(bufferedTail(emptyContext('c1'), 1, long));
     expect(sliced.state.items).toHaveLength(3000);

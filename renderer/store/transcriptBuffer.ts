@@ -82,8 +82,3 @@ export async function readInSlices(
   }
   return { state: fold.result(), waiting, firstSeq: from.firstSeq };
 }
-
-/** `bufferedTail` for a read of thousands of events, folded in slices (see {@link readInSlices}). */
-export function bufferedTailInSlices(context: ConversationContext, firstSeq: number, envelopes: readonly Envelope[], pause?: () => Promise<void>, budgetMs?: number): Promise<BufferedTranscript> {
-  return readInSlices(bufferedTail(context, firstSeq, []), [envelopes], pause, budgetMs);
-}

@@ -32,6 +32,9 @@ export type ShownError = { code: string; message: string };
 export type HostSlice = {
   connection: ConnectionStatus;
   homeDir: string;
+  /** The data folder and Baton's version, as the host said at start (shown in Settings). */
+  dataDir: string;
+  version: string;
   agents: AgentInfo[];
   /** Capability cards by agent, as the agents answered (or why they could not). */
   cards: Record<string, { card?: AgentCard; error?: string }>;
@@ -223,8 +226,6 @@ export type SettingsSlice = {
     section: SettingsSection;
     decisions: AlwaysDecision[] | null;
     note: string | null;
-    dataDir: string;
-    version: string;
     /** The toolbox catalog (null while asked). */
     servers: CatalogServer[] | null;
     toolboxes: Toolbox[];

@@ -3,9 +3,9 @@
  * pasted, dropped or picked, and other files picked or dropped (sent as their text). Shown as a list
  * above the message box, each with its remove button; sent with the message.
  */
-import { useEffect, useRef, useState } from 'react';
 import { MAX_DOCUMENT_TEXT, MAX_IMAGE_BASE64 } from '../../../app/prompt/attachments.js';
 import { api } from '../../api.js';
+import { useAsked } from '../../components/Suggestions.js';
 import type { ComposerAttachment } from '../../store/types.js';
 
 let nextId = 0;
@@ -67,23 +67,8 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
   return match ? { start: caret - match[2]!.length - 1, query: match[2]! } : undefined;
 }
 
-/** Files of the working folder matching a mention's query (asked of the host, newest answer wins). */
+/** Files of the working folder matching a mention's query (asked of the host). */
 export function useFolderFiles(cwd: string, query: string | undefined): string[] {
-  const [files, setFiles] = useState<string[]>([]);
-  const asked = useRef(0);
-  useEffect(() => {
-    if (query === undefined || !cwd.trim()) {
-      setFiles([]);
-      return;
-    }
-    const ask = (asked.current += 1);
-    const timer = setTimeout(() => {
-      api
-        .call('listFolderFiles', { cwd: cwd.trim(), query })
-        .then((result) => ask === asked.current && setFiles(result.files))
-        .catch(() => ask === asked.current && setFiles([]));
-    }, 80);
-    return () => clearTimeout(timer);
-  }, [cwd, query]);
-  return query === undefined ? [] : files;
+  const folder = cwd.trim();
+  return useAsked(query === undefined || !folder ? undefined : `${folder}\n${query}`, async () => (await api.call('listFolderFiles', { cwd: folder, query: query ?? '' })).files);
 }

@@ -11,6 +11,7 @@ import { composerKey } from '../../store/store.js';
 import { selectActiveSummary, selectCommandSuggestions, selectComposerText, selectTurnRunning } from '../../store/selectors/transcript.js';
 import type { ComposerAttachment } from '../../store/types.js';
 import { AttachmentList, fileAttachment, mentionAt, mentionAttachment, useFolderFiles } from './Attachments.js';
+import { SuggestionList } from '../../components/Suggestions.js';
 
 const NO_ATTACHMENTS: ComposerAttachment[] = [];
 
@@ -157,21 +158,22 @@ export function Composer() {
         aria-activedescendant={count > 0 ? `${mentioning ? 'file' : 'command'}-${highlight}` : undefined}
       />
       {mentioning ? (
-        <ul className="command-suggestions" id="file-suggestions" role="listbox" aria-label="Files">
-          {files.map((file, index) => (
-            <li key={file} id={`file-${index}`} role="option" aria-selected={index === highlight} className={index === highlight ? 'highlighted' : undefined} onMouseDown={(event) => event.preventDefault()} onClick={() => complete(index)}>
-              @{file}
-            </li>
-          ))}
-        </ul>
+        <SuggestionList prefix="file" label="Files" options={files.map((file) => ({ key: file, content: `@${file}` }))} highlight={highlight} choose={complete} />
       ) : commands.length > 0 ? (
-        <ul className="command-suggestions" id="command-suggestions" role="listbox" aria-label="Commands">
-          {commands.map((command, index) => (
-            <li key={command.name} id={`command-${index}`} role="option" aria-selected={index === highlight} className={index === highlight ? 'highlighted' : undefined} onMouseDown={(event) => event.preventDefault()} onClick={() => complete(index)}>
-              <strong>/{command.name}</strong> {command.description}
-            </li>
-          ))}
-        </ul>
+        <SuggestionList
+          prefix="command"
+          label="Commands"
+          options={commands.map((command) => ({
+            key: command.name,
+            content: (
+              <>
+                <strong>/{command.name}</strong> {command.description}
+              </>
+            ),
+          }))}
+          highlight={highlight}
+          choose={complete}
+        />
       ) : null}
       <div className="composer-buttons">
         <input

@@ -4,35 +4,15 @@
  * native folder dialog where there is one (Electron). The field keeps its text box role; the
  * suggestions are tied to it with aria-controls and aria-activedescendant.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { api, pickFolder } from '../../api.js';
-
-/** Folders completing `typed`, asked of the host while `wanted` (newest answer wins). */
-function useFolderCompletions(typed: string, wanted: boolean): string[] {
-  const [folders, setFolders] = useState<string[]>([]);
-  const asked = useRef(0);
-  useEffect(() => {
-    const ask = (asked.current += 1);
-    if (!wanted || typed.trim() === '') {
-      setFolders([]);
-      return;
-    }
-    const timer = setTimeout(() => {
-      api
-        .call('listFolders', { typed })
-        .then((result) => ask === asked.current && setFolders(result.folders))
-        .catch(() => ask === asked.current && setFolders([]));
-    }, 80);
-    return () => clearTimeout(timer);
-  }, [typed, wanted]);
-  return wanted ? folders : [];
-}
+import { SuggestionList, useAsked } from '../../components/Suggestions.js';
 
 /** The field; `readOnly` once the conversation exists (its folder stays). */
 export function FolderField({ value, readOnly, onChange }: { value: string; readOnly: boolean; onChange: (folder: string) => void }) {
   const [suggesting, setSuggesting] = useState(false);
   const [highlight, setHighlight] = useState(-1);
-  const folders = useFolderCompletions(value, suggesting && !readOnly);
+  const folders = useAsked(suggesting && !readOnly && value.trim() !== '' ? value : undefined, async () => (await api.call('listFolders', { typed: value })).folders);
   const shown = folders.length > 0 && !(folders.length === 1 && folders[0] === value);
   const choose = (folder: string): void => {
     onChange(folder);
@@ -75,23 +55,7 @@ export function FolderField({ value, readOnly, onChange }: { value: string; read
           }
         }}
       />
-      {shown ? (
-        <ul className="command-suggestions folder-suggestions" id="folder-suggestions" role="listbox" aria-label="Folders">
-          {folders.map((folder, index) => (
-            <li
-              key={folder}
-              id={`folder-${index}`}
-              role="option"
-              aria-selected={index === highlight}
-              className={index === highlight ? 'highlighted' : undefined}
-              onMouseDown={(event) => event.preventDefault()}
-              onClick={() => choose(folder)}
-            >
-              {folder}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {shown ? <SuggestionList prefix="folder" label="Folders" className="folder-suggestions" options={folders.map((folder) => ({ key: folder, content: folder }))} highlight={highlight} choose={(index) => choose(folders[index]!)} /> : null}
       {!readOnly && pickFolder ? (
         <button
           type="button"

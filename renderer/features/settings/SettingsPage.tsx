@@ -171,8 +171,8 @@ function ThemePicker() {
 
 /** Where Baton keeps everything, and its version. */
 function DataFolderSettings() {
-  const dataDir = useBaton((state) => state.settings?.dataDir ?? '');
-  const version = useBaton((state) => state.settings?.version ?? '');
+  const dataDir = useBaton((state) => state.dataDir);
+  const version = useBaton((state) => state.version);
   const [copied, copy] = useCopy();
   return (
     <>

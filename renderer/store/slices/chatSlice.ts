@@ -51,6 +51,21 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       return { nextAgent };
     });
   };
+  /** Takes a conversation's queued follow-up off the queue. */
+  const takeQueued = (conversationId: string): ChatSlice['queued'][string] | undefined => {
+    const queued = get().queued[conversationId];
+    if (queued !== undefined) {
+      set((state) => {
+        const { [conversationId]: _taken, ...rest } = state.queued;
+        return { queued: rest };
+      });
+    }
+    return queued;
+  };
+  /** Puts a follow-up back into the message box, with what was attached to it (ahead of anything attached since). */
+  const backIntoBox = (conversationId: string, queued: ChatSlice['queued'][string]): void => {
+    set((state) => ({ composer: { ...state.composer, [conversationId]: queued.text }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
+  };
   const schedule = (): void => {
     if (frame === undefined) {
       frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(flush) : (setTimeout(flush, 16));
@@ -238,28 +253,21 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       set((state) => ({ queued: { ...state.queued, [conversationId]: { text, attachments: attached } }, composer: { ...state.composer, [conversationId]: '' }, attachments: { ...state.attachments, [conversationId]: [] } }));
     },
     unqueue(conversationId) {
-      const queued = get().queued[conversationId];
-      set((state) => {
-        const { [conversationId]: _taken, ...rest } = state.queued;
-        return queued === undefined
-          ? { queued: rest }
-          : { queued: rest, composer: { ...state.composer, [conversationId]: queued.text }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } };
-      });
+      const queued = takeQueued(conversationId);
+      if (queued) {
+        backIntoBox(conversationId, queued);
+      }
     },
     async sendQueued(conversationId) {
-      const queued = get().queued[conversationId];
+      const queued = takeQueued(conversationId);
       if (queued === undefined) {
         return;
       }
-      set((state) => {
-        const { [conversationId]: _sent, ...rest } = state.queued;
-        return { queued: rest };
-      });
       try {
         await post(conversationId, queued.text, queued.attachments);
       } catch (error) {
         // Nothing is lost: the message and what was attached go back into the box.
-        set((state) => ({ composer: { ...state.composer, [conversationId]: queued.text }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
+        backIntoBox(conversationId, queued);
         get().showError(error);
       }
     },

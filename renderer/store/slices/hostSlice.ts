@@ -79,6 +79,8 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
   return {
     connection: 'connecting',
     homeDir: '',
+    dataDir: '',
+    version: '',
     agents: [],
     cards: {},
     error: null,
@@ -202,6 +204,8 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
           const firstAvailable = agents.agents.find((agent) => agent.available)?.agentId ?? agents.agents[0]?.agentId ?? '';
           return {
             homeDir: info.homeDir,
+            dataDir: info.dataDir,
+            version: info.version,
             terminalLogin: info.terminalLogin,
             agents: agents.agents,
             draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || info.homeDir },

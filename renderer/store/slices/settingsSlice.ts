@@ -1,6 +1,6 @@
 /**
  * The settings page: which section shows, the "always" answers the person gave (revocable), the
- * data folder and version, and exporting every conversation at once.
+ * toolbox and the person's instructions at a glance, and exporting every conversation at once.
  */
 import { saveFile } from '../../components/saveFile.js';
 import type { SettingsSlice, Slice } from '../types.js';
@@ -9,11 +9,11 @@ import type { SettingsSlice, Slice } from '../types.js';
 export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
   settings: null,
   async openSettings(section = 'agents') {
-    set({ sidebarOpen: false, settings: { section, decisions: null, note: null, dataDir: '', version: '', servers: null, toolboxes: [], person: null } });
+    set({ sidebarOpen: false, settings: { section, decisions: null, note: null, servers: null, toolboxes: [], person: null } });
     try {
-      const [info, { decisions }, toolbox, instructions] = await Promise.all([api.call('getHostInfo', {}), api.call('listAlwaysDecisions', {}), api.call('listToolbox', {}), api.call('getInstructions', {})]);
+      const [{ decisions }, toolbox, instructions] = await Promise.all([api.call('listAlwaysDecisions', {}), api.call('listToolbox', {}), api.call('getInstructions', {})]);
       set((state) => ({
-        settings: state.settings && { ...state.settings, decisions, dataDir: info.dataDir, version: info.version, servers: toolbox.servers, toolboxes: toolbox.toolboxes, person: instructions.person },
+        settings: state.settings && { ...state.settings, decisions, servers: toolbox.servers, toolboxes: toolbox.toolboxes, person: instructions.person },
       }));
     } catch (error) {
       get().showError(error);
