@@ -132,13 +132,54 @@ test('a follow-up queued while a reply runs keeps what was attached to it', asyn
   // Taken back to edit, the attachment comes back with the text; queued again, it goes with it.
   await page.getByRole('button', { name: 'Edit queued message' }).click();
   await expect(message).toHaveValue('blocks? see @notes.md');
+  await expect(message).toBeFocused();
+  await message.press('End');
   await expect(page.getByRole('list', { name: 'Attachments' })).toContainText('@notes.md');
+  // The mention at the caret is attached already: no file list opens for it (the host's answer
+  // would come within this wait), so Enter queues the message rather than choosing the file again.
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('listbox', { name: 'Files' })).toHaveCount(0);
   await message.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Queued, sent when this reply ends: “blocks? see @notes.md” with @notes.md' })).toBeVisible();
   await page.getByRole('button', { name: 'Stop' }).click();
   const reply = page.getByRole('article', { name: /^Fake/ }).last();
   await expect(reply).toContainText('"type":"resource_link"');
   await expect(reply).toContainText('notes.md');
   await expect(page.getByRole('article', { name: 'You' }).last().getByRole('list', { name: 'Attached' })).toContainText('notes.md');
+});
+
+test('what is typed while a message is on its way stays in the box once the host has it', async ({ page }) => {
+  // The host's answer to the send is held back until the next message has been typed.
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.routeWebSocket(/\/api/, (socket) => {
+    const server = socket.connectToServer();
+    const sends = new Set<number>();
+    socket.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { id?: number; method?: string };
+      if (frame.method === 'sendMessage' && frame.id !== undefined) {
+        sends.add(frame.id);
+      }
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { kind?: string; id?: number };
+      if (frame.kind === 'response' && frame.id !== undefined && sends.has(frame.id)) {
+        void held.then(() => socket.send(message));
+      } else {
+        socket.send(message);
+      }
+    });
+  });
+  await open(page);
+  await send(page, 'first message');
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await expect(message).toHaveValue('first message');
+  await message.fill('the next one');
+  release();
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: first message');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
+  await expect(message).toHaveValue('the next one');
 });
 
 test('a thought is folded away by default and opens on request', async ({ page }) => {

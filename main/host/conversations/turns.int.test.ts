@@ -69,7 +69,7 @@ describe('turns through a real ACP process', () => {
     await host.conversations.idle();
     const state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('cancelled');
-    expect(state.items.find((item) => item.kind === 'agent' && item.text.includes('word199'))).toBeUndefined();
+    expect(state.items.find((item) => item.kind === 'agent' && item.text.includes('word5999'))).toBeUndefined();
     expect(await host.conversations.cancel(conversationId)).toBe(false);
   });
 

@@ -5,6 +5,7 @@ import { rememberFolder } from '../../components/recentFolders.js';
 import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.js';
 import { composerKey, type ChatSlice, type ComposerAttachment, type Slice } from '../types.js';
 import { agentChoices, choicesToApply, rememberChoice } from '../../components/agentChoices.js';
+import { putBack, unsentText } from '../composerText.js';
 
 /** Turns read when a conversation opens; "Show earlier" doubles it. */
 const TURNS_PER_PAGE = 50;
@@ -64,7 +65,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
   };
   /** Puts a follow-up back into the message box, with what was attached to it (ahead of anything attached since). */
   const backIntoBox = (conversationId: string, queued: ChatSlice['queued'][string]): void => {
-    set((state) => ({ composer: { ...state.composer, [conversationId]: queued.text }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
+    set((state) => ({ composer: { ...state.composer, [conversationId]: putBack(queued.text, state.composer[conversationId] ?? '') }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
   };
   const schedule = (): void => {
     if (frame === undefined) {
@@ -191,7 +192,8 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     },
     async send() {
       const { selection, draft, composer, sending } = get();
-      const text = (composer[composerKey(selection)] ?? '').trim();
+      const typed = composer[composerKey(selection)] ?? '';
+      const text = typed.trim();
       const attached = get().attachments[composerKey(selection)] ?? [];
       if (!text || sending) {
         return;
@@ -218,8 +220,12 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
           conversationId = selection.conversationId;
         }
         await post(conversationId, text, attached);
-        // Cleared only once the host has committed the message.
-        set((state) => ({ composer: { ...state.composer, [conversationId]: '' }, attachments: { ...state.attachments, [conversationId]: [] } }));
+        // Cleared only once the host has committed the message, and only of what was sent: what the
+        // person typed or attached meanwhile stays.
+        set((state) => ({
+          composer: { ...state.composer, [conversationId]: unsentText(state.composer[conversationId] ?? '', typed) },
+          attachments: { ...state.attachments, [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)) },
+        }));
       } catch (error) {
         get().showError(error);
       } finally {
