@@ -35,6 +35,16 @@ function section(title) {
   console.log(`\n=== ${title} ===`);
 }
 
+/** The first lines of a failure's message, without colour codes: the summary says why, not only what. */
+function why(message) {
+  const lines = String(message ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '');
+  return lines.length === 0 ? '' : `\n    ${lines.slice(0, 8).join('\n    ')}`;
+}
+
 function check(name, ok) {
   if (ok) {
     passed += 1;
@@ -107,7 +117,7 @@ function vitest() {
   for (const file of report.testResults) {
     for (const test of file.assertionResults) {
       if (test.status === 'failed') {
-        failures.push(`${path.relative(root, file.name)} › ${test.fullName}`);
+        failures.push(`${path.relative(root, file.name)} › ${test.fullName}${why(test.failureMessages?.[0])}`);
       } else if (test.status === 'skipped' || test.status === 'pending') {
         skips.push(`${path.relative(root, file.name)} › ${test.fullName}`);
       }
@@ -142,7 +152,8 @@ function playwright() {
           passed += 1;
         } else {
           failed += 1;
-          failures.push(name);
+          const error = test.results?.at(-1)?.error;
+          failures.push(`${name}${why(error ? `${error.message ?? ''}\n${error.location ? `at ${path.relative(root, error.location.file)}:${error.location.line}` : ''}` : '')}`);
         }
       }
     }
