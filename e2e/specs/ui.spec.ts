@@ -290,11 +290,15 @@ test('light and dark themes, from the system or chosen, with screenshots of the 
   await send(page, 'Show me a table and some code:\n\n| agent | turns |\n|---|---|\n| Claude | 2 |\n| Qwen | 1 |\n\n```ts\n// hand the conversation over\nconst next: string = "qwen";\nawait send(next);\n```');
   await expect(page.getByRole('article', { name: 'Fake' })).toBeVisible();
   const background = (): Promise<string> => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  // The page hears of a change of the system's setting a moment later: wait for it to follow.
+  const shown = page.locator('html');
   await page.emulateMedia({ colorScheme: 'light' });
+  await expect(shown).toHaveAttribute('data-theme', 'light');
   const light = await background();
   await page.screenshot({ path: path.join(ARTIFACTS, 'conversation-light.png') });
   expect(await seriousViolations(page)).toEqual([]);
   await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(shown).toHaveAttribute('data-theme', 'dark');
   const dark = await background();
   expect(dark).not.toBe(light);
   await page.screenshot({ path: path.join(ARTIFACTS, 'conversation-dark.png') });
@@ -316,6 +320,9 @@ test('light and dark themes, from the system or chosen, with screenshots of the 
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Cancel' }).click();
   await chooseTheme(page, 'Dark');
   await page.emulateMedia({ colorScheme: 'light' });
+  // The system's change is heard (the media query matches light again) and the choice still wins.
+  await expect.poll(() => page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(false);
+  await expect(shown).toHaveAttribute('data-theme', 'dark');
   expect(await background()).toBe(dark);
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   await page.screenshot({ path: path.join(ARTIFACTS, 'instructions-dark.png') });
