@@ -353,10 +353,12 @@ test('messages: their time, copy, edit and resend, retry; a follow-up queued whi
   await mine.getByRole('button', { name: 'Copy' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Please **review** the `parser` module');
 
-  // Edit and resend puts the message back in the box; sending it makes a new turn.
-  await mine.getByRole('button', { name: 'Edit and resend' }).click();
+  // Edit and resend puts the message back in the box, ahead of what was written there (which stays);
+  // sending it makes a new turn.
   const composer = page.getByRole('textbox', { name: 'Message' });
-  await expect(composer).toHaveValue('Please **review** the `parser` module');
+  await composer.fill('a draft of mine');
+  await mine.getByRole('button', { name: 'Edit and resend' }).click();
+  await expect(composer).toHaveValue('Please **review** the `parser` module\na draft of mine');
   await expect(composer).toBeFocused();
   await composer.fill('Please review the lexer instead');
   await composer.press('Enter');

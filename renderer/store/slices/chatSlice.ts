@@ -234,7 +234,8 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
     },
     editMessage(text) {
       const key = composerKey(get().selection);
-      set((state) => ({ composer: { ...state.composer, [key]: text } }));
+      // Ahead of anything already in the box (which stays): nothing the person wrote is replaced.
+      set((state) => ({ composer: { ...state.composer, [key]: putBack(text, state.composer[key] ?? '') } }));
       document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus();
     },
     async retry(turnId) {
