@@ -440,8 +440,17 @@ export class AgentConnection {
       if (error.code === -32700 || error.code === -32600) {
         return new ProtocolError(this.agentName, error.message);
       }
-      return new AgentError(this.agentName, error.message, error.code);
+      return new AgentError(this.agentName, rpcReason(error.message, error.data), error.code);
     }
     return new ProtocolError(this.agentName, error instanceof Error ? error.message : String(error));
   }
+}
+
+/**
+ * An agent's error message with the details it put in the error's data (Gemini answers "Internal
+ * error" and says why only in `data.details`): the person sees the why, not only the code's name.
+ */
+export function rpcReason(message: string, data: unknown): string {
+  const details = typeof data === 'string' ? data : typeof data === 'object' && data !== null ? ((data as { details?: unknown }).details ?? (data as { message?: unknown }).message) : undefined;
+  return typeof details === 'string' && details.trim() !== '' && details.trim() !== message.trim() ? `${message} (${details.trim()})` : message;
 }

@@ -21,9 +21,11 @@ const TURN_TIMEOUT = 90_000;
 /**
  * How each agent reopens a session in a new process (measured; see shared/AGENTS-OFFLINE.md).
  * Agents that offer both resume and load may be reopened by load when a resume fails. Gemini
- * saves its session file in the background after a turn: ended before that, its load fails
- * ("Invalid session identifier") and a new session is started; ended after, load works. Both
- * happen (a loaded machine is slower to end it), and either way the history check below matches.
+ * 0.61 has its session file written by the time the turn ends (measured; waiting longer before
+ * ending it changes nothing), yet its session/load mostly fails with "Internal error (No previous
+ * sessions found for this project.)", its own lookup; then a new session is started, and the
+ * reason is logged. A fresh-clone CI run once saw the load work, so both are accepted, and either
+ * way the history check below matches.
  */
 const REOPENS: Record<ConformanceAgent, ReadonlyArray<'resume' | 'load' | 'new'>> = {
   claude: ['resume', 'load'],
@@ -174,6 +176,10 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     const last = stub.modelRequests().filter((request) => request.lastUserText.includes('Which word did I ask you to remember?')).at(-1);
     // An agent that cannot reopen (Gemini, when it has not saved the session yet) gets a new session; the conversation service says so in the transcript.
     expect(REOPENS[agent], `reopened by ${how}; ${second.recorder.logs.join('\n')}`).toContain(how);
+    if (how === 'new') {
+      // Not silently: the log says the session could not be reopened, and the agent's own reason.
+      expect(second.recorder.logs.join('\n')).toMatch(new RegExp(`could not load session ${sessionId}: .+\\(.+\\)`));
+    }
     expect(last?.userTexts.some((text) => text.includes('pomegranate'))).toBe(how !== 'new');
   }, TURN_TIMEOUT);
 
