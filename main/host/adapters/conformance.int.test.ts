@@ -174,7 +174,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     const how = second.bound.type === 'session.bound' ? second.bound.payload.how : undefined;
     await second.live.prompt('Which word did I ask you to remember?');
     const last = stub.modelRequests().filter((request) => request.lastUserText.includes('Which word did I ask you to remember?')).at(-1);
-    // An agent that cannot reopen (Gemini, when it has not saved the session yet) gets a new session; the conversation service says so in the transcript.
+    // An agent that cannot reopen (Gemini, whose own lookup fails) gets a new session; the conversation service hands it the conversation and says so.
     expect(REOPENS[agent], `reopened by ${how}; ${second.recorder.logs.join('\n')}`).toContain(how);
     if (how === 'new') {
       // Not silently: the log says the session could not be reopened, and the agent's own reason.
