@@ -43,7 +43,6 @@ export function Composer() {
   // A mention already attached is complete: it offers nothing (Enter then sends or queues).
   const attachedAlready = mention !== undefined && attachments.some((entry) => entry.attachment.type === 'file' && entry.attachment.path === mention.query);
   const files = useFolderFiles(cwd, attachedAlready ? undefined : mention?.query);
-  const box = useRef<HTMLTextAreaElement>(null);
   // One list of suggestions at a time: files after @, else slash commands.
   const mentioning = mention !== undefined && files.length > 0;
   const count = mentioning ? files.length : commands.length;
@@ -132,25 +131,13 @@ export function Composer() {
         <p className="queued" role="status">
           Queued, sent when this reply ends: “{queued.text.length > 80 ? `${queued.text.slice(0, 79)}…` : queued.text}”
           {queued.attachments.length > 0 ? ` with ${queued.attachments.map((entry) => entry.label).join(', ')}` : ''}{' '}
-          <button
-            type="button"
-            onClick={() => {
-              unqueue(conversationId);
-              // The button goes with the queued message: focus goes to the box, at the end of its text.
-              requestAnimationFrame(() => {
-                const field = box.current;
-                field?.focus();
-                field?.setSelectionRange(field.value.length, field.value.length);
-              });
-            }}
-          >
+          <button type="button" onClick={() => unqueue(conversationId)}>
             Edit queued message
           </button>
         </p>
       ) : null}
       <AttachmentList attachments={attachments} remove={(id) => removeAttachment(key, id)} />
       <textarea
-        ref={box}
         aria-label="Message"
         placeholder={running ? 'Write a follow-up: Enter queues it for when this reply ends' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
         rows={3}

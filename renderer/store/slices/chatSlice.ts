@@ -12,6 +12,11 @@ const TURNS_PER_PAGE = 50;
 /** Events per answer of a read (a message of this size is received and checked in a few milliseconds). */
 const EVENTS_PER_PAGE = 1_500;
 
+/** Focus goes to the message box (after "Edit and resend", or taking back a queued follow-up). */
+function focusMessageBox(): void {
+  document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus();
+}
+
 /** The chat slice. */
 export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
   // Events pushed while a transcript is being read; applied once the read arrives.
@@ -236,7 +241,7 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       const key = composerKey(get().selection);
       // Ahead of anything already in the box (which stays): nothing the person wrote is replaced.
       set((state) => ({ composer: { ...state.composer, [key]: putBack(text, state.composer[key] ?? '') } }));
-      document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus();
+      focusMessageBox();
     },
     async retry(turnId) {
       const { selection, transcripts } = get();
@@ -263,6 +268,8 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
       const queued = takeQueued(conversationId);
       if (queued) {
         backIntoBox(conversationId, queued);
+        // The button goes with the queued message: focus goes to the box.
+        focusMessageBox();
       }
     },
     async sendQueued(conversationId) {
