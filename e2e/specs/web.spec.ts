@@ -64,6 +64,31 @@ test('a message reaches Claude, the reply streams in, and both survive a killed 
   await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('Ahoy from the model stub.');
 });
 
+test('a window whose cookie went stale stops reconnecting, says how to get back in, and never locks the person out', async ({ page }) => {
+  const dataDir = tempDir('e2e-data');
+  const env = agentTestEnv(stub.url);
+  const first = await startWebHost(dataDir, env);
+  hosts.push(first);
+  const port = Number(new URL(first.url).port);
+  await page.goto(first.url);
+  await expect(page.getByRole('button', { name: 'New conversation' })).toBeVisible();
+
+  // Baton restarts on the same port with a new token: the window's cookie no longer lets it in.
+  await first.kill();
+  const second = await startWebHost(dataDir, env, 15_000, { port });
+  hosts.push(second);
+  await expect(page.getByRole('alert').filter({ hasText: 'no longer signed in to Baton' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('alert')).toContainText('Open the address Baton printed when it started');
+
+  // The page stopped trying: after a while the printed address still lets the person in.
+  await page.waitForTimeout(4_000);
+  const answer = await page.request.get(second.url, { maxRedirects: 0 });
+  expect(answer.status()).toBe(303);
+  await page.goto(second.url);
+  await expect(page.getByRole('button', { name: 'New conversation' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'no longer signed in' })).toHaveCount(0);
+});
+
 test('Shift+Enter makes a new line; Stop cancels a running reply', async ({ page }) => {
   await stub.close();
   stub = await startModelStub({ reply: () => ({ chunks: Array.from({ length: 200 }, (_, index) => `word${index} `), delayMs: 100 }) });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { tempDir } from '../../e2e/fixtures/agentEnv.js';
 import { Host } from '../host/Host.js';
-import { MAX_TOKEN_FAILURES, startWebServer, type WebServer } from './WebServer.js';
+import { cookieName, MAX_TOKEN_FAILURES, servedHostNames, startWebServer, type WebServer } from './WebServer.js';
 
 let host: Host;
 let server: WebServer;
@@ -59,6 +59,8 @@ describe('web host', () => {
     const cookie = exchange.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
+    // Named for this port: a second Baton (or any server on another port) neither gets nor overwrites it.
+    expect(cookie.startsWith(`${cookieName(server.port)}=`)).toBe(true);
     const page = await fetch(`${base}/?view=x`, { headers: { cookie: cookie.split(';')[0] ?? '' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
@@ -68,8 +70,24 @@ describe('web host', () => {
     expect(asset.headers.get('content-type')).toContain('javascript');
   });
 
+  it('sends the token exchange only to a path of this server (no //host redirect)', async () => {
+    for (const target of ['/.//evil.example/x', '//evil.example/x', '/%2F/evil.example']) {
+      const exchange = await fetch(`${base}${target}${target.includes('?') ? '&' : '?'}token=${server.token}`, { redirect: 'manual' });
+      expect(exchange.status).toBe(303);
+      const location = exchange.headers.get('location') ?? '';
+      expect(location.startsWith('/')).toBe(true);
+      expect(location.startsWith('//')).toBe(false);
+      expect(location.startsWith('/\\')).toBe(false);
+      expect(new URL(location, base).host).toBe(`127.0.0.1:${server.port}`);
+    }
+  });
+
+  it('does not honour the cookie of another port', async () => {
+    expect((await fetch(`${base}/`, { headers: { cookie: `baton_token=${server.token}; ${cookieName(server.port + 1)}=${server.token}` } })).status).toBe(401);
+  });
+
   it('never serves files outside the renderer folder', async () => {
-    const response = await fetch(`${base}/..%2Fsecret.txt`, { headers: { cookie: `baton_token=${server.token}` } });
+    const response = await fetch(`${base}/..%2Fsecret.txt`, { headers: { cookie: `${cookieName(server.port)}=${server.token}` } });
     expect(await response.text()).not.toContain('outside');
   });
 
@@ -113,7 +131,7 @@ describe('web host', () => {
 });
 
 describe('web host limits', () => {
-  it('turns an address away after repeated wrong tokens, even with the right one, and keeps serving others', async () => {
+  it('turns an address away after repeated wrong tokens, and keeps serving others', async () => {
     const staticDir = tempDir('static-limit');
     writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Baton</title>');
     const limited = await startWebServer({ host, staticDir });
@@ -122,20 +140,88 @@ describe('web host limits', () => {
       for (let attempt = 0; attempt < MAX_TOKEN_FAILURES; attempt += 1) {
         expect((await fetch(`${limitedBase}/?token=guess-${attempt}`)).status).toBe(401);
       }
-      const afterwards = await fetch(`${limitedBase}/?token=${limited.token}`, { redirect: 'manual' });
+      const afterwards = await fetch(`${limitedBase}/?token=one-more-guess`, { redirect: 'manual' });
       expect(afterwards.status).toBe(429);
       expect(afterwards.headers.get('retry-after')).toBe('60');
       await expect(
         new Promise((resolve, reject) => {
-          const ws = new WebSocket(`ws://127.0.0.1:${limited.port}/api?token=${limited.token}`, { origin: limitedBase });
+          const ws = new WebSocket(`ws://127.0.0.1:${limited.port}/api?token=still-guessing`, { origin: limitedBase });
           ws.once('open', () => resolve('open'));
           ws.once('error', reject);
         }),
       ).rejects.toThrow('429');
       // Another server's guard is its own.
-      expect((await fetch(`${base}/`, { headers: { cookie: `baton_token=${server.token}` } })).status).toBe(200);
+      expect((await fetch(`${base}/`, { headers: { cookie: `${cookieName(server.port)}=${server.token}` } })).status).toBe(200);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('does not count requests that present no token or cookie, and the right token always passes', async () => {
+    const staticDir = tempDir('static-anon');
+    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Baton</title>');
+    const guarded = await startWebServer({ host, staticDir });
+    try {
+      const guardedBase = `http://127.0.0.1:${guarded.port}`;
+      // Any local page can fire these at a guessed port: they must not lock the person out.
+      for (let attempt = 0; attempt < MAX_TOKEN_FAILURES * 2; attempt += 1) {
+        expect((await fetch(`${guardedBase}/favicon.ico`)).status).toBe(401);
+      }
+      expect((await fetch(`${guardedBase}/?token=${guarded.token}`, { redirect: 'manual' })).status).toBe(303);
+      // Wrong guesses do count, but even then the right token and cookie are let in.
+      for (let attempt = 0; attempt < MAX_TOKEN_FAILURES; attempt += 1) {
+        await fetch(`${guardedBase}/?token=guess-${attempt}`);
+      }
+      expect((await fetch(`${guardedBase}/?token=another-guess`)).status).toBe(429);
+      expect((await fetch(`${guardedBase}/`, { headers: { cookie: `${cookieName(guarded.port)}=stale` } })).status).toBe(429);
+      expect((await fetch(`${guardedBase}/?token=${guarded.token}`, { redirect: 'manual' })).status).toBe(303);
+      expect((await fetch(`${guardedBase}/`, { headers: { cookie: `${cookieName(guarded.port)}=${guarded.token}` } })).status).toBe(200);
+      const ws = new WebSocket(`ws://127.0.0.1:${guarded.port}/api?token=${guarded.token}`, { origin: guardedBase });
+      await new Promise((resolve, reject) => {
+        ws.once('open', resolve);
+        ws.once('error', reject);
+      });
+      ws.close();
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('prints the address it bound, and answers to the addresses of the real interfaces on a wildcard bind', async () => {
+    const ipv6 = await startWebServer({ host, staticDir: tempDir('static-v6'), bindAddress: '::1' }).catch(() => undefined);
+    if (ipv6) {
+      try {
+        expect(ipv6.url).toMatch(/^http:\/\/\[::1\]:\d+\/\?token=/);
+        expect((await fetch(`http://[::1]:${ipv6.port}/?token=${ipv6.token}`, { redirect: 'manual' })).status).toBe(303);
+      } finally {
+        await ipv6.close();
+      }
+    } else {
+      console.log('skipped the ::1 bind: this machine has no IPv6 loopback');
+    }
+    const interfaces = {
+      eth0: [
+        { address: '192.0.2.7', family: 'IPv4', internal: false, netmask: '255.255.255.0', mac: '00:00:00:00:00:00', cidr: '192.0.2.7/24' },
+        { address: 'fe80::1%eth0', family: 'IPv6', internal: false, netmask: 'ffff:ffff:ffff:ffff::', mac: '00:00:00:00:00:00', cidr: 'fe80::1/64', scopeid: 2 },
+      ],
+    } as const;
+    const v4 = servedHostNames('0.0.0.0', interfaces as unknown as Parameters<typeof servedHostNames>[1]);
+    expect(v4).toContain('192.0.2.7');
+    expect(v4).not.toContain('0.0.0.0');
+    expect(v4).not.toContain('[fe80::1]');
+    expect(servedHostNames('::', interfaces as unknown as Parameters<typeof servedHostNames>[1])).toEqual(expect.arrayContaining(['192.0.2.7', '[fe80::1]']));
+    // A wildcard bind on this machine answers to its own interface addresses, not with 421.
+    const wide = await startWebServer({ host, staticDir: tempDir('static-wide'), bindAddress: '0.0.0.0', exposed: true });
+    try {
+      const http = await import('node:http');
+      const os = await import('node:os');
+      const own = Object.values(os.networkInterfaces()).flat().find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address ?? '127.0.0.1';
+      const status = await new Promise<number>((resolve) => {
+        http.get({ host: '127.0.0.1', port: wide.port, path: '/', headers: { host: `${own}:${wide.port}` } }, (response) => resolve(response.statusCode ?? 0));
+      });
+      expect(status).toBe(401);
+    } finally {
+      await wide.close();
     }
   });
 

@@ -2,14 +2,18 @@
  * The web host: serves the built renderer and carries host-API messages over a WebSocket, bound
  * to 127.0.0.1 (another address only when asked for explicitly). Every HTTP request and
  * WebSocket upgrade must carry the per-run token: in the URL once, which is then exchanged for an
- * HttpOnly, SameSite=Strict cookie and taken out of the address bar; repeated wrong tokens are
- * turned away for a while. Upgrades must come from our own origin; frames are parsed against the
- * contract and a malformed one gets an error reply, never a crash.
+ * HttpOnly, SameSite=Strict cookie (named per port, so another local server or a second Baton never
+ * receives or overwrites it) and taken out of the address bar. Repeated wrong tokens or cookies are
+ * turned away for a while; a request that presents neither is refused without counting (any local
+ * page can send those, and they must not lock the person out), and the right token always passes.
+ * Upgrades must come from our own origin; frames are parsed against the contract and a malformed
+ * one gets an error reply, never a crash.
  */
 import { timingSafeEqual, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { toWireError, InvalidRequestError } from '../../app/errors.js';
@@ -35,8 +39,11 @@ export type WebServerOptions = {
 /** A running web host. */
 export type WebServer = { url: string; port: number; token: string; close(): Promise<void> };
 
-const COOKIE = 'baton_token';
-/** Wrong tokens allowed from one address within {@link FAILURE_WINDOW_MS} before it is turned away. */
+/** The cookie's name on this port: cookies are shared by every port of a host, names are not. */
+export function cookieName(port: number): string {
+  return `baton_token_${port}`;
+}
+/** Wrong tokens (or cookies) allowed from one address within {@link FAILURE_WINDOW_MS} before it is turned away. */
 export const MAX_TOKEN_FAILURES = 10;
 const FAILURE_WINDOW_MS = 60_000;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -51,7 +58,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     throw new Error(`Baton serves only this machine (127.0.0.1); serving on ${bindAddress} needs --host ${bindAddress}, which lets anyone who can reach it and has the token use your agents.`);
   }
   let port = 0;
-  const allowedHosts = (): string[] => [`127.0.0.1:${port}`, `localhost:${port}`, ...(LOOPBACK.has(bindAddress) ? [] : [`${bindAddress}:${port}`])];
+  const hostNames = servedHostNames(bindAddress, os.networkInterfaces());
+  const allowedHosts = (): string[] => hostNames.map((name) => `${name}:${port}`);
   /** Wrong tokens by remote address: how many, since when. */
   const failures = new Map<string, { count: number; since: number }>();
   const turnedAway = (address: string): boolean => {
@@ -65,6 +73,24 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const failed = (address: string): void => {
     const entry = failures.get(address) ?? { count: 0, since: Date.now() };
     failures.set(address, { ...entry, count: entry.count + 1 });
+  };
+
+  /**
+   * Whether a request may in: the right token or cookie always may; a wrong one counts against its
+   * address, and an address with too many is turned away; a request that presents neither is
+   * refused without counting.
+   */
+  const admit = (fromQuery: string | null, fromCookie: string | undefined, address: string): 'ok' | 'refused' | 'turned-away' => {
+    if (tokenMatches(fromQuery, token) || tokenMatches(fromCookie, token)) {
+      return 'ok';
+    }
+    if (turnedAway(address)) {
+      return 'turned-away';
+    }
+    if (fromQuery || fromCookie) {
+      failed(address);
+    }
+    return 'refused';
   };
 
   const server = http.createServer((request, response) => {
@@ -84,12 +110,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
     const fromQuery = url.searchParams.get('token');
     const address = request.socket.remoteAddress ?? '';
-    if (turnedAway(address)) {
+    const verdict = admit(fromQuery, cookieToken(request, port), address);
+    if (verdict === 'turned-away') {
       response.writeHead(429, { 'content-type': 'text/plain', 'retry-after': String(FAILURE_WINDOW_MS / 1000) }).end('Baton: too many wrong tokens; wait a minute, then open the address Baton printed.');
       return;
     }
-    if (!tokenMatches(fromQuery, token) && !tokenMatches(cookieToken(request), token)) {
-      failed(address);
+    if (verdict === 'refused') {
       response.writeHead(401, { 'content-type': 'text/plain' }).end('Baton: missing or wrong token. Open the address Baton printed when it started.');
       return;
     }
@@ -107,7 +133,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       // The token is exchanged for the cookie and leaves the address bar (and the history).
       url.searchParams.delete('token');
       response
-        .writeHead(303, { ...headers, 'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`, location: `${url.pathname}${url.search}` })
+        .writeHead(303, { ...headers, 'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`, location: sameSiteLocation(url) })
         .end();
       return;
     }
@@ -125,12 +151,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
     const address = request.socket.remoteAddress ?? '';
-    if (!allowedHosts().includes(request.headers.host ?? '')) {
+    const verdict = allowedHosts().includes(request.headers.host ?? '') ? admit(url.searchParams.get('token'), cookieToken(request, port), address) : 'misdirected';
+    if (verdict === 'misdirected') {
       reject(421, 'Misdirected Request');
-    } else if (turnedAway(address)) {
+    } else if (verdict === 'turned-away') {
       reject(429, 'Too Many Requests');
-    } else if (!tokenMatches(url.searchParams.get('token'), token) && !tokenMatches(cookieToken(request), token)) {
-      failed(address);
+    } else if (verdict === 'refused') {
       reject(401, 'Unauthorized');
     } else if (!allowedHosts().some((allowed) => origin === `http://${allowed}`)) {
       reject(403, 'Forbidden');
@@ -189,7 +215,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://${LOOPBACK.has(bindAddress) ? '127.0.0.1' : bindAddress}:${port}/?token=${token}`,
+    url: `http://${printedHost(bindAddress)}:${port}/?token=${token}`,
     port,
     token,
     close: async () => {
@@ -213,10 +239,47 @@ function tokenMatches(candidate: string | null | undefined, token: string): bool
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieToken(request: http.IncomingMessage): string | undefined {
+/** Where the token exchange sends the page: always a path on this server (one leading slash). */
+export function sameSiteLocation(url: URL): string {
+  return `/${url.pathname.replace(/^[/\\]+/, '')}${url.search}`;
+}
+
+/** The address to print: the one bound (IPv6 in brackets), 127.0.0.1 for `localhost`. */
+export function printedHost(bindAddress: string): string {
+  if (bindAddress === 'localhost') {
+    return '127.0.0.1';
+  }
+  return bindAddress.includes(':') ? `[${bindAddress}]` : bindAddress;
+}
+
+/**
+ * The Host header names this server answers to: the loopback names, the bound address, and, for
+ * a wildcard bind (0.0.0.0 or ::), every address of this machine's interfaces.
+ */
+export function servedHostNames(bindAddress: string, interfaces: NodeJS.Dict<os.NetworkInterfaceInfo[]>): string[] {
+  const names = new Set(['127.0.0.1', 'localhost', '[::1]']);
+  const wildcard = bindAddress === '0.0.0.0' || bindAddress === '::';
+  if (!wildcard && bindAddress !== 'localhost') {
+    names.add(printedHost(bindAddress));
+  }
+  if (wildcard) {
+    for (const entries of Object.values(interfaces)) {
+      for (const entry of entries ?? []) {
+        if (bindAddress === '0.0.0.0' && entry.family !== 'IPv4') {
+          continue;
+        }
+        names.add(entry.family === 'IPv6' ? `[${entry.address.split('%')[0]}]` : entry.address);
+      }
+    }
+  }
+  return [...names];
+}
+
+function cookieToken(request: http.IncomingMessage, port: number): string | undefined {
+  const wanted = cookieName(port);
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === COOKIE) {
+    if (name === wanted) {
       return value.join('=');
     }
   }

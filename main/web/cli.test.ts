@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from './cliArgs.js';
+import { exposedWarning, parseArgs } from './cliArgs.js';
 
 describe('web host arguments', () => {
   it('defaults to a free port, ~/.baton and opening a browser', () => {
@@ -19,5 +19,12 @@ describe('web host arguments', () => {
     expect(() => parseArgs(['--port', 'eighty'], {})).toThrow('--port must be a whole number');
     expect(() => parseArgs(['--port'], {})).toThrow('--port needs a value');
     expect(() => parseArgs(['--verbose'], {})).toThrow('Unknown option "--verbose"');
+  });
+  it('warns of clear text beyond this machine, and names the SSH tunnel', () => {
+    expect(exposedWarning('127.0.0.1', 8080)).toBeUndefined();
+    const warning = exposedWarning('0.0.0.0', 8080) ?? '';
+    expect(warning).toContain('plain HTTP');
+    expect(warning).toContain('in the clear');
+    expect(warning).toContain('ssh -L 8080:127.0.0.1:8080');
   });
 });

@@ -10,7 +10,7 @@ import { BatonError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { agentPackagesFromEnv } from '../host/adapters/agentPackagesFromEnv.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';
-import { parseArgs } from './cliArgs.js';
+import { exposedWarning, parseArgs } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';
 
 function openBrowser(url: string): void {
@@ -37,13 +37,14 @@ async function main(): Promise<void> {
   const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: false });
   const agentPackages = agentPackagesFromEnv(env);
   const host = new Host({ dataDir: options.dataDir, log, env, ...(agentPackages ? { agentPackages } : {}) });
-  if (options.host && !['127.0.0.1', '::1', 'localhost'].includes(options.host)) {
-    console.error(`Warning: serving on ${options.host}, not only this machine. Anyone who can reach it and has the address's token can use your agents and read your conversations.`);
-  }
   const server = await startWebServer({ host, staticDir, port: options.port, log, ...(options.host ? { bindAddress: options.host, exposed: true } : {}) }).catch(async (error: unknown) => {
     await host.dispose();
     throw error;
   });
+  const warning = options.host ? exposedWarning(options.host, server.port) : undefined;
+  if (warning) {
+    console.error(warning);
+  }
   console.log(`Baton is running at ${server.url}`);
   if (options.open) {
     openBrowser(server.url);

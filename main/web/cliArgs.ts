@@ -45,3 +45,19 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
   }
   return { port, dataDir, open, ...(host ? { host } : {}) };
 }
+
+/**
+ * The warning printed when serving beyond this machine: the web host speaks plain HTTP, so the
+ * token and every message cross the network in the clear; an SSH tunnel to 127.0.0.1 is the safe way.
+ */
+export function exposedWarning(host: string, port: number): string | undefined {
+  if (['127.0.0.1', '::1', 'localhost'].includes(host)) {
+    return undefined;
+  }
+  const shown = port === 0 ? 'PORT' : String(port);
+  return [
+    `Warning: serving on ${host}, not only this machine. Anyone who can reach it and has the address's token can use your agents and read your conversations.`,
+    'Baton serves plain HTTP: the token and everything you send cross the network in the clear, readable by anyone on the way.',
+    `The safe way to use Baton from another machine: keep it on 127.0.0.1 and tunnel over SSH (on the other machine: ssh -L ${shown}:127.0.0.1:${shown} <this machine>, then open the printed address there).`,
+  ].join('\n');
+}

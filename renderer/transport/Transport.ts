@@ -1,8 +1,8 @@
 /** What the API client needs from a transport: request/response pairs and pushed events. */
 import type { ResponseBody } from '../../app/ipc/index.js';
 
-/** Connection state shown to the person. */
-export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+/** Connection state shown to the person; `unauthorized`: the host no longer lets this window in, and it stopped trying. */
+export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';
 
 /** A way to reach the host (Electron IPC or WebSocket). */
 export type Transport = {

@@ -26,6 +26,17 @@ export function webSocketTransport(location: Location): Transport {
     statusListeners.forEach((listener) => listener(next));
   };
 
+  /** False only when the web host answers that this window is not (or no longer) let in. */
+  const stillLetIn = async (): Promise<boolean> => {
+    try {
+      const response = await fetch(`${location.pathname}${location.search}`, { method: 'HEAD', cache: 'no-store', credentials: 'same-origin', redirect: 'manual' });
+      return response.status !== 401 && response.status !== 429;
+    } catch {
+      // Baton is not answering at all (stopped or restarting): keep trying.
+      return true;
+    }
+  };
+
   const connect = (): void => {
     setStatus('connecting');
     const ws = new WebSocket(url);
@@ -63,8 +74,15 @@ export function webSocketTransport(location: Location): Transport {
         resolve({ ok: false, error: { code: 'Internal', message: 'The connection to Baton was lost. Try again in a moment.' } });
       }
       pending.clear();
-      setTimeout(connect, backoff);
+      const wait = backoff;
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      void stillLetIn().then((letIn) => {
+        if (letIn) {
+          setTimeout(connect, wait);
+        } else {
+          setStatus('unauthorized');
+        }
+      });
     };
   };
   connect();
