@@ -21,6 +21,7 @@ import { SessionImport } from './conversations/SessionImport.js';
 import { capabilityOf, negotiatesInstructions, ownPromptSettings } from './instructions/deliverInstructions.js';
 import { previewInstructions } from './instructions/previewInstructions.js';
 import { DataDirLock } from './store/DataDirLock.js';
+import { ensurePrivateDataDir } from './store/privateDataDir.js';
 import { SecretBox, type KeyWrapper } from './toolbox/SecretBox.js';
 import { ServerImports } from './toolbox/ServerImports.js';
 import { listServerTools } from './toolbox/listServerTools.js';
@@ -72,6 +73,15 @@ export class Host {
   /** Opens the data folder; throws DataDirInUse or StoreError with a readable message. */
   constructor(private readonly options: HostOptions) {
     const env = options.env ?? definedEnv(process.env);
+    try {
+      const tightened = ensurePrivateDataDir(options.dataDir);
+      if (tightened.length > 0) {
+        options.log?.(`The data folder was open to other users of this machine; made owner-only (folders 0700, files 0600): ${tightened.join(', ')}`);
+      }
+    } catch (error) {
+      // Not ours to change (another owner, a read-only mount): the lock and the store say what matters.
+      options.log?.(`Could not make the data folder owner-only: ${(error as Error).message}`);
+    }
     this.lock = DataDirLock.acquire(options.dataDir);
     try {
       this.store = new EventStore(options.dataDir, options.storeOptions);

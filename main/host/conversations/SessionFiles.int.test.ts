@@ -1,5 +1,5 @@
 /** File access for agents on real files: inside the session's folder only, symlinks and `..` included. */
-import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
@@ -16,6 +16,45 @@ function setup() {
 }
 
 describe('SessionFiles', () => {
+  it('keeps the mode of the file it replaces (a 0600 .env, an executable script), and a new file gets the usual create mode', async () => {
+    const { root, files } = setup();
+    const env = path.join(root, '.env');
+    const script = path.join(root, 'run.sh');
+    writeFileSync(env, 'TOKEN=1\n');
+    chmodSync(env, 0o600);
+    writeFileSync(script, '#!/bin/sh\n');
+    chmodSync(script, 0o755);
+    await files.write(env, 'TOKEN=2\n');
+    await files.write(script, '#!/bin/sh\necho hi\n');
+    expect(readFileSync(env, 'utf8')).toBe('TOKEN=2\n');
+    expect((statSync(env).mode & 0o7777).toString(8)).toBe('600');
+    expect((statSync(script).mode & 0o7777).toString(8)).toBe('755');
+    const created = path.join(root, 'fresh.txt');
+    await files.write(created, 'new');
+    expect((statSync(created).mode & 0o7777).toString(8)).toBe((0o666 & ~process.umask()).toString(8));
+  });
+
+  it('refuses a file larger than the read limit by what it reads, not by what stat says', async () => {
+    const { readTextAtMost, readTextAtMostSync } = await import('../files/boundedRead.js');
+    const dir = tempDir('bounded');
+    const file = path.join(dir, 'ten.txt');
+    writeFileSync(file, '0123456789');
+    expect(readTextAtMostSync(file, 10)).toEqual({ kind: 'text', text: '0123456789' });
+    expect(readTextAtMostSync(file, 9)).toEqual({ kind: 'too-large' });
+    expect(await readTextAtMost(file, 10)).toEqual({ kind: 'text', text: '0123456789' });
+    expect(await readTextAtMost(file, 9)).toEqual({ kind: 'too-large' });
+    // A file whose stat size says nothing of its content (0 here, as for a file still growing):
+    // a check on the size followed by a whole read would take it all in.
+    if (existsSync('/proc/self/maps')) {
+      expect(statSync('/proc/self/maps').size).toBe(0);
+      expect(readTextAtMostSync('/proc/self/maps', 16)).toEqual({ kind: 'too-large' });
+      expect(await readTextAtMost('/proc/self/maps', 16)).toEqual({ kind: 'too-large' });
+    }
+    expect(readTextAtMostSync(dir, 16)).toEqual({ kind: 'not-a-file' });
+    symlinkSync(file, path.join(dir, 'link'));
+    expect(() => readTextAtMostSync(path.join(dir, 'link'), 16)).toThrow();
+  });
+
   it('reads files inside the folder, whole or by lines', async () => {
     const { root, files } = setup();
     expect(await files.read(path.join(root, 'notes.txt'))).toBe('one\ntwo\nthree\nfour');

@@ -1,10 +1,13 @@
 /**
  * The agent's `fs/read_text_file` and `fs/write_text_file`, confined to the session's folders.
  * Paths must be absolute; what they really point to (symlinks resolved) must lie inside a root,
- * so `..` and symlink escapes are refused. Writes go to a temporary file that is then renamed.
+ * so `..` and symlink escapes are refused. Writes go to a temporary file that is then renamed; it
+ * takes the mode (and, where allowed, the owner) of the file it replaces, so a 0600 `.env` stays
+ * 0600 and a script keeps its execute bit.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readTextAtMost } from '../files/boundedRead.js';
 import path from 'node:path';
 
 /** Largest file handed to an agent in one read. */
@@ -20,6 +23,32 @@ export class FileAccessError extends Error {
   }
 }
 
+/**
+ * Gives `temporary` the mode and owner of `target`, or, for a new file, the mode a plain create
+ * would have had (0666 less the umask): the temporary file itself starts owner-only, so its
+ * content is never readable by others before the mode is settled.
+ */
+async function keepModeOf(target: string, temporary: string): Promise<void> {
+  let existing: Awaited<ReturnType<typeof stat>> | undefined;
+  try {
+    existing = await stat(target);
+  } catch {
+    existing = undefined;
+  }
+  if (!existing) {
+    const mask = process.umask();
+    await chmod(temporary, 0o666 & ~mask);
+    return;
+  }
+  try {
+    // Only root may give a file away; for anyone else the owner is already the writer.
+    await chown(temporary, existing.uid, existing.gid);
+  } catch {
+    // Not allowed: the file stays the writer's, as any editor's save would leave it.
+  }
+  await chmod(temporary, existing.mode & 0o7777);
+}
+
 function inside(file: string, root: string): boolean {
   return file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
@@ -31,14 +60,14 @@ export class SessionFiles {
   /** Reads a text file, optionally from a 1-based line and for a number of lines. */
   async read(file: string, line?: number | null, limit?: number | null): Promise<string> {
     const real = await this.confine(file, 'read');
-    const info = await stat(real);
-    if (!info.isFile()) {
+    const found = await readTextAtMost(real, MAX_READ_BYTES);
+    if (found.kind === 'not-a-file') {
       throw new FileAccessError(`${file} is not a file.`, 'invalid');
     }
-    if (info.size > MAX_READ_BYTES) {
+    if (found.kind === 'too-large') {
       throw new FileAccessError(`${file} is larger than ${MAX_READ_BYTES / 1024 / 1024} MiB.`, 'invalid');
     }
-    const content = await readFile(real, 'utf8');
+    const content = found.text;
     if (!line && !limit) {
       return content;
     }
@@ -53,7 +82,8 @@ export class SessionFiles {
     await mkdir(path.dirname(real), { recursive: true });
     const temporary = path.join(path.dirname(real), `.${path.basename(real)}.baton-${randomBytes(4).toString('hex')}`);
     try {
-      await writeFile(temporary, content, 'utf8');
+      await writeFile(temporary, content, { encoding: 'utf8', mode: 0o600 });
+      await keepModeOf(real, temporary);
       await rename(temporary, real);
     } catch (error) {
       await rm(temporary, { force: true });

@@ -7,8 +7,9 @@
  * Nothing is read from outside the folder (no symlink out), and agents are only ever given the
  * trusted copy, never the files as they are now.
  */
-import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { readTextAtMostSync } from '../files/boundedRead.js';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventStore } from '../store/EventStore.js';
@@ -130,12 +131,13 @@ export class ProjectInstructions {
       try {
         // The file must really be inside its folder: a symlink out is refused, not followed.
         const real = realpathSync(file);
-        if (!real.startsWith(folder + path.sep) || !lstatSync(real).isFile()) {
+        const found = real.startsWith(folder + path.sep) ? readTextAtMostSync(real, MAX_FILE_BYTES) : undefined;
+        if (!found || found.kind === 'not-a-file') {
           problem = `${PROJECT_FILE} points outside ${folder}; Baton does not follow it`;
-        } else if (lstatSync(real).size > MAX_FILE_BYTES) {
+        } else if (found.kind === 'too-large') {
           problem = `${PROJECT_FILE} is larger than ${MAX_FILE_BYTES / 1024} KiB`;
         } else {
-          text = readFileSync(real, 'utf8');
+          text = found.text;
         }
       } catch (error) {
         problem = `${PROJECT_FILE} could not be read: ${(error as Error).message}`;

@@ -4,8 +4,9 @@
  * folder: `..`, absolute paths and links out are refused with an error naming the file. The same
  * parser reads a folder on disk and a snapshot the person trusted (the files as they saw them).
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { readTextAtMostSync } from '../files/boundedRead.js';
 import { compileMatch, injectorManifestSchema, injectorNameSchema, MANIFEST_KEYS, type BrokenInjector, type Injector, type InjectorOrigin } from '../../../app/instructions/injectors.js';
 
 /** The largest file an injector may name. */
@@ -58,16 +59,16 @@ export function diskReader(dir: string): InjectorFileReader & { readonly files: 
     },
     read: (file) => {
       const real = locate(file);
-      const stat = lstatSync(real);
-      if (!stat.isFile()) {
+      // The limit is kept by the read itself: a file that grows after a check brings in nothing more.
+      const found = readTextAtMostSync(real, MAX_INJECTOR_FILE_BYTES);
+      if (found.kind === 'not-a-file') {
         throw new InjectorFileProblem(`"${file}" is not a file`);
       }
-      if (stat.size > MAX_INJECTOR_FILE_BYTES) {
+      if (found.kind === 'too-large') {
         throw new InjectorFileProblem(`"${file}" is larger than ${MAX_INJECTOR_FILE_BYTES / 1024} KiB`);
       }
-      const text = readFileSync(real, 'utf8');
-      files.set(file, text);
-      return text;
+      files.set(file, found.text);
+      return found.text;
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Baton's log file in the data folder: one line per event, rotated by size (baton.log,
  * baton.1.log, … up to a few files). Callers log what happened, never message text,
- * instruction text or secret values.
+ * instruction text or secret values. Owner-only, like the rest of the data folder.
  */
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +20,7 @@ export class RotatingLog {
     private readonly keep = 3,
   ) {
     const folder = path.join(dataDir, LOG_FOLDER);
-    mkdirSync(folder, { recursive: true });
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
     this.file = path.join(folder, 'baton.log');
     try {
       this.size = statSync(this.file).size;
@@ -36,7 +36,7 @@ export class RotatingLog {
       this.rotate();
     }
     try {
-      appendFileSync(this.file, line);
+      appendFileSync(this.file, line, { mode: 0o600 });
       this.size += Buffer.byteLength(line);
     } catch {
       // A full disk must not take the app down with its log.

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DataDirInUseError, StoreError } from '../../../app/errors.js';
+import { createPrivateFile, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './privateDataDir.js';
 
 /** The lock database inside the data folder (its SQLite file lock is the lock). */
 export const LOCK_DATABASE = 'baton.lock.sqlite';
@@ -37,12 +38,13 @@ export class DataDirLock {
 
   /** Takes the lock, or throws DataDirInUseError naming the live holder. */
   static acquire(dataDir: string): DataDirLock {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     const file = path.join(dataDir, LOCK_DATABASE);
     const holderFile = path.join(dataDir, LOCK_FILE);
     let connection: Database.Database | undefined;
     try {
       // timeout 0: a held lock answers SQLITE_BUSY at once instead of waiting for it.
+      createPrivateFile(file);
       connection = new Database(file, { timeout: 0 });
       connection.pragma('locking_mode = EXCLUSIVE');
       // The first write takes the exclusive lock; in exclusive mode it is kept after the commit,
@@ -58,7 +60,7 @@ export class DataDirLock {
     }
     const holder: Holder = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() };
     try {
-      writeFileSync(holderFile, JSON.stringify(holder));
+      writeFileSync(holderFile, JSON.stringify(holder), { mode: PRIVATE_FILE_MODE });
     } catch {
       // Only the refusal's message would miss it.
     }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../../../app/errors.js';
 import { checkSchemaVersion, migrate } from './migrations.js';
+import { createPrivateFile, PRIVATE_FOLDER_MODE } from './privateDataDir.js';
 
 /** File name of the database inside the data folder. */
 export const DATABASE_FILE = 'baton.sqlite';
@@ -32,7 +33,7 @@ function refuse(file: string, reason: string): StoreError {
 export function openDatabase(dataDir: string, options: OpenOptions = {}): Database.Database {
   const file = path.join(dataDir, DATABASE_FILE);
   try {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   } catch (error) {
     throw new StoreError(`Baton could not create its data folder ${dataDir}: ${(error as Error).message}`, { dataDir });
   }
@@ -53,6 +54,7 @@ export function openDatabase(dataDir: string, options: OpenOptions = {}): Databa
   }
   let db: Database.Database;
   try {
+    createPrivateFile(file);
     db = new Database(file);
   } catch (error) {
     throw refuse(file, (error as Error).message);
