@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { readTextAtMost } from '../files/boundedRead.js';
+import { isInside } from '../files/isInside.js';
 import path from 'node:path';
 
 /** Largest file handed to an agent in one read. */
@@ -47,10 +48,6 @@ async function keepModeOf(target: string, temporary: string): Promise<void> {
     // Not allowed: the file stays the writer's, as any editor's save would leave it.
   }
   await chmod(temporary, existing.mode & 0o7777);
-}
-
-function inside(file: string, root: string): boolean {
-  return file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
 /** File access for one session. */
@@ -122,7 +119,7 @@ export class SessionFiles {
       }
       real = path.join(existing, ...rest);
     }
-    if (!roots.some((root) => inside(real, root))) {
+    if (!roots.some((root) => isInside(root, real))) {
       throw new FileAccessError(`${file} is outside the session's folder${roots.length > 1 ? 's' : ''} (${this.roots.join(', ')}).`, 'outside');
     }
     return real;

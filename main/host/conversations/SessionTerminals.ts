@@ -5,13 +5,14 @@
  * boundary). What the person sees is recorded in the transcript as `terminal.*` events, bounded
  * per terminal. Releasing a terminal, or ending the session, ends its whole process group.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
 import { shellWord } from '../process/shellWord.js';
+import { isInside } from '../files/isInside.js';
 
 /** What the agent asks to run. */
 export type TerminalRequest = {
@@ -119,6 +120,8 @@ export class SessionTerminals {
     private readonly options: {
       /** The session's folder: the default working directory. */
       cwd: string;
+      /** The folders a command may run in (the session's folder when not given). */
+      roots?: readonly string[];
       /** The environment commands start from (the agent's own). */
       env: Readonly<Record<string, string>>;
       /** Records transcript events. */
@@ -148,6 +151,12 @@ export class SessionTerminals {
     }
     if (!isDirectory) {
       throw new TerminalError(`The working directory does not exist: ${cwd}`, 'invalid');
+    }
+    // Like file access, commands run inside the conversation's folders only (symlinks resolved).
+    const real = realpathSync(cwd);
+    const roots = (this.options.roots ?? [this.options.cwd]).map((root) => realpathSync(root));
+    if (!roots.some((root) => isInside(root, real))) {
+      throw new TerminalError(`The working directory ${cwd} is outside this conversation's folder (${roots.join(', ')}); commands run only inside it.`, 'invalid');
     }
     const args = request.args ?? [];
     const env = { ...this.options.env, ...Object.fromEntries((request.env ?? []).map(({ name, value }) => [name, value])) };

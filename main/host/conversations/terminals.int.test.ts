@@ -1,5 +1,6 @@
 /** Client terminals through a real ACP child process (the fake agent): output, limits, kill, release, and cleanup when the session ends. */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { until } from '../../../e2e/fixtures/until.js';
@@ -50,6 +51,22 @@ describe('terminals the agent reports itself', () => {
     ]);
     expect(kept.map((draft) => (draft.type === 'terminal.output' ? draft.payload.text.length : draft.type))).toEqual([200 * 1024, 56 * 1024, 'terminal.exited']);
     expect(kept.at(-1)).toMatchObject({ payload: { truncated: true } });
+  });
+});
+
+describe('a terminal\'s working directory', () => {
+  it('must be inside the conversation\'s folder, symlinks resolved', async () => {
+    const work = tempDir('terminal-root');
+    const outside = tempDir('terminal-outside');
+    mkdirSync(path.join(work, 'sub'));
+    symlinkSync(outside, path.join(work, 'way-out'));
+    const terminals = new SessionTerminals({ cwd: work, env: definedEnv(process.env), record: () => {}, turnId: () => undefined });
+    for (const cwd of ['/', outside, path.join(work, 'way-out'), path.join(work, '..')]) {
+      await expect(terminals.create({ command: 'true', cwd })).rejects.toThrow('outside this conversation');
+    }
+    const inside = await terminals.create({ command: 'true', cwd: path.join(work, 'sub') });
+    expect(inside).toMatch(/^term-/);
+    await terminals.dispose();
   });
 });
 

@@ -7,6 +7,7 @@
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readTextAtMostSync } from '../files/boundedRead.js';
+import { isInside } from '../files/isInside.js';
 import { compileMatch, injectorManifestSchema, injectorNameSchema, MANIFEST_KEYS, type BrokenInjector, type Injector, type InjectorOrigin } from '../../../app/instructions/injectors.js';
 
 /** The largest file an injector may name. */
@@ -19,11 +20,6 @@ export class InjectorFileProblem extends Error {}
 
 /** Reads files of one injector folder by relative path; throws {@link InjectorFileProblem}. */
 export type InjectorFileReader = { has(file: string): boolean; read(file: string): string };
-
-/** True when `inner` is `outer` or below it. */
-export function isInside(outer: string, inner: string): boolean {
-  return inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
-}
 
 /** Reads files of the folder `dir` on disk, each confined to it. */
 export function diskReader(dir: string): InjectorFileReader & { readonly files: Map<string, string> } {
