@@ -18,6 +18,16 @@ describe('injector timing', () => {
     expect(() => compileMatch('(')).toThrow();
   });
 
+  it('runs match rules in linear time: a catastrophic backtracking pattern answers at once', () => {
+    const rule = injector({ when: 'on_input', match: '^(a+)+$' });
+    // A backtracking engine takes about 2^40 steps for this message (hours, far past the test's
+    // time-out); RE2 answers in a few microseconds a character.
+    expect(injectorApplies(rule, { first: false, message: `${'a'.repeat(40)}!` })).toBe(false);
+    expect(injectorApplies(rule, { first: false, message: 'aaaa' })).toBe(true);
+    // What RE2 cannot do in linear time is refused as the manifest's problem.
+    expect(() => compileMatch('(a)\\1')).toThrow();
+  });
+
   it("gives a turn its own instructions (not every-turn ones, which are in the bundle) and its context files under their names", () => {
     expect(perTurnText(injector({ when: 'every_turn' }), { first: true, message: '' })).toBeNull();
     expect(perTurnText(injector({ when: 'every_turn', context: [{ file: 'a.md', text: 'A\n' }] }), { first: false, message: '' })).toBe('## a.md\n\nA');

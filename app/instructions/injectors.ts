@@ -7,6 +7,7 @@
  * Pure: the host reads the files.
  */
 import { z } from 'zod';
+import { RE2JS } from 're2js';
 
 /** When an injector contributes. */
 export const injectorTimingSchema = z.enum(['first_turn', 'every_turn', 'on_input']);
@@ -62,12 +63,32 @@ export const injectorChoiceSchema = z.object({ names: z.array(injectorNameSchema
 /** One of {@link injectorChoiceSchema}. */
 export type InjectorChoice = z.infer<typeof injectorChoiceSchema>;
 
-/** The compiled `match` rule, or null (every turn); a bad expression is the manifest's problem. */
-export function compileMatch(match: string | undefined | null): RegExp | null {
+/** A compiled `match` rule. */
+export type MatchRule = { test(message: string): boolean };
+
+const compiled = new Map<string, MatchRule>();
+
+/**
+ * The compiled `match` rule, or null (every turn); a bad expression is the manifest's problem.
+ * Rules come from folders the person trusted but did not write, and run against every message
+ * on the host's thread, so they run on RE2 (linear time): a backtracking pattern such as
+ * `(a+)+$` cannot freeze Baton. Backreferences and lookarounds are therefore refused.
+ */
+export function compileMatch(match: string | undefined | null): MatchRule | null {
   if (match === undefined || match === null || match === '') {
     return null;
   }
-  return new RegExp(match, 'iu');
+  const known = compiled.get(match);
+  if (known) {
+    return known;
+  }
+  const pattern = RE2JS.compile(match, RE2JS.CASE_INSENSITIVE);
+  const rule: MatchRule = { test: (message) => pattern.matcher(message).find() };
+  if (compiled.size > 256) {
+    compiled.clear();
+  }
+  compiled.set(match, rule);
+  return rule;
 }
 
 /** The turn an injector is asked about: whether it is the conversation's first to reach an agent, and the person's message. */
