@@ -21,7 +21,7 @@ const NODE = new Set(builtinModules);
 
 /** What each layer may import: layers by name, plus the kinds node / electron / react / packages. */
 const ALLOWED = {
-  app: { layers: ['app'], node: false, electron: false, react: false, packages: ['zod'] },
+  app: { layers: ['app'], node: false, electron: false, react: false, packages: ['zod', 're2js'] }, // re2js: pure linear-time regular expressions, for rules from trusted folders
   host: { layers: ['app', 'host'], node: true, electron: false, react: false, packages: true },
   'electron-shell': { layers: ['app', 'host', 'electron-shell', 'web'], node: true, electron: true, react: false, packages: true },
   web: { layers: ['app', 'host', 'web'], node: true, electron: false, react: false, packages: true },
