@@ -128,11 +128,28 @@ export function perTurnText(injector: Injector, turn: InjectorTurn): string | nu
   return injectorApplies(injector, turn) ? perTurnContent(injector) : null;
 }
 
-/** Replaces every known secret value in `text` (longest first) by a marker naming no part of it. */
+/** What stands where a secret was. */
+export const REDACTED = '[secret redacted by Baton]';
+
+/** A secret as it is written, and as it appears inside JSON strings and URLs. */
+function secretForms(secret: string): string[] {
+  return [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
+}
+
+/**
+ * Replaces every known secret value in `text` by a marker naming no part of it: as written, and
+ * in its JSON-escaped and URL-encoded forms (longest first, so a secret inside another goes too).
+ */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
+  if (secrets.length === 0 || text === '') {
+    return text;
+  }
   let result = text;
-  for (const secret of [...secrets].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length)) {
-    result = result.split(secret).join('[secret redacted by Baton]');
+  const forms = [...new Set(secrets.flatMap(secretForms))].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+  for (const secret of forms) {
+    if (result.includes(secret)) {
+      result = result.split(secret).join(REDACTED);
+    }
   }
   return result;
 }

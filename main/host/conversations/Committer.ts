@@ -3,10 +3,12 @@
  * committed in one transaction: a group is committed as soon as what arrived together is in, but
  * at most once per short window per conversation, so a fast stream makes large groups and a slow
  * one waits for nothing. Anything else flushes what is waiting and commits at once, so order is
- * kept. Nothing is pushed before it is committed.
+ * kept. Nothing is pushed before it is committed, and nothing is committed with a known secret
+ * in it unless the person typed it (one redaction step, here, for every producer).
  */
 import { ConcurrencyError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
+import { redactDrafts } from '../../../app/events/redactDrafts.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import type { AppendResult, EventStore } from '../store/EventStore.js';
 
@@ -27,6 +29,8 @@ export class Committer {
     private readonly emit: (event: PushEvent) => void,
     /** Called when a grouped commit fails (the caller decides what that means for the turn). */
     private readonly onBatchFailure: (conversationId: string, error: unknown) => void,
+    /** The secret values Baton knows: taken out of everything recorded that the person did not type. */
+    private readonly secrets: () => readonly string[] = () => [],
   ) {}
 
   /** Commits now, in one transaction with anything waiting (which goes first), then pushes. Throws if the store refuses. */
@@ -96,7 +100,7 @@ export class Committer {
     const expected = expectedSeq ?? this.lastSeq.get(conversationId) ?? this.store.getSummary(conversationId).lastSeq;
     let result: AppendResult;
     try {
-      result = this.store.append(conversationId, expected, drafts);
+      result = this.store.append(conversationId, expected, redactDrafts(drafts, this.secrets()));
     } catch (error) {
       if (error instanceof ConcurrencyError) {
         this.lastSeq.delete(conversationId);

@@ -97,11 +97,12 @@ export class ConversationService {
     private readonly toolbox?: ToolboxCatalog,
     private readonly homeDir: string = os.homedir(),
   ) {
-    this.instructions = new InstructionSettings(store, agentEnv, dataDir, () => [...(toolbox?.secretValues() ?? []), ...agentSecrets(agentEnv, catalog.adapters())]);
+    const secrets = (): string[] => [...(toolbox?.secretValues() ?? []), ...agentSecrets(agentEnv, catalog.adapters())];
+    this.instructions = new InstructionSettings(store, agentEnv, dataDir, secrets);
     if (dataDir) {
       SessionFolder.removeLeftovers(dataDir);
     }
-    this.committer = new Committer(store, (event) => this.emit(event), (conversationId, error) => this.onStoreFailure(conversationId, error));
+    this.committer = new Committer(store, (event) => this.emit(event), (conversationId, error) => this.onStoreFailure(conversationId, error), secrets);
   }
 
   /** Adds a listener for pushed events; returns its removal. */

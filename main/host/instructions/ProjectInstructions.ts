@@ -159,7 +159,8 @@ export class ProjectInstructions {
   /** The text that reaches agents for this working folder: the last trusted one, or nothing (the file itself is not read). */
   trustedText(cwd: string): string | null {
     const text = this.trustOf(cwd)?.trusted?.text;
-    return text === undefined || text === '' ? null : text;
+    // Redacted on the way out too: a secret added to the toolbox after the trust is known now.
+    return text === undefined || text === '' ? null : redactSecrets(text, this.secrets());
   }
 
   /** The folder holding the file (its real path) and what the person trusted there. */
@@ -183,7 +184,7 @@ export class ProjectInstructions {
     }
     const secrets = this.secrets();
     const injectors = now.injectors.map((snapshot) => ({ ...snapshot, files: Object.fromEntries(Object.entries(snapshot.files).map(([file, text]) => [file, redactSecrets(text, secrets)])) }));
-    this.store.setSetting(trustKey(now.folder), { sha256, text: now.text ?? '', injectors, trustedAt: new Date().toISOString() } satisfies Trust);
+    this.store.setSetting(trustKey(now.folder), { sha256, text: redactSecrets(now.text ?? '', secrets), injectors, trustedAt: new Date().toISOString() } satisfies Trust);
     return this.read(cwd);
   }
 

@@ -5,8 +5,22 @@
  */
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 
-/** Names of settings that hold a secret. */
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+/** Words of a setting's name that mark it as holding a secret (whole words: AUTHOR is not AUTH). */
+const SECRET_WORDS = new Set(['KEY', 'APIKEY', 'TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'PASS', 'PWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'AUTH', 'COOKIE', 'DSN']);
+/** Whole names that hold credentials without saying so. */
+const SECRET_NAMES = /^(DATABASE_URL|.*_DATABASE_URL|.*_CONNECTION_STRING|.*_CONN_STR)$/;
+
+/** True when a setting named `name` holds a secret: `OPENAI_API_KEY`, `DB_PASS`, `DATABASE_URL`, `apiKey`; not `GIT_AUTHOR_NAME`. */
+export function isSecretName(name: string): boolean {
+  const upper = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+  return SECRET_NAMES.test(upper) || upper.split(/[^A-Z0-9]+/).some((word) => SECRET_WORDS.has(word));
+}
+
+/** A URL with a password in it (`postgres://user:pass@host/db`), whatever its setting is called. */
+function hasUrlPassword(value: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i.test(value);
+}
+
 /** Shorter values are too likely to occur by chance to be worth redacting. */
 const MIN_SECRET_LENGTH = 8;
 
@@ -15,7 +29,7 @@ export function agentSecrets(env: Env, adapters: readonly Pick<AgentAdapter, 'en
   const values = new Set<string>();
   for (const source of [env, ...adapters.map((adapter) => adapter.env)]) {
     for (const [name, value] of Object.entries(source ?? {})) {
-      if (SECRET_NAME.test(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) {
+      if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH && (isSecretName(name) || hasUrlPassword(value))) {
         values.add(value);
       }
     }

@@ -52,6 +52,8 @@ export type BridgeLaunch = { command: string; args: readonly string[] };
 export class ToolboxCatalog {
   private readonly statements;
   private readonly write: <R>(work: () => R) => R;
+  /** The opened secret values, kept until the next write (redaction asks on every commit). */
+  private openedSecrets: string[] | undefined;
 
   constructor(
     store: EventStore,
@@ -78,7 +80,11 @@ export class ToolboxCatalog {
       },
     }));
     this.statements = statements;
-    this.write = write;
+    // Every write may add or remove a secret: what secretValues() opened is read again after one.
+    this.write = (work) => {
+      this.openedSecrets = undefined;
+      return write(work);
+    };
   }
 
   /** Every server, as the page may see it (secret values left out). */
@@ -141,13 +147,14 @@ export class ToolboxCatalog {
 
   /** Every secret value the toolbox keeps, opened (for redacting them from what Baton records and sends). */
   secretValues(): string[] {
-    return this.statements.allSecrets.all().flatMap(({ ciphertext }) => {
+    this.openedSecrets ??= this.statements.allSecrets.all().flatMap(({ ciphertext }) => {
       try {
         return [this.secrets.open(ciphertext)];
       } catch {
         return [];
       }
     });
+    return this.openedSecrets;
   }
 
   /** Removes a server and its secrets (toolboxes that named it simply lose it). */
