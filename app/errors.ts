@@ -22,6 +22,7 @@ export const errorCodes = [
   'DataDirInUse',
   'AgentInstallFailed',
   'InjectorUnavailable',
+  'ImportNotConfirmed',
   'Internal',
 ] as const;
 
@@ -199,6 +200,13 @@ export class InjectorUnavailableError extends BatonError {
   }
 }
 
+/** An imported conversation's folder and settings have not been confirmed yet: nothing of it reaches an agent until they are. */
+export class ImportNotConfirmedError extends BatonError {
+  constructor(conversationId: string) {
+    super('ImportNotConfirmed', 'This conversation was imported. Before anything in it reaches an agent, confirm its working folder and the instructions, injectors and toolbox it brings.', { conversationId });
+  }
+}
+
 /** Something Baton did not expect (a bug, or a failure with no typed error of its own). */
 export class InternalError extends BatonError {
   constructor(message: string) {
@@ -232,6 +240,7 @@ export const errorClasses: { readonly [C in ErrorCode]: abstract new (...args: n
   DataDirInUse: DataDirInUseError,
   AgentInstallFailed: AgentInstallFailedError,
   InjectorUnavailable: InjectorUnavailableError,
+  ImportNotConfirmed: ImportNotConfirmedError,
   Internal: InternalError,
 };
 

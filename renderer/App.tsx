@@ -4,6 +4,7 @@ import { ReplyAnnouncer } from './components/ReplyAnnouncer.js';
 import { Shortcuts } from './components/Shortcuts.js';
 import { TipProvider } from './components/Tip.js';
 import { ChatView } from './features/chat/ChatView.js';
+import { ImportReviewDialog } from './features/chat/ImportReviewDialog.js';
 import { InstructionsDialog } from './features/chat/InstructionsDialog.js';
 import { LoginTerminal } from './features/chat/LoginTerminal.js';
 import { ToolboxDialog } from './features/chat/ToolboxDialog.js';
@@ -24,6 +25,7 @@ export function App() {
         <LoginTerminal />
         <InstructionsDialog />
         <ToolboxDialog />
+        <ImportReviewDialog />
         <ReplyAnnouncer />
         <Shortcuts />
       </div>

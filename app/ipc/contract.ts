@@ -22,6 +22,18 @@ const conversationId = z.string().min(1);
 const conversationResult = z.object({ conversation: conversationSummarySchema });
 
 /** Keyset cursor of the conversation list: the last row of the previous page. */
+/** What an imported conversation brings: its folder (and whether it is as broad as / or the home folder), instructions, injectors and toolbox. */
+export const importReviewSchema = z.object({
+  cwd: z.string(),
+  /** The folder is `/`, the home folder itself, or holds it: an agent there can reach nearly everything. */
+  broadFolder: z.boolean(),
+  instructions: z.object({ text: z.string(), intent: z.enum(['append', 'replace']) }).nullable(),
+  injectors: z.array(z.string()),
+  servers: z.array(z.string()),
+});
+/** One of {@link importReviewSchema}. */
+export type ImportReview = z.infer<typeof importReviewSchema>;
+
 export const listCursorSchema = z.object({ updatedAt: z.string(), conversationId: z.string() });
 
 /** One search result; `snippet` marks matched words with \u0002 … \u0003. */
@@ -273,6 +285,16 @@ export const requests = {
   importConversation: {
     params: z.object({ content: z.string().min(1).max(MAX_IMPORT_CHARS) }),
     result: conversationResult,
+  },
+  /** What an imported conversation brings, for the person to confirm before any of it reaches an agent (null: nothing to confirm). */
+  getImportReview: {
+    params: z.object({ conversationId }),
+    result: z.object({ review: importReviewSchema.nullable() }),
+  },
+  /** The person confirmed the imported conversation's folder (it must be the one shown) and what it brings. */
+  confirmImport: {
+    params: z.object({ conversationId, cwd: z.string().min(1) }),
+    result: z.object({}),
   },
   newConversation: {
     params: z.object({

@@ -164,6 +164,11 @@ export class Host {
       importConversation: ({ content }) => ({ conversation: this.history.import(content) }),
       newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions, serverIds, injectors) }),
       listToolbox: () => ({ servers: this.toolbox.listServers(), toolboxes: this.toolbox.listToolboxes() }),
+      getImportReview: ({ conversationId }) => ({ review: this.conversations.importReview.review(conversationId) }),
+      confirmImport: ({ conversationId, cwd }) => {
+        this.conversations.importReview.confirm(conversationId, cwd);
+        return {};
+      },
       addServer: ({ server }) => ({ server: this.toolbox.addServer(server) }),
       scanServerImports: ({ cwd, file }) => this.serverImports.scan({ ...(cwd ? { cwd } : {}), ...(file ? { file } : {}) }),
       importServers: ({ candidateIds, inputs }) => ({ servers: this.serverImports.import(candidateIds, inputs) }),

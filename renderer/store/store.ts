@@ -1,12 +1,13 @@
 /**
  * The renderer's one zustand store, made of slices: host (connection, agents, errors), chat (the
- * open conversation), history (the list and its actions), search, the Instructions and Toolbox dialogs, and the settings page. Actions go through `api`;
+ * open conversation), history (the list and its actions), search, the Instructions and Toolbox dialogs, the settings page, and the review of an imported conversation. Actions go through `api`;
  * components only select state and call actions.
  */
 import { create } from 'zustand';
 import type { Api } from '../api.js';
 import { chatSlice } from './slices/chatSlice.js';
 import { historySlice } from './slices/historySlice.js';
+import { importReviewSlice } from './slices/importReviewSlice.js';
 import { hostSlice } from './slices/hostSlice.js';
 import { instructionsSlice } from './slices/instructionsSlice.js';
 import { toolboxSlice } from './slices/toolboxSlice.js';
@@ -26,6 +27,7 @@ export function createBatonStore(api: Api) {
     ...instructionsSlice(api)(...args),
     ...toolboxSlice(api)(...args),
     ...settingsSlice(api)(...args),
+    ...importReviewSlice(api)(...args),
   }));
 }
 

@@ -8,7 +8,7 @@ import type { Envelope } from '../../app/events/index.js';
 import type { InstructionText } from '../../app/instructions/bundle.js';
 import type { AgentInstructionSettings } from '../../app/instructions/delivery.js';
 import type { InjectorChoice } from '../../app/instructions/injectors.js';
-import type { AgentSession, ImportCandidate, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
+import type { AgentSession, ImportCandidate, ImportReview, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
 import type { CatalogServer, ServerInput, Toolbox } from '../../app/toolbox/catalog.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
@@ -216,6 +216,17 @@ export type ToolboxSlice = {
   saveToolboxSet(name: string, isDefault: boolean): Promise<boolean>;
 };
 
+/** An imported conversation waiting for the person to confirm its folder and what it brings. */
+export type ImportReviewSlice = {
+  importReview: { conversationId: string; review: ImportReview; open: boolean; busy: boolean; problem: string | null } | null;
+  /** Asks the host whether the conversation waits for confirmation; `open` shows the dialog when it does. */
+  checkImport(conversationId: string, open?: boolean): Promise<void>;
+  openImportReview(): void;
+  closeImportReview(): void;
+  /** Resolves true once confirmed. */
+  confirmImport(): Promise<boolean>;
+};
+
 /** A part of the settings page. */
 export type SettingsSection = 'agents' | 'toolboxes' | 'instructions' | 'permissions' | 'appearance' | 'data' | 'export';
 
@@ -241,7 +252,7 @@ export type SettingsSlice = {
 };
 
 /** The whole renderer state. */
-export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice;
+export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

@@ -32,6 +32,8 @@ import { Committer } from './Committer.js';
 import { LiveSession, type AnsweredPermission, type LiveSessionOwner } from './LiveSession.js';
 import type { Attachment } from '../../../app/prompt/attachments.js';
 import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
+import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
+import { ImportReview } from './ImportReview.js';
 
 /** Receives pushed events. */
 export type PushListener = (event: PushEvent) => void;
@@ -85,6 +87,8 @@ export class ConversationService {
 
   /** The person's instruction settings (their own instructions, per-agent choices). */
   readonly instructions: InstructionSettings;
+  /** Imported conversations waiting for the person's confirmation. */
+  readonly importReview: ImportReview;
 
   constructor(
     private readonly store: EventStore,
@@ -98,6 +102,7 @@ export class ConversationService {
     private readonly homeDir: string = os.homedir(),
   ) {
     const secrets = (): string[] => [...(toolbox?.secretValues() ?? []), ...agentSecrets(agentEnv, catalog.adapters())];
+    this.importReview = new ImportReview(store, homeDir);
     this.instructions = new InstructionSettings(store, agentEnv, dataDir, secrets);
     if (dataDir) {
       SessionFolder.removeLeftovers(dataDir);
@@ -205,6 +210,7 @@ export class ConversationService {
     if (current.lifecycle === 'deleted') {
       throw new InvalidRequestError('This conversation is in the trash; restore it to continue.');
     }
+    this.importReview.requireConfirmed(conversationId);
     if (this.running.has(conversationId)) {
       throw new TurnInProgressError(conversationId);
     }
@@ -479,7 +485,9 @@ export class ConversationService {
     const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId), ...(this.dataDir ? { sessionFilesDir: this.dataDir } : {}) });
     try {
       const context = this.store.getContext(conversationId);
-      const previous = context.sessions[adapter.agentId]?.sessionId;
+      const recorded = context.sessions[adapter.agentId]?.sessionId;
+      // A session named by an imported file is not reopened: it may not be this conversation's at all.
+      const previous = recorded && !this.importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
       const [bound, options] = await live.bind(adapter, previous);
       const drafts: EventDraft[] = [bound, options];
       const turnId = this.running.get(conversationId)?.turnId;
@@ -555,21 +563,6 @@ export class ConversationService {
         this.log(`a listener failed: ${String(error)}`);
       }
     }
-  }
-}
-
-function checkWorkingFolder(cwd: string): void {
-  if (!path.isAbsolute(cwd)) {
-    throw new InvalidRequestError(`The working folder must be an absolute path; "${cwd}" is not.`);
-  }
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(cwd).isDirectory();
-  } catch {
-    throw new InvalidRequestError(`The working folder ${cwd} does not exist.`);
-  }
-  if (!isDirectory) {
-    throw new InvalidRequestError(`The working folder ${cwd} is not a folder.`);
   }
 }
 

@@ -95,6 +95,8 @@ export class HistoryService {
     const envelopes = parseJsonl(content);
     const conversationId = newId();
     let summary = this.store.importEnvelopes(conversationId, envelopes);
+    // Shown as it was, but nothing of it reaches an agent until the person confirms it.
+    this.conversations.importReview.begin(conversationId);
     const closing = interruptUnfinished(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events));
     if (closing.length > 0) {
       summary = this.record(conversationId, closing);

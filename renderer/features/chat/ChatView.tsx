@@ -2,6 +2,7 @@
 import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 import { Composer } from './Composer.js';
+import { ImportReviewNotice } from './ImportReviewDialog.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { SessionHeader } from './SessionHeader.js';
 import { Transcript } from './Transcript.js';
@@ -22,6 +23,7 @@ export function ChatView() {
       <SessionHeader />
       <Transcript transcript={transcript} focusSeq={focus && focus.conversationId === transcript?.conversationId ? focus.seq : undefined} />
       <Banners />
+      {summary ? <ImportReviewNotice /> : null}
       {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
     </main>
   );

@@ -6,6 +6,7 @@ import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.
 import { composerKey, type ChatSlice, type ComposerAttachment, type Slice } from '../types.js';
 import { agentChoices, choicesToApply, rememberChoice } from '../../components/agentChoices.js';
 import { putBack, unsentText } from '../composerText.js';
+import { ImportNotConfirmedError } from '../../../app/errors.js';
 
 /** Turns read when a conversation opens; "Show earlier" doubles it. */
 const TURNS_PER_PAGE = 50;
@@ -130,8 +131,10 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         focus: focusSeq === undefined ? null : { conversationId, seq: focusSeq },
         error: null,
         sidebarOpen: false,
+        importReview: state.importReview?.conversationId === conversationId ? state.importReview : null,
       }));
       await load(conversationId, focusSeq);
+      await get().checkImport(conversationId);
     },
     async showEarlier() {
       const { selection } = get();
@@ -232,7 +235,12 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
           attachments: { ...state.attachments, [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)) },
         }));
       } catch (error) {
-        get().showError(error);
+        if (error instanceof ImportNotConfirmedError && selection.kind === 'conversation') {
+          // The message stays in the box; the review says what must be confirmed first.
+          await get().checkImport(selection.conversationId, true);
+        } else {
+          get().showError(error);
+        }
       } finally {
         set({ sending: false });
       }
