@@ -3,9 +3,7 @@
  * turn, drives the conversation's live agent through it, and records how it ended. Everything
  * goes through the Committer, so it is durable before any window sees it.
  */
-import { statSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { AgentNotInstalledError, BatonError, InvalidRequestError, NotFoundError, TurnInProgressError, toWireError } from '../../../app/errors.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { EventDraft } from '../../../app/events/index.js';
