@@ -20,6 +20,7 @@ import { RotatingLog } from '../host/log/RotatingLog.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES, resolveStatic } from '../web/staticFiles.js';
 import { allowPermission, APP_PAGE, APP_SCHEME, checkIpcRequest, externalLink, isOwnPage, secureWebPreferences } from './security.js';
+import { parseUpdateConfig, updateRefusal, type UpdateConfig } from './updatePolicy.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.resolve(here, '..', '..', 'renderer');
@@ -107,6 +108,17 @@ function automaticUpdates(running: Host): boolean {
 /** Looks for an update through electron-updater, only when the person turned it on. */
 async function checkForUpdates(running: Host, writeLog: (line: string) => void): Promise<void> {
   if (!automaticUpdates(running) || !app.isPackaged) {
+    return;
+  }
+  let config: UpdateConfig | null = null;
+  try {
+    config = parseUpdateConfig(readFileSync(path.join(process.resourcesPath, 'app-update.yml'), 'utf8'));
+  } catch {
+    config = null;
+  }
+  const refusal = updateRefusal(process.platform, config);
+  if (refusal) {
+    writeLog(`automatic updates are off: ${refusal}`);
     return;
   }
   try {
