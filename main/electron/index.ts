@@ -187,8 +187,13 @@ async function start(): Promise<void> {
     const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: true });
     const agentPackages = agentPackagesFromEnv(env);
     // Secrets of the toolbox: their key is wrapped by the operating system's keychain where it has one.
+    // On Linux, `basic_text` is Chromium's fixed built-in password: SecretBox does not count it as a keychain.
     const keyWrapper = safeStorage.isEncryptionAvailable()
-      ? { wrap: (key: Buffer) => safeStorage.encryptString(key.toString('base64')), unwrap: (wrapped: Buffer) => Buffer.from(safeStorage.decryptString(wrapped), 'base64') }
+      ? {
+          wrap: (key: Buffer) => safeStorage.encryptString(key.toString('base64')),
+          unwrap: (wrapped: Buffer) => Buffer.from(safeStorage.decryptString(wrapped), 'base64'),
+          ...(process.platform === 'linux' ? { backend: safeStorage.getSelectedStorageBackend() } : {}),
+        }
       : undefined;
     host = new Host({ dataDir, version: app.getVersion(), env, log: writeLog, ...(agentPackages ? { agentPackages } : {}), ...(keyWrapper ? { keyWrapper } : {}) });
   } catch (error) {

@@ -90,7 +90,7 @@ export class Host {
       throw error;
     }
     try {
-      this.toolbox = new ToolboxCatalog(this.store, SecretBox.forDataDir(options.dataDir, options.keyWrapper), bridgeLaunch(env));
+      this.toolbox = new ToolboxCatalog(this.store, SecretBox.forDataDir(options.dataDir, options.keyWrapper, options.log), bridgeLaunch(env));
     } catch (error) {
       this.store.close();
       this.lock.release();
