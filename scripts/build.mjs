@@ -1,6 +1,6 @@
 // Builds everything Baton runs: the host, web host and Electron shell (tsc -> dist/) and the renderer (vite -> dist/renderer).
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,3 +19,5 @@ function run(label, command, args) {
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run('host and shell', bin('tsc'), ['-p', 'tsconfig.node.json']);
 run('renderer', bin('vite'), ['build', '--logLevel', 'warn']);
+// The lockfiles of the built-in agents' pinned packages, beside the installer that uses them.
+cpSync(path.join(root, 'main/host/adapters/agentLocks'), path.join(root, 'dist/main/host/adapters/agentLocks'), { recursive: true });

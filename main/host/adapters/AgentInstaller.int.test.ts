@@ -98,3 +98,49 @@ describe('managed installs', () => {
     expect(await host.handle('installAgent', { agentId: 'custom:mine' })).toMatchObject({ ok: false, error: { code: 'UnsupportedInput' } });
   });
 });
+
+describe('the lockfiles Baton ships', () => {
+  it('exist for every built-in agent, made for exactly the packages it pins', async () => {
+    const { builtinAdapters } = await import('./AgentCatalog.js');
+    const { agentLock } = await import('./agentLocks.js');
+    for (const adapter of builtinAdapters) {
+      const lock = agentLock(adapter.agentId, adapter.npmPackages ?? []);
+      expect({ agentId: adapter.agentId, locked: lock !== undefined }).toEqual({ agentId: adapter.agentId, locked: true });
+      const tree = JSON.parse(lock!.lock) as { packages: Record<string, { version?: string; integrity?: string }> };
+      for (const spec of adapter.npmPackages ?? []) {
+        const at = spec.lastIndexOf('@');
+        expect(tree.packages[`node_modules/${spec.slice(0, at)}`]).toMatchObject({ version: spec.slice(at + 1), integrity: expect.stringMatching(/^sha512-/) });
+      }
+    }
+  });
+
+  it('install the pinned packages with npm ci from the lock; other packages resolve afresh', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { readFileSync } = await import('node:fs');
+    const { AgentInstaller } = await import('./AgentInstaller.js');
+    const { lockManifest } = await import('./agentLocks.js');
+    const { claudeAdapter } = await import('./claude.js');
+    const tarball = packFakeClaude('2.0.0');
+    const packages = [`fake-claude-agent-acp@file:${tarball}`];
+    const locksDir = tempDir('locks');
+    const lockFolder = path.join(locksDir, 'claude');
+    mkdirSync(lockFolder, { recursive: true });
+    writeFileSync(path.join(lockFolder, 'package.json'), JSON.stringify(lockManifest('claude', packages), null, 2));
+    execFileSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: lockFolder, env });
+    const progress: string[] = [];
+    const dataDir = tempDir('locked-install');
+    const installer = new AgentInstaller(dataDir, env, (event) => progress.push(event.text), { claude: packages }, locksDir);
+    await installer.install(claudeAdapter);
+    expect(progress[0]).toContain('npm ci');
+    expect(installer.installedVersion(claudeAdapter)).toBe('2.0.0');
+
+    // The installed copy is the locked tree: its lock is the one Baton shipped, unchanged by npm.
+    const installedLock = JSON.parse(readFileSync(path.join(dataDir, 'agents', 'claude', 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    const shipped = JSON.parse(readFileSync(path.join(lockFolder, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    expect(installedLock.packages).toEqual(shipped.packages);
+    // Without a lock for the packages asked for, it says it resolves them afresh.
+    const unlocked = new AgentInstaller(tempDir('unlocked-install'), env, (event) => progress.push(event.text), { claude: [tarball] }, locksDir);
+    await unlocked.install(claudeAdapter);
+    expect(progress.find((text) => text.startsWith('Installing Claude: npm install '))).toBeDefined();
+  });
+});

@@ -2,8 +2,9 @@
  * Managed installs, as editors do them: an npm-distributed agent is installed, at the version
  * this Baton pins, into Baton's own agents folder (`<data>/agents/<agent>`), never into the
  * global npm. An install or update is built in a staging folder and swapped in only when it
- * worked, so a failed update leaves the working copy as it was. Agents the person installed
- * themselves are never touched.
+ * worked, so a failed update leaves the working copy as it was. The pinned packages install
+ * from the lockfile Baton ships for them (`npm ci`). Agents the person installed themselves are
+ * never touched.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { AgentInstallFailedError, InvalidRequestError, UnsupportedInputError } f
 import { findExecutable } from '../process/findExecutable.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
+import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';
 import { packageName } from './builtinAdapter.js';
 
 /** One line of progress. */
@@ -29,6 +31,8 @@ export class AgentInstaller {
     private readonly progress: (event: InstallProgress) => void,
     /** Replaces adapters' pinned packages (tests install local tarballs; a mirror could too). */
     private readonly packageOverrides: Readonly<Record<string, readonly string[]>> = {},
+    /** Where the shipped lockfiles are (tests bring their own). */
+    private readonly locksDir: string = AGENT_LOCKS_DIR,
   ) {}
 
   /** The npm specs Baton installs for an adapter, if it can install it at all. */
@@ -78,11 +82,19 @@ export class AgentInstaller {
       const staging = `${folder}.staging`;
       rmSync(staging, { recursive: true, force: true });
       mkdirSync(staging, { recursive: true });
-      writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: `baton-agent-${path.basename(folder)}`, private: true }, null, 2));
+      // The pinned packages come with the lock Baton was tested with: npm ci installs exactly that tree.
+      const locked = agentLock(adapter.agentId, packages, this.locksDir);
+      if (locked) {
+        writeFileSync(path.join(staging, 'package.json'), locked.manifest);
+        writeFileSync(path.join(staging, 'package-lock.json'), locked.lock);
+      } else {
+        writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: `baton-agent-${path.basename(folder)}`, private: true }, null, 2));
+      }
       const say = (text: string): void => this.progress({ agentId: adapter.agentId, action, text });
-      say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm install ${packages.join(' ')}`);
+      const npmArgs = locked ? ['ci', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http', ...packages];
+      say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm ${locked ? `ci (the lock Baton ships for ${packages.join(' ')})` : `install ${packages.join(' ')}`}`);
       try {
-        const output = await this.runNpm(npm, ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http', ...packages], staging, say);
+        const output = await this.runNpm(npm, npmArgs, staging, say);
         if (output.exit !== 0) {
           throw new AgentInstallFailedError(adapter.displayName, action, `npm exited with ${output.exit}.`, output.tail);
         }
