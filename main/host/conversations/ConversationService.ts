@@ -32,6 +32,7 @@ import type { Attachment } from '../../../app/prompt/attachments.js';
 import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
 import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
 import { ImportReview } from './ImportReview.js';
+import { redactSecrets } from '../../../app/instructions/injectors.js';
 
 /** Receives pushed events. */
 export type PushListener = (event: PushEvent) => void;
@@ -85,6 +86,8 @@ export class ConversationService {
 
   /** The person's instruction settings (their own instructions, per-agent choices). */
   readonly instructions: InstructionSettings;
+  /** The secret values Baton knows (toolbox, the agents' environment): redacted from what is recorded or handed on. */
+  private readonly secrets: () => string[];
   /** Imported conversations waiting for the person's confirmation. */
   readonly importReview: ImportReview;
 
@@ -100,6 +103,7 @@ export class ConversationService {
     private readonly homeDir: string = os.homedir(),
   ) {
     const secrets = (): string[] => [...(toolbox?.secretValues() ?? []), ...agentSecrets(agentEnv, catalog.adapters())];
+    this.secrets = secrets;
     this.importReview = new ImportReview(store, homeDir);
     this.instructions = new InstructionSettings(store, agentEnv, dataDir, secrets);
     if (dataDir) {
@@ -544,6 +548,7 @@ export class ConversationService {
         }
       },
       activeTurnId: () => this.running.get(conversationId)?.turnId,
+      redact: (text) => redactSecrets(text, this.secrets()),
       onExit: () => {
         const live = this.live.get(conversationId);
         this.live.delete(conversationId);

@@ -34,6 +34,8 @@ export type LiveSessionOwner = {
   onExit(): void;
   /** Reports something worth a log line (unknown update kinds). */
   log(message: string): void;
+  /** Takes the known secret values out of text Baton hands the agent from elsewhere (terminal output). */
+  redact?(text: string): string;
 };
 
 /** The synthesized mode option as ACP mode state, so it survives a config-option update. */
@@ -123,7 +125,7 @@ export class LiveSession {
     // and commands the agent runs in terminals get its environment.
     const ownLaunch = launchSpec(adapter, executable, { ...binding, instructions: null }, baseEnv);
     const terminalEnv = ownLaunch.env;
-    const terminals = new SessionTerminals({ cwd: binding.cwd, env: terminalEnv, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId() });
+    const terminals = new SessionTerminals({ cwd: binding.cwd, env: terminalEnv, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId(), ...(owner.redact ? { redact: owner.redact } : {}) });
     let connection: AgentConnection;
     try {
       connection = await AgentConnection.start({

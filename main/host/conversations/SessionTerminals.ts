@@ -122,6 +122,8 @@ export class SessionTerminals {
       cwd: string;
       /** The folders a command may run in (the session's folder when not given). */
       roots?: readonly string[];
+      /** Takes known secrets out of the output the agent is given (and so its model). */
+      redact?(text: string): string;
       /** The environment commands start from (the agent's own). */
       env: Readonly<Record<string, string>>;
       /** Records transcript events. */
@@ -203,7 +205,8 @@ export class SessionTerminals {
   /** The output so far and, once it ended, how. */
   output(terminalId: string): TerminalOutput {
     const terminal = this.get(terminalId);
-    return { output: terminal.output.text(), truncated: terminal.output.truncated, exitStatus: terminal.exit ?? null };
+    const text = terminal.output.text();
+    return { output: this.options.redact ? this.options.redact(text) : text, truncated: terminal.output.truncated, exitStatus: terminal.exit ?? null };
   }
 
   /** Resolves when the command ends. */

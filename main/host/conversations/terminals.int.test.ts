@@ -70,6 +70,23 @@ describe('a terminal\'s working directory', () => {
   });
 });
 
+describe('terminal output handed to the agent', () => {
+  it('has the known secrets taken out, so they never reach its model', async () => {
+    const work = tempDir('terminal-redact');
+    const terminals = new SessionTerminals({
+      cwd: work,
+      env: { ...definedEnv(process.env), SERVICE_TOKEN: 'marker-terminal-secret-42' },
+      record: () => {},
+      turnId: () => undefined,
+      redact: (text) => text.split('marker-terminal-secret-42').join('[secret redacted by Baton]'),
+    });
+    const terminalId = await terminals.create({ command: process.execPath, args: ['-e', 'console.log("token=" + process.env.SERVICE_TOKEN)'] });
+    await terminals.waitForExit(terminalId);
+    expect(terminals.output(terminalId).output).toBe('token=[secret redacted by Baton]\n');
+    await terminals.dispose();
+  });
+});
+
 describe('client terminals', () => {
   let dataDir: string;
   let host: Host;
