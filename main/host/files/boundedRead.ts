@@ -12,21 +12,26 @@ export type BoundedRead = { kind: 'text'; text: string } | { kind: 'too-large' }
 const CHUNK_BYTES = 64 * 1024;
 const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW;
 
-/** Chunks read until the end or one byte past `limit` (which tells a file at the limit from a larger one). */
-function collect(limit: number, readChunk: (buffer: Buffer) => number): BoundedRead {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const buffer = Buffer.alloc(Math.min(CHUNK_BYTES, limit + 1 - total));
-    const read = readChunk(buffer);
+/** What has been read so far: chunks until the end, or one byte past `limit` (which tells a file at the limit from a larger one). */
+class Collected {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** A buffer for the next read. */
+  next(): Buffer {
+    return Buffer.alloc(Math.min(CHUNK_BYTES, this.limit + 1 - this.total));
+  }
+
+  /** Takes what a read put into `buffer`; the answer once the file is read or over the limit. */
+  took(buffer: Buffer, read: number): BoundedRead | undefined {
     if (read === 0) {
-      return { kind: 'text', text: Buffer.concat(chunks, total).toString('utf8') };
+      return { kind: 'text', text: Buffer.concat(this.chunks, this.total).toString('utf8') };
     }
-    chunks.push(buffer.subarray(0, read));
-    total += read;
-    if (total > limit) {
-      return { kind: 'too-large' };
-    }
+    this.chunks.push(buffer.subarray(0, read));
+    this.total += read;
+    return this.total > this.limit ? { kind: 'too-large' } : undefined;
   }
 }
 
@@ -37,7 +42,14 @@ export function readTextAtMostSync(file: string, limit: number): BoundedRead {
     if (!fstatSync(fd).isFile()) {
       return { kind: 'not-a-file' };
     }
-    return collect(limit, (buffer) => readSync(fd, buffer, 0, buffer.length, null));
+    const collected = new Collected(limit);
+    for (;;) {
+      const buffer = collected.next();
+      const done = collected.took(buffer, readSync(fd, buffer, 0, buffer.length, null));
+      if (done) {
+        return done;
+      }
+    }
   } finally {
     closeSync(fd);
   }
@@ -50,18 +62,12 @@ export async function readTextAtMost(file: string, limit: number): Promise<Bound
     if (!(await handle.stat()).isFile()) {
       return { kind: 'not-a-file' };
     }
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const collected = new Collected(limit);
     for (;;) {
-      const buffer = Buffer.alloc(Math.min(CHUNK_BYTES, limit + 1 - total));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) {
-        return { kind: 'text', text: Buffer.concat(chunks, total).toString('utf8') };
-      }
-      chunks.push(buffer.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > limit) {
-        return { kind: 'too-large' };
+      const buffer = collected.next();
+      const done = collected.took(buffer, (await handle.read(buffer, 0, buffer.length, null)).bytesRead);
+      if (done) {
+        return done;
       }
     }
   } finally {
