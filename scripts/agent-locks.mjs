@@ -31,8 +31,8 @@ for (const adapter of builtinAdapters) {
     }
     const target = path.join(root, 'main/host/adapters/agentLocks', adapter.agentId);
     mkdirSync(target, { recursive: true });
-    writeFileSync(path.join(target, 'package.json'), readFileSync(path.join(work, 'package.json')));
-    writeFileSync(path.join(target, 'package-lock.json'), readFileSync(path.join(work, 'package-lock.json')));
+    writeFileSync(path.join(target, 'manifest.json'), readFileSync(path.join(work, 'package.json')));
+    writeFileSync(path.join(target, 'lock.json'), readFileSync(path.join(work, 'package-lock.json')));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

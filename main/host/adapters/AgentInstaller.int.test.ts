@@ -125,8 +125,11 @@ describe('the lockfiles Baton ships', () => {
     const locksDir = tempDir('locks');
     const lockFolder = path.join(locksDir, 'claude');
     mkdirSync(lockFolder, { recursive: true });
-    writeFileSync(path.join(lockFolder, 'package.json'), JSON.stringify(lockManifest('claude', packages), null, 2));
-    execFileSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: lockFolder, env });
+    const made = tempDir('lock-made');
+    writeFileSync(path.join(made, 'package.json'), JSON.stringify(lockManifest('claude', packages), null, 2));
+    execFileSync('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: made, env });
+    writeFileSync(path.join(lockFolder, 'manifest.json'), readFileSync(path.join(made, 'package.json')));
+    writeFileSync(path.join(lockFolder, 'lock.json'), readFileSync(path.join(made, 'package-lock.json')));
     const progress: string[] = [];
     const dataDir = tempDir('locked-install');
     const installer = new AgentInstaller(dataDir, env, (event) => progress.push(event.text), { claude: packages }, locksDir);
@@ -136,7 +139,7 @@ describe('the lockfiles Baton ships', () => {
 
     // The installed copy is the locked tree: its lock is the one Baton shipped, unchanged by npm.
     const installedLock = JSON.parse(readFileSync(path.join(dataDir, 'agents', 'claude', 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-    const shipped = JSON.parse(readFileSync(path.join(lockFolder, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    const shipped = JSON.parse(readFileSync(path.join(lockFolder, 'lock.json'), 'utf8')) as { packages: Record<string, unknown> };
     expect(installedLock.packages).toEqual(shipped.packages);
     // Without a lock for the packages asked for, it says it resolves them afresh.
     const unlocked = new AgentInstaller(tempDir('unlocked-install'), env, (event) => progress.push(event.text), { claude: [tarball] }, locksDir);

@@ -1,6 +1,7 @@
 /**
- * The lockfiles Baton ships for its built-in agents' pinned packages (`agentLocks/<agentId>/`,
- * written by `scripts/agent-locks.mjs`): a managed install of the pinned version runs `npm ci`
+ * The lockfiles Baton ships for its built-in agents' pinned packages (`agentLocks/<agentId>/`:
+ * `manifest.json` and `lock.json`, installed as package.json and package-lock.json; other names,
+ * since packagers treat those specially; written by `scripts/agent-locks.mjs`): a managed install of the pinned version runs `npm ci`
  * on that exact tree, with every package's integrity checked, instead of resolving the
  * dependencies afresh. A lock is used only when it was made for the very packages being installed.
  */
@@ -25,8 +26,8 @@ export function lockManifest(agentId: string, packages: readonly string[]): { na
 /** The lock for exactly these packages, as the two files to put in the install folder; undefined when none matches. */
 export function agentLock(agentId: string, packages: readonly string[], locksDir: string = AGENT_LOCKS_DIR): { manifest: string; lock: string } | undefined {
   const folder = path.join(locksDir, agentId.replace(/[^\w.-]+/g, '_'));
-  const manifestFile = path.join(folder, 'package.json');
-  const lockFile = path.join(folder, 'package-lock.json');
+  const manifestFile = path.join(folder, 'manifest.json');
+  const lockFile = path.join(folder, 'lock.json');
   if (!existsSync(manifestFile) || !existsSync(lockFile)) {
     return undefined;
   }
