@@ -27,6 +27,13 @@ afterAll(async () => {
   await host.dispose();
 });
 
+/** A second web host of the same host, serving a one-line page: for guards kept per server. */
+async function pageServer(name: string): Promise<WebServer> {
+  const staticDir = tempDir(name);
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Baton</title>');
+  return startWebServer({ host, staticDir });
+}
+
 type Frame = { kind: string; id?: number | null; ok?: boolean; result?: unknown; error?: { code: string } };
 
 function connect(options: { token?: string; origin?: string } = {}): Promise<WebSocket> {
@@ -132,9 +139,7 @@ describe('web host', () => {
 
 describe('web host limits', () => {
   it('turns an address away after repeated wrong tokens, and keeps serving others', async () => {
-    const staticDir = tempDir('static-limit');
-    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Baton</title>');
-    const limited = await startWebServer({ host, staticDir });
+    const limited = await pageServer('static-limit');
     try {
       const limitedBase = `http://127.0.0.1:${limited.port}`;
       for (let attempt = 0; attempt < MAX_TOKEN_FAILURES; attempt += 1) {
@@ -158,9 +163,7 @@ describe('web host limits', () => {
   });
 
   it('does not count requests that present no token or cookie, and the right token always passes', async () => {
-    const staticDir = tempDir('static-anon');
-    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Baton</title>');
-    const guarded = await startWebServer({ host, staticDir });
+    const guarded = await pageServer('static-anon');
     try {
       const guardedBase = `http://127.0.0.1:${guarded.port}`;
       // Any local page can fire these at a guessed port: they must not lock the person out.

@@ -1,4 +1,5 @@
 /** The agents Baton offers: built-in adapters plus custom ones, each checked for an executable. */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { NotFoundError } from '../../../app/errors.js';
@@ -12,7 +13,7 @@ import { geminiAdapter } from './gemini.js';
 import { opencodeAdapter } from './opencode.js';
 import { piAdapter } from './pi.js';
 import { qwenAdapter } from './qwen.js';
-import { readCustomAgents } from './customAgents.js';
+import { readCustomAgents, type CustomAgentsResult } from './customAgents.js';
 
 /** Built-in adapters in picker order. */
 export const builtinAdapters: readonly AgentAdapter[] = [claudeAdapter, codexAdapter, geminiAdapter, qwenAdapter, opencodeAdapter, piAdapter];
@@ -26,14 +27,36 @@ export class AgentCatalog {
     readonly installer?: AgentInstaller,
   ) {}
 
-  /** All adapters, re-reading `agents.json` so edits show without a restart. */
+  /** `agents.json` as last read, with the size and time of change it had then. */
+  private custom: { stamp: string; result: CustomAgentsResult } | undefined;
+
+  /**
+   * `agents.json`, read again only when it changed (its size or time of change), so edits show
+   * without a restart while callers on hot paths (redaction asks on every commit) cost one stat.
+   */
+  private customAgents(): CustomAgentsResult {
+    const file = this.agentsFile();
+    let stamp = 'absent';
+    try {
+      const info = statSync(file);
+      stamp = `${info.mtimeMs}:${info.size}:${info.ino}`;
+    } catch {
+      // Absent or unreadable: readCustomAgents says which.
+    }
+    if (this.custom?.stamp !== stamp || stamp === 'absent') {
+      this.custom = { stamp, result: readCustomAgents(file) };
+    }
+    return this.custom.result;
+  }
+
+  /** All adapters, with `agents.json`'s as it is now. */
   adapters(): AgentAdapter[] {
-    return [...builtinAdapters, ...readCustomAgents(this.agentsFile()).adapters];
+    return [...builtinAdapters, ...this.customAgents().adapters];
   }
 
   /** The picker's entries, with availability. */
   list(): AgentInfo[] {
-    const custom = readCustomAgents(this.agentsFile());
+    const custom = this.customAgents();
     const infos = [...builtinAdapters, ...custom.adapters].map((adapter) => this.describe(adapter));
     if (custom.problem) {
       infos.push({
