@@ -9,8 +9,8 @@ import { tempDir } from '../e2e/fixtures/agentEnv.js';
 import { startModelStub } from '../e2e/fixtures/modelStub.js';
 import { builtinAdapters } from '../main/host/adapters/AgentCatalog.js';
 import type { PushEvent } from '../app/ipc/index.js';
-import { prepareBinding } from '../main/host/binding/PreparedBinding.js';
-import { LiveSession } from '../main/host/conversations/LiveSession.js';
+import { AgentProcesses } from '../main/host/pool/AgentProcesses.js';
+import { openLiveSession } from '../main/host/conversations/LiveSession.js';
 import { Host } from '../main/host/Host.js';
 import { findExecutable } from '../main/host/process/findExecutable.js';
 import { startDirect } from './directClient.js';
@@ -87,10 +87,10 @@ async function startupTimes(): Promise<void> {
       await stub.close();
       continue;
     }
-    const binding = prepareBinding({ agentId: agent, agentName: adapter.displayName, cwd: tempDir(`bench-${agent}`) });
     const owner = { commit: () => {}, activeTurnId: () => 't', onExit: () => {}, log: () => {} };
+    const pool = new AgentProcesses();
     let started = performance.now();
-    const live = await LiveSession.start({ adapter, executable, binding, baseEnv: env, owner });
+    const live = await openLiveSession({ adapter, executable, baseEnv: env, cwd: tempDir(`bench-${agent}`) }, { pool, owner });
     const initialize = performance.now() - started;
     started = performance.now();
     await live.bind(adapter, undefined);

@@ -49,7 +49,8 @@ export const sessionOptionSchema = z.object({
   type: z.enum(['select', 'boolean']),
   /** Booleans travel as "true" / "false". */
   currentValue: z.string(),
-  options: z.array(z.object({ value: z.string(), name: z.string() })),
+  /** `selfApproving`: in this mode the agent decides without asking the person. */
+  options: z.array(z.object({ value: z.string(), name: z.string(), selfApproving: z.boolean().optional() })),
 });
 
 /** One field of an elicitation form: the JSON-schema subset ACP allows (primitives and multi-select). */
@@ -297,6 +298,11 @@ export const payloadSchemas = {
     /** sha256 of the composed instructions and a digest of the toolbox: what the next session gets. */
     instructionsDigest: z.string().optional(),
     toolboxDigest: z.string().optional(),
+    /** The binding's two parts: what the agent process is started with, and what its session is given. */
+    launchDigest: z.string().optional(),
+    sessionDigest: z.string().optional(),
+    /** What changed, in words ("the toolbox", "the instructions"). */
+    changed: z.array(z.string()).optional(),
   }),
 } as const;
 

@@ -16,6 +16,8 @@ export const instructionChannelSchema = z.object({
   via: z.string(),
   /** True when the text travels as a command-line argument, which every user of the machine can read. */
   visibleInProcessList: z.boolean().optional(),
+  /** True for the protocol's standard `systemPrompt` on the session (what the agent advertised at `initialize`). */
+  standard: z.boolean().optional(),
 });
 /** One of {@link instructionChannelSchema}. */
 export type InstructionChannel = Readonly<z.infer<typeof instructionChannelSchema>>;

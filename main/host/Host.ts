@@ -13,12 +13,18 @@ import type { Env } from './adapters/AgentAdapter.js';
 import { AgentCatalog } from './adapters/AgentCatalog.js';
 import { AgentInstaller } from './adapters/AgentInstaller.js';
 import { AgentProbe } from './adapters/AgentProbe.js';
+import { AgentProcesses } from './pool/AgentProcesses.js';
+import { LaunchRegistry } from './toolbox/LaunchRegistry.js';
+import { agentSecrets } from './instructions/knownSecrets.js';
 import { LoginTerminals } from './adapters/LoginTerminals.js';
 import { AlwaysDecisions } from './conversations/AlwaysDecisions.js';
 import { ConversationService } from './conversations/ConversationService.js';
 import { HistoryService } from './conversations/HistoryService.js';
 import { SessionImport } from './conversations/SessionImport.js';
-import { capabilityOf, negotiatesInstructions, ownPromptSettings } from './instructions/deliverInstructions.js';
+import { negotiatesInstructions, ownPromptSettings } from './instructions/deliverInstructions.js';
+import { resolveBinding } from './binding/resolveBinding.js';
+import type { ComposedInstructions } from './instructions/InstructionSettings.js';
+import type { DeliveryPlan, InstructionCapability } from '../../app/instructions/delivery.js';
 import { previewInstructions } from './instructions/previewInstructions.js';
 import { DataDirLock } from './store/DataDirLock.js';
 import { ensurePrivateDataDir } from './store/privateDataDir.js';
@@ -62,6 +68,10 @@ export class Host {
   readonly toolbox: ToolboxCatalog;
   private readonly catalog: AgentCatalog;
   private readonly probe: AgentProbe;
+  /** The agent processes, shared by conversations, cards and log-ins. */
+  private readonly pool: AgentProcesses;
+  /** Holds the servers with secrets for agents that would put them on a command line. */
+  private readonly launcher: LaunchRegistry;
   private readonly imports: SessionImport;
   private readonly logins: LoginTerminals;
   private readonly handlers: Handlers;
@@ -99,8 +109,11 @@ export class Host {
     this.serverImports = new ServerImports(this.toolbox, options.homeDir ?? os.homedir(), env.APPDATA);
     const installer = new AgentInstaller(options.dataDir, env, (progress) => this.conversations.committer.push({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
     this.catalog = new AgentCatalog(options.dataDir, env, installer);
-    this.probe = new AgentProbe(this.catalog, env);
-    this.conversations = new ConversationService(this.store, this.catalog, env, options.log, options.dataDir, this.toolbox, options.homeDir ?? os.homedir());
+    this.pool = new AgentProcesses(options.log);
+    this.probe = new AgentProbe(this.catalog, env, this.pool);
+    const toolbox = this.toolbox;
+    this.launcher = LaunchRegistry.open({ dataDir: options.dataDir, launch: bridgeLaunch(env, 'mcpLauncher.js'), secrets: () => [...toolbox.secretValues(), ...agentSecrets(env, this.catalog.adapters())], ...(options.log ? { log: options.log } : {}) });
+    this.conversations = new ConversationService(this.store, this.catalog, env, options.log, options.dataDir, this.toolbox, options.homeDir ?? os.homedir(), this.pool, (server) => this.launcher.shield(server));
     this.history = new HistoryService(this.store, this.conversations);
     this.always = new AlwaysDecisions(this.store, this.catalog, this.conversations);
     this.imports = new SessionImport(this.store, this.conversations.committer, this.probe);
@@ -240,13 +253,18 @@ export class Host {
         const available = settings.injectors.available(cwd);
         const perTurn = available.injectors.some((injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0));
         const card = negotiatesInstructions(adapter) ? await this.probe.describe(agentId) : perTurn ? await this.probe.describe(agentId).catch(() => undefined) : undefined;
-        const capability = negotiatesInstructions(adapter) ? (card?.instructionChannels ?? {}) : capabilityOf(adapter);
+        const executable = this.catalog.resolve(adapter) ?? adapter.command;
+        // The agent's own answer where one was read this run (the card reads one), else what its adapter expects.
+        const initialized = this.pool.knownAnswer(agentId, executable);
+        const plan = (composed: ComposedInstructions): { plan: DeliveryPlan; channels: InstructionCapability } => {
+          const binding = resolveBinding({ adapter, executable, baseEnv: env, cwd: cwd ?? env.HOME ?? os.homedir(), instructions: settings.forBinding(agentId, composed), ...(initialized ? { initialized } : {}) });
+          return { plan: binding.plan, channels: binding.channels };
+        };
         return {
           preview: previewInstructions({
             adapter,
-            capability,
+            plan,
             settings,
-            baseEnv: env,
             person,
             conversation,
             injectors: injectors ?? { names: [], off: false },
@@ -330,6 +348,7 @@ export class Host {
   async dispose(): Promise<void> {
     await this.logins.dispose();
     await this.conversations.dispose();
+    await this.launcher.close();
     this.store.close();
     this.lock.release();
   }
@@ -349,10 +368,10 @@ export class Host {
  * How Baton's stdio bridge runs: with Node (this process when it is Node, else the `node` the
  * agents' environment finds), on the built bridge next to this file.
  */
-function bridgeLaunch(env: Env): BridgeLaunch {
-  const built = fileURLToPath(new URL('./toolbox/mcpBridge.js', import.meta.url));
+function bridgeLaunch(env: Env, file = 'mcpBridge.js'): BridgeLaunch {
+  const built = fileURLToPath(new URL(`./toolbox/${file}`, import.meta.url));
   // Run from the sources (tests), the bridge is the built one.
-  const script = existsSync(built) ? built : fileURLToPath(new URL('../../dist/main/host/toolbox/mcpBridge.js', import.meta.url));
+  const script = existsSync(built) ? built : fileURLToPath(new URL(`../../dist/main/host/toolbox/${file}`, import.meta.url));
   const node = path.basename(process.execPath).startsWith('node') ? process.execPath : (findExecutable('node', env) ?? 'node');
   return { command: node, args: [script] };
 }

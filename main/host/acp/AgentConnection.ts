@@ -35,21 +35,17 @@ export type {
 /** The JSON-RPC error a client handler throws to refuse a request. */
 export { RequestError } from '@agentclientprotocol/sdk';
 
-/** What the connection asks of its owner. */
-export type AgentConnectionHandlers = {
-  /** Called synchronously, in arrival order, for every `session/update`. */
-  onUpdate(sessionId: string, update: acp.SessionUpdate): void;
+/** What one session of the connection asks of its owner (every process may carry several sessions). */
+export type SessionHandlers = {
+  /** Called synchronously, in arrival order, for every `session/update` of this session. */
+  onUpdate(update: acp.SessionUpdate): void;
   /** Asks the person; must never answer on their behalf. */
   requestPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-  /** True when Baton can run the agent's terminal log-in methods (advertised as `auth.terminal`). */
-  terminalLogin?: boolean;
-  /** The process ended (expectedly after dispose, or not). */
-  onExit?(description: string): void;
-  /** Asks the person for input an MCP server wants (form or link); when absent, elicitation is not advertised. */
+  /** Asks the person for input an MCP server wants (form or link). */
   elicit?(request: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
-  /** The agent says an elicitation opened as a link is done. */
+  /** The agent says an elicitation opened as a link is done (ignored by sessions that did not open it). */
   onElicitationComplete?(elicitationId: string): void;
-  /** Client terminals for the agent; when absent, the capability is not advertised. */
+  /** Client terminals for the agent, confined to this session. */
   terminals?: {
     create(request: acp.CreateTerminalRequest): Promise<string>;
     output(terminalId: string): { output: string; truncated: boolean; exitStatus: acp.TerminalExitStatus | null };
@@ -57,11 +53,31 @@ export type AgentConnectionHandlers = {
     kill(terminalId: string): Promise<void>;
     release(terminalId: string): Promise<void>;
   };
-  /** File access for the agent; when absent, the capability is not advertised. */
+  /** File access for the agent, confined to this session's folders. */
   files?: {
     read(path: string, line?: number | null, limit?: number | null): Promise<string>;
     write(path: string, content: string): Promise<void>;
   };
+};
+
+/** What the connection asks of its owner: the sessions it carries, routed by session id. */
+export type AgentConnectionHandlers = {
+  /**
+   * The handlers of one session; undefined when the connection carries no such session (its
+   * request is refused). A request scoped to no session (an elicitation about the connection) asks
+   * with undefined.
+   */
+  session(sessionId: string | undefined): SessionHandlers | undefined;
+  /** An update for a session that has no handlers yet (it arrives while `session/new` is answered). */
+  onUnrouted?(sessionId: string, update: acp.SessionUpdate): void;
+  /** The agent says an elicitation opened as a link is done; the connection does not say for which session. */
+  onElicitationComplete?(elicitationId: string): void;
+  /** What Baton offers the agent's sessions (advertised at `initialize`). */
+  offers?: { files?: boolean; terminals?: boolean; elicitation?: boolean };
+  /** True when Baton can run the agent's terminal log-in methods (advertised as `auth.terminal`). */
+  terminalLogin?: boolean;
+  /** The process ended (expectedly after dispose, or not). */
+  onExit?(description: string): void;
 };
 
 /** Maps a refusal from the file or terminal handlers to the JSON-RPC error the agent gets. */
@@ -69,6 +85,20 @@ function handlerError(error: unknown): acp.RequestError {
   const kind = (error as { kind?: string }).kind;
   const message = error instanceof Error ? error.message : String(error);
   return new acp.RequestError(kind === 'not-found' ? -32002 : kind && kind !== 'failed' ? -32602 : -32603, message);
+}
+
+/** What a session carries besides its folder and servers: the standard system prompt and `_meta`. */
+export type SessionExtras = {
+  meta?: Readonly<Record<string, unknown>> | undefined;
+  systemPrompt?: Readonly<{ mode: string; content: ReadonlyArray<{ type: 'text'; text: string }> }> | undefined;
+};
+
+/**
+ * The extras as request fields. `systemPrompt` is the protocol's standard field (unstable in the
+ * SDK's schema, so typed here); it is sent only to agents that advertise it.
+ */
+function extras(extra: SessionExtras): Record<string, unknown> {
+  return { ...(extra.meta ? { _meta: { ...extra.meta } } : {}), ...(extra.systemPrompt ? { systemPrompt: { mode: extra.systemPrompt.mode, content: extra.systemPrompt.content.map((block) => ({ ...block })) } } : {}) };
 }
 
 /** Options for {@link AgentConnection.start}. */
@@ -129,61 +159,82 @@ export class AgentConnection {
       Readable.toWeb(child.child.stdout) as ReadableStream<Uint8Array>,
     );
     const updates = { lastAt: 0 };
+    const offers = handlers.offers ?? {};
+    /** The session a request is for, or the JSON-RPC error the agent gets. */
+    const route = (sessionId: string | undefined): SessionHandlers => {
+      const session = handlers.session(sessionId);
+      if (!session) {
+        throw new acp.RequestError(-32602, sessionId ? `Baton has no session ${sessionId} on this connection.` : 'Baton cannot tell which session this request is for.');
+      }
+      return session;
+    };
     const client = acp
       .client({ name: 'Baton' })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         updates.lastAt = Date.now();
-        handlers.onUpdate(params.sessionId, params.update);
+        const session = handlers.session(params.sessionId);
+        if (session) {
+          session.onUpdate(params.update);
+        } else {
+          handlers.onUnrouted?.(params.sessionId, params.update);
+        }
       })
-      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
-    const { files } = handlers;
-    if (files) {
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => {
+        const session = handlers.session(params.sessionId);
+        // Nothing Baton runs here can ask the person: the question is answered "cancelled", never allowed.
+        return session ? session.requestPermission(params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' as const } });
+      });
+    // Each handler turns a refusal into the JSON-RPC error the agent gets.
+    const guarded =
+      <P extends { sessionId: string }, R>(run: (session: SessionHandlers, params: P) => R | Promise<R>) =>
+      async ({ params }: { params: P }): Promise<R> => {
+        try {
+          return await run(route(params.sessionId), params);
+        } catch (error) {
+          throw error instanceof acp.RequestError ? error : handlerError(error);
+        }
+      };
+    const filesOf = (session: SessionHandlers): NonNullable<SessionHandlers['files']> => {
+      if (!session.files) {
+        throw new acp.RequestError(-32601, 'This session has no file access.');
+      }
+      return session.files;
+    };
+    const terminalsOf = (session: SessionHandlers): NonNullable<SessionHandlers['terminals']> => {
+      if (!session.terminals) {
+        throw new acp.RequestError(-32601, 'This session has no terminals.');
+      }
+      return session.terminals;
+    };
+    if (offers.files) {
       client
-        .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
-          try {
-            return { content: await files.read(params.path, params.line, params.limit) };
-          } catch (error) {
-            throw handlerError(error);
-          }
-        })
-        .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-          try {
-            await files.write(params.path, params.content);
-            return {};
-          } catch (error) {
-            throw handlerError(error);
-          }
-        });
+        .onRequest(acp.methods.client.fs.readTextFile, guarded(async (session, params: acp.ReadTextFileRequest) => ({ content: await filesOf(session).read(params.path, params.line, params.limit) })))
+        .onRequest(acp.methods.client.fs.writeTextFile, guarded(async (session, params: acp.WriteTextFileRequest) => {
+          await filesOf(session).write(params.path, params.content);
+          return {};
+        }));
     }
-    const { elicit, onElicitationComplete } = handlers;
-    if (elicit) {
-      client.onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => elicit(params, signal));
+    if (offers.elicitation) {
+      client.onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => {
+        const session = handlers.session('sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined);
+        return session?.elicit ? session.elicit(params, signal) : Promise.resolve({ action: 'cancel' as const });
+      });
+      client.onNotification(acp.methods.client.elicitation.complete, ({ params }) => {
+        // A link's completion names no session: the session that opened it knows it.
+        handlers.onElicitationComplete?.(params.elicitationId);
+      });
     }
-    if (onElicitationComplete) {
-      client.onNotification(acp.methods.client.elicitation.complete, ({ params }) => onElicitationComplete(params.elicitationId));
-    }
-    const { terminals } = handlers;
-    if (terminals) {
-      // Each handler turns a refusal into the JSON-RPC error the agent gets.
-      const guarded =
-        <P, R>(run: (params: P) => R | Promise<R>) =>
-        async ({ params }: { params: P }): Promise<R> => {
-          try {
-            return await run(params);
-          } catch (error) {
-            throw handlerError(error);
-          }
-        };
+    if (offers.terminals) {
       client
-        .onRequest(acp.methods.client.terminal.create, guarded(async (params: acp.CreateTerminalRequest) => ({ terminalId: await terminals.create(params) })))
-        .onRequest(acp.methods.client.terminal.output, guarded((params: acp.TerminalOutputRequest) => terminals.output(params.terminalId)))
-        .onRequest(acp.methods.client.terminal.waitForExit, guarded((params: acp.WaitForTerminalExitRequest) => terminals.waitForExit(params.terminalId)))
-        .onRequest(acp.methods.client.terminal.kill, guarded(async (params: acp.KillTerminalRequest) => {
-          await terminals.kill(params.terminalId);
+        .onRequest(acp.methods.client.terminal.create, guarded(async (session, params: acp.CreateTerminalRequest) => ({ terminalId: await terminalsOf(session).create(params) })))
+        .onRequest(acp.methods.client.terminal.output, guarded((session, params: acp.TerminalOutputRequest) => terminalsOf(session).output(params.terminalId)))
+        .onRequest(acp.methods.client.terminal.waitForExit, guarded((session, params: acp.WaitForTerminalExitRequest) => terminalsOf(session).waitForExit(params.terminalId)))
+        .onRequest(acp.methods.client.terminal.kill, guarded(async (session, params: acp.KillTerminalRequest) => {
+          await terminalsOf(session).kill(params.terminalId);
           return {};
         }))
-        .onRequest(acp.methods.client.terminal.release, guarded(async (params: acp.ReleaseTerminalRequest) => {
-          await terminals.release(params.terminalId);
+        .onRequest(acp.methods.client.terminal.release, guarded(async (session, params: acp.ReleaseTerminalRequest) => {
+          await terminalsOf(session).release(params.terminalId);
           return {};
         }));
     }
@@ -200,9 +251,9 @@ export class AgentConnection {
         connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
           // Only what Baton really implements: files (confined to the session) and terminals when handlers are given.
-          clientCapabilities: { fs: { readTextFile: Boolean(files), writeTextFile: Boolean(files) }, terminal: Boolean(terminals),
+          clientCapabilities: { fs: { readTextFile: Boolean(offers.files), writeTextFile: Boolean(offers.files) }, terminal: Boolean(offers.terminals),
             ...(handlers.terminalLogin ? { auth: { terminal: true } } : {}),
-            ...(elicit ? { elicitation: { form: {}, url: {} } } : {}),
+            ...(offers.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
             // Claude Code and Codex then report their own shell commands' output as terminals (see mapUpdate).
             _meta: { terminal_output: true },
           },
@@ -237,9 +288,9 @@ export class AgentConnection {
   }
 
   /** `session/new`; resolves with the session and the options it offers. */
-  async newSession(cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<{ sessionId: string; options: SessionOption[] }> {
+  async newSession(cwd: string, mcpServers: readonly McpServer[], extra: SessionExtras = {}): Promise<{ sessionId: string; options: SessionOption[] }> {
     const response = await this.call<acp.NewSessionResponse>(() =>
-      this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
+      this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [...mcpServers], ...extras(extra) }),
     );
     return { sessionId: response.sessionId, options: sessionOptions(response.modes, response.configOptions) };
   }
@@ -316,9 +367,9 @@ export class AgentConnection {
   }
 
   /** `session/resume`: reopens a session without replaying its history; resolves with its options. */
-  async resumeSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<SessionOption[]> {
+  async resumeSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], extra: SessionExtras = {}): Promise<SessionOption[]> {
     const response = await this.call<acp.ResumeSessionResponse>(() =>
-      this.connection.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
+      this.connection.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [...mcpServers], ...extras(extra) }),
     );
     return sessionOptions(response.modes, response.configOptions);
   }
@@ -327,9 +378,9 @@ export class AgentConnection {
    * `session/load`: the agent replays the history as updates, which the owner reconciles.
    * Resolves once the replay has settled (see {@link REPLAY_QUIET_MS}).
    */
-  async loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], meta?: Record<string, unknown>): Promise<SessionOption[]> {
+  async loadSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], extra: SessionExtras = {}): Promise<SessionOption[]> {
     const response = await this.call<acp.LoadSessionResponse | undefined>(() =>
-      this.connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [...mcpServers], ...(meta ? { _meta: meta } : {}) }),
+      this.connection.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [...mcpServers], ...extras(extra) }),
     );
     const answeredAt = Date.now();
     const deadline = answeredAt + REPLAY_SETTLE_MAX_MS;

@@ -5,7 +5,6 @@
  */
 import type { InstructionIntent } from '../../../app/instructions/bundle.js';
 import type { DeliveredInstructions, InstructionCapability } from '../../../app/instructions/delivery.js';
-import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import type { SessionFolder } from '../instructions/SessionFolder.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
 
@@ -20,6 +19,12 @@ export type InstructionDelivery = Readonly<{
   project?: (launch: LaunchSpec, delivered: DeliveredInstructions, folder: () => SessionFolder) => LaunchSpec;
   /** A per-session channel: `_meta` for session/new, load and resume (sent every time). */
   sessionMeta?: (delivered: DeliveredInstructions) => Record<string, unknown> | undefined;
+  /**
+   * Where the protocol's standard `systemPrompt` lands for this agent, as it documents it (the
+   * protocol does not say), and what Baton expects it to advertise before it has answered
+   * `initialize` (checks made before a start; the answer decides).
+   */
+  standard?: { level: 'system' | 'developer'; lands?: string; expected?: { append: boolean; override: boolean } };
   /** Environment variables by which a person sets the agent's prompt themselves, per intent. */
   ownPromptEnv?: Readonly<Partial<Record<InstructionIntent, readonly string[]>>>;
 }>;
@@ -76,7 +81,25 @@ export type AgentAdapter = Readonly<{
   /** How a person installs it, shown when it is missing. */
   installHint?: string;
   /** Adjusts the inherited environment for this agent (a protocol quirk, documented where defined). */
-  projectEnv?: (env: Env, binding: PreparedBinding) => Env;
-  /** `_meta` for `session/new` and `session/load`, for agents that take per-session options there. */
-  sessionMeta?: (binding: PreparedBinding) => Record<string, unknown> | undefined;
+  projectEnv?: (env: Env) => Env;
+  /**
+   * True when the agent writes its MCP server config, environment values and headers included, on
+   * a command line (measured by the conformance suite: claude-agent-acp 0.101 starts Claude Code
+   * with `--mcp-config <json>`). Servers holding secrets then reach it through Baton's launcher.
+   */
+  exposesServerConfig?: boolean;
+  /**
+   * For an agent that cannot run twice on one state (see `quirks/`): at which versions, and where
+   * its state is for a launch environment. The pool never starts a second process on one state.
+   */
+  exclusiveState?: { applies(version: string | undefined): boolean; key(env: Env): string };
+  /**
+   * The agent's permission modes by what they do: the one that asks the person before acting, and
+   * those in which the agent approves on its own. A session starts in the asking mode unless the
+   * person chose another; a self-approving mode is never entered unless the person picked it.
+   */
+  modes?: PermissionModes;
 }>;
+
+/** See {@link AgentAdapter.modes}. */
+export type PermissionModes = Readonly<{ asking: string; selfApproving: readonly string[] }>;

@@ -1,17 +1,18 @@
 /**
- * Fills agents' capability cards: starts the agent, reads its `initialize` answer, ends it. One
- * probe per agent per run (probes of the same agent share one start); nothing is kept on disk.
+ * Fills agents' capability cards from their `initialize` answer, read from the pool's process of
+ * the agent (one that runs for a conversation, or one started for the card and ended after it).
+ * One probe per agent per run (probes of the same agent share one start); nothing is kept on disk.
  */
 import os from 'node:os';
 import type { AgentCard } from '../../../app/agents/agentCard.js';
 import { AgentNotInstalledError, InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
-import { AgentConnection, type AgentConnectionHandlers } from '../acp/AgentConnection.js';
-import { prepareBinding } from '../binding/PreparedBinding.js';
+import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
+import { resolveBinding } from '../binding/resolveBinding.js';
+import { leaseFor } from '../conversations/LiveSession.js';
+import type { AgentProcesses } from '../pool/AgentProcesses.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
 import type { AgentCatalog } from './AgentCatalog.js';
-import { launchSpec } from './launchSpec.js';
 import { capabilityOf, describeChannels } from '../instructions/deliverInstructions.js';
-import { ptyProgram } from './LoginTerminals.js';
 
 /** Probes and caches capability cards. */
 export class AgentProbe {
@@ -20,11 +21,13 @@ export class AgentProbe {
   constructor(
     private readonly catalog: AgentCatalog,
     private readonly env: Env,
+    private readonly pool: AgentProcesses,
   ) {}
 
   /** Drops an agent's cached card (it was installed, updated or removed). */
   forget(agentId: string): void {
     this.cards.delete(agentId);
+    this.pool.forgetAnswers(agentId);
   }
 
   /** The card of an agent, probing it on first request. A failed probe is not cached. */
@@ -44,7 +47,7 @@ export class AgentProbe {
    * has no terminal to run them in yet.
    */
   async authenticate(agentId: string, methodId: string): Promise<void> {
-    const { connection } = await this.connect(agentId);
+    const { connection, release } = await this.connect(agentId);
     try {
       const method = connection.authMethods().find((candidate) => candidate.id === methodId);
       if (!method) {
@@ -57,13 +60,13 @@ export class AgentProbe {
       // The card's sign-in state may have changed.
       this.cards.delete(agentId);
     } finally {
-      await connection.dispose();
+      await release();
     }
   }
 
   /** Logs out of an agent that offers it, in a process of its own; refused plainly otherwise. */
   async logout(agentId: string): Promise<void> {
-    const { connection } = await this.connect(agentId);
+    const { connection, release } = await this.connect(agentId);
     try {
       if (!connection.canLogout) {
         throw new UnsupportedInputError(connection.agentName, 'logging out', 'it does not offer a way to log out over ACP; use its own command-line tool');
@@ -71,36 +74,36 @@ export class AgentProbe {
       await connection.logout();
       this.cards.delete(agentId);
     } finally {
-      await connection.dispose();
+      await release();
     }
   }
 
   /**
-   * Starts an agent outside any conversation: for `initialize`, logging in or out, or reading
-   * its own sessions. The caller disposes the connection.
+   * The agent outside any conversation, for `initialize`, logging in or out, or reading its own
+   * sessions: a process of it that runs already (any launch), or one started in the pool without
+   * Baton's instruction channels. `route` hears a session's updates (a session it loads); the
+   * caller releases the process, which ends when nothing else uses it.
    */
-  async connect(agentId: string, options: { cwd?: string; onUpdate?: AgentConnectionHandlers['onUpdate'] } = {}): Promise<{ adapter: AgentAdapter; connection: AgentConnection }> {
+  async connect(agentId: string, options: { cwd?: string } = {}): Promise<{ adapter: AgentAdapter; connection: AgentConnection; route(sessionId: string, onUpdate: (update: SessionUpdate) => void): () => void; release(): Promise<void> }> {
     const adapter = this.catalog.get(agentId);
     const executable = this.catalog.resolve(adapter);
     if (!executable) {
       throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
     }
-    const binding = prepareBinding({ agentId, agentName: adapter.displayName, cwd: options.cwd ?? this.env.HOME ?? os.homedir() });
-    const connection = await AgentConnection.start({
-      agentName: adapter.displayName,
-      launch: launchSpec(adapter, executable, binding, this.env),
+    const base = resolveBinding({ adapter, executable, baseEnv: this.env, cwd: options.cwd ?? this.env.HOME ?? os.homedir() });
+    const running = await this.pool.running(agentId);
+    const lease = await leaseFor({ adapter, executable, baseEnv: this.env, pool: this.pool, binding: running ? { launch: { ...base.launch, digest: running.key } } : base });
+    return {
+      adapter,
+      connection: lease.agent.connection,
       // Nothing runs here that could ask the person anything: a question is answered "cancelled".
-      handlers: {
-        onUpdate: options.onUpdate ?? (() => {}),
-        requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
-        terminalLogin: ptyProgram(this.env) !== undefined,
-      },
-    });
-    return { adapter, connection };
+      route: (sessionId, onUpdate) => lease.agent.register(sessionId, { onUpdate, requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) }),
+      release: () => lease.release(),
+    };
   }
 
   private async probe(agentId: string): Promise<AgentCard> {
-    const { adapter, connection } = await this.connect(agentId);
+    const { adapter, connection, release } = await this.connect(agentId);
     try {
       const { protocolVersion, agentCapabilities: capabilities, agentInfo } = connection.initialized;
       const sessions = capabilities?.sessionCapabilities;
@@ -123,7 +126,7 @@ export class AgentProbe {
         ...(adapter.asksBeforeMcpTools === undefined ? {} : { asksBeforeMcpTools: adapter.asksBeforeMcpTools }),
       };
     } finally {
-      await connection.dispose();
+      await release();
     }
   }
 }

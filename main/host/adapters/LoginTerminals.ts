@@ -10,14 +10,13 @@ import { execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { AgentNotInstalledError, InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
-import { prepareBinding } from '../binding/PreparedBinding.js';
+import { resolveBinding } from '../binding/resolveBinding.js';
 import { findExecutable } from '../process/findExecutable.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
 import { shellWord } from '../process/shellWord.js';
 import type { Env } from './AgentAdapter.js';
 import type { AgentCatalog } from './AgentCatalog.js';
 import type { AgentProbe } from './AgentProbe.js';
-import { launchSpec } from './launchSpec.js';
 
 /** What a log-in terminal reports: output as it comes, then how it ended. */
 export type LoginTerminalEvent = { terminalId: string; agentId: string; data?: string; exit?: { code: number | null; signal: string | null } };
@@ -102,8 +101,7 @@ export class LoginTerminals {
     }
     const cols = Math.min(Math.max(Math.round(size.cols), MIN_SIZE.cols), MAX_SIZE.cols);
     const rows = Math.min(Math.max(Math.round(size.rows), MIN_SIZE.rows), MAX_SIZE.rows);
-    const binding = prepareBinding({ agentId, agentName: adapter.displayName, cwd: this.env.HOME ?? process.cwd() });
-    const launch = launchSpec(adapter, executable, binding, this.env);
+    const launch = resolveBinding({ adapter, executable, baseEnv: this.env, cwd: this.env.HOME ?? process.cwd() }).launch.own;
     const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${[launch.command, ...launch.args, ...method.args].map(shellWord).join(' ')}`;
     const child = new ProcessGroup({ command: script, args: scriptArgs(line, process.platform), env: { ...launch.env, ...method.env, TERM: 'xterm-256color' }, cwd: launch.cwd });
     await child.spawned();

@@ -71,7 +71,7 @@ describe('custom agents', () => {
     const byId = Object.fromEntries(list.map((agent) => [agent.agentId, agent]));
     expect(byId.codex?.available).toBe(true);
     expect(byId.gemini?.available).toBe(false);
-    expect(byId.claude).toMatchObject({ available: false, installHint: 'Install it with: npm i -g @zed-industries/claude-agent-acp' });
+    expect(byId.claude).toMatchObject({ available: false, installHint: 'Install it with: npm i -g @agentclientprotocol/claude-agent-acp' });
   });
 });
 

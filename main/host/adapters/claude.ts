@@ -1,4 +1,4 @@
-/** Claude Code through Zed's ACP adapter (`claude-agent-acp`). */
+/** Claude Code through the ACP adapter `claude-agent-acp` (`@agentclientprotocol`, formerly `@zed-industries`). */
 import type { Env } from './AgentAdapter.js';
 import { builtinAdapter } from './builtinAdapter.js';
 import { claudeStaleEndOfTurn } from './quirks/claudeStaleEndOfTurn.js';
@@ -23,10 +23,12 @@ export const claudeAdapter = builtinAdapter({
   displayName: 'Claude',
   command: 'claude-agent-acp',
   args: [],
-  npmPackages: ['@zed-industries/claude-agent-acp@0.23.1'],
-  // Per session: _meta.systemPrompt, a string to replace, { append } to add. The adapter does not
-  // remember it, so it goes on every session/new, load and resume.
+  npmPackages: ['@agentclientprotocol/claude-agent-acp@0.101.0'],
+  // The ACP standard systemPrompt (0.101 advertises append and mode.override; its text lands in
+  // the model's system prompt). Adapters before it: _meta.systemPrompt, a string to replace,
+  // { append } to add. Neither is remembered, so it goes on every session/new, load and resume.
   instructions: {
+    standard: { level: 'system', expected: { append: true, override: true } },
     capability: {
       replace: { level: 'system', via: '_meta.systemPrompt (a string) on session/new, load and resume' },
       append: { level: 'system', via: '_meta.systemPrompt.append on session/new, load and resume' },
@@ -35,6 +37,10 @@ export const claudeAdapter = builtinAdapter({
       replace !== null ? { systemPrompt: append === null ? replace : `${replace}\n\n${append}` } : append !== null ? { systemPrompt: { append } } : undefined,
   },
   asksBeforeMcpTools: true,
+  // 0.101 starts a new session in "auto" (Claude's classifier decides) unless asked otherwise.
+  modes: { asking: 'default', selfApproving: ['auto', 'dontAsk', 'bypassPermissions'] },
+  // 0.101 starts Claude Code with --mcp-config '<json>', environment values and headers included.
+  exposesServerConfig: true,
   // Claude Code writes the rules it suggests for "Always Allow" into the project's local settings.
   savedRuleFiles: ['.claude/settings.local.json'],
   projectEnv: (env) => withoutForeignSandboxFlag(env),

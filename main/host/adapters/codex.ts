@@ -1,5 +1,6 @@
-/** Codex through Zed's ACP adapter (`codex-acp`). */
+/** Codex through the ACP adapter `codex-acp` (`@agentclientprotocol`, formerly `@zed-industries`). */
 import { builtinAdapter } from './builtinAdapter.js';
+import { codexSingleProcess } from './quirks/codexSingleProcess.js';
 
 /** Codex. */
 export const codexAdapter = builtinAdapter({
@@ -7,15 +8,19 @@ export const codexAdapter = builtinAdapter({
   displayName: 'Codex',
   command: 'codex-acp',
   args: [],
-  npmPackages: ['@zed-industries/codex-acp@0.16.0'],
-  // Replace: model_instructions_file, read by each new process. Codex has no system-level append
-  // (developer_instructions lands as a developer message, frozen into a session at creation).
+  npmPackages: ['@agentclientprotocol/codex-acp@2.6.0'],
+  // Append: the ACP standard systemPrompt (2.6 advertises append only), which Codex puts in its
+  // developer instructions. Replace: model_instructions_file, read by each new process.
   instructions: {
+    standard: { level: 'developer', lands: "Codex's developer instructions: above the conversation, below Codex's own prompt", expected: { append: true, override: false } },
     capability: { replace: { level: 'system', via: 'model_instructions_file (a file Baton writes), set at launch' } },
     project: (launch, delivered, folder) =>
       delivered.replace === null ? launch : { ...launch, args: [...launch.args, '-c', `model_instructions_file=${JSON.stringify(folder().write('instructions.md', delivered.replace))}`] },
   },
   asksBeforeMcpTools: false,
+  // 2.6 starts in "agent" (Auto review: a reviewer model approves what it judges safe).
+  modes: { asking: 'read-only', selfApproving: ['agent', 'agent-full-access'] },
+  ...codexSingleProcess,
   // Newer adapters drop a client server whose name collides with one in the person's own Codex
   // config unless this is set: Baton's choice must reach Codex as it is.
   env: { DISABLE_MCP_CONFIG_FILTERING: 'true' },

@@ -11,10 +11,14 @@ import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
-import { prepareBinding } from '../binding/PreparedBinding.js';
-import { LiveSession, type LiveSessionOwner } from '../conversations/LiveSession.js';
+import { openLiveSession, type LiveSession, type LiveSessionOwner } from '../conversations/LiveSession.js';
+import { AgentProcesses } from '../pool/AgentProcesses.js';
 import { findExecutable } from '../process/findExecutable.js';
 import { builtinAdapters } from './AgentCatalog.js';
+import { capabilityOf } from '../instructions/deliverInstructions.js';
+import { LaunchRegistry } from '../toolbox/LaunchRegistry.js';
+import { startMcpHttpServer } from '../../../e2e/fixtures/mcpHttpServer.js';
+import { fileURLToPath } from 'node:url';
 
 const TURN_TIMEOUT = 90_000;
 
@@ -31,10 +35,36 @@ const REOPENS: Record<ConformanceAgent, ReadonlyArray<'resume' | 'load' | 'new'>
   claude: ['resume', 'load'],
   codex: ['resume', 'load'],
   gemini: ['new', 'load'],
-  qwen: ['load'],
+  qwen: ['resume', 'load'],
   opencode: ['resume', 'load'],
   pi: ['load'],
 };
+
+/** Where each agent's instructions go once it has answered `initialize` (the standard first, then its own channels). */
+const CHANNELS: Record<ConformanceAgent, { append: string; replace: string }> = {
+  claude: { append: 'standard', replace: 'standard' },
+  codex: { append: 'standard', replace: 'own' },
+  gemini: { append: 'none', replace: 'own' },
+  qwen: { append: 'own', replace: 'own' },
+  opencode: { append: 'own', replace: 'own' },
+  pi: { append: 'own', replace: 'own' },
+};
+
+/** Agents whose new sessions start, on their own, in a mode where they decide without asking (measured). */
+const STARTS_SELF_APPROVING: readonly ConformanceAgent[] = ['claude', 'codex', 'qwen'];
+
+/** Agents given an HTTP server too in the process-list check (those that advertise HTTP). */
+const CHANNELS_HTTP: readonly ConformanceAgent[] = ['claude', 'codex', 'qwen', 'gemini', 'opencode'];
+
+/** Every process's full command line on this machine. */
+function commandLines(): string[] {
+  return execFileSync('ps', ['-ww', '-eo', 'args='], { encoding: 'utf8' }).split('\n');
+}
+
+/** A file of the built host (the launcher runs as its own process). */
+function builtFile(name: string): string {
+  return fileURLToPath(new URL(`../../../dist/main/host/toolbox/${name}`, import.meta.url));
+}
 
 /** A stand-in for the conversation: records drafts and answers permission questions by policy. */
 class Recorder {
@@ -48,7 +78,7 @@ class Recorder {
       for (const draft of drafts) {
         if (draft.type === 'permission.requested') {
           const option = draft.payload.options.find((candidate) => candidate.kind === (this.policy === 'allow' ? 'allow_once' : 'reject_once')) ?? draft.payload.options.find((candidate) => candidate.kind.startsWith(this.policy));
-          setTimeout(() => this.live?.answer(draft.payload.requestId, option?.optionId ?? '', this.owner), 10);
+          setTimeout(() => this.live?.answer(draft.payload.requestId, option?.optionId ?? ''), 10);
         }
       }
     },
@@ -82,29 +112,36 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   let stub: ModelStub;
   const adapter = builtinAdapters.find((candidate) => candidate.agentId === agent)!;
   const opened: LiveSession[] = [];
+  /** One pool per agent, as the host has: sessions of one launch share a process. */
+  let pool: AgentProcesses;
 
   beforeAll(async () => {
     if (skip) {
       console.log(skip);
     }
     stub = await startModelStub();
+    pool = new AgentProcesses();
   });
   afterAll(async () => {
     await Promise.all(opened.map((live) => live.dispose()));
+    await pool.dispose();
     await stub.close();
   });
 
-  async function open(options: { env?: Record<string, string>; cwd?: string; mcpServers?: McpServer[]; previousSessionId?: string } = {}) {
+  /** Opens a session; a fresh environment (private HOME) means a process of its own. */
+  async function open(options: { env?: Record<string, string>; cwd?: string; mcpServers?: McpServer[]; previousSessionId?: string; pool?: AgentProcesses; shield?: (server: McpServer) => McpServer } = {}) {
     const recorder = new Recorder();
     const env = options.env ?? agentHome(agent, stub.url);
     const executable = findExecutable(adapter.command, env)!;
-    const binding = prepareBinding({ agentId: agent, agentName: adapter.displayName, cwd: options.cwd ?? tempDir(`${agent}-work`), mcpServers: options.mcpServers ?? [] });
-    const live = await LiveSession.start({ adapter, executable, binding, baseEnv: env, owner: recorder.owner });
+    const cwd = options.cwd ?? tempDir(`${agent}-work`);
+    const live = await openLiveSession({ adapter, executable, baseEnv: env, cwd, mcpServers: options.mcpServers ?? [], ...(options.shield ? { shield: options.shield } : {}) }, { pool: options.pool ?? pool, owner: recorder.owner });
     opened.push(live);
     recorder.live = live;
-    const [bound] = await live.bind(adapter, options.previousSessionId);
+    const drafts = await live.bind(adapter, options.previousSessionId);
+    recorder.drafts.push(...drafts);
     live.start();
-    return { live, recorder, env, bound, binding };
+    const bound = drafts[0]!;
+    return { live, recorder, env, bound, binding: live.binding, drafts };
   }
 
   it.skipIf(skip)(withSkipReason('handshake and one streamed turn', skip), async () => {
@@ -120,6 +157,41 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
 
   const everything: McpServer = { name: 'everything', command: everythingServer.command, args: everythingServer.args, env: [] };
 
+  it.skipIf(skip)(withSkipReason('initialize: the pinned version, and the channels Baton picks for append and replace', skip), async () => {
+    const { live } = await open();
+    const pinned = adapter.npmPackages?.[0]?.split('@').at(-1);
+    expect(live.initialized.agentInfo?.version).toBe(pinned);
+    const channels = capabilityOf(adapter, live.initialized);
+    const kinds = { append: channels.append ? (channels.append.standard ? 'standard' : 'own') : 'none', replace: channels.replace ? (channels.replace.standard ? 'standard' : 'own') : 'none' };
+    expect(kinds).toEqual(CHANNELS[agent]);
+  }, TURN_TIMEOUT);
+
+  it.skipIf(skip)(withSkipReason('a new session starts in a mode that asks the person', skip), async () => {
+    const { drafts } = await open();
+    const options = drafts.find((draft) => draft.type === 'session.options');
+    const mode = options?.type === 'session.options' ? options.payload.options.find((option) => option.category === 'mode') : undefined;
+    if (!adapter.modes) {
+      expect(mode === undefined || mode.options.every((value) => !value.selfApproving)).toBe(true);
+      return;
+    }
+    expect(mode?.currentValue).toBe(adapter.modes.asking);
+    // Where the agent started on its own in a mode that decides without asking, the transcript says Baton set it back.
+    const noticed = drafts.some((draft) => draft.type === 'notice' && draft.payload.text.includes('decides without asking you'));
+    expect(noticed).toBe(STARTS_SELF_APPROVING.includes(agent));
+  }, TURN_TIMEOUT);
+
+  it.skipIf(skip)(withSkipReason('two sessions at once share one process, and each gets its own answer', skip), async () => {
+    const env = agentHome(agent, stub.url);
+    const [first, second] = await Promise.all([open({ env }), open({ env })]);
+    expect(first.live.processGroupId).toBe(second.live.processGroupId);
+    const [a, b] = await Promise.all([first.live.prompt('First conversation says ALPHA'), second.live.prompt('Second conversation says BRAVO')]);
+    expect([a.stopReason, b.stopReason]).toEqual(['end_turn', 'end_turn']);
+    expect(first.recorder.text()).toContain('ALPHA');
+    expect(first.recorder.text()).not.toContain('BRAVO');
+    expect(second.recorder.text()).toContain('BRAVO');
+    expect(second.recorder.text()).not.toContain('ALPHA');
+  }, TURN_TIMEOUT);
+
   // Scenarios that do not apply to an agent are not registered for it (not applying is not a skip).
   if (adapter.takesMcpServers !== false) {
     it.skipIf(skip)(withSkipReason('a tool call into a stdio MCP server, with permission allowed', skip), async () => {
@@ -133,6 +205,36 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
       // Whether an agent asks before an MCP tool is its own policy, recorded on its adapter (and its card).
       expect(asked.length > 0).toBe(adapter.asksBeforeMcpTools === true);
       expect(recorder.drafts.filter((draft) => draft.type === 'permission.decided')).toHaveLength(asked.length);
+    }, TURN_TIMEOUT);
+  }
+
+
+  if (adapter.takesMcpServers !== false) {
+    it.skipIf(skip)(withSkipReason('server secrets and the process list: measured, and kept off it through the launcher', skip), async () => {
+      const marker = `BATONSECRET${agent.toUpperCase()}MARKER`;
+      const secretServer: McpServer = { ...everything, env: [{ name: 'LOC_TOKEN', value: marker }] };
+      const http = await startMcpHttpServer();
+      const httpServer: McpServer = { type: 'http', name: 'feed', url: http.httpUrl, headers: [{ name: 'Authorization', value: `Bearer ${marker}H` }] };
+      const launcher = LaunchRegistry.open({ dataDir: tempDir(`${agent}-launcher`), launch: { command: process.execPath, args: [builtFile('mcpLauncher.js')] }, secrets: () => [marker, `${marker}H`] });
+      try {
+        const servers = (): McpServer[] => [secretServer, ...(CHANNELS_HTTP.includes(agent) ? [httpServer] : [])];
+        const exposed = async (shield?: (server: McpServer) => McpServer): Promise<boolean> => {
+          const { live, recorder } = await open({ mcpServers: servers(), ...(shield ? { shield } : {}) });
+          recorder.policy = 'allow';
+          await live.prompt('Please call the echo tool [tool:echo]');
+          const seen = commandLines().some((line) => line.includes(marker));
+          expect(recorder.text()).toContain('Echo: hello from baton');
+          await live.dispose();
+          return seen;
+        };
+        // Measured without the launcher: only agents marked as exposing their server config put it on a command line.
+        expect(await exposed()).toBe(adapter.exposesServerConfig === true);
+        await launcher.ready;
+        expect(await exposed((server) => launcher.shield(server))).toBe(false);
+      } finally {
+        await launcher.close();
+        await http.close();
+      }
     }, TURN_TIMEOUT);
   }
 
@@ -160,7 +262,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(recorder.text()).toContain('word3');
-    await live.cancel(recorder.owner);
+    await live.cancel();
     expect((await turn).stopReason).toBe('cancelled');
     expect(recorder.text()).not.toContain('word199');
   }, TURN_TIMEOUT);

@@ -17,4 +17,5 @@ export const geminiAdapter = builtinAdapter({
     ownPromptEnv: { replace: ['GEMINI_SYSTEM_MD'] },
   },
   asksBeforeMcpTools: true,
+  modes: { asking: 'default', selfApproving: ['yolo'] },
 });

@@ -7,7 +7,7 @@ export const qwenAdapter = builtinAdapter({
   displayName: 'Qwen',
   command: 'qwen',
   args: ['--acp'],
-  npmPackages: ['@qwen-code/qwen-code@0.15.10'],
+  npmPackages: ['@qwen-code/qwen-code@0.24.4'],
   // Replace: QWEN_SYSTEM_MD names a file (the core prompt; its tool list and QWEN.md still follow).
   // Append: --append-system-prompt, its only channel, a command-line argument.
   instructions: {
@@ -22,6 +22,8 @@ export const qwenAdapter = builtinAdapter({
     },
     ownPromptEnv: { replace: ['QWEN_SYSTEM_MD'] },
   },
-  asksBeforeMcpTools: false,
+  asksBeforeMcpTools: true,
+  // 0.24 starts a new session in "auto" (its classifier decides) unless asked otherwise.
+  modes: { asking: 'default', selfApproving: ['auto', 'yolo'] },
   saveGraceMs: 1_500,
 });

@@ -4,6 +4,7 @@
  * goes through the Committer, so it is durable before any window sees it.
  */
 import os from 'node:os';
+import { z } from 'zod';
 import { AgentNotInstalledError, BatonError, InvalidRequestError, NotFoundError, TurnInProgressError, toWireError } from '../../../app/errors.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { EventDraft } from '../../../app/events/index.js';
@@ -14,7 +15,9 @@ import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { AgentCatalog } from '../adapters/AgentCatalog.js';
 import type { InstructionText } from '../../../app/instructions/bundle.js';
-import { prepareBinding, type Instructions } from '../binding/PreparedBinding.js';
+import type { PreparedBinding } from '../binding/PreparedBinding.js';
+import { resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
+import { AgentProcesses } from '../pool/AgentProcesses.js';
 import { InstructionSettings, type ComposedInstructions } from '../instructions/InstructionSettings.js';
 import { injectTurn } from '../instructions/injectTurn.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
@@ -27,7 +30,7 @@ import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { EventStore } from '../store/EventStore.js';
 import { Committer } from './Committer.js';
-import { LiveSession, type AnsweredPermission, type LiveSessionOwner } from './LiveSession.js';
+import { LiveSession, openLiveSession, type AnsweredPermission, type LiveSessionOwner } from './LiveSession.js';
 import type { Attachment } from '../../../app/prompt/attachments.js';
 import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
 import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
@@ -36,6 +39,9 @@ import { redactSecrets } from '../../../app/instructions/injectors.js';
 
 /** Receives pushed events. */
 export type PushListener = (event: PushEvent) => void;
+
+/** Minutes an idle session is kept open by default. */
+const DEFAULT_IDLE_MINUTES = 10;
 
 /** How long shutdown waits for cancelled turns to end before the agents are killed. */
 const SHUTDOWN_GRACE_MS = 2_000;
@@ -83,6 +89,8 @@ export class ConversationService {
   private readonly fellBack = new WeakMap<LiveSession, string>();
   /** Live sessions whose agent is to be started afresh before their next turn. */
   private readonly stale = new WeakSet<LiveSession>();
+  /** Per conversation, the timer that closes its idle session (see {@link idleMs}). */
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
 
   /** The person's instruction settings (their own instructions, per-agent choices). */
   readonly instructions: InstructionSettings;
@@ -101,6 +109,10 @@ export class ConversationService {
     /** The MCP servers conversations may use; without it, conversations get none. */
     private readonly toolbox?: ToolboxCatalog,
     private readonly homeDir: string = os.homedir(),
+    /** The agent processes, shared by conversations whose bindings share a launch. */
+    readonly pool: AgentProcesses = new AgentProcesses(log),
+    /** Puts a server holding secrets behind Baton's launcher, for agents that expose their server config. */
+    private readonly shield?: BindingRequest['shield'],
   ) {
     const secrets = (): string[] => [...(toolbox?.secretValues() ?? []), ...agentSecrets(agentEnv, catalog.adapters())];
     this.secrets = secrets;
@@ -232,7 +244,12 @@ export class ConversationService {
     const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
     if (switching) {
       // Refused at the switch, before anything is committed: the person keeps their message.
-      refuseSwitch(adapter, this.catalog, this.instructions.forBinding(adapter.agentId, instructions), serverIds.length, this.agentEnv);
+      refuseSwitch(adapter, this.catalog, this.pool, {
+        baseEnv: this.agentEnv,
+        cwd: summary.cwd,
+        mcpServers: this.resolveServers(conversationId, serverIds, summary.cwd),
+        instructions: this.instructions.forBinding(adapter.agentId, instructions),
+      });
     }
     const attached = prepareAttachments(attachments, summary.cwd);
     const turnId = newId();
@@ -255,6 +272,8 @@ export class ConversationService {
       ...(switching ? { switchedFrom: { options: context.sessionOptions, chosen: context.chosenOptions } } : {}),
     };
     this.running.set(conversationId, running);
+    clearTimeout(this.idleTimers.get(conversationId));
+    this.idleTimers.delete(conversationId);
     running.done = this.runTurn(conversationId, summary, running, text);
     return { turnId, seq: events.at(-1)!.seq };
   }
@@ -272,7 +291,7 @@ export class ConversationService {
     }
     const live = this.live.get(conversationId);
     if (live) {
-      await live.cancel(this.owner(conversationId)).catch((error: unknown) => this.log(`cancel failed: ${String(error)}`));
+      await live.cancel().catch((error: unknown) => this.log(`cancel failed: ${String(error)}`));
     }
     return true;
   }
@@ -297,7 +316,7 @@ export class ConversationService {
   /** Passes the person's answer to a waiting permission request; returns what was answered. */
   answerPermission(conversationId: string, requestId: string, optionId: string): AnsweredPermission {
     const live = this.live.get(conversationId);
-    const result = live ? live.answer(requestId, optionId, this.owner(conversationId)) : 'unknown-request';
+    const result = live ? live.answer(requestId, optionId) : 'unknown-request';
     if (result === 'unknown-request') {
       throw new NotFoundError('open permission request', requestId);
     }
@@ -319,7 +338,7 @@ export class ConversationService {
   /** Passes the person's answer to a waiting elicitation (a form's values are checked first). */
   answerElicitation(conversationId: string, requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined): void {
     const live = this.live.get(conversationId);
-    const result = live ? live.answerElicitation(requestId, action, content, this.owner(conversationId)) : { kind: 'unknown-request' as const };
+    const result = live ? live.answerElicitation(requestId, action, content) : { kind: 'unknown-request' as const };
     if (result.kind === 'unknown-request') {
       throw new NotFoundError('open request for input', requestId);
     }
@@ -346,8 +365,13 @@ export class ConversationService {
   async dispose(): Promise<void> {
     await Promise.all([...this.running.keys()].map((conversationId) => this.cancel(conversationId)));
     await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
+    for (const timer of this.idleTimers.values()) {
+      clearTimeout(timer);
+    }
+    this.idleTimers.clear();
     await Promise.all([...this.live.values()].map((live) => live.dispose()));
     this.live.clear();
+    await this.pool.dispose();
     try {
       this.committer.flush();
     } catch (error) {
@@ -433,8 +457,36 @@ export class ConversationService {
       if (live && !live.usable) {
         this.live.delete(conversationId);
         await live.dispose();
+      } else if (live) {
+        this.closeWhenIdle(conversationId, live);
       }
     }
+  }
+
+  /**
+   * How long a session may stay idle before it is closed (`session/close`) and its process let
+   * go; the next message reopens it. A setting (`agents.idleMinutes`, default 10);
+   * `BATON_AGENT_IDLE_MS` overrides it (benchmarks, tests).
+   */
+  get idleMs(): number {
+    const override = Number(this.agentEnv.BATON_AGENT_IDLE_MS);
+    if (Number.isFinite(override) && override > 0) {
+      return override;
+    }
+    return this.store.getSetting('agents.idleMinutes', z.number().min(1).max(24 * 60), DEFAULT_IDLE_MINUTES) * 60_000;
+  }
+
+  private closeWhenIdle(conversationId: string, live: LiveSession): void {
+    clearTimeout(this.idleTimers.get(conversationId));
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(conversationId);
+      if (this.live.get(conversationId) === live && !this.running.has(conversationId) && !this.starting.has(conversationId)) {
+        this.live.delete(conversationId);
+        void live.dispose().catch((error: unknown) => this.log(`could not close the idle session of ${conversationId}: ${String(error)}`));
+      }
+    }, this.idleMs);
+    timer.unref();
+    this.idleTimers.set(conversationId, timer);
   }
 
   /** A write failed while the agent was streaming: stop the agent; the turn fails with the store's error. */
@@ -450,50 +502,64 @@ export class ConversationService {
   }
 
   /**
-   * The conversation's live agent, started (and its session bound) on first use. A live agent
-   * bound with other instructions (or other settings for them) is ended first: its session is
-   * reopened with the new ones, which apply from this turn.
+   * The conversation's live agent session, started (and bound) on first use. A live session whose
+   * binding no longer matches (another toolbox, other instructions or settings for them) is let go
+   * first, and `binding.changed` says so: its session is reopened with the new binding.
    */
   private async liveSession(conversationId: string, summary: ConversationSummary, running: Pick<Running, 'instructions' | 'serverIds'>): Promise<LiveSession> {
-    const wanted = this.instructions.forBinding(summary.agentId, running.instructions);
-    const mcpServers = this.resolveServers(conversationId, running.serverIds, summary.cwd);
+    const request = this.bindingRequest(conversationId, summary, running);
     const existing = this.live.get(conversationId);
-    // A live agent keeps its binding: another toolbox or other instructions need a new one.
-    if (
-      existing &&
-      !this.stale.has(existing) &&
-      existing.binding.agentId === summary.agentId &&
-      JSON.stringify(existing.binding.instructions) === JSON.stringify(wanted) &&
-      JSON.stringify(existing.binding.mcpServers) === JSON.stringify(mcpServers)
-    ) {
-      return existing;
+    if (existing && !this.stale.has(existing) && existing.binding.agentId === summary.agentId) {
+      const wanted = resolveBinding({ ...request, initialized: existing.initialized });
+      if (wanted.launch.digest === existing.binding.launch.digest && wanted.session.digest === existing.binding.session.digest) {
+        return existing;
+      }
+      this.committer.commit(conversationId, [bindingChanged(existing.binding, wanted)]);
     }
     if (existing) {
       this.live.delete(conversationId);
       await existing.dispose();
     }
-    const pending = this.starting.get(conversationId) ?? this.startLiveSession(conversationId, summary, wanted, mcpServers).finally(() => this.starting.delete(conversationId));
+    const pending = this.starting.get(conversationId) ?? this.startLiveSession(conversationId, request).finally(() => this.starting.delete(conversationId));
     this.starting.set(conversationId, pending);
     return pending;
   }
 
-  private async startLiveSession(conversationId: string, summary: ConversationSummary, instructions: Instructions, mcpServers: McpServer[]): Promise<LiveSession> {
+  /** What the conversation's next binding is resolved from. */
+  private bindingRequest(conversationId: string, summary: ConversationSummary, running: Pick<Running, 'instructions' | 'serverIds'>): BindingRequest {
     const adapter = this.catalog.get(summary.agentId);
     const executable = this.catalog.resolve(adapter);
     if (!executable) {
       throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
     }
-    const binding = prepareBinding({ agentId: adapter.agentId, agentName: adapter.displayName, cwd: summary.cwd, instructions, mcpServers });
-    const live = await LiveSession.start({ adapter, executable, binding, baseEnv: this.agentEnv, owner: this.owner(conversationId), ...(this.dataDir ? { sessionFilesDir: this.dataDir } : {}) });
+    return {
+      adapter,
+      executable,
+      baseEnv: this.agentEnv,
+      cwd: summary.cwd,
+      mcpServers: this.resolveServers(conversationId, running.serverIds, summary.cwd),
+      instructions: this.instructions.forBinding(summary.agentId, running.instructions),
+      chosenOptions: this.store.getContext(conversationId).chosenOptions,
+      ...(this.shield ? { shield: this.shield } : {}),
+    };
+  }
+
+  /**
+   * Resolves the binding with the agent's `initialize` answer (from a process of it started for
+   * that, when none ran yet this time) and starts the session on the pool's process for it.
+   */
+  private async startLiveSession(conversationId: string, request: BindingRequest): Promise<LiveSession> {
+    const { adapter } = request;
+    const live = await openLiveSession(request, { pool: this.pool, owner: this.owner(conversationId), ...(this.dataDir ? { sessionFilesDir: this.dataDir } : {}) });
     try {
       const context = this.store.getContext(conversationId);
       const recorded = context.sessions[adapter.agentId]?.sessionId;
       // A session named by an imported file is not reopened: it may not be this conversation's at all.
       const previous = recorded && !this.importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
-      const [bound, options] = await live.bind(adapter, previous);
-      const drafts: EventDraft[] = [bound, options];
       const turnId = this.running.get(conversationId)?.turnId;
-      if (previous && bound.type === 'session.bound' && bound.payload.how === 'new') {
+      const drafts = (await live.bind(adapter, previous)).map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft));
+      const bound = drafts[0];
+      if (previous && bound?.type === 'session.bound' && bound.payload.how === 'new') {
         // The turn's catch-up hands it the conversation instead, and says so.
         this.fellBack.set(live, `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`);
       }
@@ -567,6 +633,18 @@ export class ConversationService {
       }
     }
   }
+}
+
+/** The `binding.changed` draft for a live session's binding and the one the next turn needs. */
+function bindingChanged(from: PreparedBinding, to: PreparedBinding): EventDraft {
+  const changed = [
+    ...(JSON.stringify(from.mcpServers) !== JSON.stringify(to.mcpServers) ? ['the toolbox'] : []),
+    ...(from.instructions?.sha256 !== to.instructions?.sha256 || JSON.stringify(from.instructions?.settings) !== JSON.stringify(to.instructions?.settings) ? ['the instructions'] : []),
+  ];
+  return {
+    type: 'binding.changed',
+    payload: { ...(to.instructions ? { instructionsDigest: to.instructions.sha256 } : {}), launchDigest: to.launch.digest, sessionDigest: to.session.digest, changed: changed.length > 0 ? changed : ['the agent\'s settings'] },
+  };
 }
 
 function stopNotice(stopReason: 'max_tokens' | 'max_turn_requests' | 'refusal'): string {

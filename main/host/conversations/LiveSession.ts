@@ -1,28 +1,30 @@
 /**
- * One conversation's live agent: the connection, the ACP session it is bound to, and the
- * permission requests waiting for the person. Created on the first message after a start (no
- * agent runs just because a conversation is opened) and disposed when the agent exits or the
- * host shuts down.
+ * One conversation's live agent session: its lease on a pooled agent process, the ACP session it
+ * is bound to, and the questions waiting for the person. Created on the first message after a
+ * start (no agent runs just because a conversation is opened) and disposed when the agent exits,
+ * the session has been idle, or the host shuts down. Its process may carry other conversations'
+ * sessions: requests and updates reach it by its session id.
  */
 import { InvalidRequestError } from '../../../app/errors.js';
-import { newId } from '../../../app/ids.js';
-import type { EventDraft, EventPayload } from '../../../app/events/index.js';
-import { AgentConnection, type PromptBlock, type PromptOutcome, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate } from '../acp/AgentConnection.js';
+import type { EventDraft } from '../../../app/events/index.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
+import type { DeliveryPlan } from '../../../app/instructions/delivery.js';
+import { AgentConnection, type InitializeResponse, type PromptBlock, type PromptOutcome, type SessionHandlers, type SessionUpdate } from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
+import { markSelfApproving, modeName, modeOption, modeToRestore } from '../acp/permissionModes.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
-import { launchSpec } from '../adapters/launchSpec.js';
 import { ptyProgram } from '../adapters/LoginTerminals.js';
+import type { PreparedBinding } from '../binding/PreparedBinding.js';
+import { requireBindable, resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
+import { SessionFolder } from '../instructions/SessionFolder.js';
+import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { SessionElicitations, type ElicitationAnswerResult } from './SessionElicitations.js';
 import { SessionFiles } from './SessionFiles.js';
+import { SessionPermissions, type AnsweredPermission } from './SessionPermissions.js';
 import { SessionTerminals } from './SessionTerminals.js';
-import type { PreparedBinding } from '../binding/PreparedBinding.js';
-import { instructionSessionMeta, planFor } from '../instructions/deliverInstructions.js';
-import type { DeliveryPlan } from '../../../app/instructions/delivery.js';
-import { SessionFolder } from '../instructions/SessionFolder.js';
-import { admitServers } from '../toolbox/admission.js';
-import type { LaunchSpec } from '../process/ProcessGroup.js';
+
+export type { AnsweredPermission } from './SessionPermissions.js';
 
 /** What a live session needs from the conversation that owns it. */
 export type LiveSessionOwner = {
@@ -44,31 +46,90 @@ function modeState(options: readonly SessionOption[]): { currentModeId: string; 
   return mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value, name }) => ({ id: value, name })) } : null;
 }
 
-type PendingPermission = {
-  turnId: string;
-  title: string;
-  toolKind: string | undefined;
-  options: EventPayload<'permission.requested'>['options'];
-  resolve: (response: RequestPermissionResponse) => void;
+/** Options for {@link LiveSession.start}. */
+export type LiveSessionStart = {
+  adapter: AgentAdapter;
+  executable: string;
+  binding: PreparedBinding;
+  /** The environment agents inherit (terminal log-in needs to know whether a pty can run). */
+  baseEnv: Env;
+  owner: LiveSessionOwner;
+  pool: AgentProcesses;
+  /** Files generated for a launch (instructions, wrappers) go in a private folder under it, removed when the process ends. */
+  sessionFilesDir?: string;
 };
 
-/** A permission question the person answered: what was asked and the option chosen. */
-export type AnsweredPermission = Omit<PendingPermission, 'options' | 'resolve'> & { option: PendingPermission['options'][number] };
+/** Leases the process for a binding's launch part from the pool, starting it when none runs. */
+export function leaseFor(options: Omit<LiveSessionStart, 'owner' | 'binding'> & { binding: Pick<PreparedBinding, 'launch'> }): Promise<Lease> {
+  const { adapter, executable, binding, baseEnv, pool } = options;
+  return pool.lease({
+    key: binding.launch.digest,
+    agentId: adapter.agentId,
+    agentName: adapter.displayName,
+    executable,
+    ...(adapter.exclusiveState ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } } : {}),
+    start: async (handlers) => {
+      let folder: SessionFolder | undefined;
+      const makeFolder = (): SessionFolder => {
+        if (!options.sessionFilesDir) {
+          throw new Error(`${adapter.displayName}'s instructions need files, but no folder for them was given.`);
+        }
+        folder ??= SessionFolder.create(options.sessionFilesDir);
+        return folder;
+      };
+      try {
+        const launch = binding.launch.materialize(makeFolder);
+        const connection = await AgentConnection.start({ agentName: adapter.displayName, launch, handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined } });
+        return { connection, cleanup: () => folder?.dispose() };
+      } catch (error) {
+        folder?.dispose();
+        throw error;
+      }
+    },
+  });
+}
 
-/** A conversation's connection to its agent. */
+/**
+ * Resolves a binding with the agent's `initialize` answer (from a process of it started for that,
+ * when none ran yet this time) and starts a live session on the pool's process for it.
+ */
+export async function openLiveSession(request: BindingRequest, options: { pool: AgentProcesses; owner: LiveSessionOwner; sessionFilesDir?: string }): Promise<LiveSession> {
+  const { adapter, executable, baseEnv } = request;
+  const { pool } = options;
+  const sessionFilesDir = options.sessionFilesDir !== undefined ? { sessionFilesDir: options.sessionFilesDir } : {};
+  let initialized = pool.knownAnswer(adapter.agentId, executable);
+  let held: Lease | undefined;
+  if (!initialized) {
+    held = await leaseFor({ adapter, executable, baseEnv, pool, binding: resolveBinding({ ...request, instructions: null }), ...sessionFilesDir });
+    initialized = held.agent.initialized;
+  }
+  const binding = resolveBinding({ ...request, initialized });
+  try {
+    // An agent that cannot run twice must not find its first process still held for another launch.
+    if (held && held.agent.key !== binding.launch.digest) {
+      await held.release();
+      held = undefined;
+    }
+    return await LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, ...sessionFilesDir });
+  } finally {
+    await held?.release();
+  }
+}
+
+/** A conversation's session with its agent. */
 export class LiveSession {
   private sessionId: string | undefined;
   /** While the agent replays a loaded session, its updates are already in the transcript. */
   private replaying = false;
-  private readonly pending = new Map<string, PendingPermission>();
-  private readonly elicitations = new SessionElicitations(() => this.sessionId);
   private readonly toolCalls = new Set<string>();
+  private readonly permissions: SessionPermissions;
+  private readonly elicitations = new SessionElicitations(() => this.sessionId);
   /** The session's options as the agent last reported them. */
   private options: SessionOption[] = [];
   /** When the last prompt ended (see `AgentAdapter.saveGraceMs`). */
   private lastTurnEndedAt = 0;
-  /** Updates that arrived while a session was being bound, before its id was known here. */
-  private early: Array<{ sessionId: string; update: SessionUpdate }> | undefined = [];
+  /** Updates that arrived before the bind's drafts were committed. */
+  private early: SessionUpdate[] | undefined = [];
   /** True while a prompt is on its way. */
   private prompting = false;
   /** How the session was bound (new, or reopened by resume or load). */
@@ -77,113 +138,89 @@ export class LiveSession {
   promptsSent = 0;
   /** A cancelled prompt left the session out of step (`AgentAdapter.reopenAfterCancel`): reopen it first. */
   private outOfStep = false;
-  /** `_meta` the session was bound with, sent again when it is reopened. */
-  private meta: Record<string, unknown> | undefined;
+  /** The mode the person picked for this session, if any (a self-approving one is kept only then). */
+  private pickedMode: string | undefined;
+  private unregister: (() => void) | undefined;
+  private readonly stopWatchingExit: () => void;
+  private readonly handlers: SessionHandlers;
 
   private constructor(
     readonly binding: PreparedBinding,
-    private readonly connection: AgentConnection,
+    private readonly lease: Lease,
     private readonly owner: LiveSessionOwner,
     private readonly terminals: SessionTerminals,
     private readonly adapter: AgentAdapter,
-    /** The launch without Baton's instruction channels (the person's own prompt settings are read from it). */
-    private readonly launch: LaunchSpec,
-    private readonly removeFiles: () => void,
-  ) {}
-
-  /**
-   * Starts the agent process for a binding. Files generated for it (instructions, wrappers) go in
-   * a private folder under `sessionFilesDir`, removed when the process ends.
-   */
-  static async start(options: {
-    adapter: AgentAdapter;
-    executable: string;
-    binding: PreparedBinding;
-    baseEnv: Env;
-    owner: LiveSessionOwner;
-    sessionFilesDir?: string;
-  }): Promise<LiveSession> {
-    const { adapter, executable, binding, baseEnv, owner } = options;
-    let folder: SessionFolder | undefined;
-    const makeFolder = (): SessionFolder => {
-      if (!options.sessionFilesDir) {
-        throw new Error('No folder for session files was given.');
-      }
-      folder ??= SessionFolder.create(options.sessionFilesDir);
-      return folder;
+  ) {
+    this.permissions = new SessionPermissions(owner, this.toolCalls);
+    this.handlers = {
+      onUpdate: (update) => this.onUpdate(update),
+      requestPermission: (request, signal) => this.permissions.request(request, signal),
+      elicit: (request, signal) => this.elicitations.request(request, signal, owner),
+      onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId, owner),
+      files: new SessionFiles([binding.cwd]),
+      terminals,
     };
-    let launch: LaunchSpec;
-    try {
-      launch = launchSpec(adapter, executable, binding, baseEnv, makeFolder);
-    } catch (error) {
-      folder?.dispose();
-      throw error;
-    }
-    // The connection's handlers need the session object, which needs the connection.
-    const self: { live?: LiveSession } = {};
-    // The launch without Baton's instruction channels: the person's own settings are read from it,
-    // and commands the agent runs in terminals get its environment.
-    const ownLaunch = launchSpec(adapter, executable, { ...binding, instructions: null }, baseEnv);
-    const terminalEnv = ownLaunch.env;
-    const terminals = new SessionTerminals({ cwd: binding.cwd, env: terminalEnv, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId(), ...(owner.redact ? { redact: owner.redact } : {}) });
-    let connection: AgentConnection;
-    try {
-      connection = await AgentConnection.start({
-        agentName: adapter.displayName,
-        launch,
-        handlers: {
-          onUpdate: (sessionId, update) => self.live?.onUpdate(sessionId, update, owner),
-          requestPermission: (request, signal) =>
-            self.live ? self.live.onPermission(request, signal, owner) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
-          elicit: (request, signal) => (self.live ? self.live.elicitations.request(request, signal, owner) : Promise.resolve({ action: 'cancel' })),
-          onElicitationComplete: (elicitationId) => self.live?.elicitations.complete(elicitationId, owner),
-          onExit: () => {
-            self.live?.cancelPendingPermissions(owner);
-            // The agent's commands run in groups of their own: end them with it.
-            void terminals.dispose();
-            owner.onExit();
-          },
-          files: new SessionFiles([binding.cwd]),
-          terminals,
-          terminalLogin: ptyProgram(baseEnv) !== undefined,
-        },
-      });
-    } catch (error) {
-      folder?.dispose();
-      throw error;
-    }
-    self.live = new LiveSession(binding, connection, owner, terminals, adapter, ownLaunch, () => folder?.dispose());
-    return self.live;
+    this.stopWatchingExit = lease.agent.onExit(() => {
+      this.withdrawQuestions();
+      // The agent's commands run in groups of their own: end them with it.
+      void terminals.dispose();
+      owner.onExit();
+    });
+  }
+
+  /** Leases the agent process for the binding (shared with other sessions of the same launch) and prepares the session. */
+  static async start(options: LiveSessionStart): Promise<LiveSession> {
+    const { adapter, binding, owner } = options;
+    const terminals = new SessionTerminals({ cwd: binding.cwd, env: binding.launch.own.env, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId(), ...(owner.redact ? { redact: owner.redact } : {}) });
+    const lease = await leaseFor(options);
+    return new LiveSession(binding, lease, owner, terminals, adapter);
+  }
+
+  private get connection(): AgentConnection {
+    return this.lease.agent.connection;
   }
 
   /**
    * Binds an ACP session: reopens `previousSessionId` when the agent can, else starts a new one.
-   * Returns the drafts to record: `session.bound`, then `session.options`.
+   * A session that starts in a mode where the agent approves on its own, which the person did not
+   * pick, is set to the agent's asking mode first. Returns the drafts to record: `session.bound`,
+   * then `session.options` (and a notice when the mode was set back).
    */
-  async bind(adapter: AgentAdapter, previousSessionId: string | undefined): Promise<[EventDraft, EventDraft]> {
+  async bind(_adapter: AgentAdapter, previousSessionId: string | undefined): Promise<EventDraft[]> {
     // Refused here, after initialize and before any session: what the agent cannot take.
-    admitServers(this.binding.agentName, this.binding.mcpServers, this.connection.initialized);
-    const instructionMeta = instructionSessionMeta(adapter, this.binding, this.launch, this.connection.initialized);
-    const ownMeta = adapter.sessionMeta?.(this.binding);
-    const meta = ownMeta || instructionMeta ? { ...ownMeta, ...instructionMeta } : undefined;
-    this.meta = meta;
+    requireBindable(this.binding);
     const agentVersion = this.connection.initialized.agentInfo?.version;
     const versionField = agentVersion ? { agentVersion } : {};
-    const optionsDraft = (): EventDraft => ({ type: 'session.options', payload: { options: this.options } });
-    if (previousSessionId) {
-      const reopened = await this.reopen(previousSessionId, meta);
-      if (reopened) {
-        this.sessionId = previousSessionId;
-        this.options = reopened.options;
-        this.boundHow = reopened.how;
-        return [{ type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: previousSessionId, how: reopened.how, ...versionField } }, optionsDraft()];
-      }
+    const reopened = previousSessionId ? await this.reopen(previousSessionId) : undefined;
+    if (previousSessionId && reopened) {
+      this.sessionId = previousSessionId;
+      this.options = reopened.options;
+      this.boundHow = reopened.how;
+    } else {
+      const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
+      const { sessionId, options } = await this.connection.newSession(cwd, mcpServers, { meta, systemPrompt });
+      this.sessionId = sessionId;
+      this.unregister = this.lease.agent.register(sessionId, this.handlers);
+      this.options = markSelfApproving(options, this.adapter.modes);
+      this.boundHow = 'new';
     }
-    const { sessionId, options } = await this.connection.newSession(this.binding.cwd, this.binding.mcpServers, meta);
-    this.sessionId = sessionId;
-    this.options = options;
-    this.boundHow = 'new';
-    return [{ type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId, how: 'new', ...versionField } }, optionsDraft()];
+    const bound: EventDraft = { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: this.sessionId, how: this.boundHow, ...versionField } };
+    return [bound, ...(await this.keepAskingMode(this.binding.session.chosenOptions[modeOption(this.options)?.id ?? ''])), { type: 'session.options', payload: { options: this.options } }];
+  }
+
+  /**
+   * Sets the asking mode when the session is in a self-approving one the person did not pick.
+   * Returns the notice to record, if it did.
+   */
+  private async keepAskingMode(picked: string | undefined): Promise<EventDraft[]> {
+    this.pickedMode = picked;
+    const restore = modeToRestore(this.options, this.adapter.modes, picked);
+    if (!restore) {
+      return [];
+    }
+    this.options = markSelfApproving(await this.connection.setOption(this.requireSession(), this.options, restore.option.id, restore.to), this.adapter.modes);
+    const text = `${this.binding.agentName} started this session in ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton set it to ${modeName(restore.option, restore.to)}, which asks you first; pick another mode in the Mode menu if you want one.`;
+    return [{ type: 'notice', payload: { severity: 'info', text } }];
   }
 
   /** False once the agent can no longer be talked to; the next message starts a new process. */
@@ -193,7 +230,11 @@ export class LiveSession {
 
   /** Starts applying updates: call once the drafts from `bind` are committed. */
   start(): void {
-    this.drainEarly();
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const update of early) {
+      this.onUpdate(update);
+    }
   }
 
   /** The session's options now. */
@@ -201,45 +242,51 @@ export class LiveSession {
     return this.options;
   }
 
-  /** Sets one option; resolves with the `session.options` draft to record. */
+  /** Sets one option for the person; resolves with the `session.options` draft to record. */
   async choose(optionId: string, value: string): Promise<EventDraft> {
     const option = this.options.find((candidate) => candidate.id === optionId);
     if (!option || !option.options.some((candidate) => candidate.value === value)) {
       throw new InvalidRequestError(`${this.binding.agentName} does not offer "${value}" for ${option?.name ?? optionId}.`);
     }
-    this.options = await this.connection.setOption(this.requireSession(), this.options, optionId, value);
+    if (option.category === 'mode') {
+      this.pickedMode = value;
+    }
+    this.options = markSelfApproving(await this.connection.setOption(this.requireSession(), this.options, optionId, value), this.adapter.modes);
     return { type: 'session.options', payload: { options: this.options } };
   }
 
   /**
    * Reopens an earlier session: `session/resume` where advertised, then `session/load` (whose
-   * replayed history is already in the transcript) when resume is missing or fails (Qwen
-   * advertises resume but answers "Method not found"). Undefined when neither works: the caller
+   * replayed history is already in the transcript) when resume is missing or fails (some agents
+   * advertise resume but answer "Method not found"). Undefined when neither works: the caller
    * starts a new session and says so.
    */
-  private async reopen(sessionId: string, meta: Record<string, unknown> | undefined): Promise<{ how: 'resume' | 'load'; options: SessionOption[] } | undefined> {
-    const { cwd, mcpServers } = this.binding;
+  private async reopen(sessionId: string): Promise<{ how: 'resume' | 'load'; options: SessionOption[] } | undefined> {
+    const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
+    const unregister = this.lease.agent.register(sessionId, this.handlers);
     if (this.connection.canResumeSession) {
       try {
-        return { how: 'resume', options: await this.connection.resumeSession(sessionId, cwd, mcpServers, meta) };
+        const options = await this.connection.resumeSession(sessionId, cwd, mcpServers, { meta, systemPrompt });
+        this.unregister = unregister;
+        return { how: 'resume', options: markSelfApproving(options, this.adapter.modes) };
       } catch (error) {
-        // Some agents advertise resume without implementing it ("Method not found"); others fail
-        // it now and then: either way, loading is the next best thing.
         this.owner.log(`${this.binding.agentName} could not resume session ${sessionId}: ${String(error)}`);
       }
     }
-    if (!this.connection.canLoadSession) {
-      return undefined;
+    if (this.connection.canLoadSession) {
+      this.replaying = true;
+      try {
+        const options = await this.connection.loadSession(sessionId, cwd, mcpServers, { meta, systemPrompt });
+        this.unregister = unregister;
+        return { how: 'load', options: markSelfApproving(options, this.adapter.modes) };
+      } catch (error) {
+        this.owner.log(`${this.binding.agentName} could not load session ${sessionId}: ${String(error)}`);
+      } finally {
+        this.replaying = false;
+      }
     }
-    this.replaying = true;
-    try {
-      return { how: 'load', options: await this.connection.loadSession(sessionId, cwd, mcpServers, meta) };
-    } catch (error) {
-      this.owner.log(`${this.binding.agentName} could not load session ${sessionId}: ${String(error)}`);
-      return undefined;
-    } finally {
-      this.replaying = false;
-    }
+    unregister();
+    return undefined;
   }
 
   /** True once a session is bound. */
@@ -247,10 +294,16 @@ export class LiveSession {
     return this.sessionId !== undefined;
   }
 
+  /** The bound session's id. */
+  get boundSessionId(): string | undefined {
+    return this.sessionId;
+  }
+
   /** Sends the person's text, after any context blocks that go ahead of it; resolves with the agent's stop reason (and tokens, when reported). */
   async prompt(text: string, ahead: readonly PromptBlock[] = []): Promise<PromptOutcome> {
     const sessionId = this.requireSession();
     this.prompting = true;
+    this.lease.agent.setPrompting(sessionId, true);
     try {
       if (this.outOfStep) {
         await this.resync(sessionId);
@@ -259,13 +312,14 @@ export class LiveSession {
       return await this.connection.prompt(sessionId, [...ahead, { type: 'text', text }]);
     } finally {
       this.prompting = false;
+      this.lease.agent.setPrompting(sessionId, false);
       this.lastTurnEndedAt = Date.now();
     }
   }
 
-  /** Asks the agent to stop the running prompt and withdraws open permission questions. */
-  async cancel(owner: LiveSessionOwner): Promise<void> {
-    this.cancelPendingPermissions(owner);
+  /** Asks the agent to stop the running prompt and withdraws open questions. */
+  async cancel(): Promise<void> {
+    this.withdrawQuestions();
     if (this.sessionId && !this.connection.exited) {
       if (this.prompting && this.adapter.reopenAfterCancel) {
         this.outOfStep = true;
@@ -276,7 +330,7 @@ export class LiveSession {
 
   /**
    * Closes and resumes the session so that the next prompt starts on a clean stream (see
-   * `AgentAdapter.reopenAfterCancel`), re-sending the `_meta` it was bound with.
+   * `AgentAdapter.reopenAfterCancel`), with what it was bound with.
    */
   private async resync(sessionId: string): Promise<void> {
     this.outOfStep = false;
@@ -284,43 +338,33 @@ export class LiveSession {
       this.owner.log(`${this.binding.agentName} may be out of step after a cancel, but cannot close and resume its session`);
       return;
     }
+    const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
     await this.connection.closeSession(sessionId);
-    this.options = await this.connection.resumeSession(sessionId, this.binding.cwd, this.binding.mcpServers, this.meta);
+    this.options = markSelfApproving(await this.connection.resumeSession(sessionId, cwd, mcpServers, { meta, systemPrompt }), this.adapter.modes);
   }
 
   /** Answers a permission request with the option the person chose; says what was answered. */
-  answer(requestId: string, optionId: string, owner: LiveSessionOwner): AnsweredPermission | 'unknown-request' | 'unknown-option' {
-    const pending = this.pending.get(requestId);
-    if (!pending) {
-      return 'unknown-request';
-    }
-    const option = pending.options.find((candidate) => candidate.optionId === optionId);
-    if (!option) {
-      return 'unknown-option';
-    }
-    this.pending.delete(requestId);
-    owner.commit([{ type: 'permission.decided', payload: { turnId: pending.turnId, requestId, optionId, by: 'person' } }]);
-    pending.resolve({ outcome: { outcome: 'selected', optionId } });
-    return { turnId: pending.turnId, title: pending.title, toolKind: pending.toolKind, option };
+  answer(requestId: string, optionId: string): AnsweredPermission | 'unknown-request' | 'unknown-option' {
+    return this.permissions.answer(requestId, optionId);
   }
 
-  /** What the agent answered to `initialize`. */
-  /** Where this session's instructions landed (the same planner as its launch). */
+  /** Where this session's instructions landed (the binding's plan). */
   get deliveryPlan(): DeliveryPlan {
-    return planFor(this.adapter, this.binding, this.launch, this.connection.initialized);
+    return this.binding.plan;
   }
 
-  /** True when the agent takes embedded resources in a prompt (`promptCapabilities.embeddedContext`). */
   /** Whether the agent takes images in a prompt (`promptCapabilities.image`). */
   get takesImages(): boolean {
     return this.connection.initialized.agentCapabilities?.promptCapabilities?.image === true;
   }
 
+  /** True when the agent takes embedded resources in a prompt (`promptCapabilities.embeddedContext`). */
   get takesEmbeddedContext(): boolean {
     return this.connection.initialized.agentCapabilities?.promptCapabilities?.embeddedContext === true;
   }
 
-  get initialized(): AgentConnection['initialized'] {
+  /** What the agent answered to `initialize`. */
+  get initialized(): InitializeResponse {
     return this.connection.initialized;
   }
 
@@ -335,55 +379,63 @@ export class LiveSession {
   }
 
   /**
-   * Closes the ACP session where the agent offers it (so it saves the session), then ends the
-   * agent's process group and those of its terminals.
+   * Closes the ACP session where the agent offers it (so it saves the session), ends its terminals
+   * and releases the process, which ends when no other session uses it.
    */
   async dispose(): Promise<void> {
     if (this.sessionId && !this.connection.exited) {
       if (this.connection.canCloseSession) {
         await this.connection.closeSession(this.sessionId).catch(() => undefined);
-      } else {
+      } else if (this.lease.agent.users === 1) {
         // Without session/close, an agent may still be writing the turn that just ended to its own
-        // session file (Qwen Code does, after answering): give it a moment before SIGTERM.
+        // session file (Qwen Code does, after answering): give it a moment before it is ended.
         const wait = (this.adapter.saveGraceMs ?? 0) - (Date.now() - this.lastTurnEndedAt);
         if (wait > 0) {
           await new Promise((resolve) => setTimeout(resolve, wait));
         }
       }
     }
-    await this.kill();
+    await this.detach();
   }
 
-  /** Ends the agent's process group and its terminals at once, without closing the session first. */
+  /**
+   * Ends the session at once, without closing it first (the agent ignored Stop): the process ends
+   * with it when no other session uses it; otherwise only this session is let go.
+   */
   async kill(): Promise<void> {
-    await Promise.all([this.connection.dispose(), this.terminals.dispose()]);
-    this.removeFiles();
+    if (this.lease.agent.users === 1) {
+      await this.connection.dispose();
+    } else if (this.sessionId && this.connection.canCloseSession) {
+      void this.connection.closeSession(this.sessionId).catch(() => undefined);
+    }
+    await this.detach();
   }
 
-  /** Applies updates that came in while binding, now that the session id is known. */
-  private drainEarly(): void {
-    const early = this.early ?? [];
-    this.early = undefined;
-    for (const { sessionId, update } of early) {
-      this.onUpdate(sessionId, update, this.owner);
-    }
+  private async detach(): Promise<void> {
+    this.unregister?.();
+    this.unregister = undefined;
+    this.stopWatchingExit();
+    await this.terminals.dispose();
+    await this.lease.release();
   }
 
-  private onUpdate(sessionId: string, update: SessionUpdate, owner: LiveSessionOwner): void {
-    if (this.early && !this.replaying) {
-      this.early.push({ sessionId, update });
+  private onUpdate(update: SessionUpdate): void {
+    if (this.replaying) {
       return;
     }
-    if (this.replaying || sessionId !== this.sessionId) {
+    if (this.early) {
+      this.early.push(update);
       return;
     }
+    const { owner } = this;
     // Changes of mode or options belong to the session, whether or not a turn runs.
     if (update.sessionUpdate === 'current_mode_update' || update.sessionUpdate === 'config_option_update') {
-      this.options =
-        update.sessionUpdate === 'current_mode_update'
-          ? withCurrentMode(this.options, update.currentModeId)
-          : sessionOptions(modeState(this.options), update.configOptions);
+      this.options = markSelfApproving(
+        update.sessionUpdate === 'current_mode_update' ? withCurrentMode(this.options, update.currentModeId) : sessionOptions(modeState(this.options), update.configOptions),
+        this.adapter.modes,
+      );
       owner.commit([{ type: 'session.options', payload: { options: this.options } }]);
+      void this.undoOwnModeSwitch();
       return;
     }
     if (update.sessionUpdate === 'available_commands_update') {
@@ -402,67 +454,48 @@ export class LiveSession {
       return;
     }
     const mapped = mapUpdate(update, turnId, { isKnownToolCall: (id) => this.toolCalls.has(id) });
-    const { unknownKind } = mapped;
     const drafts = this.terminals.boundReported(mapped.drafts);
     for (const draft of drafts) {
       if (draft.type === 'tool.call') {
         this.toolCalls.add(draft.payload.toolCallId);
       }
     }
-    if (unknownKind) {
-      owner.log(`ignored an unknown session/update kind "${unknownKind}" from ${this.binding.agentName}`);
+    if (mapped.unknownKind) {
+      owner.log(`ignored an unknown session/update kind "${mapped.unknownKind}" from ${this.binding.agentName}`);
     }
     if (drafts.length > 0) {
       owner.commit(drafts);
     }
   }
 
-  private onPermission(request: RequestPermissionRequest, signal: AbortSignal, owner: LiveSessionOwner): Promise<RequestPermissionResponse> {
-    const turnId = owner.activeTurnId();
-    if (!turnId) {
-      return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+  /** The agent switched itself into a mode where it decides alone, which the person did not pick: switch it back, and say so. */
+  private async undoOwnModeSwitch(): Promise<void> {
+    const restore = modeToRestore(this.options, this.adapter.modes, this.pickedMode);
+    if (!restore || !this.sessionId || this.connection.exited) {
+      return;
     }
-    const requestId = newId();
-    const options = request.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
-    const title = request.toolCall.title ?? 'The agent asks for permission';
-    const { toolCallId } = request.toolCall;
-    // A question about a tool call not announced yet announces it, so the answer has something to attach to.
-    if (!this.toolCalls.has(toolCallId)) {
-      this.toolCalls.add(toolCallId);
-      owner.commit([{ type: 'tool.call', payload: { turnId, toolCallId, title, ...(request.toolCall.kind ? { kind: request.toolCall.kind } : {}), status: 'pending' } }]);
+    try {
+      this.options = markSelfApproving(await this.connection.setOption(this.sessionId, this.options, restore.option.id, restore.to), this.adapter.modes);
+      const text = `${this.binding.agentName} switched itself to ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton switched it back to ${modeName(restore.option, restore.to)}.`;
+      this.owner.commit([{ type: 'session.options', payload: { options: this.options } }, { type: 'notice', payload: { ...this.turnField(), severity: 'warning', text } }]);
+    } catch (error) {
+      this.owner.log(`could not switch ${this.binding.agentName} back to ${restore.to}: ${String(error)}`);
     }
-    owner.commit([
-      {
-        type: 'permission.requested',
-        payload: { turnId, requestId, toolCallId: request.toolCall.toolCallId, title, options },
-      },
-    ]);
-    return new Promise((resolve) => {
-      this.pending.set(requestId, { turnId, title, toolKind: request.toolCall.kind ?? undefined, options, resolve });
-      signal.addEventListener('abort', () => this.withdraw(requestId, owner), { once: true });
-    });
   }
 
-  private cancelPendingPermissions(owner: LiveSessionOwner): void {
-    for (const requestId of [...this.pending.keys()]) {
-      this.withdraw(requestId, owner);
-    }
-    this.elicitations.withdrawAll(owner);
+  private turnField(): { turnId?: string } {
+    const turnId = this.owner.activeTurnId();
+    return turnId ? { turnId } : {};
+  }
+
+  private withdrawQuestions(): void {
+    this.permissions.withdrawAll();
+    this.elicitations.withdrawAll(this.owner);
   }
 
   /** Answers an elicitation with what the person chose; a form's values are checked first. */
-  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined, owner: LiveSessionOwner): ElicitationAnswerResult {
-    return this.elicitations.answer(requestId, action, content, owner);
-  }
-
-  private withdraw(requestId: string, owner: LiveSessionOwner): void {
-    const pending = this.pending.get(requestId);
-    if (!pending) {
-      return;
-    }
-    this.pending.delete(requestId);
-    owner.commit([{ type: 'permission.decided', payload: { turnId: pending.turnId, requestId, optionId: null, by: 'turn-cancelled' } }]);
-    pending.resolve({ outcome: { outcome: 'cancelled' } });
+  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined): ElicitationAnswerResult {
+    return this.elicitations.answer(requestId, action, content, this.owner);
   }
 
   private requireSession(): string {

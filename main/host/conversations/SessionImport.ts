@@ -35,7 +35,7 @@ export class SessionImport {
     if (cwd !== undefined && !path.isAbsolute(cwd)) {
       throw new InvalidRequestError(`The folder must be an absolute path; "${cwd}" is not.`);
     }
-    const { connection } = await this.probe.connect(agentId);
+    const { connection, release } = await this.probe.connect(agentId);
     try {
       if (!connection.canListSessions) {
         throw new UnsupportedInputError(connection.agentName, 'listing its sessions', 'it does not offer session/list');
@@ -48,7 +48,7 @@ export class SessionImport {
         .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
       return { sessions, truncated: listed.length > MAX_SESSIONS };
     } finally {
-      await connection.dispose();
+      await release();
     }
   }
 
@@ -72,14 +72,8 @@ export class SessionImport {
       throw new InvalidRequestError(`The session's folder ${cwd} no longer exists, so the session cannot be continued; restore the folder to import it.`);
     }
     const replayed: SessionUpdate[] = [];
-    const { adapter, connection } = await this.probe.connect(agentId, {
-      cwd,
-      onUpdate: (from, update) => {
-        if (from === sessionId) {
-          replayed.push(update);
-        }
-      },
-    });
+    const { adapter, connection, route, release } = await this.probe.connect(agentId, { cwd });
+    const unroute = route(sessionId, (update) => replayed.push(update));
     let how: 'load' | 'resume';
     let title: string | null = null;
     try {
@@ -99,7 +93,8 @@ export class SessionImport {
       }
       await connection.closeSession(sessionId).catch(() => undefined);
     } finally {
-      await connection.dispose();
+      unroute();
+      await release();
     }
     const agent = { agentId, agentName: adapter.displayName };
     const agentVersion = connection.initialized.agentInfo?.version;

@@ -42,8 +42,8 @@ describe('a real turn through claude-agent-acp', () => {
     expect(reply && reply.kind === 'agent' ? reply.text : '').toBe('Hello from the stub.');
     expect(reply && reply.kind === 'agent' ? reply.agentName : '').toBe('Claude');
 
-    // Claude reports how much of its context the conversation uses.
-    expect(state.usage).toMatchObject({ turnId, size: 200_000 });
+    // Claude reports how much of its context the conversation uses (its default model's window: 1M tokens in 0.101).
+    expect(state.usage).toMatchObject({ turnId, size: 1_000_000 });
     expect(state.usage?.used).toBeGreaterThan(0);
 
     const sent = stub.modelRequests().map((request) => request.lastUserText);

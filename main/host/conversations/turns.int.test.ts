@@ -351,7 +351,7 @@ describe('host API validation', () => {
       await host.conversations.idle();
       const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[turnId]?.status).toBe('failed');
-      expect(state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'AgentNotInstalled', message: expect.stringContaining('npm i -g @zed-industries/claude-agent-acp') } });
+      expect(state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'AgentNotInstalled', message: expect.stringContaining('npm i -g @agentclientprotocol/claude-agent-acp') } });
     } finally {
       await host.dispose();
     }

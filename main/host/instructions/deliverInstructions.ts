@@ -4,7 +4,7 @@
  * Reads the adapter's declared channels; never the agent's name.
  */
 import { UnsupportedInputError } from '../../../app/errors.js';
-import { intentInputName, planDelivery, type DeliveryPlan, type InstructionCapability, type OwnPromptSettings } from '../../../app/instructions/delivery.js';
+import { intentInputName, planDelivery, type DeliveredInstructions, type DeliveryPlan, type InstructionCapability, type OwnPromptSettings } from '../../../app/instructions/delivery.js';
 import type { InitializeResponse } from '../acp/AgentConnection.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
@@ -13,31 +13,52 @@ import type { LaunchSpec } from '../process/ProcessGroup.js';
 /** The extension namespace Baton reads in `agentCapabilities._meta` and writes in `_meta`. */
 export const BATON_META = 'baton.dev';
 
+/** What an agent advertises of the protocol's standard `systemPrompt`: append, and override (replace) too. */
+export function standardSystemPrompt(initialized: InitializeResponse | undefined): { append: boolean; override: boolean } | undefined {
+  const capabilities = initialized?.agentCapabilities as { sessionCapabilities?: Record<string, unknown> | null } | undefined;
+  const advertised = capabilities?.sessionCapabilities?.systemPrompt as { mode?: { override?: unknown } | null } | null | undefined;
+  if (advertised === undefined || advertised === null) {
+    return undefined;
+  }
+  return { append: true, override: advertised.mode?.override !== undefined && advertised.mode.override !== null };
+}
+
 /**
- * Channels of an agent that negotiates them at `initialize` (custom agents): the proposed
- * standard `sessionCapabilities.systemPrompt`, or Baton's `_meta["baton.dev"].sessionInstructions`.
- * Either carries both intents on session/new, load and resume.
+ * Channels of an agent that negotiates them at `initialize` (custom agents): Baton's own
+ * extension `_meta["baton.dev"].sessionInstructions`, for both intents. The standard is added by
+ * {@link capabilityOf}.
  */
 export function negotiatedCapability(initialized: InitializeResponse | undefined): InstructionCapability {
-  const capabilities = initialized?.agentCapabilities as
-    | { sessionCapabilities?: Record<string, unknown> | null; _meta?: Record<string, unknown> | null }
-    | undefined;
-  const standard = capabilities?.sessionCapabilities?.systemPrompt !== undefined && capabilities.sessionCapabilities.systemPrompt !== null;
+  const capabilities = initialized?.agentCapabilities;
   const extension = (capabilities?._meta?.[BATON_META] as { sessionInstructions?: unknown } | undefined)?.sessionInstructions === true;
-  if (!standard && !extension) {
+  if (!extension) {
     return {};
   }
-  const via = standard ? 'systemPrompt on session/new, load and resume (proposed ACP standard)' : `_meta["${BATON_META}"].instructions on session/new, load and resume`;
+  const via = `_meta["${BATON_META}"].instructions on session/new, load and resume`;
   return { replace: { level: 'system', via }, append: { level: 'system', via } };
 }
 
-/** How the agent takes instructions: its declared channels, or what it advertised at initialize. */
+/**
+ * How the agent takes instructions. The standard `systemPrompt` is the first choice for every
+ * intent it covers (append; replace only with `mode.override`), as the agent advertised it, or
+ * (before it has answered) as its adapter expects it to; the agent's own channels remain for
+ * the intents the standard does not cover.
+ */
 export function capabilityOf(adapter: AgentAdapter, initialized?: InitializeResponse): InstructionCapability {
   const declared = adapter.instructions?.capability;
-  if (declared === 'negotiated') {
-    return negotiatedCapability(initialized);
+  const own = declared === 'negotiated' ? negotiatedCapability(initialized) : (declared ?? {});
+  const standard = initialized ? standardSystemPrompt(initialized) : adapter.instructions?.standard?.expected;
+  if (!standard) {
+    return own;
   }
-  return declared ?? {};
+  const level = adapter.instructions?.standard?.level ?? 'system';
+  const lands = adapter.instructions?.standard?.lands;
+  const via = `the ACP standard systemPrompt on session/new, load and resume${lands ? ` (${lands})` : ''}`;
+  const channel = { level, via, standard: true } as const;
+  return {
+    ...(standard.override ? { replace: channel } : own.replace ? { replace: own.replace } : {}),
+    append: channel,
+  };
 }
 
 /** True when the channels are known only after `initialize`. */
@@ -100,18 +121,16 @@ export function describeChannels(agentName: string, capability: InstructionCapab
 }
 
 /**
- * `_meta` carrying the instructions for a per-session channel (the adapter's own, or Baton's
- * extension for agents that negotiated it); undefined when there is nothing to send that way.
- * Throws the typed refusal for a negotiated agent that cannot take what the person wrote.
+ * The delivered texts split by where they go: the standard `systemPrompt`, Baton's extension on
+ * `_meta`, and the agent's own channels (its launch, or its own `_meta`).
  */
-export function instructionSessionMeta(adapter: AgentAdapter, binding: PreparedBinding, launch: Pick<LaunchSpec, 'args' | 'env'>, initialized: InitializeResponse): Record<string, unknown> | undefined {
-  if (!binding.instructions) {
-    return undefined;
-  }
-  if (negotiatesInstructions(adapter)) {
-    const delivered = requireDeliverable(adapter, planFor(adapter, binding, launch, initialized));
-    return delivered.replace === null && delivered.append === null ? undefined : { [BATON_META]: { instructions: delivered } };
-  }
-  const sessionMeta = adapter.instructions?.sessionMeta;
-  return sessionMeta ? sessionMeta(requireDeliverable(adapter, planFor(adapter, binding, launch))) : undefined;
+export function splitDelivered(capability: InstructionCapability, delivered: DeliveredInstructions, negotiated: boolean): { standard: DeliveredInstructions; extension: DeliveredInstructions; own: DeliveredInstructions } {
+  const none: DeliveredInstructions = { replace: null, append: null };
+  const pick = (test: (intent: 'replace' | 'append') => boolean): DeliveredInstructions => ({
+    replace: delivered.replace !== null && test('replace') ? delivered.replace : null,
+    append: delivered.append !== null && test('append') ? delivered.append : null,
+  });
+  const standard = pick((intent) => capability[intent]?.standard === true);
+  const rest = pick((intent) => capability[intent]?.standard !== true);
+  return negotiated ? { standard, extension: rest, own: none } : { standard, extension: none, own: rest };
 }

@@ -148,7 +148,7 @@ describe('a hostile working folder with Claude', () => {
       const refused = await ask(host, selecting.conversationId, 'untrusted select');
       expect(refused.last).toMatchObject({ error: { code: 'InjectorUnavailable', details: { name: 'evil' } } });
       expect(stub.modelRequests().length).toBe(before);
-      expect(JSON.stringify(stub.modelRequests())).not.toMatch(/HOSTILE/);
+      expect(JSON.stringify(stub.everyModelRequest())).not.toMatch(/HOSTILE/);
 
       // Trusted as read: both reach the system channel.
       projects.trust(work, projects.read(work).sha256!);
@@ -162,7 +162,7 @@ describe('a hostile working folder with Claude', () => {
       expect((await ask(host, selecting.conversationId, 'changed hello')).status).toBe('completed');
       expect(systemOf('changed hello')).toContain('HOSTILE-PROJECT-1');
       expect(systemOf('changed hello')).toContain('HOSTILE-INJECTOR-1');
-      expect(JSON.stringify(stub.modelRequests())).not.toMatch(/HOSTILE-(PROJECT|INJECTOR)-2/);
+      expect(JSON.stringify(stub.everyModelRequest())).not.toMatch(/HOSTILE-(PROJECT|INJECTOR)-2/);
 
       // Trusted again: the new text from then on; untrusted: nothing again.
       projects.trust(work, projects.read(work).sha256!);

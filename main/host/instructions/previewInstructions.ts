@@ -1,23 +1,22 @@
 /**
  * What the Instructions dialog shows for one agent: each part the person wrote, where it will land
- * (or why not), Baton's own note, and the bundle's digest. The same planner as the launch.
+ * (or why not), Baton's own note, and the bundle's digest. The plan is the binding's own.
  */
 import { SOURCE_NAMES, type InstructionText } from '../../../app/instructions/bundle.js';
 import { perTurnContent, TIMING_NAMES, type Injector, type InjectorChoice } from '../../../app/instructions/injectors.js';
-import { levelLabel, planDelivery, type InstructionCapability, type PartLevel } from '../../../app/instructions/delivery.js';
+import { levelLabel, type DeliveryPlan, type InstructionCapability, type PartLevel } from '../../../app/instructions/delivery.js';
 import type { InstructionPreview } from '../../../app/ipc/contract.js';
-import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
-import { ownPromptSettings } from './deliverInstructions.js';
+import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import { sha256Hex } from '../sha256.js';
 import type { AvailableInjectors } from './InjectorRegistry.js';
-import type { InstructionSettings } from './InstructionSettings.js';
+import type { ComposedInstructions, InstructionSettings } from './InstructionSettings.js';
 
 /** Builds the preview for `adapter` with the texts as the person has them now (saved or not). */
 export function previewInstructions(options: {
   adapter: AgentAdapter;
-  capability: InstructionCapability;
+  /** The delivery plan for composed instructions: the binding the agent would get (`resolveBinding`). */
+  plan: (composed: ComposedInstructions) => { plan: DeliveryPlan; channels: InstructionCapability };
   settings: InstructionSettings;
-  baseEnv: Env;
   person: InstructionText;
   conversation: InstructionText | null;
   /** The agent's profile as edited (defaults to the saved one). */
@@ -30,7 +29,7 @@ export function previewInstructions(options: {
   /** Whether the agent takes embedded context (unknown until it has been asked). */
   embeddedContext?: boolean;
 }): InstructionPreview {
-  const { adapter, capability, settings, person, conversation, cwd } = options;
+  const { adapter, settings, person, conversation, cwd } = options;
   const { available } = options;
   const selectedNames = options.injectors.off ? [] : options.injectors.names;
   const selected = selectedNames.flatMap((name) => available.injectors.filter((injector) => injector.name === name));
@@ -38,14 +37,7 @@ export function previewInstructions(options: {
   const folder = cwd ? settings.projects.read(cwd) : null;
   const saved = settings.profile(adapter.agentId);
   const agentSettings = settings.agent(adapter.agentId);
-  const plan = planDelivery({
-    agentName: adapter.displayName,
-    capability,
-    bundle: composed.bundle,
-    settings: agentSettings,
-    ownPrompt: ownPromptSettings(adapter, { args: adapter.args, env: { ...options.baseEnv, ...adapter.env } }),
-    fragment: settings.fragment,
-  });
+  const { plan, channels } = options.plan(composed);
   const lastReplace = composed.bundle.parts.findLastIndex((part) => part.intent === 'replace');
   const parts = composed.bundle.parts.map((part, index) => {
     const level: PartLevel =
@@ -85,8 +77,8 @@ export function previewInstructions(options: {
     fragment: plan.fragment,
     ...(plan.fragmentNote ? { fragmentNote: plan.fragmentNote } : {}),
     settings: agentSettings,
-    channels: capability,
-    commandLine: Object.values(capability).some((channel) => channel?.visibleInProcessList === true),
+    channels,
+    commandLine: Object.values(channels).some((channel) => channel?.visibleInProcessList === true),
     refusal: plan.refusal ? plan.refusal.reason : null,
     profile: { text: saved.text, intent: saved.intent, revision: saved.revision },
     project: folder

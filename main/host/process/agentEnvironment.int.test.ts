@@ -48,7 +48,7 @@ describe('agent environment', () => {
   });
 
   it('reads an npm-installed agent\'s version through its bin link', () => {
-    expect(packageVersion(path.join(testAgentsBin, 'claude-agent-acp'))).toBe('0.23.1');
+    expect(packageVersion(path.join(testAgentsBin, 'claude-agent-acp'))).toBe('0.101.0');
     expect(packageVersion(path.join(tempDir('none'), 'missing'))).toBeUndefined();
   });
 });

@@ -7,38 +7,13 @@
  *   BATON_BRIDGE_TRANSPORT  "sse" or "http"
  *   BATON_BRIDGE_HEADERS    JSON object of headers to send
  */
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { runBridge } from './bridgeCore.js';
 
-async function main(): Promise<void> {
-  const url = process.env.BATON_BRIDGE_URL;
-  const kind = process.env.BATON_BRIDGE_TRANSPORT;
-  if (!url || (kind !== 'sse' && kind !== 'http')) {
-    process.stderr.write('baton bridge: BATON_BRIDGE_URL and BATON_BRIDGE_TRANSPORT (sse or http) are required\n');
-    process.exit(2);
-  }
-  const headers = JSON.parse(process.env.BATON_BRIDGE_HEADERS ?? '{}') as Record<string, string>;
-  const requestInit = { headers };
-  const remote: Transport =
-    kind === 'sse'
-      ? new SSEClientTransport(new URL(url), { requestInit })
-      : new StreamableHTTPClientTransport(new URL(url), { requestInit });
-  const local = new StdioServerTransport();
-  const fail = (error: unknown): void => {
-    process.stderr.write(`baton bridge: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  };
-  local.onmessage = (message) => void remote.send(message).catch(fail);
-  remote.onmessage = (message) => void local.send(message).catch(fail);
-  remote.onerror = fail;
-  remote.onclose = () => process.exit(0);
-  local.onclose = () => {
-    void remote.close().finally(() => process.exit(0));
-  };
-  await remote.start();
-  await local.start();
+const url = process.env.BATON_BRIDGE_URL;
+const kind = process.env.BATON_BRIDGE_TRANSPORT;
+if (!url || (kind !== 'sse' && kind !== 'http')) {
+  process.stderr.write('baton bridge: BATON_BRIDGE_URL and BATON_BRIDGE_TRANSPORT (sse or http) are required\n');
+  process.exit(2);
 }
-
-void main();
+const headers = JSON.parse(process.env.BATON_BRIDGE_HEADERS ?? '{}') as Record<string, string>;
+void runBridge({ url, kind, headers, redact: [], label: 'baton bridge' });

@@ -1,0 +1,148 @@
+/**
+ * The one place a binding is built and delivery is planned. Takes a conversation's agent, folder,
+ * toolbox and composed instructions, and the agent's `initialize` answer (or, before it has
+ * answered, what its adapter expects), and returns the immutable {@link PreparedBinding}: its
+ * launch part and session part with their digests, the delivery plan and every refusal with its
+ * one text. Session start, reuse, the switch check and the dialog's preview all read this value.
+ */
+import { UnsupportedInputError } from '../../../app/errors.js';
+import { intentInputName, planDelivery, type DeliveredInstructions } from '../../../app/instructions/delivery.js';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import type { InitializeResponse } from '../acp/AgentConnection.js';
+import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
+import { BATON_META, capabilityOf, negotiatesInstructions, ownPromptSettings, splitDelivered } from '../instructions/deliverInstructions.js';
+import type { SessionFolder } from '../instructions/SessionFolder.js';
+import type { LaunchSpec } from '../process/ProcessGroup.js';
+import { sha256Hex } from '../sha256.js';
+import { transportOf } from '../toolbox/admission.js';
+import type { Instructions, LaunchPart, PreparedBinding, SessionPart, SystemPrompt } from './PreparedBinding.js';
+
+/** What {@link resolveBinding} is given. */
+export type BindingRequest = {
+  adapter: AgentAdapter;
+  /** The agent's executable, resolved on PATH. */
+  executable: string;
+  /** The environment agents inherit. */
+  baseEnv: Env;
+  cwd: string;
+  mcpServers?: readonly McpServer[];
+  instructions?: Instructions | null;
+  chosenOptions?: Readonly<Record<string, string>>;
+  /** The agent's answer to `initialize`; undefined before it has answered (the adapter's expectations stand in). */
+  initialized?: InitializeResponse;
+  /**
+   * Puts a server that holds secret values behind Baton's launcher, for agents that write their
+   * server config where other users can read it (see `AgentAdapter.exposesServerConfig`).
+   */
+  shield?: (server: McpServer) => McpServer;
+};
+
+/** A digest of a JSON value with its keys sorted, so equal values digest equally. */
+function digestOf(value: unknown): string {
+  const sorted = (node: unknown): unknown =>
+    Array.isArray(node) ? node.map(sorted) : node && typeof node === 'object' ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => a.localeCompare(b)).map(([key, inner]) => [key, sorted(inner)])) : node;
+  return sha256Hex(JSON.stringify(sorted(value)));
+}
+
+/** The refusals for servers the agent cannot take. */
+function serverRefusals(adapter: AgentAdapter, servers: readonly McpServer[], initialized: InitializeResponse | undefined): UnsupportedInputError[] {
+  if (servers.length === 0) {
+    return [];
+  }
+  if (adapter.takesMcpServers === false) {
+    return [new UnsupportedInputError(adapter.displayName, `the conversation's toolbox (${servers.length} MCP server(s))`, 'it does not use MCP servers, so the tools you picked would be silently missing; choose no tools in Toolbox for it')];
+  }
+  if (!initialized) {
+    return [];
+  }
+  const capabilities = initialized.agentCapabilities?.mcpCapabilities;
+  return servers.flatMap((server) => {
+    const transport = transportOf(server);
+    const advertised = transport === 'stdio' || (transport === 'http' ? capabilities?.http === true : capabilities?.sse === true);
+    return advertised
+      ? []
+      : [
+          new UnsupportedInputError(
+            adapter.displayName,
+            `the MCP server "${server.name}" over ${transport.toUpperCase()}`,
+            `${adapter.displayName} does not take ${transport.toUpperCase()} MCP servers (it does not advertise them); pick a stdio server instead, or run this one through a local stdio bridge`,
+          ),
+        ];
+  });
+}
+
+/** Resolves the binding. Pure but for the files a launch channel writes, which wait for {@link LaunchPart.materialize}. */
+export function resolveBinding(request: BindingRequest): PreparedBinding {
+  const { adapter, executable, baseEnv, cwd, initialized } = request;
+  const instructions = request.instructions ?? null;
+  const inherited: Env = { ...baseEnv, ...adapter.env };
+  const own: LaunchSpec = { command: executable, args: adapter.args, env: adapter.projectEnv ? adapter.projectEnv(inherited) : inherited, cwd };
+  const capability = capabilityOf(adapter, initialized);
+  const negotiated = initialized !== undefined;
+  const plan = planDelivery({
+    agentName: adapter.displayName,
+    capability,
+    bundle: instructions ?? { replace: null, append: null },
+    settings: instructions?.settings ?? { off: false, commandLineAccepted: false, contextAsText: false },
+    ownPrompt: ownPromptSettings(adapter, own),
+    fragment: instructions?.fragment ?? false,
+  });
+  const refusals: UnsupportedInputError[] = serverRefusals(adapter, request.mcpServers ?? [], initialized);
+  // An agent that negotiates its channels is judged on its answer, never on a guess before it.
+  const judged = negotiated || !negotiatesInstructions(adapter);
+  if (instructions && plan.refusal && judged) {
+    refusals.push(new UnsupportedInputError(adapter.displayName, intentInputName(plan.refusal.intent), plan.refusal.reason));
+  }
+  const delivered: DeliveredInstructions = instructions && plan.delivered ? plan.delivered : { replace: null, append: null };
+  const split = splitDelivered(capability, delivered, negotiatesInstructions(adapter));
+
+  // The launch part: the agent's own channels that ride the process (arguments, environment, files).
+  const project = adapter.instructions?.project;
+  const launchTexts = project && (split.own.replace !== null || split.own.append !== null) ? split.own : null;
+  const launch: LaunchPart = Object.freeze({
+    own,
+    ...(launchTexts ? { channel: capability.replace?.via && launchTexts.replace !== null ? capability.replace.via : (capability.append?.via ?? 'its launch') } : {}),
+    digest: digestOf({ command: own.command, args: own.args, env: own.env, instructions: launchTexts }),
+    materialize: (folder: () => SessionFolder): LaunchSpec => (launchTexts && project ? project(own, launchTexts, folder) : own),
+  });
+
+  // The session part: the standard system prompt, the agent's own `_meta` channel or Baton's extension.
+  const systemPrompt: SystemPrompt | undefined =
+    split.standard.replace !== null
+      ? { mode: 'override', content: [{ type: 'text', text: split.standard.append === null ? split.standard.replace : `${split.standard.replace}\n\n${split.standard.append}` }] }
+      : split.standard.append !== null
+        ? { mode: 'append', content: [{ type: 'text', text: split.standard.append }] }
+        : undefined;
+  const ownMeta = !project && (split.own.replace !== null || split.own.append !== null) ? adapter.instructions?.sessionMeta?.(split.own) : undefined;
+  const extensionMeta = split.extension.replace !== null || split.extension.append !== null ? { [BATON_META]: { instructions: split.extension } } : undefined;
+  const meta = ownMeta || extensionMeta ? { ...ownMeta, ...extensionMeta } : undefined;
+  const mcpServers = Object.freeze((request.mcpServers ?? []).map((server) => (adapter.exposesServerConfig && request.shield ? request.shield(server) : server)));
+  const chosenOptions = Object.freeze({ ...(request.chosenOptions ?? {}) });
+  const sessionFields = { cwd, mcpServers, ...(systemPrompt ? { systemPrompt } : {}), ...(meta ? { meta } : {}), permissionMode: 'ask' as const, chosenOptions };
+  const session: SessionPart = Object.freeze({ ...sessionFields, digest: digestOf({ ...sessionFields, chosenOptions: undefined }) });
+
+  const agentVersion = initialized?.agentInfo?.version;
+  return Object.freeze({
+    agentId: adapter.agentId,
+    agentName: adapter.displayName,
+    ...(agentVersion ? { agentVersion } : {}),
+    cwd,
+    mcpServers,
+    instructions: instructions ? Object.freeze({ ...instructions, settings: Object.freeze({ ...instructions.settings }) }) : null,
+    permissionMode: 'ask' as const,
+    launch,
+    session,
+    plan,
+    channels: capability,
+    negotiated,
+    refusals: Object.freeze(refusals),
+  });
+}
+
+/** Throws the first thing the binding's agent cannot take. */
+export function requireBindable(binding: PreparedBinding): void {
+  const [first] = binding.refusals;
+  if (first) {
+    throw first;
+  }
+}

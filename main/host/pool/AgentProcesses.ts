@@ -1,0 +1,265 @@
+/**
+ * The pool of agent processes: one process per launch digest, carrying every session whose
+ * binding shares that launch part. Sessions lease a process and register their handlers by
+ * session id; the process ends when its last lease is released, when it crashes (ending only its
+ * own sessions' turns), or with the host. An agent that cannot run twice on one state (Codex 2.x
+ * and its state database) is never started a second time while one of it runs.
+ */
+import { UnsupportedInputError } from '../../../app/errors.js';
+import type { AgentConnection, AgentConnectionHandlers, InitializeResponse, SessionHandlers, SessionUpdate } from '../acp/AgentConnection.js';
+
+/** How many updates are kept for a session whose handlers are not registered yet. */
+const UNROUTED_LIMIT = 2_000;
+
+/** What the pool needs to start one process. */
+export type ProcessRequest = {
+  /** The launch digest: processes are shared by it. */
+  key: string;
+  agentId: string;
+  agentName: string;
+  /** The executable it runs (its `initialize` answer is remembered by it). */
+  executable: string;
+  /**
+   * For an agent that holds its state exclusively: where this launch's state is, and whether a
+   * running version holds it. Asked of a running process of the agent on the same state before
+   * another one is started.
+   */
+  exclusiveState?: { key: string; applies(version: string | undefined): boolean };
+  /** Starts the process with the pool's router as its handlers; `cleanup` runs when it ends. */
+  start(handlers: AgentConnectionHandlers): Promise<{ connection: AgentConnection; cleanup?: () => void }>;
+};
+
+/** One pooled agent process and the sessions it carries. */
+export class PooledAgent {
+  private readonly sessions = new Map<string, SessionHandlers>();
+  private readonly unrouted = new Map<string, SessionUpdate[]>();
+  private readonly exitListeners = new Set<(description: string) => void>();
+  /** Sessions with a prompt on its way (for requests that name no session). */
+  private readonly prompting = new Set<string>();
+  connection!: AgentConnection;
+  cleanup: (() => void) | undefined;
+  users = 0;
+  exited = false;
+  /** Where the agent keeps the state it holds exclusively, for agents that do. */
+  stateKey: string | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly agentId: string,
+    readonly agentName: string,
+  ) {}
+
+  /** The handlers the connection is started with: each request goes to its session. */
+  readonly handlers: AgentConnectionHandlers = {
+    session: (sessionId) => (sessionId !== undefined ? this.sessions.get(sessionId) : this.soleSession()),
+    onUnrouted: (sessionId, update) => {
+      const queue = this.unrouted.get(sessionId) ?? [];
+      if (queue.length < UNROUTED_LIMIT) {
+        queue.push(update);
+      }
+      this.unrouted.set(sessionId, queue);
+    },
+    onElicitationComplete: (elicitationId) => {
+      for (const session of this.sessions.values()) {
+        session.onElicitationComplete?.(elicitationId);
+      }
+    },
+    offers: { files: true, terminals: true, elicitation: true },
+    onExit: (description) => {
+      this.exited = true;
+      for (const listener of [...this.exitListeners]) {
+        listener(description);
+      }
+    },
+  };
+
+  /** The agent's answer to `initialize`. */
+  get initialized(): InitializeResponse {
+    return this.connection.initialized;
+  }
+
+  /** The agent's version, as it said at `initialize`. */
+  get version(): string | undefined {
+    return this.connection.initialized.agentInfo?.version;
+  }
+
+  /** How many sessions it carries now. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Routes a session's requests and updates to `handlers`; updates that came before are delivered now. Returns the removal. */
+  register(sessionId: string, handlers: SessionHandlers): () => void {
+    this.sessions.set(sessionId, handlers);
+    const early = this.unrouted.get(sessionId) ?? [];
+    this.unrouted.delete(sessionId);
+    for (const update of early) {
+      handlers.onUpdate(update);
+    }
+    return () => {
+      if (this.sessions.get(sessionId) === handlers) {
+        this.sessions.delete(sessionId);
+        this.prompting.delete(sessionId);
+      }
+    };
+  }
+
+  /** Marks a session as prompting (or not), for requests that name no session. */
+  setPrompting(sessionId: string, on: boolean): void {
+    if (on) {
+      this.prompting.add(sessionId);
+    } else {
+      this.prompting.delete(sessionId);
+    }
+  }
+
+  /** Called once when the process ends; returns the removal. */
+  onExit(listener: (description: string) => void): () => void {
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  /** Drops what was kept for a session that was never registered (its `session/new` failed). */
+  forget(sessionId: string): void {
+    this.unrouted.delete(sessionId);
+  }
+
+  private soleSession(): SessionHandlers | undefined {
+    const candidates = this.prompting.size > 0 ? [...this.prompting] : [...this.sessions.keys()];
+    return candidates.length === 1 ? this.sessions.get(candidates[0]!) : undefined;
+  }
+}
+
+/** A session's hold on a pooled process. */
+export type Lease = { agent: PooledAgent; release(): Promise<void> };
+
+/** One row of the process table. */
+export type PooledProcessInfo = { agentId: string; agentName: string; key: string; pid: number | undefined; sessions: number; users: number };
+
+/** The pool. */
+export class AgentProcesses {
+  private readonly entries = new Map<string, Promise<PooledAgent>>();
+  /** The last `initialize` answer per agent and executable, kept after its process ended. */
+  private readonly answers = new Map<string, InitializeResponse>();
+  private disposed = false;
+
+  constructor(private readonly log: (message: string) => void = () => {}) {}
+
+  /** Leases the process for `request.key`, starting it when none runs. */
+  async lease(request: ProcessRequest): Promise<Lease> {
+    if (this.disposed) {
+      throw new Error('The agent pool is shut down.');
+    }
+    let entry = this.entries.get(request.key);
+    if (!entry) {
+      entry = this.startEntry(request);
+      this.entries.set(request.key, entry);
+      entry.catch(() => this.entries.delete(request.key));
+    }
+    const agent = await entry;
+    agent.users += 1;
+    let released = false;
+    return {
+      agent,
+      release: async () => {
+        if (released) {
+          return;
+        }
+        released = true;
+        agent.users -= 1;
+        if (agent.users === 0) {
+          await this.end(agent);
+        }
+      },
+    };
+  }
+
+  /** A running process of the agent (any launch), for reading its card or its sessions. */
+  async running(agentId: string): Promise<PooledAgent | undefined> {
+    for (const entry of this.entries.values()) {
+      const agent = await entry.catch(() => undefined);
+      if (agent && agent.agentId === agentId && !agent.exited && agent.connection.usable) {
+        return agent;
+      }
+    }
+    return undefined;
+  }
+
+  /** The last `initialize` answer of an agent's executable, if one was started this run. */
+  knownAnswer(agentId: string, executable: string): InitializeResponse | undefined {
+    return this.answers.get(`${agentId}\u0000${executable}`);
+  }
+
+  /** Records an answer (the pool records its own; callers add ones from processes of their own). */
+  remember(agentId: string, executable: string, answer: InitializeResponse): void {
+    this.answers.set(`${agentId}\u0000${executable}`, answer);
+  }
+
+  /** Forgets an agent's answers (it was installed, updated or removed). */
+  forgetAnswers(agentId: string): void {
+    for (const key of [...this.answers.keys()]) {
+      if (key.startsWith(`${agentId}\u0000`)) {
+        this.answers.delete(key);
+      }
+    }
+  }
+
+  /** The processes now, one row each. */
+  async table(): Promise<PooledProcessInfo[]> {
+    const agents = await Promise.all([...this.entries.values()].map((entry) => entry.catch(() => undefined)));
+    return agents.flatMap((agent) =>
+      agent && !agent.exited ? [{ agentId: agent.agentId, agentName: agent.agentName, key: agent.key, pid: agent.connection.processGroupId, sessions: agent.sessionCount, users: agent.users }] : [],
+    );
+  }
+
+  /** Ends every process (host shutdown). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const agents = await Promise.all([...this.entries.values()].map((entry) => entry.catch(() => undefined)));
+    await Promise.all(agents.flatMap((agent) => (agent ? [this.end(agent)] : [])));
+  }
+
+  private async startEntry(request: ProcessRequest): Promise<PooledAgent> {
+    const exclusive = request.exclusiveState;
+    if (exclusive) {
+      for (const [key, other] of this.entries) {
+        const running = key === request.key ? undefined : await other.catch(() => undefined);
+        if (running && running.agentId === request.agentId && running.stateKey === exclusive.key && !running.exited && exclusive.applies(running.version)) {
+          throw new UnsupportedInputError(
+            request.agentName,
+            'a second agent process',
+            `${request.agentName} ${running.version ?? ''} keeps its state in a database that one process holds, and it already runs for another conversation with another launch (other instructions on its command line or environment); finish that conversation's work and close it, or give this one the same instructions`.replace(/\s+/g, ' '),
+          );
+        }
+      }
+    }
+    const agent = new PooledAgent(request.key, request.agentId, request.agentName);
+    agent.stateKey = exclusive?.key;
+    const { connection, cleanup } = await request.start(agent.handlers);
+    agent.connection = connection;
+    agent.cleanup = cleanup;
+    this.remember(request.agentId, request.executable, connection.initialized);
+    agent.onExit(() => {
+      // A crashed process leaves the pool at once: the next message starts it again.
+      if (this.entries.get(agent.key) !== undefined) {
+        void this.entries.get(agent.key)!.then((current) => {
+          if (current === agent) {
+            this.entries.delete(agent.key);
+            agent.cleanup?.();
+          }
+        });
+      }
+    });
+    return agent;
+  }
+
+  private async end(agent: PooledAgent): Promise<void> {
+    const entry = this.entries.get(agent.key);
+    if (entry && (await entry.catch(() => undefined)) === agent) {
+      this.entries.delete(agent.key);
+    }
+    await agent.connection.dispose().catch((error: unknown) => this.log(`could not end ${agent.agentName}: ${String(error)}`));
+    agent.cleanup?.();
+    agent.cleanup = undefined;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Baton's MCP launcher: what an agent that writes its server config where others can read it (a
+ * command line) is given instead of a server holding secrets. Its environment names only Baton's
+ * launch socket (in the owner-only data folder) and an opaque server id:
+ *   BATON_LAUNCH_SOCKET   the socket the host answers on
+ *   BATON_LAUNCH_ID       the server's id there
+ * It asks the host for the server, then runs it: a stdio server as its child, with the secret
+ * variables set here; an HTTP or SSE server through the bridge, with its headers. What the server
+ * sends back has the known secret values taken out before the agent sees it.
+ */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import { redactLine, runBridge } from './bridgeCore.js';
+
+const LABEL = 'baton launcher';
+
+function fail(message: string): never {
+  process.stderr.write(`${LABEL}: ${message}\n`);
+  process.exit(2);
+}
+
+/** Asks the host for the server with this id. */
+function fetchServer(socketPath: string, id: string): Promise<{ server: McpServer; redact: string[] }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(socketPath);
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`${JSON.stringify({ id })}\n`));
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('end', () => {
+      try {
+        const answer = JSON.parse(text) as { server?: McpServer; redact?: string[]; error?: string };
+        if (!answer.server) {
+          reject(new Error(answer.error ?? 'the host did not answer'));
+          return;
+        }
+        resolve({ server: answer.server, redact: answer.redact ?? [] });
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+/** Runs a stdio server as a child, passing stdin through and its stdout back line by line, redacted. */
+function runChild(server: Extract<McpServer, { command: string }>, redact: readonly string[]): void {
+  const { BATON_LAUNCH_SOCKET: _socket, BATON_LAUNCH_ID: _id, ...inherited } = process.env;
+  const child = spawn(server.command, server.args, { env: { ...inherited, ...Object.fromEntries(server.env.map(({ name, value }) => [name, value])) }, stdio: ['pipe', 'pipe', 'inherit'] });
+  child.on('error', (error) => fail(`could not start "${server.name}": ${error.message}`));
+  process.stdin.pipe(child.stdin);
+  let pending = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    pending += chunk;
+    let end = pending.indexOf('\n');
+    while (end >= 0) {
+      process.stdout.write(`${redactLine(pending.slice(0, end), redact)}\n`);
+      pending = pending.slice(end + 1);
+      end = pending.indexOf('\n');
+    }
+  });
+  child.stdout.on('end', () => {
+    if (pending !== '') {
+      process.stdout.write(redactLine(pending, redact));
+    }
+  });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.on(signal, () => child.kill(signal));
+  }
+}
+
+async function main(): Promise<void> {
+  const socketPath = process.env.BATON_LAUNCH_SOCKET;
+  const id = process.env.BATON_LAUNCH_ID;
+  if (!socketPath || !id) {
+    fail('BATON_LAUNCH_SOCKET and BATON_LAUNCH_ID are required');
+  }
+  let answer: { server: McpServer; redact: string[] };
+  try {
+    answer = await fetchServer(socketPath, id);
+  } catch (error) {
+    fail(`could not get the server from Baton (${error instanceof Error ? error.message : String(error)}); is Baton still running?`);
+  }
+  const { server, redact } = answer;
+  if ('command' in server) {
+    runChild(server, redact);
+    return;
+  }
+  await runBridge({ url: server.url, kind: server.type, headers: Object.fromEntries(server.headers.map(({ name, value }) => [name, value])), redact, label: LABEL });
+}
+
+void main();
