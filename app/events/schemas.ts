@@ -139,6 +139,8 @@ export const payloadSchemas = {
     sessionId: z.string(),
     agentVersion: z.string().optional(),
     how: z.enum(['new', 'load', 'resume']),
+    /** Digest of the binding's session part the session was created with (its instructions and servers). */
+    sessionDigest: z.string().optional(),
   }),
   /** The options the agent offers now, with their current values (replaces the previous list). */
   'session.options': z.object({ options: z.array(sessionOptionSchema) }),

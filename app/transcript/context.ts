@@ -39,7 +39,7 @@ export const conversationContextSchema = z.object({
    * Each agent's own session in this conversation: how it was bound and its watermark, the seq of
    * the last turn end it took part in (what happened after it is what that session has not seen).
    */
-  sessions: z.record(z.string(), z.object({ sessionId: z.string(), how: z.enum(['new', 'load', 'resume']), watermark: z.number().int().nonnegative() })).default({}),
+  sessions: z.record(z.string(), z.object({ sessionId: z.string(), how: z.enum(['new', 'load', 'resume']), watermark: z.number().int().nonnegative(), sessionDigest: z.string().optional() })).default({}),
   /** Option choices per agent (`chosenOptions` are the current agent's). */
   chosenByAgent: z.record(z.string(), z.record(z.string(), z.string())).default({}),
   /** The context size each agent last reported (tokens), for the size of a handoff to it. */
@@ -116,8 +116,11 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       const { agentId, sessionId, how } = event.payload;
       const before = state.sessions[agentId];
       // A reopened session remembers what it saw; a new one has seen nothing yet.
-      const watermark = how !== 'new' && before?.sessionId === sessionId ? before.watermark : 0;
-      return { ...state, session: event.payload, sessions: { ...state.sessions, [agentId]: { sessionId, how, watermark } } };
+      const reopened = how !== 'new' && before?.sessionId === sessionId;
+      const watermark = reopened ? before.watermark : 0;
+      // What a session was created with stays its own: agents keep it across a reopen (Claude does).
+      const sessionDigest = reopened ? before.sessionDigest : event.payload.sessionDigest;
+      return { ...state, session: event.payload, sessions: { ...state.sessions, [agentId]: { sessionId, how, watermark, ...(sessionDigest ? { sessionDigest } : {}) } } };
     }
     case 'turn.ended': {
       // Only max-updates, so folding a tail over the latest context gives the same answer.

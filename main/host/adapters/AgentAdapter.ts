@@ -88,6 +88,8 @@ export type AgentAdapter = Readonly<{
    * with `--mcp-config <json>`). Servers holding secrets then reach it through Baton's launcher.
    */
   exposesServerConfig?: boolean;
+  /** True when the agent, at this version, cannot carry several sessions in one process (see `quirks/`): each gets its own. */
+  processPerSession?: (version: string | undefined) => boolean;
   /**
    * For an agent that cannot run twice on one state (see `quirks/`): at which versions, and where
    * its state is for a launch environment. The pool never starts a second process on one state.

@@ -92,7 +92,7 @@ export class AgentProbe {
     }
     const base = resolveBinding({ adapter, executable, baseEnv: this.env, cwd: options.cwd ?? this.env.HOME ?? os.homedir() });
     const running = await this.pool.running(agentId);
-    const lease = await leaseFor({ adapter, executable, baseEnv: this.env, pool: this.pool, binding: running ? { launch: { ...base.launch, digest: running.key } } : base });
+    const lease = await leaseFor({ adapter, executable, baseEnv: this.env, pool: this.pool, binding: running ? { launch: { ...base.launch, digest: running.key } } : base, ...(running ? { ownProcess: false } : {}) });
     return {
       adapter,
       connection: lease.agent.connection,

@@ -2,6 +2,16 @@
 import { builtinAdapter } from './builtinAdapter.js';
 import { codexSingleProcess } from './quirks/codexSingleProcess.js';
 
+/** The person's own CODEX_CONFIG, when it is a JSON object. */
+function ownCodexConfig(text: string | undefined): Record<string, unknown> {
+  try {
+    const parsed: unknown = text ? JSON.parse(text) : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Codex. */
 export const codexAdapter = builtinAdapter({
   agentId: 'codex',
@@ -13,9 +23,16 @@ export const codexAdapter = builtinAdapter({
   // developer instructions. Replace: model_instructions_file, read by each new process.
   instructions: {
     standard: { level: 'developer', lands: "Codex's developer instructions: above the conversation, below Codex's own prompt", expected: { append: true, override: false } },
-    capability: { replace: { level: 'system', via: 'model_instructions_file (a file Baton writes), set at launch' } },
-    project: (launch, delivered, folder) =>
-      delivered.replace === null ? launch : { ...launch, args: [...launch.args, '-c', `model_instructions_file=${JSON.stringify(folder().write('instructions.md', delivered.replace))}`] },
+    capability: { replace: { level: 'system', via: 'model_instructions_file (a file Baton writes), set at launch through CODEX_CONFIG' } },
+    // codex-acp 2.x takes Codex config as JSON in CODEX_CONFIG (its command line is not read): the
+    // person's own CODEX_CONFIG is kept, with model_instructions_file added.
+    project: (launch, delivered, folder) => {
+      if (delivered.replace === null) {
+        return launch;
+      }
+      const file = folder().write('instructions.md', delivered.replace);
+      return { ...launch, env: { ...launch.env, CODEX_CONFIG: JSON.stringify({ ...ownCodexConfig(launch.env.CODEX_CONFIG), model_instructions_file: file }) } };
+    },
   },
   asksBeforeMcpTools: false,
   // 2.6 starts in "agent" (Auto review: a reviewer model approves what it judges safe).

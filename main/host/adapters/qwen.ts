@@ -1,5 +1,6 @@
 /** Qwen Code in ACP mode (`qwen --acp`). */
 import { builtinAdapter } from './builtinAdapter.js';
+import { qwenProcessPerSession } from './quirks/qwenProcessPerSession.js';
 
 /** Qwen Code. */
 export const qwenAdapter = builtinAdapter({
@@ -26,4 +27,5 @@ export const qwenAdapter = builtinAdapter({
   // 0.24 starts a new session in "auto" (its classifier decides) unless asked otherwise.
   modes: { asking: 'default', selfApproving: ['auto', 'yolo'] },
   saveGraceMs: 1_500,
+  ...qwenProcessPerSession,
 });

@@ -553,15 +553,22 @@ export class ConversationService {
     const live = await openLiveSession(request, { pool: this.pool, owner: this.owner(conversationId), ...(this.dataDir ? { sessionFilesDir: this.dataDir } : {}) });
     try {
       const context = this.store.getContext(conversationId);
-      const recorded = context.sessions[adapter.agentId]?.sessionId;
+      const own = context.sessions[adapter.agentId];
+      const recorded = own?.sessionId;
+      // A session created with other instructions or servers is not reopened: agents keep what a
+      // session was created with (measured: claude-agent-acp 0.101 keeps its system prompt and
+      // servers across a resume), so it gets a new session and Baton's handoff, said in the transcript.
+      const changedSince = own?.sessionDigest !== undefined && own.sessionDigest !== live.binding.session.digest;
       // A session named by an imported file is not reopened: it may not be this conversation's at all.
-      const previous = recorded && !this.importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
+      const previous = recorded && !changedSince && !this.importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
       const turnId = this.running.get(conversationId)?.turnId;
       const drafts = (await live.bind(adapter, previous)).map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft));
       const bound = drafts[0];
       if (previous && bound?.type === 'session.bound' && bound.payload.how === 'new') {
         // The turn's catch-up hands it the conversation instead, and says so.
         this.fellBack.set(live, `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`);
+      } else if (recorded && changedSince) {
+        this.fellBack.set(live, `${adapter.displayName}'s toolbox or instructions changed, which its earlier session would not take, so Baton started a new session and handed it the conversation`);
       }
       this.committer.commit(conversationId, drafts);
       live.start();

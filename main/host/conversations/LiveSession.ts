@@ -5,6 +5,7 @@
  * the session has been idle, or the host shuts down. Its process may carry other conversations'
  * sessions: requests and updates reach it by its session id.
  */
+import { randomUUID } from 'node:crypto';
 import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
@@ -57,13 +58,18 @@ export type LiveSessionStart = {
   pool: AgentProcesses;
   /** Files generated for a launch (instructions, wrappers) go in a private folder under it, removed when the process ends. */
   sessionFilesDir?: string;
+  /** A lease on the process for this launch, already taken (it becomes the session's). */
+  lease?: Lease;
 };
 
 /** Leases the process for a binding's launch part from the pool, starting it when none runs. */
-export function leaseFor(options: Omit<LiveSessionStart, 'owner' | 'binding'> & { binding: Pick<PreparedBinding, 'launch'> }): Promise<Lease> {
+export function leaseFor(options: Omit<LiveSessionStart, 'owner' | 'binding'> & { binding: Pick<PreparedBinding, 'launch'>; ownProcess?: boolean }): Promise<Lease> {
   const { adapter, executable, binding, baseEnv, pool } = options;
+  const version = pool.knownAnswer(adapter.agentId, executable)?.agentInfo?.version;
+  // An agent that cannot carry several sessions gets a process of its own for each.
+  const own = options.ownProcess ?? adapter.processPerSession?.(version) === true;
   return pool.lease({
-    key: binding.launch.digest,
+    key: own ? `${binding.launch.digest}#${randomUUID()}` : binding.launch.digest,
     agentId: adapter.agentId,
     agentName: adapter.displayName,
     executable,
@@ -104,16 +110,17 @@ export async function openLiveSession(request: BindingRequest, options: { pool: 
     initialized = held.agent.initialized;
   }
   const binding = resolveBinding({ ...request, initialized });
-  try {
-    // An agent that cannot run twice must not find its first process still held for another launch.
-    if (held && held.agent.key !== binding.launch.digest) {
-      await held.release();
-      held = undefined;
-    }
-    return await LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, ...sessionFilesDir });
-  } finally {
-    await held?.release();
+  // The process started to read the answer is the session's own when its launch is the same.
+  if (held && held.agent.key.split('#')[0] === binding.launch.digest) {
+    const adopted = held;
+    return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, lease: adopted, ...sessionFilesDir }).catch(async (error: unknown) => {
+      await adopted.release();
+      throw error;
+    });
   }
+  // An agent that cannot run twice must not find its first process still held for another launch.
+  await held?.release();
+  return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, ...sessionFilesDir });
 }
 
 /** A conversation's session with its agent. */
@@ -172,7 +179,7 @@ export class LiveSession {
   static async start(options: LiveSessionStart): Promise<LiveSession> {
     const { adapter, binding, owner } = options;
     const terminals = new SessionTerminals({ cwd: binding.cwd, env: binding.launch.own.env, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId(), ...(owner.redact ? { redact: owner.redact } : {}) });
-    const lease = await leaseFor(options);
+    const lease = options.lease ?? (await leaseFor(options));
     return new LiveSession(binding, lease, owner, terminals, adapter);
   }
 
@@ -204,7 +211,7 @@ export class LiveSession {
       this.options = markSelfApproving(options, this.adapter.modes);
       this.boundHow = 'new';
     }
-    const bound: EventDraft = { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: this.sessionId, how: this.boundHow, ...versionField } };
+    const bound: EventDraft = { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: this.sessionId, how: this.boundHow, ...versionField, sessionDigest: this.binding.session.digest } };
     return [bound, ...(await this.keepAskingMode(this.binding.session.chosenOptions[modeOption(this.options)?.id ?? ''])), { type: 'session.options', payload: { options: this.options } }];
   }
 

@@ -26,8 +26,8 @@ function offeredServers(request: NormalizedRequest): string[] {
       names.add(match[1]);
     }
   }
-  // Qwen names its MCP tools in its system prompt and fetches their schemas on demand.
-  for (const match of request.system.matchAll(/\bmcp__([A-Za-z0-9-]+?)__\w+/g)) {
+  // Agents that defer MCP tools name them in their prompt, or only in what their tool search answers (Qwen 0.24).
+  for (const match of [request.system, ...(request.toolResults ?? [])].join('\n').matchAll(/\bmcp__([A-Za-z0-9-]+?)__\w+/g)) {
     names.add(match[1]!);
   }
   return [...names].sort();
@@ -85,17 +85,24 @@ describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agen
     return found.at(-1)!;
   };
 
+  /** The servers offered over the whole turn (an agent that defers its tools finds them with a search during it). */
+  const offeredInTurn = (text: string): string[] => {
+    lastRequest(text);
+    const turn = stub.modelRequests().filter((request) => request.userTexts.some((user) => user.includes(text)) && !request.system.startsWith('You are a title generator'));
+    return [...new Set(turn.flatMap(offeredServers))].sort();
+  };
+
   it.skipIf(skip)(withSkipReason('offers exactly the selected server, calls it, and after a change offers the new one', skip), async () => {
     const everything = host.toolbox.addServer({ name: 'everything', transport: 'stdio', command: everythingServer.command, args: everythingServer.args });
     const web = host.toolbox.addServer({ name: 'weblookup', transport: 'http', url: lookup.httpUrl, headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}`, secret: true }] });
 
     const none = host.conversations.create(agent, tempDir(`${agent}-none`), '', undefined, []);
     await send(none.conversationId, 'no tools here please');
-    expect(offeredServers(lastRequest('no tools here please'))).toEqual([]);
+    expect(offeredInTurn('no tools here please')).toEqual([]);
 
     const { conversationId } = host.conversations.create(agent, tempDir(`${agent}-work`), '', undefined, [everything.serverId]);
     const first = await send(conversationId, 'please [tool:echo] now');
-    expect(offeredServers(lastRequest('please [tool:echo] now'))).toEqual(['everything']);
+    expect(offeredInTurn('please [tool:echo] now')).toEqual(['everything']);
     const afterCall = transcript(conversationId);
     const reply = afterCall.items.filter((item) => item.kind === 'agent' && item.turnId === first).map((item) => (item.kind === 'agent' ? item.text : '')).join('');
     expect(reply).toContain('Tool said:');
@@ -103,7 +110,9 @@ describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agen
 
     host.conversations.setToolbox(conversationId, [web.serverId]);
     await send(conversationId, 'now [tool:lookup] instead');
-    expect(offeredServers(lastRequest('now [tool:lookup] instead'))).toEqual(['weblookup']);
+    // The change is recorded with the binding's digests before the turn that applies it.
+    expect(host.store.readEvents(conversationId).events.some((event) => event.type === 'binding.changed' && event.payload.changed?.includes('the toolbox'))).toBe(true);
+    expect(offeredInTurn('now [tool:lookup] instead')).toEqual(['weblookup']);
     await until(() => (lookup.calls.includes('hello from baton') ? true : undefined), 10_000);
     expect(lookup.authorizations).toContain(`Bearer ${TOKEN}`);
     // The transcript records each choice by name and digest, never the secret.
