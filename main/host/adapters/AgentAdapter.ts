@@ -62,7 +62,7 @@ export type AgentAdapter = Readonly<{
    * True when a cancelled prompt leaves the agent's session out of step (see
    * `quirks/claudeStaleEndOfTurn.ts`): the session is closed and resumed before the next prompt.
    */
-  reopenAfterCancel?: boolean;
+  reopenAfterCancel?: (version: string | undefined) => boolean;
   /**
    * True for a message the agent replays as the person's but that the agent wrote itself (Claude
    * Code records its own slash commands and their output that way). Left out of imports.

@@ -328,7 +328,7 @@ export class LiveSession {
   async cancel(): Promise<void> {
     this.withdrawQuestions();
     if (this.sessionId && !this.connection.exited) {
-      if (this.prompting && this.adapter.reopenAfterCancel) {
+      if (this.prompting && this.adapter.reopenAfterCancel?.(this.connection.initialized.agentInfo?.version) === true) {
         this.outOfStep = true;
       }
       await this.connection.cancel(this.sessionId);

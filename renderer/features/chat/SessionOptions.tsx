@@ -11,22 +11,34 @@ import { useBaton } from '../../store/index.js';
 
 type SessionOption = EventPayload<'session.options'>['options'][number];
 
-/** One picker per option. */
+/** How a mode in which the agent approves on its own is marked, in the picker and beside it. */
+export const SELF_APPROVING_NOTE = 'the agent decides without asking you';
+
+/** One picker per option; modes in which the agent approves on its own are marked as such. */
 function OptionPickers({ options, valueOf, choose }: { options: readonly SessionOption[]; valueOf: (option: SessionOption) => string; choose: (optionId: string, value: string) => void }) {
   return (
     <div className="session-options" role="group" aria-label="Session options">
-      {options.map((option) => (
-        <label key={option.id} className="field">
-          <span>{option.name}</span>
-          <select aria-label={option.name} value={valueOf(option)} onChange={(event) => choose(option.id, event.target.value)}>
-            {option.options.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      ))}
+      {options.map((option) => {
+        const value = valueOf(option);
+        const selfApproving = option.options.find((choice) => choice.value === value)?.selfApproving === true;
+        return (
+          <label key={option.id} className="field">
+            <span>{option.name}</span>
+            <select aria-label={option.name} value={value} onChange={(event) => choose(option.id, event.target.value)}>
+              {option.options.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.selfApproving ? `${choice.name} (${SELF_APPROVING_NOTE})` : choice.name}
+                </option>
+              ))}
+            </select>
+            {selfApproving && (
+              <span className="hint self-approving" role="note">
+                {`In ${option.options.find((choice) => choice.value === value)?.name ?? value}, ${SELF_APPROVING_NOTE}.`}
+              </span>
+            )}
+          </label>
+        );
+      })}
     </div>
   );
 }

@@ -1,5 +1,7 @@
 /**
- * Quirk of claude-agent-acp (seen in 0.23.1): a cancelled prompt leaves one end-of-turn behind.
+ * Quirk of claude-agent-acp (seen in 0.23.1; gone in 0.101.0, where the test "after Stop during a
+ * streamed reply, each later message gets its own reply" passes without it): a cancelled prompt
+ * leaves one end-of-turn behind.
  *
  * The adapter reads Claude Code's output stream only while a `session/prompt` runs. On
  * `session/cancel` it interrupts the query, and the cancelled prompt returns "cancelled" at the
@@ -14,4 +16,7 @@
  * Baton's answer: after a cancel, close the session (which drops the adapter's query and its
  * stream) and resume it, so the next prompt starts on a clean stream with the history intact.
  */
-export const claudeStaleEndOfTurn = { reopenAfterCancel: true } as const;
+import { versionIn } from '../versions.js';
+
+/** Applies to the releases before 0.101.0 (the oldest measured without it). */
+export const claudeStaleEndOfTurn = { reopenAfterCancel: (version: string | undefined): boolean => version === undefined || versionIn(version, '0.0.0', '0.101.0') } as const;
