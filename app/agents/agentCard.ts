@@ -8,6 +8,10 @@ export const agentCardSchema = z.object({
   displayName: z.string(),
   /** The agent's own name and version from `initialize`. */
   implementation: z.string().optional(),
+  /** The version the agent reports (`agentInfo.version`). */
+  version: z.string().optional(),
+  /** Set when the agent is older than the oldest release Baton supports: that release. */
+  oldestSupported: z.string().optional(),
   protocolVersion: z.number().int(),
   sessions: z.object({ load: z.boolean(), list: z.boolean(), resume: z.boolean(), fork: z.boolean(), close: z.boolean() }),
   mcp: z.object({ stdio: z.boolean(), http: z.boolean(), sse: z.boolean() }),

@@ -13,7 +13,7 @@ const AGENTS = ['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode', 'pi'];
 /** What each pinned agent's initialize says about sessions (measured), as its card shows it. */
 const SESSIONS: Record<string, string> = {
   Claude: 'load yes · resume yes · list yes · fork yes · close yes',
-  Codex: 'load yes · resume yes · list yes · fork no · close yes',
+  Codex: 'load yes · resume yes · list yes · fork yes · close yes',
   Gemini: 'load yes · resume no · list no · fork no · close no',
   Qwen: 'load yes · resume yes · list yes · fork no · close no',
   OpenCode: 'load yes · resume yes · list yes · fork yes · close yes',
@@ -40,6 +40,8 @@ for (const name of AGENTS) {
     await picker.selectOption({ label: name });
     const card = page.getByRole('region', { name: 'Agent capabilities' });
     await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
+    // The version the agent reports, shown on its card.
+    await expect(card.getByText(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+$`))).toBeVisible();
     // Plain words first; the protocol's terms behind "Protocol details".
     const plain = card.getByRole('list', { name: `What ${name} can do` });
     await expect(plain).toContainText('Can reopen earlier sessions');

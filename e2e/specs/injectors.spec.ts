@@ -75,8 +75,13 @@ test('trust a folder, select its injectors: the preview shows each part\'s level
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
 
-  // The same selection with agents that take it differently: Codex and Gemini cannot add to their prompt.
-  for (const agent of ['Codex', 'Gemini']) {
+  // The same selection with agents that take it differently: Codex adds it as its developer
+  // instructions (the standard systemPrompt, which it advertises), Gemini cannot add to its prompt.
+  dialog = await openInstructions(page, 'Codex');
+  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText('Injector "voice" (every turn): developer');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  for (const agent of ['Gemini']) {
     dialog = await openInstructions(page, agent);
     const agentPreview = dialog.getByRole('region', { name: 'Delivery preview' });
     await expect(dialog.getByRole('list', { name: 'Injectors' }).getByRole('checkbox', { name: 'voice', exact: true })).toBeChecked();

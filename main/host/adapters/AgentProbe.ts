@@ -9,6 +9,7 @@ import { AgentNotInstalledError, InvalidRequestError, UnsupportedInputError } fr
 import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
 import { resolveBinding } from '../binding/resolveBinding.js';
 import { leaseFor } from '../conversations/LiveSession.js';
+import { compareVersions } from './versions.js';
 import type { AgentProcesses } from '../pool/AgentProcesses.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
 import type { AgentCatalog } from './AgentCatalog.js';
@@ -110,7 +111,8 @@ export class AgentProbe {
       return {
         agentId,
         displayName: adapter.displayName,
-        ...(agentInfo ? { implementation: `${agentInfo.title ?? agentInfo.name} ${agentInfo.version}` } : {}),
+        ...(agentInfo ? { implementation: `${agentInfo.title ?? agentInfo.name} ${agentInfo.version}`, version: agentInfo.version } : {}),
+        ...(adapter.oldestSupported && agentInfo?.version && compareVersions(agentInfo.version, adapter.oldestSupported) < 0 ? { oldestSupported: adapter.oldestSupported } : {}),
         protocolVersion,
         sessions: { load: capabilities?.loadSession === true, list: Boolean(sessions?.list), resume: Boolean(sessions?.resume), fork: Boolean((sessions as Record<string, unknown> | undefined)?.fork), close: Boolean(sessions?.close) },
         mcp: { stdio: adapter.takesMcpServers !== false, http: capabilities?.mcpCapabilities?.http === true, sse: capabilities?.mcpCapabilities?.sse === true },

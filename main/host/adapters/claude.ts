@@ -23,6 +23,7 @@ export const claudeAdapter = builtinAdapter({
   displayName: 'Claude',
   command: 'claude-agent-acp',
   args: [],
+  oldestSupported: '0.101.0',
   npmPackages: ['@agentclientprotocol/claude-agent-acp@0.101.0'],
   // The ACP standard systemPrompt (0.101 advertises append and mode.override; its text lands in
   // the model's system prompt). Adapters before it: _meta.systemPrompt, a string to replace,

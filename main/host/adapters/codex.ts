@@ -18,6 +18,7 @@ export const codexAdapter = builtinAdapter({
   displayName: 'Codex',
   command: 'codex-acp',
   args: [],
+  oldestSupported: '2.6.0',
   npmPackages: ['@agentclientprotocol/codex-acp@2.6.0'],
   // Append: the ACP standard systemPrompt (2.6 advertises append only), which Codex puts in its
   // developer instructions. Replace: model_instructions_file, read by each new process.

@@ -8,6 +8,7 @@ export const qwenAdapter = builtinAdapter({
   displayName: 'Qwen',
   command: 'qwen',
   args: ['--acp'],
+  oldestSupported: '0.24.0',
   npmPackages: ['@qwen-code/qwen-code@0.24.4'],
   // Replace: QWEN_SYSTEM_MD names a file (the core prompt; its tool list and QWEN.md still follow).
   // Append: --append-system-prompt, its only channel, a command-line argument.

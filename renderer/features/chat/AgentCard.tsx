@@ -14,6 +14,7 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
   const describeAgent = useBaton((state) => state.describeAgent);
   const logOut = useBaton((state) => state.logOut);
   const listAgentSessions = useBaton((state) => state.listAgentSessions);
+  const installAgent = useBaton((state) => state.installAgent);
   // Asked again whenever the card is gone (logging in or out forgets it).
   const missing = entry === undefined;
   useEffect(() => {
@@ -32,6 +33,15 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
       {!card && !error ? <p className="muted">Asking the agent what it can do…</p> : null}
       {card ? (
         <>
+          {card.version ? <p className="agent-version">{`${card.displayName} ${card.version}`}</p> : null}
+          {card.oldestSupported ? (
+            <p className="notice-warning" role="alert">
+              {`This ${card.displayName} (${card.version ?? 'unknown version'}) is older than ${card.oldestSupported}, the oldest release Baton supports; it may not work as described here. `}
+              <button type="button" className="link-button" onClick={() => void installAgent(agentId)}>
+                Update
+              </button>
+            </p>
+          ) : null}
           <ul className="capabilities" aria-label={`What ${card.displayName} can do`}>
             {plainCapabilities(card).map((line) => (
               <li key={line}>{line}</li>
