@@ -53,7 +53,7 @@ for (const name of AGENTS) {
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`agents-${name}`));
     await page.getByRole('textbox', { name: 'Message' }).fill(`Hello ${name}, this is Baton`);
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) })).toContainText(`Hello ${name}, this is Baton`, { timeout: 60_000 });
+    await expect(page.getByRole("article", { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, this is Baton`, { timeout: 60_000 });
     await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   });

@@ -103,9 +103,10 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
   await send(page, 'please write one');
   await expect(questions).toHaveCount(1);
   // Every option Claude offered, allow-once first, the "always" one marked as remembered.
-  await expect(questions.first().getByRole('button')).toHaveText(['1 Allow', '2 Always Allow (remembered)', '3 Reject']);
-  await expect(questions.first().getByRole('button', { name: /Always Allow/ })).toHaveClass(/\balways\b/);
-  await questions.first().getByRole('button', { name: /Always Allow/ }).click();
+  // claude-agent-acp 0.101 names them "Yes", "Yes, allow all edits during this session", "No".
+  await expect(questions.first().getByRole('button')).toHaveText(['1 Yes', '2 Yes, allow all edits during this session (remembered)', '3 No']);
+  await expect(questions.first().getByRole('button', { name: /allow all edits/ })).toHaveClass(/\balways\b/);
+  await questions.first().getByRole('button', { name: /allow all edits/ }).click();
   await expect(replies.last()).toContainText('Saved.');
   expect(readFileSync(path.join(work, 'one.md'), 'utf8')).toBe('one\n');
   await expect(questions.first()).toContainText('Claude remembers this answer.');
@@ -122,7 +123,7 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
   const answer = settings.getByRole('list', { name: 'Always answers' }).getByRole('listitem');
   await expect(answer).toHaveCount(1);
   await expect(answer).toContainText('Claude: Write');
-  await answer.getByRole('button', { name: /^Revoke Always Allow for Claude: Write/ }).click();
+  await answer.getByRole('button', { name: /^Revoke Yes, allow all edits during this session for Claude: Write/ }).click();
   // This Claude keeps the rule for the session only (nothing in .claude/settings.local.json), so nothing else is named.
   await expect(settings.getByRole('status')).toHaveText('Claude starts afresh for its next message in this folder: rules it kept for the session are gone.');
   await settings.getByRole('button', { name: 'Close settings' }).click();
@@ -130,8 +131,8 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
   // Claude was started afresh: the same kind of edit is asked about again.
   await send(page, 'please write three');
   await expect(questions).toHaveCount(2);
-  await questions.last().getByRole('button', { name: 'Reject' }).click();
-  await expect(questions.last()).toContainText('✓ You chose: Reject');
+  await questions.last().getByRole('button', { name: 'No', exact: true }).click();
+  await expect(questions.last()).toContainText('✓ You chose: No');
 });
 
 test('every settings section by keyboard: agents, toolboxes, instructions, appearance, data folder, export', async ({ page }) => {

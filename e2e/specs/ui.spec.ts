@@ -156,7 +156,7 @@ test('Claude: an image pasted into the message goes to the model as an image', a
   expect(images[0]).toContain(DOT_PNG);
 });
 
-test('Claude: a card per tool call with its kind and one clear status, Claude\'s own notes folded away, and a rejected edit still showing what it proposed', async ({ page }) => {
+test('Claude: a card per tool call with its kind and one clear status, the output Claude read as it is, and a rejected edit still showing what it proposed', async ({ page }) => {
   test.setTimeout(180_000);
   const work = tempDir('e2e-ui-tools');
   writeFileSync(path.join(work, 'readme.txt'), 'hello from the file\n');
@@ -185,13 +185,12 @@ test('Claude: a card per tool call with its kind and one clear status, Claude\'s
   await expect(read.locator('.tool-icon')).toHaveText('📄');
   await expect(read.locator('.tool-status')).toHaveText('done');
   await expect(read).toContainText('hello from the file');
-  // What Claude Code appended to the file for itself reaches Baton inside the tool's output…
+  // Claude Code 2.1 (in claude-agent-acp 0.101) appends no notes of its own to a Read's output any
+  // more (0.23.1 did, which the card folds away): the output reaches the model and the card as read.
   const sent = stub.modelRequests().map((request) => request.toolResult ?? '').join('\n');
-  expect(sent).toContain('<system-reminder>');
-  // …and is folded into a closed disclosure, never shown raw.
-  const notes = read.locator('details.agent-notes');
-  await expect(notes).not.toHaveAttribute('open', '');
-  await expect(notes.locator('summary')).toHaveText(/^Notes the agent added for itself \(\d+\)$/);
+  expect(sent).toContain('hello from the file');
+  expect(sent).not.toContain('<system-reminder>');
+  await expect(read.locator('details.agent-notes')).toHaveCount(0);
   expect(await read.innerText()).not.toContain('system-reminder');
   // The card folds and unfolds.
   await read.locator('summary').first().click();
@@ -201,8 +200,8 @@ test('Claude: a card per tool call with its kind and one clear status, Claude\'s
 
   await send(page, 'please write it');
   const question = page.getByRole('group', { name: /^Permission: / });
-  await question.getByRole('button', { name: 'Reject' }).click();
-  await expect(question).toContainText('✓ You chose: Reject');
+  await question.getByRole('button', { name: 'No', exact: true }).click();
+  await expect(question).toContainText('✓ You chose: No');
   const write = page.getByRole('group', { name: /^Tool call: Write .*proposed\.md/ });
   await expect(write.locator('.tool-status')).toHaveText('rejected');
   await expect(write.locator('.tool-icon')).toHaveText('✏️');

@@ -328,9 +328,17 @@ export class ConversationService {
 
   /** Has every live session of an agent in a folder start its agent afresh for its next turn (a running turn finishes first). */
   restartAgents(agentId: string, cwd: string): void {
-    for (const live of this.live.values()) {
+    const asking = this.catalog.get(agentId).modes?.asking;
+    for (const [conversationId, live] of this.live) {
       if (live.binding.agentId === agentId && live.binding.cwd === cwd) {
         this.stale.add(live);
+        // An "always" answer may have been a mode (claude-agent-acp 0.101: "allow all edits during
+        // this session" is its acceptEdits), which a reopened session keeps: the person's revoking
+        // it is a choice of the asking mode, applied when the session is bound again.
+        const mode = live.sessionOptions.find((option) => option.category === 'mode');
+        if (asking && mode && mode.options.some((value) => value.value === asking)) {
+          this.committer.commit(conversationId, [{ type: 'session.option.chosen', payload: { optionId: mode.id, value: asking } }]);
+        }
       }
     }
   }
