@@ -72,7 +72,7 @@ export class Host {
   private readonly pool: AgentProcesses;
   /** Holds the servers with secrets for agents that would put them on a command line. */
   private readonly launcher: LaunchRegistry;
-  private readonly imports: SessionImport;
+  readonly imports: SessionImport;
   private readonly logins: LoginTerminals;
   private readonly handlers: Handlers;
   private readonly lock: DataDirLock;
@@ -114,7 +114,17 @@ export class Host {
     const toolbox = this.toolbox;
     this.launcher = LaunchRegistry.open({ dataDir: options.dataDir, launch: bridgeLaunch(env, 'mcpLauncher.js'), secrets: () => [...toolbox.secretValues(), ...agentSecrets(env, this.catalog.adapters())], ...(options.log ? { log: options.log } : {}) });
     this.conversations = new ConversationService(this.store, this.catalog, env, options.log, options.dataDir, this.toolbox, options.homeDir ?? os.homedir(), this.pool, (server) => this.launcher.shield(server));
-    this.history = new HistoryService(this.store, this.conversations);
+    this.history = new HistoryService(
+      this.store,
+      this.conversations,
+      async (agentId, sessionId) => {
+        // An agent that is gone from this machine has nothing to delete here.
+        if (this.catalog.resolve(this.catalog.get(agentId))) {
+          await this.probe.deleteSession(agentId, sessionId);
+        }
+      },
+      options.log,
+    );
     this.always = new AlwaysDecisions(this.store, this.catalog, this.conversations);
     this.imports = new SessionImport(this.store, this.conversations.committer, this.probe);
     this.logins = new LoginTerminals(this.catalog, this.probe, env, (event) => this.conversations.committer.push({ name: 'loginTerminal', payload: event }));

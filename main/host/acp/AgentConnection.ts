@@ -401,6 +401,16 @@ export class AgentConnection {
     return { stopReason: response.stopReason, ...(tokens.success ? { tokens: tokens.data } : {}) };
   }
 
+  /** True when the agent advertises `session/delete`. */
+  get canDeleteSession(): boolean {
+    return Boolean((this.initialized.agentCapabilities?.sessionCapabilities as Record<string, unknown> | null | undefined)?.delete);
+  }
+
+  /** `session/delete`: the agent forgets a session of its own for good. */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.call(() => this.connection.agent.request(acp.methods.agent.session.delete, { sessionId }));
+  }
+
   /** True when the agent advertises `session/close`. */
   get canCloseSession(): boolean {
     return Boolean(this.initialized.agentCapabilities?.sessionCapabilities?.close);

@@ -103,6 +103,20 @@ export class AgentProbe {
     };
   }
 
+  /** Deletes one of the agent's own sessions where it offers `session/delete`; says whether it did. */
+  async deleteSession(agentId: string, sessionId: string): Promise<boolean> {
+    const { connection, release } = await this.connect(agentId);
+    try {
+      if (!connection.canDeleteSession) {
+        return false;
+      }
+      await connection.deleteSession(sessionId);
+      return true;
+    } finally {
+      await release();
+    }
+  }
+
   private async probe(agentId: string): Promise<AgentCard> {
     const { adapter, connection, release } = await this.connect(agentId);
     try {

@@ -20,6 +20,9 @@ export class HistoryService {
   constructor(
     private readonly store: EventStore,
     private readonly conversations: ConversationService,
+    /** Deletes one of an agent's own sessions, where the agent offers it (no-op otherwise). */
+    private readonly deleteAgentSession?: (agentId: string, sessionId: string) => Promise<void>,
+    private readonly log: (message: string) => void = () => {},
   ) {}
 
   rename(conversationId: string, title: string): ConversationSummary {
@@ -52,10 +55,19 @@ export class HistoryService {
     return summary.lifecycle === 'deleted' ? this.record(conversationId, [{ type: 'conversation.restored', payload: {} }]) : summary;
   }
 
-  /** Erases a conversation in the trash: its events and everything derived from them. */
+  /**
+   * Erases a conversation in the trash: its events and everything derived from them, and the
+   * agent sessions Baton created for it where the agent offers `session/delete` (not sessions an
+   * import named: those were made elsewhere). An agent that cannot be reached is logged; the
+   * conversation is erased all the same.
+   */
   async purge(conversationId: string): Promise<void> {
     await this.conversations.release(conversationId);
     this.conversations.committer.flush(conversationId);
+    const sessions = Object.entries(this.store.getContext(conversationId).sessions).filter(([, session]) => !this.conversations.importReview.isImportedSession(conversationId, session.sessionId));
+    for (const [agentId, { sessionId }] of sessions) {
+      await this.deleteAgentSession?.(agentId, sessionId).catch((error: unknown) => this.log(`could not delete ${agentId}'s session ${sessionId}: ${String(error)}`));
+    }
     this.store.purge(conversationId);
     this.conversations.committer.forget(conversationId);
     this.conversations.committer.push({ name: 'conversationRemoved', payload: { conversationId } });

@@ -30,7 +30,7 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
             label: 'Delete forever',
             danger: true,
             run: () => {
-              if (window.confirm(`Erase “${summary.title || 'this conversation'}” for good? This cannot be undone.`)) {
+              if (window.confirm(`Erase “${summary.title || 'this conversation'}” for good? This cannot be undone. The agents' own sessions Baton started for it are deleted too, where the agent can delete them.`)) {
                 void purge(id);
               }
             },
