@@ -125,6 +125,8 @@ export const payloadSchemas = {
   }),
   /** The agent has the prompt: the turn moved from accepted to running. */
   'turn.running': z.object({ turnId: id }),
+  /** The person's follow-up, sent into the running turn (the agent's steering extension), not as a turn of its own. */
+  'turn.steered': z.object({ turnId: id, text: z.string() }),
   'turn.ended': z.object({
     turnId: id,
     outcome: turnOutcomeSchema,
@@ -141,6 +143,8 @@ export const payloadSchemas = {
     how: z.enum(['new', 'load', 'resume']),
     /** Digest of the binding's session part the session was created with (its instructions and servers). */
     sessionDigest: z.string().optional(),
+    /** The agent takes follow-ups into a running turn (it advertises `_meta.steering`). */
+    steering: z.boolean().optional(),
   }),
   /** The options the agent offers now, with their current values (replaces the previous list). */
   'session.options': z.object({ options: z.array(sessionOptionSchema) }),

@@ -429,6 +429,11 @@ export const requests = {
     params: z.object({ conversationId, text: z.string().min(1).max(1_000_000), agentId: z.string().min(1).optional(), attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional() }),
     result: z.object({ turnId: z.string(), seq: z.number().int() }),
   },
+  /** Sends a follow-up into the running turn (agents with the steering extension); `steered: false` when it was not (send it as a message). */
+  steerMessage: {
+    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000) }),
+    result: z.object({ steered: z.boolean() }),
+  },
   /** Sets one of the agent's session options (model, mode, reasoning…) and remembers it for the conversation. */
   setSessionOption: {
     params: z.object({ conversationId, optionId: z.string().min(1), value: z.string() }),

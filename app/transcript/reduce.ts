@@ -61,6 +61,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, ...(attachments ? { attachments } : {}) }],
       };
     }
+    case 'turn.steered': {
+      const { turnId, text } = event.payload;
+      return state.turns[turnId] ? { ...base, items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, steered: true }] } : base;
+    }
     case 'usage': {
       const turn = state.turns[event.payload.turnId];
       return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, usage: event.payload } } } : base;

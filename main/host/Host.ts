@@ -305,6 +305,7 @@ export class Host {
         return { events: envelopes, nextSeq };
       },
       sendMessage: ({ conversationId, text, agentId, attachments }) => this.conversations.send(conversationId, text, agentId, attachments),
+      steerMessage: async ({ conversationId, text }) => ({ steered: await this.conversations.steer(conversationId, text) }),
       cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),
       setSessionOption: async ({ conversationId, optionId, value }) => {
         await this.conversations.chooseOption(conversationId, optionId, value);

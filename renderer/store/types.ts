@@ -126,6 +126,8 @@ export type ChatSlice = {
   unqueue(conversationId: string): void;
   /** Sends the queued follow-up (the turn has ended). */
   sendQueued(conversationId: string): Promise<void>;
+  /** Sends the queued follow-up into the running turn now (agents with steering); it stays queued when the turn has just ended. */
+  steerQueued(conversationId: string): Promise<void>;
   cancel(): Promise<void>;
   answerPermission(requestId: string, optionId: string): Promise<void>;
   /** Resolves true once the agent has the answer. */

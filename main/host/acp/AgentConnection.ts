@@ -401,6 +401,24 @@ export class AgentConnection {
     return { stopReason: response.stopReason, ...(tokens.success ? { tokens: tokens.data } : {}) };
   }
 
+  /** True when the agent takes follow-ups into a running turn (`_meta.steering.supported` at `initialize`). */
+  get canSteer(): boolean {
+    const meta = (this.initialized as { _meta?: { steering?: { supported?: unknown } } | null })._meta;
+    return meta?.steering?.supported === true;
+  }
+
+  /**
+   * The steering extension (`_session/steering`): puts the person's text into the running turn.
+   * Resolves false when no turn runs any more (the agent answered "promptRequired"): the caller
+   * sends it as a message of its own.
+   */
+  async steer(sessionId: string, text: string): Promise<boolean> {
+    const response = await this.call<{ outcome?: string } | null>(() =>
+      this.connection.agent.request<{ outcome?: string } | null>('_session/steering', { sessionId, prompt: [{ type: 'text', text }], _meta: { steering: { idleBehavior: 'promptRequired' } } }),
+    );
+    return response?.outcome !== 'promptRequired';
+  }
+
   /** True when the agent advertises `session/delete`. */
   get canDeleteSession(): boolean {
     return Boolean((this.initialized.agentCapabilities?.sessionCapabilities as Record<string, unknown> | null | undefined)?.delete);

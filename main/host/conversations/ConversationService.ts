@@ -278,6 +278,24 @@ export class ConversationService {
     return { turnId, seq: events.at(-1)!.seq };
   }
 
+  /**
+   * Sends a follow-up into the running turn, for agents with the steering extension; recorded as
+   * the person's, in that turn. Resolves false when it could not be (no turn runs any more, or
+   * the agent takes none): the caller sends it as a message of its own instead.
+   */
+  async steer(conversationId: string, text: string): Promise<boolean> {
+    const running = this.running.get(conversationId);
+    const live = this.live.get(conversationId);
+    if (!running || !live || running.cancelRequested) {
+      return false;
+    }
+    if (!(await live.steer(text))) {
+      return false;
+    }
+    this.committer.commit(conversationId, [{ type: 'turn.steered', payload: { turnId: running.turnId, text } }]);
+    return true;
+  }
+
   /** Asks the running turn to stop. Resolves false when nothing was running. */
   async cancel(conversationId: string): Promise<boolean> {
     const running = this.running.get(conversationId);

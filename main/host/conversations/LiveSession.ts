@@ -211,7 +211,8 @@ export class LiveSession {
       this.options = markSelfApproving(options, this.adapter.modes);
       this.boundHow = 'new';
     }
-    const bound: EventDraft = { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: this.sessionId, how: this.boundHow, ...versionField, sessionDigest: this.binding.session.digest } };
+    const steering = this.connection.canSteer ? { steering: true } : {};
+    const bound: EventDraft = { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: this.sessionId, how: this.boundHow, ...versionField, sessionDigest: this.binding.session.digest, ...steering } };
     return [bound, ...(await this.keepAskingMode(this.binding.session.chosenOptions[modeOption(this.options)?.id ?? ''])), { type: 'session.options', payload: { options: this.options } }];
   }
 
@@ -322,6 +323,14 @@ export class LiveSession {
       this.lease.agent.setPrompting(sessionId, false);
       this.lastTurnEndedAt = Date.now();
     }
+  }
+
+  /** Sends the person's follow-up into the running prompt; false when none runs any more (or the agent takes none). */
+  async steer(text: string): Promise<boolean> {
+    if (!this.prompting || !this.sessionId || !this.connection.canSteer) {
+      return false;
+    }
+    return this.connection.steer(this.sessionId, text);
   }
 
   /** Asks the agent to stop the running prompt and withdraws open questions. */

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBaton } from '../../store/index.js';
 import { composerKey } from '../../store/store.js';
-import { selectActiveSummary, selectCommandSuggestions, selectComposerText, selectTurnRunning } from '../../store/selectors/transcript.js';
+import { selectActiveSummary, selectCommandSuggestions, selectComposerText, selectSteering, selectTurnRunning } from '../../store/selectors/transcript.js';
 import type { ComposerAttachment } from '../../store/types.js';
 import { AttachmentList, fileAttachment, mentionAt, mentionAttachment, useFolderFiles } from './Attachments.js';
 import { SuggestionList } from '../../components/Suggestions.js';
@@ -29,6 +29,8 @@ export function Composer() {
   const queue = useBaton((state) => state.queue);
   const unqueue = useBaton((state) => state.unqueue);
   const sendQueued = useBaton((state) => state.sendQueued);
+  const steerQueued = useBaton((state) => state.steerQueued);
+  const steering = useBaton(selectSteering);
   const canSend = !running && !sending && text.trim() !== '';
   const canQueue = running && conversationId !== undefined && queued === undefined && text.trim() !== '';
   const commands = useBaton(useShallow(selectCommandSuggestions));
@@ -134,6 +136,11 @@ export function Composer() {
           <button type="button" onClick={() => unqueue(conversationId)}>
             Edit queued message
           </button>
+          {steering && running && queued.attachments.length === 0 ? (
+            <button type="button" onClick={() => void steerQueued(conversationId)}>
+              Send now
+            </button>
+          ) : null}
         </p>
       ) : null}
       <AttachmentList attachments={attachments} remove={(id) => removeAttachment(key, id)} />

@@ -120,7 +120,8 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
         <article className="message message-user" aria-label="You">
           <header className="author">
             You <MessageTime at={item.at} />
-            <MessageActions text={item.text} editable />
+            {item.steered ? <span className="steered-note">sent into the running reply</span> : null}
+            <MessageActions text={item.text} editable={!item.steered} />
           </header>
           <div className="plain-text">{item.text}</div>
           {item.attachments && item.attachments.length > 0 ? (

@@ -19,6 +19,11 @@ export function selectTurnRunning(state: BatonState): boolean {
   return (selectActiveTranscript(state)?.activeTurnId ?? null) !== null;
 }
 
+/** True when the open conversation's agent takes follow-ups into a running turn (steering). */
+export function selectSteering(state: BatonState): boolean {
+  return selectActiveTranscript(state)?.session?.steering === true;
+}
+
 /** Unsent text of the open pane. */
 export function selectComposerText(state: BatonState): string {
   return state.composer[composerKey(state.selection)] ?? '';

@@ -293,6 +293,22 @@ export const chatSlice: Slice<ChatSlice> = (api) => (set, get) => {
         get().showError(error);
       }
     },
+    async steerQueued(conversationId) {
+      const queued = takeQueued(conversationId);
+      if (queued === undefined) {
+        return;
+      }
+      try {
+        const { steered } = await api.call('steerMessage', { conversationId, text: queued.text });
+        if (!steered) {
+          // The turn ended meanwhile: it goes as a message of its own, as queued follow-ups do.
+          set((state) => ({ queued: { ...state.queued, [conversationId]: queued } }));
+        }
+      } catch (error) {
+        backIntoBox(conversationId, queued);
+        get().showError(error);
+      }
+    },
     async cancel() {
       const { selection } = get();
       if (selection.kind === 'conversation') {
