@@ -355,6 +355,8 @@ export const requests = {
     params: z.object({ conversationId }),
     result: z.object({
       servers: z.array(z.object({ name: z.string(), transport: transportSchema, tools: z.array(z.string()), error: z.string().nullable(), calledByAgent: z.array(z.string()) })),
+      /** Set for an agent that defers MCP tools (its model sees their names and fetches one when it needs it): says so. */
+      onDemand: z.string().nullable().optional(),
     }),
   },
   /** The servers a conversation may use from its next turn. */

@@ -199,7 +199,9 @@ export class Host {
         const { servers, cwd } = this.conversations.resolvedServers(conversationId);
         const calls = reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events).items.flatMap((item) => (item.kind === 'tool' ? [item.title] : []));
         const listed = await Promise.all(servers.map((server) => listServerTools(server, cwd, env)));
+        const adapter = this.catalog.get(this.store.getSummary(conversationId).agentId);
         return {
+          onDemand: adapter.loadsToolsOnDemand ? `${adapter.displayName} loads these tools on demand: its model is given their names, and fetches a tool's description when it needs it.` : null,
           servers: listed.map((entry) => ({
             ...entry,
             // Agents name MCP tools "mcp__<server>__<tool>" (Claude, Qwen) or "<server>/<tool>" (Codex).

@@ -200,6 +200,8 @@ export type ToolboxSlice = {
     scan: { candidates: ImportCandidate[]; problems: Array<{ file: string; message: string }> } | null;
     /** Tools this agent sees, per server (null while asked). */
     tools: Array<{ name: string; transport: string; tools: string[]; error: string | null; calledByAgent: string[] }> | null;
+    /** Said for an agent that loads MCP tools on demand. */
+    toolsNote?: string | null;
     problem: string | null;
     busy: boolean;
   } | null;

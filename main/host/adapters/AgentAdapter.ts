@@ -101,6 +101,8 @@ export type AgentAdapter = Readonly<{
    * person chose another; a self-approving mode is never entered unless the person picked it.
    */
   modes?: PermissionModes;
+  /** True when the agent defers MCP tools: its model is given their names and fetches a tool when it needs it (measured). */
+  loadsToolsOnDemand?: boolean;
   /** The oldest release Baton supports (older ones get a card that says so, with Update). */
   oldestSupported?: string;
 }>;

@@ -42,6 +42,8 @@ export const claudeAdapter = builtinAdapter({
   modes: { asking: 'default', selfApproving: ['auto', 'dontAsk', 'bypassPermissions'] },
   // 0.101 starts Claude Code with --mcp-config '<json>', environment values and headers included.
   exposesServerConfig: true,
+  // 0.101 defers MCP tools behind its ToolSearch tool.
+  loadsToolsOnDemand: true,
   // Claude Code writes the rules it suggests for "Always Allow" into the project's local settings.
   savedRuleFiles: ['.claude/settings.local.json'],
   projectEnv: (env) => withoutForeignSandboxFlag(env),

@@ -28,5 +28,7 @@ export const qwenAdapter = builtinAdapter({
   // 0.24 starts a new session in "auto" (its classifier decides) unless asked otherwise.
   modes: { asking: 'default', selfApproving: ['auto', 'yolo'] },
   saveGraceMs: 1_500,
+  // 0.24 defers MCP tools behind its tool_search tool.
+  loadsToolsOnDemand: true,
   ...qwenProcessPerSession,
 });

@@ -119,6 +119,11 @@ describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agen
     const choices = host.store.readEvents(conversationId).events.filter((event) => event.type === 'toolbox.set');
     expect(choices.map((event) => (event.type === 'toolbox.set' ? event.payload.servers.map((server) => server.name) : []))).toEqual([['everything'], ['weblookup']]);
     expect(JSON.stringify(host.store.readEnvelopes(conversationId))).not.toContain(TOKEN);
+    // "Tools this agent sees" still lists the server's own tools, and says when the agent loads them on demand.
+    const listed = await host.handle('listConversationTools', { conversationId });
+    expect(listed.ok && listed.result).toMatchObject({ servers: [{ name: 'weblookup', tools: ['lookup'] }] });
+    const onDemand = listed.ok ? (listed.result as { onDemand?: string | null }).onDemand : undefined;
+    expect(onDemand ?? null).toEqual(agent === 'codex' ? null : expect.stringContaining('loads these tools on demand'));
   }, TURN_TIMEOUT);
 });
 

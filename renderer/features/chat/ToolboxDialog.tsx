@@ -225,6 +225,7 @@ export function ToolboxDialog() {
         <section aria-label="Tools">
           <h3>Tools this agent sees</h3>
           {dialog.tools === null ? <p aria-busy="true">Asking the servers…</p> : null}
+          {dialog.toolsNote ? <p className="hint">{dialog.toolsNote}</p> : null}
           <ul aria-label="Tools this agent sees">
             {(dialog.tools ?? []).map((server) => (
               <li key={server.name}>

@@ -40,8 +40,8 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
     }
     set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, tools: null } }));
     try {
-      const { servers } = await api.call('listConversationTools', { conversationId: selection.conversationId });
-      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, tools: servers } }));
+      const { servers, onDemand } = await api.call('listConversationTools', { conversationId: selection.conversationId });
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, tools: servers, toolsNote: onDemand ?? null } }));
     } catch (error) {
       problem(error);
     }
