@@ -1,13 +1,12 @@
 /**
- * Turns a prepared binding's instructions into what one agent is given: the plan (shared with the
- * dialog's preview), the typed refusal, and the projection onto the agent's launch or session.
- * Reads the adapter's declared channels; never the agent's name.
+ * An agent's instruction channels: the standard `systemPrompt` it advertises first, then its
+ * adapter's own; the person's own prompt settings in its launch; how the delivered texts split
+ * between the channels; and the channels in words for its card. `resolveBinding` plans with
+ * them (the only planner); never the agent's name.
  */
-import { UnsupportedInputError } from '../../../app/errors.js';
-import { intentInputName, planDelivery, type DeliveredInstructions, type DeliveryPlan, type InstructionCapability, type OwnPromptSettings } from '../../../app/instructions/delivery.js';
+import type { DeliveredInstructions, InstructionCapability, OwnPromptSettings } from '../../../app/instructions/delivery.js';
 import type { InitializeResponse } from '../acp/AgentConnection.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
-import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
 
 /** The extension namespace Baton reads in `agentCapabilities._meta` and writes in `_meta`. */
@@ -82,28 +81,6 @@ export function ownPromptSettings(adapter: AgentAdapter, launch: Pick<LaunchSpec
     }
   }
   return found;
-}
-
-/** Plans delivery of the binding's instructions to this agent. */
-export function planFor(adapter: AgentAdapter, binding: PreparedBinding, launch: Pick<LaunchSpec, 'args' | 'env'>, initialized?: InitializeResponse): DeliveryPlan {
-  const { instructions } = binding;
-  return planDelivery({
-    agentName: adapter.displayName,
-    capability: capabilityOf(adapter, initialized),
-    bundle: instructions ?? { replace: null, append: null },
-    settings: instructions?.settings ?? { off: false, commandLineAccepted: false, contextAsText: false },
-    ownPrompt: ownPromptSettings(adapter, launch),
-    fragment: instructions?.fragment ?? false,
-  });
-}
-
-/** Throws the typed refusal when the plan refuses a part the person wrote. */
-export function requireDeliverable(adapter: AgentAdapter, plan: DeliveryPlan): NonNullable<DeliveryPlan['delivered']> {
-  if (plan.refusal || !plan.delivered) {
-    const { intent, reason } = plan.refusal ?? { intent: 'append' as const, reason: 'no channel' };
-    throw new UnsupportedInputError(adapter.displayName, intentInputName(intent), reason);
-  }
-  return plan.delivered;
 }
 
 /** The agent's channels in words, for its card. */
