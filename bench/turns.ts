@@ -10,7 +10,7 @@ import { startModelStub } from '../e2e/fixtures/modelStub.js';
 import { builtinAdapters } from '../main/host/adapters/AgentCatalog.js';
 import type { PushEvent } from '../app/ipc/index.js';
 import { AgentProcesses } from '../main/host/pool/AgentProcesses.js';
-import { openLiveSession } from '../main/host/conversations/LiveSession.js';
+import { openLiveSession } from '../main/host/conversations/openLiveSession.js';
 import { Host } from '../main/host/Host.js';
 import { findExecutable } from '../main/host/process/findExecutable.js';
 import { startDirect } from './directClient.js';

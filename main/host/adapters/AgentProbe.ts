@@ -8,7 +8,7 @@ import type { AgentCard } from '../../../app/agents/agentCard.js';
 import { AgentNotInstalledError, InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
 import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
 import { resolveBinding } from '../binding/resolveBinding.js';
-import { leaseFor } from '../conversations/LiveSession.js';
+import { leaseFor } from '../pool/leaseFor.js';
 import { compareVersions } from './versions.js';
 import type { AgentProcesses } from '../pool/AgentProcesses.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';

@@ -5,7 +5,6 @@
  * the session has been idle, or the host shuts down. Its process may carry other conversations'
  * sessions: requests and updates reach it by its session id.
  */
-import { randomUUID } from 'node:crypto';
 import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
@@ -15,10 +14,9 @@ import { mapUpdate } from '../acp/mapUpdate.js';
 import { markSelfApproving, modeName, modeOption, modeToRestore } from '../acp/permissionModes.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
-import { ptyProgram } from '../adapters/LoginTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
-import { requireBindable, resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
-import { SessionFolder } from '../instructions/SessionFolder.js';
+import { requireBindable } from '../binding/resolveBinding.js';
+import { leaseFor } from '../pool/leaseFor.js';
 import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { SessionElicitations, type ElicitationAnswerResult } from './SessionElicitations.js';
 import { SessionFiles } from './SessionFiles.js';
@@ -61,67 +59,6 @@ export type LiveSessionStart = {
   /** A lease on the process for this launch, already taken (it becomes the session's). */
   lease?: Lease;
 };
-
-/** Leases the process for a binding's launch part from the pool, starting it when none runs. */
-export function leaseFor(options: Omit<LiveSessionStart, 'owner' | 'binding'> & { binding: Pick<PreparedBinding, 'launch'>; ownProcess?: boolean }): Promise<Lease> {
-  const { adapter, executable, binding, baseEnv, pool } = options;
-  const version = pool.knownAnswer(adapter.agentId, executable)?.agentInfo?.version;
-  // An agent that cannot carry several sessions gets a process of its own for each.
-  const own = options.ownProcess ?? adapter.processPerSession?.(version) === true;
-  return pool.lease({
-    key: own ? `${binding.launch.digest}#${randomUUID()}` : binding.launch.digest,
-    agentId: adapter.agentId,
-    agentName: adapter.displayName,
-    executable,
-    ...(adapter.exclusiveState ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } } : {}),
-    start: async (handlers) => {
-      let folder: SessionFolder | undefined;
-      const makeFolder = (): SessionFolder => {
-        if (!options.sessionFilesDir) {
-          throw new Error(`${adapter.displayName}'s instructions need files, but no folder for them was given.`);
-        }
-        folder ??= SessionFolder.create(options.sessionFilesDir);
-        return folder;
-      };
-      try {
-        const launch = binding.launch.materialize(makeFolder);
-        const connection = await AgentConnection.start({ agentName: adapter.displayName, launch, handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined } });
-        return { connection, cleanup: () => folder?.dispose() };
-      } catch (error) {
-        folder?.dispose();
-        throw error;
-      }
-    },
-  });
-}
-
-/**
- * Resolves a binding with the agent's `initialize` answer (from a process of it started for that,
- * when none ran yet this time) and starts a live session on the pool's process for it.
- */
-export async function openLiveSession(request: BindingRequest, options: { pool: AgentProcesses; owner: LiveSessionOwner; sessionFilesDir?: string }): Promise<LiveSession> {
-  const { adapter, executable, baseEnv } = request;
-  const { pool } = options;
-  const sessionFilesDir = options.sessionFilesDir !== undefined ? { sessionFilesDir: options.sessionFilesDir } : {};
-  let initialized = pool.knownAnswer(adapter.agentId, executable);
-  let held: Lease | undefined;
-  if (!initialized) {
-    held = await leaseFor({ adapter, executable, baseEnv, pool, binding: resolveBinding({ ...request, instructions: null }), ...sessionFilesDir });
-    initialized = held.agent.initialized;
-  }
-  const binding = resolveBinding({ ...request, initialized });
-  // The process started to read the answer is the session's own when its launch is the same.
-  if (held && held.agent.key.split('#')[0] === binding.launch.digest) {
-    const adopted = held;
-    return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, lease: adopted, ...sessionFilesDir }).catch(async (error: unknown) => {
-      await adopted.release();
-      throw error;
-    });
-  }
-  // An agent that cannot run twice must not find its first process still held for another launch.
-  await held?.release();
-  return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, ...sessionFilesDir });
-}
 
 /** A conversation's session with its agent. */
 export class LiveSession {

@@ -1,0 +1,56 @@
+/**
+ * How a session gets its agent process: a lease on the pool's process for the binding's launch
+ * part, started (with the files its launch channel needs) when none runs.
+ */
+import { randomUUID } from 'node:crypto';
+import { AgentConnection } from '../acp/AgentConnection.js';
+import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
+import { ptyProgram } from '../adapters/LoginTerminals.js';
+import type { PreparedBinding } from '../binding/PreparedBinding.js';
+import { SessionFolder } from '../instructions/SessionFolder.js';
+import type { AgentProcesses, Lease } from './AgentProcesses.js';
+
+/** Leases the process for a binding's launch part from the pool, starting it when none runs. */
+export function leaseFor(options: {
+  adapter: AgentAdapter;
+  executable: string;
+  /** The environment agents inherit (terminal log-in needs to know whether a pty can run). */
+  baseEnv: Env;
+  pool: AgentProcesses;
+  binding: Pick<PreparedBinding, 'launch'>;
+  /** Files generated for a launch (instructions, wrappers) go in a private folder under it, removed when the process ends. */
+  sessionFilesDir?: string;
+  /** A process of its own (true), the shared one (false), or as the agent needs (undefined). */
+  ownProcess?: boolean;
+}): Promise<Lease> {
+  const { adapter, executable, binding, baseEnv, pool } = options;
+  const version = pool.knownAnswer(adapter.agentId, executable)?.agentInfo?.version;
+  // An agent that cannot carry several sessions gets a process of its own for each.
+  const own = options.ownProcess ?? adapter.processPerSession?.(version) === true;
+  return pool.lease({
+    key: own ? `${binding.launch.digest}#${randomUUID()}` : binding.launch.digest,
+    agentId: adapter.agentId,
+    agentName: adapter.displayName,
+    executable,
+    ...(adapter.exclusiveState ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } } : {}),
+    start: async (handlers) => {
+      let folder: SessionFolder | undefined;
+      const makeFolder = (): SessionFolder => {
+        if (!options.sessionFilesDir) {
+          throw new Error(`${adapter.displayName}'s instructions need files, but no folder for them was given.`);
+        }
+        folder ??= SessionFolder.create(options.sessionFilesDir);
+        return folder;
+      };
+      try {
+        const launch = binding.launch.materialize(makeFolder);
+        const connection = await AgentConnection.start({ agentName: adapter.displayName, launch, handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined } });
+        return { connection, cleanup: () => folder?.dispose() };
+      } catch (error) {
+        folder?.dispose();
+        throw error;
+      }
+    },
+  });
+}
+
