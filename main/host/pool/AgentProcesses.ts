@@ -40,6 +40,11 @@ export class PooledAgent {
   cleanup: (() => void) | undefined;
   users = 0;
   exited = false;
+  /** Set once its last lease is released: it is ending and is not handed out again. */
+  ending = false;
+  /** Resolves once the process has been ended (after `ending`). */
+  ended: Promise<void> = new Promise((resolve) => (this.markEnded = resolve));
+  markEnded: () => void = () => {};
   /** Where the agent keeps the state it holds exclusively, for agents that do. */
   stateKey: string | undefined;
 
@@ -150,13 +155,14 @@ export class AgentProcesses {
     if (this.disposed) {
       throw new Error('The agent pool is shut down.');
     }
-    let entry = this.entries.get(request.key);
-    if (!entry) {
-      entry = this.startEntry(request);
-      this.entries.set(request.key, entry);
-      entry.catch(() => this.entries.delete(request.key));
+    let agent = await this.entryFor(request);
+    // A process whose last lease was just released is ending: it is not handed out again.
+    if (agent.ending || agent.exited) {
+      if (this.entries.get(request.key) !== undefined && (await this.entries.get(request.key)!.catch(() => undefined)) === agent) {
+        this.entries.delete(request.key);
+      }
+      agent = await this.entryFor(request);
     }
-    const agent = await entry;
     agent.users += 1;
     let released = false;
     return {
@@ -168,17 +174,29 @@ export class AgentProcesses {
         released = true;
         agent.users -= 1;
         if (agent.users === 0) {
+          agent.ending = true;
           await this.end(agent);
         }
       },
     };
   }
 
+  /** The entry for a launch, started when there is none. */
+  private entryFor(request: ProcessRequest): Promise<PooledAgent> {
+    let entry = this.entries.get(request.key);
+    if (!entry) {
+      entry = this.startEntry(request);
+      this.entries.set(request.key, entry);
+      entry.catch(() => this.entries.delete(request.key));
+    }
+    return entry;
+  }
+
   /** A running process of the agent (any launch), for reading its card or its sessions. */
   async running(agentId: string): Promise<PooledAgent | undefined> {
     for (const entry of this.entries.values()) {
       const agent = await entry.catch(() => undefined);
-      if (agent && agent.agentId === agentId && !agent.exited && agent.connection.usable) {
+      if (agent && agent.agentId === agentId && !agent.exited && !agent.ending && agent.connection.usable) {
         return agent;
       }
     }
@@ -216,6 +234,11 @@ export class AgentProcesses {
   async dispose(): Promise<void> {
     this.disposed = true;
     const agents = await Promise.all([...this.entries.values()].map((entry) => entry.catch(() => undefined)));
+    for (const agent of agents) {
+      if (agent) {
+        agent.ending = true;
+      }
+    }
     await Promise.all(agents.flatMap((agent) => (agent ? [this.end(agent)] : [])));
   }
 
@@ -224,6 +247,11 @@ export class AgentProcesses {
     if (exclusive) {
       for (const [key, other] of this.entries) {
         const running = key === request.key ? undefined : await other.catch(() => undefined);
+        if (running?.ending) {
+          // Being ended: its state is free once it has gone.
+          await running.ended;
+          continue;
+        }
         if (running && running.agentId === request.agentId && running.stateKey === exclusive.key && !running.exited && exclusive.applies(running.version)) {
           throw new UnsupportedInputError(
             request.agentName,
@@ -261,5 +289,6 @@ export class AgentProcesses {
     await agent.connection.dispose().catch((error: unknown) => this.log(`could not end ${agent.agentName}: ${String(error)}`));
     agent.cleanup?.();
     agent.cleanup = undefined;
+    agent.markEnded();
   }
 }
