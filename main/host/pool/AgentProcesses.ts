@@ -42,9 +42,10 @@ export class PooledAgent {
   exited = false;
   /** Set once its last lease is released: it is ending and is not handed out again. */
   ending = false;
+  /** Resolves {@link ended}; declared first, so that the promise below sets it. */
+  markEnded: () => void = () => {};
   /** Resolves once the process has been ended (after `ending`). */
   ended: Promise<void> = new Promise((resolve) => (this.markEnded = resolve));
-  markEnded: () => void = () => {};
   /** Where the agent keeps the state it holds exclusively, for agents that do. */
   stateKey: string | undefined;
 
