@@ -14,7 +14,7 @@ import { BATON_META, capabilityOf, negotiatesInstructions, ownPromptSettings, sp
 import type { SessionFolder } from '../instructions/SessionFolder.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
 import { sha256Hex } from '../sha256.js';
-import { transportOf } from '../toolbox/admission.js';
+import { refusedServers } from '../toolbox/admission.js';
 import type { Instructions, LaunchPart, PreparedBinding, SessionPart, SystemPrompt } from './PreparedBinding.js';
 
 /** What {@link resolveBinding} is given. */
@@ -52,23 +52,7 @@ function serverRefusals(adapter: AgentAdapter, servers: readonly McpServer[], in
   if (adapter.takesMcpServers === false) {
     return [new UnsupportedInputError(adapter.displayName, `the conversation's toolbox (${servers.length} MCP server(s))`, 'it does not use MCP servers, so the tools you picked would be silently missing; choose no tools in Toolbox for it')];
   }
-  if (!initialized) {
-    return [];
-  }
-  const capabilities = initialized.agentCapabilities?.mcpCapabilities;
-  return servers.flatMap((server) => {
-    const transport = transportOf(server);
-    const advertised = transport === 'stdio' || (transport === 'http' ? capabilities?.http === true : capabilities?.sse === true);
-    return advertised
-      ? []
-      : [
-          new UnsupportedInputError(
-            adapter.displayName,
-            `the MCP server "${server.name}" over ${transport.toUpperCase()}`,
-            `${adapter.displayName} does not take ${transport.toUpperCase()} MCP servers (it does not advertise them); pick a stdio server instead, or run this one through a local stdio bridge`,
-          ),
-        ];
-  });
+  return initialized ? refusedServers(adapter.displayName, servers, initialized) : [];
 }
 
 /** Resolves the binding. Pure but for the files a launch channel writes, which wait for {@link LaunchPart.materialize}. */

@@ -125,11 +125,6 @@ export class PooledAgent {
     return () => this.exitListeners.delete(listener);
   }
 
-  /** Drops what was kept for a session that was never registered (its `session/new` failed). */
-  forget(sessionId: string): void {
-    this.unrouted.delete(sessionId);
-  }
-
   private soleSession(): SessionHandlers | undefined {
     const candidates = this.prompting.size > 0 ? [...this.prompting] : [...this.sessions.keys()];
     return candidates.length === 1 ? this.sessions.get(candidates[0]!) : undefined;

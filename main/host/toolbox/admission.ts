@@ -12,18 +12,20 @@ export function transportOf(server: McpServer): 'stdio' | 'http' | 'sse' {
   return 'type' in server ? server.type : 'stdio';
 }
 
-/** Throws for the first server the agent cannot take. */
-export function admitServers(agentName: string, servers: readonly McpServer[], initialized: InitializeResponse): void {
+/** The typed refusal for each server whose transport the agent does not advertise (stdio always goes). */
+export function refusedServers(agentName: string, servers: readonly McpServer[], initialized: InitializeResponse): UnsupportedInputError[] {
   const capabilities = initialized.agentCapabilities?.mcpCapabilities;
-  for (const server of servers) {
+  return servers.flatMap((server) => {
     const transport = transportOf(server);
     const advertised = transport === 'stdio' || (transport === 'http' ? capabilities?.http === true : capabilities?.sse === true);
-    if (!advertised) {
-      throw new UnsupportedInputError(
-        agentName,
-        `the MCP server "${server.name}" over ${transport.toUpperCase()}`,
-        `${agentName} does not take ${transport.toUpperCase()} MCP servers (it does not advertise them); pick a stdio server instead, or run this one through a local stdio bridge`,
-      );
-    }
-  }
+    return advertised
+      ? []
+      : [
+          new UnsupportedInputError(
+            agentName,
+            `the MCP server "${server.name}" over ${transport.toUpperCase()}`,
+            `${agentName} does not take ${transport.toUpperCase()} MCP servers (it does not advertise them); pick a stdio server instead, or run this one through a local stdio bridge`,
+          ),
+        ];
+  });
 }
