@@ -79,10 +79,10 @@ export async function poolBenchmark(): Promise<void> {
   const host = new Host({ dataDir: tempDir('bench-pool'), env });
   const ids = Array.from({ length: CONVERSATIONS }, () => host.conversations.create('claude', tempDir('bench-pool-work')).conversationId);
   for (const [index, conversationId] of ids.entries()) {
-    host.conversations.send(conversationId, `hello ${index}`);
+    host.turns.send(conversationId, `hello ${index}`);
   }
-  await host.conversations.idle();
-  const groups = (await host.conversations.pool.table()).map((row) => row.pid!);
+  await host.turns.idle();
+  const groups = (await host.pool.table()).map((row) => row.pid!);
   const pooled = footprint(groups);
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 2_000));
   const idle = footprint(groups);

@@ -1,7 +1,8 @@
 /**
- * The host core: opens the store, the agent catalog and the conversations service, and answers
- * host API requests. Both transports (Electron IPC, WebSocket) hand it raw messages; it parses
- * params and results against the contract, so nothing unchecked crosses.
+ * The host core's composition root: opens the data folder (lock, store, toolbox), builds the
+ * services once and hands each what it needs, and answers host API requests through the handler
+ * modules in `handlers/`. Both transports (Electron IPC, WebSocket) hand it raw messages; it
+ * parses params and results against the contract, so nothing unchecked crosses.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -13,30 +14,35 @@ import type { Env } from './adapters/AgentAdapter.js';
 import { AgentCatalog } from './adapters/AgentCatalog.js';
 import { AgentInstaller } from './adapters/AgentInstaller.js';
 import { AgentProbe } from './adapters/AgentProbe.js';
-import { AgentProcesses } from './pool/AgentProcesses.js';
-import { LaunchRegistry } from './toolbox/LaunchRegistry.js';
-import { agentSecrets } from './instructions/knownSecrets.js';
 import { LoginTerminals } from './adapters/LoginTerminals.js';
 import { AlwaysDecisions } from './conversations/AlwaysDecisions.js';
-import { ConversationService } from './conversations/ConversationService.js';
+import { Committer } from './conversations/Committer.js';
+import { ConversationSettings } from './conversations/ConversationSettings.js';
 import { HistoryService } from './conversations/HistoryService.js';
+import { ImportReview } from './conversations/ImportReview.js';
+import { LiveSessions } from './conversations/LiveSessions.js';
 import { SessionImport } from './conversations/SessionImport.js';
-import { negotiatesInstructions, ownPromptSettings } from './instructions/deliverInstructions.js';
-import { resolveBinding } from './binding/resolveBinding.js';
-import type { ComposedInstructions } from './instructions/InstructionSettings.js';
-import type { DeliveryPlan, InstructionCapability } from '../../app/instructions/delivery.js';
-import { previewInstructions } from './instructions/previewInstructions.js';
-import { DataDirLock } from './store/DataDirLock.js';
-import { ensurePrivateDataDir } from './store/privateDataDir.js';
-import { SecretBox, type KeyWrapper } from './toolbox/SecretBox.js';
-import { ServerImports } from './toolbox/ServerImports.js';
-import { listServerTools } from './toolbox/listServerTools.js';
-import { emptyTranscript, reduceAll } from '../../app/transcript/index.js';
-import { ToolboxCatalog, type BridgeLaunch } from './toolbox/ToolboxCatalog.js';
+import { Turns } from './conversations/Turns.js';
+import { agentHandlers } from './handlers/agentHandlers.js';
+import { conversationHandlers } from './handlers/conversationHandlers.js';
+import { historyHandlers } from './handlers/historyHandlers.js';
+import { hostHandlers } from './handlers/hostHandlers.js';
+import type { Handlers, HostParts } from './handlers/HostParts.js';
+import { instructionHandlers } from './handlers/instructionHandlers.js';
+import { toolboxHandlers } from './handlers/toolboxHandlers.js';
+import { InstructionSettings } from './instructions/InstructionSettings.js';
+import { agentSecrets } from './instructions/knownSecrets.js';
+import { SessionFolder } from './instructions/SessionFolder.js';
+import { AgentProcesses } from './pool/AgentProcesses.js';
 import { findExecutable } from './process/findExecutable.js';
+import { DataDirLock } from './store/DataDirLock.js';
 import { EventStore } from './store/EventStore.js';
 import type { OpenOptions } from './store/openDatabase.js';
-import { folderCompletions, folderFiles } from './files/folderFiles.js';
+import { ensurePrivateDataDir } from './store/privateDataDir.js';
+import { LaunchRegistry } from './toolbox/LaunchRegistry.js';
+import { SecretBox, type KeyWrapper } from './toolbox/SecretBox.js';
+import { ServerImports } from './toolbox/ServerImports.js';
+import { ToolboxCatalog, type BridgeLaunch } from './toolbox/ToolboxCatalog.js';
 
 /** How to build a host. */
 export type HostOptions = {
@@ -54,290 +60,141 @@ export type HostOptions = {
   keyWrapper?: KeyWrapper;
 };
 
-/** Turns of a transcript read when it is opened; earlier ones load on request. */
-const DEFAULT_TURNS_SHOWN = 50;
-
-type Handlers = { [M in Method]: (params: Params<M>) => Result<M> | Promise<Result<M>> };
-
 /** A running host core. */
 export class Host {
   readonly store: EventStore;
-  readonly conversations: ConversationService;
+  /** The only path from producers to the store and on to windows. */
+  readonly committer: Committer;
+  /** Creating conversations and changing what they are set up with. */
+  readonly conversations: ConversationSettings;
+  /** The turns of conversations. */
+  readonly turns: Turns;
+  /** The conversations' live agent sessions. */
+  readonly sessions: LiveSessions;
   readonly history: HistoryService;
+  /** The person's instruction settings (their own instructions, per-agent choices). */
+  readonly instructions: InstructionSettings;
+  /** Imported conversations waiting for the person's confirmation. */
+  readonly importReview: ImportReview;
   /** The MCP servers conversations may use. */
   readonly toolbox: ToolboxCatalog;
-  private readonly catalog: AgentCatalog;
-  private readonly probe: AgentProbe;
   /** The agent processes, shared by conversations, cards and log-ins. */
-  private readonly pool: AgentProcesses;
+  readonly pool: AgentProcesses;
+  readonly imports: SessionImport;
+  private readonly catalog: AgentCatalog;
   /** Holds the servers with secrets for agents that would put them on a command line. */
   private readonly launcher: LaunchRegistry;
-  readonly imports: SessionImport;
   private readonly logins: LoginTerminals;
   private readonly handlers: Handlers;
   private readonly lock: DataDirLock;
-  private readonly serverImports: ServerImports;
-  /** The person's "always" answers to permission questions. */
-  private readonly always: AlwaysDecisions;
+  private readonly listeners = new Set<(event: PushEvent) => void>();
+  private readonly log: (message: string) => void;
 
   /** Opens the data folder; throws DataDirInUse or StoreError with a readable message. */
-  constructor(private readonly options: HostOptions) {
+  constructor(options: HostOptions) {
     const env = options.env ?? definedEnv(process.env);
+    const log = options.log ?? (() => {});
+    this.log = log;
+    const homeDir = options.homeDir ?? os.homedir();
+    const { dataDir } = options;
     try {
-      const tightened = ensurePrivateDataDir(options.dataDir);
+      const tightened = ensurePrivateDataDir(dataDir);
       if (tightened.length > 0) {
-        options.log?.(`The data folder was open to other users of this machine; made owner-only (folders 0700, files 0600): ${tightened.join(', ')}`);
+        log(`The data folder was open to other users of this machine; made owner-only (folders 0700, files 0600): ${tightened.join(', ')}`);
       }
     } catch (error) {
       // Not ours to change (another owner, a read-only mount): the lock and the store say what matters.
-      options.log?.(`Could not make the data folder owner-only: ${(error as Error).message}`);
+      log(`Could not make the data folder owner-only: ${(error as Error).message}`);
     }
-    this.lock = DataDirLock.acquire(options.dataDir);
+    this.lock = DataDirLock.acquire(dataDir);
     try {
-      this.store = new EventStore(options.dataDir, options.storeOptions);
+      this.store = new EventStore(dataDir, options.storeOptions);
     } catch (error) {
       this.lock.release();
       throw error;
     }
     try {
-      this.toolbox = new ToolboxCatalog(this.store, SecretBox.forDataDir(options.dataDir, options.keyWrapper, options.log), bridgeLaunch(env));
+      this.toolbox = new ToolboxCatalog(this.store, SecretBox.forDataDir(dataDir, options.keyWrapper, options.log), bridgeLaunch(env));
     } catch (error) {
       this.store.close();
       this.lock.release();
       throw error;
     }
-    this.serverImports = new ServerImports(this.toolbox, options.homeDir ?? os.homedir(), env.APPDATA);
-    const installer = new AgentInstaller(options.dataDir, env, (progress) => this.conversations.committer.push({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
-    this.catalog = new AgentCatalog(options.dataDir, env, installer);
-    this.pool = new AgentProcesses(options.log);
-    this.probe = new AgentProbe(this.catalog, env, this.pool);
     const toolbox = this.toolbox;
-    this.launcher = LaunchRegistry.open({ dataDir: options.dataDir, launch: bridgeLaunch(env, 'mcpLauncher.js'), secrets: () => [...toolbox.secretValues(), ...agentSecrets(env, this.catalog.adapters())], ...(options.log ? { log: options.log } : {}) });
-    this.conversations = new ConversationService(this.store, this.catalog, env, options.log, options.dataDir, this.toolbox, options.homeDir ?? os.homedir(), this.pool, (server) => this.launcher.shield(server));
+    const installer = new AgentInstaller(dataDir, env, (progress) => this.emit({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
+    const catalog = new AgentCatalog(dataDir, env, installer);
+    this.catalog = catalog;
+    this.pool = new AgentProcesses(log);
+    const probe = new AgentProbe(catalog, env, this.pool);
+    /** The secret values Baton knows (toolbox, the agents' environment): redacted from what is recorded or handed on. */
+    const secrets = (): string[] => [...toolbox.secretValues(), ...agentSecrets(env, catalog.adapters())];
+    this.launcher = LaunchRegistry.open({ dataDir, launch: bridgeLaunch(env, 'mcpLauncher.js'), secrets, log });
+    SessionFolder.removeLeftovers(dataDir);
+    // The turns are built last: the committer and the sessions reach them only once a turn runs.
+    this.committer = new Committer(this.store, (event) => this.emit(event), (conversationId, error) => this.turns.onStoreFailure(conversationId, error), secrets);
+    this.instructions = new InstructionSettings(this.store, env, dataDir, secrets);
+    this.importReview = new ImportReview(this.store, homeDir);
+    const common = { store: this.store, catalog, agentEnv: env, committer: this.committer, instructions: this.instructions };
+    this.conversations = new ConversationSettings({ ...common, toolbox, homeDir, liveSession: (conversationId) => this.sessions.get(conversationId) });
+    this.sessions = new LiveSessions({
+      ...common,
+      settings: this.conversations,
+      importReview: this.importReview,
+      pool: this.pool,
+      turns: { activeTurnId: (conversationId) => this.turns.activeTurnId(conversationId), onStoreFailure: (conversationId, error) => this.turns.onStoreFailure(conversationId, error) },
+      secrets,
+      log,
+      dataDir,
+      shield: (server) => this.launcher.shield(server),
+    });
+    this.turns = new Turns({ ...common, settings: this.conversations, importReview: this.importReview, sessions: this.sessions, pool: this.pool, log });
     this.history = new HistoryService(
       this.store,
-      this.conversations,
+      this.committer,
+      this.turns,
+      this.importReview,
       async (agentId, sessionId) => {
         // An agent that is gone from this machine has nothing to delete here.
-        if (this.catalog.resolve(this.catalog.get(agentId))) {
-          await this.probe.deleteSession(agentId, sessionId);
+        if (catalog.resolve(catalog.get(agentId))) {
+          await probe.deleteSession(agentId, sessionId);
         }
       },
-      options.log,
+      log,
     );
-    this.always = new AlwaysDecisions(this.store, this.catalog, this.conversations);
-    this.imports = new SessionImport(this.store, this.conversations.committer, this.probe);
-    this.logins = new LoginTerminals(this.catalog, this.probe, env, (event) => this.conversations.committer.push({ name: 'loginTerminal', payload: event }));
-    this.conversations.recoverInterruptedTurns();
-    this.handlers = {
-      getHostInfo: () => ({
-        homeDir: this.options.homeDir ?? os.homedir(),
-        dataDir: this.options.dataDir,
-        version: this.options.version ?? '0.1.0',
-        terminalLogin: this.logins.supported,
-      }),
-      listAgents: () => ({ agents: this.catalog.list() }),
-      listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
-      listFolders: ({ typed }) => ({ folders: folderCompletions(typed, this.options.homeDir ?? os.homedir()) }),
-      describeAgent: async ({ agentId }) => {
-        const card = await this.probe.describe(agentId);
-        return { card: { ...card, instructions: `${card.instructions}${this.instructionNotes(agentId, env)}` } };
-      },
-      authenticateAgent: async ({ agentId, methodId }) => {
-        await this.probe.authenticate(agentId, methodId);
-        return {};
-      },
-      installAgent: async ({ agentId }) => {
-        await installer.install(this.catalog.get(agentId));
-        this.probe.forget(agentId);
-        return { agents: this.catalog.list() };
-      },
-      removeAgent: async ({ agentId }) => {
-        await installer.remove(this.catalog.get(agentId));
-        this.probe.forget(agentId);
-        return { agents: this.catalog.list() };
-      },
-      startLoginTerminal: async ({ agentId, methodId, cols, rows }) => ({ terminalId: await this.logins.start(agentId, methodId, { cols, rows }) }),
-      loginTerminalInput: ({ terminalId, data }) => {
-        this.logins.input(terminalId, data);
-        return {};
-      },
-      closeLoginTerminal: async ({ terminalId }) => {
-        await this.logins.close(terminalId);
-        return {};
-      },
-      logoutAgent: async ({ agentId }) => {
-        await this.probe.logout(agentId);
-        return {};
-      },
-      listAgentSessions: ({ agentId, cwd }) => this.imports.list(agentId, cwd),
-      importAgentSession: ({ agentId, sessionId, cwd }) => this.imports.import(agentId, sessionId, cwd),
-      listConversations: (query) => this.store.listSummaries(query),
-      renameConversation: ({ conversationId, title }) => ({ conversation: this.history.rename(conversationId, title) }),
-      setArchived: ({ conversationId, archived }) => ({ conversation: this.history.setArchived(conversationId, archived) }),
-      deleteConversation: async ({ conversationId }) => ({ conversation: await this.history.delete(conversationId) }),
-      restoreConversation: ({ conversationId }) => ({ conversation: this.history.restore(conversationId) }),
-      purgeConversation: async ({ conversationId }) => {
-        await this.history.purge(conversationId);
-        return {};
-      },
-      searchConversations: ({ text, ...filters }) => ({ results: this.store.search({ text, ...filters }) }),
-      exportConversation: ({ conversationId, format }) => this.history.export(conversationId, format),
-      exportAllConversations: () => this.history.exportAll(),
-      importConversation: ({ content }) => ({ conversation: this.history.import(content) }),
-      newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({ conversation: this.conversations.create(agentId, cwd, title, instructions, serverIds, injectors) }),
-      listToolbox: () => ({ servers: this.toolbox.listServers(), toolboxes: this.toolbox.listToolboxes() }),
-      getImportReview: ({ conversationId }) => ({ review: this.conversations.importReview.review(conversationId) }),
-      confirmImport: ({ conversationId, cwd }) => {
-        this.conversations.importReview.confirm(conversationId, cwd);
-        return {};
-      },
-      addServer: ({ server }) => ({ server: this.toolbox.addServer(server) }),
-      scanServerImports: ({ cwd, file }) => this.serverImports.scan({ ...(cwd ? { cwd } : {}), ...(file ? { file } : {}) }),
-      importServers: ({ candidateIds, inputs }) => ({ servers: this.serverImports.import(candidateIds, inputs) }),
-      listConversationTools: async ({ conversationId }) => {
-        const { servers, cwd } = this.conversations.resolvedServers(conversationId);
-        const calls = reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events).items.flatMap((item) => (item.kind === 'tool' ? [item.title] : []));
-        const listed = await Promise.all(servers.map((server) => listServerTools(server, cwd, env)));
-        const adapter = this.catalog.get(this.store.getSummary(conversationId).agentId);
-        return {
-          onDemand: adapter.loadsToolsOnDemand ? `${adapter.displayName} loads these tools on demand: its model is given their names, and fetches a tool's description when it needs it.` : null,
-          servers: listed.map((entry) => ({
-            ...entry,
-            // Agents name MCP tools "mcp__<server>__<tool>" (Claude, Qwen) or "<server>/<tool>" (Codex).
-            calledByAgent: entry.tools.filter((tool) => calls.some((title) => title.includes(`mcp__${entry.name}__${tool}`) || title.includes(`${entry.name}/${tool}`))),
-          })),
-        };
-      },
-      setServerBridge: ({ serverId, bridge }) => ({ server: this.toolbox.setBridge(serverId, bridge) }),
-      removeServer: ({ serverId }) => {
-        this.toolbox.removeServer(serverId);
-        return {};
-      },
-      saveToolbox: (toolbox) => ({ toolbox: this.toolbox.saveToolbox(toolbox) }),
-      removeToolbox: ({ toolboxId }) => {
-        this.toolbox.removeToolbox(toolboxId);
-        return {};
-      },
-      setConversationToolbox: ({ conversationId, serverIds }) => {
-        this.conversations.setToolbox(conversationId, serverIds);
-        return {};
-      },
-      getInstructions: ({ conversationId }) => ({
-        person: this.conversations.instructions.person(),
-        conversation: conversationId ? this.store.getContext(conversationId).instructions : null,
-        injectors: conversationId ? this.store.getContext(conversationId).injectors : null,
-      }),
-      saveInstructions: ({ person, conversationId, conversation, injectors }) => {
-        if (person) {
-          this.conversations.instructions.setPerson(person);
-        }
-        if (conversationId && conversation) {
-          this.conversations.setInstructions(conversationId, conversation);
-        }
-        if (conversationId && injectors) {
-          const current = this.store.getContext(conversationId).injectors;
-          if (JSON.stringify(current ?? { names: [], off: false }) !== JSON.stringify(injectors)) {
-            this.conversations.setInjectors(conversationId, injectors);
-          }
-        }
-        return {};
-      },
-      saveAgentProfile: ({ agentId, profile }) => {
-        this.catalog.get(agentId);
-        return { revision: this.conversations.instructions.setProfile(agentId, profile).revision };
-      },
-      setFolderTrust: ({ cwd, trusted, sha256 }) => {
-        const projects = this.conversations.instructions.projects;
-        if (trusted) {
-          projects.trust(cwd, sha256 ?? '');
-        } else {
-          projects.untrust(cwd);
-        }
-        return {};
-      },
-      previewInstructions: async ({ agentId, person, conversation, profile, cwd, injectors }) => {
-        const adapter = this.catalog.get(agentId);
-        const settings = this.conversations.instructions;
-        const selected = injectors && !injectors.off ? injectors.names : [];
-        // The card is asked for only when it is needed (it is cached): for agents that negotiate
-        // their channels, and for whether per-turn context can travel as embedded resources.
-        const available = settings.injectors.available(cwd);
-        const perTurn = available.injectors.some((injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0));
-        const card = negotiatesInstructions(adapter) ? await this.probe.describe(agentId) : perTurn ? await this.probe.describe(agentId).catch(() => undefined) : undefined;
-        const executable = this.catalog.resolve(adapter) ?? adapter.command;
-        // The agent's own answer where one was read this run (the card reads one), else what its adapter expects.
-        const initialized = this.pool.knownAnswer(agentId, executable);
-        const plan = (composed: ComposedInstructions): { plan: DeliveryPlan; channels: InstructionCapability } => {
-          const binding = resolveBinding({ adapter, executable, baseEnv: env, cwd: cwd ?? env.HOME ?? os.homedir(), instructions: settings.forBinding(agentId, composed), ...(initialized ? { initialized } : {}) });
-          return { plan: binding.plan, channels: binding.channels };
-        };
-        return {
-          preview: previewInstructions({
-            adapter,
-            plan,
-            settings,
-            person,
-            conversation,
-            injectors: injectors ?? { names: [], off: false },
-            available,
-            ...(card ? { embeddedContext: card.prompt.embeddedContext } : {}),
-            ...(profile ? { profile } : {}),
-            ...(cwd ? { cwd } : {}),
-          }),
-        };
-      },
-      setAgentInstructionSettings: ({ agentId, settings }) => {
-        this.catalog.get(agentId);
-        this.conversations.instructions.setAgent(agentId, settings);
-        return {};
-      },
-      openConversation: ({ conversationId, turns, aroundSeq, maxEvents }) => {
-        // Chunks still waiting for their group commit are written first, so nothing is missing.
-        this.conversations.committer.flush(conversationId);
-        const conversation = this.store.getSummary(conversationId);
-        const { firstSeq, envelopes, nextSeq } = this.store.readTail(conversationId, turns ?? DEFAULT_TURNS_SHOWN, aroundSeq, maxEvents);
-        return { conversation, events: envelopes, firstSeq, nextSeq, context: this.store.getContext(conversationId) };
-      },
-      readConversationEvents: ({ conversationId, fromSeq, limit }) => {
-        this.conversations.committer.flush(conversationId);
-        // An unknown conversation is NotFound, not an empty page.
-        this.store.getSummary(conversationId);
-        const { envelopes, nextSeq } = this.store.readPage(conversationId, fromSeq, limit);
-        return { events: envelopes, nextSeq };
-      },
-      sendMessage: ({ conversationId, text, agentId, attachments }) => this.conversations.send(conversationId, text, agentId, attachments),
-      steerMessage: async ({ conversationId, text }) => ({ steered: await this.conversations.steer(conversationId, text) }),
-      cancelTurn: async ({ conversationId }) => ({ cancelled: await this.conversations.cancel(conversationId) }),
-      setSessionOption: async ({ conversationId, optionId, value }) => {
-        await this.conversations.chooseOption(conversationId, optionId, value);
-        return {};
-      },
-      answerPermission: ({ conversationId, requestId, optionId }) => {
-        this.always.noteAnswer(conversationId, requestId, this.conversations.answerPermission(conversationId, requestId, optionId));
-        return {};
-      },
-      listAlwaysDecisions: () => ({ decisions: this.always.list() }),
-      revokeAlwaysDecision: ({ id }) => {
-        const { note } = this.always.revoke(id);
-        return { decisions: this.always.list(), note };
-      },
-      answerElicitation: ({ conversationId, requestId, action, content }) => {
-        this.conversations.answerElicitation(conversationId, requestId, action, content);
-        return {};
-      },
+    const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);
+    this.imports = new SessionImport(this.store, this.committer, probe);
+    this.logins = new LoginTerminals(catalog, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
+    this.turns.recoverInterrupted();
+    const parts: HostParts = {
+      env,
+      homeDir,
+      dataDir,
+      version: options.version ?? '0.1.0',
+      store: this.store,
+      committer: this.committer,
+      catalog,
+      installer,
+      probe,
+      pool: this.pool,
+      logins: this.logins,
+      imports: this.imports,
+      conversations: this.conversations,
+      turns: this.turns,
+      history: this.history,
+      importReview: this.importReview,
+      always,
+      instructions: this.instructions,
+      toolbox,
+      serverImports: new ServerImports(toolbox, homeDir, env.APPDATA),
     };
-  }
-
-  /** What the card adds about instructions for this person: their own prompt settings in force, delivery turned off. */
-  private instructionNotes(agentId: string, env: Env): string {
-    const adapter = this.catalog.get(agentId);
-    const own = ownPromptSettings(adapter, { args: adapter.args, env: { ...env, ...adapter.env } });
-    const notes = Object.entries<string>(own).map(([intent, setting]) => ` Your own ${setting} is in force (${intent === 'replace' ? 'replacing' : 'adding to'} its prompt): Baton adds no second one.`);
-    if (this.conversations.instructions.agent(agentId).off) {
-      notes.push(` Baton's delivery is turned off for ${adapter.displayName}: it runs with only its own prompt.`);
-    }
-    return notes.join('');
+    this.handlers = {
+      ...hostHandlers(parts),
+      ...agentHandlers(parts),
+      ...historyHandlers(parts),
+      ...conversationHandlers(parts),
+      ...toolboxHandlers(parts),
+      ...instructionHandlers(parts),
+    };
   }
 
   /** Answers one request; never throws. */
@@ -354,16 +211,40 @@ export class Host {
 
   /** Adds a listener for pushed events; returns its removal. */
   subscribe(listener: (event: PushEvent) => void): () => void {
-    return this.conversations.subscribe(listener);
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops every agent; running turns get a moment to record how they ended, and the last streamed text is saved. */
+  async stopAgents(): Promise<void> {
+    await this.turns.dispose();
+    await this.sessions.dispose();
+    await this.pool.dispose();
+    try {
+      this.committer.flush();
+    } catch (error) {
+      this.log(`could not save the last streamed text: ${String(error)}`);
+    }
   }
 
   /** Stops agents and closes the store. */
   async dispose(): Promise<void> {
     await this.logins.dispose();
-    await this.conversations.dispose();
+    await this.stopAgents();
+    this.listeners.clear();
     await this.launcher.close();
     this.store.close();
     this.lock.release();
+  }
+
+  private emit(event: PushEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log(`a listener failed: ${String(error)}`);
+      }
+    }
   }
 
   private async dispatch<M extends Method>(method: M, raw: unknown): Promise<Result<M>> {

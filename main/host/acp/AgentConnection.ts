@@ -1,5 +1,5 @@
 /**
- * The one ACP client wrapper and the only importer of `@agentclientprotocol/sdk`. Spawns the
+ * The one ACP client wrapper: with `clientMethods.ts` beside it, the only importer of `@agentclientprotocol/sdk`. Spawns the
  * agent in its own process group, performs the handshake with a timeout, routes `session/update`
  * and permission requests to the caller, and turns every failure into a typed error.
  */
@@ -17,75 +17,18 @@ import {
 } from '../../../app/errors.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { describeExit, ProcessGroup, type LaunchSpec } from '../process/ProcessGroup.js';
+import { rpcReason } from './rpcReason.js';
+import { answerClientMethods, type AgentConnectionHandlers } from './clientMethods.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from './sessionOptions.js';
 import { turnTokensSchema, type TurnTokens } from '../../../app/events/index.js';
 
 /** How a prompt turn ended, as the agent answered `session/prompt`. */
 export type PromptOutcome = { stopReason: acp.StopReason; tokens?: TurnTokens };
 
-export type {
-  SessionUpdate,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  InitializeResponse,
-  CreateElicitationRequest,
-  CreateElicitationResponse,
-  ContentBlock as PromptBlock,
-} from '@agentclientprotocol/sdk';
+export type { SessionUpdate, RequestPermissionRequest, RequestPermissionResponse, InitializeResponse, CreateElicitationRequest, CreateElicitationResponse, ContentBlock as PromptBlock } from '@agentclientprotocol/sdk';
 /** The JSON-RPC error a client handler throws to refuse a request. */
 export { RequestError } from '@agentclientprotocol/sdk';
-
-/** What one session of the connection asks of its owner (every process may carry several sessions). */
-export type SessionHandlers = {
-  /** Called synchronously, in arrival order, for every `session/update` of this session. */
-  onUpdate(update: acp.SessionUpdate): void;
-  /** Asks the person; must never answer on their behalf. */
-  requestPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-  /** Asks the person for input an MCP server wants (form or link). */
-  elicit?(request: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
-  /** The agent says an elicitation opened as a link is done (ignored by sessions that did not open it). */
-  onElicitationComplete?(elicitationId: string): void;
-  /** Client terminals for the agent, confined to this session. */
-  terminals?: {
-    create(request: acp.CreateTerminalRequest): Promise<string>;
-    output(terminalId: string): { output: string; truncated: boolean; exitStatus: acp.TerminalExitStatus | null };
-    waitForExit(terminalId: string): Promise<acp.TerminalExitStatus>;
-    kill(terminalId: string): Promise<void>;
-    release(terminalId: string): Promise<void>;
-  };
-  /** File access for the agent, confined to this session's folders. */
-  files?: {
-    read(path: string, line?: number | null, limit?: number | null): Promise<string>;
-    write(path: string, content: string): Promise<void>;
-  };
-};
-
-/** What the connection asks of its owner: the sessions it carries, routed by session id. */
-export type AgentConnectionHandlers = {
-  /**
-   * The handlers of one session; undefined when the connection carries no such session (its
-   * request is refused). A request scoped to no session (an elicitation about the connection) asks
-   * with undefined.
-   */
-  session(sessionId: string | undefined): SessionHandlers | undefined;
-  /** An update for a session that has no handlers yet (it arrives while `session/new` is answered). */
-  onUnrouted?(sessionId: string, update: acp.SessionUpdate): void;
-  /** The agent says an elicitation opened as a link is done; the connection does not say for which session. */
-  onElicitationComplete?(elicitationId: string): void;
-  /** What Baton offers the agent's sessions (advertised at `initialize`). */
-  offers?: { files?: boolean; terminals?: boolean; elicitation?: boolean };
-  /** True when Baton can run the agent's terminal log-in methods (advertised as `auth.terminal`). */
-  terminalLogin?: boolean;
-  /** The process ended (expectedly after dispose, or not). */
-  onExit?(description: string): void;
-};
-
-/** Maps a refusal from the file or terminal handlers to the JSON-RPC error the agent gets. */
-function handlerError(error: unknown): acp.RequestError {
-  const kind = (error as { kind?: string }).kind;
-  const message = error instanceof Error ? error.message : String(error);
-  return new acp.RequestError(kind === 'not-found' ? -32002 : kind && kind !== 'failed' ? -32602 : -32603, message);
-}
+export type { AgentConnectionHandlers, SessionHandlers } from './clientMethods.js';
 
 /** What a session carries besides its folder and servers: the standard system prompt and `_meta`. */
 export type SessionExtras = {
@@ -160,84 +103,7 @@ export class AgentConnection {
     );
     const updates = { lastAt: 0 };
     const offers = handlers.offers ?? {};
-    /** The session a request is for, or the JSON-RPC error the agent gets. */
-    const route = (sessionId: string | undefined): SessionHandlers => {
-      const session = handlers.session(sessionId);
-      if (!session) {
-        throw new acp.RequestError(-32602, sessionId ? `Baton has no session ${sessionId} on this connection.` : 'Baton cannot tell which session this request is for.');
-      }
-      return session;
-    };
-    const client = acp
-      .client({ name: 'Baton' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => {
-        updates.lastAt = Date.now();
-        const session = handlers.session(params.sessionId);
-        if (session) {
-          session.onUpdate(params.update);
-        } else {
-          handlers.onUnrouted?.(params.sessionId, params.update);
-        }
-      })
-      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => {
-        const session = handlers.session(params.sessionId);
-        // Nothing Baton runs here can ask the person: the question is answered "cancelled", never allowed.
-        return session ? session.requestPermission(params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' as const } });
-      });
-    // Each handler turns a refusal into the JSON-RPC error the agent gets.
-    const guarded =
-      <P extends { sessionId: string }, R>(run: (session: SessionHandlers, params: P) => R | Promise<R>) =>
-      async ({ params }: { params: P }): Promise<R> => {
-        try {
-          return await run(route(params.sessionId), params);
-        } catch (error) {
-          throw error instanceof acp.RequestError ? error : handlerError(error);
-        }
-      };
-    const filesOf = (session: SessionHandlers): NonNullable<SessionHandlers['files']> => {
-      if (!session.files) {
-        throw new acp.RequestError(-32601, 'This session has no file access.');
-      }
-      return session.files;
-    };
-    const terminalsOf = (session: SessionHandlers): NonNullable<SessionHandlers['terminals']> => {
-      if (!session.terminals) {
-        throw new acp.RequestError(-32601, 'This session has no terminals.');
-      }
-      return session.terminals;
-    };
-    if (offers.files) {
-      client
-        .onRequest(acp.methods.client.fs.readTextFile, guarded(async (session, params: acp.ReadTextFileRequest) => ({ content: await filesOf(session).read(params.path, params.line, params.limit) })))
-        .onRequest(acp.methods.client.fs.writeTextFile, guarded(async (session, params: acp.WriteTextFileRequest) => {
-          await filesOf(session).write(params.path, params.content);
-          return {};
-        }));
-    }
-    if (offers.elicitation) {
-      client.onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => {
-        const session = handlers.session('sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined);
-        return session?.elicit ? session.elicit(params, signal) : Promise.resolve({ action: 'cancel' as const });
-      });
-      client.onNotification(acp.methods.client.elicitation.complete, ({ params }) => {
-        // A link's completion names no session: the session that opened it knows it.
-        handlers.onElicitationComplete?.(params.elicitationId);
-      });
-    }
-    if (offers.terminals) {
-      client
-        .onRequest(acp.methods.client.terminal.create, guarded(async (session, params: acp.CreateTerminalRequest) => ({ terminalId: await terminalsOf(session).create(params) })))
-        .onRequest(acp.methods.client.terminal.output, guarded((session, params: acp.TerminalOutputRequest) => terminalsOf(session).output(params.terminalId)))
-        .onRequest(acp.methods.client.terminal.waitForExit, guarded((session, params: acp.WaitForTerminalExitRequest) => terminalsOf(session).waitForExit(params.terminalId)))
-        .onRequest(acp.methods.client.terminal.kill, guarded(async (session, params: acp.KillTerminalRequest) => {
-          await terminalsOf(session).kill(params.terminalId);
-          return {};
-        }))
-        .onRequest(acp.methods.client.terminal.release, guarded(async (session, params: acp.ReleaseTerminalRequest) => {
-          await terminalsOf(session).release(params.terminalId);
-          return {};
-        }));
-    }
+    const client = answerClientMethods(acp.client({ name: 'Baton' }), handlers, updates);
     const connection = client.connect(stream);
     void child.exited.then((exit) => {
       connection.close(new AgentExitedError(agentName, describeExit(exit), child.stderr.lastLines(STDERR_LINES_IN_ERRORS)));
@@ -523,13 +389,4 @@ export class AgentConnection {
     }
     return new ProtocolError(this.agentName, error instanceof Error ? error.message : String(error));
   }
-}
-
-/**
- * An agent's error message with the details it put in the error's data (Gemini answers "Internal
- * error" and says why only in `data.details`): the person sees the why, not only the code's name.
- */
-export function rpcReason(message: string, data: unknown): string {
-  const details = typeof data === 'string' ? data : typeof data === 'object' && data !== null ? ((data as { details?: unknown }).details ?? (data as { message?: unknown }).message) : undefined;
-  return typeof details === 'string' && details.trim() !== '' && details.trim() !== message.trim() ? `${message} (${details.trim()})` : message;
 }

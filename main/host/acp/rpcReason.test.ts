@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rpcReason } from './AgentConnection.js';
+import { rpcReason } from './rpcReason.js';
 
 describe("an agent's error, as the person reads it", () => {
   it("carries the details the agent put in the error's data", () => {

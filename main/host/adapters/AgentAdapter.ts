@@ -103,6 +103,12 @@ export type AgentAdapter = Readonly<{
   modes?: PermissionModes;
   /** True when the agent defers MCP tools: its model is given their names and fetches a tool when it needs it (measured). */
   loadsToolsOnDemand?: boolean;
+  /**
+   * How the agent titles a call of an MCP tool, with `{server}` and `{tool}` standing for the
+   * server's and the tool's names (Claude and Qwen: `mcp__{server}__{tool}`; Codex:
+   * `{server}/{tool}`). "Tools this agent sees" finds the tools a conversation called by it.
+   */
+  mcpToolTitle?: string;
   /** The oldest release Baton supports (older ones get a card that says so, with Update). */
   oldestSupported?: string;
 }>;

@@ -49,11 +49,11 @@ describe('managed installs', () => {
 
     // The managed copy is what runs.
     const { conversationId } = host.conversations.create('claude', tempDir('work'));
-    host.conversations.send(conversationId, 'hello managed');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'hello managed');
+    await host.turns.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     expect(state.items.find((item) => item.kind === 'agent')).toMatchObject({ text: 'Fake reply: hello managed' });
-    await host.conversations.release(conversationId);
+    await host.turns.release(conversationId);
 
     // An update that fails keeps the working copy.
     packages.claude = [path.join(tempDir('nothing'), 'missing.tgz')];

@@ -37,6 +37,7 @@ export const claudeAdapter = builtinAdapter({
     sessionMeta: ({ replace, append }) =>
       replace !== null ? { systemPrompt: append === null ? replace : `${replace}\n\n${append}` } : append !== null ? { systemPrompt: { append } } : undefined,
   },
+  mcpToolTitle: 'mcp__{server}__{tool}',
   asksBeforeMcpTools: true,
   // 0.101 starts a new session in "auto" (Claude's classifier decides) unless asked otherwise.
   modes: { asking: 'default', selfApproving: ['auto', 'dontAsk', 'bypassPermissions'] },

@@ -35,6 +35,7 @@ export const codexAdapter = builtinAdapter({
       return { ...launch, env: { ...launch.env, CODEX_CONFIG: JSON.stringify({ ...ownCodexConfig(launch.env.CODEX_CONFIG), model_instructions_file: file }) } };
     },
   },
+  mcpToolTitle: '{server}/{tool}',
   asksBeforeMcpTools: false,
   // 2.6 starts in "agent" (Auto review: a reviewer model approves what it judges safe).
   modes: { asking: 'read-only', selfApproving: ['agent', 'agent-full-access'] },

@@ -24,6 +24,7 @@ export const qwenAdapter = builtinAdapter({
     },
     ownPromptEnv: { replace: ['QWEN_SYSTEM_MD'] },
   },
+  mcpToolTitle: 'mcp__{server}__{tool}',
   asksBeforeMcpTools: true,
   // 0.24 starts a new session in "auto" (its classifier decides) unless asked otherwise.
   modes: { asking: 'default', selfApproving: ['auto', 'yolo'] },

@@ -13,8 +13,9 @@ import { NotFoundError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import type { AgentCatalog } from '../adapters/AgentCatalog.js';
 import type { EventStore } from '../store/EventStore.js';
-import type { ConversationService } from './ConversationService.js';
-import type { AnsweredPermission } from './LiveSession.js';
+import type { Committer } from './Committer.js';
+import type { LiveSessions } from './LiveSessions.js';
+import type { AnsweredPermission } from './SessionPermissions.js';
 
 const KEY = 'permissions.always';
 const listSchema = z.array(alwaysDecisionSchema);
@@ -24,7 +25,8 @@ export class AlwaysDecisions {
   constructor(
     private readonly store: EventStore,
     private readonly catalog: AgentCatalog,
-    private readonly conversations: ConversationService,
+    private readonly committer: Committer,
+    private readonly sessions: Pick<LiveSessions, 'restartAgents'>,
   ) {}
 
   /** Every remembered answer, newest first. */
@@ -65,9 +67,9 @@ export class AlwaysDecisions {
     }
     const note = this.noteFor(decision);
     this.store.setSetting(KEY, all.filter((candidate) => candidate !== decision));
-    this.conversations.restartAgents(decision.agentId, decision.cwd);
+    this.sessions.restartAgents(decision.agentId, decision.cwd);
     try {
-      this.conversations.committer.commit(decision.conversationId, [{ type: 'permission.revoked', payload: { turnId: decision.turnId, requestId: decision.requestId, note: note.kept } }]);
+      this.committer.commit(decision.conversationId, [{ type: 'permission.revoked', payload: { turnId: decision.turnId, requestId: decision.requestId, note: note.kept } }]);
     } catch (error) {
       // The conversation was erased since: the list is all there is to change.
       if (!(error instanceof NotFoundError)) {

@@ -10,7 +10,9 @@ import { exportFileName, parseJsonl, toJsonl, toMarkdown } from '../../../app/tr
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { ListCursor } from '../store/queries.js';
-import type { ConversationService } from './ConversationService.js';
+import type { Committer } from './Committer.js';
+import type { ImportReview } from './ImportReview.js';
+import type { Turns } from './Turns.js';
 
 /** An exported file. */
 export type ExportedFile = { fileName: string; mimeType: string; content: string };
@@ -19,7 +21,9 @@ export type ExportedFile = { fileName: string; mimeType: string; content: string
 export class HistoryService {
   constructor(
     private readonly store: EventStore,
-    private readonly conversations: ConversationService,
+    private readonly committer: Committer,
+    private readonly turns: Pick<Turns, 'release'>,
+    private readonly importReview: ImportReview,
     /** Deletes one of an agent's own sessions, where the agent offers it (no-op otherwise). */
     private readonly deleteAgentSession?: (agentId: string, sessionId: string) => Promise<void>,
     private readonly log: (message: string) => void = () => {},
@@ -46,7 +50,7 @@ export class HistoryService {
     if (summary.lifecycle === 'deleted') {
       return summary;
     }
-    await this.conversations.release(conversationId);
+    await this.turns.release(conversationId);
     return this.record(conversationId, [{ type: 'conversation.deleted', payload: {} }]);
   }
 
@@ -62,19 +66,19 @@ export class HistoryService {
    * conversation is erased all the same.
    */
   async purge(conversationId: string): Promise<void> {
-    await this.conversations.release(conversationId);
-    this.conversations.committer.flush(conversationId);
-    const sessions = Object.entries(this.store.getContext(conversationId).sessions).filter(([, session]) => !this.conversations.importReview.isImportedSession(conversationId, session.sessionId));
+    await this.turns.release(conversationId);
+    this.committer.flush(conversationId);
+    const sessions = Object.entries(this.store.getContext(conversationId).sessions).filter(([, session]) => !this.importReview.isImportedSession(conversationId, session.sessionId));
     for (const [agentId, { sessionId }] of sessions) {
       await this.deleteAgentSession?.(agentId, sessionId).catch((error: unknown) => this.log(`could not delete ${agentId}'s session ${sessionId}: ${String(error)}`));
     }
     this.store.purge(conversationId);
-    this.conversations.committer.forget(conversationId);
-    this.conversations.committer.push({ name: 'conversationRemoved', payload: { conversationId } });
+    this.committer.forget(conversationId);
+    this.committer.push({ name: 'conversationRemoved', payload: { conversationId } });
   }
 
   export(conversationId: string, format: 'markdown' | 'jsonl'): ExportedFile {
-    this.conversations.committer.flush(conversationId);
+    this.committer.flush(conversationId);
     const summary = this.store.getSummary(conversationId);
     const envelopes = this.store.readEnvelopes(conversationId);
     return format === 'jsonl'
@@ -95,7 +99,7 @@ export class HistoryService {
     }
     summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
     const parts = summaries.map((summary) => {
-      this.conversations.committer.flush(summary.conversationId);
+      this.committer.flush(summary.conversationId);
       return toMarkdown(summary, this.store.readEnvelopes(summary.conversationId));
     });
     const day = new Date().toISOString().slice(0, 10);
@@ -108,17 +112,17 @@ export class HistoryService {
     const conversationId = newId();
     let summary = this.store.importEnvelopes(conversationId, envelopes);
     // Shown as it was, but nothing of it reaches an agent until the person confirms it.
-    this.conversations.importReview.begin(conversationId);
+    this.importReview.begin(conversationId);
     const closing = interruptUnfinished(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events));
     if (closing.length > 0) {
       summary = this.record(conversationId, closing);
     } else {
-      this.conversations.committer.push({ name: 'conversationChanged', payload: { conversation: summary } });
+      this.committer.push({ name: 'conversationChanged', payload: { conversation: summary } });
     }
     return summary;
   }
 
   private record(conversationId: string, drafts: EventDraft[]): ConversationSummary {
-    return this.conversations.committer.commit(conversationId, drafts).summary;
+    return this.committer.commit(conversationId, drafts).summary;
   }
 }

@@ -5,14 +5,12 @@
  * the session has been idle, or the host shuts down. Its process may carry other conversations'
  * sessions: requests and updates reach it by its session id.
  */
-import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { DeliveryPlan } from '../../../app/instructions/delivery.js';
 import { AgentConnection, type InitializeResponse, type PromptBlock, type PromptOutcome, type SessionHandlers, type SessionUpdate } from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
-import { markSelfApproving, modeName, modeOption, modeToRestore } from '../acp/permissionModes.js';
-import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
+import type { SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import { requireBindable } from '../binding/resolveBinding.js';
@@ -20,10 +18,9 @@ import { leaseFor } from '../pool/leaseFor.js';
 import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { SessionElicitations, type ElicitationAnswerResult } from './SessionElicitations.js';
 import { SessionFiles } from './SessionFiles.js';
+import { SessionModes } from './SessionModes.js';
 import { SessionPermissions, type AnsweredPermission } from './SessionPermissions.js';
 import { SessionTerminals } from './SessionTerminals.js';
-
-export type { AnsweredPermission } from './SessionPermissions.js';
 
 /** What a live session needs from the conversation that owns it. */
 export type LiveSessionOwner = {
@@ -38,12 +35,6 @@ export type LiveSessionOwner = {
   /** Takes the known secret values out of text Baton hands the agent from elsewhere (terminal output). */
   redact?(text: string): string;
 };
-
-/** The synthesized mode option as ACP mode state, so it survives a config-option update. */
-function modeState(options: readonly SessionOption[]): { currentModeId: string; availableModes: Array<{ id: string; name: string }> } | null {
-  const mode = options.find((option) => option.id === MODE_OPTION_ID);
-  return mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value, name }) => ({ id: value, name })) } : null;
-}
 
 /** Options for {@link LiveSession.start}. */
 export type LiveSessionStart = {
@@ -68,8 +59,6 @@ export class LiveSession {
   private readonly toolCalls = new Set<string>();
   private readonly permissions: SessionPermissions;
   private readonly elicitations = new SessionElicitations(() => this.sessionId);
-  /** The session's options as the agent last reported them. */
-  private options: SessionOption[] = [];
   /** When the last prompt ended (see `AgentAdapter.saveGraceMs`). */
   private lastTurnEndedAt = 0;
   /** Updates that arrived before the bind's drafts were committed. */
@@ -82,8 +71,8 @@ export class LiveSession {
   promptsSent = 0;
   /** A cancelled prompt left the session out of step (`AgentAdapter.reopenAfterCancel`): reopen it first. */
   private outOfStep = false;
-  /** The mode the person picked for this session, if any (a self-approving one is kept only then). */
-  private pickedMode: string | undefined;
+  /** The session's options and its permission mode. */
+  private readonly modes: SessionModes;
   private unregister: (() => void) | undefined;
   private readonly stopWatchingExit: () => void;
   private readonly handlers: SessionHandlers;
@@ -96,6 +85,7 @@ export class LiveSession {
     private readonly adapter: AgentAdapter,
   ) {
     this.permissions = new SessionPermissions(owner, this.toolCalls);
+    this.modes = new SessionModes({ agentName: binding.agentName, modes: adapter.modes, owner, connection: () => this.connection, sessionId: () => this.sessionId });
     this.handlers = {
       onUpdate: (update) => this.onUpdate(update),
       requestPermission: (request, signal) => this.permissions.request(request, signal),
@@ -138,34 +128,20 @@ export class LiveSession {
     const reopened = previousSessionId ? await this.reopen(previousSessionId) : undefined;
     if (previousSessionId && reopened) {
       this.sessionId = previousSessionId;
-      this.options = reopened.options;
+      this.modes.reported(reopened.options);
       this.boundHow = reopened.how;
     } else {
       const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
       const { sessionId, options } = await this.connection.newSession(cwd, mcpServers, { meta, systemPrompt });
       this.sessionId = sessionId;
       this.unregister = this.lease.agent.register(sessionId, this.handlers);
-      this.options = markSelfApproving(options, this.adapter.modes);
+      this.modes.reported(options);
       this.boundHow = 'new';
     }
     const steering = this.connection.canSteer ? { steering: true } : {};
     const bound: EventDraft = { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: this.sessionId, how: this.boundHow, ...versionField, sessionDigest: this.binding.session.digest, ...steering } };
-    return [bound, ...(await this.keepAskingMode(this.binding.session.chosenOptions[modeOption(this.options)?.id ?? ''])), { type: 'session.options', payload: { options: this.options } }];
-  }
-
-  /**
-   * Sets the asking mode when the session is in a self-approving one the person did not pick.
-   * Returns the notice to record, if it did.
-   */
-  private async keepAskingMode(picked: string | undefined): Promise<EventDraft[]> {
-    this.pickedMode = picked;
-    const restore = modeToRestore(this.options, this.adapter.modes, picked);
-    if (!restore) {
-      return [];
-    }
-    this.options = markSelfApproving(await this.connection.setOption(this.requireSession(), this.options, restore.option.id, restore.to), this.adapter.modes);
-    const text = `${this.binding.agentName} started this session in ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton set it to ${modeName(restore.option, restore.to)}, which asks you first; pick another mode in the Mode menu if you want one.`;
-    return [{ type: 'notice', payload: { severity: 'info', text } }];
+    const kept = await this.modes.keepAsking(this.requireSession(), this.modes.pickedIn(this.binding.session.chosenOptions));
+    return [bound, ...kept, { type: 'session.options', payload: { options: [...this.modes.current] } }];
   }
 
   /** False once the agent can no longer be talked to; the next message starts a new process. */
@@ -184,20 +160,12 @@ export class LiveSession {
 
   /** The session's options now. */
   get sessionOptions(): readonly SessionOption[] {
-    return this.options;
+    return this.modes.current;
   }
 
   /** Sets one option for the person; resolves with the `session.options` draft to record. */
   async choose(optionId: string, value: string): Promise<EventDraft> {
-    const option = this.options.find((candidate) => candidate.id === optionId);
-    if (!option || !option.options.some((candidate) => candidate.value === value)) {
-      throw new InvalidRequestError(`${this.binding.agentName} does not offer "${value}" for ${option?.name ?? optionId}.`);
-    }
-    if (option.category === 'mode') {
-      this.pickedMode = value;
-    }
-    this.options = markSelfApproving(await this.connection.setOption(this.requireSession(), this.options, optionId, value), this.adapter.modes);
-    return { type: 'session.options', payload: { options: this.options } };
+    return this.modes.choose(this.requireSession(), optionId, value);
   }
 
   /**
@@ -213,7 +181,7 @@ export class LiveSession {
       try {
         const options = await this.connection.resumeSession(sessionId, cwd, mcpServers, { meta, systemPrompt });
         this.unregister = unregister;
-        return { how: 'resume', options: markSelfApproving(options, this.adapter.modes) };
+        return { how: 'resume', options };
       } catch (error) {
         this.owner.log(`${this.binding.agentName} could not resume session ${sessionId}: ${String(error)}`);
       }
@@ -223,7 +191,7 @@ export class LiveSession {
       try {
         const options = await this.connection.loadSession(sessionId, cwd, mcpServers, { meta, systemPrompt });
         this.unregister = unregister;
-        return { how: 'load', options: markSelfApproving(options, this.adapter.modes) };
+        return { how: 'load', options };
       } catch (error) {
         this.owner.log(`${this.binding.agentName} could not load session ${sessionId}: ${String(error)}`);
       } finally {
@@ -232,11 +200,6 @@ export class LiveSession {
     }
     unregister();
     return undefined;
-  }
-
-  /** True once a session is bound. */
-  get bound(): boolean {
-    return this.sessionId !== undefined;
   }
 
   /** The bound session's id. */
@@ -293,7 +256,7 @@ export class LiveSession {
     }
     const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
     await this.connection.closeSession(sessionId);
-    this.options = markSelfApproving(await this.connection.resumeSession(sessionId, cwd, mcpServers, { meta, systemPrompt }), this.adapter.modes);
+    this.modes.reported(await this.connection.resumeSession(sessionId, cwd, mcpServers, { meta, systemPrompt }));
   }
 
   /** Answers a permission request with the option the person chose; says what was answered. */
@@ -382,13 +345,7 @@ export class LiveSession {
     }
     const { owner } = this;
     // Changes of mode or options belong to the session, whether or not a turn runs.
-    if (update.sessionUpdate === 'current_mode_update' || update.sessionUpdate === 'config_option_update') {
-      this.options = markSelfApproving(
-        update.sessionUpdate === 'current_mode_update' ? withCurrentMode(this.options, update.currentModeId) : sessionOptions(modeState(this.options), update.configOptions),
-        this.adapter.modes,
-      );
-      owner.commit([{ type: 'session.options', payload: { options: this.options } }]);
-      void this.undoOwnModeSwitch();
+    if (this.modes.onUpdate(update)) {
       return;
     }
     if (update.sessionUpdate === 'available_commands_update') {
@@ -419,26 +376,6 @@ export class LiveSession {
     if (drafts.length > 0) {
       owner.commit(drafts);
     }
-  }
-
-  /** The agent switched itself into a mode where it decides alone, which the person did not pick: switch it back, and say so. */
-  private async undoOwnModeSwitch(): Promise<void> {
-    const restore = modeToRestore(this.options, this.adapter.modes, this.pickedMode);
-    if (!restore || !this.sessionId || this.connection.exited) {
-      return;
-    }
-    try {
-      this.options = markSelfApproving(await this.connection.setOption(this.sessionId, this.options, restore.option.id, restore.to), this.adapter.modes);
-      const text = `${this.binding.agentName} switched itself to ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton switched it back to ${modeName(restore.option, restore.to)}.`;
-      this.owner.commit([{ type: 'session.options', payload: { options: this.options } }, { type: 'notice', payload: { ...this.turnField(), severity: 'warning', text } }]);
-    } catch (error) {
-      this.owner.log(`could not switch ${this.binding.agentName} back to ${restore.to}: ${String(error)}`);
-    }
-  }
-
-  private turnField(): { turnId?: string } {
-    const turnId = this.owner.activeTurnId();
-    return turnId ? { turnId } : {};
   }
 
   private withdrawQuestions(): void {

@@ -22,8 +22,8 @@ describe('"always" answers', () => {
     return response.result as Result<M>;
   };
   const agentPid = async (conversationId: string): Promise<string> => {
-    host.conversations.send(conversationId, 'pid?');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'pid?');
+    await host.turns.idle();
     const reply = transcript(conversationId).items.at(-1);
     return reply?.kind === 'agent' ? reply.text : '';
   };
@@ -42,11 +42,11 @@ describe('"always" answers', () => {
     const work = tempDir('always-work');
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const before = await agentPid(conversationId);
-    const { turnId } = host.conversations.send(conversationId, 'please ask permission');
+    const { turnId } = host.turns.send(conversationId, 'please ask permission');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
     const requestId = request.kind === 'permission' ? request.requestId : '';
     await call('answerPermission', { conversationId, requestId, optionId: 'allow-always' });
-    await host.conversations.idle();
+    await host.turns.idle();
 
     const { decisions } = await call('listAlwaysDecisions', {});
     expect(decisions).toEqual([
@@ -69,10 +69,10 @@ describe('"always" answers', () => {
 
   it('a one-time answer is not remembered', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('always-work'));
-    host.conversations.send(conversationId, 'please ask permission');
+    host.turns.send(conversationId, 'please ask permission');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
     await call('answerPermission', { conversationId, requestId: request.kind === 'permission' ? request.requestId : '', optionId: 'allow' });
-    await host.conversations.idle();
+    await host.turns.idle();
     expect((await call('listAlwaysDecisions', {})).decisions).toEqual([]);
   });
 

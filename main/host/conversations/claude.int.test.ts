@@ -29,8 +29,8 @@ describe('a real turn through claude-agent-acp', () => {
 
   it('streams the reply, commits it, and sends the person\'s text to the model', async () => {
     const conversation = host.conversations.create('claude', tempDir('work'));
-    const { turnId } = host.conversations.send(conversation.conversationId, 'What is the airspeed of a swallow?');
-    await host.conversations.idle();
+    const { turnId } = host.turns.send(conversation.conversationId, 'What is the airspeed of a swallow?');
+    await host.turns.idle();
 
     const chunks = pushed.flatMap((event) => (event.name === 'transcript' ? event.payload.events : [])).filter((event) => event.type === 'message.chunk');
     expect(chunks.length).toBeGreaterThan(1);
@@ -61,7 +61,7 @@ describe('a real turn through claude-agent-acp', () => {
     host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
     const cwd = tempDir('work');
     const conversation = host.conversations.create('claude', cwd);
-    const { turnId } = host.conversations.send(conversation.conversationId, 'Stream slowly please [slow]');
+    const { turnId } = host.turns.send(conversation.conversationId, 'Stream slowly please [slow]');
     const transcript = () => reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
     await expect.poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('word2')), { timeout: 30_000 }).toBe(true);
 
@@ -77,13 +77,13 @@ describe('a real turn through claude-agent-acp', () => {
       });
     expect(pid).toBeDefined();
     process.kill(Number(pid), 'SIGKILL');
-    await host.conversations.idle();
+    await host.turns.idle();
     const failed = transcript();
     expect(failed.turns[turnId]?.status).toBe('failed');
     expect(failed.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', error: { code: 'AgentExited', message: expect.stringContaining('Claude exited unexpectedly (signal SIGKILL)') } });
 
-    const next = host.conversations.send(conversation.conversationId, 'Are you back?');
-    await host.conversations.idle();
+    const next = host.turns.send(conversation.conversationId, 'Are you back?');
+    await host.turns.idle();
     const after = transcript();
     expect(after.turns[next.turnId]?.status).toBe('completed');
     expect(after.items.at(-1)).toMatchObject({ kind: 'agent', text: expect.stringContaining('Are you back?') });
@@ -94,8 +94,8 @@ describe('a real turn through claude-agent-acp', () => {
     await host.dispose();
     host = new Host({ dataDir, env: agentTestEnv(stub.url) });
     const { conversationId } = host.conversations.create('claude', tempDir('work'));
-    host.conversations.send(conversationId, 'first message');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'first message');
+    await host.turns.idle();
     const state = () => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     const model = state().sessionOptions.find((option) => option.category === 'model');
     expect(model?.options.map((choice) => choice.value)).toContain('haiku');
@@ -104,15 +104,15 @@ describe('a real turn through claude-agent-acp', () => {
     expect(state().sessionOptions.find((option) => option.id === model!.id)?.currentValue).toBe('haiku');
     expect(await host.handle('setSessionOption', { conversationId, optionId: model!.id, value: 'no-such-model' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
 
-    host.conversations.send(conversationId, 'second message');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'second message');
+    await host.turns.idle();
     const modelOf = (text: string) => stub.modelRequests().filter((request) => request.lastUserText.includes(text)).at(-1)?.model ?? '';
     expect(modelOf('second message')).toContain('haiku');
 
     await host.dispose();
     host = new Host({ dataDir, env: agentTestEnv(stub.url) });
-    host.conversations.send(conversationId, 'third message');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'third message');
+    await host.turns.idle();
     expect(modelOf('third message')).toContain('haiku');
     expect(state().sessionOptions.find((option) => option.id === model!.id)?.currentValue).toBe('haiku');
   }, 120_000);
@@ -129,14 +129,14 @@ describe('a real turn through claude-agent-acp', () => {
     host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
     const cwd = tempDir('work');
     const conversation = host.conversations.create('claude', cwd);
-    const { turnId } = host.conversations.send(conversation.conversationId, 'Write the file please');
+    const { turnId } = host.turns.send(conversation.conversationId, 'Write the file please');
     const transcript = () => reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
     const request = await until(() => transcript().items.find((item) => item.kind === 'permission'), 60_000);
     // Nothing ran before the person answered.
     expect(() => readFileSync(`${cwd}/out.txt`)).toThrow();
     const allowOnce = request?.kind === 'permission' ? request.options.find((option) => option.kind === 'allow_once') : undefined;
-    host.conversations.answerPermission(conversation.conversationId, request?.kind === 'permission' ? request.requestId : '', allowOnce?.optionId ?? '');
-    await host.conversations.idle();
+    host.turns.answerPermission(conversation.conversationId, request?.kind === 'permission' ? request.requestId : '', allowOnce?.optionId ?? '');
+    await host.turns.idle();
     const state = transcript();
     expect(state.turns[turnId]?.status).toBe('completed');
     expect(readFileSync(`${cwd}/out.txt`, 'utf8')).toBe('written-by-claude\n');
@@ -155,10 +155,10 @@ describe('a real turn through claude-agent-acp', () => {
     host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
     const { conversationId } = host.conversations.create('claude', tempDir('work'));
     const transcript = () => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
-    const first = host.conversations.send(conversationId, 'Tell me a long story\nSLOW_STREAM 60');
+    const first = host.turns.send(conversationId, 'Tell me a long story\nSLOW_STREAM 60');
     await expect.poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('slow3')), { timeout: 60_000 }).toBe(true);
-    expect(await host.conversations.cancel(conversationId)).toBe(true);
-    await host.conversations.idle();
+    expect(await host.turns.cancel(conversationId)).toBe(true);
+    await host.turns.idle();
     expect(transcript().turns[first.turnId]?.status).toBe('cancelled');
 
     const replyTo = (turnId: string) =>
@@ -166,12 +166,12 @@ describe('a real turn through claude-agent-acp', () => {
         .items.filter((item) => item.kind === 'agent' && item.turnId === turnId)
         .map((item) => (item.kind === 'agent' ? item.text : ''))
         .join('');
-    const ping = host.conversations.send(conversationId, 'ping after stop');
-    await host.conversations.idle();
+    const ping = host.turns.send(conversationId, 'ping after stop');
+    await host.turns.idle();
     expect(transcript().turns[ping.turnId]?.status).toBe('completed');
     expect(replyTo(ping.turnId)).toContain('ping after stop');
-    const second = host.conversations.send(conversationId, 'second ping');
-    await host.conversations.idle();
+    const second = host.turns.send(conversationId, 'second ping');
+    await host.turns.idle();
     expect(transcript().turns[second.turnId]?.status).toBe('completed');
     expect(replyTo(second.turnId)).toContain('second ping');
     expect(replyTo(second.turnId)).not.toContain('ping after stop');

@@ -31,7 +31,7 @@ describe('elicitation', () => {
 
   it('shows a form, waits for the person, refuses a bad answer, passes on a good one and keeps no values', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.conversations.send(conversationId, 'elicit form');
+    const { turnId } = host.turns.send(conversationId, 'elicit form');
     const item = await waitForRequest(conversationId);
     expect(item.request).toMatchObject({ mode: 'form', message: 'The deploy server needs a few details.', schema: { required: ['name', 'region'] } });
 
@@ -45,7 +45,7 @@ describe('elicitation', () => {
 
     const good = await host.handle('answerElicitation', { conversationId, requestId, action: 'accept', content: { name: 'secret-project', region: 'eu', replicas: 2, public: false, features: ['backup'] } });
     expect(good.ok).toBe(true);
-    await host.conversations.idle();
+    await host.turns.idle();
     const state = transcript(conversationId);
     expect(reply(state)).toBe('Elicitation accept {"name":"secret-project","region":"eu","replicas":2,"public":false,"features":["backup"]}');
     expect(state.items.find((candidate) => candidate.kind === 'elicitation')).toMatchObject({ answer: { action: 'accept', by: 'person', fields: ['name', 'region', 'replicas', 'public', 'features'] } });
@@ -57,11 +57,11 @@ describe('elicitation', () => {
 
   it('a link is shown, not opened; accepting it and the agent reporting it done are both recorded', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.conversations.send(conversationId, 'elicit url');
+    host.turns.send(conversationId, 'elicit url');
     const item = await waitForRequest(conversationId);
     expect(item.request).toMatchObject({ mode: 'url', url: 'https://auth.example.test/authorize?state=abc' });
     expect((await host.handle('answerElicitation', { conversationId, requestId: item.request.requestId, action: 'accept' })).ok).toBe(true);
-    await host.conversations.idle();
+    await host.turns.idle();
     const state = transcript(conversationId);
     expect(reply(state)).toBe('Elicitation accept');
     expect(state.items.find((candidate) => candidate.kind === 'elicitation')).toMatchObject({ answer: { action: 'accept' }, completed: true });
@@ -69,16 +69,16 @@ describe('elicitation', () => {
 
   it('declining is passed on; cancelling the turn withdraws an open request', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.conversations.send(conversationId, 'elicit form');
+    host.turns.send(conversationId, 'elicit form');
     const first = await waitForRequest(conversationId);
     expect((await host.handle('answerElicitation', { conversationId, requestId: first.request.requestId, action: 'decline' })).ok).toBe(true);
-    await host.conversations.idle();
+    await host.turns.idle();
     expect(reply(transcript(conversationId))).toBe('Elicitation decline');
 
-    const { turnId } = host.conversations.send(conversationId, 'elicit form again');
+    const { turnId } = host.turns.send(conversationId, 'elicit form again');
     await until(() => transcript(conversationId).items.filter((item) => item.kind === 'elicitation').length >= 2);
-    await host.conversations.cancel(conversationId);
-    await host.conversations.idle();
+    await host.turns.cancel(conversationId);
+    await host.turns.idle();
     const state = transcript(conversationId);
     expect(state.items.filter((item) => item.kind === 'elicitation').at(-1)).toMatchObject({ answer: { action: 'cancel', by: 'turn-cancelled' } });
     expect(state.turns[turnId]?.status).toBe('cancelled');
@@ -86,8 +86,8 @@ describe('elicitation', () => {
 
   it('a link that is not http(s) is refused with an error to the agent', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.conversations.send(conversationId, 'elicit bad');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'elicit bad');
+    await host.turns.idle();
     expect(reply(transcript(conversationId))).toBe('Elicitation refused (-32602): Baton opens only http and https links, not file:///etc/passwd.');
   });
 });

@@ -25,8 +25,8 @@ describe('erasing a Codex conversation for good', () => {
   it.skipIf(skip)(withSkipReason('deletes the Codex session Baton created for it', skip), async () => {
     const work = tempDir('purge-work');
     const { conversationId } = host.conversations.create('codex', work);
-    host.conversations.send(conversationId, 'Remember this, then be erased');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'Remember this, then be erased');
+    await host.turns.idle();
     const sessionId = host.store.getContext(conversationId).sessions.codex?.sessionId;
     expect(sessionId).toBeDefined();
     const listed = async (): Promise<string[]> => (await host.imports.list('codex', work)).sessions.map((session) => session.sessionId);

@@ -38,14 +38,14 @@ describe('secrets', () => {
     // A trusted folder whose instructions name the toolbox secret and the host's key.
     mkdirSync(path.join(work, '.baton'));
     writeFileSync(path.join(work, '.baton', 'instructions.md'), `Use the token ${TOOLBOX_SECRET} and ${HOST_SECRET} for deploys.\n`);
-    const projects = host.conversations.instructions.projects;
+    const projects = host.instructions.projects;
     projects.trust(work, projects.read(work).sha256 ?? '');
 
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
-    host.conversations.send(conversationId, 'terminal env');
-    await host.conversations.idle();
-    host.conversations.send(conversationId, 'crash now');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'terminal env');
+    await host.turns.idle();
+    host.turns.send(conversationId, 'crash now');
+    await host.turns.idle();
 
     const events = JSON.stringify(host.store.readEvents(conversationId).events);
     // The terminal really printed the environment (redacted), and the crash's error tail was recorded.

@@ -38,8 +38,8 @@ describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent
     let sessionId: string;
     try {
       const { conversationId } = outside.conversations.create(agent, work);
-      outside.conversations.send(conversationId, 'Remember the word tangerine');
-      await outside.conversations.idle();
+      outside.turns.send(conversationId, 'Remember the word tangerine');
+      await outside.turns.idle();
       const state = transcript(outside, conversationId);
       expect(Object.values(state.turns)[0]?.status).toBe('completed');
       sessionId = state.session!.sessionId;
@@ -70,8 +70,8 @@ describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent
       expect(relisted.ok && (relisted.result as { sessions: Array<{ sessionId: string; conversationId: string | null }> }).sessions.find((session) => session.sessionId === sessionId)).toMatchObject({ conversationId });
 
       // The next message continues the agent's own session.
-      const { turnId } = host.conversations.send(conversationId, 'Are you still there?');
-      await host.conversations.idle();
+      const { turnId } = host.turns.send(conversationId, 'Are you still there?');
+      await host.turns.idle();
       state = transcript(host, conversationId);
       expect(state.turns[turnId]?.status).toBe('completed');
       expect(state.session).toMatchObject({ sessionId, how: expect.stringMatching(/^(resume|load)$/) });

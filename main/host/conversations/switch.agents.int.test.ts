@@ -22,8 +22,8 @@ describe('Claude → Qwen → Claude in one conversation', () => {
     try {
       const { conversationId } = host.conversations.create('claude', tempDir('switch-work'));
       const run = async (text: string, agentId?: string) => {
-        const { turnId } = host.conversations.send(conversationId, text, agentId);
-        await host.conversations.idle();
+        const { turnId } = host.turns.send(conversationId, text, agentId);
+        await host.turns.idle();
         const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
         expect(state.turns[turnId]?.status, JSON.stringify(state.items.at(-1))).toBe('completed');
         return state;

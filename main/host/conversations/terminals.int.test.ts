@@ -106,8 +106,8 @@ describe('client terminals', () => {
 
   async function run(text: string): Promise<{ conversationId: string; state: TranscriptState }> {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.conversations.send(conversationId, text);
-    await host.conversations.idle();
+    host.turns.send(conversationId, text);
+    await host.turns.idle();
     return { conversationId, state: transcript(conversationId) };
   }
 
@@ -148,7 +148,7 @@ describe('client terminals', () => {
     expect(match, reply(state)).not.toBeNull();
     const [leader, child] = [Number(match![1]), Number(match![2])];
     expect(alive(leader) && alive(child)).toBe(true);
-    await host.conversations.release(conversationId);
+    await host.turns.release(conversationId);
     await until(() => !groupHasLiveMembers(leader));
     expect(alive(child)).toBe(false);
     // The transcript says how it ended.

@@ -8,7 +8,7 @@ import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
-import { STOP_GRACE_MS } from './ConversationService.js';
+import { STOP_GRACE_MS } from './Turns.js';
 
 describe('turns through a real ACP process', () => {
   let dataDir: string;
@@ -32,7 +32,7 @@ describe('turns through a real ACP process', () => {
 
   it('waits for the person before a tool runs and passes on exactly the option chosen', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.conversations.send(conversationId, 'please ask permission');
+    const { turnId } = host.turns.send(conversationId, 'please ask permission');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
     expect(request.kind === 'permission' && request.options.map((option) => option.name)).toEqual(['Allow once', 'Always allow', 'Reject']);
 
@@ -42,7 +42,7 @@ describe('turns through a real ACP process', () => {
 
     const answer = await host.handle('answerPermission', { conversationId, requestId: request.kind === 'permission' ? request.requestId : '', optionId: 'allow-always' });
     expect(answer.ok).toBe(true);
-    await host.conversations.idle();
+    await host.turns.idle();
     const state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('completed');
     expect(state.items.find((item) => item.kind === 'agent')).toMatchObject({ text: 'Permission granted (allow-always).' });
@@ -51,32 +51,32 @@ describe('turns through a real ACP process', () => {
 
   it('refuses an option the agent did not offer', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.conversations.send(conversationId, 'permission please');
+    host.turns.send(conversationId, 'permission please');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
     const requestId = request.kind === 'permission' ? request.requestId : '';
     const bad = await host.handle('answerPermission', { conversationId, requestId, optionId: 'sudo' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
     await host.handle('answerPermission', { conversationId, requestId, optionId: 'reject' });
-    await host.conversations.idle();
+    await host.turns.idle();
     expect(transcript(conversationId).items.find((item) => item.kind === 'agent')).toMatchObject({ text: 'Permission denied.' });
   });
 
   it('Stop cancels the running turn through session/cancel and withdraws open questions', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.conversations.send(conversationId, 'be slow');
+    const { turnId } = host.turns.send(conversationId, 'be slow');
     await until(() => (transcript(conversationId).items.some((item) => item.kind === 'agent' && item.text.includes('word2')) ? true : undefined));
-    expect(await host.conversations.cancel(conversationId)).toBe(true);
-    await host.conversations.idle();
+    expect(await host.turns.cancel(conversationId)).toBe(true);
+    await host.turns.idle();
     const state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('cancelled');
     expect(state.items.find((item) => item.kind === 'agent' && item.text.includes('word5999'))).toBeUndefined();
-    expect(await host.conversations.cancel(conversationId)).toBe(false);
+    expect(await host.turns.cancel(conversationId)).toBe(false);
   });
 
   it('an agent that dies mid-turn fails the turn with its stderr, and the next message starts it again', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.conversations.send(conversationId, 'crash now');
-    await host.conversations.idle();
+    const { turnId } = host.turns.send(conversationId, 'crash now');
+    await host.turns.idle();
     let state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('failed');
     const failure = state.items.find((item) => item.kind === 'notice' && item.severity === 'error');
@@ -85,8 +85,8 @@ describe('turns through a real ACP process', () => {
       details: { stderrTail: expect.stringContaining('simulated crash') },
     });
 
-    const next = host.conversations.send(conversationId, 'are you back?');
-    await host.conversations.idle();
+    const next = host.turns.send(conversationId, 'are you back?');
+    await host.turns.idle();
     state = transcript(conversationId);
     expect(state.turns[next.turnId]?.status).toBe('completed');
     expect(state.items.at(-1)).toMatchObject({ kind: 'agent', text: 'Fake reply: are you back?' });
@@ -94,10 +94,10 @@ describe('turns through a real ACP process', () => {
 
   it('a line of garbage or an unknown update from the agent is skipped; the turn completes', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const first = host.conversations.send(conversationId, 'garbage please');
-    await host.conversations.idle();
-    const second = host.conversations.send(conversationId, 'unknown please');
-    await host.conversations.idle();
+    const first = host.turns.send(conversationId, 'garbage please');
+    await host.turns.idle();
+    const second = host.turns.send(conversationId, 'unknown please');
+    await host.turns.idle();
     const state = transcript(conversationId);
     expect(state.turns[first.turnId]?.status).toBe('completed');
     expect(state.turns[second.turnId]?.status).toBe('completed');
@@ -106,14 +106,14 @@ describe('turns through a real ACP process', () => {
 
   it('a 50 MiB message fails the turn as a protocol error, ends that agent, and the next message works', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.conversations.send(conversationId, 'huge please');
-    await host.conversations.idle();
+    const { turnId } = host.turns.send(conversationId, 'huge please');
+    await host.turns.idle();
     let state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('failed');
     expect(state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'ProtocolError', message: expect.stringContaining('byte limit') } });
     await expect.poll(() => fakeAgentProcesses(dataDir).length, { timeout: 5_000 }).toBe(0);
-    const next = host.conversations.send(conversationId, 'hello again');
-    await host.conversations.idle();
+    const next = host.turns.send(conversationId, 'hello again');
+    await host.turns.idle();
     state = transcript(conversationId);
     expect(state.turns[next.turnId]?.status).toBe('completed');
   }, 60_000);
@@ -125,8 +125,8 @@ describe('turns through a real ACP process', () => {
     writeFileSync(path.join(outside, 'secret.txt'), 'secret');
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const reply = async (text: string): Promise<string> => {
-      host.conversations.send(conversationId, text);
-      await host.conversations.idle();
+      host.turns.send(conversationId, text);
+      await host.turns.idle();
       const last = transcript(conversationId).items.at(-1);
       return last?.kind === 'agent' ? last.text : '';
     };
@@ -140,12 +140,12 @@ describe('turns through a real ACP process', () => {
 
   it('an agent that ignores Stop is ended within a few seconds; the turn is cancelled and the next message works', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.conversations.send(conversationId, 'hang');
+    const { turnId } = host.turns.send(conversationId, 'hang');
     await until(() => (transcript(conversationId).turns[turnId]?.status === 'running' ? true : undefined));
     expect(fakeAgentProcesses(dataDir)).toHaveLength(1);
     const pressed = Date.now();
-    expect(await host.conversations.cancel(conversationId)).toBe(true);
-    await host.conversations.idle();
+    expect(await host.turns.cancel(conversationId)).toBe(true);
+    await host.turns.idle();
     const took = Date.now() - pressed;
     expect(took).toBeGreaterThanOrEqual(STOP_GRACE_MS);
     expect(took).toBeLessThan(STOP_GRACE_MS + 4_000);
@@ -154,19 +154,19 @@ describe('turns through a real ACP process', () => {
     expect(state.items.find((item) => item.kind === 'notice' && item.severity === 'warning')).toMatchObject({ text: expect.stringContaining('did not stop') });
     await expect.poll(() => fakeAgentProcesses(dataDir), { timeout: 5_000 }).toEqual([]);
 
-    const next = host.conversations.send(conversationId, 'hello again');
-    await host.conversations.idle();
+    const next = host.turns.send(conversationId, 'hello again');
+    await host.turns.idle();
     expect(transcript(conversationId).turns[next.turnId]?.status).toBe('completed');
     expect(transcript(conversationId).items.at(-1)).toMatchObject({ kind: 'agent', text: 'Fake reply: hello again' });
   }, 30_000);
 
   it('a second message while a reply is being written is refused, not queued silently', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.conversations.send(conversationId, 'slow please');
+    host.turns.send(conversationId, 'slow please');
     const second = await host.handle('sendMessage', { conversationId, text: 'me again' });
     expect(second).toMatchObject({ ok: false, error: { code: 'TurnInProgress' } });
-    await host.conversations.cancel(conversationId);
-    await host.conversations.idle();
+    await host.turns.cancel(conversationId);
+    await host.turns.idle();
   });
 
   it('pushes each event only after it is committed, in commit order', async () => {
@@ -180,8 +180,8 @@ describe('turns through a real ACP process', () => {
         seen.push(...event.payload.events.map(({ seq }) => ({ seq, storedAtPush: stored.includes(seq) })));
       }
     });
-    host.conversations.send(conversationId, 'hello');
-    await host.conversations.idle();
+    host.turns.send(conversationId, 'hello');
+    await host.turns.idle();
     expect(seen.length).toBeGreaterThan(2);
     expect(seen.filter((entry) => !entry.storedAtPush)).toEqual([]);
     const seqs = seen.map((entry) => entry.seq);
@@ -190,10 +190,10 @@ describe('turns through a real ACP process', () => {
 
   it('shutting down mid-reply records the turn as cancelled and leaves no agent running', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.conversations.send(conversationId, 'slow again');
+    const { turnId } = host.turns.send(conversationId, 'slow again');
     await until(() => (transcript(conversationId).items.some((item) => item.kind === 'agent') ? true : undefined));
     const store = host.store;
-    await host.conversations.dispose();
+    await host.stopAgents();
     const state = reduceAll(emptyTranscript(conversationId), store.readEvents(conversationId).events);
     expect(state.turns[turnId]?.status).toBe('cancelled');
     expect(fakeAgentProcesses(dataDir)).toEqual([]);
@@ -225,8 +225,8 @@ describe('logging in', () => {
     const host = new Host({ dataDir, env: definedEnv(process.env) });
     try {
       const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-      const first = host.conversations.send(conversationId, 'hello');
-      await host.conversations.idle();
+      const first = host.turns.send(conversationId, 'hello');
+      await host.turns.idle();
       let state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[first.turnId]?.status).toBe('failed');
       expect(state.items.at(-1)).toMatchObject({
@@ -237,17 +237,17 @@ describe('logging in', () => {
       expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'login-shell' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringContaining('runs in a terminal') } });
       expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'nope' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
       expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'token' })).toMatchObject({ ok: true });
-      const second = host.conversations.send(conversationId, 'hello again');
-      await host.conversations.idle();
+      const second = host.turns.send(conversationId, 'hello again');
+      await host.turns.idle();
       state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[second.turnId]?.status).toBe('completed');
 
       // Logging out (offered by this agent) makes the agent forget it: the next turn needs a log-in again.
       expect((await host.handle('describeAgent', { agentId: FAKE_AGENT_ID }))).toMatchObject({ ok: true, result: { card: { logout: true } } });
       expect(await host.handle('logoutAgent', { agentId: FAKE_AGENT_ID })).toMatchObject({ ok: true });
-      await host.conversations.release(conversationId);
-      const third = host.conversations.send(conversationId, 'after logging out');
-      await host.conversations.idle();
+      await host.turns.release(conversationId);
+      const third = host.turns.send(conversationId, 'after logging out');
+      await host.turns.idle();
       state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[third.turnId]?.status).toBe('failed');
     } finally {
@@ -347,8 +347,8 @@ describe('host API validation', () => {
     const host = new Host({ dataDir: tempDir('api'), env: { PATH: tempDir('empty-path') } });
     try {
       const { conversationId } = host.conversations.create('claude', tempDir('work'));
-      const { turnId } = host.conversations.send(conversationId, 'hello');
-      await host.conversations.idle();
+      const { turnId } = host.turns.send(conversationId, 'hello');
+      await host.turns.idle();
       const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[turnId]?.status).toBe('failed');
       expect(state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'AgentNotInstalled', message: expect.stringContaining('npm i -g @agentclientprotocol/claude-agent-acp') } });

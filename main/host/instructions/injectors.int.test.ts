@@ -98,8 +98,8 @@ function transcript(host: Host, conversationId: string): TranscriptState {
 
 /** Sends `text` and returns the turn's state and the fake agent's reply. */
 async function ask(host: Host, conversationId: string, text: string) {
-  const { turnId } = host.conversations.send(conversationId, text);
-  await host.conversations.idle();
+  const { turnId } = host.turns.send(conversationId, text);
+  await host.turns.idle();
   const state = transcript(host, conversationId);
   const reply = state.items.filter((item) => item.kind === 'agent' && item.turnId === turnId).map((item) => (item.kind === 'agent' ? item.text : '')).join('');
   return { state, turnId, reply, status: state.turns[turnId]?.status };
@@ -196,7 +196,7 @@ describe('injectors in a conversation with the fake agent', () => {
     expect(refused.state.items.at(-1)).toMatchObject({ error: { code: 'UnsupportedInput', details: { agentName: 'Fake', input: 'context from the injector "kickoff"' } } });
     expect(refused.reply).toBe('');
 
-    host.conversations.instructions.setAgent(FAKE_AGENT_ID, { contextAsText: true });
+    host.instructions.setAgent(FAKE_AGENT_ID, { contextAsText: true });
     const allowed = await ask(host, conversationId, 'blocks?');
     const blocks = blocksOf(allowed.reply);
     expect(blocks).toHaveLength(2);
@@ -210,7 +210,7 @@ describe('injectors in a conversation with the fake agent', () => {
     host.toolbox.addServer({ name: 'vault', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: marker, secret: true }] });
     const work = tempDir('work');
     writeInjector(path.join(work, '.agents', 'instructions'), 'leaky', { 'manifest.json': { name: 'leaky', when: 'first_turn', context: ['env.md'] }, 'env.md': `token=${marker}` });
-    const projects = host.conversations.instructions.projects;
+    const projects = host.instructions.projects;
     projects.trust(work, projects.read(work).sha256!);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work, '', undefined, [], { names: ['leaky'], off: false });
     const { reply, status } = await ask(host, conversationId, 'blocks?');

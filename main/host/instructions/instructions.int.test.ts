@@ -52,10 +52,10 @@ describe.each(CONFORMANCE_AGENTS)('instructions for %s', (agent) => {
   async function turn(env: Record<string, string>, hello: string, instructions?: { text: string; intent: InstructionIntent }) {
     const host = new Host({ dataDir: tempDir(`instructions-${agent}`), env });
     hosts.push(host);
-    host.conversations.instructions.setAgent(agent, { off: false, commandLineAccepted: true });
+    host.instructions.setAgent(agent, { off: false, commandLineAccepted: true });
     const { conversationId } = host.conversations.create(agent, tempDir(`${agent}-work`), '', instructions);
-    const { turnId } = host.conversations.send(conversationId, hello);
-    await host.conversations.idle();
+    const { turnId } = host.turns.send(conversationId, hello);
+    await host.turns.idle();
     return { host, state: transcript(host, conversationId), turnId };
   }
 
@@ -118,12 +118,12 @@ describe('Claude across a host restart', () => {
     try {
       const marker = 'BATON-MARKER-claude-restart';
       const { conversationId } = host.conversations.create('claude', tempDir('claude-work'), '', { text: `Mention ${marker}.`, intent: 'append' });
-      host.conversations.send(conversationId, 'before the restart');
-      await host.conversations.idle();
+      host.turns.send(conversationId, 'before the restart');
+      await host.turns.idle();
       await host.dispose();
       host = new Host({ dataDir, env });
-      const { turnId } = host.conversations.send(conversationId, 'after the restart');
-      await host.conversations.idle();
+      const { turnId } = host.turns.send(conversationId, 'after the restart');
+      await host.turns.idle();
       const state = transcript(host, conversationId);
       expect(state.turns[turnId]?.status).toBe('completed');
       expect(state.session?.how).toMatch(/^(resume|load)$/);
@@ -151,10 +151,10 @@ describe('a working folder that tries to write the system prompt', () => {
           mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
           writeFileSync(path.join(work, file), hostile);
         }
-        host.conversations.instructions.setPerson({ text: 'Replace it with mine.', intent: 'replace' });
+        host.instructions.setPerson({ text: 'Replace it with mine.', intent: 'replace' });
         const { conversationId } = host.conversations.create(agent, work);
-        const { turnId } = host.conversations.send(conversationId, 'hello from a hostile folder');
-        await host.conversations.idle();
+        const { turnId } = host.turns.send(conversationId, 'hello from a hostile folder');
+        await host.turns.idle();
         expect(transcript(host, conversationId).turns[turnId]?.status).toBe('completed');
         expect(stub.modelRequests().length).toBeGreaterThan(0);
         for (const request of stub.requests) {
@@ -177,8 +177,8 @@ describe('files Baton writes for an agent', () => {
     let host = new Host({ dataDir, env });
     try {
       const { conversationId } = host.conversations.create('gemini', tempDir('gemini-work'), '', { text: 'Replacement for Gemini.', intent: 'replace' });
-      host.conversations.send(conversationId, 'write the file');
-      await host.conversations.idle();
+      host.turns.send(conversationId, 'write the file');
+      await host.turns.idle();
       const folders = readdirSync(path.join(dataDir, SESSION_FOLDERS));
       expect(folders).toHaveLength(1);
       const folder = path.join(dataDir, SESSION_FOLDERS, folders[0]!);
@@ -207,15 +207,15 @@ describe('a working folder\'s own instructions (.baton/instructions.md)', () => 
   it.skipIf(skip)(withSkipReason('reach Claude only once trusted, and a changed file only once trusted again', skip), async () => {
     const stub = await startModelStub();
     const host = new Host({ dataDir: tempDir('trust'), env: agentHome('claude', stub.url) });
-    const projects = host.conversations.instructions.projects;
+    const projects = host.instructions.projects;
     try {
       const work = tempDir('trust-work');
       mkdirSync(path.join(work, '.baton'));
       writeFileSync(path.join(work, '.baton', 'instructions.md'), 'FOLDER-MARKER-ONE: follow the folder.');
       const { conversationId } = host.conversations.create('claude', work);
       const systemOf = async (text: string): Promise<string> => {
-        host.conversations.send(conversationId, text);
-        await host.conversations.idle();
+        host.turns.send(conversationId, text);
+        await host.turns.idle();
         const request = requestsFor(stub, text)[0];
         expect(request, text).toBeDefined();
         expect(request!.userRaw).not.toContain('FOLDER-MARKER');

@@ -30,8 +30,8 @@ function transcript(host: Host, conversationId: string): TranscriptState {
 
 /** Sends `text`, waits, and returns the agent's reply and the turn's recorded digest. */
 async function ask(host: Host, conversationId: string, text: string): Promise<{ reply: string; sha256: string | undefined; state: TranscriptState }> {
-  const { turnId } = host.conversations.send(conversationId, text);
-  await host.conversations.idle();
+  const { turnId } = host.turns.send(conversationId, text);
+  await host.turns.idle();
   const state = transcript(host, conversationId);
   const reply = state.items.filter((item) => item.kind === 'agent' && item.turnId === turnId).map((item) => (item.kind === 'agent' ? item.text : '')).join('');
   const started = host.store.readEvents(conversationId).events.find((event) => event.type === 'turn.started' && event.payload.turnId === turnId);
@@ -43,7 +43,7 @@ const deliveredOf = (reply: string): unknown => JSON.parse(reply.replace(/^Instr
 describe('instructions for an agent that advertises Baton\'s extension', () => {
   it('gets the bundle on session/new: the replacement, then the additions and Baton\'s note', async () => {
     const host = open({ sessionInstructions: true });
-    host.conversations.instructions.setPerson({ text: 'Answer in French.', intent: 'append' });
+    host.instructions.setPerson({ text: 'Answer in French.', intent: 'append' });
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'You are a careful reviewer.', intent: 'replace' });
     const { reply } = await ask(host, conversationId, 'instructions?');
     expect(deliveredOf(reply)).toEqual({ replace: 'You are a careful reviewer.', append: `Answer in French.\n\n${BATON_FRAGMENT}` });
@@ -83,7 +83,7 @@ describe('instructions for an agent that advertises Baton\'s extension', () => {
     host.conversations.setInstructions(conversationId, { text: 'First rules.', intent: 'append' });
     expect((await ask(host, conversationId, 'back to the first')).sha256).toBe(first.sha256);
     // The person's own instructions count too.
-    host.conversations.instructions.setPerson({ text: 'Mine.', intent: 'append' });
+    host.instructions.setPerson({ text: 'Mine.', intent: 'append' });
     expect((await ask(host, conversationId, 'with mine')).sha256).not.toBe(first.sha256);
   });
 });
@@ -102,7 +102,7 @@ describe('instructions for an agent that does not advertise a channel', () => {
 
   it('delivery turned off for the agent: it runs with only its own prompt', async () => {
     const host = open({ sessionInstructions: true });
-    host.conversations.instructions.setAgent(FAKE_AGENT_ID, { off: true, commandLineAccepted: false });
+    host.instructions.setAgent(FAKE_AGENT_ID, { off: true, commandLineAccepted: false });
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'Be brief.', intent: 'append' });
     expect((await ask(host, conversationId, 'instructions?')).reply).toBe('Instructions: null');
   });
@@ -111,14 +111,14 @@ describe('instructions for an agent that does not advertise a channel', () => {
 describe("an agent's profile", () => {
   it('joins the bundle after your instructions; each change is a new revision, recorded on the turns that use it', async () => {
     const host = open({ sessionInstructions: true });
-    host.conversations.instructions.setPerson({ text: 'Yours first.', intent: 'append' });
-    expect(host.conversations.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile one.', intent: 'append' }).revision).toBe(1);
+    host.instructions.setPerson({ text: 'Yours first.', intent: 'append' });
+    expect(host.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile one.', intent: 'append' }).revision).toBe(1);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
     const first = await ask(host, conversationId, 'instructions?');
     expect(deliveredOf(first.reply)).toEqual({ replace: null, append: `Yours first.\n\nProfile one.\n\n${BATON_FRAGMENT}` });
-    expect(host.conversations.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile two.', intent: 'append' }).revision).toBe(2);
+    expect(host.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile two.', intent: 'append' }).revision).toBe(2);
     // Saving the same text again makes no new revision.
-    expect(host.conversations.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile two.', intent: 'append' }).revision).toBe(2);
+    expect(host.instructions.setProfile(FAKE_AGENT_ID, { text: 'Profile two.', intent: 'append' }).revision).toBe(2);
     const second = await ask(host, conversationId, 'instructions?');
     expect(deliveredOf(second.reply)).toMatchObject({ append: expect.stringContaining('Profile two.') });
     const revisions = host.store

@@ -37,14 +37,14 @@ describe('the agent pool with real agents', () => {
   it.skipIf(skip)(withSkipReason('two Codex conversations answer at the same time from one Codex process', skip), async () => {
     const first = host.conversations.create('codex', tempDir('pool-a'));
     const second = host.conversations.create('codex', tempDir('pool-b'));
-    const a = host.conversations.send(first.conversationId, 'First Codex conversation, SLOW_STREAM 2');
-    const b = host.conversations.send(second.conversationId, 'Second Codex conversation, SLOW_STREAM 2');
+    const a = host.turns.send(first.conversationId, 'First Codex conversation, SLOW_STREAM 2');
+    const b = host.turns.send(second.conversationId, 'Second Codex conversation, SLOW_STREAM 2');
     // Both run at once: each streams before either has ended.
     await until(() => replyOf(first.conversationId, a.turnId).includes('slow3') && replyOf(second.conversationId, b.turnId).includes('slow3'), 60_000);
-    expect(host.conversations.isRunning(first.conversationId) && host.conversations.isRunning(second.conversationId)).toBe(true);
-    const table = await host.conversations.pool.table();
+    expect(host.turns.isRunning(first.conversationId) && host.turns.isRunning(second.conversationId)).toBe(true);
+    const table = await host.pool.table();
     expect(table.filter((row) => row.agentId === 'codex')).toEqual([expect.objectContaining({ sessions: 2 })]);
-    await host.conversations.idle();
+    await host.turns.idle();
     expect(transcript(first.conversationId).turns[a.turnId]?.status).toBe('completed');
     expect(transcript(second.conversationId).turns[b.turnId]?.status).toBe('completed');
   }, TURN_TIMEOUT);
@@ -53,14 +53,14 @@ describe('the agent pool with real agents', () => {
     const first = host.conversations.create('codex', tempDir('pool-c'));
     const second = host.conversations.create('codex', tempDir('pool-d'));
     const claude = host.conversations.create('claude', tempDir('pool-e'));
-    const a = host.conversations.send(first.conversationId, 'Codex one, SLOW_STREAM 20');
-    const b = host.conversations.send(second.conversationId, 'Codex two, SLOW_STREAM 20');
-    const c = host.conversations.send(claude.conversationId, 'Claude, SLOW_STREAM 4');
+    const a = host.turns.send(first.conversationId, 'Codex one, SLOW_STREAM 20');
+    const b = host.turns.send(second.conversationId, 'Codex two, SLOW_STREAM 20');
+    const c = host.turns.send(claude.conversationId, 'Claude, SLOW_STREAM 4');
     await until(() => replyOf(first.conversationId, a.turnId).includes('slow2') && replyOf(second.conversationId, b.turnId).includes('slow2') && replyOf(claude.conversationId, c.turnId).includes('slow2'), 60_000);
-    const codex = (await host.conversations.pool.table()).filter((row) => row.agentId === 'codex');
+    const codex = (await host.pool.table()).filter((row) => row.agentId === 'codex');
     expect(codex).toHaveLength(1);
     process.kill(-codex[0]!.pid!, 'SIGKILL');
-    await host.conversations.idle();
+    await host.turns.idle();
     for (const [conversationId, turnId] of [[first.conversationId, a.turnId], [second.conversationId, b.turnId]] as const) {
       const state = transcript(conversationId);
       expect(state.turns[turnId]?.status).toBe('failed');
@@ -68,11 +68,11 @@ describe('the agent pool with real agents', () => {
     }
     expect(transcript(claude.conversationId).turns[c.turnId]?.status).toBe('completed');
     // The next message in each starts Codex again (one process for both).
-    const again = [host.conversations.send(first.conversationId, 'Codex one, are you back?'), host.conversations.send(second.conversationId, 'Codex two, are you back?')];
-    await host.conversations.idle();
+    const again = [host.turns.send(first.conversationId, 'Codex one, are you back?'), host.turns.send(second.conversationId, 'Codex two, are you back?')];
+    await host.turns.idle();
     expect(transcript(first.conversationId).turns[again[0]!.turnId]?.status).toBe('completed');
     expect(transcript(second.conversationId).turns[again[1]!.turnId]?.status).toBe('completed');
     expect(replyOf(first.conversationId, again[0]!.turnId)).toContain('Codex one, are you back?');
-    expect((await host.conversations.pool.table()).filter((row) => row.agentId === 'codex')).toHaveLength(1);
+    expect((await host.pool.table()).filter((row) => row.agentId === 'codex')).toHaveLength(1);
   }, TURN_TIMEOUT);
 });

@@ -32,8 +32,8 @@ afterEach(async () => {
 
 async function chat(host: Host, text: string, cwd = tempDir('work')): Promise<string> {
   const { conversationId } = host.conversations.create(FAKE_AGENT_ID, cwd);
-  host.conversations.send(conversationId, text);
-  await host.conversations.idle();
+  host.turns.send(conversationId, text);
+  await host.turns.idle();
   return conversationId;
 }
 
@@ -258,11 +258,11 @@ describe('export and import', () => {
     registerFakeAgent(dir);
     const host = openHost(dir);
     const { conversationId: id } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.conversations.send(id, 'ask permission about exports');
+    host.turns.send(id, 'ask permission about exports');
     // Nobody answers: the turn waits for the person; cancelling it withdraws the question.
     await expect.poll(() => host.store.readEvents(id).events.some((event) => event.type === 'permission.requested')).toBe(true);
-    await host.conversations.cancel(id);
-    await host.conversations.idle();
+    await host.turns.cancel(id);
+    await host.turns.idle();
     const exported = host.history.export(id, 'jsonl');
     expect(exported.fileName).toMatch(/\.jsonl$/);
     const imported = host.history.import(exported.content);
@@ -330,8 +330,8 @@ describe('damaged or busy data folders', () => {
     const host = openHost(dir, { storeOptions: { pragmas: [`max_page_count = ${pages + 40}`] } });
     const pushed: PushEvent[] = [];
     host.subscribe((event) => pushed.push(event));
-    const { turnId } = host.conversations.send(id, 'now something long');
-    await host.conversations.idle();
+    const { turnId } = host.turns.send(id, 'now something long');
+    await host.turns.idle();
     const hostError = pushed.find((event) => event.name === 'hostError');
     const state = reduceAll(emptyTranscript(id), host.store.readEvents(id).events);
     const ended = state.turns[turnId]?.status;

@@ -42,11 +42,11 @@ describe('toolbox secrets', () => {
       const http = host.toolbox.addServer({ name: 'weblookup', transport: 'http', url: lookup.httpUrl, headers: [{ name: 'Authorization', value: `Bearer ${MARKER}`, secret: true }] });
       expect(JSON.stringify(host.toolbox.listServers())).not.toContain(MARKER);
       const { conversationId } = host.conversations.create('claude', tempDir('secrets-work'), '', undefined, [stdio.serverId, http.serverId]);
-      const { turnId } = host.conversations.send(conversationId, 'hello with secrets around');
+      const { turnId } = host.turns.send(conversationId, 'hello with secrets around');
       // While the agent and its servers run.
       await expect.poll(() => host.store.readEvents(conversationId).events.some((event) => event.type === 'turn.running'), { timeout: 60_000 }).toBe(true);
       const during = commandLines();
-      await host.conversations.idle();
+      await host.turns.idle();
       expect(host.store.readEvents(conversationId).events.find((event) => event.type === 'turn.ended' && event.payload.turnId === turnId)).toMatchObject({ payload: { outcome: 'completed' } });
       expect(during.filter((line) => line.includes(MARKER))).toEqual([]);
       expect(commandLines().filter((line) => line.includes(MARKER))).toEqual([]);

@@ -36,10 +36,10 @@ function offeredServers(request: NormalizedRequest): string[] {
 /** Sends `text` and answers every permission question with allow-once, as a person might; expects the turn to complete. */
 async function sendAllowing(host: Host, conversationId: string, text: string): Promise<string> {
   const transcript = (): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
-  const { turnId } = host.conversations.send(conversationId, text);
+  const { turnId } = host.turns.send(conversationId, text);
   const answered = new Set<string>();
   let done = false;
-  const running = host.conversations.idle().then(() => {
+  const running = host.turns.idle().then(() => {
     done = true;
   });
   while (!done) {
@@ -47,7 +47,7 @@ async function sendAllowing(host: Host, conversationId: string, text: string): P
     if (request?.kind === 'permission') {
       answered.add(request.requestId);
       const allow = request.options.find((option) => option.kind === 'allow_once') ?? request.options[0]!;
-      host.conversations.answerPermission(conversationId, request.requestId, allow.optionId);
+      host.turns.answerPermission(conversationId, request.requestId, allow.optionId);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -137,8 +137,8 @@ describe('an SSE server for Codex, which takes no SSE servers', () => {
     try {
       const sse = host.toolbox.addServer({ name: 'ssefeed', transport: 'sse', url: lookup.sseUrl, headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}`, secret: true }] });
       const { conversationId } = host.conversations.create('codex', tempDir('codex-sse'), '', undefined, [sse.serverId]);
-      const refused = host.conversations.send(conversationId, 'use the feed [tool:lookup]');
-      await host.conversations.idle();
+      const refused = host.turns.send(conversationId, 'use the feed [tool:lookup]');
+      await host.turns.idle();
       const state = transcript(conversationId);
       expect(state.turns[refused.turnId]?.status).toBe('failed');
       expect(state.items.at(-1)).toMatchObject({

@@ -1,0 +1,81 @@
+/** Requests about agents: the list, capability cards, install and remove, log-in and log-out, their own sessions. */
+import { z } from 'zod';
+import { agentCardSchema } from '../agents/agentCard.js';
+import { agentInfoSchema } from '../agents/agentInfo.js';
+import { conversationSummarySchema } from '../transcript/summary.js';
+
+/** A session an agent keeps itself (from its `session/list`), and the conversation it is already imported into. */
+export const agentSessionSchema = z.object({
+  sessionId: z.string(),
+  cwd: z.string(),
+  title: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+  conversationId: z.string().nullable(),
+});
+
+/** A session an agent keeps itself. */
+export type AgentSession = z.infer<typeof agentSessionSchema>;
+
+/** The agents' requests of the host API contract. */
+export const agentRequests = {
+  listAgents: {
+    params: z.object({}),
+    result: z.object({ agents: z.array(agentInfoSchema) }),
+  },
+  /** Logs in to an agent with one of the methods it offers (it keeps the credentials itself). */
+  authenticateAgent: {
+    params: z.object({ agentId: z.string().min(1), methodId: z.string().min(1) }),
+    result: z.object({}),
+  },
+  /**
+   * Installs (or updates to the version this Baton pins) an npm-distributed agent into Baton's
+   * own agents folder. Progress comes as agentInstallProgress; resolves with the agent list after.
+   */
+  installAgent: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({ agents: z.array(agentInfoSchema) }),
+  },
+  /** Removes an agent Baton installed (never one the person installed themselves). */
+  removeAgent: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({ agents: z.array(agentInfoSchema) }),
+  },
+  /** Runs one of the agent's terminal log-in methods in a terminal the page shows (output comes as loginTerminal). */
+  startLoginTerminal: {
+    params: z.object({ agentId: z.string().min(1), methodId: z.string().min(1), cols: z.number().int().positive(), rows: z.number().int().positive() }),
+    result: z.object({ terminalId: z.string() }),
+  },
+  /** Keys the person typed into a log-in terminal. */
+  loginTerminalInput: {
+    params: z.object({ terminalId: z.string().min(1), data: z.string().max(65_536) }),
+    result: z.object({}),
+  },
+  /** Ends a log-in terminal that still runs. */
+  closeLoginTerminal: {
+    params: z.object({ terminalId: z.string().min(1) }),
+    result: z.object({}),
+  },
+  /** Logs out of an agent that offers `logout` (it forgets the credentials it keeps). */
+  logoutAgent: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({}),
+  },
+  /** The sessions an agent keeps itself (`session/list`), optionally only those of one folder, newest first. */
+  listAgentSessions: {
+    params: z.object({ agentId: z.string().min(1), cwd: z.string().min(1).optional() }),
+    result: z.object({ sessions: z.array(agentSessionSchema), truncated: z.boolean() }),
+  },
+  /**
+   * Brings one of an agent's own sessions into the history: its replayed messages become the
+   * conversation's turns and later messages continue it. Importing it again returns the same conversation.
+   */
+  importAgentSession: {
+    params: z.object({ agentId: z.string().min(1), sessionId: z.string().min(1), cwd: z.string().min(1) }),
+    result: z.object({ conversation: conversationSummarySchema, alreadyImported: z.boolean() }),
+  },
+  /** Starts the agent once (initialize only, cached for this run) to fill its capability card. */
+  describeAgent: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({ card: agentCardSchema }),
+  },
+} as const;

@@ -1,0 +1,104 @@
+/** Requests about one conversation: create and read it, send, steer and stop turns, options, and the person's answers. */
+import { z } from 'zod';
+import { alwaysDecisionSchema } from '../agents/alwaysDecisions.js';
+import { elicitationContentSchema } from '../agents/elicitation.js';
+import { envelopeSchema } from '../events/index.js';
+import { instructionTextSchema } from '../instructions/bundle.js';
+import { injectorChoiceSchema } from '../instructions/injectors.js';
+import { conversationContextSchema } from '../transcript/context.js';
+import { conversationSummarySchema } from '../transcript/summary.js';
+import { attachmentSchema, MAX_ATTACHMENTS } from '../prompt/attachments.js';
+import { conversationId, conversationResult } from './common.js';
+
+/** The most events one answer of a paged read carries. */
+export const MAX_EVENTS_PER_PAGE = 10_000;
+
+/** The conversations' requests of the host API contract. */
+export const conversationRequests = {
+  newConversation: {
+    params: z.object({
+      agentId: z.string().min(1),
+      cwd: z.string().min(1),
+      title: z.string().optional(),
+      instructions: instructionTextSchema.optional(),
+      /** The catalog servers it may use; absent: the default toolbox. */
+      serverIds: z.array(z.string()).max(200).optional(),
+      /** The injectors it selects. */
+      injectors: injectorChoiceSchema.optional(),
+    }),
+    result: conversationResult,
+  },
+  /**
+   * Reads a stored transcript by pages of whole turns: the last `turns` turns, reaching back far
+   * enough to include the turn holding `aroundSeq` when given. Starts no agent.
+   */
+  openConversation: {
+    params: z.object({
+      conversationId,
+      turns: z.number().int().min(1).max(1_000_000).optional(),
+      aroundSeq: z.number().int().positive().optional(),
+      /** At most this many events in the answer; the rest come by readConversationEvents from `nextSeq`. */
+      maxEvents: z.number().int().min(1).max(MAX_EVENTS_PER_PAGE).optional(),
+    }),
+    result: z.object({
+      conversation: conversationSummarySchema,
+      events: z.array(envelopeSchema),
+      /** Seq of the first event returned; earlier ones exist when it is above 1. */
+      firstSeq: z.number().int().positive(),
+      /** Where the events left out by `maxEvents` start (null: none were). */
+      nextSeq: z.number().int().positive().nullable(),
+      /** The conversation's own state as of its last event: what a tail read from firstSeq starts from. */
+      context: conversationContextSchema,
+    }),
+  },
+  /** The next page of a read: up to `limit` stored events from `fromSeq` on. */
+  readConversationEvents: {
+    params: z.object({ conversationId, fromSeq: z.number().int().positive(), limit: z.number().int().min(1).max(MAX_EVENTS_PER_PAGE) }),
+    result: z.object({ events: z.array(envelopeSchema), nextSeq: z.number().int().positive().nullable() }),
+  },
+  /**
+   * Resolves once the person's message is committed as a new turn. With another agent than the
+   * conversation's, the conversation passes to it from this turn (refused first, with the typed
+   * error, when it cannot take the conversation's toolbox or instructions).
+   */
+  sendMessage: {
+    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000), agentId: z.string().min(1).optional(), attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional() }),
+    result: z.object({ turnId: z.string(), seq: z.number().int() }),
+  },
+  /** Sends a follow-up into the running turn (agents with the steering extension); `steered: false` when it was not (send it as a message). */
+  steerMessage: {
+    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000) }),
+    result: z.object({ steered: z.boolean() }),
+  },
+  /** Sets one of the agent's session options (model, mode, reasoning…) and remembers it for the conversation. */
+  setSessionOption: {
+    params: z.object({ conversationId, optionId: z.string().min(1), value: z.string() }),
+    result: z.object({}),
+  },
+  cancelTurn: {
+    params: z.object({ conversationId }),
+    result: z.object({ cancelled: z.boolean() }),
+  },
+  answerPermission: {
+    params: z.object({ conversationId, requestId: z.string().min(1), optionId: z.string().min(1) }),
+    result: z.object({}),
+  },
+  /** The person's "always" answers to permission questions, newest first (Settings › Permissions). */
+  listAlwaysDecisions: {
+    params: z.object({}),
+    result: z.object({ decisions: z.array(alwaysDecisionSchema) }),
+  },
+  /**
+   * Forgets an "always" answer: recorded in its conversation, and the agent starts afresh in that
+   * folder for its next turn. `note` says what the agent may still keep in its own files.
+   */
+  revokeAlwaysDecision: {
+    params: z.object({ id: z.string().min(1) }),
+    result: z.object({ decisions: z.array(alwaysDecisionSchema), note: z.string() }),
+  },
+  /** Answers an agent's request for input: the form's values (accept), or decline / cancel. Values are not recorded. */
+  answerElicitation: {
+    params: z.object({ conversationId, requestId: z.string().min(1), action: z.enum(['accept', 'decline', 'cancel']), content: elicitationContentSchema.optional() }),
+    result: z.object({}),
+  },
+} as const;

@@ -1,0 +1,27 @@
+/** Requests about the host itself: what it is, and folder and file completion. */
+import { z } from 'zod';
+
+/** The host's requests of the host API contract. */
+export const hostRequests = {
+  /** Facts about this host needed to draw the first screen. */
+  getHostInfo: {
+    params: z.object({}),
+    result: z.object({
+      homeDir: z.string(),
+      dataDir: z.string(),
+      version: z.string(),
+      /** Whether log-in methods that run in a terminal can run here. */
+      terminalLogin: z.boolean(),
+    }),
+  },
+  /** Files of a working folder matching what follows @ in the message box (for mentions). */
+  listFolderFiles: {
+    params: z.object({ cwd: z.string().min(1), query: z.string().max(500) }),
+    result: z.object({ files: z.array(z.string()), truncated: z.boolean() }),
+  },
+  /** Folders whose path starts with what the person typed in a folder field (~ is the home folder), for completion. */
+  listFolders: {
+    params: z.object({ typed: z.string().max(4_096) }),
+    result: z.object({ folders: z.array(z.string()) }),
+  },
+} as const;

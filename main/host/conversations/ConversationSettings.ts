@@ -1,0 +1,133 @@
+/**
+ * What a conversation is set up with, apart from its turns: creating it (agent, folder, its own
+ * instructions, toolbox and injectors), changing its toolbox, injectors, instructions and session
+ * options, and resolving its toolbox to the servers its next session gets. Every change is an
+ * event through the Committer and applies from the next turn.
+ */
+import os from 'node:os';
+import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
+import type { EventDraft } from '../../../app/events/index.js';
+import { newId } from '../../../app/ids.js';
+import type { InstructionText } from '../../../app/instructions/bundle.js';
+import { injectorChoiceSchema, type InjectorChoice } from '../../../app/instructions/injectors.js';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import type { Env } from '../adapters/AgentAdapter.js';
+import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
+import type { InstructionSettings } from '../instructions/InstructionSettings.js';
+import type { EventStore } from '../store/EventStore.js';
+import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
+import type { Committer } from './Committer.js';
+import type { LiveSession } from './LiveSession.js';
+
+/** What the settings of conversations are kept with. */
+export type ConversationSettingsDeps = {
+  store: EventStore;
+  catalog: AgentCatalog;
+  committer: Committer;
+  instructions: InstructionSettings;
+  /** The environment agents inherit: toolbox variables are resolved against it. */
+  agentEnv: Env;
+  /** The MCP servers conversations may use; without it, conversations get none. */
+  toolbox?: ToolboxCatalog;
+  homeDir?: string;
+  /** The conversation's live session, if one runs: an option chosen is applied to it at once. */
+  liveSession: (conversationId: string) => LiveSession | undefined;
+};
+
+/** Creates conversations and changes what they are set up with. */
+export class ConversationSettings {
+  private readonly homeDir: string;
+
+  constructor(private readonly deps: ConversationSettingsDeps) {
+    this.homeDir = deps.homeDir ?? os.homedir();
+  }
+
+  /** Creates a conversation bound to an agent and a working folder, with its own instructions if given. */
+  create(agentId: string, cwd: string, title = '', instructions?: InstructionText, serverIds?: readonly string[], injectors?: InjectorChoice): ConversationSummary {
+    const adapter = this.deps.catalog.get(agentId);
+    checkWorkingFolder(cwd);
+    const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }];
+    if (instructions && instructions.text.trim() !== '') {
+      this.deps.instructions.compose({ conversation: instructions, agentId, cwd });
+      drafts.push({ type: 'instructions.set', payload: instructions });
+    }
+    // Without a choice, a new conversation gets the default toolbox (if the person made one).
+    const servers = serverIds ?? this.deps.toolbox?.defaultServerIds() ?? [];
+    if (servers.length > 0) {
+      drafts.push({ type: 'toolbox.set', payload: this.requireToolbox().choose(servers) });
+    }
+    if (injectors && (injectors.names.length > 0 || injectors.off)) {
+      drafts.push({ type: 'injectors.set', payload: injectorChoiceSchema.parse({ names: [...new Set(injectors.names)], off: injectors.off }) });
+    }
+    return this.deps.committer.commit(newId(), drafts, 0).summary;
+  }
+
+  /** Chooses the MCP servers a conversation may use from its next turn (recorded with their names and a digest). */
+  setToolbox(conversationId: string, serverIds: readonly string[]): void {
+    this.deps.store.getSummary(conversationId);
+    this.deps.committer.commit(conversationId, [{ type: 'toolbox.set', payload: this.requireToolbox().choose(serverIds) }]);
+  }
+
+  /** The conversation's servers, resolved as its next session would get them. */
+  resolvedServers(conversationId: string): { servers: McpServer[]; cwd: string } {
+    const summary = this.deps.store.getSummary(conversationId);
+    const serverIds = this.deps.store.getContext(conversationId).toolbox?.servers.map((server) => server.serverId) ?? [];
+    return { servers: this.resolveServers(conversationId, serverIds, summary.cwd), cwd: summary.cwd };
+  }
+
+  /** Resolves chosen servers; one removed from the catalog since is named in the error. */
+  resolveServers(conversationId: string, serverIds: readonly string[], cwd: string): McpServer[] {
+    if (serverIds.length === 0) {
+      return [];
+    }
+    try {
+      return this.requireToolbox().resolve(serverIds, { env: this.deps.agentEnv, workspaceFolder: cwd, userHome: this.homeDir });
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        const missing = this.deps.store.getContext(conversationId).toolbox?.servers.find((server) => server.serverId === error.details?.id);
+        throw new InvalidRequestError(`The MCP server "${missing?.name ?? String(error.details?.id)}" chosen for this conversation is no longer in your toolbox; choose its tools again in Toolbox.`);
+      }
+      throw error;
+    }
+  }
+
+  private requireToolbox(): ToolboxCatalog {
+    if (!this.deps.toolbox) {
+      throw new InvalidRequestError('This Baton has no toolbox catalog.');
+    }
+    return this.deps.toolbox;
+  }
+
+  /** Selects the conversation's injectors by name, or turns them all off; applies from its next turn. */
+  setInjectors(conversationId: string, choice: InjectorChoice): void {
+    const summary = this.deps.store.getSummary(conversationId);
+    if (summary.lifecycle === 'deleted') {
+      throw new InvalidRequestError('This conversation is in the trash; restore it to change its injectors.');
+    }
+    this.deps.committer.commit(conversationId, [{ type: 'injectors.set', payload: injectorChoiceSchema.parse({ names: [...new Set(choice.names)], off: choice.off }) }]);
+  }
+
+  /** Sets a conversation's own instructions (empty text clears them); they apply from its next turn. */
+  setInstructions(conversationId: string, instructions: InstructionText): void {
+    const summary = this.deps.store.getSummary(conversationId);
+    // Refuses a bundle past the size limit before anything is recorded.
+    this.deps.instructions.compose({ conversation: instructions, agentId: summary.agentId, cwd: summary.cwd });
+    this.deps.committer.commit(conversationId, [{ type: 'instructions.set', payload: instructions }]);
+  }
+
+  /**
+   * Sets a session option (model, mode…) and remembers it for the conversation. Without a live
+   * agent it is only remembered, and applied when the next session is bound.
+   */
+  async chooseOption(conversationId: string, optionId: string, value: string): Promise<void> {
+    this.deps.store.getSummary(conversationId);
+    const live = this.deps.liveSession(conversationId);
+    const drafts: EventDraft[] = [{ type: 'session.option.chosen', payload: { optionId, value } }];
+    if (live) {
+      drafts.push(await live.choose(optionId, value));
+    }
+    this.deps.committer.commit(conversationId, drafts);
+  }
+}

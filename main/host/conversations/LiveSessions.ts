@@ -1,0 +1,292 @@
+/**
+ * The conversations' live agent sessions, as the pool's client: starts a conversation's session
+ * on the pool's process for its binding, reuses it while the binding is unchanged (both digests),
+ * lets it go when the binding changed (recording `binding.changed`), after an idle time, when
+ * its agent is to start afresh, and when the host shuts down.
+ */
+import { z } from 'zod';
+import { AgentNotInstalledError } from '../../../app/errors.js';
+import type { EventDraft } from '../../../app/events/index.js';
+import { redactSecrets } from '../../../app/instructions/injectors.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import type { Env } from '../adapters/AgentAdapter.js';
+import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import type { PreparedBinding } from '../binding/PreparedBinding.js';
+import { resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
+import type { ComposedInstructions, InstructionSettings } from '../instructions/InstructionSettings.js';
+import type { AgentProcesses } from '../pool/AgentProcesses.js';
+import type { EventStore } from '../store/EventStore.js';
+import type { Committer } from './Committer.js';
+import type { ConversationSettings } from './ConversationSettings.js';
+import type { ImportReview } from './ImportReview.js';
+import type { LiveSession, LiveSessionOwner } from './LiveSession.js';
+import { openLiveSession } from './openLiveSession.js';
+
+/** Minutes an idle session is kept open by default. */
+const DEFAULT_IDLE_MINUTES = 10;
+
+/** What a turn's session is bound with: the instructions and servers the turn runs under. */
+export type TurnBinding = { instructions: ComposedInstructions; serverIds: readonly string[] };
+
+/** What the live sessions need to know of the turns. */
+export type TurnState = {
+  /** The turn running in a conversation, if any. */
+  activeTurnId(conversationId: string): string | undefined;
+  /** A write failed while an agent streamed into the conversation. */
+  onStoreFailure(conversationId: string, error: unknown): void;
+};
+
+/** What the live sessions are kept with. */
+export type LiveSessionsDeps = {
+  store: EventStore;
+  catalog: AgentCatalog;
+  agentEnv: Env;
+  committer: Committer;
+  instructions: InstructionSettings;
+  settings: ConversationSettings;
+  importReview: ImportReview;
+  pool: AgentProcesses;
+  turns: TurnState;
+  /** The secret values Baton knows: taken out of what it hands an agent from elsewhere. */
+  secrets: () => readonly string[];
+  log: (message: string) => void;
+  /** The data folder: generated session files live under it. */
+  dataDir?: string;
+  /** Puts a server holding secrets behind Baton's launcher, for agents that expose their server config. */
+  shield?: BindingRequest['shield'];
+};
+
+/** The live sessions, one per conversation at most. */
+export class LiveSessions {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly starting = new Map<string, Promise<LiveSession>>();
+  /** Live sessions that could not reopen their agent's earlier session (why, for the handoff). */
+  private readonly fellBack = new WeakMap<LiveSession, string>();
+  /** Live sessions whose agent is to be started afresh before their next turn. */
+  private readonly stale = new WeakSet<LiveSession>();
+  /** Per conversation, the timer that closes its idle session (see {@link idleMs}). */
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly deps: LiveSessionsDeps) {}
+
+  /** The conversation's live session, if one runs. */
+  get(conversationId: string): LiveSession | undefined {
+    return this.live.get(conversationId);
+  }
+
+  /** Why the session could not reopen the agent's earlier one, if it could not (for the handoff). */
+  fellBackReason(live: LiveSession): string | undefined {
+    return this.fellBack.get(live);
+  }
+
+  /**
+   * The conversation's live agent session, started (and bound) on first use. A live session whose
+   * binding no longer matches (another toolbox, other instructions or settings for them) is let go
+   * first, and `binding.changed` says so: its session is reopened with the new binding.
+   */
+  async forTurn(conversationId: string, summary: ConversationSummary, turn: TurnBinding): Promise<LiveSession> {
+    this.holdOpen(conversationId);
+    const request = this.bindingRequest(conversationId, summary, turn);
+    const existing = this.live.get(conversationId);
+    if (existing && !this.stale.has(existing) && existing.binding.agentId === summary.agentId) {
+      const wanted = resolveBinding({ ...request, initialized: existing.initialized });
+      if (wanted.launch.digest === existing.binding.launch.digest && wanted.session.digest === existing.binding.session.digest) {
+        return existing;
+      }
+      this.deps.committer.commit(conversationId, [bindingChanged(existing.binding, wanted)]);
+    }
+    if (existing) {
+      this.live.delete(conversationId);
+      await existing.dispose();
+    }
+    const pending = this.starting.get(conversationId) ?? this.start(conversationId, request).finally(() => this.starting.delete(conversationId));
+    this.starting.set(conversationId, pending);
+    return pending;
+  }
+
+  /** Keeps the conversation's session from being closed as idle (a turn is starting). */
+  holdOpen(conversationId: string): void {
+    clearTimeout(this.idleTimers.get(conversationId));
+    this.idleTimers.delete(conversationId);
+  }
+
+  /** A turn ended: an agent that broke the protocol is ended; a usable one is closed once idle. */
+  async afterTurn(conversationId: string): Promise<void> {
+    const live = this.live.get(conversationId);
+    if (live && !live.usable) {
+      // Still running, but it cannot be talked to.
+      this.live.delete(conversationId);
+      await live.dispose();
+    } else if (live) {
+      this.closeWhenIdle(conversationId, live);
+    }
+  }
+
+  /** Takes the conversation's live session out (its agent is being ended); the next turn starts another. */
+  take(conversationId: string): LiveSession | undefined {
+    const live = this.live.get(conversationId);
+    this.live.delete(conversationId);
+    return live;
+  }
+
+  /** Closes the conversation's live session, if one runs. */
+  async release(conversationId: string): Promise<void> {
+    await this.take(conversationId)?.dispose();
+  }
+
+  /** Has every live session of an agent in a folder start its agent afresh for its next turn (a running turn finishes first). */
+  restartAgents(agentId: string, cwd: string): void {
+    const asking = this.deps.catalog.get(agentId).modes?.asking;
+    for (const [conversationId, live] of this.live) {
+      if (live.binding.agentId === agentId && live.binding.cwd === cwd) {
+        this.stale.add(live);
+        // An "always" answer may have been a mode (claude-agent-acp 0.101: "allow all edits during
+        // this session" is its acceptEdits), which a reopened session keeps: the person's revoking
+        // it is a choice of the asking mode, applied when the session is bound again.
+        const mode = live.sessionOptions.find((option) => option.category === 'mode');
+        if (asking && mode && mode.options.some((value) => value.value === asking)) {
+          this.deps.committer.commit(conversationId, [{ type: 'session.option.chosen', payload: { optionId: mode.id, value: asking } }]);
+        }
+      }
+    }
+  }
+
+  /**
+   * How long a session may stay idle before it is closed (`session/close`) and its process let
+   * go; the next message reopens it. A setting (`agents.idleMinutes`, default 10);
+   * `BATON_AGENT_IDLE_MS` overrides it (benchmarks, tests).
+   */
+  get idleMs(): number {
+    const override = Number(this.deps.agentEnv.BATON_AGENT_IDLE_MS);
+    if (Number.isFinite(override) && override > 0) {
+      return override;
+    }
+    return this.deps.store.getSetting('agents.idleMinutes', z.number().min(1).max(24 * 60), DEFAULT_IDLE_MINUTES) * 60_000;
+  }
+
+  /** Closes every live session. */
+  async dispose(): Promise<void> {
+    for (const timer of this.idleTimers.values()) {
+      clearTimeout(timer);
+    }
+    this.idleTimers.clear();
+    await Promise.all([...this.live.values()].map((live) => live.dispose()));
+    this.live.clear();
+  }
+
+  private closeWhenIdle(conversationId: string, live: LiveSession): void {
+    clearTimeout(this.idleTimers.get(conversationId));
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(conversationId);
+      if (this.live.get(conversationId) === live && this.deps.turns.activeTurnId(conversationId) === undefined && !this.starting.has(conversationId)) {
+        this.live.delete(conversationId);
+        void live.dispose().catch((error: unknown) => this.deps.log(`could not close the idle session of ${conversationId}: ${String(error)}`));
+      }
+    }, this.idleMs);
+    timer.unref();
+    this.idleTimers.set(conversationId, timer);
+  }
+
+  /** What the conversation's next binding is resolved from. */
+  private bindingRequest(conversationId: string, summary: ConversationSummary, turn: TurnBinding): BindingRequest {
+    const { catalog, agentEnv, store, settings, instructions, shield } = this.deps;
+    const adapter = catalog.get(summary.agentId);
+    const executable = catalog.resolve(adapter);
+    if (!executable) {
+      throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
+    }
+    return {
+      adapter,
+      executable,
+      baseEnv: agentEnv,
+      cwd: summary.cwd,
+      mcpServers: settings.resolveServers(conversationId, turn.serverIds, summary.cwd),
+      instructions: instructions.forBinding(summary.agentId, turn.instructions),
+      chosenOptions: store.getContext(conversationId).chosenOptions,
+      ...(shield ? { shield } : {}),
+    };
+  }
+
+  /**
+   * Resolves the binding with the agent's `initialize` answer (from a process of it started for
+   * that, when none ran yet this time) and starts the session on the pool's process for it.
+   */
+  private async start(conversationId: string, request: BindingRequest): Promise<LiveSession> {
+    const { adapter } = request;
+    const { store, committer, importReview, pool, dataDir } = this.deps;
+    const live = await openLiveSession(request, { pool, owner: this.owner(conversationId), ...(dataDir ? { sessionFilesDir: dataDir } : {}) });
+    try {
+      const context = store.getContext(conversationId);
+      const own = context.sessions[adapter.agentId];
+      const recorded = own?.sessionId;
+      // A session created with other instructions or servers is not reopened: agents keep what a
+      // session was created with (measured: claude-agent-acp 0.101 keeps its system prompt and
+      // servers across a resume), so it gets a new session and Baton's handoff, said in the transcript.
+      const changedSince = own?.sessionDigest !== undefined && own.sessionDigest !== live.binding.session.digest;
+      // A session named by an imported file is not reopened: it may not be this conversation's at all.
+      const previous = recorded && !changedSince && !importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
+      const turnId = this.deps.turns.activeTurnId(conversationId);
+      const drafts = (await live.bind(adapter, previous)).map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft));
+      const bound = drafts[0];
+      if (previous && bound?.type === 'session.bound' && bound.payload.how === 'new') {
+        // The turn's catch-up hands it the conversation instead, and says so.
+        this.fellBack.set(live, `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`);
+      } else if (recorded && changedSince) {
+        this.fellBack.set(live, `${adapter.displayName}'s toolbox or instructions changed, which its earlier session would not take, so Baton started a new session and handed it the conversation`);
+      }
+      committer.commit(conversationId, drafts);
+      live.start();
+      await this.reapplyChoices(conversationId, live, context.chosenOptions, turnId);
+    } catch (error) {
+      await live.dispose();
+      throw error;
+    }
+    this.live.set(conversationId, live);
+    return live;
+  }
+
+  /** Applies what the person chose for this conversation to a session that was just bound. */
+  private async reapplyChoices(conversationId: string, live: LiveSession, chosen: Record<string, string>, turnId: string | undefined): Promise<void> {
+    for (const [optionId, value] of Object.entries(chosen)) {
+      const option = live.sessionOptions.find((candidate) => candidate.id === optionId);
+      if (!option || option.currentValue === value) {
+        continue;
+      }
+      try {
+        this.deps.committer.commit(conversationId, [await live.choose(optionId, value)]);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.deps.committer.commit(conversationId, [{ type: 'notice', payload: { turnId, severity: 'warning', text: `Your choice of ${option.name} could not be applied again: ${reason}` } }]);
+      }
+    }
+  }
+
+  private owner(conversationId: string): LiveSessionOwner {
+    const { committer, turns, secrets, log } = this.deps;
+    return {
+      commit: (drafts) => {
+        try {
+          committer.submit(conversationId, drafts);
+        } catch (error) {
+          turns.onStoreFailure(conversationId, error);
+        }
+      },
+      activeTurnId: () => turns.activeTurnId(conversationId),
+      redact: (text) => redactSecrets(text, [...secrets()]),
+      onExit: () => void this.release(conversationId),
+      log,
+    };
+  }
+}
+
+/** The `binding.changed` draft for a live session's binding and the one the next turn needs. */
+function bindingChanged(from: PreparedBinding, to: PreparedBinding): EventDraft {
+  const changed = [
+    ...(JSON.stringify(from.mcpServers) !== JSON.stringify(to.mcpServers) ? ['the toolbox'] : []),
+    ...(from.instructions?.sha256 !== to.instructions?.sha256 || JSON.stringify(from.instructions?.settings) !== JSON.stringify(to.instructions?.settings) ? ['the instructions'] : []),
+  ];
+  return {
+    type: 'binding.changed',
+    payload: { ...(to.instructions ? { instructionsDigest: to.instructions.sha256 } : {}), launchDigest: to.launch.digest, sessionDigest: to.session.digest, changed: changed.length > 0 ? changed : ["the agent's settings"] },
+  };
+}

@@ -1,0 +1,367 @@
+/**
+ * The turns of conversations: commits the person's message as a new turn, drives the
+ * conversation's live session through it, and records how it ended; steering, Stop (and ending an
+ * agent that ignores it), and the person's answers to the questions a running turn asks.
+ * Everything goes through the Committer, so it is durable before any window sees it.
+ */
+import { BatonError, InvalidRequestError, NotFoundError, TurnInProgressError, toWireError } from '../../../app/errors.js';
+import type { ElicitationValue } from '../../../app/agents/elicitation.js';
+import type { EventDraft } from '../../../app/events/index.js';
+import { newId } from '../../../app/ids.js';
+import type { Injector } from '../../../app/instructions/injectors.js';
+import type { Attachment } from '../../../app/prompt/attachments.js';
+import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/transcript/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import type { SessionOption } from '../acp/sessionOptions.js';
+import type { Env } from '../adapters/AgentAdapter.js';
+import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import type { ComposedInstructions, InstructionSettings } from '../instructions/InstructionSettings.js';
+import { injectTurn } from '../instructions/injectTurn.js';
+import type { AgentProcesses } from '../pool/AgentProcesses.js';
+import type { EventStore } from '../store/EventStore.js';
+import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
+import { catchUpTurn, handoffBudgetSetting } from './catchUp.js';
+import type { Committer } from './Committer.js';
+import type { ConversationSettings } from './ConversationSettings.js';
+import type { ImportReview } from './ImportReview.js';
+import type { AnsweredPermission } from './SessionPermissions.js';
+import type { LiveSessions, TurnState } from './LiveSessions.js';
+import { refuseSwitch } from './refuseSwitch.js';
+
+/** How long shutdown waits for cancelled turns to end before the agents are killed. */
+const SHUTDOWN_GRACE_MS = 2_000;
+
+/**
+ * How long an agent has to end a turn after `session/cancel`. Past it, Baton ends the turn as
+ * cancelled and the agent's process group with it; the next message starts the agent again.
+ */
+export const STOP_GRACE_MS = 5_000;
+
+type Running = {
+  turnId: string;
+  cancelRequested: boolean;
+  storeFailure: unknown;
+  done: Promise<void>;
+  /** Set once Stop was pressed: ends the agent if the turn is still running at STOP_GRACE_MS. */
+  stopTimer?: NodeJS.Timeout;
+  /** The agent did not stop in time and was ended. */
+  forced?: boolean;
+  /** The instruction bundle the turn runs under. */
+  instructions: ComposedInstructions;
+  /** The catalog servers the turn may use. */
+  serverIds: readonly string[];
+  /** The injectors the turn runs with, and its number in the conversation (1: the first). */
+  injectors: readonly Injector[];
+  turnNumber: number;
+  /** No earlier turn reached an agent: first-turn injectors apply. */
+  first: boolean;
+  /** Why the turn cannot run, found before any agent is asked (an unavailable injector). */
+  refusal?: unknown;
+  /** What the person attached, checked. */
+  attached: readonly ReadyAttachment[];
+  /** The agent the conversation passed from on this turn: its options and the person's choices there. */
+  switchedFrom?: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> };
+};
+
+/** What the turns are run with. */
+export type TurnsDeps = {
+  store: EventStore;
+  catalog: AgentCatalog;
+  agentEnv: Env;
+  committer: Committer;
+  instructions: InstructionSettings;
+  settings: ConversationSettings;
+  importReview: ImportReview;
+  sessions: LiveSessions;
+  pool: AgentProcesses;
+  log: (message: string) => void;
+};
+
+/** The turns service. */
+export class Turns implements TurnState {
+  private readonly running = new Map<string, Running>();
+
+  constructor(private readonly deps: TurnsDeps) {}
+
+  /** Marks turns left running by a process that died as interrupted. Run once at start-up. */
+  recoverInterrupted(): void {
+    const { store, committer } = this.deps;
+    for (const summary of store.runningSummaries()) {
+      const drafts = interruptUnfinished(reduceAll(emptyTranscript(summary.conversationId), store.readEvents(summary.conversationId).events));
+      if (drafts.length > 0) {
+        committer.commit(summary.conversationId, drafts);
+      }
+    }
+  }
+
+  /**
+   * Commits the person's message as a new turn and starts the agent on it in the background.
+   * With another `agentId` than the conversation's, the conversation passes to that agent: the
+   * switch is committed with the turn it serves, after what the agent cannot take is refused.
+   */
+  send(conversationId: string, text: string, agentId?: string, attachments: readonly Attachment[] = []): { turnId: string; seq: number } {
+    const { store, catalog, instructions: settings, committer } = this.deps;
+    const current = store.getSummary(conversationId);
+    if (current.lifecycle === 'deleted') {
+      throw new InvalidRequestError('This conversation is in the trash; restore it to continue.');
+    }
+    this.deps.importReview.requireConfirmed(conversationId);
+    if (this.running.has(conversationId)) {
+      throw new TurnInProgressError(conversationId);
+    }
+    const adapter = catalog.get(agentId ?? current.agentId);
+    const switching = adapter.agentId !== current.agentId;
+    const summary: ConversationSummary = switching ? { ...current, agentId: adapter.agentId, agentName: adapter.displayName } : current;
+    const context = store.getContext(conversationId);
+    // An injector that cannot be used fails the turn closed, before any agent is asked.
+    let injectors: Injector[] = [];
+    let refusal: unknown;
+    try {
+      injectors = context.injectors && !context.injectors.off ? settings.injectors.resolve(context.injectors.names, summary.cwd) : [];
+    } catch (error) {
+      refusal = error;
+    }
+    const instructions = settings.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd, injectors });
+    const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
+    if (switching) {
+      // Refused at the switch, before anything is committed: the person keeps their message.
+      refuseSwitch(adapter, catalog, this.deps.pool, {
+        baseEnv: this.deps.agentEnv,
+        cwd: summary.cwd,
+        mcpServers: this.deps.settings.resolveServers(conversationId, serverIds, summary.cwd),
+        instructions: settings.forBinding(adapter.agentId, instructions),
+      });
+    }
+    const attached = prepareAttachments(attachments, summary.cwd);
+    const turnId = newId();
+    const { events } = committer.commit(conversationId, [
+      ...(switching ? [{ type: 'agent.switched' as const, payload: { turnId, fromAgentId: current.agentId, fromAgentName: current.agentName, toAgentId: adapter.agentId, toAgentName: adapter.displayName } }] : []),
+      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}), ...(attached.length > 0 ? { attachments: attached.map((ready) => ready.record) } : {}) } },
+    ]);
+    const running: Running = {
+      turnId,
+      cancelRequested: false,
+      storeFailure: undefined,
+      done: Promise.resolve(),
+      instructions,
+      serverIds,
+      injectors,
+      turnNumber: summary.turnCount + 1,
+      first: !context.prompted,
+      refusal,
+      attached,
+      ...(switching ? { switchedFrom: { options: context.sessionOptions, chosen: context.chosenOptions } } : {}),
+    };
+    this.running.set(conversationId, running);
+    this.deps.sessions.holdOpen(conversationId);
+    running.done = this.run(conversationId, summary, running, text);
+    return { turnId, seq: events.at(-1)!.seq };
+  }
+
+  /**
+   * Sends a follow-up into the running turn, for agents with the steering extension; recorded as
+   * the person's, in that turn. Resolves false when it could not be (no turn runs any more, or
+   * the agent takes none): the caller sends it as a message of its own instead.
+   */
+  async steer(conversationId: string, text: string): Promise<boolean> {
+    const running = this.running.get(conversationId);
+    const live = this.deps.sessions.get(conversationId);
+    if (!running || !live || running.cancelRequested) {
+      return false;
+    }
+    if (!(await live.steer(text))) {
+      return false;
+    }
+    this.deps.committer.commit(conversationId, [{ type: 'turn.steered', payload: { turnId: running.turnId, text } }]);
+    return true;
+  }
+
+  /** Asks the running turn to stop. Resolves false when nothing was running. */
+  async cancel(conversationId: string): Promise<boolean> {
+    const running = this.running.get(conversationId);
+    if (!running) {
+      return false;
+    }
+    running.cancelRequested = true;
+    if (!running.stopTimer) {
+      running.stopTimer = setTimeout(() => void this.forceStop(conversationId, running), STOP_GRACE_MS);
+      running.stopTimer.unref();
+    }
+    const live = this.deps.sessions.get(conversationId);
+    if (live) {
+      await live.cancel().catch((error: unknown) => this.deps.log(`cancel failed: ${String(error)}`));
+    }
+    return true;
+  }
+
+  /** The agent ignored Stop: end its process group, so that the turn ends (as cancelled) and the next message starts it again. */
+  private async forceStop(conversationId: string, running: Running): Promise<void> {
+    if (this.running.get(conversationId) !== running || !this.deps.sessions.get(conversationId)) {
+      return;
+    }
+    const live = this.deps.sessions.take(conversationId)!;
+    running.forced = true;
+    this.deps.log(`${live.binding.agentName} did not end turn ${running.turnId} within ${STOP_GRACE_MS} ms of session/cancel; ending it`);
+    await live.kill();
+  }
+
+  /** True while a turn runs in the conversation. */
+  isRunning(conversationId: string): boolean {
+    return this.running.has(conversationId);
+  }
+
+  /** The turn running in the conversation, if any. */
+  activeTurnId(conversationId: string): string | undefined {
+    return this.running.get(conversationId)?.turnId;
+  }
+
+  /** Passes the person's answer to a waiting permission request; returns what was answered. */
+  answerPermission(conversationId: string, requestId: string, optionId: string): AnsweredPermission {
+    const live = this.deps.sessions.get(conversationId);
+    const result = live ? live.answer(requestId, optionId) : 'unknown-request';
+    if (result === 'unknown-request') {
+      throw new NotFoundError('open permission request', requestId);
+    }
+    if (result === 'unknown-option') {
+      throw new InvalidRequestError(`The agent did not offer the option "${optionId}".`);
+    }
+    return result;
+  }
+
+  /** Passes the person's answer to a waiting elicitation (a form's values are checked first). */
+  answerElicitation(conversationId: string, requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined): void {
+    const live = this.deps.sessions.get(conversationId);
+    const result = live ? live.answerElicitation(requestId, action, content) : { kind: 'unknown-request' as const };
+    if (result.kind === 'unknown-request') {
+      throw new NotFoundError('open request for input', requestId);
+    }
+    if (result.kind === 'invalid') {
+      throw new InvalidRequestError(result.problems.join(' '));
+    }
+  }
+
+  /** Stops the conversation's turn and its agent, if one runs (before the conversation is erased). */
+  async release(conversationId: string): Promise<void> {
+    await this.cancel(conversationId);
+    await this.running.get(conversationId)?.done;
+    await this.deps.sessions.release(conversationId);
+  }
+
+  /** Waits for running turns (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.running.values()].map((running) => running.done));
+  }
+
+  /** Asks every running turn to stop and gives them a moment to record how they ended. */
+  async dispose(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((conversationId) => this.cancel(conversationId)));
+    await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
+  }
+
+  /** A write failed while the agent was streaming: stop the agent; the turn fails with the store's error. */
+  onStoreFailure(conversationId: string, error: unknown): void {
+    this.deps.log(`store failure in ${conversationId}: ${error instanceof BatonError ? error.message : String(error)}`);
+    const running = this.running.get(conversationId);
+    if (running && !running.storeFailure) {
+      running.storeFailure = error;
+      void this.cancel(conversationId);
+    } else if (!running) {
+      this.deps.committer.push({ name: 'hostError', payload: { conversationId, error: toWireError(error) } });
+    }
+  }
+
+  private async run(conversationId: string, summary: ConversationSummary, running: Running, text: string): Promise<void> {
+    const { turnId } = running;
+    const { committer, sessions } = this.deps;
+    try {
+      if (running.refusal) {
+        throw running.refusal;
+      }
+      const live = await sessions.forTurn(conversationId, summary, running);
+      if (running.cancelRequested) {
+        committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
+        return;
+      }
+      const injection = injectTurn({
+        agentName: live.binding.agentName,
+        injectors: running.injectors,
+        turnId,
+        turnNumber: running.turnNumber,
+        first: running.first,
+        message: text,
+        embeddedContext: live.takesEmbeddedContext,
+        settings: this.deps.instructions.agent(summary.agentId),
+        appendLevel: running.injectors.length > 0 ? live.deliveryPlan.levels.append : undefined,
+      });
+      // Refused here, before a catch-up is prepared, when the agent cannot take what was attached.
+      const attachedBlocks = attachmentBlocks(running.attached, { agentName: live.binding.agentName, image: live.takesImages, embeddedContext: live.takesEmbeddedContext });
+      const caught = await catchUpTurn({
+        conversationId,
+        store: this.deps.store,
+        commit: (drafts) => committer.commit(conversationId, drafts),
+        live,
+        agentId: summary.agentId,
+        agentName: summary.agentName,
+        turnId,
+        turnNumber: running.turnNumber,
+        switchedFrom: running.switchedFrom,
+        fellBack: sessions.fellBackReason(live),
+        budgetFallback: handoffBudgetSetting(this.deps.agentEnv),
+      });
+      const reply = live.prompt(text, [...(caught?.block ? [caught.block] : []), ...injection.blocks, ...attachedBlocks]);
+      // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
+      reply.catch(() => undefined);
+      // Recorded once the prompt is on its way, so the agent is not kept waiting for the disk.
+      committer.commit(conversationId, [...(caught ? [caught.draft] : []), ...injection.drafts, { type: 'turn.running', payload: { turnId } }]);
+      const { stopReason, tokens } = await reply;
+      if (running.storeFailure) {
+        throw running.storeFailure;
+      }
+      const outcome = stopReason === 'cancelled' || running.cancelRequested ? 'cancelled' : 'completed';
+      const drafts: EventDraft[] = [];
+      if (stopReason === 'max_tokens' || stopReason === 'max_turn_requests' || stopReason === 'refusal') {
+        drafts.push({ type: 'notice', payload: { turnId, severity: 'warning', text: stopNotice(stopReason) } });
+      }
+      drafts.push({ type: 'turn.ended', payload: { turnId, outcome, stopReason, ...(tokens ? { tokens } : {}) } });
+      committer.commit(conversationId, drafts);
+    } catch (error) {
+      this.recordFailure(conversationId, summary, running, error);
+    } finally {
+      clearTimeout(running.stopTimer);
+      this.running.delete(conversationId);
+      await sessions.afterTurn(conversationId);
+    }
+  }
+
+  /** Records how a turn that threw ended: cancelled when Baton ended an agent that ignored Stop, else failed. */
+  private recordFailure(conversationId: string, summary: ConversationSummary, running: Running, error: unknown): void {
+    const { turnId } = running;
+    const { committer } = this.deps;
+    if (running.forced && !running.storeFailure) {
+      committer.commit(conversationId, [
+        { type: 'notice', payload: { turnId, severity: 'warning', text: `${summary.agentName} did not stop within ${STOP_GRACE_MS / 1000} s of being asked, so Baton ended it. Your next message starts it again.` } },
+        { type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } },
+      ]);
+      return;
+    }
+    const cause = running.storeFailure ?? error;
+    this.deps.log(`turn ${turnId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    try {
+      committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'failed', error: toWireError(cause) } }]);
+    } catch (storeError) {
+      // The store cannot record the failure either: tell the windows directly.
+      committer.push({ name: 'hostError', payload: { conversationId, error: toWireError(storeError) } });
+    }
+  }
+}
+
+function stopNotice(stopReason: 'max_tokens' | 'max_turn_requests' | 'refusal'): string {
+  switch (stopReason) {
+    case 'max_tokens':
+      return 'The reply stopped because the model reached its token limit.';
+    case 'max_turn_requests':
+      return 'The reply stopped because the agent reached its limit of model requests for one turn.';
+    case 'refusal':
+      return 'The agent refused to continue.';
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The parts of a running host that the request handlers use, built once by the composition root
+ * (`Host`), and the shape of a group of handlers.
+ */
+import type { Method, Params, Result } from '../../../app/ipc/index.js';
+import type { Env } from '../adapters/AgentAdapter.js';
+import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import type { AgentInstaller } from '../adapters/AgentInstaller.js';
+import type { AgentProbe } from '../adapters/AgentProbe.js';
+import type { LoginTerminals } from '../adapters/LoginTerminals.js';
+import type { AlwaysDecisions } from '../conversations/AlwaysDecisions.js';
+import type { Committer } from '../conversations/Committer.js';
+import type { ConversationSettings } from '../conversations/ConversationSettings.js';
+import type { HistoryService } from '../conversations/HistoryService.js';
+import type { ImportReview } from '../conversations/ImportReview.js';
+import type { SessionImport } from '../conversations/SessionImport.js';
+import type { Turns } from '../conversations/Turns.js';
+import type { InstructionSettings } from '../instructions/InstructionSettings.js';
+import type { AgentProcesses } from '../pool/AgentProcesses.js';
+import type { EventStore } from '../store/EventStore.js';
+import type { ServerImports } from '../toolbox/ServerImports.js';
+import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
+
+/** What the handlers are given. */
+export type HostParts = {
+  env: Env;
+  homeDir: string;
+  dataDir: string;
+  version: string;
+  store: EventStore;
+  committer: Committer;
+  catalog: AgentCatalog;
+  installer: AgentInstaller;
+  probe: AgentProbe;
+  pool: AgentProcesses;
+  logins: LoginTerminals;
+  imports: SessionImport;
+  conversations: ConversationSettings;
+  turns: Turns;
+  history: HistoryService;
+  importReview: ImportReview;
+  always: AlwaysDecisions;
+  instructions: InstructionSettings;
+  toolbox: ToolboxCatalog;
+  serverImports: ServerImports;
+};
+
+/** One handler per method of the contract. */
+export type Handlers = { [M in Method]: (params: Params<M>) => Result<M> | Promise<Result<M>> };
+
+/** The handlers of some methods. */
+export type HandlerGroup<M extends Method> = Pick<Handlers, M>;

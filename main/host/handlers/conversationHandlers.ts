@@ -1,0 +1,59 @@
+/** Requests about one conversation: create and open it, send, steer and stop turns, options, and the person's answers. */
+import type { HandlerGroup, HostParts } from './HostParts.js';
+
+type ConversationMethods =
+  | 'newConversation'
+  | 'openConversation'
+  | 'readConversationEvents'
+  | 'sendMessage'
+  | 'steerMessage'
+  | 'cancelTurn'
+  | 'setSessionOption'
+  | 'answerPermission'
+  | 'answerElicitation'
+  | 'listAlwaysDecisions'
+  | 'revokeAlwaysDecision';
+
+/** Turns of a transcript read when it is opened; earlier ones load on request. */
+const DEFAULT_TURNS_SHOWN = 50;
+
+/** The conversations' handlers. */
+export function conversationHandlers({ store, committer, conversations, turns, always }: HostParts): HandlerGroup<ConversationMethods> {
+  return {
+    newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({ conversation: conversations.create(agentId, cwd, title, instructions, serverIds, injectors) }),
+    openConversation: ({ conversationId, turns: turnsShown, aroundSeq, maxEvents }) => {
+      // Chunks still waiting for their group commit are written first, so nothing is missing.
+      committer.flush(conversationId);
+      const conversation = store.getSummary(conversationId);
+      const { firstSeq, envelopes, nextSeq } = store.readTail(conversationId, turnsShown ?? DEFAULT_TURNS_SHOWN, aroundSeq, maxEvents);
+      return { conversation, events: envelopes, firstSeq, nextSeq, context: store.getContext(conversationId) };
+    },
+    readConversationEvents: ({ conversationId, fromSeq, limit }) => {
+      committer.flush(conversationId);
+      // An unknown conversation is NotFound, not an empty page.
+      store.getSummary(conversationId);
+      const { envelopes, nextSeq } = store.readPage(conversationId, fromSeq, limit);
+      return { events: envelopes, nextSeq };
+    },
+    sendMessage: ({ conversationId, text, agentId, attachments }) => turns.send(conversationId, text, agentId, attachments),
+    steerMessage: async ({ conversationId, text }) => ({ steered: await turns.steer(conversationId, text) }),
+    cancelTurn: async ({ conversationId }) => ({ cancelled: await turns.cancel(conversationId) }),
+    setSessionOption: async ({ conversationId, optionId, value }) => {
+      await conversations.chooseOption(conversationId, optionId, value);
+      return {};
+    },
+    answerPermission: ({ conversationId, requestId, optionId }) => {
+      always.noteAnswer(conversationId, requestId, turns.answerPermission(conversationId, requestId, optionId));
+      return {};
+    },
+    answerElicitation: ({ conversationId, requestId, action, content }) => {
+      turns.answerElicitation(conversationId, requestId, action, content);
+      return {};
+    },
+    listAlwaysDecisions: () => ({ decisions: always.list() }),
+    revokeAlwaysDecision: ({ id }) => {
+      const { note } = always.revoke(id);
+      return { decisions: always.list(), note };
+    },
+  };
+}
