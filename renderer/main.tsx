@@ -2,7 +2,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
-import { startTheme } from './components/theme.js';
+import { startTheme } from './persisted/theme.js';
 import { useBaton } from './store/index.js';
 import './styles.css';
 

@@ -1,16 +1,18 @@
 /**
- * The renderer's one zustand store, made of slices: host (connection, agents, errors), chat (the
- * open conversation), history (the list and its actions), search, the Instructions and Toolbox dialogs, the settings page, and the review of an imported conversation. Actions go through `api`;
+ * The renderer's one zustand store, made of slices: host (connection, agents, errors), transcripts (the
+ * open conversation), composer (what is being written, the queue), drafts (what the next message goes with), history (the list and its actions), search, the Instructions and Toolbox dialogs, the settings page, and the review of an imported conversation. Actions go through `api`;
  * components only select state and call actions.
  */
 import { create } from 'zustand';
 import type { Api } from '../api.js';
-import { chatSlice } from './slices/chatSlice.js';
+import { composerSlice } from './slices/composerSlice.js';
+import { draftsSlice } from './slices/draftsSlice.js';
 import { historySlice } from './slices/historySlice.js';
 import { importReviewSlice } from './slices/importReviewSlice.js';
 import { hostSlice } from './slices/hostSlice.js';
 import { instructionsSlice } from './slices/instructionsSlice.js';
 import { toolboxSlice } from './slices/toolboxSlice.js';
+import { transcriptsSlice } from './slices/transcriptsSlice.js';
 import { searchSlice } from './slices/searchSlice.js';
 import { settingsSlice } from './slices/settingsSlice.js';
 import type { BatonState } from './types.js';
@@ -21,7 +23,9 @@ export { composerKey, type BatonState, type Selection } from './types.js';
 export function createBatonStore(api: Api) {
   return create<BatonState>()((...args) => ({
     ...hostSlice(api)(...args),
-    ...chatSlice(api)(...args),
+    ...transcriptsSlice(api)(...args),
+    ...composerSlice(api)(...args),
+    ...draftsSlice(api)(...args),
     ...historySlice(api)(...args),
     ...searchSlice(api)(...args),
     ...instructionsSlice(api)(...args),

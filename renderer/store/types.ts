@@ -70,8 +70,8 @@ export type HostSlice = {
   dismissInfo(): void;
 };
 
-/** The open conversation, the draft of a new one, and what is being typed. */
-export type ChatSlice = {
+/** The open conversation: its transcript (read in pages, pushed events applied per animation frame) and the answers to what it asks. */
+export type TranscriptsSlice = {
   transcripts: Record<string, BufferedTranscript>;
   /** How many turns of each conversation to read when it opens ("Show earlier" grows it). */
   turnsShown: Record<string, number>;
@@ -83,18 +83,9 @@ export type ChatSlice = {
   openSummary: ConversationSummary | null;
   /** A message to scroll to once the transcript shows (a search hit). */
   focus: { conversationId: string; seq: number } | null;
-  /** The new conversation being set up: its agent, folder and, once saved in the dialog, its own instructions. */
-  /** The new conversation being set up; `options` holds the session options chosen before its first message. */
-  draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice; options?: Record<string, string> };
-  composer: Record<string, string>;
-  /** What is attached to the message being written, per composer (sent with it, kept until it is committed). */
-  attachments: Record<string, ComposerAttachment[]>;
-  sending: boolean;
   /** On narrow windows, whether the conversation list is shown over the conversation. */
   sidebarOpen: boolean;
   setSidebarOpen(open: boolean): void;
-  /** The agent the person picked for a conversation's next turn, when it is not the one that has it. */
-  nextAgent: Record<string, string>;
   newConversation(): void;
   select(conversationId: string, focusSeq?: number): Promise<void>;
   showEarlier(): Promise<void>;
@@ -104,12 +95,22 @@ export type ChatSlice = {
   receiveSummary(summary: ConversationSummary): void;
   /** A pushed erasure (a summary still waiting for its frame is dropped). */
   receiveRemoval(conversationId: string): void;
-  setDraftAgent(agentId: string): void;
-  /** Chooses a session option (model, mode…) for the new conversation, applied when its session starts; remembered for the agent. */
-  setDraftOption(optionId: string, value: string): void;
-  /** Picks the agent that handles the open conversation's next turn (the switch happens when the message is sent). */
-  setNextAgent(conversationId: string, agentId: string): void;
-  setDraftCwd(cwd: string): void;
+  cancel(): Promise<void>;
+  answerPermission(requestId: string, optionId: string): Promise<void>;
+  /** Resolves true once the agent has the answer. */
+  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>): Promise<boolean>;
+};
+
+/** What is being written: the message box per conversation (text, attachments), sending, the follow-up queue. */
+export type ComposerSlice = {
+  composer: Record<string, string>;
+  /** What is attached to the message being written, per composer (sent with it, kept until it is committed). */
+  attachments: Record<string, ComposerAttachment[]>;
+  sending: boolean;
+  /** Grows each time focus should go to the message box (the box follows it). */
+  messageBoxFocus: number;
+  /** Asks for focus in the message box. */
+  focusMessageBox(): void;
   setComposer(key: string, text: string): void;
   addAttachment(key: string, attachment: ComposerAttachment): void;
   removeAttachment(key: string, id: string): void;
@@ -128,10 +129,25 @@ export type ChatSlice = {
   sendQueued(conversationId: string): Promise<void>;
   /** Sends the queued follow-up into the running turn now (agents with steering); it stays queued when the turn has just ended. */
   steerQueued(conversationId: string): Promise<void>;
-  cancel(): Promise<void>;
-  answerPermission(requestId: string, optionId: string): Promise<void>;
-  /** Resolves true once the agent has the answer. */
-  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>): Promise<boolean>;
+  /** Folders whose path starts with what was typed (completion of a folder field). */
+  completeFolder(typed: string): Promise<string[]>;
+  /** Files of a working folder matching what follows @ in the message box. */
+  findFiles(cwd: string, query: string): Promise<string[]>;
+};
+
+/** What the next message goes with: the new conversation being set up, the agent picked for a conversation's next turn, session options. */
+export type DraftsSlice = {
+  /** The new conversation being set up; `options` holds the session options chosen before its first message. */
+  draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice; options?: Record<string, string> };
+  /** The agent the person picked for a conversation's next turn, when it is not the one that has it. */
+  nextAgent: Record<string, string>;
+  setDraftAgent(agentId: string): void;
+  /** Chooses a session option (model, mode…) for the new conversation, applied when its session starts; remembered for the agent. */
+  setDraftOption(optionId: string, value: string): void;
+  /** Picks the agent that handles the open conversation's next turn (the switch happens when the message is sent). */
+  setNextAgent(conversationId: string, agentId: string): void;
+  setDraftCwd(cwd: string): void;
+  /** Sets one of the open conversation's session options (model, mode…); remembered for its agent. */
   setSessionOption(optionId: string, value: string): Promise<void>;
 };
 
@@ -256,7 +272,7 @@ export type SettingsSlice = {
 };
 
 /** The whole renderer state. */
-export type BatonState = HostSlice & ChatSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice;
+export type BatonState = HostSlice & TranscriptsSlice & ComposerSlice & DraftsSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

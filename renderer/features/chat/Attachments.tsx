@@ -4,7 +4,7 @@
  * above the message box, each with its remove button; sent with the message.
  */
 import { MAX_DOCUMENT_TEXT, MAX_IMAGE_BASE64 } from '../../../app/prompt/attachments.js';
-import { api } from '../../api.js';
+import { useBaton } from '../../store/index.js';
 import { useAsked } from '../../components/Suggestions.js';
 import type { ComposerAttachment } from '../../store/types.js';
 
@@ -70,5 +70,6 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
 /** Files of the working folder matching a mention's query (asked of the host). */
 export function useFolderFiles(cwd: string, query: string | undefined): string[] {
   const folder = cwd.trim();
-  return useAsked(query === undefined || !folder ? undefined : `${folder}\n${query}`, async () => (await api.call('listFolderFiles', { cwd: folder, query: query ?? '' })).files);
+  const findFiles = useBaton((state) => state.findFiles);
+  return useAsked(query === undefined || !folder ? undefined : `${folder}\n${query}`, () => findFiles(folder, query ?? ''));
 }

@@ -40,6 +40,16 @@ export function Composer() {
   const removeAttachment = useBaton((state) => state.removeAttachment);
   const showError = useBaton((state) => state.showError);
   const picker = useRef<HTMLInputElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  // Focus comes through the store (after "Edit and resend", or a queued follow-up taken back): caret at the end.
+  const focusRequest = useBaton((state) => state.messageBoxFocus);
+  useEffect(() => {
+    const node = box.current;
+    if (focusRequest > 0 && node) {
+      node.focus();
+      node.setSelectionRange(node.value.length, node.value.length);
+    }
+  }, [focusRequest]);
   const [caret, setCaret] = useState(0);
   const mention = mentionAt(text, caret);
   // A mention already attached is complete: it offers nothing (Enter then sends or queues).
@@ -145,6 +155,7 @@ export function Composer() {
       ) : null}
       <AttachmentList attachments={attachments} remove={(id) => removeAttachment(key, id)} />
       <textarea
+        ref={box}
         aria-label="Message"
         placeholder={running ? 'Write a follow-up: Enter queues it for when this reply ends' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
         rows={3}

@@ -5,14 +5,16 @@
  * suggestions are tied to it with aria-controls and aria-activedescendant.
  */
 import { useState } from 'react';
-import { api, pickFolder } from '../../api.js';
+import { pickFolder } from '../../api.js';
+import { useBaton } from '../../store/index.js';
 import { SuggestionList, useAsked } from '../../components/Suggestions.js';
 
 /** The field; `readOnly` once the conversation exists (its folder stays). */
 export function FolderField({ value, readOnly, onChange }: { value: string; readOnly: boolean; onChange: (folder: string) => void }) {
   const [suggesting, setSuggesting] = useState(false);
   const [highlight, setHighlight] = useState(-1);
-  const folders = useAsked(suggesting && !readOnly && value.trim() !== '' ? value : undefined, async () => (await api.call('listFolders', { typed: value })).folders);
+  const completeFolder = useBaton((state) => state.completeFolder);
+  const folders = useAsked(suggesting && !readOnly && value.trim() !== '' ? value : undefined, () => completeFolder(value));
   const shown = folders.length > 0 && !(folders.length === 1 && folders[0] === value);
   const choose = (folder: string): void => {
     onChange(folder);

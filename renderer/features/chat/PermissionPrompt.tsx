@@ -27,6 +27,7 @@ const ORDER: Record<PermissionItem['options'][number]['kind'], number> = { allow
 /** The question, its options, and later the answer given. */
 export function PermissionPrompt({ item, agentName, toolKind }: { item: PermissionItem; agentName: string; toolKind: string | undefined }) {
   const answerPermission = useBaton((state) => state.answerPermission);
+  const focusMessageBox = useBaton((state) => state.focusMessageBox);
   const group = useRef<HTMLDivElement>(null);
   const options = [...item.options].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
   const answered = item.decision !== undefined;
@@ -38,7 +39,7 @@ export function PermissionPrompt({ item, agentName, toolKind }: { item: Permissi
     }
   }, [answered]);
   const answer = (optionId: string): void => {
-    void answerPermission(item.requestId, optionId).then(() => document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus());
+    void answerPermission(item.requestId, optionId).then(focusMessageBox);
   };
   return (
     <div

@@ -3,7 +3,7 @@
  * folder stays, and the agent picker chooses who handles the next turn: the conversation passes
  * to that agent when the message is sent (not while a turn runs).
  */
-import { recentFolders } from '../../components/recentFolders.js';
+import { recentFolders } from '../../persisted/recentFolders.js';
 import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';

@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import type { EventPayload } from '../../../app/events/index.js';
 import type { TranscriptState } from '../../../app/transcript/index.js';
-import { agentChoices, rememberOptions } from '../../components/agentChoices.js';
+import { agentChoices, rememberOptions } from '../../persisted/agentChoices.js';
 import { useBaton } from '../../store/index.js';
 
 type SessionOption = EventPayload<'session.options'>['options'][number];

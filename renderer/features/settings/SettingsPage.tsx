@@ -5,7 +5,7 @@
  */
 import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { applyTheme, readTheme, type ThemeChoice } from '../../components/theme.js';
+import { applyTheme, readTheme, type ThemeChoice } from '../../persisted/theme.js';
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
 import { Banners } from '../chat/ChatView.js';

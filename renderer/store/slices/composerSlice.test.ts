@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidRequestError } from '../../../app/errors.js';
+import { createBatonStore } from '../store.js';
+import { testApi } from '../testApi.js';
+import type { ComposerAttachment } from '../types.js';
+
+const attachment = (id: string): ComposerAttachment => ({ id, label: id, attachment: { type: 'file', path: `${id}.md` } });
+
+/** A store with conversation "c" open and `text` in its box. */
+function openWith(text: string, answers: Parameters<typeof testApi>[0] = {}) {
+  const { api, calls } = testApi(answers);
+  const store = createBatonStore(api);
+  store.setState({ selection: { kind: 'conversation', conversationId: 'c' }, composer: { c: text } });
+  return { store, calls };
+}
+
+/** A promise and the function that settles it. */
+function held<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('the follow-up queue', () => {
+  it('queues the box with what was attached, and empties the box', () => {
+    const { store } = openWith('  and then this  ');
+    store.getState().addAttachment('c', attachment('a'));
+    store.getState().queue();
+    const state = store.getState();
+    expect(state.queued.c).toEqual({ text: 'and then this', attachments: [attachment('a')] });
+    expect(state.composer.c).toBe('');
+    expect(state.attachments.c).toEqual([]);
+  });
+
+  it('puts a follow-up taken back ahead of what was written since, and asks for focus in the box', () => {
+    const { store } = openWith('first');
+    store.getState().addAttachment('c', attachment('a'));
+    store.getState().queue();
+    store.getState().setComposer('c', 'written since');
+    store.getState().addAttachment('c', attachment('b'));
+    const focusBefore = store.getState().messageBoxFocus;
+    store.getState().unqueue('c');
+    const state = store.getState();
+    expect(state.queued.c).toBeUndefined();
+    expect(state.composer.c).toBe('first\nwritten since');
+    expect(state.attachments.c?.map((entry) => entry.id)).toEqual(['a', 'b']);
+    expect(state.messageBoxFocus).toBe(focusBefore + 1);
+  });
+
+  it('sends the queued follow-up with its attachments once the turn ends', async () => {
+    const { store, calls } = openWith('next', { sendMessage: () => ({ turnId: 't2', seq: 9 }) });
+    store.getState().addAttachment('c', attachment('a'));
+    store.getState().queue();
+    await store.getState().sendQueued('c');
+    expect(calls).toEqual([{ method: 'sendMessage', params: { conversationId: 'c', text: 'next', attachments: [{ type: 'file', path: 'a.md' }] } }]);
+    expect(store.getState().queued.c).toBeUndefined();
+  });
+
+  it('loses nothing when the queued follow-up is refused: it goes back into the box and the error shows', async () => {
+    const { store } = openWith('next', { sendMessage: () => Promise.reject(new InvalidRequestError('refused')) });
+    store.getState().queue();
+    store.getState().setComposer('c', 'typed meanwhile');
+    await store.getState().sendQueued('c');
+    expect(store.getState().composer.c).toBe('next\ntyped meanwhile');
+    expect(store.getState().error?.message).toBe('refused');
+  });
+
+  it('keeps a follow-up queued when the turn ended before it could be steered in', async () => {
+    const { store } = openWith('now please', { steerMessage: () => ({ steered: false }) });
+    store.getState().queue();
+    await store.getState().steerQueued('c');
+    expect(store.getState().queued.c?.text).toBe('now please');
+  });
+});
+
+describe('the message box around a send', () => {
+  it('takes only what was sent out of the box: what was typed and attached meanwhile stays', async () => {
+    const answer = held<{ turnId: string; seq: number }>();
+    const { store } = openWith('hello', { sendMessage: () => answer.promise });
+    store.getState().addAttachment('c', attachment('sent'));
+    const sending = store.getState().send();
+    expect(store.getState().sending).toBe(true);
+    store.getState().setComposer('c', 'hello and more');
+    store.getState().addAttachment('c', attachment('later'));
+    answer.resolve({ turnId: 't', seq: 3 });
+    await sending;
+    expect(store.getState().composer.c).toBe('and more');
+    expect(store.getState().attachments.c?.map((entry) => entry.id)).toEqual(['later']);
+    expect(store.getState().sending).toBe(false);
+  });
+
+  it('keeps the message in the box when sending fails', async () => {
+    const { store } = openWith('hello', { sendMessage: () => Promise.reject(new InvalidRequestError('no agent')) });
+    await store.getState().send();
+    expect(store.getState().composer.c).toBe('hello');
+    expect(store.getState().error?.message).toBe('no agent');
+  });
+
+  it('"Edit and resend" puts the message ahead of a draft, never replacing it, and asks for focus', () => {
+    const { store } = openWith('my draft');
+    store.getState().editMessage('the earlier message');
+    expect(store.getState().composer.c).toBe('the earlier message\nmy draft');
+    expect(store.getState().messageBoxFocus).toBe(1);
+  });
+
+  it('sends to the agent picked for the next turn, then forgets the pick', async () => {
+    const { store, calls } = openWith('over to you', { sendMessage: () => ({ turnId: 't', seq: 2 }) });
+    store.setState({ nextAgent: { c: 'codex' } });
+    await store.getState().send();
+    expect(calls[0]).toEqual({ method: 'sendMessage', params: { conversationId: 'c', text: 'over to you', agentId: 'codex' } });
+    expect(store.getState().nextAgent).toEqual({});
+  });
+});

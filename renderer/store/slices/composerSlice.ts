@@ -1,0 +1,176 @@
+/**
+ * What is being written: the message box of each conversation (and of the new one), what is
+ * attached to it, sending (creating the conversation first for a draft), the follow-up queued
+ * while a reply runs, and where focus goes. Only what was sent leaves the box: anything typed or
+ * attached meanwhile stays, and a message taken back goes ahead of what is there.
+ */
+import { ImportNotConfirmedError } from '../../../app/errors.js';
+import { agentChoices, choicesToApply } from '../../persisted/agentChoices.js';
+import { rememberFolder } from '../../persisted/recentFolders.js';
+import { putBack, unsentText } from '../composerText.js';
+import { composerKey, type ComposerAttachment, type ComposerSlice, type Slice } from '../types.js';
+
+/** The composer slice. */
+export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
+  /** Sends a message to the agent picked for the next turn (a switch), forgetting the pick once the host has committed it. */
+  const post = async (conversationId: string, text: string, attached: readonly ComposerAttachment[] = []): Promise<void> => {
+    const agentId = get().nextAgent[conversationId];
+    await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}), ...(attached.length > 0 ? { attachments: attached.map((entry) => entry.attachment) } : {}) });
+    set((state) => {
+      const { [conversationId]: _used, ...nextAgent } = state.nextAgent;
+      return { nextAgent };
+    });
+  };
+  /** Takes a conversation's queued follow-up off the queue. */
+  const takeQueued = (conversationId: string): ComposerSlice['queued'][string] | undefined => {
+    const queued = get().queued[conversationId];
+    if (queued !== undefined) {
+      set((state) => {
+        const { [conversationId]: _taken, ...rest } = state.queued;
+        return { queued: rest };
+      });
+    }
+    return queued;
+  };
+  /** Puts a follow-up back into the message box, with what was attached to it (ahead of anything attached since). */
+  const backIntoBox = (conversationId: string, queued: ComposerSlice['queued'][string]): void => {
+    set((state) => ({ composer: { ...state.composer, [conversationId]: putBack(queued.text, state.composer[conversationId] ?? '') }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
+  };
+  /** Creates the new conversation the draft describes, moves what is in the draft's box to it, and opens it. */
+  const createFromDraft = async (): Promise<string> => {
+    const { draft } = get();
+    const choices = choicesToApply(agentChoices(draft.agentId), draft.options);
+    const { conversation } = await api.call('newConversation', { agentId: draft.agentId, cwd: draft.cwd.trim(), ...(draft.instructions ? { instructions: draft.instructions } : {}), ...(draft.serverIds ? { serverIds: draft.serverIds } : {}), ...(draft.injectors ? { injectors: draft.injectors } : {}) });
+    rememberFolder(draft.cwd.trim());
+    set((state) => ({ draft: { agentId: state.draft.agentId, cwd: state.draft.cwd } }));
+    const { conversationId } = conversation;
+    // Remembered by the host and applied when the agent's session starts, before the first prompt.
+    for (const { optionId, value } of choices) {
+      await api.call('setSessionOption', { conversationId, optionId, value });
+    }
+    set((state) => ({ composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' }, attachments: { ...state.attachments, [conversationId]: state.attachments.draft ?? [], draft: [] } }));
+    if (get().view !== 'active') {
+      await get().setView('active');
+    }
+    await get().select(conversationId);
+    return conversationId;
+  };
+
+  return {
+    composer: {},
+    attachments: {},
+    sending: false,
+    messageBoxFocus: 0,
+    focusMessageBox() {
+      set((state) => ({ messageBoxFocus: state.messageBoxFocus + 1 }));
+    },
+    queued: {},
+    setComposer(key, text) {
+      set((state) => ({ composer: { ...state.composer, [key]: text } }));
+    },
+    addAttachment(key, attachment) {
+      set((state) => ({ attachments: { ...state.attachments, [key]: [...(state.attachments[key] ?? []), attachment] } }));
+    },
+    removeAttachment(key, id) {
+      set((state) => ({ attachments: { ...state.attachments, [key]: (state.attachments[key] ?? []).filter((entry) => entry.id !== id) } }));
+    },
+    async send() {
+      const { selection, composer, sending } = get();
+      const typed = composer[composerKey(selection)] ?? '';
+      const text = typed.trim();
+      const attached = get().attachments[composerKey(selection)] ?? [];
+      if (!text || sending) {
+        return;
+      }
+      set({ sending: true, error: null });
+      try {
+        const conversationId = selection.kind === 'draft' ? await createFromDraft() : selection.conversationId;
+        await post(conversationId, text, attached);
+        // Cleared only once the host has committed the message, and only of what was sent: what the
+        // person typed or attached meanwhile stays.
+        set((state) => ({
+          composer: { ...state.composer, [conversationId]: unsentText(state.composer[conversationId] ?? '', typed) },
+          attachments: { ...state.attachments, [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)) },
+        }));
+      } catch (error) {
+        if (error instanceof ImportNotConfirmedError && selection.kind === 'conversation') {
+          // The message stays in the box; the review says what must be confirmed first.
+          await get().checkImport(selection.conversationId, true);
+        } else {
+          get().showError(error);
+        }
+      } finally {
+        set({ sending: false });
+      }
+    },
+    editMessage(text) {
+      const key = composerKey(get().selection);
+      // Ahead of anything already in the box (which stays): nothing the person wrote is replaced.
+      set((state) => ({ composer: { ...state.composer, [key]: putBack(text, state.composer[key] ?? '') } }));
+      get().focusMessageBox();
+    },
+    async retry(turnId) {
+      const { selection, transcripts } = get();
+      if (selection.kind !== 'conversation') {
+        return;
+      }
+      const text = transcripts[selection.conversationId]?.state.items.find((item) => item.kind === 'user' && item.turnId === turnId);
+      if (text?.kind === 'user') {
+        await api.call('sendMessage', { conversationId: selection.conversationId, text: text.text }).catch((error: unknown) => get().showError(error));
+      }
+    },
+    queue() {
+      const { selection, composer, attachments } = get();
+      const text = (composer[composerKey(selection)] ?? '').trim();
+      if (selection.kind !== 'conversation' || !text) {
+        return;
+      }
+      const { conversationId } = selection;
+      const attached = attachments[conversationId] ?? [];
+      set((state) => ({ queued: { ...state.queued, [conversationId]: { text, attachments: attached } }, composer: { ...state.composer, [conversationId]: '' }, attachments: { ...state.attachments, [conversationId]: [] } }));
+    },
+    unqueue(conversationId) {
+      const queued = takeQueued(conversationId);
+      if (queued) {
+        backIntoBox(conversationId, queued);
+        // The button goes with the queued message: focus goes to the box.
+        get().focusMessageBox();
+      }
+    },
+    async sendQueued(conversationId) {
+      const queued = takeQueued(conversationId);
+      if (queued === undefined) {
+        return;
+      }
+      try {
+        await post(conversationId, queued.text, queued.attachments);
+      } catch (error) {
+        // Nothing is lost: the message and what was attached go back into the box.
+        backIntoBox(conversationId, queued);
+        get().showError(error);
+      }
+    },
+    async steerQueued(conversationId) {
+      const queued = takeQueued(conversationId);
+      if (queued === undefined) {
+        return;
+      }
+      try {
+        const { steered } = await api.call('steerMessage', { conversationId, text: queued.text });
+        if (!steered) {
+          // The turn ended meanwhile: it goes as a message of its own, as queued follow-ups do.
+          set((state) => ({ queued: { ...state.queued, [conversationId]: queued } }));
+        }
+      } catch (error) {
+        backIntoBox(conversationId, queued);
+        get().showError(error);
+      }
+    },
+    async completeFolder(typed) {
+      return (await api.call('listFolders', { typed })).folders;
+    },
+    async findFiles(cwd, query) {
+      return (await api.call('listFolderFiles', { cwd, query })).files;
+    },
+  };
+};

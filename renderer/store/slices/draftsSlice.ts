@@ -1,0 +1,44 @@
+/**
+ * What the next message goes with: the new conversation being set up (agent, folder, options
+ * chosen before its first message), the agent picked for a conversation's next turn, and the
+ * open conversation's session options. Choices are remembered per agent.
+ */
+import { rememberChoice } from '../../persisted/agentChoices.js';
+import type { DraftsSlice, Slice } from '../types.js';
+
+/** The drafts slice. */
+export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => ({
+  draft: { agentId: '', cwd: '' },
+  nextAgent: {},
+  setDraftAgent(agentId) {
+    set((state) => {
+      const { options: _chosenForAnother, ...draft } = state.draft;
+      return { draft: { ...draft, agentId } };
+    });
+  },
+  setDraftOption(optionId, value) {
+    const { agentId } = get().draft;
+    rememberChoice(agentId, optionId, value);
+    set((state) => ({ draft: { ...state.draft, options: { ...state.draft.options, [optionId]: value } } }));
+  },
+  setNextAgent(conversationId, agentId) {
+    set((state) => {
+      const current = state.openSummary?.conversationId === conversationId ? state.openSummary.agentId : undefined;
+      const { [conversationId]: _previous, ...others } = state.nextAgent;
+      return { nextAgent: agentId === current ? others : { ...others, [conversationId]: agentId } };
+    });
+  },
+  setDraftCwd(cwd) {
+    set((state) => ({ draft: { ...state.draft, cwd } }));
+  },
+  async setSessionOption(optionId, value) {
+    const { selection } = get();
+    if (selection.kind === 'conversation') {
+      const agentId = get().transcripts[selection.conversationId]?.state.agentId;
+      if (agentId) {
+        rememberChoice(agentId, optionId, value);
+      }
+      await api.call('setSessionOption', { conversationId: selection.conversationId, optionId, value }).catch((error: unknown) => get().showError(error));
+    }
+  },
+});

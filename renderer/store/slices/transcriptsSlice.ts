@@ -1,0 +1,167 @@
+/**
+ * The open conversation's transcript: reading it in pages when it opens (and earlier turns on
+ * request), applying pushed events and summaries once per animation frame, and the person's
+ * answers to what a running turn asks (Stop, permissions, forms).
+ */
+import type { Envelope } from '../../../app/events/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.js';
+import type { Slice, TranscriptsSlice } from '../types.js';
+
+/** Turns read when a conversation opens; "Show earlier" doubles it. */
+const TURNS_PER_PAGE = 50;
+/** Events per answer of a read (a message of this size is received and checked in a few milliseconds). */
+const EVENTS_PER_PAGE = 1_500;
+
+/** The transcripts slice. */
+export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => {
+  // Events pushed while a transcript is being read; applied once the read arrives.
+  const arrivedDuringRead = new Map<string, Envelope[]>();
+  // Pushed events wait for the next animation frame and are applied together: a reply streaming
+  // hundreds of chunks a second renders once per frame, not once per chunk.
+  const pending = new Map<string, Envelope[]>();
+  // Summaries pushed with each commit wait for the same frame: only the newest of each counts.
+  const pendingSummaries = new Map<string, ConversationSummary>();
+  let frame: number | undefined;
+  const flush = (): void => {
+    frame = undefined;
+    const batches = [...pending];
+    pending.clear();
+    const summaries = [...pendingSummaries.values()];
+    pendingSummaries.clear();
+    for (const summary of summaries) {
+      get().upsertSummary(summary);
+    }
+    set((state) => {
+      const transcripts = { ...state.transcripts };
+      for (const [conversationId, envelopes] of batches) {
+        const existing = transcripts[conversationId];
+        // Only transcripts this window has open are kept current; others are read when opened.
+        if (existing) {
+          transcripts[conversationId] = applyEnvelopes(existing, envelopes);
+        }
+      }
+      return { transcripts };
+    });
+  };
+  const schedule = (): void => {
+    if (frame === undefined) {
+      frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(flush) : setTimeout(flush, 16);
+    }
+  };
+
+  const load = async (conversationId: string, aroundSeq?: number): Promise<void> => {
+    arrivedDuringRead.set(conversationId, []);
+    try {
+      const turns = get().turnsShown[conversationId] ?? TURNS_PER_PAGE;
+      const { events, conversation, firstSeq, nextSeq, context } = await api.call('openConversation', { conversationId, turns, maxEvents: EVENTS_PER_PAGE, ...(aroundSeq === undefined ? {} : { aroundSeq }) });
+      // A long read comes in pages, so that no one message takes a long task to receive and check.
+      async function* pages(): AsyncGenerator<readonly Envelope[]> {
+        yield events;
+        for (let next = nextSeq; next !== null; ) {
+          const page = await api.call('readConversationEvents', { conversationId, fromSeq: next, limit: EVENTS_PER_PAGE });
+          yield page.events;
+          next = page.nextSeq;
+        }
+      }
+      const read = await readInSlices(bufferedTail(context, firstSeq, []), pages());
+      const buffered = applyEnvelopes(read, arrivedDuringRead.get(conversationId) ?? []);
+      set((state) => ({ transcripts: { ...state.transcripts, [conversationId]: buffered } }));
+      get().upsertSummary(conversation);
+    } catch (error) {
+      get().showError(error);
+    } finally {
+      arrivedDuringRead.delete(conversationId);
+    }
+  };
+  /** The open conversation's id, if one is open. */
+  const openId = (): string | undefined => {
+    const { selection } = get();
+    return selection.kind === 'conversation' ? selection.conversationId : undefined;
+  };
+
+  return {
+    transcripts: {},
+    turnsShown: {},
+    selection: { kind: 'draft' },
+    openSummary: null,
+    focus: null,
+    sidebarOpen: false,
+    setSidebarOpen(open) {
+      set({ sidebarOpen: open });
+    },
+    newConversation() {
+      set({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null, sidebarOpen: false, settings: null });
+    },
+    async select(conversationId, focusSeq) {
+      set((state) => ({
+        selection: { kind: 'conversation', conversationId },
+        settings: null,
+        // Shown at once from the list (or as it was); the read below brings the current one.
+        openSummary: state.conversations.find((c) => c.conversationId === conversationId) ?? (state.openSummary?.conversationId === conversationId ? state.openSummary : null),
+        focus: focusSeq === undefined ? null : { conversationId, seq: focusSeq },
+        error: null,
+        sidebarOpen: false,
+        importReview: state.importReview?.conversationId === conversationId ? state.importReview : null,
+      }));
+      await load(conversationId, focusSeq);
+      await get().checkImport(conversationId);
+    },
+    async showEarlier() {
+      const conversationId = openId();
+      if (conversationId === undefined) {
+        return;
+      }
+      set((state) => ({ turnsShown: { ...state.turnsShown, [conversationId]: (state.turnsShown[conversationId] ?? TURNS_PER_PAGE) * 2 } }));
+      await load(conversationId, get().transcripts[conversationId]?.firstSeq);
+    },
+    receiveSummary(summary) {
+      pendingSummaries.set(summary.conversationId, summary);
+      schedule();
+    },
+    receiveRemoval(conversationId) {
+      pendingSummaries.delete(conversationId);
+      get().removeSummary(conversationId);
+    },
+    receiveEnvelopes(envelopes) {
+      for (const envelope of envelopes) {
+        const { conversationId } = envelope;
+        arrivedDuringRead.get(conversationId)?.push(envelope);
+        if (get().transcripts[conversationId]) {
+          const batch = pending.get(conversationId);
+          if (batch) {
+            batch.push(envelope);
+          } else {
+            pending.set(conversationId, [envelope]);
+          }
+          schedule();
+        }
+      }
+    },
+    async cancel() {
+      const conversationId = openId();
+      if (conversationId !== undefined) {
+        await api.call('cancelTurn', { conversationId }).catch((error: unknown) => get().showError(error));
+      }
+    },
+    async answerPermission(requestId, optionId) {
+      const conversationId = openId();
+      if (conversationId !== undefined) {
+        await api.call('answerPermission', { conversationId, requestId, optionId }).catch((error: unknown) => get().showError(error));
+      }
+    },
+    async answerElicitation(requestId, action, content) {
+      const conversationId = openId();
+      if (conversationId === undefined) {
+        return false;
+      }
+      try {
+        await api.call('answerElicitation', { conversationId, requestId, action, ...(content ? { content } : {}) });
+        return true;
+      } catch (error) {
+        get().showError(error);
+        return false;
+      }
+    },
+  };
+};
