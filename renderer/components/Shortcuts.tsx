@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { useBaton } from '../store/index.js';
 import { selectActiveTranscript } from '../store/selectors/transcript.js';
-import { useModalDialog } from './useModalDialog.js';
+import { DialogFrame } from './DialogFrame.js';
 
 /** Every shortcut, as shown in the list. */
 export const SHORTCUTS: ReadonlyArray<{ keys: string; action: string }> = [
@@ -33,7 +33,6 @@ export function Shortcuts() {
   const newConversation = useBaton((state) => state.newConversation);
   const cancel = useBaton((state) => state.cancel);
   const openSettings = useBaton((state) => state.openSettings);
-  const element = useModalDialog(open);
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
       if (event.defaultPrevented) {
@@ -70,8 +69,11 @@ export function Shortcuts() {
     return null;
   }
   return (
-    <dialog ref={element} aria-labelledby="shortcuts-title" className="shortcuts-dialog" onClose={() => setOpen(false)}>
-      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+    <DialogFrame open={true} id="shortcuts-title" title="Keyboard shortcuts" className="shortcuts-dialog" onClose={() => setOpen(false)} actions={<>
+        <button type="button" className="primary" onClick={() => setOpen(false)}>
+          Close
+        </button>
+            </>}>
       <table>
         <tbody>
           {SHORTCUTS.map((shortcut) => (
@@ -84,11 +86,6 @@ export function Shortcuts() {
           ))}
         </tbody>
       </table>
-      <div className="dialog-actions">
-        <button type="button" className="primary" onClick={() => setOpen(false)}>
-          Close
-        </button>
-      </div>
-    </dialog>
+    </DialogFrame>
   );
 }

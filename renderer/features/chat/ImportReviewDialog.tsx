@@ -4,7 +4,7 @@
  * broad as / or the home folder), the instructions at the level the file names, the injectors and
  * the toolbox it brings. Nothing of it reaches an agent until "Confirm and continue".
  */
-import { useModalDialog } from '../../components/useModalDialog.js';
+import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
 
 /** The notice shown in an imported conversation that waits for confirmation. */
@@ -29,23 +29,27 @@ export function ImportReviewDialog() {
   const current = useBaton((state) => state.importReview);
   const close = useBaton((state) => state.closeImportReview);
   const confirm = useBaton((state) => state.confirmImport);
-  const element = useModalDialog(current?.open === true);
   if (!current) {
     return null;
   }
   const { review } = current;
   return (
-    <dialog ref={element} className="import-review-dialog" aria-labelledby="import-review-title" onClose={() => close()}>
-      <h2 id="import-review-title">Confirm imported conversation</h2>
-      <p className="hint">It came from a file, not from your choices here. Before your next message reaches an agent, check what it would get. The agent sessions it names are not reopened: the agent is handed the conversation from its transcript.</p>
+    <DialogFrame open={current.open} id="import-review-title" title="Confirm imported conversation" className="import-review-dialog" hint={<>It came from a file, not from your choices here. Before your next message reaches an agent, check what it would get. The agent sessions it names are not reopened: the agent is handed the conversation from its transcript.</>} onClose={() => close()} actions={<>
+        <button type="button" className="primary" disabled={current.busy} onClick={() => void confirm()}>
+          Confirm and continue
+        </button>
+        <button type="button" onClick={() => close()}>
+          Cancel
+        </button>
+            </>}>
       <dl className="import-review">
         <dt>Working folder</dt>
         <dd>
           <code>{review.cwd}</code>
           {review.broadFolder ? (
-            <p role="alert" className="notice notice-warning">
+            <Banner kind="warning">
               This folder is very broad: an agent working in it can read and change nearly every file you have. Only confirm if you meant that; otherwise start a new conversation in a narrower folder.
-            </p>
+            </Banner>
           ) : null}
         </dd>
         <dt>Instructions</dt>
@@ -65,18 +69,10 @@ export function ImportReviewDialog() {
         <dd>{review.servers.length > 0 ? review.servers.join(', ') : 'None'}</dd>
       </dl>
       {current.problem ? (
-        <p role="alert" className="notice notice-error">
+        <Banner kind="error">
           {current.problem}
-        </p>
+        </Banner>
       ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="primary" disabled={current.busy} onClick={() => void confirm()}>
-          Confirm and continue
-        </button>
-        <button type="button" onClick={() => close()}>
-          Cancel
-        </button>
-      </div>
-    </dialog>
+    </DialogFrame>
   );
 }

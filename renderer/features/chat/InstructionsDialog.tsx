@@ -6,7 +6,7 @@
 import type { InstructionIntent, InstructionText } from '../../../app/instructions/bundle.js';
 import type { InjectorChoice } from '../../../app/instructions/injectors.js';
 import type { InstructionPreview } from '../../../app/ipc/index.js';
-import { useModalDialog } from '../../components/useModalDialog.js';
+import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
 
 const INTENTS: Array<{ intent: InstructionIntent; label: string }> = [
@@ -98,15 +98,19 @@ export function InstructionsDialog() {
   const setAgentSettings = useBaton((state) => state.setAgentInstructionSettings);
   const setFolderTrust = useBaton((state) => state.setFolderTrust);
   const editInjectors = useBaton((state) => state.editInjectors);
-  const element = useModalDialog(dialog !== null);
   if (!dialog) {
     return null;
   }
   const { preview } = dialog;
   return (
-    <dialog ref={element} className="instructions-dialog" aria-labelledby="instructions-title" onClose={() => close()}>
-      <h2 id="instructions-title">Instructions</h2>
-      <p className="hint">Delivered at the level you ask for through each agent&apos;s own channel, or refused. Never sent as message text.</p>
+    <DialogFrame open={true} id="instructions-title" title="Instructions" className="instructions-dialog" hint={<>Delivered at the level you ask for through each agent&apos;s own channel, or refused. Never sent as message text.</>} onClose={() => close()} actions={<>
+        <button type="button" onClick={() => close()}>
+          Cancel
+        </button>
+        <button type="button" className="primary" disabled={dialog.saving} onClick={() => void save()}>
+          Save
+        </button>
+            </>}>
       <InstructionField id="person" label="Your instructions" hint="every conversation" value={dialog.person} onChange={(changes) => edit('person', changes)} />
       {preview && dialog.profile ? (
         <InstructionField
@@ -126,7 +130,7 @@ export function InstructionsDialog() {
             {preview.project.folder}: {[preview.project.text !== null ? '.baton/instructions.md' : null, preview.project.injectors.length > 0 ? `injectors in .agents/instructions/ (${preview.project.injectors.map((entry) => entry.dir).join(', ')})` : null].filter(Boolean).join(' and ')}
             {preview.project.state === 'untrusted' ? ' — not trusted: it contributes nothing.' : preview.project.state === 'changed' ? ' — changed since you trusted it: what you trusted is still the one used.' : ' — trusted.'}
           </p>
-          {preview.project.problem ? <p role="alert" className="notice notice-error">{preview.project.problem}</p> : null}
+          {preview.project.problem ? <Banner kind="error">{preview.project.problem}</Banner> : null}
           {preview.project.changes.length > 0 ? (
             <ul aria-label="Changed since you trusted it" className="folder-changes">
               {preview.project.changes.map((change) => (
@@ -203,9 +207,9 @@ export function InstructionsDialog() {
             Digest <code title={preview.sha256}>{preview.sha256.slice(0, 12)}</code>
           </p>
           {preview.refusal ? (
-            <p role="alert" className="notice notice-error">
+            <Banner kind="error">
               {preview.agentName} would refuse this: {preview.refusal}.
-            </p>
+            </Banner>
           ) : null}
           <label className="checkbox">
             <input type="checkbox" checked={!preview.settings.off} onChange={(event) => void setAgentSettings({ off: !event.target.checked })} />
@@ -225,15 +229,7 @@ export function InstructionsDialog() {
           ) : null}
         </section>
       ) : null}
-      {dialog.problem ? <p role="alert" className="notice notice-error">{dialog.problem}</p> : null}
-      <div className="dialog-actions">
-        <button type="button" onClick={() => close()}>
-          Cancel
-        </button>
-        <button type="button" className="primary" disabled={dialog.saving} onClick={() => void save()}>
-          Save
-        </button>
-      </div>
-    </dialog>
+      {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
+    </DialogFrame>
   );
 }

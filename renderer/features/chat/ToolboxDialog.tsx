@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import type { Transport } from '../../../app/toolbox/catalog.js';
-import { useModalDialog } from '../../components/useModalDialog.js';
+import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
 
 type Row = { name: string; value: string; secret: boolean };
@@ -100,9 +100,9 @@ function ImportList() {
     <section className="import-list" aria-label="Servers found">
       <h3>Servers found</h3>
       {scan.problems.map((found) => (
-        <p key={found.file} role="alert" className="notice notice-error">
+        <Banner key={found.file} kind="error">
           {found.message}
-        </p>
+        </Banner>
       ))}
       {scan.candidates.length === 0 ? <p>No MCP server configs were found in the usual places.</p> : null}
       <ul>
@@ -168,14 +168,15 @@ export function ToolboxDialog() {
   const scanImports = useBaton((state) => state.scanImports);
   const setBridge = useBaton((state) => state.setBridge);
   const isConversation = useBaton((state) => state.selection.kind === 'conversation');
-  const element = useModalDialog(dialog !== null);
   if (!dialog) {
     return null;
   }
   return (
-    <dialog ref={element} className="toolbox-dialog" aria-labelledby="toolbox-title" onClose={() => close()}>
-      <h2 id="toolbox-title">Toolbox</h2>
-      <p className="hint">The MCP servers this conversation may use. The agent gets exactly these, from the next message on; your own agent configs are never edited.</p>
+    <DialogFrame open={true} id="toolbox-title" title="Toolbox" className="toolbox-dialog" hint={<>The MCP servers this conversation may use. The agent gets exactly these, from the next message on; your own agent configs are never edited.</>} onClose={() => close()} actions={<>
+        <button type="button" className="primary" onClick={() => close()}>
+          Close
+        </button>
+            </>}>
       {dialog.toolboxes.length > 0 ? (
         <label className="field">
           <span>Toolbox set</span>
@@ -237,15 +238,10 @@ export function ToolboxDialog() {
         </section>
       ) : null}
       {dialog.problem ? (
-        <p role="alert" className="notice notice-error">
+        <Banner kind="error">
           {dialog.problem}
-        </p>
+        </Banner>
       ) : null}
-      <div className="dialog-actions">
-        <button type="button" className="primary" onClick={() => close()}>
-          Close
-        </button>
-      </div>
-    </dialog>
+    </DialogFrame>
   );
 }
