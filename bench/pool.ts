@@ -82,7 +82,7 @@ export async function poolBenchmark(): Promise<void> {
     host.turns.send(conversationId, `hello ${index}`);
   }
   await host.turns.idle();
-  const groups = (await host.pool.table()).map((row) => row.pid!);
+  const groups = host.pool.table().map((row) => row.pid!);
   const pooled = footprint(groups);
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 2_000));
   const idle = footprint(groups);

@@ -16,6 +16,19 @@ export const agentSessionSchema = z.object({
 /** A session an agent keeps itself. */
 export type AgentSession = z.infer<typeof agentSessionSchema>;
 
+/** One agent process Baton runs: the agent, the launch digest it is shared by, and the sessions it carries. */
+export const agentProcessSchema = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  launchDigest: z.string(),
+  pid: z.number().int().nullable(),
+  version: z.string().nullable(),
+  sessions: z.number().int().nonnegative(),
+  state: z.enum(['starting', 'running', 'ending']),
+});
+/** One of {@link agentProcessSchema}. */
+export type AgentProcess = z.infer<typeof agentProcessSchema>;
+
 /** The agents' requests of the host API contract. */
 export const agentRequests = {
   listAgents: {
@@ -77,5 +90,10 @@ export const agentRequests = {
   describeAgent: {
     params: z.object({ agentId: z.string().min(1) }),
     result: z.object({ card: agentCardSchema }),
+  },
+  /** The agent processes running now: one per agent and launch, each carrying its conversations' sessions. */
+  listAgentProcesses: {
+    params: z.object({}),
+    result: z.object({ processes: z.array(agentProcessSchema) }),
   },
 } as const;

@@ -25,6 +25,20 @@ describe('reduce', () => {
     expect(state.lastSeq).toBe(5);
   });
 
+  it('marks a turn that ran in a mode where the agent decides alone, and only such a turn', () => {
+    const options = (current: string): EventDraft => ({
+      type: 'session.options',
+      payload: { options: [{ id: 'mode', name: 'Mode', category: 'mode', currentValue: current, options: [{ value: 'default', name: 'Manual' }, { value: 'auto', name: 'Auto', selfApproving: true }] }] },
+    });
+    const running = (turnId: string): EventDraft => ({ type: 'turn.running', payload: { turnId } });
+    const ended = (turnId: string): EventDraft => ({ type: 'turn.ended', payload: { turnId, outcome: 'completed', stopReason: 'end_turn' } });
+    // t1 asks first; t2 runs in Auto (picked); t3 starts in Manual and the agent switches itself to Auto while it runs.
+    const state = reduceAll(emptyTranscript('c1'), events([created, started('t1'), options('default'), running('t1'), ended('t1'), options('auto'), started('t2'), running('t2'), ended('t2'), options('default'), started('t3'), running('t3'), options('auto'), options('default'), ended('t3')]));
+    expect(state.turns.t1?.selfApprovingMode).toBeUndefined();
+    expect(state.turns.t2?.selfApprovingMode).toBe('Auto');
+    expect(state.turns.t3?.selfApprovingMode).toBe('Auto');
+  });
+
   it('starts a new message when the agent starts a new messageId', () => {
     const state = reduceAll(emptyTranscript('c1'), events([created, started('t1'), chunk('t1', 'a', 'm1'), chunk('t1', 'b', 'm2')]));
     expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['a', 'b']);

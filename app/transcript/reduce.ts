@@ -28,12 +28,13 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'session.bound':
     case 'session.commands':
     case 'session.info':
-    case 'session.options':
     case 'session.option.chosen':
     case 'instructions.set':
     case 'injectors.set':
     case 'binding.changed':
       return base;
+    case 'session.options':
+      return markSelfApprovingMode(base, base.activeTurnId);
     case 'agent.switched': {
       const { turnId, fromAgentName, toAgentName } = event.payload;
       return { ...base, items: [...state.items, { kind: 'handoff', key, turnId, fromAgentName, toAgentName, prepared: undefined }] };
@@ -50,7 +51,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     }
     case 'turn.running': {
       const turn = state.turns[event.payload.turnId];
-      return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } } : base;
+      return turn ? markSelfApprovingMode({ ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } }, turn.turnId) : base;
     }
     case 'turn.started': {
       const { turnId, agentId, agentName, text, attachments } = event.payload;
@@ -339,4 +340,18 @@ function turnEndNotice(
 
 function assertNever(value: never): never {
   throw new Error(`Unhandled transcript event: ${JSON.stringify(value)}`);
+}
+
+/**
+ * Marks the turn as run in a mode where the agent decides without asking the person, when the
+ * session is in one now (the turn's session was just bound, or its mode changed while it runs).
+ */
+function markSelfApprovingMode(state: TranscriptState, turnId: string | null): TranscriptState {
+  const turn = turnId ? state.turns[turnId] : undefined;
+  const mode = state.sessionOptions.find((option) => option.category === 'mode');
+  const current = mode?.options.find((value) => value.value === mode.currentValue);
+  if (!turn || current?.selfApproving !== true || turn.selfApprovingMode !== undefined) {
+    return state;
+  }
+  return { ...state, turns: { ...state.turns, [turn.turnId]: { ...turn, selfApprovingMode: current.name } } };
 }

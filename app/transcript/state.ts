@@ -75,6 +75,8 @@ export type TurnState = {
   usage?: EventPayload<'usage'> | undefined;
   /** Tokens the turn used, when the agent reported them. */
   tokens?: EventPayload<'turn.ended'>['tokens'];
+  /** The mode the turn ran in (for some or all of it) in which the agent decides without asking the person, if it did. */
+  selfApprovingMode?: string;
 };
 
 /** A conversation's whole transcript as the reducer sees it: its context plus its turns. */

@@ -8,7 +8,7 @@ import type { Envelope } from '../../app/events/index.js';
 import type { InstructionText } from '../../app/instructions/bundle.js';
 import type { AgentInstructionSettings } from '../../app/instructions/delivery.js';
 import type { InjectorChoice } from '../../app/instructions/injectors.js';
-import type { AgentSession, ImportCandidate, ImportReview, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
+import type { AgentProcess, AgentSession, ImportCandidate, ImportReview, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
 import type { CatalogServer, ServerInput, Toolbox } from '../../app/toolbox/catalog.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
@@ -269,6 +269,10 @@ export type SettingsSlice = {
   revokeDecision(id: string): Promise<void>;
   /** Saves every conversation not in the trash as one Markdown file. */
   exportAll(): Promise<void>;
+  /** The agent processes running, as last asked (null before). */
+  processes: AgentProcess[] | null;
+  /** Asks the host which agent processes run now. */
+  loadProcesses(): Promise<void>;
 };
 
 /** The whole renderer state. */

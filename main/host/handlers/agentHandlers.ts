@@ -1,4 +1,4 @@
-/** Requests about agents: the list, capability cards, install and remove, log-in and log-out, their own sessions. */
+/** Requests about agents: the list, capability cards, install and remove, log-in and log-out, their own sessions, the processes running. */
 import { ownPromptSettings } from '../instructions/deliverInstructions.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
@@ -13,11 +13,12 @@ type AgentMethods =
   | 'closeLoginTerminal'
   | 'logoutAgent'
   | 'listAgentSessions'
-  | 'importAgentSession';
+  | 'importAgentSession'
+  | 'listAgentProcesses';
 
 /** The agents' handlers. */
 export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
-  const { catalog, probe, installer, logins, imports } = parts;
+  const { catalog, probe, installer, logins, imports, pool } = parts;
   return {
     listAgents: () => ({ agents: catalog.list() }),
     describeAgent: async ({ agentId }) => {
@@ -53,6 +54,9 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
     },
     listAgentSessions: ({ agentId, cwd }) => imports.list(agentId, cwd),
     importAgentSession: ({ agentId, sessionId, cwd }) => imports.import(agentId, sessionId, cwd),
+    listAgentProcesses: () => ({
+      processes: pool.table().map((row) => ({ agentId: row.agentId, agentName: row.agentName, launchDigest: row.key, pid: row.pid ?? null, version: row.version ?? null, sessions: row.sessions, state: row.state })),
+    }),
   };
 }
 

@@ -37,6 +37,8 @@ export class PooledAgent {
   /** Sessions with a prompt on its way (for requests that name no session). */
   private readonly prompting = new Set<string>();
   connection!: AgentConnection;
+  /** True once its process answered `initialize` (until then it is starting). */
+  started = false;
   cleanup: (() => void) | undefined;
   users = 0;
   exited = false;
@@ -135,11 +137,24 @@ export class PooledAgent {
 export type Lease = { agent: PooledAgent; release(): Promise<void> };
 
 /** One row of the process table. */
-export type PooledProcessInfo = { agentId: string; agentName: string; key: string; pid: number | undefined; sessions: number; users: number };
+export type PooledProcessInfo = {
+  agentId: string;
+  agentName: string;
+  /** The launch digest the process is shared by. */
+  key: string;
+  pid: number | undefined;
+  /** The agent's version, as it reported it. */
+  version: string | undefined;
+  sessions: number;
+  users: number;
+  state: 'starting' | 'running' | 'ending';
+};
 
 /** The pool. */
 export class AgentProcesses {
   private readonly entries = new Map<string, Promise<PooledAgent>>();
+  /** The process of each entry, known from the moment it starts (for the table). */
+  private readonly agents = new Map<string, PooledAgent>();
   /** The last `initialize` answer per agent and executable, kept after its process ended. */
   private readonly answers = new Map<string, InitializeResponse>();
   private disposed = false;
@@ -218,12 +233,16 @@ export class AgentProcesses {
     }
   }
 
-  /** The processes now, one row each. */
-  async table(): Promise<PooledProcessInfo[]> {
-    const agents = await Promise.all([...this.entries.values()].map((entry) => entry.catch(() => undefined)));
-    return agents.flatMap((agent) =>
-      agent && !agent.exited ? [{ agentId: agent.agentId, agentName: agent.agentName, key: agent.key, pid: agent.connection.processGroupId, sessions: agent.sessionCount, users: agent.users }] : [],
-    );
+  /** The processes now, one row each, those still starting included. */
+  table(): PooledProcessInfo[] {
+    return [...this.entries.keys()].flatMap((key) => {
+      const agent = this.agents.get(key);
+      if (!agent || agent.exited) {
+        return [];
+      }
+      const state = !agent.started ? 'starting' : agent.ending ? 'ending' : 'running';
+      return [{ agentId: agent.agentId, agentName: agent.agentName, key, pid: agent.started ? agent.connection.processGroupId : undefined, version: agent.started ? agent.version : undefined, sessions: agent.sessionCount, users: agent.users, state }];
+    });
   }
 
   /** Ends every process (host shutdown). */
@@ -259,9 +278,11 @@ export class AgentProcesses {
     }
     const agent = new PooledAgent(request.key, request.agentId, request.agentName);
     agent.stateKey = exclusive?.key;
+    this.agents.set(request.key, agent);
     const { connection, cleanup } = await request.start(agent.handlers);
     agent.connection = connection;
     agent.cleanup = cleanup;
+    agent.started = true;
     this.remember(request.agentId, request.executable, connection.initialized);
     agent.onExit(() => {
       // A crashed process leaves the pool at once: the next message starts it again.
@@ -269,6 +290,7 @@ export class AgentProcesses {
         void this.entries.get(agent.key)!.then((current) => {
           if (current === agent) {
             this.entries.delete(agent.key);
+            this.forget(agent);
             agent.cleanup?.();
           }
         });
@@ -283,8 +305,16 @@ export class AgentProcesses {
       this.entries.delete(agent.key);
     }
     await agent.connection.dispose().catch((error: unknown) => this.log(`could not end ${agent.agentName}: ${String(error)}`));
+    this.forget(agent);
     agent.cleanup?.();
     agent.cleanup = undefined;
     agent.markEnded();
+  }
+
+  /** Takes an ended process out of the table. */
+  private forget(agent: PooledAgent): void {
+    if (this.agents.get(agent.key) === agent) {
+      this.agents.delete(agent.key);
+    }
   }
 }

@@ -42,7 +42,7 @@ describe('the agent pool with real agents', () => {
     // Both run at once: each streams before either has ended.
     await until(() => replyOf(first.conversationId, a.turnId).includes('slow3') && replyOf(second.conversationId, b.turnId).includes('slow3'), 60_000);
     expect(host.turns.isRunning(first.conversationId) && host.turns.isRunning(second.conversationId)).toBe(true);
-    const table = await host.pool.table();
+    const table = host.pool.table();
     expect(table.filter((row) => row.agentId === 'codex')).toEqual([expect.objectContaining({ sessions: 2 })]);
     await host.turns.idle();
     expect(transcript(first.conversationId).turns[a.turnId]?.status).toBe('completed');
@@ -57,7 +57,7 @@ describe('the agent pool with real agents', () => {
     const b = host.turns.send(second.conversationId, 'Codex two, SLOW_STREAM 20');
     const c = host.turns.send(claude.conversationId, 'Claude, SLOW_STREAM 4');
     await until(() => replyOf(first.conversationId, a.turnId).includes('slow2') && replyOf(second.conversationId, b.turnId).includes('slow2') && replyOf(claude.conversationId, c.turnId).includes('slow2'), 60_000);
-    const codex = (await host.pool.table()).filter((row) => row.agentId === 'codex');
+    const codex = (host.pool.table()).filter((row) => row.agentId === 'codex');
     expect(codex).toHaveLength(1);
     process.kill(-codex[0]!.pid!, 'SIGKILL');
     await host.turns.idle();
@@ -73,6 +73,6 @@ describe('the agent pool with real agents', () => {
     expect(transcript(first.conversationId).turns[again[0]!.turnId]?.status).toBe('completed');
     expect(transcript(second.conversationId).turns[again[1]!.turnId]?.status).toBe('completed');
     expect(replyOf(first.conversationId, again[0]!.turnId)).toContain('Codex one, are you back?');
-    expect((await host.pool.table()).filter((row) => row.agentId === 'codex')).toHaveLength(1);
+    expect((host.pool.table()).filter((row) => row.agentId === 'codex')).toHaveLength(1);
   }, TURN_TIMEOUT);
 });

@@ -142,6 +142,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       agentName={item.kind === 'permission' ? (transcript.turns[item.turnId]?.agentName ?? transcript.agentName) : undefined}
       toolKind={item.kind === 'permission' ? toolKindOf(items, item) : undefined}
       turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
+      selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
     />
   );
   return (

@@ -110,10 +110,12 @@ export type EntryProps = {
   toolKind: string | undefined;
   /** For a turn's last reply: the usage the agent reported for the turn. */
   turnUsage: Pick<TurnState, 'usage' | 'tokens'> | undefined;
+  /** For a reply: the mode its turn ran in where the agent decides without asking, if it did. */
+  selfApprovingMode?: string | undefined;
 };
 
 /** One entry; re-rendered only when its own item (or what it shows of the rest) changes. */
-export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage }: EntryProps) {
+export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode }: EntryProps) {
   switch (item.kind) {
     case 'user':
       return (
@@ -140,6 +142,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
         <article className="message message-agent" aria-label={item.agentName}>
           <header className="author">
             {item.agentName} <MessageTime at={item.at} />
+            {selfApprovingMode ? <span className="self-approving-note">in {selfApprovingMode}: the agent decided without asking you</span> : null}
             <MessageActions text={item.text} retryTurnId={lastReply ? item.turnId : undefined} />
           </header>
           <Markdown text={item.text} />

@@ -1,7 +1,8 @@
 /**
  * Settings › Agents: every agent Baton knows, whether it can run and why not, installing and
  * removing the ones Baton manages, and on request its capability card and log-in methods (the
- * card starts the agent once, so it is not read for every agent on opening).
+ * card starts the agent once, so it is not read for every agent on opening), and the agent
+ * processes running.
  */
 import { useState } from 'react';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
@@ -9,6 +10,7 @@ import { useBaton } from '../../store/index.js';
 import { AgentCard } from '../chat/AgentCard.js';
 import { InstallAction, ManagedAgent } from '../chat/AgentInstall.js';
 import { LogInPrompt } from '../chat/LogInPrompt.js';
+import { AgentProcessTable } from './AgentProcessTable.js';
 
 /** The catalog. */
 export function AgentsSettings() {
@@ -21,6 +23,7 @@ export function AgentsSettings() {
           <AgentEntry key={agent.agentId} agent={agent} />
         ))}
       </ul>
+      <AgentProcessTable />
     </>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * The settings page: which section shows, the "always" answers the person gave (revocable), the
- * toolbox and the person's instructions at a glance, and exporting every conversation at once.
+ * toolbox and the person's instructions at a glance, the agent processes running, and exporting
+ * every conversation at once.
  */
 import { saveFile } from '../../components/saveFile.js';
 import type { SettingsSlice, Slice } from '../types.js';
@@ -29,6 +30,15 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
     try {
       const { decisions, note } = await api.call('revokeAlwaysDecision', { id });
       set((state) => ({ settings: state.settings && { ...state.settings, decisions, note } }));
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  processes: null,
+  async loadProcesses() {
+    try {
+      const { processes } = await api.call('listAgentProcesses', {});
+      set({ processes });
     } catch (error) {
       get().showError(error);
     }

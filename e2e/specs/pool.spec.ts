@@ -1,0 +1,76 @@
+/**
+ * One agent process, many conversations, in the page with the real agents: five Claude and two
+ * Codex conversations reply at the same time; the process table in Settings › Agents shows one
+ * process per agent and launch, carrying their sessions; each conversation is stopped on its own
+ * while the others go on replying.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+let stub: ModelStub;
+let host: WebHost | undefined;
+
+test.beforeEach(async () => {
+  stub = await startModelStub();
+});
+
+test.afterEach(async () => {
+  await host?.kill();
+  host = undefined;
+  await stub.close();
+});
+
+/** The conversation's entry in the list (its title is its first message's first line). */
+const entry = (page: Page, title: string) => page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: new RegExp(`^${title}\\b`) });
+
+test('five Claude and two Codex conversations reply at once on one process per agent, and each stops on its own', async ({ page }) => {
+  test.setTimeout(420_000);
+  host = await startWebHost(tempDir('e2e-pool'), agentTestEnv(stub.url));
+  await page.goto(host.url);
+  const work = tempDir('e2e-pool-work');
+  const conversations = [...['1', '2', '3', '4', '5'].map((n) => ({ agent: 'Claude', title: `Pool Claude ${n}` })), ...['1', '2'].map((n) => ({ agent: 'Codex', title: `Pool Codex ${n}` }))];
+
+  for (const [index, { agent, title }] of conversations.entries()) {
+    if (index > 0) {
+      await page.getByRole('button', { name: 'New conversation' }).click();
+    }
+    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: agent });
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+    const message = page.getByRole('textbox', { name: 'Message' });
+    // Long enough to be still streaming while the others start (100 ms a word).
+    await message.fill(`${title}\nSLOW_STREAM 150`);
+    await message.press('Enter');
+    // Answered: its reply streams in this conversation.
+    await expect(page.getByRole('article', { name: new RegExp(`^${agent}`) })).toContainText('slow2', { timeout: 90_000 });
+  }
+  // All seven reply at the same time.
+  for (const { title } of conversations) {
+    await expect(entry(page, title).locator('.running-dot')).toHaveCount(1);
+  }
+
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const table = page.getByRole('table', { name: 'Agent processes' });
+  await expect(table.getByRole('row', { name: /^Claude/ })).toHaveCount(1);
+  await expect(table.getByRole('row', { name: /^Codex/ })).toHaveCount(1);
+  await expect(table.getByRole('row', { name: /^Claude/ }).getByRole('cell').nth(2)).toHaveText('5');
+  await expect(table.getByRole('row', { name: /^Codex/ }).getByRole('cell').nth(2)).toHaveText('2');
+  await page.keyboard.press('Escape');
+
+  // Each stops on its own: the others keep replying until their turn comes.
+  for (const [index, { agent, title }] of conversations.entries()) {
+    await entry(page, title).click();
+    await expect(page.getByRole('timer', { name: `${agent} is working` })).toBeVisible();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByRole('timer', { name: `${agent} is working` })).toHaveCount(0, { timeout: 15_000 });
+    await expect(entry(page, title).locator('.running-dot')).toHaveCount(0);
+    for (const other of conversations.slice(index + 1)) {
+      await expect(entry(page, other.title).locator('.running-dot')).toHaveCount(1);
+    }
+  }
+  // The processes stay for the conversations' next messages.
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await expect(table.getByRole('row', { name: /^Claude/ })).toHaveCount(1);
+  await expect(table.getByRole('row', { name: /^Codex/ })).toHaveCount(1);
+});

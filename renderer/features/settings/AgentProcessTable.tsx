@@ -1,0 +1,57 @@
+/**
+ * Settings › Agents › table "Agent processes": the agent processes Baton runs now, one per agent
+ * and launch (conversations whose agent is started the same way share one), with the sessions
+ * each carries. Asked again every second while it shows.
+ */
+import { useEffect } from 'react';
+import { useBaton } from '../../store/index.js';
+
+const REFRESH_MS = 1_000;
+
+/** The table. */
+export function AgentProcessTable() {
+  const processes = useBaton((state) => state.processes);
+  const load = useBaton((state) => state.loadProcesses);
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+  return (
+    <section aria-labelledby="agent-processes-title">
+      <h3 id="agent-processes-title">Agent processes</h3>
+      <p className="hint">Conversations whose agent is started the same way share one process, each with its own session. A process ends when its last session has been idle for a while.</p>
+      {processes === null ? <p aria-busy="true">Asking…</p> : null}
+      {processes !== null && processes.length === 0 ? <p>No agent is running.</p> : null}
+      {processes !== null && processes.length > 0 ? (
+        <table aria-label="Agent processes" className="process-table">
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">Launch</th>
+              <th scope="col">Process</th>
+              <th scope="col">Sessions</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {processes.map((process) => (
+              <tr key={process.launchDigest}>
+                <th scope="row">
+                  {process.agentName}
+                  {process.version ? <span className="muted"> {process.version}</span> : null}
+                </th>
+                <td>
+                  <code title={process.launchDigest}>{process.launchDigest.slice(0, 12)}</code>
+                </td>
+                <td>{process.pid ?? '—'}</td>
+                <td>{process.sessions}</td>
+                <td>{process.state}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
