@@ -28,7 +28,7 @@ describe('reduce', () => {
   it('marks a turn that ran in a mode where the agent decides alone, and only such a turn', () => {
     const options = (current: string): EventDraft => ({
       type: 'session.options',
-      payload: { options: [{ id: 'mode', name: 'Mode', category: 'mode', currentValue: current, options: [{ value: 'default', name: 'Manual' }, { value: 'auto', name: 'Auto', selfApproving: true }] }] },
+      payload: { options: [{ id: 'mode', name: 'Mode', type: 'select', category: 'mode', currentValue: current, options: [{ value: 'default', name: 'Manual' }, { value: 'auto', name: 'Auto', selfApproving: true }] }] },
     });
     const running = (turnId: string): EventDraft => ({ type: 'turn.running', payload: { turnId } });
     const ended = (turnId: string): EventDraft => ({ type: 'turn.ended', payload: { turnId, outcome: 'completed', stopReason: 'end_turn' } });

@@ -65,8 +65,17 @@ export function DraftSessionOptions({ agentId, agentName }: { agentId: string; a
   return (
     <OptionPickers
       options={remembered.options}
-      valueOf={(option) => chosen?.[option.id] ?? remembered.chosen[option.id] ?? option.currentValue}
+      valueOf={(option) => chosen?.[option.id] ?? remembered.chosen[option.id] ?? askingValue(option)}
       choose={(optionId, value) => setDraftOption(optionId, value)}
     />
   );
+}
+
+/**
+ * What a new session will show for an option nobody chose: its last value, unless that was a mode
+ * in which the agent decides without asking (Baton sets the asking one then, see LiveSession).
+ */
+function askingValue(option: SessionOption): string {
+  const current = option.options.find((choice) => choice.value === option.currentValue);
+  return current?.selfApproving === true ? (option.options.find((choice) => choice.selfApproving !== true)?.value ?? option.currentValue) : option.currentValue;
 }

@@ -1,7 +1,8 @@
 /**
  * What the next message goes with: the new conversation being set up (agent, folder, options
  * chosen before its first message), the agent picked for a conversation's next turn, and the
- * open conversation's session options. Choices are remembered per agent.
+ * open conversation's session options. Choices are remembered per agent, except a mode in which
+ * the agent decides without asking, picked in a conversation: that one holds for it alone.
  */
 import { rememberChoice } from '../../persisted/agentChoices.js';
 import type { DraftsSlice, Slice } from '../types.js';
@@ -34,9 +35,12 @@ export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => ({
   async setSessionOption(optionId, value) {
     const { selection } = get();
     if (selection.kind === 'conversation') {
-      const agentId = get().transcripts[selection.conversationId]?.state.agentId;
-      if (agentId) {
-        rememberChoice(agentId, optionId, value);
+      const transcript = get().transcripts[selection.conversationId]?.state;
+      const picked = transcript?.sessionOptions.find((option) => option.id === optionId)?.options.find((choice) => choice.value === value);
+      // A mode in which the agent decides without asking holds for this conversation only: it never
+      // becomes the agent's default unless picked for a new conversation.
+      if (transcript && picked?.selfApproving !== true) {
+        rememberChoice(transcript.agentId, optionId, value);
       }
       await api.call('setSessionOption', { conversationId: selection.conversationId, optionId, value }).catch((error: unknown) => get().showError(error));
     }
