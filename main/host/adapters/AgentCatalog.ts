@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { NotFoundError } from '../../../app/errors.js';
 import { findExecutable } from '../process/findExecutable.js';
+import { compareVersions } from './versions.js';
 import { packageVersion } from '../process/packageVersion.js';
 import type { AgentAdapter, Env } from './AgentAdapter.js';
 import type { AgentInstaller } from './AgentInstaller.js';
@@ -82,10 +83,17 @@ export class AgentCatalog {
 
   /**
    * Absolute path of the adapter's executable, or undefined when it is not installed. One the
-   * person installed (on PATH) comes first; then Baton's own install.
+   * person installed (on PATH) comes first; then Baton's own install. A copy on PATH older than
+   * the oldest release Baton supports yields to Baton's own copy when that one is not: "Update" on
+   * the outdated-agent warning installs it, and it is then the one used.
    */
   resolve(adapter: AgentAdapter): string | undefined {
-    return this.ownExecutable(adapter) ?? this.managedExecutable(adapter);
+    const own = this.ownExecutable(adapter);
+    const managed = this.managedExecutable(adapter);
+    if (own && managed && tooOld(adapter, packageVersion(own)) && !tooOld(adapter, packageVersion(managed))) {
+      return managed;
+    }
+    return own ?? managed;
   }
 
   private ownExecutable(adapter: AgentAdapter): string | undefined {
@@ -100,9 +108,8 @@ export class AgentCatalog {
   }
 
   private describe(adapter: AgentAdapter): AgentInfo {
-    const own = this.ownExecutable(adapter);
-    const managedPath = own ? undefined : this.managedExecutable(adapter);
-    const executable = own ?? managedPath;
+    const executable = this.resolve(adapter);
+    const managedPath = executable !== undefined && executable !== this.ownExecutable(adapter) ? executable : undefined;
     const available = executable !== undefined;
     const version = executable ? packageVersion(executable) : undefined;
     const installer = this.installer;
@@ -126,4 +133,9 @@ export class AgentCatalog {
   private agentsFile(): string {
     return path.join(this.dataDir, 'agents.json');
   }
+}
+
+/** True when the version is known and older than the oldest release Baton supports for the agent. */
+function tooOld(adapter: AgentAdapter, version: string | undefined): boolean {
+  return adapter.oldestSupported !== undefined && version !== undefined && compareVersions(version, adapter.oldestSupported) < 0;
 }

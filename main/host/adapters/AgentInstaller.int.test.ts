@@ -86,6 +86,24 @@ describe('managed installs', () => {
     expect(existsSync(path.join(own, 'claude-agent-acp'))).toBe(true);
   }, 60_000);
 
+  it('an agent on PATH older than Baton supports yields to Baton\'s own copy once "Update" installed it', async () => {
+    const own = tempDir('old-codex');
+    mkdirSync(own, { recursive: true });
+    writeFileSync(path.join(own, 'package.json'), JSON.stringify({ name: '@zed-industries/codex-acp', version: '0.16.0' }));
+    writeFileSync(path.join(own, 'codex-acp'), '#!/bin/sh\n', { mode: 0o755 });
+    const dataDir = tempDir('managed-outdated');
+    host = new Host({ dataDir, env: { ...env, PATH: `${own}:${env.PATH}` }, agentPackages: { codex: [packFakeAgent('codex-acp', '2.6.0')] } });
+    const codex = (agents: AgentInfo[]): AgentInfo | undefined => agents.find((agent) => agent.agentId === 'codex');
+    const before = await host.handle('listAgents', {});
+    expect(before.ok && codex((before.result as { agents: AgentInfo[] }).agents)).toMatchObject({ path: path.join(own, 'codex-acp'), version: '0.16.0', managed: { inUse: false } });
+    const updated = await host.handle('installAgent', { agentId: 'codex' });
+    const info = updated.ok ? codex((updated.result as { agents: AgentInfo[] }).agents) : undefined;
+    expect(info, JSON.stringify(updated)).toMatchObject({ version: '2.6.0', managed: { installed: '2.6.0', inUse: true } });
+    expect(info?.path?.startsWith(path.join(dataDir, 'agents', 'codex'))).toBe(true);
+    // The person's own copy is left as it was.
+    expect(existsSync(path.join(own, 'codex-acp'))).toBe(true);
+  }, 120_000);
+
   it('without npm, installing says so', async () => {
     host = new Host({ dataDir: tempDir('managed-no-npm'), env: { PATH: tempDir('empty-path') } });
     expect(await host.handle('installAgent', { agentId: 'codex' })).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('npm was not found') } });

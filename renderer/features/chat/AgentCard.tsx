@@ -36,7 +36,7 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
           {card.version ? <p className="agent-version">{`${card.displayName} ${card.version}`}</p> : null}
           {card.oldestSupported ? (
             <p className="notice-warning" role="alert">
-              {`This ${card.displayName} (${card.version ?? 'unknown version'}) is older than ${card.oldestSupported}, the oldest release Baton supports; it may not work as described here. `}
+              {`This ${card.displayName} (${card.version ?? 'unknown version'}) is older than ${card.oldestSupported}, the oldest release Baton supports; it may not work as described here. Update installs Baton's own copy, which is then used instead. `}
               <button type="button" className="link-button" onClick={() => void installAgent(agentId)}>
                 Update
               </button>
