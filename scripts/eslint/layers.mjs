@@ -14,6 +14,7 @@ const LAYERS = [
   ['renderer', 'renderer/'],
   ['e2e', 'e2e/'],
   ['scripts', 'scripts/'],
+  ['bench', 'bench/'],
 ];
 
 const REACT = new Set(['react', 'react-dom', 'react-markdown', 'remark-gfm', 'zustand', '@tanstack/react-virtual']);
@@ -29,6 +30,9 @@ const ALLOWED = {
   e2e: { layers: ['e2e', 'scripts'], typeOnly: ['app'], node: true, electron: false, react: false, packages: true },
   // Build and test tooling: Node scripts that import no application code.
   scripts: { layers: ['scripts'], node: true, electron: false, react: false, packages: true },
+  // Benchmarks measure the host core in plain Node, with the test fixtures (model stub, agent
+  // homes) and a real browser through Playwright; never the Electron shell, the web host or React.
+  bench: { layers: ['bench', 'app', 'host', 'e2e'], node: true, electron: false, react: false, packages: true },
 };
 
 function layerOf(file) {

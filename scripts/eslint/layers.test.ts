@@ -21,6 +21,7 @@ tester.run('baton/layers', plugin.rules.layers as never, {
     { filename: at('renderer/x.tsx'), code: "import { useState } from 'react'; import { reduce } from '../app/transcript/index.js';" },
     { filename: at('e2e/specs/x.ts'), code: "import type { Envelope } from '../../app/events/index.js'; import fs from 'node:fs';" },
     { filename: at('main/host/x.int.test.ts'), code: "import { startModelStub } from '../../e2e/fixtures/modelStub.js';" },
+    { filename: at('bench/x.ts'), code: "import { Host } from '../main/host/Host.js'; import { tempDir } from '../e2e/fixtures/agentEnv.js'; import os from 'node:os';" },
   ],
   invalid: [
     { filename: at('app/x.ts'), code: "import fs from 'node:fs';", errors: [{ messageId: 'forbidden' }] },
@@ -35,5 +36,8 @@ tester.run('baton/layers', plugin.rules.layers as never, {
     { filename: at('renderer/x.ts'), code: "export * from '../main/host/Host.js';", errors: [{ messageId: 'forbidden' }] },
     { filename: at('e2e/x.ts'), code: "import { reduce } from '../app/transcript/index.js';", errors: [{ messageId: 'forbidden' }] },
     { filename: at('e2e/x.ts'), code: "import { Host } from '../main/host/Host.js';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('bench/x.ts'), code: "import { app } from 'electron';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('bench/x.ts'), code: "import { createServer } from '../main/web/WebServer.js';", errors: [{ messageId: 'forbidden' }] },
+    { filename: at('bench/x.ts'), code: "import { useBaton } from '../renderer/store/index.js';", errors: [{ messageId: 'forbidden' }] },
   ],
 });
