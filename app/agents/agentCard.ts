@@ -13,7 +13,7 @@ export const agentCardSchema = z.object({
   /** Set when the agent is older than the oldest release Baton supports: that release. */
   oldestSupported: z.string().optional(),
   protocolVersion: z.number().int(),
-  sessions: z.object({ load: z.boolean(), list: z.boolean(), resume: z.boolean(), fork: z.boolean(), close: z.boolean() }),
+  sessions: z.object({ load: z.boolean(), list: z.boolean(), resume: z.boolean(), fork: z.boolean(), close: z.boolean(), subagents: z.boolean().default(false) }),
   mcp: z.object({ stdio: z.boolean(), http: z.boolean(), sse: z.boolean() }),
   prompt: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
   /** How one logs in; `terminal` methods run in a terminal Baton opens. */

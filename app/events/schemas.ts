@@ -99,6 +99,37 @@ export type TurnTokens = z.infer<typeof turnTokensSchema>;
 /** How a turn ended. */
 export const turnOutcomeSchema = z.enum(['completed', 'cancelled', 'failed', 'interrupted']);
 
+const messageChunkSchema = z.object({ turnId: id, messageId: z.string().optional(), text });
+const thoughtChunkSchema = z.object({ turnId: id, text });
+const toolCallSchema = z.object({
+  turnId: id,
+  toolCallId: id,
+  title: z.string(),
+  kind: z.string().optional(),
+  status: toolCallStatusSchema,
+  content: z.array(toolCallContentSchema).optional(),
+});
+const toolUpdatedSchema = z.object({
+  turnId: id,
+  toolCallId: id,
+  title: z.string().optional(),
+  status: toolCallStatusSchema.optional(),
+  content: z.array(toolCallContentSchema).optional(),
+});
+const planSchema = z.object({
+  turnId: id,
+  entries: z.array(z.object({ content: z.string(), status: z.string(), priority: z.string() })),
+});
+
+/** What a subagent's work is made of: the same events as a reply's. */
+export const subagentActivitySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message.chunk'), payload: messageChunkSchema }),
+  z.object({ type: z.literal('thought.chunk'), payload: thoughtChunkSchema }),
+  z.object({ type: z.literal('tool.call'), payload: toolCallSchema }),
+  z.object({ type: z.literal('tool.updated'), payload: toolUpdatedSchema }),
+  z.object({ type: z.literal('plan'), payload: planSchema }),
+]);
+
 /** Payload schemas by event type. */
 export const payloadSchemas = {
   'conversation.created': z.object({ title: z.string(), agentId: id, agentName: z.string(), cwd: z.string() }),
@@ -154,27 +185,24 @@ export const payloadSchemas = {
   'session.info': z.object({ title: z.string().nullable() }),
   /** The person's choice, remembered for the conversation and applied again whenever a session is reopened. */
   'session.option.chosen': z.object({ optionId: z.string().min(1), value: z.string() }),
-  'message.chunk': z.object({ turnId: id, messageId: z.string().optional(), text }),
-  'thought.chunk': z.object({ turnId: id, text }),
-  'tool.call': z.object({
+  'message.chunk': messageChunkSchema,
+  'thought.chunk': thoughtChunkSchema,
+  'tool.call': toolCallSchema,
+  'tool.updated': toolUpdatedSchema,
+  plan: planSchema,
+  /**
+   * A subagent the agent runs inside this turn (ACP's subagent sessions): its title, what it is
+   * for, and what it is doing now. Its own work arrives as `subagent.event`.
+   */
+  'subagent.updated': z.object({
     turnId: id,
-    toolCallId: id,
-    title: z.string(),
-    kind: z.string().optional(),
-    status: toolCallStatusSchema,
-    content: z.array(toolCallContentSchema).optional(),
+    subagentId: id,
+    title: z.string().nullable().optional(),
+    description: z.string().nullable().optional(),
+    state: z.string().optional(),
   }),
-  'tool.updated': z.object({
-    turnId: id,
-    toolCallId: id,
-    title: z.string().optional(),
-    status: toolCallStatusSchema.optional(),
-    content: z.array(toolCallContentSchema).optional(),
-  }),
-  plan: z.object({
-    turnId: id,
-    entries: z.array(z.object({ content: z.string(), status: z.string(), priority: z.string() })),
-  }),
+  /** One thing a subagent did (its text, thoughts, tool calls, plan), kept inside its card in the parent's turn. */
+  'subagent.event': z.object({ turnId: id, subagentId: id, event: subagentActivitySchema }),
   'permission.requested': z.object({
     turnId: id,
     requestId: id,

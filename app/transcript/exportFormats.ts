@@ -117,6 +117,14 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
       return [`- Input asked: **${item.request.message}** — ${item.answer ? `${item.answer.action}${item.answer.by === 'person' ? '' : ` (${item.answer.by.replace('-', ' ')})`}` : 'not answered'}`];
     case 'plan':
       return ['Plan:', ...item.entries.map((entry) => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content}`)];
+    case 'subagent':
+      return [
+        `<details><summary>Subagent: ${item.title ?? item.subagentId}${item.state ? ` (${item.state.replace('_', ' ')})` : ''}</summary>`,
+        ...(item.description ? ['', item.description] : []),
+        ...item.items.flatMap((inner) => ['', ...markdownOf(inner, terminals)]),
+        '',
+        '</details>',
+      ];
     case 'permission': {
       const chosen = item.options.find((option) => option.optionId === item.decision?.optionId);
       return [`- Permission asked: **${item.title}** — ${chosen ? `answered “${chosen.name}”` : 'not answered'}${item.revoked ? ` (revoked ${item.revoked.at})` : ''}`];

@@ -39,6 +39,31 @@ describe('reduce', () => {
     expect(state.turns.t3?.selfApprovingMode).toBe('Auto');
   });
 
+  it('folds a subagent\'s work into its own card in the turn, and closes its open tool calls when a stopped turn ends', () => {
+    const sub = (event: Extract<EventDraft, { type: 'subagent.event' }>['payload']['event']): EventDraft => ({ type: 'subagent.event', payload: { turnId: 't1', subagentId: 's1', event } });
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        { type: 'subagent.updated', payload: { turnId: 't1', subagentId: 's1', title: 'Researcher', state: 'running' } },
+        sub({ type: 'message.chunk', payload: { turnId: 't1', text: 'Look' } }),
+        sub({ type: 'message.chunk', payload: { turnId: 't1', text: 'ing' } }),
+        sub({ type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Read a.md', status: 'in_progress' } }),
+        chunk('t1', 'Parent text'),
+        { type: 'turn.ended', payload: { turnId: 't1', outcome: 'cancelled' } },
+      ]),
+    );
+    expect(state.items.map((item) => item.kind)).toEqual(['user', 'subagent', 'agent', 'notice']);
+    const card = state.items[1];
+    expect(card).toMatchObject({ kind: 'subagent', title: 'Researcher', state: 'running' });
+    expect(card?.kind === 'subagent' && card.items).toMatchObject([
+      { kind: 'agent', agentName: 'Researcher', text: 'Looking' },
+      { kind: 'tool', title: 'Read a.md', status: 'cancelled' },
+    ]);
+    expect(state.items[2]).toMatchObject({ kind: 'agent', text: 'Parent text' });
+  });
+
   it('starts a new message when the agent starts a new messageId', () => {
     const state = reduceAll(emptyTranscript('c1'), events([created, started('t1'), chunk('t1', 'a', 'm1'), chunk('t1', 'b', 'm2')]));
     expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['a', 'b']);

@@ -5,7 +5,7 @@
  */
 import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
 import { reduceContext } from './context.js';
-import type { TranscriptItem, TranscriptState } from './state.js';
+import { emptyTranscript, type TranscriptItem, type TranscriptState } from './state.js';
 
 /** Folds one event into the state. Never mutates its arguments. */
 export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownEvent): TranscriptState {
@@ -74,7 +74,8 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const { turnId, outcome, stopReason, error, tokens } = event.payload;
       const turn = state.turns[turnId];
       const turns = turn ? { ...state.turns, [turnId]: { ...turn, status: outcome, stopReason, ...(tokens ? { tokens } : {}) } } : state.turns;
-      const items = closeOpenItems(state.items, turnId, outcome === 'completed' ? 'completed' : 'cancelled');
+      const closed = outcome === 'completed' ? 'completed' : 'cancelled';
+      const items = closeOpenItems(state.items, turnId, closed).map((item) => (item.kind === 'subagent' && item.turnId === turnId ? { ...item, items: closeOpenItems(item.items, turnId, closed) } : item));
       const notice = turnEndNotice(key, turnId, outcome, error);
       return {
         ...base,
@@ -134,6 +135,29 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         return { ...base, items: state.items.map((item, index) => (index === existing && item.kind === 'plan' ? { ...item, entries } : item)) };
       }
       return { ...base, items: [...state.items, { kind: 'plan', key, turnId, entries }] };
+    }
+    case 'subagent.updated': {
+      const { turnId, subagentId, title, description, state: work } = event.payload;
+      return {
+        ...base,
+        items: updateSubagent(state.items, key, turnId, subagentId, (subagent) => ({
+          ...subagent,
+          ...(title !== undefined ? { title: title ?? undefined } : {}),
+          ...(description !== undefined ? { description: description ?? undefined } : {}),
+          ...(work !== undefined ? { state: work } : {}),
+        })),
+      };
+    }
+    case 'subagent.event': {
+      const { turnId, subagentId, event: activity } = event.payload;
+      return {
+        ...base,
+        items: updateSubagent(state.items, key, turnId, subagentId, (subagent) => {
+          // Its work folds exactly as a reply's does, into its own list.
+          const own: TranscriptState = { ...emptyTranscript(event.conversationId), agentName: subagent.title ?? 'Subagent', lastSeq: event.seq - 1, items: subagent.items };
+          return { ...subagent, items: reduce(own, { ...event, ...activity }).items };
+        }),
+      };
     }
     case 'permission.requested': {
       const { turnId, requestId, toolCallId, title, options } = event.payload;
@@ -285,6 +309,17 @@ function replaceLast(items: TranscriptItem[], item: TranscriptItem): TranscriptI
   const next = items.slice(0, -1);
   next.push(item);
   return next;
+}
+
+type SubagentItem = Extract<TranscriptItem, { kind: 'subagent' }>;
+
+/** Changes a turn's subagent card, made (at `key`) on its first news. */
+function updateSubagent(items: TranscriptItem[], key: string, turnId: string, subagentId: string, change: (subagent: SubagentItem) => SubagentItem): TranscriptItem[] {
+  const at = items.findIndex((item) => item.kind === 'subagent' && item.subagentId === subagentId);
+  if (at < 0) {
+    return [...items, change({ kind: 'subagent', key, turnId, subagentId, title: undefined, description: undefined, state: undefined, items: [] })];
+  }
+  return items.map((item, index) => (index === at && item.kind === 'subagent' ? change(item) : item));
 }
 
 /** Sets the status of a tool call of `turnId` (only from `onlyFrom`, when given: a later agent update wins). */

@@ -26,6 +26,8 @@ export type TranscriptItem =
       content: ToolContent;
     }
   | { kind: 'plan'; key: string; turnId: string; entries: EventPayload<'plan'>['entries'] }
+  /** A subagent the agent ran in the turn, with its own text, tool calls and plan (folded like a reply's). */
+  | { kind: 'subagent'; key: string; turnId: string; subagentId: string; title: string | undefined; description: string | undefined; state: string | undefined; items: TranscriptItem[] }
   | {
       kind: 'permission';
       key: string;

@@ -256,3 +256,18 @@ test('a file mentioned with @ goes as a link; an image pasted goes only to an ag
   await expect(page.getByRole('alert').filter({ hasText: 'Fake cannot take the image dot.png' })).toContainText('promptCapabilities.image');
   await expect(page.getByRole('article', { name: 'You' }).last().getByRole('list', { name: 'Attached' })).toContainText('dot.png');
 });
+
+test('a subagent the agent runs shows as a collapsible card inside the turn, with its own tool calls', async ({ page }) => {
+  await open(page);
+  await send(page, 'use a subagent please');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('The researcher is done.');
+  const card = page.getByRole('group', { name: 'Subagent Researcher' });
+  await expect(card).toContainText('done');
+  await expect(card.getByText('Reading the notes for the parent.')).toBeHidden();
+  await card.getByText('Researcher', { exact: true }).click();
+  await expect(card.getByText('Reads the notes')).toBeVisible();
+  await expect(card.getByRole('article', { name: 'Researcher' })).toContainText('Reading the notes for the parent.');
+  await expect(card).toContainText('Read notes.md');
+  // The parent's reply is its own, outside the card.
+  await expect(card.getByText('The researcher is done.')).toHaveCount(0);
+});

@@ -4,7 +4,7 @@
  * and permission requests to the caller, and turns every failure into a typed error.
  */
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk/unstable';
 import {
   type AuthMethodInfo,
   AgentError,
@@ -25,9 +25,9 @@ import { turnTokensSchema, type TurnTokens } from '../../../app/events/index.js'
 /** How a prompt turn ended, as the agent answered `session/prompt`. */
 export type PromptOutcome = { stopReason: acp.StopReason; tokens?: TurnTokens };
 
-export type { SessionUpdate, RequestPermissionRequest, RequestPermissionResponse, InitializeResponse, CreateElicitationRequest, CreateElicitationResponse, ContentBlock as PromptBlock } from '@agentclientprotocol/sdk';
+export type { SessionUpdate, RequestPermissionRequest, RequestPermissionResponse, InitializeResponse, CreateElicitationRequest, CreateElicitationResponse, ContentBlock as PromptBlock } from '@agentclientprotocol/sdk/unstable';
 /** The JSON-RPC error a client handler throws to refuse a request. */
-export { RequestError } from '@agentclientprotocol/sdk';
+export { RequestError } from '@agentclientprotocol/sdk/unstable';
 export type { AgentConnectionHandlers, SessionHandlers } from './clientMethods.js';
 
 /** What a session carries besides its folder and servers: the standard system prompt and `_meta`. */
@@ -111,18 +111,25 @@ export class AgentConnection {
     });
 
     const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+    // Only what Baton really implements: files (confined to the session) and terminals when handlers are given.
+    const clientCapabilities: acp.ClientCapabilities = {
+      fs: { readTextFile: Boolean(offers.files), writeTextFile: Boolean(offers.files) },
+      terminal: Boolean(offers.terminals),
+      ...(handlers.terminalLogin ? { auth: { terminal: true } } : {}),
+      ...(offers.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
+      // Claude Code and Codex then report their own shell commands' output as terminals (see mapUpdate).
+      _meta: { terminal_output: true },
+    };
+    // ACP subagents (an RFD, unstable in the SDK's schema, so added here): a subagent runs as a
+    // session of its own, announced with `subagent_update` on its parent's; Baton shows its work
+    // in the parent's turn.
+    Object.assign(clientCapabilities, { subagents: {} });
     let timer: NodeJS.Timeout | undefined;
     try {
       const initialized = await Promise.race([
         connection.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
-          // Only what Baton really implements: files (confined to the session) and terminals when handlers are given.
-          clientCapabilities: { fs: { readTextFile: Boolean(offers.files), writeTextFile: Boolean(offers.files) }, terminal: Boolean(offers.terminals),
-            ...(handlers.terminalLogin ? { auth: { terminal: true } } : {}),
-            ...(offers.elicitation ? { elicitation: { form: {}, url: {} } } : {}),
-            // Claude Code and Codex then report their own shell commands' output as terminals (see mapUpdate).
-            _meta: { terminal_output: true },
-          },
+          clientCapabilities,
           clientInfo: { name: 'baton', title: 'Baton', version: '0.1.0' },
         }),
         new Promise<never>((_, reject) => {

@@ -4,12 +4,14 @@
  * refused with a JSON-RPC error where Baton has no such session or offers no such method. Part of
  * the ACP client wrapper (`acp/`), the only place that imports `@agentclientprotocol/sdk`.
  */
-import * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk/unstable';
 
 /** What one session of the connection asks of its owner (every process may carry several sessions). */
 export type SessionHandlers = {
   /** Called synchronously, in arrival order, for every `session/update` of this session. */
   onUpdate(update: acp.SessionUpdate): void;
+  /** Called for every `session/update` of a subagent session this session runs (ACP subagents). */
+  onSubagentUpdate?(subagentId: string, update: acp.SessionUpdate): void;
   /** Asks the person; must never answer on their behalf. */
   requestPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
   /** Asks the person for input an MCP server wants (form or link). */

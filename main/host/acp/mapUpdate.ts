@@ -3,7 +3,7 @@
  * beyond its arguments. Update kinds Baton does not record yet map to nothing; kinds it does not
  * know at all are reported through `unknownKind` so the caller can log them, never crash.
  */
-import type { ContentBlock, SessionUpdate, ToolCall, ToolCallContent, ToolCallStatus, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, SessionUpdate, ToolCall, ToolCallContent, ToolCallStatus, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { EventDraft, EventPayload } from '../../../app/events/index.js';
 
 type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>[number];

@@ -3,7 +3,7 @@
  * run of the person's message chunks starts a turn, and what the agent sent until the next one
  * belongs to it. Used to import sessions started outside Baton. Pure apart from the id source.
  */
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { EventDraft } from '../../../app/events/index.js';
 import { contentText, mapUpdate } from './mapUpdate.js';
 

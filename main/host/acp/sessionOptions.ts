@@ -3,7 +3,7 @@
  * plus, for agents that offer modes but no mode option (Gemini), a synthesized "Mode" option
  * that is set through `session/set_mode`.
  */
-import type { SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk/unstable';
 import type { EventPayload } from '../../../app/events/index.js';
 
 /** One option as Baton records it. */

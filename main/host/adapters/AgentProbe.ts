@@ -128,7 +128,7 @@ export class AgentProbe {
         ...(agentInfo ? { implementation: `${agentInfo.title ?? agentInfo.name} ${agentInfo.version}`, version: agentInfo.version } : {}),
         ...(adapter.oldestSupported && agentInfo?.version && compareVersions(agentInfo.version, adapter.oldestSupported) < 0 ? { oldestSupported: adapter.oldestSupported } : {}),
         protocolVersion,
-        sessions: { load: capabilities?.loadSession === true, list: Boolean(sessions?.list), resume: Boolean(sessions?.resume), fork: Boolean((sessions as Record<string, unknown> | undefined)?.fork), close: Boolean(sessions?.close) },
+        sessions: { load: capabilities?.loadSession === true, list: Boolean(sessions?.list), resume: Boolean(sessions?.resume), fork: Boolean((sessions as Record<string, unknown> | undefined)?.fork), close: Boolean(sessions?.close), subagents: Boolean((sessions as Record<string, unknown> | undefined)?.subagents) },
         mcp: { stdio: adapter.takesMcpServers !== false, http: capabilities?.mcpCapabilities?.http === true, sse: capabilities?.mcpCapabilities?.sse === true },
         prompt: {
           image: capabilities?.promptCapabilities?.image === true,

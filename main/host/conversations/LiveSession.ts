@@ -19,6 +19,7 @@ import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { SessionElicitations, type ElicitationAnswerResult } from './SessionElicitations.js';
 import { SessionFiles } from './SessionFiles.js';
 import { SessionModes } from './SessionModes.js';
+import { SessionSubagents } from './SessionSubagents.js';
 import { SessionPermissions, type AnsweredPermission } from './SessionPermissions.js';
 import { SessionTerminals } from './SessionTerminals.js';
 
@@ -73,6 +74,7 @@ export class LiveSession {
   private outOfStep = false;
   /** The session's options and its permission mode. */
   private readonly modes: SessionModes;
+  private readonly subagents: SessionSubagents;
   private unregister: (() => void) | undefined;
   private readonly stopWatchingExit: () => void;
   private readonly handlers: SessionHandlers;
@@ -85,9 +87,12 @@ export class LiveSession {
     private readonly adapter: AgentAdapter,
   ) {
     this.permissions = new SessionPermissions(owner, this.toolCalls);
+    this.subagents = new SessionSubagents(owner, () => lease.agent, () => this.sessionId);
     this.modes = new SessionModes({ agentName: binding.agentName, modes: adapter.modes, owner, connection: () => this.connection, sessionId: () => this.sessionId });
     this.handlers = {
       onUpdate: (update) => this.onUpdate(update),
+      // A loaded session's replay is in the transcript already, its subagents' work included.
+      onSubagentUpdate: (subagentId, update) => this.replaying || this.subagents.onUpdate(subagentId, update),
       requestPermission: (request, signal) => this.permissions.request(request, signal),
       elicit: (request, signal) => this.elicitations.request(request, signal, owner),
       onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId, owner),
@@ -202,11 +207,6 @@ export class LiveSession {
     return undefined;
   }
 
-  /** The bound session's id. */
-  get boundSessionId(): string | undefined {
-    return this.sessionId;
-  }
-
   /** Sends the person's text, after any context blocks that go ahead of it; resolves with the agent's stop reason (and tokens, when reported). */
   async prompt(text: string, ahead: readonly PromptBlock[] = []): Promise<PromptOutcome> {
     const sessionId = this.requireSession();
@@ -289,11 +289,6 @@ export class LiveSession {
     return this.connection.processGroupId;
   }
 
-  /** The agent's recent stderr, for error reports. */
-  stderrTail(): string {
-    return this.connection.stderrTail();
-  }
-
   /**
    * Closes the ACP session where the agent offers it (so it saves the session), ends its terminals
    * and releases the process, which ends when no other session uses it.
@@ -345,7 +340,7 @@ export class LiveSession {
     }
     const { owner } = this;
     // Changes of mode or options belong to the session, whether or not a turn runs.
-    if (this.modes.onUpdate(update)) {
+    if (this.modes.onUpdate(update) || this.subagents.announced(update)) {
       return;
     }
     if (update.sessionUpdate === 'available_commands_update') {

@@ -36,6 +36,8 @@ export class PooledAgent {
   private readonly exitListeners = new Set<(description: string) => void>();
   /** Sessions with a prompt on its way (for requests that name no session). */
   private readonly prompting = new Set<string>();
+  /** Subagent sessions the agent announced (ACP subagents), each with the session whose turn runs it. */
+  private readonly children = new Map<string, string>();
   connection!: AgentConnection;
   /** True once its process answered `initialize` (until then it is starting). */
   started = false;
@@ -59,7 +61,7 @@ export class PooledAgent {
 
   /** The handlers the connection is started with: each request goes to its session. */
   readonly handlers: AgentConnectionHandlers = {
-    session: (sessionId) => (sessionId !== undefined ? this.sessions.get(sessionId) : this.soleSession()),
+    session: (sessionId) => (sessionId !== undefined ? (this.sessions.get(sessionId) ?? this.childSession(sessionId)) : this.soleSession()),
     onUnrouted: (sessionId, update) => {
       const queue = this.unrouted.get(sessionId) ?? [];
       if (queue.length < UNROUTED_LIMIT) {
@@ -108,8 +110,34 @@ export class PooledAgent {
       if (this.sessions.get(sessionId) === handlers) {
         this.sessions.delete(sessionId);
         this.prompting.delete(sessionId);
+        for (const [child, parent] of this.children) {
+          if (parent === sessionId) {
+            this.children.delete(child);
+          }
+        }
       }
     };
+  }
+
+  /**
+   * Routes an announced subagent session to the session that runs it (a subagent's own subagents
+   * to the same one): its updates reach that session's `onSubagentUpdate`, its requests that
+   * session's handlers. Updates that came before the announcement are delivered now.
+   */
+  adopt(childId: string, parentId: string): void {
+    this.children.set(childId, this.children.get(parentId) ?? parentId);
+    const early = this.unrouted.get(childId) ?? [];
+    this.unrouted.delete(childId);
+    const child = this.childSession(childId);
+    for (const update of early) {
+      child?.onUpdate(update);
+    }
+  }
+
+  private childSession(childId: string): SessionHandlers | undefined {
+    const parentId = this.children.get(childId);
+    const parent = parentId === undefined ? undefined : this.sessions.get(parentId);
+    return parent && { ...parent, onUpdate: (update) => parent.onSubagentUpdate?.(childId, update) };
   }
 
   /** Marks a session as prompting (or not), for requests that name no session. */

@@ -98,6 +98,9 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
 export function plainCapabilities(card: AgentCard): string[] {
   const lines: string[] = [];
   lines.push(card.sessions.load || card.sessions.resume ? 'Can reopen earlier sessions' : 'Cannot reopen earlier sessions: Baton catches it up from the transcript instead');
+  if (card.sessions.subagents) {
+    lines.push('Runs subagents: their work shows as cards inside the turn');
+  }
   if (card.sessions.list) {
     lines.push('Lists its own sessions, so you can import them');
   }

@@ -138,7 +138,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
     <TranscriptEntry
       item={item}
       lastReply={item === lastReply}
-      terminals={item.kind === 'tool' ? transcript.terminals : undefined}
+      terminals={item.kind === 'tool' || item.kind === 'subagent' ? transcript.terminals : undefined}
       agentName={item.kind === 'permission' ? (transcript.turns[item.turnId]?.agentName ?? transcript.agentName) : undefined}
       toolKind={item.kind === 'permission' ? toolKindOf(items, item) : undefined}
       turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}

@@ -13,6 +13,7 @@ import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
 import { ElicitationPrompt } from './ElicitationPrompt.js';
 import { LogInPrompt } from './LogInPrompt.js';
+import { SubagentCard } from './SubagentCard.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
 import { ToolContent } from './ToolContent.js';
 
@@ -235,6 +236,8 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
         </section>
       );
     }
+    case 'subagent':
+      return <SubagentCard item={item} entry={(inner) => <TranscriptEntry item={inner} lastReply={false} terminals={terminals} agentName={undefined} toolKind={undefined} turnUsage={undefined} />} />;
     case 'permission':
       return <PermissionPrompt item={item} agentName={agentName ?? ''} toolKind={toolKind} />;
     case 'elicitation':
