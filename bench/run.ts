@@ -1,4 +1,5 @@
-/** `npm run bench [-- ingest|open|pool|search|turns|ui]`: runs the benchmarks and prints their figures. */
+/** `npm run bench [-- checkpoints|ingest|open|pool|search|turns|ui]`: runs the benchmarks and prints their figures. */
+import { checkpointsBenchmark } from './checkpoints.js';
 import { ingestBenchmark } from './ingest.js';
 import { openBenchmark } from './open.js';
 import { poolBenchmark } from './pool.js';
@@ -6,7 +7,7 @@ import { searchBenchmark } from './search.js';
 import { turnsBenchmark } from './turns.js';
 import { uiBenchmark } from './ui.js';
 
-const all: Record<string, () => void | Promise<void>> = { ingest: ingestBenchmark, open: openBenchmark, pool: poolBenchmark, search: searchBenchmark, turns: turnsBenchmark, ui: uiBenchmark };
+const all: Record<string, () => void | Promise<void>> = { checkpoints: checkpointsBenchmark, ingest: ingestBenchmark, open: openBenchmark, pool: poolBenchmark, search: searchBenchmark, turns: turnsBenchmark, ui: uiBenchmark };
 const chosen = process.argv.slice(2).filter((name) => name in all);
 console.log(`Baton benchmarks on ${process.platform} ${process.arch}, Node ${process.version}`);
 for (const name of chosen.length > 0 ? chosen : Object.keys(all)) {

@@ -166,6 +166,20 @@ export const payloadSchemas = {
     /** Tokens the turn used, when the agent reports them with its answer to `session/prompt`. */
     tokens: turnTokensSchema.optional(),
   }),
+  /**
+   * A checkpoint of the working folder, taken before a turn's prompt went out or after the turn
+   * ended: what it holds, what it left out (files over the size limit, files it could not read),
+   * or why it could not be taken (the turn itself goes on either way).
+   */
+  'checkpoint.taken': z.object({
+    turnId: id,
+    phase: z.enum(['before', 'after']),
+    checkpointId: z.string().optional(),
+    files: z.number().int().nonnegative().optional(),
+    tooLarge: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
+    failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
+    error: z.string().optional(),
+  }),
   /** The agent session this conversation is bound to (so it can be loaded after a restart). */
   'session.bound': z.object({
     agentId: id,

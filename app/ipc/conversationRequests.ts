@@ -101,4 +101,17 @@ export const conversationRequests = {
     params: z.object({ conversationId, requestId: z.string().min(1), action: z.enum(['accept', 'decline', 'cancel']), content: elicitationContentSchema.optional() }),
     result: z.object({}),
   },
+  /**
+   * What changed in the working folder during a turn, by any means (the agent's own tools
+   * included), from its two checkpoints: each file with what happened to it and, for text, both
+   * versions (null: absent, or not text).
+   */
+  listTurnChanges: {
+    params: z.object({ conversationId, turnId: z.string().min(1) }),
+    result: z.object({
+      changes: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'removed']), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() })),
+      /** Why the changes cannot be told (a checkpoint missing or not taken), if they cannot. */
+      unavailable: z.string().nullable(),
+    }),
+  },
 } as const;

@@ -66,6 +66,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const { turnId, text } = event.payload;
       return state.turns[turnId] ? { ...base, items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, steered: true }] } : base;
     }
+    case 'checkpoint.taken': {
+      const turn = state.turns[event.payload.turnId];
+      return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, checkpoints: { ...turn.checkpoints, [event.payload.phase]: event.payload } } } } : base;
+    }
     case 'usage': {
       const turn = state.turns[event.payload.turnId];
       return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, usage: event.payload } } } : base;

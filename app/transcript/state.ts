@@ -79,6 +79,8 @@ export type TurnState = {
   tokens?: EventPayload<'turn.ended'>['tokens'];
   /** The mode the turn ran in (for some or all of it) in which the agent decides without asking the person, if it did. */
   selfApprovingMode?: string;
+  /** The checkpoints of the working folder taken before and after the turn. */
+  checkpoints?: Partial<Record<'before' | 'after', EventPayload<'checkpoint.taken'>>>;
 };
 
 /** A conversation's whole transcript as the reducer sees it: its context plus its turns. */

@@ -271,3 +271,22 @@ test('a subagent the agent runs shows as a collapsible card inside the turn, wit
   // The parent's reply is its own, outside the card.
   await expect(card.getByText('The researcher is done.')).toHaveCount(0);
 });
+
+test('a turn\'s card lists the files it changed, from the checkpoints before and after it, with their diffs', async ({ page }) => {
+  const work = tempDir('e2e-turn-files');
+  writeFileSync(path.join(work, 'notes.md'), 'the old notes\n');
+  const dataDir = tempDir('e2e-requests');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  await send(page, `write:${path.join(work, 'notes.md')}`);
+  const reply = page.getByRole('article', { name: /^Fake/ });
+  await expect(reply).toContainText('Wrote');
+  await reply.getByText('Files changed in this turn').click();
+  const files = reply.getByRole('list', { name: 'Files changed in this turn' });
+  await expect(files.getByRole('listitem', { name: 'notes.md: changed' })).toBeVisible();
+  await expect(files).toContainText('the old notes');
+  await expect(files).toContainText('written by the fake agent');
+});

@@ -15,6 +15,8 @@ import { AgentCatalog } from './adapters/AgentCatalog.js';
 import { AgentInstaller } from './adapters/AgentInstaller.js';
 import { AgentProbe } from './adapters/AgentProbe.js';
 import { LoginTerminals } from './adapters/LoginTerminals.js';
+import { CheckpointStore } from './checkpoints/CheckpointStore.js';
+import { TurnCheckpoints } from './checkpoints/TurnCheckpoints.js';
 import { AlwaysDecisions } from './conversations/AlwaysDecisions.js';
 import { Committer } from './conversations/Committer.js';
 import { ConversationSettings } from './conversations/ConversationSettings.js';
@@ -80,6 +82,9 @@ export class Host {
   readonly toolbox: ToolboxCatalog;
   /** The agent processes, shared by conversations, cards and log-ins. */
   readonly pool: AgentProcesses;
+  /** Checkpoints of working folders, and those taken around turns. */
+  readonly checkpoints: CheckpointStore;
+  readonly turnCheckpoints: TurnCheckpoints;
   readonly imports: SessionImport;
   private readonly catalog: AgentCatalog;
   /** Holds the servers with secrets for agents that would put them on a command line. */
@@ -134,6 +139,8 @@ export class Host {
     this.committer = new Committer(this.store, (event) => this.emit(event), (conversationId, error) => this.turns.onStoreFailure(conversationId, error), secrets);
     this.instructions = new InstructionSettings(this.store, env, dataDir, secrets);
     this.importReview = new ImportReview(this.store, homeDir);
+    this.checkpoints = CheckpointStore.open(dataDir);
+    this.turnCheckpoints = new TurnCheckpoints(this.checkpoints, this.store, (conversationId, drafts) => this.committer.commit(conversationId, drafts), homeDir, log);
     const common = { store: this.store, catalog, agentEnv: env, committer: this.committer, instructions: this.instructions };
     this.conversations = new ConversationSettings({ ...common, toolbox, homeDir, liveSession: (conversationId) => this.sessions.get(conversationId) });
     this.sessions = new LiveSessions({
@@ -147,7 +154,7 @@ export class Host {
       dataDir,
       shield: (server) => this.launcher.shield(server),
     });
-    this.turns = new Turns({ ...common, settings: this.conversations, importReview: this.importReview, sessions: this.sessions, pool: this.pool, log });
+    this.turns = new Turns({ ...common, settings: this.conversations, importReview: this.importReview, sessions: this.sessions, pool: this.pool, log, checkpoints: this.turnCheckpoints });
     this.history = new HistoryService(
       this.store,
       this.committer,
@@ -186,6 +193,7 @@ export class Host {
       instructions: this.instructions,
       toolbox,
       serverImports: new ServerImports(toolbox, homeDir, env.APPDATA),
+      checkpoints: this.checkpoints,
     };
     this.handlers = {
       ...hostHandlers(parts),
@@ -218,6 +226,7 @@ export class Host {
   /** Stops every agent; running turns get a moment to record how they ended, and the last streamed text is saved. */
   async stopAgents(): Promise<void> {
     await this.turns.dispose();
+    await this.turnCheckpoints.idle();
     await this.sessions.dispose();
     await this.pool.dispose();
     try {
@@ -233,6 +242,7 @@ export class Host {
     await this.stopAgents();
     this.listeners.clear();
     await this.launcher.close();
+    this.checkpoints.close();
     this.store.close();
     this.lock.release();
   }

@@ -8,6 +8,7 @@ import type { Envelope } from '../../app/events/index.js';
 import type { InstructionText } from '../../app/instructions/bundle.js';
 import type { AgentInstructionSettings } from '../../app/instructions/delivery.js';
 import type { InjectorChoice } from '../../app/instructions/injectors.js';
+import type { Result } from '../../app/ipc/index.js';
 import type { AgentProcess, AgentSession, ImportCandidate, ImportReview, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
 import type { CatalogServer, ServerInput, Toolbox } from '../../app/toolbox/catalog.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
@@ -99,6 +100,8 @@ export type TranscriptsSlice = {
   answerPermission(requestId: string, optionId: string): Promise<void>;
   /** Resolves true once the agent has the answer. */
   answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>): Promise<boolean>;
+  /** What changed in the working folder during a turn of the open conversation (from its checkpoints). */
+  fetchTurnChanges(turnId: string): Promise<Result<'listTurnChanges'>>;
 };
 
 /** What is being written: the message box per conversation (text, attachments), sending, the follow-up queue. */

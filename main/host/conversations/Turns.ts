@@ -17,6 +17,7 @@ import type { Env } from '../adapters/AgentAdapter.js';
 import type { AgentCatalog } from '../adapters/AgentCatalog.js';
 import type { ComposedInstructions, InstructionSettings } from '../instructions/InstructionSettings.js';
 import { injectTurn } from '../instructions/injectTurn.js';
+import type { TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
 import type { AgentProcesses } from '../pool/AgentProcesses.js';
 import type { EventStore } from '../store/EventStore.js';
 import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
@@ -30,6 +31,9 @@ import { refuseSwitch } from './refuseSwitch.js';
 
 /** How long shutdown waits for cancelled turns to end before the agents are killed. */
 const SHUTDOWN_GRACE_MS = 2_000;
+
+/** How long a prompt waits for its turn's checkpoint (taken while the session starts); past it, the prompt goes out and the checkpoint goes on. */
+const CHECKPOINT_WAIT_MS = 250;
 
 /**
  * How long an agent has to end a turn after `session/cancel`. Past it, Baton ends the turn as
@@ -61,6 +65,8 @@ type Running = {
   attached: readonly ReadyAttachment[];
   /** The agent the conversation passed from on this turn: its options and the person's choices there. */
   switchedFrom?: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> };
+  /** The checkpoint of the working folder taken as the turn starts (recorded when it resolves). */
+  checkpointBefore: Promise<void>;
 };
 
 /** What the turns are run with. */
@@ -75,6 +81,8 @@ export type TurnsDeps = {
   sessions: LiveSessions;
   pool: AgentProcesses;
   log: (message: string) => void;
+  /** Checkpoints of the working folder before and after each turn (none without it). */
+  checkpoints?: TurnCheckpoints;
 };
 
 /** The turns service. */
@@ -151,6 +159,7 @@ export class Turns implements TurnState {
       refusal,
       attached,
       ...(switching ? { switchedFrom: { options: context.sessionOptions, chosen: context.chosenOptions } } : {}),
+      checkpointBefore: this.deps.checkpoints?.take(conversationId, turnId, summary.cwd, 'before') ?? Promise.resolve(),
     };
     this.running.set(conversationId, running);
     this.deps.sessions.holdOpen(conversationId);
@@ -308,6 +317,7 @@ export class Turns implements TurnState {
         fellBack: sessions.fellBackReason(live),
         budgetFallback: handoffBudgetSetting(this.deps.agentEnv),
       });
+      await Promise.race([running.checkpointBefore, delay(CHECKPOINT_WAIT_MS)]);
       const reply = live.prompt(text, [...(caught?.block ? [caught.block] : []), ...injection.blocks, ...attachedBlocks]);
       // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
       reply.catch(() => undefined);
@@ -328,6 +338,7 @@ export class Turns implements TurnState {
       this.recordFailure(conversationId, summary, running, error);
     } finally {
       clearTimeout(running.stopTimer);
+      void this.deps.checkpoints?.take(conversationId, turnId, summary.cwd, 'after');
       this.running.delete(conversationId);
       await sessions.afterTurn(conversationId);
     }
@@ -353,6 +364,10 @@ export class Turns implements TurnState {
       committer.push({ name: 'hostError', payload: { conversationId, error: toWireError(storeError) } });
     }
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function stopNotice(stopReason: 'max_tokens' | 'max_turn_requests' | 'refusal'): string {

@@ -8,6 +8,7 @@ import type { AgentCatalog } from '../adapters/AgentCatalog.js';
 import type { AgentInstaller } from '../adapters/AgentInstaller.js';
 import type { AgentProbe } from '../adapters/AgentProbe.js';
 import type { LoginTerminals } from '../adapters/LoginTerminals.js';
+import type { CheckpointStore } from '../checkpoints/CheckpointStore.js';
 import type { AlwaysDecisions } from '../conversations/AlwaysDecisions.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ConversationSettings } from '../conversations/ConversationSettings.js';
@@ -43,6 +44,7 @@ export type HostParts = {
   instructions: InstructionSettings;
   toolbox: ToolboxCatalog;
   serverImports: ServerImports;
+  checkpoints: CheckpointStore;
 };
 
 /** One handler per method of the contract. */

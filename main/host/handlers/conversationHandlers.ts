@@ -1,4 +1,5 @@
 /** Requests about one conversation: create and open it, send, steer and stop turns, options, and the person's answers. */
+import { turnChanges } from '../checkpoints/turnChanges.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
 type ConversationMethods =
@@ -12,13 +13,14 @@ type ConversationMethods =
   | 'answerPermission'
   | 'answerElicitation'
   | 'listAlwaysDecisions'
-  | 'revokeAlwaysDecision';
+  | 'revokeAlwaysDecision'
+  | 'listTurnChanges';
 
 /** Turns of a transcript read when it is opened; earlier ones load on request. */
 const DEFAULT_TURNS_SHOWN = 50;
 
 /** The conversations' handlers. */
-export function conversationHandlers({ store, committer, conversations, turns, always }: HostParts): HandlerGroup<ConversationMethods> {
+export function conversationHandlers({ store, committer, conversations, turns, always, checkpoints }: HostParts): HandlerGroup<ConversationMethods> {
   return {
     newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({ conversation: conversations.create(agentId, cwd, title, instructions, serverIds, injectors) }),
     openConversation: ({ conversationId, turns: turnsShown, aroundSeq, maxEvents }) => {
@@ -51,6 +53,10 @@ export function conversationHandlers({ store, committer, conversations, turns, a
       return {};
     },
     listAlwaysDecisions: () => ({ decisions: always.list() }),
+    listTurnChanges: ({ conversationId, turnId }) => {
+      committer.flush(conversationId);
+      return turnChanges(checkpoints, store.readEvents(conversationId).events, turnId);
+    },
     revokeAlwaysDecision: ({ id }) => {
       const { note } = always.revoke(id);
       return { decisions: always.list(), note };

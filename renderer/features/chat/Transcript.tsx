@@ -143,6 +143,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       toolKind={item.kind === 'permission' ? toolKindOf(items, item) : undefined}
       turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
       selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
+      turnCheckpoints={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? turns[item.turnId]?.checkpoints : undefined}
     />
   );
   return (

@@ -14,6 +14,7 @@ import { useBaton } from '../../store/index.js';
 import { ElicitationPrompt } from './ElicitationPrompt.js';
 import { LogInPrompt } from './LogInPrompt.js';
 import { SubagentCard } from './SubagentCard.js';
+import { TurnFiles } from './TurnFiles.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
 import { ToolContent } from './ToolContent.js';
 
@@ -113,10 +114,12 @@ export type EntryProps = {
   turnUsage: Pick<TurnState, 'usage' | 'tokens'> | undefined;
   /** For a reply: the mode its turn ran in where the agent decides without asking, if it did. */
   selfApprovingMode?: string | undefined;
+  /** For a turn's last reply: the checkpoints of the working folder taken around the turn. */
+  turnCheckpoints?: TurnState['checkpoints'];
 };
 
 /** One entry; re-rendered only when its own item (or what it shows of the rest) changes. */
-export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode }: EntryProps) {
+export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode, turnCheckpoints }: EntryProps) {
   switch (item.kind) {
     case 'user':
       return (
@@ -148,6 +151,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
           </header>
           <Markdown text={item.text} />
           {turnUsage ? <TurnUsage turn={turnUsage} /> : null}
+          {turnCheckpoints ? <TurnFiles turnId={item.turnId} checkpoints={turnCheckpoints} /> : null}
         </article>
       );
     }

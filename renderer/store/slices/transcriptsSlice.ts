@@ -150,6 +150,17 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
         await api.call('answerPermission', { conversationId, requestId, optionId }).catch((error: unknown) => get().showError(error));
       }
     },
+    async fetchTurnChanges(turnId) {
+      const conversationId = openId();
+      if (conversationId === undefined) {
+        return { changes: [], unavailable: 'No conversation is open.' };
+      }
+      try {
+        return await api.call('listTurnChanges', { conversationId, turnId });
+      } catch (error) {
+        return { changes: [], unavailable: error instanceof Error ? error.message : String(error) };
+      }
+    },
     async answerElicitation(requestId, action, content) {
       const conversationId = openId();
       if (conversationId === undefined) {

@@ -1,0 +1,66 @@
+/**
+ * Checkpoints around turns: one of the conversation's working folder when a turn is accepted
+ * (taken while its agent session starts, so the prompt is not held back) and one when it has
+ * ended, each recorded as `checkpoint.taken`. The checkpoints of one conversation are taken in
+ * order. A checkpoint that cannot be taken (a folder as broad as `/` or the home folder, too many
+ * files, a full disk) is recorded with why; it never fails the turn.
+ */
+import { z } from 'zod';
+import type { EventDraft } from '../../../app/events/index.js';
+import { isBroadFolder } from '../conversations/ImportReview.js';
+import type { EventStore } from '../store/EventStore.js';
+import type { CheckpointStore } from './CheckpointStore.js';
+
+/** Default of the setting `checkpoints.maxFileMegabytes`: files larger than this are not kept. */
+const DEFAULT_MAX_FILE_MEGABYTES = 10;
+
+/** The checkpoints of turns. */
+export class TurnCheckpoints {
+  /** Per conversation, the last checkpoint asked for (the next one waits for it). */
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly checkpoints: CheckpointStore,
+    private readonly store: EventStore,
+    private readonly commit: (conversationId: string, drafts: EventDraft[]) => void,
+    private readonly homeDir: string,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Takes the checkpoint of `phase` for a turn; resolves once it is recorded (never rejects). */
+  take(conversationId: string, turnId: string, cwd: string, phase: 'before' | 'after'): Promise<void> {
+    const previous = this.chains.get(conversationId) ?? Promise.resolve();
+    const next = previous.then(() => this.record(conversationId, turnId, cwd, phase));
+    this.chains.set(conversationId, next);
+    void next.then(() => {
+      if (this.chains.get(conversationId) === next) {
+        this.chains.delete(conversationId);
+      }
+    });
+    return next;
+  }
+
+  /** Waits for every checkpoint asked for (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.chains.values()]);
+  }
+
+  private async record(conversationId: string, turnId: string, cwd: string, phase: 'before' | 'after'): Promise<void> {
+    let draft: EventDraft;
+    try {
+      if (isBroadFolder(cwd, this.homeDir)) {
+        throw new Error(`${cwd} is as broad as the whole disk or your home folder; Baton keeps no checkpoints of it`);
+      }
+      const maxFileBytes = this.store.getSetting('checkpoints.maxFileMegabytes', z.number().positive().max(10_000), DEFAULT_MAX_FILE_MEGABYTES) * 1024 * 1024;
+      const checkpoint = await this.checkpoints.take(cwd, { maxFileBytes });
+      draft = { type: 'checkpoint.taken', payload: { turnId, phase, checkpointId: checkpoint.checkpointId, files: checkpoint.files, tooLarge: checkpoint.tooLarge, failed: checkpoint.failed } };
+    } catch (error) {
+      draft = { type: 'checkpoint.taken', payload: { turnId, phase, tooLarge: [], failed: [], error: error instanceof Error ? error.message : String(error) } };
+    }
+    try {
+      this.commit(conversationId, [draft]);
+    } catch (error) {
+      this.log(`could not record the ${phase} checkpoint of turn ${turnId}: ${String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Checkpoints around real turns (the fake agent, a real SQLite file): one before and one after
+ * each turn, the files the turn changed by any means, and a checkpoint that cannot be taken
+ * failing nothing.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import type { Result } from '../../../app/ipc/index.js';
+import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { Host, definedEnv } from '../Host.js';
+
+describe('checkpoints around turns', () => {
+  let host: Host;
+  let homeDir: string;
+
+  beforeEach(() => {
+    const dataDir = tempDir('turn-checkpoints');
+    registerFakeAgent(dataDir);
+    homeDir = tempDir('home');
+    host = new Host({ dataDir, homeDir, env: definedEnv(process.env) });
+  });
+
+  afterEach(async () => {
+    await host.dispose();
+  });
+
+  const changesOf = async (conversationId: string, turnId: string): Promise<Result<'listTurnChanges'>> => {
+    const answer = await host.handle('listTurnChanges', { conversationId, turnId });
+    if (!answer.ok) {
+      throw new Error(answer.error.message);
+    }
+    return answer.result as Result<'listTurnChanges'>;
+  };
+
+  it('each turn has a checkpoint before and after, and lists the files it changed with both versions', async () => {
+    const work = tempDir('work');
+    writeFileSync(path.join(work, 'kept.txt'), 'unchanged\n');
+    writeFileSync(path.join(work, 'notes.md'), 'old notes\n');
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
+    const { turnId } = host.turns.send(conversationId, `write:${path.join(work, 'notes.md')}`);
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    expect(state.turns[turnId]?.checkpoints?.before).toMatchObject({ files: 2, tooLarge: [], failed: [] });
+    expect(state.turns[turnId]?.checkpoints?.after).toMatchObject({ files: 2 });
+    const { changes, unavailable } = await changesOf(conversationId, turnId);
+    expect(unavailable).toBeNull();
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ path: 'notes.md', change: 'modified', before: 'old notes\n', binary: false });
+    expect(changes[0]?.after).not.toBe('old notes\n');
+
+    // A turn that changes nothing lists nothing.
+    const second = host.turns.send(conversationId, 'hello');
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    expect(await changesOf(conversationId, second.turnId)).toEqual({ changes: [], unavailable: null });
+  });
+
+  it('a folder that cannot be checkpointed says so on the turn and the turn still completes', async () => {
+    mkdirSync(path.join(homeDir, 'project'), { recursive: true });
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, homeDir);
+    const { turnId } = host.turns.send(conversationId, 'hello from home');
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    expect(state.turns[turnId]?.status).toBe('completed');
+    expect(state.turns[turnId]?.checkpoints?.before?.error).toMatch(/as broad as the whole disk or your home folder/);
+    expect((await changesOf(conversationId, turnId)).unavailable).toMatch(/^No checkpoint could be taken/);
+  });
+
+  it('files over the size limit are listed on the turn, not kept', async () => {
+    const work = tempDir('work-large');
+    writeFileSync(path.join(work, 'small.txt'), 'small');
+    writeFileSync(path.join(work, 'huge.bin'), Buffer.alloc(2 * 1024 * 1024));
+    host.store.setSetting('checkpoints.maxFileMegabytes', 1);
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
+    const { turnId } = host.turns.send(conversationId, 'hello');
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    expect(state.turns[turnId]?.checkpoints?.before).toMatchObject({ files: 1, tooLarge: [{ path: 'huge.bin', reason: expect.stringContaining('over the limit') }] });
+  });
+});

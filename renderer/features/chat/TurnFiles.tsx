@@ -1,0 +1,66 @@
+/**
+ * A turn's "Files changed in this turn": what changed in the working folder between the
+ * checkpoints taken before and after the turn, by any means (the agent's own tools included),
+ * each with its diff; and what the checkpoints could not keep (files over the size limit, files
+ * that could not be read, a folder that gets no checkpoints). Asked of the host when opened.
+ */
+import { useEffect, useState } from 'react';
+import type { Result } from '../../../app/ipc/index.js';
+import type { TurnState } from '../../../app/transcript/index.js';
+import { useBaton } from '../../store/index.js';
+import { FileDiff } from './FileDiff.js';
+
+type Changes = Result<'listTurnChanges'>;
+
+const CHANGE_NAMES = { added: 'added', modified: 'changed', removed: 'removed' } as const;
+
+/** The disclosure, for a turn whose checkpoints were taken. */
+export function TurnFiles({ turnId, checkpoints }: { turnId: string; checkpoints: NonNullable<TurnState['checkpoints']> }) {
+  const [open, setOpen] = useState(false);
+  const [changes, setChanges] = useState<Changes | null>(null);
+  const fetchChanges = useBaton((state) => state.fetchTurnChanges);
+  useEffect(() => {
+    if (open && changes === null) {
+      void fetchChanges(turnId).then(setChanges);
+    }
+  }, [open, changes, fetchChanges, turnId]);
+  const { before, after } = checkpoints;
+  const errors = [before?.error, after?.error].filter((error): error is string => Boolean(error));
+  const leftOut = [...new Map([...(before?.tooLarge ?? []), ...(after?.tooLarge ?? []), ...(before?.failed ?? []), ...(after?.failed ?? [])].map((entry) => [entry.path, entry])).values()];
+  if (!after) {
+    return null;
+  }
+  return (
+    <details className="turn-files" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Files changed in this turn</summary>
+      {errors.length > 0 ? <p className="notice notice-warning">{`No checkpoint of the folder: ${errors[0]}`}</p> : null}
+      {leftOut.length > 0 ? (
+        <p className="notice notice-warning">
+          {`Not kept in the checkpoints: ${leftOut.map((entry) => `${entry.path} (${entry.reason})`).join(', ')}`}
+        </p>
+      ) : null}
+      {open && changes === null ? <p aria-busy="true">Comparing the checkpoints…</p> : null}
+      {changes?.unavailable ? <p className="hint">{changes.unavailable}</p> : null}
+      {changes && !changes.unavailable && changes.changes.length === 0 ? <p className="hint">No file changed.</p> : null}
+      {changes && changes.changes.length > 0 ? (
+        <ul className="turn-file-list" aria-label="Files changed in this turn">
+          {changes.changes.map((change) => (
+            <li key={change.path} aria-label={`${change.path}: ${CHANGE_NAMES[change.change]}`}>
+              {change.binary ? (
+                <p>
+                  <code>{change.path}</code> {CHANGE_NAMES[change.change]} (not text)
+                </p>
+              ) : change.change === 'removed' ? (
+                <p>
+                  <code>{change.path}</code> removed
+                </p>
+              ) : (
+                <FileDiff path={change.path} oldText={change.before} newText={change.after ?? ''} />
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </details>
+  );
+}
