@@ -5,7 +5,8 @@
  * while the others go on replying.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { tempDir } from '../fixtures/agentEnv.js';
+import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
@@ -27,7 +28,7 @@ const entry = (page: Page, title: string) => page.getByRole('list', { name: 'Con
 
 test('five Claude and two Codex conversations reply at once on one process per agent, and each stops on its own', async ({ page }) => {
   test.setTimeout(420_000);
-  host = await startWebHost(tempDir('e2e-pool'), agentTestEnv(stub.url));
+  host = await startWebHost(tempDir('e2e-pool'), allAgentsHome(stub.url));
   await page.goto(host.url);
   const work = tempDir('e2e-pool-work');
   const conversations = [...['1', '2', '3', '4', '5'].map((n) => ({ agent: 'Claude', title: `Pool Claude ${n}` })), ...['1', '2'].map((n) => ({ agent: 'Codex', title: `Pool Codex ${n}` }))];
@@ -43,7 +44,7 @@ test('five Claude and two Codex conversations reply at once on one process per a
     await message.fill(`${title}\nSLOW_STREAM 150`);
     await message.press('Enter');
     // Answered: its reply streams in this conversation.
-    await expect(page.getByRole('article', { name: new RegExp(`^${agent}`) })).toContainText('slow2', { timeout: 90_000 });
+    await expect(page.getByRole('article', { name: new RegExp(`^${agent}`) }).filter({ hasText: 'slow0' })).toContainText('slow2', { timeout: 90_000 });
   }
   // All seven reply at the same time.
   for (const { title } of conversations) {

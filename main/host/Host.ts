@@ -167,6 +167,7 @@ export class Host {
         }
       },
       log,
+      (checkpointIds) => this.checkpoints.remove(checkpointIds),
     );
     const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);
     this.imports = new SessionImport(this.store, this.committer, probe);

@@ -59,6 +59,23 @@ describe('checkpoints around turns', () => {
     expect(await changesOf(conversationId, second.turnId)).toEqual({ changes: [], unavailable: null });
   });
 
+  it('erasing a conversation for good removes its checkpoints', async () => {
+    const work = tempDir('work-purge');
+    writeFileSync(path.join(work, 'a.txt'), 'a');
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
+    const { turnId } = host.turns.send(conversationId, 'hello');
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    const ids = [state.turns[turnId]?.checkpoints?.before?.checkpointId, state.turns[turnId]?.checkpoints?.after?.checkpointId];
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    await host.history.delete(conversationId);
+    await host.history.purge(conversationId);
+    for (const id of ids) {
+      expect(() => host.checkpoints.manifest(id!)).toThrow();
+    }
+  });
+
   it('a folder that cannot be checkpointed says so on the turn and the turn still completes', async () => {
     mkdirSync(path.join(homeDir, 'project'), { recursive: true });
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, homeDir);

@@ -27,6 +27,8 @@ export class HistoryService {
     /** Deletes one of an agent's own sessions, where the agent offers it (no-op otherwise). */
     private readonly deleteAgentSession?: (agentId: string, sessionId: string) => Promise<void>,
     private readonly log: (message: string) => void = () => {},
+    /** Removes checkpoints of the working folder (and the contents only they use). */
+    private readonly removeCheckpoints?: (checkpointIds: readonly string[]) => void,
   ) {}
 
   rename(conversationId: string, title: string): ConversationSummary {
@@ -62,8 +64,8 @@ export class HistoryService {
   /**
    * Erases a conversation in the trash: its events and everything derived from them, and the
    * agent sessions Baton created for it where the agent offers `session/delete` (not sessions an
-   * import named: those were made elsewhere). An agent that cannot be reached is logged; the
-   * conversation is erased all the same.
+   * import named: those were made elsewhere), and its checkpoints. An agent that cannot be reached
+   * is logged; the conversation is erased all the same.
    */
   async purge(conversationId: string): Promise<void> {
     await this.turns.release(conversationId);
@@ -72,7 +74,10 @@ export class HistoryService {
     for (const [agentId, { sessionId }] of sessions) {
       await this.deleteAgentSession?.(agentId, sessionId).catch((error: unknown) => this.log(`could not delete ${agentId}'s session ${sessionId}: ${String(error)}`));
     }
+    // Its checkpoints are its own (taken around its turns): they go with it, and contents no other checkpoint uses.
+    const checkpointIds = this.store.readEvents(conversationId).events.flatMap((event) => (event.type === 'checkpoint.taken' && event.payload.checkpointId ? [event.payload.checkpointId] : []));
     this.store.purge(conversationId);
+    this.removeCheckpoints?.(checkpointIds);
     this.committer.forget(conversationId);
     this.committer.push({ name: 'conversationRemoved', payload: { conversationId } });
   }
