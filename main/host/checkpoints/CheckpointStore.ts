@@ -65,12 +65,16 @@ const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 50_000;
 /** Files read at once. */
 const READ_CONCURRENCY = 16;
+/** Stored this much, a checkpoint folds the write-ahead log into the database. */
+const WAL_FOLD_BYTES = 8 * 1024 * 1024;
 
 /** The store of checkpoints in one data folder. */
 export class CheckpointStore {
   private readonly db: Database.Database;
   private readonly insertBlob: Database.Statement;
   private readonly hasBlob: Database.Statement;
+  /** The last checkpoint taken of each folder this run, kept so the next one need not read it back. */
+  private readonly latest = new Map<string, Map<string, CheckpointEntry>>();
 
   private constructor(file: string) {
     this.db = new Database(file);
@@ -109,7 +113,8 @@ export class CheckpointStore {
       const known = previous.get(file.path);
       if (!file.link && file.size > maxFileBytes) {
         tooLarge.push({ path: file.path, reason: `${file.size} bytes, over the limit of ${maxFileBytes}` });
-      } else if (known && known.size === file.size && known.mtimeMs === file.mtimeMs && known.ino === file.ino && Boolean(known.link) === file.link && this.hasBlob.get(known.hash)) {
+      } else if (known && known.size === file.size && known.mtimeMs === file.mtimeMs && known.ino === file.ino && Boolean(known.link) === file.link) {
+        // Its content is stored: the last checkpoint, which holds it, keeps it from being removed.
         entries.push({ ...known, mode: file.mode });
         reused += 1;
       } else {
@@ -143,6 +148,12 @@ export class CheckpointStore {
       }
       this.db.prepare('INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest) VALUES (?, ?, ?, ?, ?, ?)').run(checkpointId, folder, new Date().toISOString(), entries.length, bytes, manifest);
     })();
+    // A checkpoint that stored much leaves a large write-ahead log: fold it into the database now,
+    // so that the next (small, incremental) checkpoint does not pay for it.
+    if (stored.reduce((sum, blob) => sum + blob.data.length, 0) > WAL_FOLD_BYTES) {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    }
+    this.latest.set(folder, new Map(entries.map((entry) => [entry.path, entry])));
     return { checkpointId, folder, files: entries.length, bytes, tooLarge, failed, read: toRead.length, reused };
   }
 
@@ -197,6 +208,8 @@ export class CheckpointStore {
     if (checkpointIds.length === 0) {
       return;
     }
+    // The last checkpoint of a folder may be among them: read it back from the database next time.
+    this.latest.clear();
     this.db.transaction(() => {
       const drop = this.db.prepare('DELETE FROM checkpoints WHERE checkpoint_id = ?');
       for (const id of checkpointIds) {
@@ -224,6 +237,10 @@ export class CheckpointStore {
 
   /** The folder's last checkpoint's files (empty when it has none). */
   private latestManifest(folder: string): Map<string, CheckpointEntry> {
+    const kept = this.latest.get(folder);
+    if (kept) {
+      return kept;
+    }
     const row = this.db.prepare('SELECT manifest FROM checkpoints WHERE folder = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(folder) as { manifest: Buffer } | undefined;
     return row ? toMap(row.manifest) : new Map();
   }

@@ -4,7 +4,7 @@
  * `.gitignore` and `.ignore` files (at any depth, each for its own folder) exclude. Links are not
  * followed. A folder that cannot be read is listed with why and skipped.
  */
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -25,41 +25,42 @@ export class TooManyFiles extends Error {}
 export async function walkFolder(root: string, maxFiles = Number.POSITIVE_INFINITY): Promise<{ files: WalkedFile[]; failed: Array<{ path: string; reason: string }> }> {
   const files: WalkedFile[] = [];
   const failed: Array<{ path: string; reason: string }> = [];
+  // Each folder is read with the synchronous calls (a few microseconds a file, against tens for a
+  // promise each); the walk yields between folders, so the host stays responsive.
   const visit = async (relative: string, inherited: readonly Rules[]): Promise<void> => {
     const absolute = relative === '' ? root : path.join(root, ...relative.split('/'));
     let names: string[];
     try {
-      names = (await readdir(absolute)).sort();
+      names = readdirSync(absolute).sort();
     } catch (error) {
       failed.push({ path: relative === '' ? '.' : relative, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
       return;
     }
-    const own = await ownRules(absolute, relative, names);
+    const own = ownRules(absolute, relative, names);
     const rules = own ? [...inherited, own] : inherited;
     const folders: string[] = [];
-    await Promise.all(
-      names.map(async (name) => {
-        const child = relative === '' ? name : `${relative}/${name}`;
-        let stat;
-        try {
-          stat = await lstat(path.join(absolute, name));
-        } catch (error) {
-          failed.push({ path: child, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
-          return;
+    for (const name of names) {
+      const child = relative === '' ? name : `${relative}/${name}`;
+      let stat;
+      try {
+        stat = lstatSync(path.join(absolute, name));
+      } catch (error) {
+        failed.push({ path: child, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(name) && !ignored(rules, child, true)) {
+          folders.push(child);
         }
-        if (stat.isDirectory()) {
-          if (!SKIPPED_FOLDERS.has(name) && !ignored(rules, child, true)) {
-            folders.push(child);
-          }
-        } else if ((stat.isFile() || stat.isSymbolicLink()) && !ignored(rules, child, false)) {
-          files.push({ path: child, size: stat.size, mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, ino: stat.ino, link: stat.isSymbolicLink() });
-        }
-      }),
-    );
+      } else if ((stat.isFile() || stat.isSymbolicLink()) && !ignored(rules, child, false)) {
+        files.push({ path: child, size: stat.size, mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, ino: stat.ino, link: stat.isSymbolicLink() });
+      }
+    }
     if (files.length > maxFiles) {
       throw new TooManyFiles(`the folder holds more than ${maxFiles} files`);
     }
-    for (const folder of folders.sort()) {
+    for (const folder of folders) {
+      await new Promise((resolve) => setImmediate(resolve));
       await visit(folder, rules);
     }
   };
@@ -68,7 +69,7 @@ export async function walkFolder(root: string, maxFiles = Number.POSITIVE_INFINI
 }
 
 /** The rules of a folder's own ignore files, if it has any. */
-async function ownRules(absolute: string, relative: string, names: readonly string[]): Promise<Rules | undefined> {
+function ownRules(absolute: string, relative: string, names: readonly string[]): Rules | undefined {
   const present = IGNORE_FILES.filter((name) => names.includes(name));
   if (present.length === 0) {
     return undefined;
@@ -76,7 +77,7 @@ async function ownRules(absolute: string, relative: string, names: readonly stri
   const rules = ignore();
   for (const name of present) {
     try {
-      rules.add(await readFile(path.join(absolute, name), 'utf8'));
+      rules.add(readFileSync(path.join(absolute, name), 'utf8'));
     } catch {
       // An unreadable ignore file ignores nothing.
     }
