@@ -32,7 +32,9 @@ async function overhead(agent: ConformanceAgent): Promise<void> {
     }
   });
   const { conversationId } = host.conversations.create(agent, tempDir('bench-work'));
-  const hostTurn = async (text: string): Promise<number> => {
+  const hostTurn = async (text: string, checkpoints = true): Promise<number> => {
+    host.store.setSetting('checkpoints.off', !checkpoints);
+    await host.turnCheckpoints.idle();
     const started = performance.now();
     const response = await host.handle('sendMessage', { conversationId, text });
     if (!response.ok) {
@@ -54,13 +56,16 @@ async function overhead(agent: ConformanceAgent): Promise<void> {
   await directTurn('warm up');
   const baton: number[] = [];
   const bare: number[] = [];
-  // ABBA order, so that drift in the agent's own speed falls on both sides alike.
+  const noCheckpoints: number[] = [];
+  // ABBA order, so that drift in the agent's own speed falls on all sides alike.
   for (let turn = 0; turn < TURNS; turn += 1) {
     if (turn % 2 === 0) {
       baton.push(await hostTurn(`turn ${turn}`));
+      noCheckpoints.push(await hostTurn(`turn ${turn}, no checkpoints`, false));
       bare.push(await directTurn(`turn ${turn}`));
     } else {
       bare.push(await directTurn(`turn ${turn}`));
+      noCheckpoints.push(await hostTurn(`turn ${turn}, no checkpoints`, false));
       baton.push(await hostTurn(`turn ${turn}`));
     }
   }
@@ -72,7 +77,9 @@ async function overhead(agent: ConformanceAgent): Promise<void> {
   const extra = median(baton.map((time, index) => time - bare[index]!));
   console.log(`\nturns: ${TURNS} turns each with ${adapter.displayName}, alternating ABBA, median`);
   report('bare ACP SDK client (baseline)', `${base.toFixed(1)} ms`);
+  report('Baton host, checkpoints off: request in → reply committed', `${median(noCheckpoints).toFixed(1)} ms  ratio ${(median(noCheckpoints) / base).toFixed(3)}x`);
   report('Baton host: request in → reply committed and pushed', `${mine.toFixed(1)} ms  ratio ${(mine / base).toFixed(3)}x  (median extra ${extra.toFixed(2)} ms a turn)`);
+  report('checkpoints on against off (goal <= 1.10x)', `ratio ${(mine / median(noCheckpoints)).toFixed(3)}x`);
 }
 
 async function startupTimes(): Promise<void> {

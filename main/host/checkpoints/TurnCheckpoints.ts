@@ -27,8 +27,11 @@ export class TurnCheckpoints {
     private readonly log: (message: string) => void,
   ) {}
 
-  /** Takes the checkpoint of `phase` for a turn; resolves once it is recorded (never rejects). */
+  /** Takes the checkpoint of `phase` for a turn; resolves once it is recorded (never rejects). None with the setting `checkpoints.off`. */
   take(conversationId: string, turnId: string, cwd: string, phase: 'before' | 'after'): Promise<void> {
+    if (this.store.getSetting('checkpoints.off', z.boolean(), false)) {
+      return Promise.resolve();
+    }
     const previous = this.chains.get(conversationId) ?? Promise.resolve();
     const next = previous.then(() => this.record(conversationId, turnId, cwd, phase));
     this.chains.set(conversationId, next);
