@@ -24,4 +24,9 @@ export const hostRequests = {
     params: z.object({ typed: z.string().max(4_096) }),
     result: z.object({ folders: z.array(z.string()) }),
   },
+  /** What the data folder holds that grows with use: the checkpoints of working folders, in bytes. */
+  getDataFolderUsage: {
+    params: z.object({}),
+    result: z.object({ checkpointBytes: z.number().int().nonnegative() }),
+  },
 } as const;

@@ -172,6 +172,8 @@ test('every settings section by keyboard: agents, toolboxes, instructions, appea
 
   await tabs.getByRole('tab', { name: 'Data folder' }).click();
   await expect(settings.getByLabel('Data folder path')).toHaveText(dataDir);
+  // The turns so far kept checkpoints of their folder: the data folder says how much they take.
+  await expect(settings.getByLabel('Checkpoints')).toContainText(/Checkpoints of working folders \(kept as long as their conversations\): \d+(\.\d)? (KB|MB)/);
 
   await tabs.getByRole('tab', { name: 'Export' }).click();
   const download = page.waitForEvent('download');

@@ -276,6 +276,9 @@ export type SettingsSlice = {
   processes: AgentProcess[] | null;
   /** Asks the host which agent processes run now. */
   loadProcesses(): Promise<void>;
+  /** What the data folder holds that grows with use (null before asked). */
+  dataFolderUsage: Result<'getDataFolderUsage'> | null;
+  loadDataFolderUsage(): Promise<void>;
 };
 
 /** The whole renderer state. */

@@ -173,6 +173,9 @@ function ThemePicker() {
 function DataFolderSettings() {
   const dataDir = useBaton((state) => state.dataDir);
   const version = useBaton((state) => state.version);
+  const usage = useBaton((state) => state.dataFolderUsage);
+  const loadUsage = useBaton((state) => state.loadDataFolderUsage);
+  useEffect(() => void loadUsage(), [loadUsage]);
   const [copied, copy] = useCopy();
   return (
     <>
@@ -184,9 +187,16 @@ function DataFolderSettings() {
           {copied ? 'Copied' : 'Copy path'}
         </button>
       </p>
+      <p aria-label="Checkpoints">
+        Checkpoints of working folders (kept as long as their conversations): {usage ? formatBytes(usage.checkpointBytes) : '…'}
+      </p>
       {version ? <p className="muted">Baton {version}</p> : null}
     </>
   );
+}
+
+function formatBytes(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** Every conversation at once; one conversation exports from its own menu. */

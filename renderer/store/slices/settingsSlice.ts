@@ -35,6 +35,14 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
     }
   },
   processes: null,
+  dataFolderUsage: null,
+  async loadDataFolderUsage() {
+    try {
+      set({ dataFolderUsage: await api.call('getDataFolderUsage', {}) });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
   async loadProcesses() {
     try {
       const { processes } = await api.call('listAgentProcesses', {});
