@@ -5,7 +5,9 @@ export function plainText(markdown: string): string {
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/(^|\s)#{1,6}\s+/g, '$1')
     .replace(/(^|\s)>\s?/g, '$1')
-    .replace(/[*_~`]+/g, '')
+    .replace(/[*~`]+/g, '')
+    // Underscores inside a word are part of it (`SLOW_STREAM`, `snake_case`), never emphasis.
+    .replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '')
     .replace(/\|/g, ' ')
     .replace(/[ \t]+/g, ' ');
 }

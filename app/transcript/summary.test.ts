@@ -9,6 +9,9 @@ describe('titleFromMessage', () => {
     expect(long.endsWith('…')).toBe(true);
     expect(long.length).toBeLessThanOrEqual(61);
     expect(titleFromMessage('   ')).toBe('New conversation');
+    // Identifiers keep their underscores; emphasis loses its markers.
+    expect(titleFromMessage('Count slowly, SLOW_STREAM 6 and read_file_at')).toBe('Count slowly, SLOW_STREAM 6 and read_file_at');
+    expect(titleFromMessage('A __bold__ and _quiet_ word')).toBe('A bold and quiet word');
   });
 });
 

@@ -203,6 +203,8 @@ test('export as Markdown and JSONL; the JSONL imports as an equal conversation',
   await page.getByLabel('Import a transcript file').setInputFiles(file);
   const list = page.getByRole('list', { name: 'Conversations' });
   await expect(list.getByRole('listitem')).toHaveCount(2);
+  // The copy says what it is, beside the conversation it came from.
+  await expect(list.getByRole('button', { name: /^export me please \(imported\)/i })).toHaveCount(1);
   await expect(page.getByRole('article', { name: /^You/ })).toContainText('export me please');
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: export me please');
 });

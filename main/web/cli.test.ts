@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exposedWarning, parseArgs } from './cliArgs.js';
+import { exposedWarning, parseArgs, USAGE } from './cliArgs.js';
 
 describe('web host arguments', () => {
   it('defaults to a free port, ~/.baton and opening a browser', () => {
@@ -15,6 +15,14 @@ describe('web host arguments', () => {
     expect(parseArgs(['--host', '0.0.0.0'], {}).host).toBe('0.0.0.0');
     expect(parseArgs([], {}).host).toBeUndefined();
   });
+  it('--help (or -h) asks for the options, which name every one', () => {
+    expect(parseArgs(['--help'], {})).toMatchObject({ help: true });
+    expect(parseArgs(['--port', '8080', '-h'], {})).toMatchObject({ help: true });
+    for (const option of ['--port N', '--data-dir DIR', '--no-open', '--host ADDRESS', '--help']) {
+      expect(USAGE).toContain(option);
+    }
+  });
+
   it('explains bad arguments', () => {
     expect(() => parseArgs(['--port', 'eighty'], {})).toThrow('--port must be a whole number');
     expect(() => parseArgs(['--port'], {})).toThrow('--port needs a value');

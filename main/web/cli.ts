@@ -10,7 +10,7 @@ import { BatonError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { agentPackagesFromEnv } from '../host/adapters/agentPackagesFromEnv.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';
-import { exposedWarning, parseArgs } from './cliArgs.js';
+import { exposedWarning, parseArgs, USAGE } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';
 
 function openBrowser(url: string): void {
@@ -27,6 +27,10 @@ function openBrowser(url: string): void {
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), process.env);
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
   const staticDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'renderer');
   const log = (message: string): void => {
     if (process.env.BATON_DEBUG) {

@@ -2,8 +2,20 @@
 import os from 'node:os';
 import path from 'node:path';
 
-/** Parsed command line. */
-export type CliOptions = { port: number; dataDir: string; open: boolean; host?: string };
+/** Parsed command line; `help` when the person asked for the options. */
+export type CliOptions = { port: number; dataDir: string; open: boolean; host?: string; help?: true };
+
+/** What `--help` prints. */
+export const USAGE = `Usage: npm run web -- [options]   (or: node dist/main/web/cli.js [options])
+
+Serves Baton to a browser on this machine and prints the address to open (with its one-time token).
+
+Options:
+  --port N          listen on port N (default: a free port)
+  --data-dir DIR    keep conversations and settings in DIR (default: $BATON_DATA_DIR, else ~/.baton)
+  --no-open         do not open a browser
+  --host ADDRESS    serve on ADDRESS instead of 127.0.0.1 (plain HTTP: prefer an SSH tunnel)
+  --help            print this and exit`;
 
 /** Parses arguments; throws with a readable message on a bad one. */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
@@ -39,8 +51,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
       case '--host':
         host = value();
         break;
+      case '--help':
+      case '-h':
+        return { port, dataDir, open, help: true };
       default:
-        throw new Error(`Unknown option "${arg}". Options: --port N, --data-dir DIR, --no-open, --host ADDRESS.`);
+        throw new Error(`Unknown option "${arg}". Options: --port N, --data-dir DIR, --no-open, --host ADDRESS, --help.`);
     }
   }
   return { port, dataDir, open, ...(host ? { host } : {}) };

@@ -111,7 +111,7 @@ export class HistoryService {
     return { fileName: `baton-conversations-${day}.md`, mimeType: 'text/markdown', content: parts.join('\n\n---\n\n'), count: summaries.length };
   }
 
-  /** Stores a JSONL export as a new conversation; a reply that was unfinished in it is marked interrupted. */
+  /** Stores a JSONL export as a new conversation titled "<title> (imported)"; a reply that was unfinished in it is marked interrupted. */
   import(content: string): ConversationSummary {
     const envelopes = parseJsonl(content);
     const conversationId = newId();
@@ -119,11 +119,9 @@ export class HistoryService {
     // Shown as it was, but nothing of it reaches an agent until the person confirms it.
     this.importReview.begin(conversationId);
     const closing = interruptUnfinished(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events));
-    if (closing.length > 0) {
-      summary = this.record(conversationId, closing);
-    } else {
-      this.committer.push({ name: 'conversationChanged', payload: { conversation: summary } });
-    }
+    // The copy says what it is in the list, beside the conversation it may have come from.
+    const title = summary.title.trim() === '' ? 'Imported conversation' : `${summary.title} (imported)`;
+    summary = this.record(conversationId, [...closing, { type: 'conversation.renamed', payload: { title } }]);
     return summary;
   }
 

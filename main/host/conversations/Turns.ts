@@ -338,9 +338,11 @@ export class Turns implements TurnState {
       this.recordFailure(conversationId, summary, running, error);
     } finally {
       clearTimeout(running.stopTimer);
-      void this.deps.checkpoints?.take(conversationId, turnId, summary.cwd, 'after');
       this.running.delete(conversationId);
+      // The next message may be sent at once; the turn is done (`idle`) once its checkpoint is recorded.
+      const checkpoint = this.deps.checkpoints?.take(conversationId, turnId, summary.cwd, 'after');
       await sessions.afterTurn(conversationId);
+      await checkpoint;
     }
   }
 
