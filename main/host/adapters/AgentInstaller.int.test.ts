@@ -104,6 +104,13 @@ describe('managed installs', () => {
     expect(existsSync(path.join(own, 'codex-acp'))).toBe(true);
   }, 120_000);
 
+  it('a registry npm cannot reach is named plainly, with the setting for a mirror', async () => {
+    host = new Host({ dataDir: tempDir('managed-offline'), env: { ...env, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' }, agentPackages: { codex: ['baton-test-no-such-package@1.0.0'] } });
+    const failed = await host.handle('installAgent', { agentId: 'codex' });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('npm cannot reach the npm registry (http://127.0.0.1:9/: ECONNREFUSED)') } });
+    expect(failed.ok ? '' : failed.error.message).toContain('npm_config_registry');
+  }, 60_000);
+
   it('without npm, installing says so', async () => {
     host = new Host({ dataDir: tempDir('managed-no-npm'), env: { PATH: tempDir('empty-path') } });
     expect(await host.handle('installAgent', { agentId: 'codex' })).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('npm was not found') } });

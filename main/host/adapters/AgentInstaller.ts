@@ -96,7 +96,7 @@ export class AgentInstaller {
       try {
         const output = await this.runNpm(npm, npmArgs, staging, say);
         if (output.exit !== 0) {
-          throw new AgentInstallFailedError(adapter.displayName, action, `npm exited with ${output.exit}.`, output.tail);
+          throw new AgentInstallFailedError(adapter.displayName, action, unreachableRegistry(output.tail, this.env) ?? `npm exited with ${output.exit}.`, output.tail);
         }
         const command = findExecutable(adapter.command, { PATH: path.join(staging, 'node_modules', '.bin'), PATHEXT: this.env.PATHEXT ?? '' });
         if (!command) {
@@ -210,4 +210,17 @@ export class AgentInstaller {
     }
     return { exit: code, tail: recent.join('\n') };
   }
+}
+
+/** npm's codes for a registry it could not reach (no network, a name that does not resolve, no answer). */
+const NETWORK_CODES = /\b(EAI_AGAIN|ENOTFOUND|ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENETUNREACH|EHOSTUNREACH)\b/;
+
+/** Says so plainly when npm failed because it could not reach its registry, naming the setting for a mirror. */
+export function unreachableRegistry(tail: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const code = NETWORK_CODES.exec(tail)?.[1];
+  if (!code) {
+    return undefined;
+  }
+  const registry = env.npm_config_registry ?? env.NPM_CONFIG_REGISTRY ?? 'https://registry.npmjs.org/';
+  return `npm cannot reach the npm registry (${registry}: ${code}). Check the network, or point npm at a mirror you can reach (the npm_config_registry setting, or "registry" in your .npmrc).`;
 }
