@@ -19,6 +19,8 @@ import type { InstructionSettings } from '../instructions/InstructionSettings.js
 import type { EventStore } from '../store/EventStore.js';
 import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
 import type { Committer } from './Committer.js';
+import type { AgentProcesses } from '../pool/AgentProcesses.js';
+import type { ImportReview } from './ImportReview.js';
 import type { LiveSession } from './LiveSession.js';
 
 /** What the settings of conversations are kept with. */
@@ -34,6 +36,19 @@ export type ConversationSettingsDeps = {
   homeDir?: string;
   /** The conversation's live session, if one runs: an option chosen is applied to it at once. */
   liveSession: (conversationId: string) => LiveSession | undefined;
+};
+
+/** What both the live sessions and the turns are built with (from the composition root). */
+export type ConversationParts = {
+  store: EventStore;
+  catalog: AgentCatalog;
+  agentEnv: Env;
+  committer: Committer;
+  instructions: InstructionSettings;
+  settings: ConversationSettings;
+  importReview: ImportReview;
+  pool: AgentProcesses;
+  log: (message: string) => void;
 };
 
 /** Creates conversations and changes what they are set up with. */

@@ -9,16 +9,10 @@ import { AgentNotInstalledError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { redactSecrets } from '../../../app/instructions/injectors.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
-import type { Env } from '../adapters/AgentAdapter.js';
-import type { AgentCatalog } from '../adapters/AgentCatalog.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import { resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
-import type { ComposedInstructions, InstructionSettings } from '../instructions/InstructionSettings.js';
-import type { AgentProcesses } from '../pool/AgentProcesses.js';
-import type { EventStore } from '../store/EventStore.js';
-import type { Committer } from './Committer.js';
-import type { ConversationSettings } from './ConversationSettings.js';
-import type { ImportReview } from './ImportReview.js';
+import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
+import type { ConversationParts } from './ConversationSettings.js';
 import type { LiveSession, LiveSessionOwner } from './LiveSession.js';
 import { openLiveSession } from './openLiveSession.js';
 
@@ -37,19 +31,10 @@ export type TurnState = {
 };
 
 /** What the live sessions are kept with. */
-export type LiveSessionsDeps = {
-  store: EventStore;
-  catalog: AgentCatalog;
-  agentEnv: Env;
-  committer: Committer;
-  instructions: InstructionSettings;
-  settings: ConversationSettings;
-  importReview: ImportReview;
-  pool: AgentProcesses;
+export type LiveSessionsDeps = ConversationParts & {
   turns: TurnState;
   /** The secret values Baton knows: taken out of what it hands an agent from elsewhere. */
   secrets: () => readonly string[];
-  log: (message: string) => void;
   /** The data folder: generated session files live under it. */
   dataDir?: string;
   /** Puts a server holding secrets behind Baton's launcher, for agents that expose their server config. */

@@ -13,18 +13,12 @@ import type { Attachment } from '../../../app/prompt/attachments.js';
 import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
-import type { Env } from '../adapters/AgentAdapter.js';
-import type { AgentCatalog } from '../adapters/AgentCatalog.js';
-import type { ComposedInstructions, InstructionSettings } from '../instructions/InstructionSettings.js';
+import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
 import { injectTurn } from '../instructions/injectTurn.js';
 import type { TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
-import type { AgentProcesses } from '../pool/AgentProcesses.js';
-import type { EventStore } from '../store/EventStore.js';
 import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
 import { catchUpTurn, handoffBudgetSetting } from './catchUp.js';
-import type { Committer } from './Committer.js';
-import type { ConversationSettings } from './ConversationSettings.js';
-import type { ImportReview } from './ImportReview.js';
+import type { ConversationParts } from './ConversationSettings.js';
 import type { AnsweredPermission } from './SessionPermissions.js';
 import type { LiveSessions, TurnState } from './LiveSessions.js';
 import { refuseSwitch } from './refuseSwitch.js';
@@ -70,17 +64,8 @@ type Running = {
 };
 
 /** What the turns are run with. */
-export type TurnsDeps = {
-  store: EventStore;
-  catalog: AgentCatalog;
-  agentEnv: Env;
-  committer: Committer;
-  instructions: InstructionSettings;
-  settings: ConversationSettings;
-  importReview: ImportReview;
+export type TurnsDeps = ConversationParts & {
   sessions: LiveSessions;
-  pool: AgentProcesses;
-  log: (message: string) => void;
   /** Checkpoints of the working folder before and after each turn (none without it). */
   checkpoints?: TurnCheckpoints;
 };
