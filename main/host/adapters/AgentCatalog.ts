@@ -89,11 +89,12 @@ export class AgentCatalog {
    */
   resolve(adapter: AgentAdapter): string | undefined {
     const own = this.ownExecutable(adapter);
-    const managed = this.managedExecutable(adapter);
-    if (own && managed && tooOld(adapter, packageVersion(own)) && !tooOld(adapter, packageVersion(managed))) {
-      return managed;
+    if (!own) {
+      return this.managedExecutable(adapter);
     }
-    return own ?? managed;
+    // Looked at only when the person's copy is too old: this runs for every session Baton starts.
+    const managed = adapter.oldestSupported !== undefined && tooOld(adapter, packageVersion(own)) ? this.managedExecutable(adapter) : undefined;
+    return managed && !tooOld(adapter, packageVersion(managed)) ? managed : own;
   }
 
   private ownExecutable(adapter: AgentAdapter): string | undefined {
