@@ -40,6 +40,10 @@ export class SessionSubagents {
    * routes that subagent's session here and records what it is. False for any other update.
    */
   announced(update: SessionUpdate): boolean {
+    // Every update passes here, streamed chunks included: only an announcement is parsed.
+    if ((update as { sessionUpdate: string }).sessionUpdate !== 'subagent_update') {
+      return false;
+    }
     const parsed = announcementSchema.safeParse(update);
     if (!parsed.success) {
       return false;
