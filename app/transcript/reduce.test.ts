@@ -64,6 +64,11 @@ describe('reduce', () => {
     expect(state.items[2]).toMatchObject({ kind: 'agent', text: 'Parent text' });
   });
 
+  it('makes no empty reply out of an empty chunk ahead of a tool call', () => {
+    const state = reduceAll(emptyTranscript('c1'), events([created, started('t1'), chunk('t1', ''), chunk('t1', ' \n'), { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Read a.md', status: 'in_progress' } }, chunk('t1', 'Done.')]));
+    expect(state.items.map((item) => item.kind)).toEqual(['user', 'tool', 'agent']);
+  });
+
   it('starts a new message when the agent starts a new messageId', () => {
     const state = reduceAll(emptyTranscript('c1'), events([created, started('t1'), chunk('t1', 'a', 'm1'), chunk('t1', 'b', 'm2')]));
     expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['a', 'b']);

@@ -101,6 +101,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       if (last && last.kind === 'agent' && last.turnId === turnId && (messageId === undefined || last.messageId === messageId)) {
         return { ...base, items: replaceLast(state.items, { ...last, text: last.text + text }) };
       }
+      if (text.trim() === '') {
+        // No empty bubble (Qwen starts a message with an empty chunk before a tool call).
+        return base;
+      }
       const agentName = state.turns[turnId]?.agentName ?? state.agentName;
       return { ...base, items: [...state.items, { kind: 'agent', key, turnId, messageId, agentName, text, at: event.at }] };
     }
@@ -381,10 +385,7 @@ function assertNever(value: never): never {
   throw new Error(`Unhandled transcript event: ${JSON.stringify(value)}`);
 }
 
-/**
- * Marks the turn as run in a mode where the agent decides without asking the person, when the
- * session is in one now (the turn's session was just bound, or its mode changed while it runs).
- */
+/** Marks the turn as run in a mode where the agent decides alone, when the session is in one now (just bound, or changed while it runs). */
 function markSelfApprovingMode(state: TranscriptState, turnId: string | null): TranscriptState {
   const turn = turnId ? state.turns[turnId] : undefined;
   const mode = state.sessionOptions.find((option) => option.category === 'mode');

@@ -1,5 +1,6 @@
 /** Connection state, the agent list, host facts and the error banner; wires pushed events to the other slices. */
 import type { PushEvent } from '../../../app/ipc/index.js';
+import { recentFolders } from '../../persisted/recentFolders.js';
 import { shownError, type HostSlice, type Slice } from '../types.js';
 
 /** Characters of log-in terminal output kept (what the terminal shows is rebuilt from them). */
@@ -208,7 +209,8 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
             version: info.version,
             terminalLogin: info.terminalLogin,
             agents: agents.agents,
-            draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || info.homeDir },
+            // A new conversation starts where the last one was started, else in the home folder.
+            draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || recentFolders()[0] || info.homeDir },
           };
         });
         await get().setView(get().view);

@@ -1,0 +1,35 @@
+/**
+ * Everyday use (what a new user tripped over), in the page with the fake agent: a new
+ * conversation starts in the folder the last one was started in, after a reload too.
+ */
+import { expect, test } from '@playwright/test';
+import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+let host: WebHost | undefined;
+
+test.afterEach(async () => {
+  await host?.kill();
+  host = undefined;
+});
+
+test('a new conversation starts in the folder the last one was started in, not the home folder', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  const folder = page.getByRole('textbox', { name: 'Working folder' });
+  const work = tempDir('e2e-everyday-work');
+  await expect(folder).not.toHaveValue('');
+  await expect(folder).not.toHaveValue(work);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await folder.fill(work);
+  await page.getByRole('textbox', { name: 'Message' }).fill('hello');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
+
+  await page.reload();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(work);
+});
