@@ -316,7 +316,7 @@ test('ten thousand conversations: the list shows at once, keeps few rows in the 
 
   await page.goto(running.url);
   const list = page.getByRole('list', { name: 'Conversations' });
-  await expect(list.getByRole('listitem').first().locator('.conversation-title')).toHaveText('Conversation number 9999');
+  await expect(list.getByRole('listitem').first().locator('.conversation-title')).toHaveText('Conversation number 9999 (imported)');
   expect(await list.getByRole('listitem').count()).toBeLessThan(100);
   // Each time the end comes into view the next page loads, until the last conversation is reached.
   const scroller = page.locator('.conversation-scroller');
@@ -325,7 +325,7 @@ test('ten thousand conversations: the list shows at once, keeps few rows in the 
     await page.waitForTimeout(30);
   }
   expect(await list.getByRole('listitem').count()).toBeLessThan(100);
-  await expect(list.locator('li[aria-posinset="10000"] .conversation-title')).toHaveText('Conversation number 0');
+  await expect(list.locator('li[aria-posinset="10000"] .conversation-title')).toHaveText('Conversation number 0 (imported)');
 });
 
 test('an imported transcript that names / and replaces the prompt sends nothing to any agent until the person confirms the folder and the instructions', async ({ page }) => {
