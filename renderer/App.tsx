@@ -7,6 +7,7 @@ import { ChatView } from './features/chat/ChatView.js';
 import { ImportReviewDialog } from './features/chat/ImportReviewDialog.js';
 import { InstructionsDialog } from './features/chat/InstructionsDialog.js';
 import { LoginTerminal } from './features/chat/LoginTerminal.js';
+import { BranchDialog, RewindDialog } from './features/chat/RewindDialog.js';
 import { ToolboxDialog } from './features/chat/ToolboxDialog.js';
 import { SettingsPage } from './features/settings/SettingsPage.js';
 import { Sidebar } from './features/sidebar/Sidebar.js';
@@ -26,6 +27,8 @@ export function App() {
         <InstructionsDialog />
         <ToolboxDialog />
         <ImportReviewDialog />
+        <RewindDialog />
+        <BranchDialog />
         <ReplyAnnouncer />
         <Shortcuts />
       </div>

@@ -180,6 +180,30 @@ export const payloadSchemas = {
     failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
     error: z.string().optional(),
   }),
+  /**
+   * The person rewound the conversation to before one of their messages: that turn and every later
+   * one are set aside (kept, shown apart, never handed to an agent) and, unless they kept the files,
+   * the working folder's files the agent changed in them are put back as they were. `pointSeq` is
+   * the seq of that message's `turn.started`: an agent session that saw a turn ending after it is
+   * not reused. `checkpointId` is the folder as it was just before the rewind (what "Undo rewind"
+   * puts back), `changed` what the rewind wrote, `failed` what it could not put back.
+   */
+  'conversation.rewound': z.object({
+    rewindId: id,
+    toTurnId: id,
+    pointSeq: z.number().int().nonnegative(),
+    /** When that message was sent (what the marker says it was rewound to). */
+    pointAt: z.string(),
+    setAside: z.array(id),
+    files: z.enum(['restored', 'kept']),
+    checkpointId: z.string().optional(),
+    changed: z.array(z.object({ path: z.string(), action: z.enum(['restored', 'removed', 'recreated']) })).default([]),
+    failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
+  }),
+  /** "Undo rewind": the set-aside turns are back, and the files the rewind wrote are as they were before it. */
+  'conversation.rewindUndone': z.object({ rewindId: id, failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]) }),
+  /** This conversation is a branch of another, made from the history before one of its messages. */
+  'conversation.branched': z.object({ fromConversationId: id, fromTitle: z.string(), fromTurnId: id }),
   /** The agent session this conversation is bound to (so it can be loaded after a restart). */
   'session.bound': z.object({
     agentId: id,

@@ -10,6 +10,13 @@ import { conversationSummarySchema } from '../transcript/summary.js';
 import { attachmentSchema, MAX_ATTACHMENTS } from '../prompt/attachments.js';
 import { conversationId, conversationResult } from './common.js';
 
+/** What a rewind does to one file. */
+const rewindActionSchema = z.enum(['restored', 'removed', 'recreated']);
+/** A file left as it is, and why. */
+const leftOutSchema = z.object({ path: z.string(), reason: z.string() });
+/** One file a rewind would change: what happens to it, whether the person changed it since the last checkpoint, and its text now and after. */
+const rewindFileSchema = z.object({ path: z.string(), action: rewindActionSchema, changedByYou: z.boolean(), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() });
+
 /** The most events one answer of a paged read carries. */
 export const MAX_EVENTS_PER_PAGE = 10_000;
 
@@ -113,5 +120,40 @@ export const conversationRequests = {
       /** Why the changes cannot be told (a checkpoint missing or not taken), if they cannot. */
       unavailable: z.string().nullable(),
     }),
+  },
+  /** What rewinding to before one of the person's messages would do: the turns it sets aside, and each file it would put back. */
+  previewRewind: {
+    params: z.object({ conversationId, turnId: z.string().min(1) }),
+    result: z.object({
+      setAside: z.array(z.object({ turnId: z.string(), text: z.string(), at: z.string() })),
+      files: z.array(rewindFileSchema),
+      /** Files it cannot put back, with why. */
+      cannot: z.array(leftOutSchema),
+      /** Why no file can be put back (no checkpoint before that message), if none can. */
+      unavailable: z.string().nullable(),
+    }),
+  },
+  /**
+   * Rewinds to before one of the person's messages: its turn and the later ones are set aside (kept),
+   * and unless `keepFiles`, the files the agent changed are put back (those the person changed since,
+   * only when listed in `overwrite`). Answers that message's text, for the box.
+   */
+  rewindConversation: {
+    params: z.object({ conversationId, turnId: z.string().min(1), keepFiles: z.boolean(), overwrite: z.array(z.string()).max(100_000).default([]) }),
+    result: z.object({ rewindId: z.string(), text: z.string(), changed: z.array(z.object({ path: z.string(), action: rewindActionSchema })), failed: z.array(leftOutSchema) }),
+  },
+  /** Undoes a rewind (the last one, before any message since): its turns are back and the files it wrote are as before. */
+  undoRewind: {
+    params: z.object({ conversationId, rewindId: z.string().min(1) }),
+    result: z.object({ failed: z.array(leftOutSchema) }),
+  },
+  /**
+   * A new conversation with the history before one of the person's messages ("<title> (branch)");
+   * the original is untouched. With `restoreFiles`, the folder's files are put back as they were
+   * then. Answers the branch and that message's text, for its box.
+   */
+  branchConversation: {
+    params: z.object({ conversationId, turnId: z.string().min(1), restoreFiles: z.boolean() }),
+    result: z.object({ conversation: conversationSummarySchema, text: z.string(), failed: z.array(leftOutSchema) }),
   },
 } as const;

@@ -46,6 +46,8 @@ export const conversationContextSchema = z.object({
   contextSizes: z.record(z.string(), z.number()).default({}),
   /** Seq of the last turn that ended completed or cancelled (0: none). */
   lastTurnEndSeq: z.number().int().nonnegative().default(0),
+  /** Turns a rewind set aside (by turn id, the rewind's id): kept and shown apart, never handed to an agent. */
+  setAside: z.record(z.string(), z.string()).default({}),
   /** An agent has been given a prompt in it (a turn reached `turn.running`): first-turn injectors are done. Only ever set. */
   prompted: z.boolean().default(false),
 });
@@ -76,6 +78,7 @@ export function emptyContext(conversationId: string): ConversationContext {
     toolbox: null,
     injectors: null,
     prompted: false,
+    setAside: {},
     sessions: {},
     chosenByAgent: {},
     contextSizes: {},
@@ -85,8 +88,8 @@ export function emptyContext(conversationId: string): ConversationContext {
 
 /** The context fields of a larger state (a whole transcript). */
 export function contextOf(state: ConversationContext): ConversationContext {
-  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted, sessions, chosenByAgent, contextSizes, lastTurnEndSeq } = state;
-  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted, sessions, chosenByAgent, contextSizes, lastTurnEndSeq };
+  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted, setAside, sessions, chosenByAgent, contextSizes, lastTurnEndSeq } = state;
+  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted, setAside, sessions, chosenByAgent, contextSizes, lastTurnEndSeq };
 }
 
 /**
@@ -152,6 +155,16 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       return state.prompted ? state : { ...state, prompted: true };
     case 'instructions.set':
       return { ...state, instructions: event.payload.text.trim() === '' ? null : event.payload };
+    case 'conversation.rewound': {
+      const { rewindId, setAside, pointSeq } = event.payload;
+      return withoutSessionsPast({ ...state, setAside: { ...state.setAside, ...Object.fromEntries(setAside.map((turnId) => [turnId, rewindId])) } }, pointSeq);
+    }
+    case 'conversation.rewindUndone': {
+      // The turns are back; a session that saw turns after the rewind point is not reused (nor one made since).
+      const rewindId = event.payload.rewindId;
+      const setAside = Object.fromEntries(Object.entries(state.setAside).filter(([, id]) => id !== rewindId));
+      return { ...state, setAside, sessions: {}, session: null };
+    }
     case 'agent.switched': {
       // The new agent's own session and choices become the current ones; its options are learnt again when it binds.
       const { toAgentId, toAgentName } = event.payload;
@@ -169,4 +182,14 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
     default:
       return state;
   }
+}
+
+/**
+ * `state` without the agent sessions that took part in a turn ending after `pointSeq` (they saw
+ * turns a rewind set aside): the next turn gets a new session and Baton's handoff instead.
+ */
+function withoutSessionsPast<T extends ConversationContext>(state: T, pointSeq: number): T {
+  const sessions = Object.fromEntries(Object.entries(state.sessions).filter(([, session]) => session.watermark <= pointSeq));
+  const session = state.session && sessions[state.session.agentId] ? state.session : null;
+  return { ...state, sessions, session };
 }

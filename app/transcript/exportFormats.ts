@@ -8,6 +8,7 @@ import { InvalidRequestError } from '../errors.js';
 import { envelopeSchema, parseEnvelope, type Envelope } from '../events/index.js';
 import type { AttachmentRecord } from '../prompt/attachments.js';
 import { reduceAll } from './reduce.js';
+import { isSetAside, rewindFilesText } from './rewinds.js';
 import { emptyTranscript, type TranscriptItem, type TranscriptState } from './state.js';
 import type { ConversationSummary } from './summary.js';
 
@@ -61,8 +62,21 @@ export function toMarkdown(summary: ConversationSummary, envelopes: readonly Env
   const state = reduceAll(emptyTranscript(summary.conversationId), events);
   const agents = summary.agents.map((agent) => agent.agentName).join(', ');
   const lines = [`# ${summary.title || 'Conversation'}`, '', `_${agents} · ${summary.cwd} · started ${summary.createdAt}_`, ''];
+  if (summary.branchedFrom) {
+    lines.push(`_Branched from ${summary.branchedFrom.title}_`, '');
+  }
   for (const item of state.items) {
+    if (isSetAside(state, item)) {
+      continue;
+    }
     lines.push(...markdownOf(item, state.terminals), '');
+    if (item.kind === 'rewind') {
+      // What the rewind set aside is kept: shown folded under its marker.
+      const aside = state.items.filter((candidate) => candidate.turnId !== undefined && state.setAside[candidate.turnId] === item.rewindId);
+      if (aside.length > 0) {
+        lines.push('<details><summary>Set aside by this rewind (not handed to any agent)</summary>', '', ...aside.flatMap((candidate) => [...markdownOf(candidate, state.terminals), '']), '</details>', '');
+      }
+    }
   }
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
 }
@@ -129,6 +143,8 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
       const chosen = item.options.find((option) => option.optionId === item.decision?.optionId);
       return [`- Permission asked: **${item.title}** — ${chosen ? `answered “${chosen.name}”` : 'not answered'}${item.revoked ? ` (revoked ${item.revoked.at})` : ''}`];
     }
+    case 'rewind':
+      return ['---', '', `_Rewound to ${item.pointAt}: ${item.setAside.length} turn${item.setAside.length === 1 ? '' : 's'} set aside. ${rewindFilesText(item)}_`];
     case 'notice':
       return quote(`${item.severity === 'error' ? 'Error' : item.severity === 'warning' ? 'Warning' : 'Note'}: ${item.text}`);
   }

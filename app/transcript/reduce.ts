@@ -5,6 +5,7 @@
  */
 import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
 import { reduceContext } from './context.js';
+import { foldRewind, markSelfApprovingMode } from './rewinds.js';
 import { emptyTranscript, type TranscriptItem, type TranscriptState } from './state.js';
 
 /** Folds one event into the state. Never mutates its arguments. */
@@ -32,7 +33,11 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'instructions.set':
     case 'injectors.set':
     case 'binding.changed':
+    case 'conversation.branched':
       return base;
+    case 'conversation.rewound':
+    case 'conversation.rewindUndone':
+      return foldRewind(state, base, event, key);
     case 'session.options':
       return markSelfApprovingMode(base, base.activeTurnId);
     case 'agent.switched': {
@@ -383,15 +388,4 @@ function turnEndNotice(
 
 function assertNever(value: never): never {
   throw new Error(`Unhandled transcript event: ${JSON.stringify(value)}`);
-}
-
-/** Marks the turn as run in a mode where the agent decides alone, when the session is in one now (just bound, or changed while it runs). */
-function markSelfApprovingMode(state: TranscriptState, turnId: string | null): TranscriptState {
-  const turn = turnId ? state.turns[turnId] : undefined;
-  const mode = state.sessionOptions.find((option) => option.category === 'mode');
-  const current = mode?.options.find((value) => value.value === mode.currentValue);
-  if (!turn || current?.selfApproving !== true || turn.selfApprovingMode !== undefined) {
-    return state;
-  }
-  return { ...state, turns: { ...state.turns, [turn.turnId]: { ...turn, selfApprovingMode: current.name } } };
 }

@@ -49,6 +49,8 @@ export type TranscriptItem =
       /** For a link: the agent reported it done. */
       completed: boolean;
     }
+  /** Where the person rewound the conversation: to before the message of `toTurnId` (`pointAt`), with what happened to the files. */
+  | ({ kind: 'rewind'; key: string; turnId?: undefined; at: string } & Omit<EventPayload<'conversation.rewound'>, 'pointSeq'>)
   | { kind: 'notice'; key: string; turnId: string | undefined; severity: 'info' | 'warning' | 'error'; text: string; error?: WireError };
 
 /** A client terminal the agent ran a command in, as far as the transcript keeps it. */

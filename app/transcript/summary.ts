@@ -29,6 +29,8 @@ export const conversationSummarySchema = z.object({
   /** Permission questions waiting for the person's answer (the list badges them). */
   pendingPermissions: z.number().int().nonnegative().default(0),
   lifecycle: z.enum(['active', 'archived', 'deleted']),
+  /** The conversation this one is a branch of (the list says "Branched from <title>"). */
+  branchedFrom: z.object({ conversationId: z.string(), title: z.string() }).optional(),
   /** When it was deleted (tombstoned), for the trash and its undo. */
   deletedAt: z.string().nullable(),
 });
@@ -103,6 +105,8 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
       return { ...summary, lastSeq, lifecycle: 'deleted', deletedAt: event.at };
     case 'conversation.restored':
       return { ...summary, lastSeq, lifecycle: 'active', deletedAt: null };
+    case 'conversation.branched':
+      return { ...summary, lastSeq, branchedFrom: { conversationId: event.payload.fromConversationId, title: event.payload.fromTitle } };
     case 'turn.started': {
       const { agentId, agentName, text } = event.payload;
       return {
@@ -141,6 +145,7 @@ const SHAPING_TYPES = new Set<string>([
   'conversation.unarchived',
   'conversation.deleted',
   'conversation.restored',
+  'conversation.branched',
   'turn.started',
   'agent.switched',
   'turn.ended',

@@ -352,20 +352,28 @@ test('messages: their time, copy, edit and resend, retry; a follow-up queued whi
   await mine.getByRole('button', { name: 'Copy' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Please **review** the `parser` module');
 
-  // Edit and resend puts the message back in the box, ahead of what was written there (which stays);
-  // sending it makes a new turn.
+  // Edit and resend is a rewind to that message: dialog "Rewind", then the message is back in the
+  // box, ahead of what was written there (which stays); the turn it replaces is set aside.
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill('a draft of mine');
   await mine.getByRole('button', { name: 'Edit and resend' }).click();
+  const rewind = page.getByRole('dialog', { name: 'Rewind' });
+  await expect(rewind.getByRole('list', { name: 'Messages that will be set aside' })).toContainText('Please **review** the `parser` module');
+  await rewind.getByRole('button', { name: 'Rewind' }).click();
+  await expect(rewind).toBeHidden();
   await expect(composer).toHaveValue('Please **review** the `parser` module\na draft of mine');
   await expect(composer).toBeFocused();
+  await expect(page.getByRole('article', { name: 'Fake' })).toHaveCount(0);
   await composer.fill('Please review the lexer instead');
   await composer.press('Enter');
   await expect(page.getByRole('article', { name: 'Fake' }).last()).toContainText('Fake reply: Please review the lexer instead');
-  // Retry is offered on the last reply only, and sends the same message again.
+  // Retry is offered on the last reply only, and replaces it: the same message again, the old reply set aside.
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(1);
   await page.getByRole('article', { name: 'Fake' }).last().getByRole('button', { name: 'Retry' }).click();
-  await expect(page.getByRole('article', { name: 'Fake' })).toHaveCount(3);
+  await expect(page.getByRole('region', { name: 'Rewind' })).toHaveCount(2);
+  await expect(page.getByRole('article', { name: 'Fake' })).toHaveCount(1);
+  await expect(page.getByRole('article', { name: 'Fake' })).toContainText('Fake reply: Please review the lexer instead');
+  await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
   await expect(page.getByRole('article', { name: 'You' }).last()).toHaveText(/Please review the lexer instead$/);
 
   // A follow-up written while a reply runs is queued and goes when the turn ends.

@@ -16,6 +16,7 @@ import { AgentInstaller } from './adapters/AgentInstaller.js';
 import { AgentProbe } from './adapters/AgentProbe.js';
 import { LoginTerminals } from './adapters/LoginTerminals.js';
 import { CheckpointStore } from './checkpoints/CheckpointStore.js';
+import { Rewinds } from './checkpoints/Rewinds.js';
 import { TurnCheckpoints } from './checkpoints/TurnCheckpoints.js';
 import { AlwaysDecisions } from './conversations/AlwaysDecisions.js';
 import { Committer } from './conversations/Committer.js';
@@ -31,6 +32,7 @@ import { historyHandlers } from './handlers/historyHandlers.js';
 import { hostHandlers } from './handlers/hostHandlers.js';
 import type { Handlers, HostParts } from './handlers/HostParts.js';
 import { instructionHandlers } from './handlers/instructionHandlers.js';
+import { rewindHandlers } from './handlers/rewindHandlers.js';
 import { toolboxHandlers } from './handlers/toolboxHandlers.js';
 import { InstructionSettings } from './instructions/InstructionSettings.js';
 import { agentSecrets } from './instructions/knownSecrets.js';
@@ -84,6 +86,8 @@ export class Host {
   readonly pool: AgentProcesses;
   /** Checkpoints of working folders, and those taken around turns. */
   readonly checkpoints: CheckpointStore;
+  /** Rewinds, their undoing, and branches. */
+  readonly rewinds: Rewinds;
   readonly turnCheckpoints: TurnCheckpoints;
   readonly imports: SessionImport;
   private readonly catalog: AgentCatalog;
@@ -167,8 +171,21 @@ export class Host {
         }
       },
       log,
-      (checkpointIds) => this.checkpoints.remove(checkpointIds),
+      // A branch shares its original's checkpoints: only those no conversation left uses go.
+      (checkpointIds) => {
+        const inUse = this.store.checkpointIdsInUse();
+        this.checkpoints.remove(checkpointIds.filter((id) => !inUse.has(id)));
+      },
     );
+    this.rewinds = new Rewinds({
+      store: this.store,
+      committer: this.committer,
+      checkpoints: this.checkpoints,
+      turnCheckpoints: this.turnCheckpoints,
+      importReview: this.importReview,
+      activeTurnId: (conversationId) => this.turns.activeTurnId(conversationId),
+      releaseSession: (conversationId) => this.sessions.release(conversationId),
+    });
     const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);
     this.imports = new SessionImport(this.store, this.committer, probe);
     this.logins = new LoginTerminals(catalog, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
@@ -195,6 +212,7 @@ export class Host {
       toolbox,
       serverImports: new ServerImports(toolbox, homeDir, env.APPDATA),
       checkpoints: this.checkpoints,
+      rewinds: this.rewinds,
     };
     this.handlers = {
       ...hostHandlers(parts),
@@ -203,6 +221,7 @@ export class Host {
       ...conversationHandlers(parts),
       ...toolboxHandlers(parts),
       ...instructionHandlers(parts),
+      ...rewindHandlers(parts),
     };
   }
 

@@ -1,6 +1,6 @@
 /**
  * The renderer's one zustand store, made of slices: host (connection, agents, errors), transcripts (the
- * open conversation), composer (what is being written, the queue), drafts (what the next message goes with), history (the list and its actions), search, the Instructions and Toolbox dialogs, the settings page, and the review of an imported conversation. Actions go through `api`;
+ * open conversation), composer (what is being written, the queue), drafts (what the next message goes with), history (the list and its actions), search, the Instructions and Toolbox dialogs, the settings page, the review of an imported conversation, and going back (rewind, branch). Actions go through `api`;
  * components only select state and call actions.
  */
 import { create } from 'zustand';
@@ -9,6 +9,7 @@ import { composerSlice } from './slices/composerSlice.js';
 import { draftsSlice } from './slices/draftsSlice.js';
 import { historySlice } from './slices/historySlice.js';
 import { importReviewSlice } from './slices/importReviewSlice.js';
+import { rewindSlice } from './slices/rewindSlice.js';
 import { hostSlice } from './slices/hostSlice.js';
 import { instructionsSlice } from './slices/instructionsSlice.js';
 import { toolboxSlice } from './slices/toolboxSlice.js';
@@ -32,6 +33,7 @@ export function createBatonStore(api: Api) {
     ...toolboxSlice(api)(...args),
     ...settingsSlice(api)(...args),
     ...importReviewSlice(api)(...args),
+    ...rewindSlice(api)(...args),
   }));
 }
 

@@ -120,8 +120,6 @@ export type ComposerSlice = {
   send(): Promise<void>;
   /** Puts one of the person's earlier messages in the message box to edit and send again. */
   editMessage(text: string): void;
-  /** Sends the person's message of `turnId` again, as a new turn. */
-  retry(turnId: string): Promise<void>;
   /** A follow-up written while a turn runs, per conversation, with what was attached to it: sent when the turn ends. */
   queued: Record<string, { text: string; attachments: ComposerAttachment[] }>;
   /** Queues the message box's text for when the running turn ends. */
@@ -250,6 +248,35 @@ export type ImportReviewSlice = {
   confirmImport(): Promise<boolean>;
 };
 
+/** Going back: rewinding to one of the person's messages (and undoing it), Retry, and branching from a message. */
+export type RewindSlice = {
+  /** Dialog "Rewind" while open: what the rewind would do (null while asked), the person's choices. */
+  rewindDialog: {
+    conversationId: string;
+    turnId: string;
+    preview: Result<'previewRewind'> | null;
+    /** Rewind the conversation only: the files stay as they are. */
+    keepFiles: boolean;
+    /** Files the person changed since the last checkpoint that they ticked to be overwritten. */
+    overwrite: string[];
+    busy: boolean;
+    problem: string | null;
+  } | null;
+  openRewind(turnId: string): Promise<void>;
+  closeRewind(): void;
+  setRewindChoice(changes: { keepFiles?: boolean; overwrite?: { path: string; on: boolean } }): void;
+  confirmRewind(): Promise<void>;
+  undoRewind(rewindId: string): Promise<void>;
+  /** Replaces the last reply: its turn is set aside (files kept) and the message is sent again. */
+  retry(turnId: string): Promise<void>;
+  /** Dialog "Branch from here" while open. */
+  branchDialog: { conversationId: string; turnId: string; agentId: string; restoreFiles: boolean; busy: boolean; problem: string | null } | null;
+  openBranch(turnId: string): void;
+  closeBranch(): void;
+  setBranchChoice(changes: { agentId?: string; restoreFiles?: boolean }): void;
+  confirmBranch(): Promise<void>;
+};
+
 /** A part of the settings page. */
 export type SettingsSection = 'agents' | 'toolboxes' | 'instructions' | 'permissions' | 'appearance' | 'data' | 'export';
 
@@ -282,7 +309,7 @@ export type SettingsSlice = {
 };
 
 /** The whole renderer state. */
-export type BatonState = HostSlice & TranscriptsSlice & ComposerSlice & DraftsSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice;
+export type BatonState = HostSlice & TranscriptsSlice & ComposerSlice & DraftsSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice & RewindSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

@@ -101,6 +101,34 @@ export class CheckpointStore {
 
   /** Takes a checkpoint of `folder` (an absolute path). */
   async take(folder: string, options: TakeOptions = {}): Promise<Checkpoint> {
+    const scanned = await this.scan(folder, options);
+    const { entries, stored } = scanned;
+    const checkpointId = randomUUID();
+    const bytes = entries.reduce((sum, entry) => sum + entry.size, 0);
+    const manifest = deflateRawSync(Buffer.from(JSON.stringify(entries)), { level: 1 });
+    this.db.transaction(() => {
+      for (const blob of stored) {
+        this.insertBlob.run(blob.hash, blob.size, blob.data);
+      }
+      this.db.prepare('INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest) VALUES (?, ?, ?, ?, ?, ?)').run(checkpointId, folder, new Date().toISOString(), entries.length, bytes, manifest);
+    })();
+    // A checkpoint that stored much leaves a large write-ahead log: fold it into the database now,
+    // so that the next (small, incremental) checkpoint does not pay for it.
+    if (stored.reduce((sum, blob) => sum + blob.data.length, 0) > WAL_FOLD_BYTES) {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    }
+    this.latest.set(folder, new Map(entries.map((entry) => [entry.path, entry])));
+    return { checkpointId, folder, files: entries.length, bytes, tooLarge: scanned.tooLarge, failed: scanned.failed, read: scanned.read, reused: scanned.reused };
+  }
+
+  /** The folder's files as they are now (what a checkpoint would hold), without storing anything. */
+  async look(folder: string, options: TakeOptions = {}): Promise<Map<string, CheckpointEntry>> {
+    const { entries } = await this.scan(folder, options, false);
+    return new Map(entries.map((entry) => [entry.path, entry]));
+  }
+
+  /** Walks and hashes the folder (reading only what changed since its last checkpoint); with `keep`, compresses the contents not stored yet. */
+  private async scan(folder: string, options: TakeOptions, keep = true): Promise<{ entries: CheckpointEntry[]; stored: Array<{ hash: string; size: number; data: Buffer }>; tooLarge: LeftOut[]; failed: LeftOut[]; read: number; reused: number }> {
     const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const previous = this.latestManifest(folder);
     const walked = await walkFolder(folder, options.maxFiles ?? DEFAULT_MAX_FILES);
@@ -133,28 +161,13 @@ export class CheckpointStore {
         }
         const hash = createHash('sha256').update(result.content).digest('hex');
         entries.push({ path: file.path, hash, size: result.content.length, mode: file.mode, mtimeMs: file.mtimeMs, ino: file.ino, ...(file.link ? { link: true as const } : {}) });
-        if (!this.hasBlob.get(hash)) {
+        if (keep && !this.hasBlob.get(hash)) {
           stored.push({ hash, size: result.content.length, data: deflateRawSync(result.content, { level: 1 }) });
         }
       }
     }
     entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const checkpointId = randomUUID();
-    const bytes = entries.reduce((sum, entry) => sum + entry.size, 0);
-    const manifest = deflateRawSync(Buffer.from(JSON.stringify(entries)), { level: 1 });
-    this.db.transaction(() => {
-      for (const blob of stored) {
-        this.insertBlob.run(blob.hash, blob.size, blob.data);
-      }
-      this.db.prepare('INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest) VALUES (?, ?, ?, ?, ?, ?)').run(checkpointId, folder, new Date().toISOString(), entries.length, bytes, manifest);
-    })();
-    // A checkpoint that stored much leaves a large write-ahead log: fold it into the database now,
-    // so that the next (small, incremental) checkpoint does not pay for it.
-    if (stored.reduce((sum, blob) => sum + blob.data.length, 0) > WAL_FOLD_BYTES) {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-    }
-    this.latest.set(folder, new Map(entries.map((entry) => [entry.path, entry])));
-    return { checkpointId, folder, files: entries.length, bytes, tooLarge, failed, read: toRead.length, reused };
+    return { entries, stored, tooLarge, failed, read: toRead.length, reused };
   }
 
   /** A checkpoint's files, by path. */
@@ -168,24 +181,9 @@ export class CheckpointStore {
 
   /** What changed from one checkpoint to another, by path. */
   changes(fromId: string, toId: string): FileChange[] {
-    const before = this.manifest(fromId);
-    const after = this.manifest(toId);
-    const changes: FileChange[] = [];
-    for (const [file, entry] of after) {
-      const was = before.get(file);
-      if (!was) {
-        changes.push({ path: file, change: 'added', after: entry });
-      } else if (was.hash !== entry.hash || Boolean(was.link) !== Boolean(entry.link)) {
-        changes.push({ path: file, change: 'modified', before: was, after: entry });
-      }
-    }
-    for (const [file, entry] of before) {
-      if (!after.has(file)) {
-        changes.push({ path: file, change: 'removed', before: entry });
-      }
-    }
-    return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return diffManifests(this.manifest(fromId), this.manifest(toId));
   }
+
 
   /** The content stored for a hash. */
   content(hash: string): Buffer {
@@ -244,6 +242,25 @@ export class CheckpointStore {
     const row = this.db.prepare('SELECT manifest FROM checkpoints WHERE folder = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(folder) as { manifest: Buffer } | undefined;
     return row ? toMap(row.manifest) : new Map();
   }
+}
+
+/** How the files of `after` differ from those of `before`, by path. */
+export function diffManifests(before: ReadonlyMap<string, CheckpointEntry>, after: ReadonlyMap<string, CheckpointEntry>): FileChange[] {
+  const changes: FileChange[] = [];
+  for (const [file, entry] of after) {
+    const was = before.get(file);
+    if (!was) {
+      changes.push({ path: file, change: 'added', after: entry });
+    } else if (was.hash !== entry.hash || Boolean(was.link) !== Boolean(entry.link)) {
+      changes.push({ path: file, change: 'modified', before: was, after: entry });
+    }
+  }
+  for (const [file, entry] of before) {
+    if (!after.has(file)) {
+      changes.push({ path: file, change: 'removed', before: entry });
+    }
+  }
+  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function toMap(manifest: Buffer): Map<string, CheckpointEntry> {

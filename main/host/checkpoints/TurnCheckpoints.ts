@@ -54,8 +54,7 @@ export class TurnCheckpoints {
       if (isBroadFolder(cwd, this.homeDir)) {
         throw new Error(`${cwd} is as broad as the whole disk or your home folder; Baton keeps no checkpoints of it`);
       }
-      const maxFileBytes = this.store.getSetting('checkpoints.maxFileMegabytes', z.number().positive().max(10_000), DEFAULT_MAX_FILE_MEGABYTES) * 1024 * 1024;
-      const checkpoint = await this.checkpoints.take(cwd, { maxFileBytes });
+      const checkpoint = await this.checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(this.store) });
       draft = { type: 'checkpoint.taken', payload: { turnId, phase, checkpointId: checkpoint.checkpointId, files: checkpoint.files, tooLarge: checkpoint.tooLarge, failed: checkpoint.failed } };
     } catch (error) {
       draft = { type: 'checkpoint.taken', payload: { turnId, phase, tooLarge: [], failed: [], error: error instanceof Error ? error.message : String(error) } };
@@ -66,4 +65,9 @@ export class TurnCheckpoints {
       this.log(`could not record the ${phase} checkpoint of turn ${turnId}: ${String(error)}`);
     }
   }
+}
+
+/** The size limit of kept files, from the setting `checkpoints.maxFileMegabytes`. */
+export function maxFileBytesSetting(store: Pick<EventStore, 'getSetting'>): number {
+  return store.getSetting('checkpoints.maxFileMegabytes', z.number().positive().max(10_000), DEFAULT_MAX_FILE_MEGABYTES) * 1024 * 1024;
 }

@@ -75,7 +75,9 @@ export class HistoryService {
       await this.deleteAgentSession?.(agentId, sessionId).catch((error: unknown) => this.log(`could not delete ${agentId}'s session ${sessionId}: ${String(error)}`));
     }
     // Its checkpoints are its own (taken around its turns): they go with it, and contents no other checkpoint uses.
-    const checkpointIds = this.store.readEvents(conversationId).events.flatMap((event) => (event.type === 'checkpoint.taken' && event.payload.checkpointId ? [event.payload.checkpointId] : []));
+    const checkpointIds = this.store
+      .readEvents(conversationId)
+      .events.flatMap((event) => ((event.type === 'checkpoint.taken' || event.type === 'conversation.rewound') && event.payload.checkpointId ? [event.payload.checkpointId] : []));
     this.store.purge(conversationId);
     this.removeCheckpoints?.(checkpointIds);
     this.committer.forget(conversationId);

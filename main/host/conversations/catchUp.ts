@@ -8,7 +8,7 @@
  */
 import type { EventDraft, EventPayload, TranscriptEvent } from '../../../app/events/index.js';
 import { buildHandoff, DEFAULT_HANDOFF_BUDGET, delimitedHandoff, handoffBudget, handoffTurns, handoffUri } from '../../../app/handoff/handoff.js';
-import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { emptyTranscript, isSetAside, reduceAll } from '../../../app/transcript/index.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
 import type { PromptBlock } from '../acp/AgentConnection.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
@@ -45,10 +45,10 @@ export function catchUp(options: {
   carried?: { carried: string[]; notCarried: string[] };
 }): CatchUp | null {
   const { conversationId, events, context, agentId, agentName, turnId, turnNumber, how, watermark, switched, embeddedContext } = options;
-  // The earlier turns that ended after the session's watermark.
+  // The earlier turns that ended after the session's watermark (never one a rewind set aside).
   const ends = new Map<string, number>();
   for (const event of events) {
-    if (event.type === 'turn.ended' && event.payload.turnId !== turnId) {
+    if (event.type === 'turn.ended' && event.payload.turnId !== turnId && context.setAside[event.payload.turnId] === undefined) {
       ends.set(event.payload.turnId, event.seq);
     }
   }
@@ -61,7 +61,7 @@ export function catchUp(options: {
   let turns = { full: 0, summarised: 0, omitted: 0 };
   if (unseen.length > 0) {
     const state = reduceAll(emptyTranscript(conversationId), [...events]);
-    const plan = state.items.findLast((item) => item.kind === 'plan' && item.turnId !== turnId);
+    const plan = state.items.findLast((item) => item.kind === 'plan' && item.turnId !== turnId && !isSetAside(state, item));
     const built = buildHandoff({
       kind,
       targetName: agentName,

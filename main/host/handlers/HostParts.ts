@@ -9,6 +9,7 @@ import type { AgentInstaller } from '../adapters/AgentInstaller.js';
 import type { AgentProbe } from '../adapters/AgentProbe.js';
 import type { LoginTerminals } from '../adapters/LoginTerminals.js';
 import type { CheckpointStore } from '../checkpoints/CheckpointStore.js';
+import type { Rewinds } from '../checkpoints/Rewinds.js';
 import type { AlwaysDecisions } from '../conversations/AlwaysDecisions.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ConversationSettings } from '../conversations/ConversationSettings.js';
@@ -45,6 +46,7 @@ export type HostParts = {
   toolbox: ToolboxCatalog;
   serverImports: ServerImports;
   checkpoints: CheckpointStore;
+  rewinds: Rewinds;
 };
 
 /** One handler per method of the contract. */

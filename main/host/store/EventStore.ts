@@ -223,6 +223,14 @@ export class EventStore {
     return new Map(this.statements.sessionsOf.all(agentId).map((row) => [row.session_id, row.conversation_id]));
   }
 
+  /** The checkpoints of working folders that some conversation's events name (a branch shares its original's). */
+  checkpointIdsInUse(): Set<string> {
+    const rows = this.db
+      .prepare<[], { id: string | null }>("SELECT DISTINCT json_extract(payload, '$.checkpointId') AS id FROM events WHERE type IN ('checkpoint.taken', 'conversation.rewound')")
+      .all();
+    return new Set(rows.flatMap((row) => (row.id ? [row.id] : [])));
+  }
+
   /** Erases a deleted conversation for good: its events and every projection of them. */
   purge(conversationId: string): void {
     const summary = this.getSummary(conversationId);

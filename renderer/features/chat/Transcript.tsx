@@ -4,7 +4,7 @@
  */
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { TranscriptItem, TranscriptState, TurnState } from '../../../app/transcript/index.js';
+import { canUndoRewind, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import { TranscriptEntry } from './TranscriptEntry.js';
@@ -48,10 +48,13 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   const end = useRef<HTMLDivElement>(null);
   const section = useRef<HTMLElement>(null);
   const list = useRef<HTMLDivElement>(null);
-  const items = transcript?.items ?? EMPTY_ITEMS;
+  // Turns a rewind set aside are kept, but shown only under its marker.
+  const allItems = transcript?.items ?? EMPTY_ITEMS;
+  const setAside = transcript?.setAside;
+  const items = useMemo(() => (setAside && Object.keys(setAside).length > 0 ? allItems.filter((item) => item.turnId === undefined || setAside[item.turnId] === undefined) : allItems), [allItems, setAside]);
   const last = items.at(-1);
   const tick = last ? `${items.length}:${last.kind === 'agent' || last.kind === 'thought' ? last.text.length : 0}` : '0';
-  const focusKey = focusSeq === undefined ? undefined : String(focusSeq);
+  const focusKey = focusSeq === undefined ? undefined : shownKey(allItems, setAside, String(focusSeq));
   const focusIndex = focusKey === undefined ? -1 : items.findIndex((item) => item.key === focusKey);
   const focusShown = focusIndex >= 0;
   const [following, setFollowing] = useState(true);
@@ -144,6 +147,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
       selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
       turnCheckpoints={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? turns[item.turnId]?.checkpoints : undefined}
+      rewound={item.kind === 'rewind' ? rewoundOf(transcript, item) : undefined}
     />
   );
   return (
@@ -201,6 +205,20 @@ const EMPTY_ITEMS: TranscriptItem[] = [];
 /** A turn's reported usage, if it reported any (the same objects, so entries are not re-rendered for nothing). */
 function usageOf(turn: TurnState | undefined): Pick<TurnState, 'usage' | 'tokens'> | undefined {
   return turn && (turn.usage || turn.tokens) ? turn : undefined;
+}
+
+/** The key of the entry that shows `key`: itself, or for a set-aside message the marker of the rewind that set it aside. */
+function shownKey(items: readonly TranscriptItem[], setAside: TranscriptState['setAside'] | undefined, key: string): string {
+  const item = items.find((candidate) => candidate.key === key);
+  const rewindId = item?.turnId !== undefined ? setAside?.[item.turnId] : undefined;
+  const marker = rewindId ? items.find((candidate) => candidate.kind === 'rewind' && candidate.rewindId === rewindId) : undefined;
+  return marker?.key ?? key;
+}
+
+/** Under a rewind's marker: the messages it set aside (while still set aside), and whether it can be undone. */
+function rewoundOf(transcript: TranscriptState, item: Extract<TranscriptItem, { kind: 'rewind' }>): { aside: string[]; canUndo: boolean } {
+  const aside = transcript.items.flatMap((candidate) => (candidate.kind === 'user' && !candidate.steered && transcript.setAside[candidate.turnId] === item.rewindId ? [candidate.text] : []));
+  return { aside, canUndo: canUndoRewind(transcript, item) };
 }
 
 /** The kind of the tool call a permission question is about. */

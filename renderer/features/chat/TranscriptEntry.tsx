@@ -6,7 +6,7 @@
 import { memo } from 'react';
 import { fidelityBadge, fidelityDetail } from '../../../app/handoff/handoff.js';
 import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
-import type { TranscriptItem, TranscriptState, TurnState } from '../../../app/transcript/index.js';
+import { rewindFilesText, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
 import type { AuthMethodInfo } from '../../../app/errors.js';
 import { Markdown } from '../../components/Markdown.js';
 import { useCopy } from '../../components/useCopy.js';
@@ -31,27 +31,76 @@ function MessageTime({ at }: { at: string }) {
   );
 }
 
-/** Copy, and for the person's message "Edit and resend"; for the last reply "Retry". */
-function MessageActions({ text, editable = false, retryTurnId }: { text: string; editable?: boolean; retryTurnId?: string | undefined }) {
-  const editMessage = useBaton((state) => state.editMessage);
+/**
+ * Copy; for the person's message "Edit and resend", "Rewind to here" (both open dialog "Rewind":
+ * the message goes back in the box) and "Branch from here"; for the last reply "Retry" (it
+ * replaces that reply).
+ */
+function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: string | undefined; retryTurnId?: string | undefined }) {
+  const openRewind = useBaton((state) => state.openRewind);
+  const openBranch = useBaton((state) => state.openBranch);
   const retry = useBaton((state) => state.retry);
+  const busy = useBaton((state) => state.sending);
   const [copied, copy] = useCopy();
   return (
     <span className="message-actions">
       <button type="button" onClick={() => copy(text)}>
         {copied ? 'Copied' : 'Copy'}
       </button>
-      {editable ? (
-        <button type="button" onClick={() => editMessage(text)}>
-          Edit and resend
-        </button>
+      {turnId ? (
+        <>
+          <button type="button" onClick={() => void openRewind(turnId)}>
+            Edit and resend
+          </button>
+          <button type="button" onClick={() => void openRewind(turnId)}>
+            Rewind to here
+          </button>
+          <button type="button" onClick={() => openBranch(turnId)}>
+            Branch from here
+          </button>
+        </>
       ) : null}
       {retryTurnId ? (
-        <button type="button" onClick={() => void retry(retryTurnId)}>
+        <button type="button" disabled={busy} onClick={() => void retry(retryTurnId)}>
           Retry
         </button>
       ) : null}
     </span>
+  );
+}
+
+/** Where the conversation was rewound: to when, what happened to the files, what it set aside, and "Undo rewind" while it can be. */
+function RewindMarker({ item, rewound }: { item: Extract<TranscriptItem, { kind: 'rewind' }>; rewound: { aside: string[]; canUndo: boolean } | undefined }) {
+  const undo = useBaton((state) => state.undoRewind);
+  const date = new Date(item.pointAt);
+  const when = Number.isNaN(date.getTime()) ? item.pointAt : clock.format(date);
+  const aside = rewound?.aside ?? [];
+  return (
+    <section className="rewind-marker" aria-label="Rewind">
+      <p>
+        <strong>
+          Rewound to <time dateTime={item.pointAt}>{when}</time>
+        </strong>{' '}
+        · {aside.length > 0 ? `${aside.length} message${aside.length === 1 ? '' : 's'} set aside` : 'the set-aside messages are back'} · {rewindFilesText(item)}{' '}
+        {rewound?.canUndo ? (
+          <button type="button" onClick={() => void undo(item.rewindId)}>
+            Undo rewind
+          </button>
+        ) : null}
+      </p>
+      {aside.length > 0 ? (
+        <details>
+          <summary>Set aside (kept, not sent to any agent)</summary>
+          <ul aria-label="Set aside">
+            {aside.map((text, index) => (
+              <li key={index} className="plain-text">
+                {text}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
   );
 }
 
@@ -116,10 +165,12 @@ export type EntryProps = {
   selfApprovingMode?: string | undefined;
   /** For a turn's last reply: the checkpoints of the working folder taken around the turn. */
   turnCheckpoints?: TurnState['checkpoints'];
+  /** For a rewind's marker: what it set aside, and whether it can be undone. */
+  rewound?: { aside: string[]; canUndo: boolean } | undefined;
 };
 
 /** One entry; re-rendered only when its own item (or what it shows of the rest) changes. */
-export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode, turnCheckpoints }: EntryProps) {
+export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode, turnCheckpoints, rewound }: EntryProps) {
   switch (item.kind) {
     case 'user':
       return (
@@ -127,7 +178,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
           <header className="author">
             You <MessageTime at={item.at} />
             {item.steered ? <span className="steered-note">sent into the running reply</span> : null}
-            <MessageActions text={item.text} editable={!item.steered} />
+            <MessageActions text={item.text} turnId={item.steered ? undefined : item.turnId} />
           </header>
           <div className="plain-text">{item.text}</div>
           {item.attachments && item.attachments.length > 0 ? (
@@ -246,6 +297,8 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
       return <PermissionPrompt item={item} agentName={agentName ?? ''} toolKind={toolKind} />;
     case 'elicitation':
       return <ElicitationPrompt item={item} />;
+    case 'rewind':
+      return <RewindMarker item={item} rewound={rewound} />;
     case 'notice':
       return (
         <div className={`notice notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'}>

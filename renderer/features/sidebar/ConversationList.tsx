@@ -60,6 +60,7 @@ export function ConversationList() {
                   {conversation.title || 'New conversation'}
                   {suffixes.has(conversation.conversationId) ? <span className="conversation-distinct"> · {suffixes.get(conversation.conversationId)}</span> : null}
                 </span>
+                {conversation.branchedFrom ? <span className="conversation-branched">Branched from {conversation.branchedFrom.title || 'a conversation'}</span> : null}
                 {conversation.preview && conversation.preview !== conversation.title ? <span className="conversation-preview">{conversation.preview.split('\n')[0]}</span> : null}
                 <span className="conversation-meta">
                   {conversation.agents.map((agent) => (

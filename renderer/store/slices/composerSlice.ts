@@ -109,16 +109,6 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       set((state) => ({ composer: { ...state.composer, [key]: putBack(text, state.composer[key] ?? '') } }));
       get().focusMessageBox();
     },
-    async retry(turnId) {
-      const { selection, transcripts } = get();
-      if (selection.kind !== 'conversation') {
-        return;
-      }
-      const text = transcripts[selection.conversationId]?.state.items.find((item) => item.kind === 'user' && item.turnId === turnId);
-      if (text?.kind === 'user') {
-        await api.call('sendMessage', { conversationId: selection.conversationId, text: text.text }).catch((error: unknown) => get().showError(error));
-      }
-    },
     queue() {
       const { selection, composer, attachments } = get();
       const text = (composer[composerKey(selection)] ?? '').trim();

@@ -1,0 +1,87 @@
+/**
+ * Putting files of a working folder back as a checkpoint holds them: writes (through a temporary
+ * file beside the target, renamed over it, with the checkpoint's mode), symbolic links, and
+ * removals (with the folders a removal left empty). Each file succeeds or fails on its own; a
+ * failure is returned with why, never thrown, so the rest is still put back.
+ */
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, readdir, rename, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CheckpointEntry, LeftOut } from './CheckpointStore.js';
+
+/** One file to put back: as `entry` holds it, or removed (`entry` undefined). */
+export type Restore = { path: string; entry: CheckpointEntry | undefined };
+
+/** Puts each file back; returns the ones that could not be, with why. */
+export async function restoreFiles(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer): Promise<LeftOut[]> {
+  const failed: LeftOut[] = [];
+  for (const restore of restores) {
+    const target = inside(folder, restore.path);
+    try {
+      if (!restore.entry) {
+        await unlink(target).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') {
+            throw error;
+          }
+        });
+        await pruneEmptyFolders(folder, path.dirname(target));
+        continue;
+      }
+      await mkdir(path.dirname(target), { recursive: true });
+      const data = content(restore.entry.hash);
+      if (restore.entry.link) {
+        await rm(target, { force: true });
+        await symlink(data.toString('utf8'), target);
+        continue;
+      }
+      const temporary = path.join(path.dirname(target), `.${path.basename(target)}.baton-${randomUUID().slice(0, 8)}`);
+      try {
+        await writeFile(temporary, data, { mode: restore.entry.mode & 0o7777 });
+        await chmod(temporary, restore.entry.mode & 0o7777);
+        await rename(temporary, target);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+    } catch (error) {
+      failed.push({ path: restore.path, reason: reasonOf(error) });
+    }
+  }
+  return failed;
+}
+
+/** The absolute path of a checkpoint's relative path, refused if it would leave the folder. */
+function inside(folder: string, relative: string): string {
+  const target = path.resolve(folder, ...relative.split('/'));
+  if (target !== folder && !target.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep)) {
+    throw new Error(`${relative} is outside ${folder}`);
+  }
+  return target;
+}
+
+/** Removes `from` and its parents while they are empty, up to (not including) the folder. */
+async function pruneEmptyFolders(folder: string, from: string): Promise<void> {
+  let current = from;
+  while (current !== folder && current.startsWith(folder + path.sep)) {
+    try {
+      if ((await readdir(current)).length > 0) {
+        return;
+      }
+      await rmdir(current);
+    } catch {
+      return;
+    }
+    current = path.dirname(current);
+  }
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC') {
+    return 'the disk is full';
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return 'permission denied';
+  }
+  return code ?? (error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,173 @@
+/**
+ * Dialog "Rewind": the messages a rewind to one of the person's messages sets aside (kept, never
+ * deleted), list "Files that will change" (each restored, removed or recreated, with its diff),
+ * the files the person changed since the last checkpoint (overwritten only when ticked), what it
+ * cannot put back, and the choice to rewind the conversation only. And dialog "Branch from here":
+ * a new conversation with the history before a message, with the same or another agent, its
+ * files restored only when asked.
+ */
+import { useEffect, useRef } from 'react';
+import type { Result } from '../../../app/ipc/index.js';
+import { Banner, DialogFrame } from '../../components/DialogFrame.js';
+import { useBaton } from '../../store/index.js';
+import { FileDiff } from './FileDiff.js';
+
+type PlannedFile = Result<'previewRewind'>['files'][number];
+
+/** One file of the plan: what happens to it, and its diff (now → after the rewind). */
+function PlannedFileView({ file }: { file: PlannedFile }) {
+  if (file.binary || file.after === null) {
+    return (
+      <p>
+        <code>{file.path}</code> {file.action}
+        {file.binary ? ' (not text)' : ''}
+      </p>
+    );
+  }
+  return <FileDiff path={file.path} oldText={file.before} newText={file.after} />;
+}
+
+/** Dialog "Rewind". */
+export function RewindDialog() {
+  const dialog = useBaton((state) => state.rewindDialog);
+  const close = useBaton((state) => state.closeRewind);
+  const choose = useBaton((state) => state.setRewindChoice);
+  const confirm = useBaton((state) => state.confirmRewind);
+  if (!dialog) {
+    return null;
+  }
+  const { preview } = dialog;
+  const agentFiles = preview?.files.filter((file) => !file.changedByYou) ?? [];
+  const yourFiles = preview?.files.filter((file) => file.changedByYou) ?? [];
+  return (
+    <DialogFrame
+      open
+      id="rewind-title"
+      title="Rewind"
+      className="rewind-dialog"
+      hint={<>The conversation goes back to before this message, which returns to the message box for you to edit and send. What comes after it is set aside: kept, and never sent to an agent again.</>}
+      onClose={() => close()}
+      actions={
+        <>
+          <button type="button" className="primary" disabled={dialog.busy || !preview} onClick={() => void confirm()}>
+            Rewind
+          </button>
+          <button type="button" onClick={() => close()}>
+            Cancel
+          </button>
+        </>
+      }
+    >
+      {!preview && !dialog.problem ? <p aria-busy="true">Comparing the folder with its checkpoints…</p> : null}
+      {preview ? (
+        <>
+          <h3>Set aside</h3>
+          <ul className="rewind-aside" aria-label="Messages that will be set aside">
+            {preview.setAside.map((turn) => (
+              <li key={turn.turnId} className="plain-text">
+                {turn.text}
+              </li>
+            ))}
+          </ul>
+          {preview.unavailable ? <Banner kind="warning" alert={false}>{preview.unavailable}</Banner> : null}
+          {!preview.unavailable ? (
+            <label className="checkbox">
+              <input type="checkbox" checked={dialog.keepFiles} onChange={(event) => choose({ keepFiles: event.target.checked })} /> Rewind the conversation only and keep the files as they are
+            </label>
+          ) : null}
+          {!preview.unavailable && !dialog.keepFiles ? (
+            <>
+              <h3>Files that will change</h3>
+              {agentFiles.length === 0 ? <p className="hint">No file the agent changed needs to be put back.</p> : null}
+              <ul className="rewind-files" aria-label="Files that will change">
+                {agentFiles.map((file) => (
+                  <li key={file.path} aria-label={`${file.path}: ${file.action}`}>
+                    <PlannedFileView file={file} />
+                  </li>
+                ))}
+              </ul>
+              {yourFiles.length > 0 ? (
+                <>
+                  <h3>Files you changed since</h3>
+                  <p className="hint">You changed these after the agent's last turn. They are left as they are unless you tick them.</p>
+                  <ul className="rewind-files" aria-label="Files you changed since">
+                    {yourFiles.map((file) => (
+                      <li key={file.path} aria-label={`${file.path}: ${file.action}`}>
+                        <label className="checkbox">
+                          <input type="checkbox" checked={dialog.overwrite.includes(file.path)} onChange={(event) => choose({ overwrite: { path: file.path, on: event.target.checked } })} /> Overwrite {file.path} ({file.action})
+                        </label>
+                        <PlannedFileView file={file} />
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : null}
+              {preview.cannot.length > 0 ? (
+                <Banner kind="warning" alert={false}>
+                  {`These cannot be put back: ${preview.cannot.map((file) => `${file.path} (${file.reason})`).join(', ')}.`}
+                </Banner>
+              ) : null}
+            </>
+          ) : null}
+        </>
+      ) : null}
+      {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
+    </DialogFrame>
+  );
+}
+
+/** Dialog "Branch from here". */
+export function BranchDialog() {
+  const dialog = useBaton((state) => state.branchDialog);
+  const agents = useBaton((state) => state.agents);
+  const close = useBaton((state) => state.closeBranch);
+  const choose = useBaton((state) => state.setBranchChoice);
+  const confirm = useBaton((state) => state.confirmBranch);
+  const picker = useRef<HTMLSelectElement>(null);
+  const open = dialog !== null;
+  useEffect(() => {
+    if (open) {
+      picker.current?.focus();
+    }
+  }, [open]);
+  if (!dialog) {
+    return null;
+  }
+  return (
+    <DialogFrame
+      open
+      id="branch-title"
+      title="Branch from here"
+      className="branch-dialog"
+      hint={<>A new conversation with everything before this message, which goes to its message box. This conversation stays as it is.</>}
+      onClose={() => close()}
+      actions={
+        <>
+          <button type="button" className="primary" disabled={dialog.busy} onClick={() => void confirm()}>
+            Branch
+          </button>
+          <button type="button" onClick={() => close()}>
+            Cancel
+          </button>
+        </>
+      }
+    >
+      <label className="field">
+        <span>Agent</span>
+        <select ref={picker} aria-label="Agent" value={dialog.agentId} onChange={(event) => choose({ agentId: event.target.value })}>
+          {agents.map((agent) => (
+            <option key={agent.agentId} value={agent.agentId} disabled={!agent.available && !agent.managed}>
+              {agent.displayName}
+              {!agent.available && agent.managed ? ' (not installed)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={dialog.restoreFiles} onChange={(event) => choose({ restoreFiles: event.target.checked })} /> Restore the files of that point in this folder
+      </label>
+      <p className="hint">{dialog.restoreFiles ? 'The files the agent changed after that point are put back as they were then (files you changed since are left alone).' : 'The files stay as they are now.'}</p>
+      {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
+    </DialogFrame>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Going back: dialog "Rewind" (what a rewind to one of the person's messages sets aside and does
+ * to the files, asked of the host before anything changes), "Undo rewind", Retry as a rewind of
+ * the last turn that sends its message again, and dialog "Branch from here" (a new conversation
+ * with the history before a message, the same or another agent).
+ */
+import { putBack } from '../composerText.js';
+import type { RewindSlice, Slice } from '../types.js';
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The rewind and branch slice. */
+export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
+  rewindDialog: null,
+  async openRewind(turnId) {
+    const { selection } = get();
+    if (selection.kind !== 'conversation') {
+      return;
+    }
+    const { conversationId } = selection;
+    set({ rewindDialog: { conversationId, turnId, preview: null, keepFiles: false, overwrite: [], busy: true, problem: null } });
+    try {
+      const preview = await api.call('previewRewind', { conversationId, turnId });
+      set((state) => ({ rewindDialog: state.rewindDialog?.turnId === turnId ? { ...state.rewindDialog, preview, keepFiles: preview.unavailable !== null, busy: false } : state.rewindDialog }));
+    } catch (error) {
+      set((state) => ({ rewindDialog: state.rewindDialog && { ...state.rewindDialog, busy: false, problem: messageOf(error) } }));
+    }
+  },
+  closeRewind() {
+    set({ rewindDialog: null });
+  },
+  setRewindChoice(changes) {
+    set((state) => {
+      const dialog = state.rewindDialog;
+      if (!dialog) {
+        return {};
+      }
+      const overwrite = changes.overwrite ? (changes.overwrite.on ? [...dialog.overwrite, changes.overwrite.path] : dialog.overwrite.filter((path) => path !== changes.overwrite?.path)) : dialog.overwrite;
+      return { rewindDialog: { ...dialog, overwrite, ...(changes.keepFiles !== undefined ? { keepFiles: changes.keepFiles } : {}) } };
+    });
+  },
+  async confirmRewind() {
+    const dialog = get().rewindDialog;
+    if (!dialog || dialog.busy) {
+      return;
+    }
+    set({ rewindDialog: { ...dialog, busy: true, problem: null } });
+    try {
+      const { conversationId } = dialog;
+      const { text, failed } = await api.call('rewindConversation', { conversationId, turnId: dialog.turnId, keepFiles: dialog.keepFiles, overwrite: dialog.overwrite });
+      // The message goes back in the box, to edit and send again; whatever was there stays after it.
+      set((state) => ({ rewindDialog: null, composer: { ...state.composer, [conversationId]: putBack(text, state.composer[conversationId] ?? '') } }));
+      if (failed.length > 0) {
+        set({ info: `Rewound, but ${failed.length} file${failed.length === 1 ? '' : 's'} could not be put back: ${failed.map((file) => `${file.path} (${file.reason})`).join(', ')}.` });
+      }
+      get().focusMessageBox();
+    } catch (error) {
+      set((state) => ({ rewindDialog: state.rewindDialog && { ...state.rewindDialog, busy: false, problem: messageOf(error) } }));
+    }
+  },
+  async undoRewind(rewindId) {
+    const { selection } = get();
+    if (selection.kind !== 'conversation') {
+      return;
+    }
+    try {
+      const { failed } = await api.call('undoRewind', { conversationId: selection.conversationId, rewindId });
+      // The message put back in the box goes out of it again only if the person left it as it was: nothing typed is lost.
+      if (failed.length > 0) {
+        set({ info: `Rewind undone, but ${failed.length} file${failed.length === 1 ? '' : 's'} could not be put back: ${failed.map((file) => `${file.path} (${file.reason})`).join(', ')}.` });
+      }
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  async retry(turnId) {
+    const { selection, transcripts } = get();
+    if (selection.kind !== 'conversation') {
+      return;
+    }
+    const { conversationId } = selection;
+    const message = transcripts[conversationId]?.state.items.find((item) => item.kind === 'user' && item.turnId === turnId && !item.steered);
+    if (message?.kind !== 'user') {
+      return;
+    }
+    try {
+      // The last reply is replaced: its turn is set aside (the files as they are), and the message goes again.
+      await api.call('rewindConversation', { conversationId, turnId, keepFiles: true, overwrite: [] });
+      await api.call('sendMessage', { conversationId, text: message.text });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  branchDialog: null,
+  openBranch(turnId) {
+    const { selection, openSummary } = get();
+    if (selection.kind !== 'conversation' || !openSummary) {
+      return;
+    }
+    set({ branchDialog: { conversationId: selection.conversationId, turnId, agentId: get().nextAgent[selection.conversationId] ?? openSummary.agentId, restoreFiles: false, busy: false, problem: null } });
+  },
+  closeBranch() {
+    set({ branchDialog: null });
+  },
+  setBranchChoice(changes) {
+    set((state) => ({ branchDialog: state.branchDialog && { ...state.branchDialog, ...changes } }));
+  },
+  async confirmBranch() {
+    const dialog = get().branchDialog;
+    if (!dialog || dialog.busy) {
+      return;
+    }
+    set({ branchDialog: { ...dialog, busy: true, problem: null } });
+    try {
+      const { conversation, text, failed } = await api.call('branchConversation', { conversationId: dialog.conversationId, turnId: dialog.turnId, restoreFiles: dialog.restoreFiles });
+      const branchId = conversation.conversationId;
+      get().upsertSummary(conversation);
+      set((state) => ({ branchDialog: null, composer: { ...state.composer, [branchId]: text } }));
+      await get().select(branchId);
+      get().setNextAgent(branchId, dialog.agentId);
+      if (failed.length > 0) {
+        set({ info: `Branched, but ${failed.length} file${failed.length === 1 ? '' : 's'} could not be put back: ${failed.map((file) => `${file.path} (${file.reason})`).join(', ')}.` });
+      }
+      get().focusMessageBox();
+    } catch (error) {
+      set((state) => ({ branchDialog: state.branchDialog && { ...state.branchDialog, busy: false, problem: messageOf(error) } }));
+    }
+  },
+});
