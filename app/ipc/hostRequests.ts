@@ -2,6 +2,9 @@
 import { z } from 'zod';
 
 /** The host's requests of the host API contract. */
+/** What the data folder's checkpoints take, and their settings. */
+const checkpointSettingsResult = z.object({ checkpointBytes: z.number().int().nonnegative(), checkpointsOff: z.boolean(), maxFileMegabytes: z.number() });
+
 export const hostRequests = {
   /** Facts about this host needed to draw the first screen. */
   getHostInfo: {
@@ -27,6 +30,11 @@ export const hostRequests = {
   /** What the data folder holds that grows with use: the checkpoints of working folders, in bytes. */
   getDataFolderUsage: {
     params: z.object({}),
-    result: z.object({ checkpointBytes: z.number().int().nonnegative() }),
+    result: checkpointSettingsResult,
+  },
+  /** Checkpoints of working folders: taken around turns or not, and the largest file they keep. */
+  setCheckpointSettings: {
+    params: z.object({ off: z.boolean().optional(), maxFileMegabytes: z.number().positive().max(10_000).optional() }),
+    result: checkpointSettingsResult,
   },
 } as const;

@@ -15,17 +15,19 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
-import { tempDir } from '../fixtures/agentEnv.js';
+import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
-let stub: ModelStub;
+let stub: ModelStub | undefined;
 let host: WebHost | undefined;
 
 test.afterEach(async () => {
   await host?.kill();
   host = undefined;
   await stub?.close();
+  stub = undefined;
 });
 
 /** The model's script: each turn's marker picks what the agent does in the folder. */
@@ -142,10 +144,10 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
 
     // The next message: a new session, handed turn 1 only.
-    const before = stub.modelRequests().length;
+    const before = stub!.modelRequests().length;
     await say(page, 'TURN-FOUR what do you know so far?');
     await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted.');
-    const sent = stub.modelRequests().slice(before).find((request) => request.userTexts.some((text) => text.includes('TURN-FOUR')));
+    const sent = stub!.modelRequests().slice(before).find((request) => request.userTexts.some((text) => text.includes('TURN-FOUR')));
     expect(sent).toBeDefined();
     const seen = JSON.stringify(sent);
     expect(seen).toContain('TURN-ONE');
@@ -188,17 +190,17 @@ test('"Branch from here" with Qwen continues from turn one\'s point; the origina
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('TURN-TWO please create b.txt');
   expect(listing(work)).toEqual(['a.txt', 'notes.md']);
   await expect(page.getByRole('status').filter({ hasText: 'Your next message goes to Qwen' })).toBeVisible();
-  const before = stub.modelRequests().length;
+  const before = stub!.modelRequests().length;
   await say(page, 'TURN-BRANCH carry on from here');
   await expect(page.getByRole('article', { name: 'Qwen' })).toContainText('Noted.');
-  const sent = stub.modelRequests().slice(before).find((request) => request.userTexts.some((text) => text.includes('TURN-BRANCH')));
+  const sent = stub!.modelRequests().slice(before).find((request) => request.userTexts.some((text) => text.includes('TURN-BRANCH')));
   const seen = JSON.stringify(sent);
   expect(seen).toContain('TURN-ONE');
   expect(seen).not.toContain('TURN-THREE');
 
   // After a restart: the original keeps its three turns, the branch its own two.
   await host!.kill();
-  host = await startWebHost(dataDir, allAgentsHome(stub.url));
+  host = await startWebHost(dataDir, allAgentsHome(stub!.url));
   await page.goto(host.url);
   const list = page.getByRole('list', { name: 'Conversations' });
   await list.getByRole('button', { name: new RegExp(`^${original} \\(branch\\)`) }).click();
@@ -207,4 +209,38 @@ test('"Branch from here" with Qwen continues from turn one\'s point; the origina
   await list.getByRole('button', { name: new RegExp(`^${original}(?! \\(branch\\))`) }).first().click();
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(3);
   await expect(page.getByRole('article', { name: 'Claude' })).toHaveCount(3);
+});
+
+test('a file over the checkpoint limit (set in Settings) is shown on the turn card, and the rewind says it cannot put it back', async ({ page }) => {
+  const work = tempDir('e2e-rewind-limit');
+  writeFileSync(path.join(work, 'big.bin'), Buffer.alloc(2 * 1024 * 1024, 1));
+  const dataDir = tempDir('e2e-rewind-limit-data');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('main', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Data folder' }).click();
+  const size = settings.getByRole('spinbutton', { name: 'Largest file kept (MB)' });
+  await expect(size).toHaveValue('10');
+  await size.fill('1');
+  await size.blur();
+  await expect(settings.getByRole('checkbox', { name: /Take a checkpoint of the working folder/ })).toBeChecked();
+  await settings.getByRole('button', { name: 'Close settings' }).click();
+
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  await say(page, `write:${path.join(work, 'big.bin')}`);
+  const reply = page.getByRole('article', { name: /^Fake/ });
+  await expect(reply).toContainText('Wrote it.');
+  await expect(reply.getByText('Files changed in this turn')).toContainText('1 not kept');
+  await reply.getByText('Files changed in this turn').click();
+  await expect(reply).toContainText(/Not kept in the checkpoints: big\.bin \(2097152 bytes, over the limit of 1048576\)/);
+
+  await page.getByRole('article', { name: 'You' }).getByRole('button', { name: 'Rewind to here' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rewind' });
+  await expect(dialog).toContainText(/These cannot be put back: big\.bin/);
+  await dialog.getByRole('button', { name: 'Rewind' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Rewound, but 1 file could not be put back: big\.bin/ })).toBeVisible();
+  expect(readFileSync(path.join(work, 'big.bin'), 'utf8')).toBe('written by the fake agent');
 });

@@ -306,6 +306,8 @@ export type SettingsSlice = {
   /** What the data folder holds that grows with use (null before asked). */
   dataFolderUsage: Result<'getDataFolderUsage'> | null;
   loadDataFolderUsage(): Promise<void>;
+  /** Turns checkpoints of working folders on or off, or sets the largest file they keep. */
+  setCheckpointSettings(changes: { off?: boolean; maxFileMegabytes?: number }): Promise<void>;
 };
 
 /** The whole renderer state. */

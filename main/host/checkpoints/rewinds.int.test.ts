@@ -144,6 +144,20 @@ describe('rewind and branch', () => {
     expect(marker?.kind === 'rewind' && marker.failed.map((file) => file.path)).toEqual(['a.txt']);
   });
 
+  it('a file the checkpoint before the message did not keep (over the size limit) is named as one it cannot put back', async () => {
+    host.store.setSetting('checkpoints.maxFileMegabytes', 1);
+    writeFileSync(path.join(work, 'big.bin'), Buffer.alloc(2 * 1024 * 1024, 1));
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
+    const first = await send(conversationId, `write:${path.join(work, 'big.bin')}`);
+    const preview = await host.rewinds.preview(conversationId, first);
+    expect(preview.cannot).toEqual([{ path: 'big.bin', reason: expect.stringMatching(/does not hold it \(2097152 bytes, over the limit/) }]);
+    expect(preview.files).toEqual([]);
+    const rewound = await host.rewinds.rewind(conversationId, first, { keepFiles: false, overwrite: [] });
+    expect(rewound.failed.map((file) => file.path)).toEqual(['big.bin']);
+    // Left as the agent made it, not removed.
+    expect(readFileSync(path.join(work, 'big.bin'), 'utf8')).toBe('written by the fake agent');
+  });
+
   it('branches from a message with the history before it, the original untouched, files restored only when asked', async () => {
     const { conversationId, turns } = await threeTurns();
     const branch = await host.rewinds.branch(conversationId, turns[1]!, { restoreFiles: false });

@@ -100,4 +100,27 @@ describe('checkpoints around turns', () => {
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     expect(state.turns[turnId]?.checkpoints?.before).toMatchObject({ files: 1, tooLarge: [{ path: 'huge.bin', reason: expect.stringContaining('over the limit') }] });
   });
+
+  it('a full disk or an unreadable file fails no turn: the turn card says so', async () => {
+    const work = tempDir('work-faults');
+    writeFileSync(path.join(work, 'a.txt'), 'a');
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
+    // Fault injection (root reads every file, and no disk here fills up on demand): the store's
+    // own `take` is made to fail as a full disk does, then to report a file it could not read.
+    const take = host.checkpoints.take.bind(host.checkpoints);
+    host.checkpoints.take = () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+    const full = host.turns.send(conversationId, 'hello on a full disk');
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    host.checkpoints.take = async (folder, options) => ({ ...(await take(folder, options)), failed: [{ path: 'secret.txt', reason: 'EACCES' }] });
+    const unreadable = host.turns.send(conversationId, 'hello with an unreadable file');
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+    expect(state.turns[full.turnId]?.status).toBe('completed');
+    expect(state.turns[full.turnId]?.checkpoints?.before?.error).toMatch(/no space left on device/);
+    expect((await changesOf(conversationId, full.turnId)).unavailable).toMatch(/no space left on device/);
+    expect(state.turns[unreadable.turnId]?.status).toBe('completed');
+    expect(state.turns[unreadable.turnId]?.checkpoints?.before?.failed).toEqual([{ path: 'secret.txt', reason: 'EACCES' }]);
+  });
 });

@@ -71,15 +71,20 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
     });
     return indices;
   }, [items]);
-  // The last reply of each turn (the turn's usage is shown under it).
-  const lastOfTurn = useMemo(() => {
+  // The last reply of each turn (the turn's usage is shown under it), and where its files show:
+  // under that reply, or under the person's message when the turn has no reply (a failed turn).
+  const [lastOfTurn, filesAt] = useMemo(() => {
     const keys = new Map<string, string>();
+    const files = new Map<string, string>();
     for (const item of items) {
       if (item.kind === 'agent') {
         keys.set(item.turnId, item.key);
+        files.set(item.turnId, item.key);
+      } else if (item.kind === 'user' && !item.steered && !files.has(item.turnId)) {
+        files.set(item.turnId, item.key);
       }
     }
-    return keys;
+    return [keys, files];
   }, [items]);
   const virtualizer = useVirtualizer({
     count: virtual ? items.length : 0,
@@ -146,7 +151,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       toolKind={item.kind === 'permission' ? toolKindOf(items, item) : undefined}
       turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
       selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
-      turnCheckpoints={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? turns[item.turnId]?.checkpoints : undefined}
+      turnCheckpoints={(item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.checkpoints : undefined}
       rewound={item.kind === 'rewind' ? rewoundOf(transcript, item) : undefined}
     />
   );

@@ -163,7 +163,7 @@ export type EntryProps = {
   turnUsage: Pick<TurnState, 'usage' | 'tokens'> | undefined;
   /** For a reply: the mode its turn ran in where the agent decides without asking, if it did. */
   selfApprovingMode?: string | undefined;
-  /** For a turn's last reply: the checkpoints of the working folder taken around the turn. */
+  /** For a turn's last reply (its message, when it has no reply): the checkpoints of the working folder taken around the turn. */
   turnCheckpoints?: TurnState['checkpoints'];
   /** For a rewind's marker: what it set aside, and whether it can be undone. */
   rewound?: { aside: string[]; canUndo: boolean } | undefined;
@@ -190,6 +190,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
               ))}
             </ul>
           ) : null}
+          {turnCheckpoints && !item.steered ? <TurnFiles turnId={item.turnId} checkpoints={turnCheckpoints} /> : null}
         </article>
       );
     case 'agent': {

@@ -32,7 +32,10 @@ export function TurnFiles({ turnId, checkpoints }: { turnId: string; checkpoints
   }
   return (
     <details className="turn-files" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Files changed in this turn</summary>
+      <summary>
+        Files changed in this turn
+        {errors.length > 0 ? <span className="turn-files-warning"> · no checkpoint</span> : leftOut.length > 0 ? <span className="turn-files-warning"> · {leftOut.length} not kept</span> : null}
+      </summary>
       {errors.length > 0 ? <p className="notice notice-warning">{`No checkpoint of the folder: ${errors[0]}`}</p> : null}
       {leftOut.length > 0 ? (
         <p className="notice notice-warning">

@@ -190,8 +190,30 @@ function DataFolderSettings() {
       <p aria-label="Checkpoints">
         Checkpoints of working folders (kept as long as their conversations): {usage ? formatBytes(usage.checkpointBytes) : '…'}
       </p>
+      {usage ? <CheckpointSettings off={usage.checkpointsOff} maxFileMegabytes={usage.maxFileMegabytes} /> : null}
       {version ? <p className="muted">Baton {version}</p> : null}
     </>
+  );
+}
+
+/** Whether turns take checkpoints of their folder (what rewinds put back), and the largest file one keeps. */
+function CheckpointSettings({ off, maxFileMegabytes }: { off: boolean; maxFileMegabytes: number }) {
+  const save = useBaton((state) => state.setCheckpointSettings);
+  const [size, setSize] = useState(String(maxFileMegabytes));
+  useEffect(() => setSize(String(maxFileMegabytes)), [maxFileMegabytes]);
+  const valid = Number(size) > 0 && Number(size) <= 10_000;
+  return (
+    <fieldset className="checkpoint-settings">
+      <legend>Checkpoint settings</legend>
+      <label className="checkbox">
+        <input type="checkbox" checked={!off} onChange={(event) => void save({ off: !event.target.checked })} /> Take a checkpoint of the working folder around each turn (what a rewind puts back)
+      </label>
+      <label className="field">
+        <span>Largest file kept (MB)</span>
+        <input type="number" min="0.1" max="10000" step="any" value={size} aria-invalid={!valid} onChange={(event) => setSize(event.target.value)} onBlur={() => valid && Number(size) !== maxFileMegabytes && void save({ maxFileMegabytes: Number(size) })} />
+      </label>
+      <p className="muted">Larger files are listed on the turn, not kept, and a rewind cannot put them back.</p>
+    </fieldset>
   );
 }
 

@@ -36,6 +36,13 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
   },
   processes: null,
   dataFolderUsage: null,
+  async setCheckpointSettings(changes) {
+    try {
+      set({ dataFolderUsage: await api.call('setCheckpointSettings', changes) });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
   async loadDataFolderUsage() {
     try {
       set({ dataFolderUsage: await api.call('getDataFolderUsage', {}) });
