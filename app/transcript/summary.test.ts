@@ -66,4 +66,22 @@ describe('summarizeAll', () => {
       expect(summarizeAll(summarizeAll(undefined, events.slice(0, split)), events.slice(split))).toEqual(oneByOne);
     }
   });
+
+  it('a change of settings keeps the conversation where it is in the list (its time of activity unchanged)', () => {
+    const event = (seq: number, type: string, payload: unknown): TranscriptEvent => ({ conversationId: 'c', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, v: 1, type, payload }) as TranscriptEvent;
+    const events = [
+      event(1, 'conversation.created', { title: '', agentId: 'a', agentName: 'A', cwd: '/' }),
+      event(2, 'turn.started', { turnId: 't', agentId: 'a', agentName: 'A', text: 'Hi there' }),
+      event(3, 'turn.ended', { turnId: 't', outcome: 'completed' }),
+      event(4, 'toolbox.set', { servers: [] }),
+      event(5, 'instructions.set', { text: 'Be brief', intent: 'add' }),
+      event(6, 'session.option.chosen', { optionId: 'mode', value: 'plan' }),
+    ];
+    const oneByOne = events.reduce<ReturnType<typeof summarize>>((summary, next) => summarize(summary, next), undefined);
+    expect(oneByOne?.updatedAt).toBe('2026-01-01T00:00:03Z');
+    expect(oneByOne?.lastSeq).toBe(6);
+    for (let split = 1; split < events.length; split += 1) {
+      expect(summarizeAll(summarizeAll(undefined, events.slice(0, split)), events.slice(split))).toEqual(oneByOne);
+    }
+  });
 });

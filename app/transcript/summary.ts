@@ -133,9 +133,13 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
     case 'permission.decided':
       return { ...summary, lastSeq, updatedAt: event.at, pendingPermissions: Math.max(0, summary.pendingPermissions - 1) };
     default:
-      return { ...summary, lastSeq, updatedAt: event.at };
+      // A change of settings is not activity: the list keeps its order.
+      return SETTINGS_TYPES.has(event.type) ? { ...summary, lastSeq } : { ...summary, lastSeq, updatedAt: event.at };
   }
 }
+
+/** Settings of a conversation (its toolbox, instructions, injectors, an option the person chose): recorded, but not activity. */
+const SETTINGS_TYPES = new Set<string>(['toolbox.set', 'instructions.set', 'injectors.set', 'session.option.chosen', 'binding.changed', 'conversation.branched']);
 
 /** Event types whose only effect on a summary is to mark activity (lastSeq, updatedAt). */
 const SHAPING_TYPES = new Set<string>([
@@ -163,7 +167,7 @@ export function summarizeAll(summary: ConversationSummary | undefined, events: R
   let activity: { lastSeq: number; updatedAt: string } | undefined;
   for (const event of events) {
     if (current && !isUnknownEvent(event) && !SHAPING_TYPES.has(event.type)) {
-      activity = { lastSeq: event.seq, updatedAt: event.at };
+      activity = { lastSeq: event.seq, updatedAt: SETTINGS_TYPES.has(event.type) ? (activity?.updatedAt ?? current.updatedAt) : event.at };
       continue;
     }
     if (current && activity) {

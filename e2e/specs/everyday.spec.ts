@@ -33,3 +33,30 @@ test('a new conversation starts in the folder the last one was started in, not t
   await page.getByRole('button', { name: 'New conversation' }).click();
   await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(work);
 });
+
+test('a waiting permission question is answered by its number key wherever focus is, unless the person is typing', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-keys');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-keys-work'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('permission please');
+  await message.press('Enter');
+  const question = page.getByRole('group', { name: /^Permission: / });
+  await expect(question.getByRole('button').first()).toBeFocused();
+
+  // Typing in the message box: the number is the person's text, not an answer.
+  await message.focus();
+  await page.keyboard.press('2');
+  await expect(message).toHaveValue('2');
+  await expect(question).toContainText('Press a number to answer');
+
+  // Focus elsewhere (on the conversation list): the key answers.
+  await page.getByRole('button', { name: 'New conversation' }).focus();
+  await page.keyboard.press('1');
+  await expect(question).toContainText('You chose:');
+  await expect(question).toContainText('You chose: Allow once');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Permission granted (allow).');
+});

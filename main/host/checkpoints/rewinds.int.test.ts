@@ -187,6 +187,23 @@ describe('rewind and branch', () => {
     expect(() => host.checkpoints.manifest(before!)).not.toThrow();
   });
 
+  it('an exported conversation re-imports with its rewind and its branch', async () => {
+    const { conversationId, turns } = await threeTurns();
+    await host.rewinds.rewind(conversationId, turns[2]!, { keepFiles: true, overwrite: [] });
+    const branch = await host.rewinds.branch(conversationId, turns[1]!, { restoreFiles: false });
+    for (const [id, check] of [
+      [conversationId, (state: TranscriptState) => expect(Object.keys(state.setAside)).toEqual([turns[2]])],
+      [branch.summary.conversationId, (state: TranscriptState) => expect(Object.keys(state.turns)).toHaveLength(1)],
+    ] as const) {
+      const imported = host.history.import(host.history.export(id, 'jsonl').content);
+      check(stateOf(imported.conversationId));
+      expect(stateOf(imported.conversationId).items.some((item) => item.kind === 'rewind')).toBe(id === conversationId);
+      if (id !== conversationId) {
+        expect(imported.branchedFrom?.conversationId).toBe(conversationId);
+      }
+    }
+  });
+
   it('without a checkpoint before the message, the conversation still rewinds and says the files cannot be put back', async () => {
     host.store.setSetting('checkpoints.off', true);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);

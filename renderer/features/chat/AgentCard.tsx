@@ -2,6 +2,7 @@
  * The capability card of the agent picked for a new conversation, read from the agent itself: what
  * it can do in plain words, with the protocol's own terms behind a disclosure.
  */
+import { logInSummary } from '../../../app/agents/logInWords.js';
 import { useEffect } from 'react';
 import type { AgentCard } from '../../../app/agents/agentCard.js';
 import { useBaton } from '../../store/index.js';
@@ -127,7 +128,7 @@ export function plainCapabilities(card: AgentCard): string[] {
           : 'Cannot take standing instructions',
   );
   if (card.authMethods.length > 0) {
-    lines.push(`Signs in with ${card.authMethods.map((method) => method.name).join(' or ')}`);
+    lines.push(logInSummary(card.authMethods.map((method) => method.name)));
   }
   return lines;
 }

@@ -1,4 +1,5 @@
 /** Under an "AuthRequired" failure: the agent's log-in methods, as actions where Baton can run them. */
+import { logInLabel } from '../../../app/agents/logInWords.js';
 import type { AuthMethodInfo } from '../../../app/errors.js';
 import { Tip } from '../../components/Tip.js';
 import { useBaton } from '../../store/index.js';
@@ -23,13 +24,13 @@ export function LogInPrompt({ methods, agentId }: { methods: AuthMethodInfo[]; a
         ) : method.terminal ? (
           <Tip key={method.id} text={method.description}>
             <button type="button" onClick={() => void startLoginTerminal(target, method.id, method.name, LOGIN_TERMINAL_SIZE)}>
-              Log in with {method.name} (in a terminal)
+              {logInLabel(method.name)} (in a terminal)
             </button>
           </Tip>
         ) : (
           <Tip key={method.id} text={method.description}>
             <button type="button" onClick={() => void logIn(target, method.id)}>
-              Log in with {method.name}
+              {logInLabel(method.name)}
             </button>
           </Tip>
         ),

@@ -4,7 +4,7 @@
  * Focus moves to the question when it appears and back to the message box once it is answered.
  * Answered only by the person; an answered question shows what was chosen.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 
@@ -24,12 +24,23 @@ const KIND_WORDS: Record<string, string> = {
 
 const ORDER: Record<PermissionItem['options'][number]['kind'], number> = { allow_once: 0, allow_always: 1, reject_once: 2, reject_always: 3 };
 
+/** True while the person types in a field (the number keys are theirs there). */
+function typingIn(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) {
+    return false;
+  }
+  if (target.isContentEditable || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT') {
+    return true;
+  }
+  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(target.type);
+}
+
 /** The question, its options, and later the answer given. */
 export function PermissionPrompt({ item, agentName, toolKind }: { item: PermissionItem; agentName: string; toolKind: string | undefined }) {
   const answerPermission = useBaton((state) => state.answerPermission);
   const focusMessageBox = useBaton((state) => state.focusMessageBox);
   const group = useRef<HTMLDivElement>(null);
-  const options = [...item.options].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]);
+  const options = useMemo(() => [...item.options].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]), [item.options]);
   const answered = item.decision !== undefined;
   const chosen = item.decision ? item.options.find((option) => option.optionId === item.decision?.optionId) : undefined;
   const question = `${agentName} wants to ${KIND_WORDS[toolKind ?? ''] ?? 'use a tool'}: ${item.title}`;
@@ -41,6 +52,29 @@ export function PermissionPrompt({ item, agentName, toolKind }: { item: Permissi
   const answer = (optionId: string): void => {
     void answerPermission(item.requestId, optionId).then(focusMessageBox);
   };
+  // The number keys answer wherever focus is (the oldest open question), unless the person is
+  // typing in a field or a dialog is open; inside the question its own handler answers.
+  const answerRef = useRef(answer);
+  answerRef.current = answer;
+  useEffect(() => {
+    if (answered) {
+      return undefined;
+    }
+    const onKey = (event: KeyboardEvent): void => {
+      const index = Number(event.key) - 1;
+      const own = group.current;
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || !Number.isInteger(index) || index < 0 || index >= options.length || !own) {
+        return;
+      }
+      if (typingIn(event.target) || (event.target instanceof Node && own.contains(event.target)) || document.querySelector('dialog[open]') || document.querySelector('.permission-open') !== own) {
+        return;
+      }
+      event.preventDefault();
+      answerRef.current(options[index]!.optionId);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [answered, options]);
   return (
     <div
       ref={group}

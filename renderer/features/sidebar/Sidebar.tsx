@@ -27,8 +27,8 @@ export function Sidebar() {
         <button type="button" className="new-conversation" onClick={() => newConversation()}>
           New conversation
         </button>
-        <button type="button" onClick={() => fileInput.current?.click()}>
-          Import…
+        <button type="button" title="Import a conversation exported from Baton as JSONL" onClick={() => fileInput.current?.click()}>
+          Import conversation (JSONL)…
         </button>
         <input
           ref={fileInput}
