@@ -108,6 +108,8 @@ const toolCallSchema = z.object({
   kind: z.string().optional(),
   status: toolCallStatusSchema,
   content: z.array(toolCallContentSchema).optional(),
+  /** What the agent passed the tool (its arguments, a command), as it reported it; redacted like other recorded text. */
+  rawInput: z.unknown().optional(),
 });
 const toolUpdatedSchema = z.object({
   turnId: id,
@@ -115,6 +117,7 @@ const toolUpdatedSchema = z.object({
   title: z.string().optional(),
   status: toolCallStatusSchema.optional(),
   content: z.array(toolCallContentSchema).optional(),
+  rawInput: z.unknown().optional(),
 });
 const planSchema = z.object({
   turnId: id,
@@ -247,6 +250,8 @@ export const payloadSchemas = {
     toolCallId: z.string().optional(),
     title: z.string(),
     options: z.array(permissionOptionSchema),
+    /** The tool's input as the question gave it (shown before the person answers). */
+    rawInput: z.unknown().optional(),
   }),
   'permission.decided': z.object({
     turnId: id,

@@ -122,13 +122,13 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       return { ...base, items: [...state.items, { kind: 'thought', key, turnId, text }] };
     }
     case 'tool.call': {
-      const { turnId, toolCallId, title, kind, status, content } = event.payload;
-      const item: TranscriptItem = { kind: 'tool', key, turnId, toolCallId, title, toolKind: kind, status, content: content ?? [] };
+      const { turnId, toolCallId, title, kind, status, content, rawInput } = event.payload;
+      const item: TranscriptItem = { kind: 'tool', key, turnId, toolCallId, title, toolKind: kind, status, content: content ?? [], ...(rawInput !== undefined ? { rawInput } : {}) };
       return { ...base, items: [...state.items, item] };
     }
     case 'tool.updated': {
       // Tool-call ids are unique only within an agent's session: match within the update's own turn.
-      const { turnId, toolCallId, title, status, content } = event.payload;
+      const { turnId, toolCallId, title, status, content, rawInput } = event.payload;
       return {
         ...base,
         items: state.items.map((item) =>
@@ -136,7 +136,7 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
             ? item.status === 'rejected'
               ? // The person said no: the agent's later report ("refused", failed) adds to the card, which keeps what was proposed.
                 { ...item, title: title ?? item.title, content: content ? [...item.content.filter((part) => part.type === 'diff'), ...content.filter((part) => part.type !== 'diff')] : item.content }
-              : { ...item, title: title ?? item.title, status: status ?? item.status, content: content ?? item.content }
+              : { ...item, title: title ?? item.title, status: status ?? item.status, content: content ?? item.content, ...(rawInput !== undefined ? { rawInput } : {}) }
             : item,
         ),
       };
@@ -173,9 +173,9 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       };
     }
     case 'permission.requested': {
-      const { turnId, requestId, toolCallId, title, options } = event.payload;
+      const { turnId, requestId, toolCallId, title, options, rawInput } = event.payload;
       const items = setToolStatus(state.items, turnId, toolCallId, 'awaiting_permission');
-      return { ...base, items: [...items, { kind: 'permission', key, turnId, requestId, toolCallId, title, options, decision: undefined }] };
+      return { ...base, items: [...items, { kind: 'permission', key, turnId, requestId, toolCallId, title, options, decision: undefined, ...(rawInput !== undefined ? { rawInput } : {}) }] };
     }
     case 'permission.decided': {
       const decision = event.payload;

@@ -24,6 +24,8 @@ export type TranscriptItem =
       toolKind: string | undefined;
       status: EventPayload<'tool.call'>['status'];
       content: ToolContent;
+      /** What the agent passed the tool, as it reported it. */
+      rawInput?: unknown;
     }
   | { kind: 'plan'; key: string; turnId: string; entries: EventPayload<'plan'>['entries'] }
   /** A subagent the agent ran in the turn, with its own text, tool calls and plan (folded like a reply's). */
@@ -37,6 +39,8 @@ export type TranscriptItem =
       title: string;
       options: EventPayload<'permission.requested'>['options'];
       decision: EventPayload<'permission.decided'> | undefined;
+      /** The tool's input, as the question gave it. */
+      rawInput?: unknown;
       /** Set once the person revoked the "always" answer given here. */
       revoked?: { at: string; note: string | null };
     }

@@ -60,3 +60,30 @@ test('a waiting permission question is answered by its number key wherever focus
   await expect(question).toContainText('You chose: Allow once');
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Permission granted (allow).');
 });
+
+test('a permission question shows what the tool will be given: its arguments, or the command it runs', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-input');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-input-work'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('permission please');
+  await message.press('Enter');
+  const question = page.getByRole('group', { name: 'Permission: Write notes.txt' });
+  const table = question.getByRole('table', { name: 'Tool input' });
+  await expect(table.getByRole('row', { name: /path\s+notes\.txt/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /content\s+the new notes/ })).toBeVisible();
+  await question.getByRole('button', { name: 'Allow once' }).click();
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Permission granted');
+
+  await message.fill('permission to run something');
+  await message.press('Enter');
+  const run = page.getByRole('group', { name: 'Permission: Run a command' });
+  await expect(run).toContainText('wants to run a command');
+  await expect(run.getByLabel('Command')).toHaveText('$ rm -rf build');
+  await expect(run.getByRole('table', { name: 'Tool input' }).getByRole('row', { name: /cwd\s+src/ })).toBeVisible();
+  await run.getByRole('button', { name: 'Reject' }).click();
+  await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Permission denied.');
+});

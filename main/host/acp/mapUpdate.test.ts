@@ -1,6 +1,6 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { mapUpdate } from './mapUpdate.js';
+import { keptInput, mapUpdate } from './mapUpdate.js';
 
 describe('mapUpdate', () => {
   it('maps message and thought chunks', () => {
@@ -81,5 +81,12 @@ describe('mapUpdate', () => {
 
   it('reports an unknown kind rather than throwing', () => {
     expect(mapUpdate({ sessionUpdate: 'teleport' } as unknown as SessionUpdate, 't')).toEqual({ drafts: [], unknownKind: 'teleport' });
+  });
+
+  it("keeps a tool's input (what the person is asked about), and only the size of a huge one", () => {
+    const [call] = mapUpdate({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'get-sum', status: 'pending', rawInput: { a: 1, b: 2 } }, 't').drafts;
+    expect(call).toMatchObject({ type: 'tool.call', payload: { rawInput: { a: 1, b: 2 } } });
+    expect(keptInput({ content: 'x'.repeat(40_000) })).toEqual({ rawInput: { '(not kept)': '40014 characters of input' } });
+    expect(keptInput(undefined)).toEqual({});
   });
 });

@@ -45,7 +45,7 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
       if (!context.isKnownToolCall(update.toolCallId)) {
         return { drafts: [...terminal, toolCallDraft(turnId, update)] };
       }
-      const changed = update.title || update.status || update.content;
+      const changed = update.title || update.status || update.content || update.rawInput !== undefined;
       return {
         drafts: [
           ...terminal,
@@ -59,6 +59,7 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
                     ...(update.title ? { title: update.title } : {}),
                     ...(update.status ? { status: toolStatus(update.status) } : {}),
                     ...(update.content ? { content: update.content.map(toolContent) } : {}),
+                    ...keptInput(update.rawInput),
                   },
                 },
               ]
@@ -150,8 +151,21 @@ function toolCallDraft(turnId: string, call: ToolCall | ToolCallUpdate): EventDr
       ...(call.kind ? { kind: call.kind } : {}),
       status: toolStatus(call.status ?? 'pending'),
       ...(call.content ? { content: call.content.map(toolContent) } : {}),
+      ...keptInput(call.rawInput),
     },
   };
+}
+
+/** A tool's input is kept up to this many characters (as JSON); a larger one is kept as its size. */
+const MAX_INPUT_CHARS = 32_768;
+
+/** The tool input to record, if the agent gave one: as it is, or its size when it is too large. */
+export function keptInput(rawInput: unknown): { rawInput?: unknown } {
+  if (rawInput === undefined || rawInput === null) {
+    return {};
+  }
+  const json = JSON.stringify(rawInput) ?? '';
+  return json.length <= MAX_INPUT_CHARS ? { rawInput } : { rawInput: { '(not kept)': `${json.length} characters of input` } };
 }
 
 /** Text of a content block; non-text blocks are named, not dropped. */

@@ -3,6 +3,7 @@
  * (answered "cancelled", never allowed) when the turn is cancelled or the agent ends. Baton never
  * answers on the person's behalf.
  */
+import { keptInput } from '../acp/mapUpdate.js';
 import type { EventPayload } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { RequestPermissionRequest, RequestPermissionResponse } from '../acp/AgentConnection.js';
@@ -43,9 +44,9 @@ export class SessionPermissions {
     // A question about a tool call not announced yet announces it, so the answer has something to attach to.
     if (!this.toolCalls.has(toolCallId)) {
       this.toolCalls.add(toolCallId);
-      owner.commit([{ type: 'tool.call', payload: { turnId, toolCallId, title, ...(request.toolCall.kind ? { kind: request.toolCall.kind } : {}), status: 'pending' } }]);
+      owner.commit([{ type: 'tool.call', payload: { turnId, toolCallId, title, ...(request.toolCall.kind ? { kind: request.toolCall.kind } : {}), status: 'pending', ...keptInput(request.toolCall.rawInput) } }]);
     }
-    owner.commit([{ type: 'permission.requested', payload: { turnId, requestId, toolCallId, title, options } }]);
+    owner.commit([{ type: 'permission.requested', payload: { turnId, requestId, toolCallId, title, options, ...keptInput(request.toolCall.rawInput) } }]);
     return new Promise((resolve) => {
       this.pending.set(requestId, { turnId, title, toolKind: request.toolCall.kind ?? undefined, options, resolve });
       signal.addEventListener('abort', () => this.withdraw(requestId), { once: true });

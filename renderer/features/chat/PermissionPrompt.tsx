@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
+import { ToolInput } from './ToolInput.js';
 
 type PermissionItem = Extract<TranscriptItem, { kind: 'permission' }>;
 
@@ -36,7 +37,7 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 /** The question, its options, and later the answer given. */
-export function PermissionPrompt({ item, agentName, toolKind }: { item: PermissionItem; agentName: string; toolKind: string | undefined }) {
+export function PermissionPrompt({ item, agentName, toolKind, toolInput }: { item: PermissionItem; agentName: string; toolKind: string | undefined; toolInput?: unknown }) {
   const answerPermission = useBaton((state) => state.answerPermission);
   const focusMessageBox = useBaton((state) => state.focusMessageBox);
   const group = useRef<HTMLDivElement>(null);
@@ -92,6 +93,7 @@ export function PermissionPrompt({ item, agentName, toolKind }: { item: Permissi
       <p className="permission-title">
         <strong>{question}</strong>
       </p>
+      {answered ? null : <ToolInput input={item.rawInput ?? toolInput} toolKind={toolKind} />}
       {answered ? (
         <>
           <p className="permission-decision">✓ {chosen ? `You chose: ${chosen.name}` : 'Withdrawn: the reply ended before an answer.'}</p>

@@ -148,7 +148,8 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       lastReply={item === lastReply}
       terminals={item.kind === 'tool' || item.kind === 'subagent' ? transcript.terminals : undefined}
       agentName={item.kind === 'permission' ? (transcript.turns[item.turnId]?.agentName ?? transcript.agentName) : undefined}
-      toolKind={item.kind === 'permission' ? toolKindOf(items, item) : undefined}
+      toolKind={item.kind === 'permission' ? toolOf(items, item)?.toolKind : undefined}
+      toolInput={item.kind === 'permission' ? toolOf(items, item)?.rawInput : undefined}
       turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
       selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
       turnCheckpoints={(item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.checkpoints : undefined}
@@ -226,10 +227,10 @@ function rewoundOf(transcript: TranscriptState, item: Extract<TranscriptItem, { 
   return { aside, canUndo: canUndoRewind(transcript, item) };
 }
 
-/** The kind of the tool call a permission question is about. */
-function toolKindOf(items: TranscriptItem[], item: Extract<TranscriptItem, { kind: 'permission' }>): string | undefined {
+/** The tool call a permission question is about. */
+function toolOf(items: TranscriptItem[], item: Extract<TranscriptItem, { kind: 'permission' }>): Extract<TranscriptItem, { kind: 'tool' }> | undefined {
   const tool = items.find((candidate) => candidate.kind === 'tool' && candidate.turnId === item.turnId && candidate.toolCallId === item.toolCallId);
-  return tool?.kind === 'tool' ? tool.toolKind : undefined;
+  return tool?.kind === 'tool' ? tool : undefined;
 }
 
 /** After this long without a word from the agent, the indicator says it is still waiting. */

@@ -165,12 +165,14 @@ export type EntryProps = {
   selfApprovingMode?: string | undefined;
   /** For a turn's last reply (its message, when it has no reply): the checkpoints of the working folder taken around the turn. */
   turnCheckpoints?: TurnState['checkpoints'];
+  /** For a permission question: what the tool will be given, as its tool call reported it. */
+  toolInput?: unknown;
   /** For a rewind's marker: what it set aside, and whether it can be undone. */
   rewound?: { aside: string[]; canUndo: boolean } | undefined;
 };
 
 /** One entry; re-rendered only when its own item (or what it shows of the rest) changes. */
-export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode, turnCheckpoints, rewound }: EntryProps) {
+export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode, turnCheckpoints, rewound, toolInput }: EntryProps) {
   switch (item.kind) {
     case 'user':
       return (
@@ -295,7 +297,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
     case 'subagent':
       return <SubagentCard item={item} entry={(inner) => <TranscriptEntry item={inner} lastReply={false} terminals={terminals} agentName={undefined} toolKind={undefined} turnUsage={undefined} />} />;
     case 'permission':
-      return <PermissionPrompt item={item} agentName={agentName ?? ''} toolKind={toolKind} />;
+      return <PermissionPrompt item={item} agentName={agentName ?? ''} toolKind={toolKind} toolInput={toolInput} />;
     case 'elicitation':
       return <ElicitationPrompt item={item} />;
     case 'rewind':
