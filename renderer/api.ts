@@ -47,5 +47,8 @@ declare global {
 /** The client for this window. */
 export const api: Api = createApi(window.baton ? ipcTransport(window.baton) : webSocketTransport(window.location));
 
+/** Shows a conversation's working folder in the desktop's file manager (undefined in a browser). */
+export const revealFolder: ((conversationId: string) => Promise<void>) | undefined = window.baton?.revealFolder ? (conversationId) => window.baton!.revealFolder!(conversationId) : undefined;
+
 /** The desktop's native folder picker, where Baton runs as a desktop app (undefined in a browser). */
 export const pickFolder: (() => Promise<string | null>) | undefined = window.baton?.pickFolder ? () => window.baton!.pickFolder!() : undefined;

@@ -1,7 +1,11 @@
 /**
- * Everyday use (what a new user tripped over), in the page with the fake agent: a new
- * conversation starts in the folder the last one was started in, after a reload too.
+ * Everyday use (what a new user tripped over), in the page with the fake agent: where a new
+ * conversation starts; permission questions (number keys anywhere, the tool's input shown); the
+ * address carrying the open conversation; a failed turn's agent output and Retry; dialogs and
+ * confirmations that behave one way; a bad agents.json said where agents are picked.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
@@ -86,4 +90,145 @@ test('a permission question shows what the tool will be given: its arguments, or
   await expect(run.getByRole('table', { name: 'Tool input' }).getByRole('row', { name: /cwd\s+src/ })).toBeVisible();
   await run.getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Permission denied.');
+});
+
+test('the address carries the open conversation: a reload keeps it, Back and Forward move between conversations', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-address');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-address-work'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  for (const title of ['First talk', 'Second talk']) {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect(page).toHaveURL(/\/(#\/)?$/);
+    await message.fill(title);
+    await message.press('Enter');
+    await expect(page.getByRole('main', { name: title })).toBeVisible();
+    await expect(page).toHaveURL(/#\/c\/[\w-]+$/);
+  }
+  const second = page.url();
+  // In a conversation the folder is a value (it stays), not a field that refuses typing.
+  await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveCount(0);
+  const folder = page.getByRole('group', { name: 'Working folder' });
+  await expect(folder).toContainText('e2e-everyday-address-work');
+  await expect(folder.getByRole('button', { name: 'Copy path' })).toBeVisible();
+
+  // A reload opens the same conversation, not an empty new one.
+  await page.reload();
+  await expect(page.getByRole('main', { name: 'Second talk' })).toContainText('Fake reply: Second talk');
+
+  // Back and Forward go through the conversations opened.
+  await page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /^First talk/ }).click();
+  await expect(page.getByRole('main', { name: 'First talk' })).toContainText('Fake reply: First talk');
+  await page.goBack();
+  await expect(page.getByRole('main', { name: 'Second talk' })).toContainText('Fake reply: Second talk');
+  expect(page.url()).toBe(second);
+  await page.goForward();
+  await expect(page.getByRole('main', { name: 'First talk' })).toBeVisible();
+
+  // An address naming a conversation that is gone opens a new one and says so.
+  await page.goto(`${host.url.split('#')[0]}#/c/no-such-conversation`);
+  await expect(page.getByRole('alert')).toContainText(/no-such-conversation|not found|No conversation/i);
+  await expect(page.getByRole('textbox', { name: 'Working folder' })).toBeEditable();
+});
+
+test('a failed turn shows what the agent wrote to its error output, under "Agent output", and offers Retry', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-failed');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-failed-work'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('please break down');
+  await message.press('Enter');
+  const failure = page.getByRole('alert').filter({ hasText: 'Cannot call write after a stream was destroyed' });
+  await expect(failure).toBeVisible();
+  await failure.getByText('Agent output').click();
+  await expect(failure).toContainText('fake agent: the real cause: its helper binary is missing');
+  // Retry sends the message again (it fails the same way here): the failed turn is set aside, not added to.
+  await failure.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('region', { name: 'Rewind' })).toHaveCount(1);
+  await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
+  await expect(page.getByRole('alert').filter({ hasText: 'Cannot call write after a stream was destroyed' })).toHaveCount(1);
+});
+
+test('a long dialog keeps its buttons in view in a short window', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 420 });
+  const dataDir = tempDir('e2e-everyday-dialog');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Instructions' });
+  await dialog.getByRole('textbox', { name: 'Your instructions' }).fill(Array.from({ length: 40 }, (_, line) => `Rule ${line + 1}: be careful.`).join('\n'));
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test('a confirmation stays with its conversation and fades on its own', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-notice');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-notice-work'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('hello');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
+  const saved = page.getByRole('status').filter({ hasText: 'Instructions saved' });
+  const saveInstructions = async (): Promise<void> => {
+    await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Instructions' });
+    await dialog.getByRole('textbox', { name: 'Your instructions' }).fill(`Be brief. ${Date.now()}`);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+  };
+  await saveInstructions();
+  await expect(saved).toBeVisible();
+  // Another conversation does not show it.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect(saved).toBeHidden();
+  // Said again, it goes by itself after a few seconds.
+  await saveInstructions();
+  await expect(saved).toBeVisible();
+  await expect(saved).toBeHidden({ timeout: 15_000 });
+});
+
+test('a bad agents.json is shown with its line and column where agents are picked, and in Settings', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-agents-file');
+  writeFileSync(path.join(dataDir, 'agents.json'), '{\n  "agents": [\n    { "name": "x", "command": "y" }\n    { "name": "z" }\n  ]\n}\n');
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await expect(page.getByRole('alert').filter({ hasText: 'Your custom agents are not offered' })).toContainText(/agents\.json is not valid JSON: \w+ at line 4, column 5/);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByRole('main', { name: 'Settings' })).toContainText(/agents\.json is not valid JSON: \w+ at line 4, column 5/);
+});
+
+test('a conversation whose agent is gone says so before anything is sent', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-gone');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-gone-work'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('hello');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
+
+  // The agent's program goes away (uninstalled, moved): the conversation says so at once.
+  writeFileSync(path.join(dataDir, 'agents.json'), JSON.stringify({ agents: [{ name: 'Fake', command: path.join(dataDir, 'no-such-agent') }] }));
+  await page.reload();
+  await message.fill('are you there?');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toHaveAccessibleDescription(/Fake is not available here, so nothing can be sent to it/);
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
+  await expect(message).toHaveValue('are you there?');
 });

@@ -50,7 +50,11 @@ test('your instructions reach Claude at system level, never as message text', as
   await start(page, 'Claude');
   const dialog = await writeInstructions(page, "Add to the agent's prompt");
   await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText('Your instructions: system, added');
+  // Digests are behind "Details"; the switches say they are the agent's, for every conversation.
+  await expect(dialog.getByText(/^Digest [0-9a-f]{12}$/)).toBeHidden();
+  await dialog.getByRole('region', { name: 'Delivery preview' }).getByText('Details', { exact: true }).click();
   await expect(dialog.getByText(/^Digest [0-9a-f]{12}$/)).toBeVisible();
+  await expect(dialog).toContainText('they apply at once to every conversation with Claude');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
 
@@ -105,6 +109,14 @@ test("a folder's own instructions reach Claude only once you trust the folder; t
   await expect(dialog.getByRole('region', { name: 'Delivery preview' })).not.toContainText("This folder's instructions");
   await expect(dialog.getByRole('textbox', { name: 'Instructions for Claude' })).toHaveValue('');
   await expect(dialog).toContainText('its profile, not written yet');
+
+  // "Trust this folder" then Cancel: nothing is trusted.
+  await folder.getByRole('button', { name: 'Trust this folder' }).click();
+  await expect(folder.getByRole('button', { name: 'Stop trusting this folder' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+  await expect(folder).toContainText('not trusted: it contributes nothing');
 
   await folder.getByRole('button', { name: 'Trust this folder' }).click();
   await expect(folder.getByRole('button', { name: 'Stop trusting this folder' })).toBeVisible();

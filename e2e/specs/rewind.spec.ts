@@ -153,7 +153,12 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     expect(seen).toContain('TURN-ONE');
     expect(seen).not.toContain('TURN-TWO');
     expect(seen).not.toContain('TURN-THREE');
-    await expect(page.getByRole('group', { name: 'Claude was caught up' })).toContainText('handed off');
+    const caughtUp = page.getByRole('group', { name: 'Claude was caught up' });
+    await expect(caughtUp).toContainText('handed off');
+    // What it was given reads as formatted text, not raw Markdown.
+    await caughtUp.getByText('What Claude was given').click();
+    await expect(caughtUp.locator('.markdown strong').first()).toBeVisible();
+    await expect(caughtUp).not.toContainText('**');
 
     // Undo: b.txt back, a.txt gone again, the three turns back (the fourth stays).
     await marker.getByRole('button', { name: 'Undo rewind' }).click();

@@ -217,6 +217,15 @@ async function start(): Promise<void> {
     const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
     return { ok: true, folder: picked.canceled ? null : (picked.filePaths[0] ?? null) };
   });
+  // The page names a conversation, never a path: the folder shown is the one the host keeps for it.
+  ipcMain.handle('baton:revealFolder', async (event: IpcMainInvokeEvent, conversationId: unknown) => {
+    if (!isOwnPage(event.senderFrame?.url) || typeof conversationId !== 'string') {
+      writeLog('refused a reveal request from a foreign frame or without a conversation');
+      return { ok: false };
+    }
+    const error = await shell.openPath(running.store.getSummary(conversationId).cwd);
+    return { ok: error === '' };
+  });
   running.subscribe((pushed) => {
     if (window && !window.isDestroyed()) {
       window.webContents.send('baton:event', pushed.name, pushed.payload);

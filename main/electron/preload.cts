@@ -1,6 +1,6 @@
 /**
  * The preload: exposes only the host API to the page, as two functions on `window.baton`, plus
- * the desktop's native folder picker.
+ * the desktop's native folder picker and a way to show a conversation's folder in the file manager.
  * Runs sandboxed (CommonJS, `electron` only); parsing happens in the main process and in
  * `renderer/api.ts`, so nothing here trusts either side.
  */
@@ -9,6 +9,7 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 const REQUEST = 'baton:request';
 const EVENT = 'baton:event';
 const PICK_FOLDER = 'baton:pickFolder';
+const REVEAL_FOLDER = 'baton:revealFolder';
 
 contextBridge.exposeInMainWorld('baton', {
   request: (method: string, params: unknown): Promise<unknown> => ipcRenderer.invoke(REQUEST, method, params),
@@ -18,6 +19,9 @@ contextBridge.exposeInMainWorld('baton', {
     return () => {
       ipcRenderer.removeListener(EVENT, handler);
     };
+  },
+  revealFolder: async (conversationId: string): Promise<void> => {
+    await ipcRenderer.invoke(REVEAL_FOLDER, conversationId);
   },
   pickFolder: async (): Promise<string | null> => {
     const answer = (await ipcRenderer.invoke(PICK_FOLDER)) as { ok: boolean; folder?: string | null };

@@ -194,6 +194,8 @@ export type InstructionsSlice = {
     preview: InstructionPreview | null;
     problem: string | null;
     saving: boolean;
+    /** Whether the folder was trusted before the person changed it in this dialog (undone on Cancel). */
+    trustBefore?: boolean;
   } | null;
   openInstructions(): Promise<void>;
   closeInstructions(): void;

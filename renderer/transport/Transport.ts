@@ -17,4 +17,6 @@ export type PreloadBridge = {
   onEvent(listener: (name: string, payload: unknown) => void): () => void;
   /** The desktop's native folder picker; null when the person cancelled. */
   pickFolder?(): Promise<string | null>;
+  /** Shows a conversation's working folder in the file manager (the desktop app). */
+  revealFolder?(conversationId: string): Promise<void>;
 };

@@ -48,6 +48,9 @@ describe('custom agents', () => {
     expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/agents\.0\.command/);
     writeFileSync(path.join(dir, 'agents.json'), '{ nope');
     expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/not valid JSON/);
+    // Where it goes wrong, as a person finds it in an editor.
+    writeFileSync(path.join(dir, 'agents.json'), '{\n  "agents": [\n    { "name": "x", "command": "y" }\n    { "name": "z" }\n  ]\n}');
+    expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/not valid JSON: \w+ at line 4, column 5$/);
     writeFileSync(path.join(dir, 'agents.json'), '{ "theme": "dark" }');
     expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/agent_servers/);
   });

@@ -46,7 +46,9 @@ export function readCustomAgents(file: string): CustomAgentsResult {
   const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
   const firstError = errors[0];
   if (firstError) {
-    return { adapters: [], problem: `${file} is not valid JSON: ${printParseErrorCode(firstError.error)} at offset ${firstError.offset}` };
+    const before = text.slice(0, firstError.offset).split('\n');
+    const where = `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+    return { adapters: [], problem: `${file} is not valid JSON: ${printParseErrorCode(firstError.error)} at ${where}` };
   }
   const parsed = agentsFileSchema.safeParse(json);
   if (!parsed.success) {

@@ -119,6 +119,11 @@ export class LiveSession {
     return this.lease.agent.connection;
   }
 
+  /** The agent process's last lines of error output (what a failed turn shows as "Agent output"). */
+  stderrTail(): string {
+    return this.connection.stderrTail();
+  }
+
   /**
    * Binds an ACP session: reopens `previousSessionId` when the agent can, else starts a new one.
    * A session that starts in a mode where the agent approves on its own, which the person did not

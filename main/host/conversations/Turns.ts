@@ -344,8 +344,12 @@ export class Turns implements TurnState {
     }
     const cause = running.storeFailure ?? error;
     this.deps.log(`turn ${turnId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    // The agent's own last words go with any failure (redacted when recorded): the cause is often only there.
+    const wire = toWireError(cause);
+    const tail = typeof wire.details?.stderrTail === 'string' ? undefined : this.deps.sessions.get(conversationId)?.stderrTail();
+    const failure = tail ? { ...wire, details: { ...wire.details, stderrTail: tail } } : wire;
     try {
-      committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'failed', error: toWireError(cause) } }]);
+      committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'failed', error: failure } }]);
     } catch (storeError) {
       // The store cannot record the failure either: tell the windows directly.
       committer.push({ name: 'hostError', payload: { conversationId, error: toWireError(storeError) } });

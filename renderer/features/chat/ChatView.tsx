@@ -1,4 +1,5 @@
 /** The open conversation (or a new one): its title and actions, agent and folder, the transcript and the composer. */
+import { useEffect } from 'react';
 import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 import { Composer } from './Composer.js';
@@ -29,12 +30,23 @@ export function ChatView() {
   );
 }
 
+/** How long a confirmation stays. */
+const INFO_SHOWN_MS = 8_000;
+
 /** The error (an alert) and the last confirmation (a status), each until dismissed; on the settings page too. */
 export function Banners() {
   const error = useBaton((state) => state.error);
   const dismissError = useBaton((state) => state.dismissError);
   const info = useBaton((state) => state.info);
   const dismissInfo = useBaton((state) => state.dismissInfo);
+  // A confirmation fades on its own (an error stays until dismissed).
+  useEffect(() => {
+    if (info === null) {
+      return undefined;
+    }
+    const timer = setTimeout(() => dismissInfo(), INFO_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [info, dismissInfo]);
   return (
     <>
       {error ? (

@@ -31,7 +31,14 @@ export function Composer() {
   const sendQueued = useBaton((state) => state.sendQueued);
   const steerQueued = useBaton((state) => state.steerQueued);
   const steering = useBaton(selectSteering);
-  const canSend = !running && !sending && text.trim() !== '';
+  // The agent the next message goes to, when it cannot run here: said before sending, not after.
+  const missing = useBaton((state) => {
+    const summary = selectActiveSummary(state);
+    const agentId = summary ? (state.nextAgent[summary.conversationId] ?? summary.agentId) : state.draft.agentId;
+    const agent = state.agents.find((candidate) => candidate.agentId === agentId);
+    return agent && !agent.available ? agent : undefined;
+  });
+  const canSend = !running && !sending && text.trim() !== '' && missing === undefined;
   const canQueue = running && conversationId !== undefined && queued === undefined && text.trim() !== '';
   const commands = useBaton(useShallow(selectCommandSuggestions));
   const cwd = useBaton((state) => selectActiveSummary(state)?.cwd ?? state.draft.cwd);
@@ -216,10 +223,15 @@ export function Composer() {
             Queue
           </button>
         ) : (
-          <button type="submit" disabled={!canSend}>
+          <button type="submit" disabled={!canSend} aria-describedby={missing ? 'send-blocked' : undefined}>
             Send
           </button>
         )}
+        {missing && !running ? (
+          <p id="send-blocked" className="notice notice-warning send-blocked">
+            {missing.displayName} is not available here, so nothing can be sent to it: {missing.managed ? 'install it above' : 'install it, or fix its entry in agents.json'}, or pick another agent.
+          </p>
+        ) : null}
         <button type="button" disabled={!running} onClick={() => void cancel()}>
           Stop
         </button>

@@ -5,16 +5,45 @@
  * suggestions are tied to it with aria-controls and aria-activedescendant.
  */
 import { useState } from 'react';
-import { pickFolder } from '../../api.js';
+import { pickFolder, revealFolder } from '../../api.js';
+import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
 import { SuggestionList, useAsked } from '../../components/Suggestions.js';
 
-/** The field; `readOnly` once the conversation exists (its folder stays). */
-export function FolderField({ value, readOnly, onChange }: { value: string; readOnly: boolean; onChange: (folder: string) => void }) {
+/** An existing conversation's folder: a value, not a field (it stays), with Reveal where the desktop can show it, else Copy path. */
+function FolderValue({ value, conversationId }: { value: string; conversationId: string | undefined }) {
+  const [copied, copy] = useCopy();
+  return (
+    <div className="field field-grow folder-field folder-value" role="group" aria-label="Working folder">
+      <span>Working folder</span>
+      <code title={value}>{value}</code>
+      {revealFolder && conversationId ? (
+        <button type="button" onClick={() => void revealFolder?.(conversationId)}>
+          Reveal
+        </button>
+      ) : (
+        <button type="button" onClick={() => copy(value)}>
+          {copied ? 'Copied' : 'Copy path'}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The field; once the conversation exists (`readOnly`), its folder as a value. */
+export function FolderField({ value, readOnly, onChange, conversationId }: { value: string; readOnly: boolean; onChange: (folder: string) => void; conversationId?: string | undefined }) {
+  if (readOnly) {
+    return <FolderValue value={value} conversationId={conversationId} />;
+  }
+  return <FolderInput value={value} onChange={onChange} />;
+}
+
+/** Field "Working folder" of a new conversation. */
+function FolderInput({ value, onChange }: { value: string; onChange: (folder: string) => void }) {
   const [suggesting, setSuggesting] = useState(false);
   const [highlight, setHighlight] = useState(-1);
   const completeFolder = useBaton((state) => state.completeFolder);
-  const folders = useAsked(suggesting && !readOnly && value.trim() !== '' ? value : undefined, () => completeFolder(value));
+  const folders = useAsked(suggesting && value.trim() !== '' ? value : undefined, () => completeFolder(value));
   const shown = folders.length > 0 && !(folders.length === 1 && folders[0] === value);
   const choose = (folder: string): void => {
     onChange(folder);
@@ -30,8 +59,7 @@ export function FolderField({ value, readOnly, onChange }: { value: string; read
         spellCheck={false}
         autoComplete="off"
         value={value}
-        readOnly={readOnly}
-        aria-autocomplete={readOnly ? undefined : 'list'}
+        aria-autocomplete="list"
         aria-controls={shown ? 'folder-suggestions' : undefined}
         aria-activedescendant={shown && highlight >= 0 ? `folder-${highlight}` : undefined}
         onChange={(event) => {
@@ -58,7 +86,7 @@ export function FolderField({ value, readOnly, onChange }: { value: string; read
         }}
       />
       {shown ? <SuggestionList prefix="folder" label="Folders" className="folder-suggestions" options={folders.map((folder) => ({ key: folder, content: folder }))} highlight={highlight} choose={(index) => choose(folders[index]!)} /> : null}
-      {!readOnly && pickFolder ? (
+      {pickFolder ? (
         <button
           type="button"
           onClick={() =>

@@ -177,11 +177,14 @@ export function InstructionsDialog() {
           <ul>
             {preview.parts.map((part) => (
               <li key={`${part.source}-${part.name ?? ''}-${part.intent}`}>
-                <strong>{part.sourceName}</strong>: {part.label} <code className="digest" title={part.sha256}>{part.sha256.slice(0, 12)}</code>
+                <strong>{part.sourceName}</strong>: {part.label}
                 {part.level.kind === 'refused' ? <span className="notice notice-warning"> Cannot reach {preview.agentName} at the level asked for.</span> : null}
                 <details>
                   <summary>Exact text</summary>
                   <pre>{part.text}</pre>
+                  <p className="digest">
+                    sha256 <code>{part.sha256}</code>
+                  </p>
                 </details>
               </li>
             ))}
@@ -190,11 +193,14 @@ export function InstructionsDialog() {
                 <strong>
                   Injector &quot;{part.name}&quot; ({part.when})
                 </strong>
-                : {part.label} <code className="digest" title={part.sha256}>{part.sha256.slice(0, 12)}</code>
+                : {part.label}
                 {part.level.kind === 'refused' ? <span className="notice notice-warning"> Cannot reach {preview.agentName}: its turns would be refused.</span> : null}
                 <details>
                   <summary>Exact text</summary>
                   <pre>{part.text}</pre>
+                  <p className="digest">
+                    sha256 <code>{part.sha256}</code>
+                  </p>
                 </details>
               </li>
             ))}
@@ -203,9 +209,12 @@ export function InstructionsDialog() {
               {preview.refusal ? 'not sent while a part is refused' : preview.fragment === 'delivered' ? 'added' : preview.fragment === 'off' ? 'off' : `skipped: ${preview.fragmentNote ?? 'no channel'}`}
             </li>
           </ul>
-          <p className="digest">
-            Digest <code title={preview.sha256}>{preview.sha256.slice(0, 12)}</code>
-          </p>
+          <details className="digest">
+            <summary>Details</summary>
+            <p>
+              Digest <code title={preview.sha256}>{preview.sha256.slice(0, 12)}</code>
+            </p>
+          </details>
           {preview.refusal ? (
             <Banner kind="error">
               {preview.agentName} would refuse this: {preview.refusal}.
@@ -227,6 +236,7 @@ export function InstructionsDialog() {
               Let {preview.agentName} take them on its command line (other users of this computer can read them in the process list)
             </label>
           ) : null}
+          <p className="hint">These switches are {preview.agentName}&apos;s: they apply at once to every conversation with {preview.agentName}, not only this one.</p>
         </section>
       ) : null}
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}

@@ -36,6 +36,8 @@ export function SessionHeader() {
   const running = Boolean(transcript?.activeTurnId);
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
+  // A bad agents.json is said where agents are picked, with where it goes wrong.
+  const badAgentsFile = agents.find((agent) => agent.agentId === 'custom:agents-json');
   const bound = summary !== undefined;
   const opening = useBaton((state) => state.selection.kind === 'conversation') && !bound;
   if (opening) {
@@ -67,12 +69,17 @@ export function SessionHeader() {
           {summary && !selected ? <option value={summary.agentId}>{summary.agentName}</option> : null}
         </select>
       </label>
+      {badAgentsFile ? (
+        <p className="notice notice-warning agents-file-problem" role="alert">
+          Your custom agents are not offered: {badAgentsFile.unavailableReason}
+        </p>
+      ) : null}
       {summary && nextAgent && nextAgent !== summary.agentId ? (
         <p className="hint next-agent" role="status">
           Your next message goes to {selected?.displayName ?? nextAgent}, which picks up where {summary.agentName} stopped.
         </p>
       ) : null}
-      <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} />
+      <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} conversationId={summary?.conversationId} />
       {!bound ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
       <button type="button" className="header-action" onClick={() => void openToolbox()}>
         Toolbox
@@ -97,7 +104,7 @@ export function SessionHeader() {
           <p>
             {selected.displayName} is not available: {selected.unavailableReason} {selected.installHint ?? ''}
           </p>
-          {!bound ? <InstallAction agent={selected} /> : null}
+          <InstallAction agent={selected} />
         </div>
       ) : null}
       {!bound && selected?.available ? <ManagedAgent agent={selected} /> : null}

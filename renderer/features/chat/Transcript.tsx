@@ -141,11 +141,14 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
     );
   }
   const lastReply = transcript.activeTurnId === null ? items.findLast((candidate) => candidate.kind === 'agent') : undefined;
+  // The last turn, when it failed: its error offers Retry.
+  const lastMessage = transcript.activeTurnId === null ? items.findLast((candidate) => candidate.kind === 'user' && !candidate.steered) : undefined;
+  const failedTurnId = lastMessage?.turnId !== undefined && ['failed', 'interrupted'].includes(transcript.turns[lastMessage.turnId]?.status ?? '') ? lastMessage.turnId : undefined;
   const { turns } = transcript;
   const entry = (item: TranscriptItem): ReactNode => (
     <TranscriptEntry
       item={item}
-      lastReply={item === lastReply}
+      lastReply={item === lastReply || (item.kind === 'notice' && item.severity === 'error' && item.turnId !== undefined && item.turnId === failedTurnId)}
       terminals={item.kind === 'tool' || item.kind === 'subagent' ? transcript.terminals : undefined}
       agentName={item.kind === 'permission' ? (transcript.turns[item.turnId]?.agentName ?? transcript.agentName) : undefined}
       toolKind={item.kind === 'permission' ? toolOf(items, item)?.toolKind : undefined}

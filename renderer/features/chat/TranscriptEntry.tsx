@@ -69,6 +69,17 @@ function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: 
   );
 }
 
+/** "Retry" under a failed last turn: its message goes again, the failed turn set aside. */
+function RetryButton({ turnId }: { turnId: string }) {
+  const retry = useBaton((state) => state.retry);
+  const busy = useBaton((state) => state.sending);
+  return (
+    <button type="button" disabled={busy} onClick={() => void retry(turnId)}>
+      Retry
+    </button>
+  );
+}
+
 /** Where the conversation was rewound: to when, what happened to the files, what it set aside, and "Undo rewind" while it can be. */
 function RewindMarker({ item, rewound }: { item: Extract<TranscriptItem, { kind: 'rewind' }>; rewound: { aside: string[]; canUndo: boolean } | undefined }) {
   const undo = useBaton((state) => state.undoRewind);
@@ -152,7 +163,7 @@ function TurnUsage({ turn }: { turn: Pick<TurnState, 'usage' | 'tokens'> }) {
 
 export type EntryProps = {
   item: TranscriptItem;
-  /** The agent's last reply while no turn runs (it can be retried). */
+  /** The agent's last reply while no turn runs, or the error of a last turn that failed (either can be retried). */
   lastReply: boolean;
   /** For a tool call: the client terminals it may show. */
   terminals: TranscriptState['terminals'] | undefined;
@@ -224,7 +235,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
           {prepared && prepared.text ? (
             <details>
               <summary>What {item.toAgentName} was given</summary>
-              <div className="plain-text">{prepared.text}</div>
+              <Markdown text={prepared.text} />
               <p className="hint">
                 {prepared.uri ? `${prepared.uri} · ` : ''}
                 {prepared.level === 'resource' ? 'sent as an embedded resource' : 'sent as a delimited text block'} · sha256 <code title={prepared.sha256}>{prepared.sha256.slice(0, 12)}</code>
@@ -313,6 +324,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
               <pre>{item.error.details.stderrTail}</pre>
             </details>
           ) : null}
+          {lastReply && item.turnId ? <RetryButton turnId={item.turnId} /> : null}
         </div>
       );
   }

@@ -1,4 +1,5 @@
 /** Connection state, the agent list, host facts and the error banner; wires pushed events to the other slices. */
+import { conversationInAddress, onAddressChange } from '../../persisted/address.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { recentFolders } from '../../persisted/recentFolders.js';
 import { shownError, type HostSlice, type Slice } from '../types.js';
@@ -165,8 +166,9 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       try {
         const { conversation, alreadyImported } = await api.call('importAgentSession', { agentId, sessionId, cwd });
         get().upsertSummary(conversation);
-        set({ agentSessions: null, info: alreadyImported ? 'This session was imported before: here it is.' : null });
+        set({ agentSessions: null });
         await get().select(conversation.conversationId);
+        set({ info: alreadyImported ? 'This session was imported before: here it is.' : null });
       } catch (error) {
         set((state) => (state.agentSessions ? { agentSessions: { ...state.agentSessions, importing: null, error: shownError(error).message } } : {}));
       }
@@ -194,6 +196,19 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         // After a reconnect what is shown may be stale: read it again.
         if (connection === 'open' && wasClosed) {
           void get().reload();
+        }
+      });
+      // The conversation the address names opens (after a reload too); Back and Forward move between those opened.
+      const named = conversationInAddress();
+      if (named) {
+        set({ selection: { kind: 'conversation', conversationId: named } });
+      }
+      onAddressChange((conversationId) => {
+        const { selection } = get();
+        if (conversationId === null && selection.kind !== 'draft') {
+          get().newConversation();
+        } else if (conversationId !== null && (selection.kind !== 'conversation' || selection.conversationId !== conversationId)) {
+          void get().select(conversationId);
         }
       });
       await get().reload();

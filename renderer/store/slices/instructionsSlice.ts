@@ -14,6 +14,8 @@ const NO_INJECTORS: InjectorChoice = { names: [], off: false };
 export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) => {
   /** Only the newest preview request's answer is shown. */
   let previewGeneration = 0;
+  /** The folder trust a Cancel is putting back. */
+  let reverting: Promise<void> = Promise.resolve();
   const agentOfPane = (): string => {
     const { selection, openSummary, draft } = get();
     return selection.kind === 'conversation' ? (openSummary?.agentId ?? '') : draft.agentId;
@@ -61,6 +63,8 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
   return {
     instructionsDialog: null,
     async openInstructions() {
+      // A trust undone by the last Cancel is in place before the dialog shows the folder again.
+      await reverting;
       const { selection, draft } = get();
       try {
         const saved = await api.call('getInstructions', selection.kind === 'conversation' ? { conversationId: selection.conversationId } : {});
@@ -74,7 +78,17 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     },
     closeInstructions() {
       previewGeneration += 1;
+      const dialog = get().instructionsDialog;
+      const cwd = folderOfPane();
       set({ instructionsDialog: null });
+      // Closed without saving: trusting (or no longer trusting) the folder is undone too.
+      if (dialog?.trustBefore !== undefined && cwd) {
+        const sha256 = dialog.preview?.project.sha256 ?? undefined;
+        reverting = api
+          .call('setFolderTrust', { cwd, trusted: dialog.trustBefore, ...(sha256 ? { sha256 } : {}) })
+          .then(() => undefined)
+          .catch((error: unknown) => get().showError(error));
+      }
     },
     editInstructions(part, changes) {
       set((state) => ({
@@ -100,7 +114,12 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         return;
       }
       try {
+        // What Cancel puts back (a folder whose trusted text changed since cannot be put back as it was: left as chosen).
+        const shown = get().instructionsDialog?.preview?.project.state;
+        const before = shown === 'trusted' ? true : shown === 'untrusted' ? false : undefined;
         await api.call('setFolderTrust', { cwd, trusted, ...(sha256 ? { sha256 } : {}) });
+        // Remembered until Save, so Cancel can put it back.
+        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, ...(state.instructionsDialog.trustBefore ?? before) !== undefined ? { trustBefore: state.instructionsDialog.trustBefore ?? before } : {} } }));
         await refreshPreview();
       } catch (error) {
         set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, problem: error instanceof Error ? error.message : String(error) } }));

@@ -3,6 +3,8 @@
  * request), applying pushed events and summaries once per animation frame, and the person's
  * answers to what a running turn asks (Stop, permissions, forms).
  */
+import { NotFoundError } from '../../../app/errors.js';
+import { showInAddress } from '../../persisted/address.js';
 import type { Envelope } from '../../../app/events/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.js';
@@ -69,6 +71,11 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
       set((state) => ({ transcripts: { ...state.transcripts, [conversationId]: buffered } }));
       get().upsertSummary(conversation);
     } catch (error) {
+      const { selection } = get();
+      // A conversation that is gone (named by an old address): a new one opens instead, and the error says why.
+      if (error instanceof NotFoundError && selection.kind === 'conversation' && selection.conversationId === conversationId) {
+        get().newConversation();
+      }
       get().showError(error);
     } finally {
       arrivedDuringRead.delete(conversationId);
@@ -91,7 +98,9 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
       set({ sidebarOpen: open });
     },
     newConversation() {
-      set({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null, sidebarOpen: false, settings: null });
+      // A confirmation belongs to the conversation it was said in.
+      set((state) => ({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null, sidebarOpen: false, settings: null, info: state.selection.kind === 'draft' ? state.info : null }));
+      showInAddress(null);
     },
     async select(conversationId, focusSeq) {
       set((state) => ({
@@ -103,7 +112,9 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
         error: null,
         sidebarOpen: false,
         importReview: state.importReview?.conversationId === conversationId ? state.importReview : null,
+        info: state.selection.kind === 'conversation' && state.selection.conversationId === conversationId ? state.info : null,
       }));
+      showInAddress(conversationId);
       await load(conversationId, focusSeq);
       await get().checkImport(conversationId);
     },
