@@ -156,6 +156,8 @@ export const payloadSchemas = {
     toolboxDigest: z.string().optional(),
     /** What the person attached: mentioned files, images, documents (never an image's bytes). */
     attachments: z.array(attachmentRecordSchema).optional(),
+    /** The person sent this one message without their standing instructions (and injectors). */
+    withoutInstructions: z.literal(true).optional(),
   }),
   /** The agent has the prompt: the turn moved from accepted to running. */
   'turn.running': z.object({ turnId: id }),

@@ -49,6 +49,11 @@ export const agentRequests = {
     result: z.object({ agents: z.array(agentInfoSchema) }),
   },
   /** Removes an agent Baton installed (never one the person installed themselves). */
+  /** Cancels an install or update under way (npm is ended; nothing changes). */
+  cancelAgentInstall: {
+    params: z.object({ agentId: z.string().min(1) }),
+    result: z.object({ cancelled: z.boolean() }),
+  },
   removeAgent: {
     params: z.object({ agentId: z.string().min(1) }),
     result: z.object({ agents: z.array(agentInfoSchema) }),

@@ -69,7 +69,14 @@ export const conversationRequests = {
    * error, when it cannot take the conversation's toolbox or instructions).
    */
   sendMessage: {
-    params: z.object({ conversationId, text: z.string().min(1).max(1_000_000), agentId: z.string().min(1).optional(), attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional() }),
+    params: z.object({
+      conversationId,
+      text: z.string().min(1).max(1_000_000),
+      agentId: z.string().min(1).optional(),
+      attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional(),
+      /** This message only goes without the person's standing instructions (and injectors): recorded on its turn. */
+      withoutInstructions: z.boolean().optional(),
+    }),
     result: z.object({ turnId: z.string(), seq: z.number().int() }),
   },
   /** Sends a follow-up into the running turn (agents with the steering extension); `steered: false` when it was not (send it as a message). */

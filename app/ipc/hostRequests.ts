@@ -32,6 +32,11 @@ export const hostRequests = {
     params: z.object({}),
     result: checkpointSettingsResult,
   },
+  /** The last lines of Baton's log (what happened, never message or instruction text), and where it is. */
+  readLog: {
+    params: z.object({ lines: z.number().int().min(1).max(2_000).default(200) }),
+    result: z.object({ file: z.string().nullable(), lines: z.array(z.string()) }),
+  },
   /** Checkpoints of working folders: taken around turns or not, and the largest file they keep. */
   setCheckpointSettings: {
     params: z.object({ off: z.boolean().optional(), maxFileMegabytes: z.number().positive().max(10_000).optional() }),

@@ -47,6 +47,11 @@ export const toolboxRequests = {
     params: z.object({ serverId: z.string().min(1) }),
     result: z.object({}),
   },
+  /** The conversations (not in the trash) whose toolbox has a server: said before it is removed. */
+  listServerUsage: {
+    params: z.object({ serverId: z.string().min(1) }),
+    result: z.object({ conversations: z.array(z.object({ conversationId: z.string(), title: z.string() })) }),
+  },
   /** Saves a named toolbox (a new one without an id). */
   saveToolbox: {
     params: z.object({ toolboxId: z.string().optional(), name: z.string().min(1).max(100), serverIds: z.array(z.string()).max(200), isDefault: z.boolean() }),

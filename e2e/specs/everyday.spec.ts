@@ -232,3 +232,117 @@ test('a conversation whose agent is gone says so before anything is sent', async
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
   await expect(message).toHaveValue('are you there?');
 });
+
+test('a whole command line pasted into Command is shown split, and split with one click', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-command');
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Toolbox' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Toolbox' });
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('files');
+  const command = dialog.getByRole('textbox', { name: 'Command' });
+  await command.fill('node "/srv/my tools/index.js" --root /tmp');
+  const note = dialog.getByRole('note').filter({ hasText: 'This looks like a whole command line' });
+  await expect(note).toContainText('Command: node; arguments: /srv/my tools/index.js --root /tmp.');
+  await note.getByRole('button', { name: 'Split into command and arguments' }).click();
+  await expect(command).toHaveValue('node');
+  await expect(dialog.getByRole('textbox', { name: 'Arguments' })).toHaveValue('/srv/my tools/index.js\n--root\n/tmp');
+  await expect(note).toBeHidden();
+  // What only a shell does is refused with the reason, before saving.
+  await command.fill('node a.js | tee log');
+  await expect(dialog).toContainText('This command cannot be started as it is: It uses the shell\'s "|"');
+});
+
+test('a server can be removed from the toolbox, saying first which conversations use it', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-remove');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-remove-work'));
+  await page.getByRole('button', { name: 'Toolbox' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Toolbox' });
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('files');
+  await dialog.getByRole('textbox', { name: 'Command' }).fill('node');
+  await dialog.getByRole('textbox', { name: 'Arguments' }).fill('/srv/files/index.js');
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await dialog.getByRole('checkbox', { name: 'files', exact: true }).check();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('hello with files');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello with files');
+
+  await page.getByRole('button', { name: 'Toolbox' }).click();
+  await dialog.getByRole('button', { name: 'Remove files' }).click();
+  const confirm = dialog.getByRole('group', { name: 'Remove files?' });
+  await expect(confirm).toContainText('One conversation uses files: “hello with files”. It loses it');
+  await confirm.getByRole('button', { name: 'Keep it' }).click();
+  await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Remove files' }).click();
+  await confirm.getByRole('button', { name: 'Remove files' }).click();
+  await expect(dialog.getByRole('list', { name: 'Servers' }).getByRole('listitem')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  // The open conversation let it go: its next message goes without it.
+  await message.fill('and now?');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Fake reply: and now?');
+});
+
+test('Settings shows Baton\'s log in the browser version too', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-log');
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('main', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Data folder' }).click();
+  const log = settings.getByRole('region', { name: "Baton's log" });
+  await log.getByRole('button', { name: 'Show the log' }).click();
+  await expect(log).toContainText(path.join(dataDir, 'logs', 'baton.log'));
+  await expect(log.getByLabel('Log lines')).toContainText(/web host started on port \d+/);
+});
+
+test('the Toolbox opened from Settings edits the default toolbox, never the open conversation', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-default-toolbox');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-default-toolbox-work'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('hello');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
+  // A server, not chosen for this conversation.
+  await page.getByRole('button', { name: 'Toolbox' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Toolbox' });
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('files');
+  await dialog.getByRole('textbox', { name: 'Command' }).fill('node');
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).not.toBeChecked();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('main', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Toolboxes' }).click();
+  await settings.getByRole('button', { name: 'Edit the default toolbox…' }).click();
+  await expect(dialog).toContainText('The default toolbox: the servers a new conversation starts with.');
+  await dialog.getByRole('checkbox', { name: 'files', exact: true }).check();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(settings.getByRole('list', { name: 'Named toolboxes' })).toContainText('Default (default for new conversations)');
+  await settings.getByRole('button', { name: 'Close settings' }).click();
+
+  // The conversation still has no server; a new one starts with the default.
+  await page.getByRole('button', { name: 'Toolbox' }).click();
+  await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).not.toBeChecked();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await message.fill('a second one');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: a second one');
+  await page.getByRole('button', { name: 'Toolbox' }).click();
+  await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).toBeChecked();
+});

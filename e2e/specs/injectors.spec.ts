@@ -71,7 +71,9 @@ test('trust a folder, select its injectors: the preview shows each part\'s level
   const preview = dialog.getByRole('region', { name: 'Delivery preview' });
   await expect(preview).toContainText('Injector "voice" (every turn): system, added');
   await expect(preview).toContainText('Injector "checklist" (the first turn only): per-turn context, as an embedded resource');
-  await expect(preview.getByText(/^[0-9a-f]{12}$/).first()).toBeVisible();
+  // Each part's digest is with its exact text; the bundle's behind "Details".
+  await preview.getByText('Details', { exact: true }).click();
+  await expect(preview.getByText(/^Digest [0-9a-f]{12}$/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
 

@@ -79,8 +79,21 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello Gemini');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-  await expect(page.getByRole('alert').filter({ hasText: 'Gemini cannot take instructions to add to its prompt' })).toBeVisible();
+  const refusal = page.getByRole('alert').filter({ hasText: 'Gemini cannot take instructions to add to its prompt' });
+  await expect(refusal).toBeVisible();
   expect(stub.modelRequests().filter((request) => request.dialect === 'gemini')).toEqual([]);
+
+  // The refusal has its ways out: this message goes without the instructions (said on the turn), and nothing of them reaches the model.
+  const ways = refusal.getByRole('group', { name: 'Ways to send it' });
+  await expect(ways.getByRole('button', { name: "Don't send my instructions to Gemini" })).toBeVisible();
+  await expect(ways.getByRole('button', { name: 'Open Instructions' })).toBeVisible();
+  await ways.getByRole('button', { name: 'Send without my instructions this time' }).click();
+  await expect(page.getByRole('article', { name: /^Gemini/ })).toHaveCount(1);
+  await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
+  await expect(page.getByRole('article', { name: 'You' })).toContainText('sent without your instructions');
+  const sent = stub.modelRequests().filter((request) => request.dialect === 'gemini');
+  expect(sent.length).toBeGreaterThan(0);
+  expect(JSON.stringify(sent)).not.toContain(MARKER);
 
   // Replacing is possible: the next message goes through with the marker at system level.
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
@@ -90,7 +103,7 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
   await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeHidden();
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello again Gemini');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-  await expect(page.getByRole('article', { name: /^Gemini/ })).toContainText(`The system channel holds ${MARKER}, and no user message holds it.`);
+  await expect(page.getByRole('article', { name: /^Gemini/ }).last()).toContainText(`The system channel holds ${MARKER}, and no user message holds it.`);
 });
 
 test("a folder's own instructions reach Claude only once you trust the folder; the agent's profile is there too", async ({ page }) => {

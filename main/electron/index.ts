@@ -195,7 +195,7 @@ async function start(): Promise<void> {
           ...(process.platform === 'linux' ? { backend: safeStorage.getSelectedStorageBackend() } : {}),
         }
       : undefined;
-    host = new Host({ dataDir, version: app.getVersion(), env, log: writeLog, ...(agentPackages ? { agentPackages } : {}), ...(keyWrapper ? { keyWrapper } : {}) });
+    host = new Host({ dataDir, version: app.getVersion(), env, log: writeLog, logFile: log.file, ...(agentPackages ? { agentPackages } : {}), ...(keyWrapper ? { keyWrapper } : {}) });
   } catch (error) {
     dialog.showErrorBox('Baton could not start', error instanceof Error ? error.message : String(error));
     app.quit();

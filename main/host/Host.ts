@@ -62,6 +62,8 @@ export type HostOptions = {
   storeOptions?: OpenOptions;
   /** Wraps the key of the saved secrets with the desktop's keychain (Electron safeStorage). */
   keyWrapper?: KeyWrapper;
+  /** The log file `log` writes to (Settings shows its last lines). */
+  logFile?: string;
 };
 
 /** A running host core. */
@@ -211,6 +213,7 @@ export class Host {
       instructions: this.instructions,
       toolbox,
       serverImports: new ServerImports(toolbox, homeDir, env.APPDATA),
+      logFile: options.logFile,
       checkpoints: this.checkpoints,
       rewinds: this.rewinds,
     };

@@ -3,6 +3,7 @@
  * address (and its per-run token). Options: --port N, --data-dir DIR, --no-open, and --host
  * ADDRESS to serve beyond this machine (with a warning).
  */
+import { RotatingLog } from '../host/log/RotatingLog.js';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,10 @@ async function main(): Promise<void> {
     return;
   }
   const staticDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'renderer');
+  // The web host keeps the same log file as the desktop app (Settings › Data folder shows it).
+  const file = new RotatingLog(options.dataDir);
   const log = (message: string): void => {
+    file.write(message);
     if (process.env.BATON_DEBUG) {
       console.error(`[baton] ${message}`);
     }
@@ -40,7 +44,7 @@ async function main(): Promise<void> {
   // Started from a terminal, the PATH is the person's own; version-manager shims are added where they exist.
   const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: false });
   const agentPackages = agentPackagesFromEnv(env);
-  const host = new Host({ dataDir: options.dataDir, log, env, ...(agentPackages ? { agentPackages } : {}) });
+  const host = new Host({ dataDir: options.dataDir, log, logFile: file.file, env, ...(agentPackages ? { agentPackages } : {}) });
   const server = await startWebServer({ host, staticDir, port: options.port, log, ...(options.host ? { bindAddress: options.host, exposed: true } : {}) }).catch(async (error: unknown) => {
     await host.dispose();
     throw error;
@@ -50,6 +54,7 @@ async function main(): Promise<void> {
     console.error(warning);
   }
   console.log(`Baton is running at ${server.url}`);
+  log(`web host started on port ${server.port}`);
   if (options.open) {
     openBrowser(server.url);
   }

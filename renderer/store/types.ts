@@ -57,6 +57,8 @@ export type HostSlice = {
   installs: Record<string, { action: 'install' | 'update' | 'remove'; lines: string[]; running: boolean; error: string | null }>;
   /** Installs (or updates) an agent into Baton's agents folder. */
   installAgent(agentId: string): Promise<void>;
+  /** Cancels an install or update under way. */
+  cancelInstall(agentId: string): Promise<void>;
   /** Removes an agent Baton installed. */
   removeAgent(agentId: string): Promise<void>;
   /** The sessions an agent keeps itself, as last listed (for importing them). */
@@ -211,6 +213,8 @@ export type InstructionsSlice = {
 /** The Toolbox dialog. */
 export type ToolboxSlice = {
   toolboxDialog: {
+    /** What the checkboxes change: the pane's conversation (or new conversation), or the default toolbox (opened from Settings). */
+    scope: 'pane' | 'default';
     servers: CatalogServer[];
     toolboxes: Toolbox[];
     /** The servers the pane's conversation (or draft) may use. */
@@ -223,8 +227,16 @@ export type ToolboxSlice = {
     toolsNote?: string | null;
     problem: string | null;
     busy: boolean;
+    /** A server about to be removed, with the conversations that use it (null while asked). */
+    removing?: { serverId: string; usedBy: Array<{ conversationId: string; title: string }> | null } | null;
   } | null;
-  openToolbox(): Promise<void>;
+  /** Opens dialog "Toolbox" for the pane's conversation (or new conversation), or from Settings for the default toolbox. */
+  openToolbox(scope?: 'pane' | 'default'): Promise<void>;
+  /** Asks which conversations use a server, before removing it. */
+  askRemoveServer(serverId: string): Promise<void>;
+  cancelRemoveServer(): void;
+  /** Removes a server from the toolbox (the open conversation lets it go first). */
+  removeServer(serverId: string): Promise<void>;
   closeToolbox(): void;
   toggleServer(serverId: string, on: boolean): Promise<void>;
   applyToolbox(toolboxId: string): Promise<void>;
@@ -269,8 +281,13 @@ export type RewindSlice = {
   setRewindChoice(changes: { keepFiles?: boolean; overwrite?: { path: string; on: boolean } }): void;
   confirmRewind(): Promise<void>;
   undoRewind(rewindId: string): Promise<void>;
-  /** Replaces the last reply: its turn is set aside (files kept) and the message is sent again. */
-  retry(turnId: string): Promise<void>;
+  /** Replaces the last reply: its turn is set aside (files kept) and the message is sent again (this once without the person's instructions, if asked). */
+  retry(turnId: string, options?: { withoutInstructions?: boolean }): Promise<void>;
+  /**
+   * Resolves a turn the agent refused for the person's instructions, from the refusal's buttons:
+   * send this message without them, stop sending them to that agent, or allow its command-line channel; then the message goes again.
+   */
+  resolveRefusal(turnId: string, choice: 'without' | 'off' | 'allow'): Promise<void>;
   /** Dialog "Branch from here" while open. */
   branchDialog: { conversationId: string; turnId: string; agentId: string; restoreFiles: boolean; busy: boolean; problem: string | null } | null;
   openBranch(turnId: string): void;
@@ -308,6 +325,9 @@ export type SettingsSlice = {
   /** What the data folder holds that grows with use (null before asked). */
   dataFolderUsage: Result<'getDataFolderUsage'> | null;
   loadDataFolderUsage(): Promise<void>;
+  /** Baton's log as last read (null before asked). */
+  logTail: Result<'readLog'> | null;
+  loadLog(): Promise<void>;
   /** Turns checkpoints of working folders on or off, or sets the largest file they keep. */
   setCheckpointSettings(changes: { off?: boolean; maxFileMegabytes?: number }): Promise<void>;
 };

@@ -4,6 +4,7 @@
  * progress, chatted with, updated, and removed; a failing install leaves the working copy alone.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
@@ -109,6 +110,30 @@ describe('managed installs', () => {
     const failed = await host.handle('installAgent', { agentId: 'codex' });
     expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('npm cannot reach the npm registry (http://127.0.0.1:9/: ECONNREFUSED)') } });
     expect(failed.ok ? '' : failed.error.message).toContain('npm_config_registry');
+  }, 60_000);
+
+  it('an install that hangs (a registry that never answers) can be cancelled: npm is ended and nothing changes', async () => {
+    // A registry that takes the connection and never answers: npm waits (and would retry for minutes).
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const dataDir = tempDir('managed-cancel');
+    host = new Host({ dataDir, env: { ...env, npm_config_registry: `http://127.0.0.1:${port}/` }, agentPackages: { codex: ['baton-test-no-such-package@1.0.0'] } });
+    const started = new Promise<void>((resolve) => host!.subscribe((event: PushEvent) => event.name === 'agentInstallProgress' && resolve()));
+    const installing = host.handle('installAgent', { agentId: 'codex' });
+    await started;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const cancelled = await host.handle('cancelAgentInstall', { agentId: 'codex' });
+    expect(cancelled).toEqual({ ok: true, result: { cancelled: true } });
+    const failed = await installing;
+    expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('you cancelled it. Nothing was changed.') } });
+    expect(existsSync(path.join(dataDir, 'agents', 'codex'))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'agents', 'codex.staging'))).toBe(false);
+    // Nothing to cancel any more.
+    expect(await host.handle('cancelAgentInstall', { agentId: 'codex' })).toEqual({ ok: true, result: { cancelled: false } });
+    sockets.forEach((socket) => socket.destroy());
+    silent.close();
   }, 60_000);
 
   it('without npm, installing says so', async () => {

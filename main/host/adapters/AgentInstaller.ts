@@ -24,6 +24,8 @@ const OUTPUT_LINES_IN_ERRORS = 20;
 /** Installs, updates and removes agents in Baton's agents folder. */
 export class AgentInstaller {
   private readonly busy = new Set<string>();
+  /** The npm run of each install under way (Cancel ends it). */
+  private readonly npmRuns = new Map<string, { group: ProcessGroup; cancelled: boolean }>();
 
   constructor(
     private readonly dataDir: string,
@@ -94,7 +96,10 @@ export class AgentInstaller {
       const npmArgs = locked ? ['ci', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http', ...packages];
       say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm ${locked ? `ci (the lock Baton ships for ${packages.join(' ')})` : `install ${packages.join(' ')}`}`);
       try {
-        const output = await this.runNpm(npm, npmArgs, staging, say);
+        const output = await this.runNpm(adapter.agentId, npm, npmArgs, staging, say);
+        if (output.cancelled) {
+          throw new AgentInstallFailedError(adapter.displayName, action, 'you cancelled it. Nothing was changed.');
+        }
         if (output.exit !== 0) {
           throw new AgentInstallFailedError(adapter.displayName, action, unreachableRegistry(output.tail, this.env) ?? `npm exited with ${output.exit}.`, output.tail);
         }
@@ -180,12 +185,33 @@ export class AgentInstaller {
   }
 
   /** Runs npm, passing each output line on; resolves with its exit code and last lines. */
-  private async runNpm(npm: string, args: string[], cwd: string, line: (text: string) => void): Promise<{ exit: number | null; tail: string }> {
+  /** Cancels an install under way: npm and everything it started are ended, and nothing is swapped in. False when none runs. */
+  cancel(agentId: string): boolean {
+    const run = this.npmRuns.get(agentId);
+    if (!run) {
+      return false;
+    }
+    run.cancelled = true;
+    void run.group.dispose();
+    return true;
+  }
+
+  private async runNpm(agentId: string, npm: string, args: string[], cwd: string, line: (text: string) => void): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
     const child = new ProcessGroup({ command: npm, args, cwd, env: { ...this.env, npm_config_update_notifier: 'false' } });
+    const run = { group: child, cancelled: false };
+    this.npmRuns.set(agentId, run);
+    try {
+      return await this.readNpm(child, line, run);
+    } finally {
+      this.npmRuns.delete(agentId);
+    }
+  }
+
+  private async readNpm(child: ProcessGroup, line: (text: string) => void, run: { cancelled: boolean }): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
     try {
       await child.spawned();
     } catch (error) {
-      return { exit: null, tail: (error as Error).message };
+      return { exit: null, tail: (error as Error).message, cancelled: run.cancelled };
     }
     child.child.stdin.end();
     const recent: string[] = [];
@@ -208,7 +234,7 @@ export class AgentInstaller {
       recent.push(pending);
       line(pending);
     }
-    return { exit: code, tail: recent.join('\n') };
+    return { exit: code, tail: recent.join('\n'), cancelled: run.cancelled };
   }
 }
 

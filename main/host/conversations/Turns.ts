@@ -26,6 +26,9 @@ import { refuseSwitch } from './refuseSwitch.js';
 /** How long shutdown waits for cancelled turns to end before the agents are killed. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
+/** How long a failed turn waits for the agent's last error output to arrive before recording it. */
+const STDERR_SETTLE_MS = 150;
+
 /** How long a prompt waits for its turn's checkpoint (taken while the session starts); past it, the prompt goes out and the checkpoint goes on. */
 const CHECKPOINT_WAIT_MS = 250;
 
@@ -92,7 +95,7 @@ export class Turns implements TurnState {
    * With another `agentId` than the conversation's, the conversation passes to that agent: the
    * switch is committed with the turn it serves, after what the agent cannot take is refused.
    */
-  send(conversationId: string, text: string, agentId?: string, attachments: readonly Attachment[] = []): { turnId: string; seq: number } {
+  send(conversationId: string, text: string, agentId?: string, attachments: readonly Attachment[] = [], options: { withoutInstructions?: boolean } = {}): { turnId: string; seq: number } {
     const { store, catalog, instructions: settings, committer } = this.deps;
     const current = store.getSummary(conversationId);
     if (current.lifecycle === 'deleted') {
@@ -109,12 +112,16 @@ export class Turns implements TurnState {
     // An injector that cannot be used fails the turn closed, before any agent is asked.
     let injectors: Injector[] = [];
     let refusal: unknown;
+    const without = options.withoutInstructions === true;
     try {
-      injectors = context.injectors && !context.injectors.off ? settings.injectors.resolve(context.injectors.names, summary.cwd) : [];
+      injectors = context.injectors && !context.injectors.off && !without ? settings.injectors.resolve(context.injectors.names, summary.cwd) : [];
     } catch (error) {
       refusal = error;
     }
-    const instructions = settings.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd, injectors });
+    // "Send without my instructions this time": an empty bundle for this turn only, said on the turn.
+    const instructions = without
+      ? settings.compose({ person: { text: '', intent: 'append' }, conversation: null, injectors: [] })
+      : settings.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd, injectors });
     const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
     if (switching) {
       // Refused at the switch, before anything is committed: the person keeps their message.
@@ -129,7 +136,7 @@ export class Turns implements TurnState {
     const turnId = newId();
     const { events } = committer.commit(conversationId, [
       ...(switching ? [{ type: 'agent.switched' as const, payload: { turnId, fromAgentId: current.agentId, fromAgentName: current.agentName, toAgentId: adapter.agentId, toAgentName: adapter.displayName } }] : []),
-      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}), ...(attached.length > 0 ? { attachments: attached.map((ready) => ready.record) } : {}) } },
+      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}), ...(attached.length > 0 ? { attachments: attached.map((ready) => ready.record) } : {}), ...(without ? { withoutInstructions: true as const } : {}) } },
     ]);
     const running: Running = {
       turnId,
@@ -320,7 +327,7 @@ export class Turns implements TurnState {
       drafts.push({ type: 'turn.ended', payload: { turnId, outcome, stopReason, ...(tokens ? { tokens } : {}) } });
       committer.commit(conversationId, drafts);
     } catch (error) {
-      this.recordFailure(conversationId, summary, running, error);
+      await this.recordFailure(conversationId, summary, running, error);
     } finally {
       clearTimeout(running.stopTimer);
       this.running.delete(conversationId);
@@ -332,7 +339,7 @@ export class Turns implements TurnState {
   }
 
   /** Records how a turn that threw ended: cancelled when Baton ended an agent that ignored Stop, else failed. */
-  private recordFailure(conversationId: string, summary: ConversationSummary, running: Running, error: unknown): void {
+  private async recordFailure(conversationId: string, summary: ConversationSummary, running: Running, error: unknown): Promise<void> {
     const { turnId } = running;
     const { committer } = this.deps;
     if (running.forced && !running.storeFailure) {
@@ -346,7 +353,12 @@ export class Turns implements TurnState {
     this.deps.log(`turn ${turnId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
     // The agent's own last words go with any failure (redacted when recorded): the cause is often only there.
     const wire = toWireError(cause);
-    const tail = typeof wire.details?.stderrTail === 'string' ? undefined : this.deps.sessions.get(conversationId)?.stderrTail();
+    const live = typeof wire.details?.stderrTail === 'string' ? undefined : this.deps.sessions.get(conversationId);
+    if (live) {
+      // What the agent wrote just before failing may still be on its way through the pipe.
+      await delay(STDERR_SETTLE_MS);
+    }
+    const tail = live?.stderrTail();
     const failure = tail ? { ...wire, details: { ...wire.details, stderrTail: tail } } : wire;
     try {
       committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'failed', error: failure } }]);

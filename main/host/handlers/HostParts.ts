@@ -47,6 +47,8 @@ export type HostParts = {
   serverImports: ServerImports;
   checkpoints: CheckpointStore;
   rewinds: Rewinds;
+  /** Baton's log file, where there is one. */
+  logFile: string | undefined;
 };
 
 /** One handler per method of the contract. */

@@ -7,6 +7,7 @@ type AgentMethods =
   | 'describeAgent'
   | 'authenticateAgent'
   | 'installAgent'
+  | 'cancelAgentInstall'
   | 'removeAgent'
   | 'startLoginTerminal'
   | 'loginTerminalInput'
@@ -29,6 +30,7 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
       await probe.authenticate(agentId, methodId);
       return {};
     },
+    cancelAgentInstall: ({ agentId }) => ({ cancelled: installer.cancel(agentId) }),
     installAgent: async ({ agentId }) => {
       await installer.install(catalog.get(agentId));
       probe.forget(agentId);

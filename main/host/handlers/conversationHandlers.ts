@@ -37,7 +37,7 @@ export function conversationHandlers({ store, committer, conversations, turns, a
       const { envelopes, nextSeq } = store.readPage(conversationId, fromSeq, limit);
       return { events: envelopes, nextSeq };
     },
-    sendMessage: ({ conversationId, text, agentId, attachments }) => turns.send(conversationId, text, agentId, attachments),
+    sendMessage: ({ conversationId, text, agentId, attachments, withoutInstructions }) => turns.send(conversationId, text, agentId, attachments, { withoutInstructions: withoutInstructions === true }),
     steerMessage: async ({ conversationId, text }) => ({ steered: await turns.steer(conversationId, text) }),
     cancelTurn: async ({ conversationId }) => ({ cancelled: await turns.cancel(conversationId) }),
     setSessionOption: async ({ conversationId, optionId, value }) => {

@@ -1,19 +1,21 @@
 /** Requests about the host itself and the machine: what this host is, folder and file completion, what the data folder holds. */
 import { folderCompletions, folderFiles } from '../files/folderFiles.js';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings';
+type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings' | 'readLog';
 
 /** The host's own handlers. */
-export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, store }: HostParts): HandlerGroup<HostMethods> {
+export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, store, logFile }: HostParts): HandlerGroup<HostMethods> {
   const usage = () => ({ checkpointBytes: checkpoints.size(), checkpointsOff: store.getSetting('checkpoints.off', z.boolean(), false), maxFileMegabytes: maxFileBytesSetting(store) / (1024 * 1024) });
   return {
     getHostInfo: () => ({ homeDir, dataDir, version, terminalLogin: logins.supported }),
     listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
     listFolders: ({ typed }) => ({ folders: folderCompletions(typed, homeDir) }),
     getDataFolderUsage: usage,
+    readLog: ({ lines }) => ({ file: logFile ?? null, lines: logFile ? lastLines(logFile, lines) : [] }),
     setCheckpointSettings: ({ off, maxFileMegabytes }) => {
       if (off !== undefined) {
         store.setSetting('checkpoints.off', off);
@@ -24,4 +26,24 @@ export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, s
       return usage();
     },
   };
+}
+
+/** The last `count` lines of a file (at most its last 256 KiB are read); none when it is not there yet. */
+function lastLines(file: string, count: number): string[] {
+  let text: string;
+  try {
+    const size = statSync(file).size;
+    const length = Math.min(size, 256 * 1024);
+    const buffer = Buffer.alloc(length);
+    const handle = openSync(file, 'r');
+    try {
+      readSync(handle, buffer, 0, length, size - length);
+    } finally {
+      closeSync(handle);
+    }
+    text = buffer.toString('utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').filter((line) => line !== '').slice(-count);
 }

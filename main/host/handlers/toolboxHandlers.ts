@@ -9,6 +9,7 @@ type ToolboxMethods =
   | 'addServer'
   | 'setServerBridge'
   | 'removeServer'
+  | 'listServerUsage'
   | 'saveToolbox'
   | 'removeToolbox'
   | 'scanServerImports'
@@ -26,6 +27,7 @@ export function toolboxHandlers({ toolbox, serverImports, conversations, store, 
       toolbox.removeServer(serverId);
       return {};
     },
+    listServerUsage: ({ serverId }) => ({ conversations: store.conversationsUsingServer(serverId) }),
     saveToolbox: (saved) => ({ toolbox: toolbox.saveToolbox(saved) }),
     removeToolbox: ({ toolboxId }) => {
       toolbox.removeToolbox(toolboxId);

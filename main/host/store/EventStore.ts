@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { ConcurrencyError, InvalidRequestError, NotFoundError, StoreError } from '../../../app/errors.js';
 import { EVENT_VERSION, parseDraft, type Envelope, type EventDraft, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
-import type { ConversationContext } from '../../../app/transcript/context.js';
+import { conversationContextSchema, type ConversationContext } from '../../../app/transcript/context.js';
 import { openDatabase, type OpenOptions } from './openDatabase.js';
 import { eventFromRow, Projector, rebuildProjections } from './projections.js';
 import { listPage, searchMessages, type ListCursor, type ListQuery, type SearchHit, type SearchQuery } from './queries.js';
@@ -221,6 +221,15 @@ export class EventStore {
   /** The conversations bound to each of an agent's sessions (by session id). */
   sessionsBoundTo(agentId: string): Map<string, string> {
     return new Map(this.statements.sessionsOf.all(agentId).map((row) => [row.session_id, row.conversation_id]));
+  }
+
+  /** The conversations not in the trash whose toolbox has the server, by title. */
+  conversationsUsingServer(serverId: string): Array<{ conversationId: string; title: string }> {
+    const rows = this.db.prepare<[string], { conversation_id: string; context: string }>('SELECT conversation_id, context FROM conversation_context WHERE instr(context, ?) > 0').all(serverId);
+    return rows.flatMap((row) => {
+      const context = conversationContextSchema.parse(JSON.parse(row.context));
+      return context.lifecycle !== 'deleted' && context.toolbox?.servers.some((server) => server.serverId === serverId) ? [{ conversationId: row.conversation_id, title: this.getSummary(row.conversation_id).title || 'New conversation' }] : [];
+    });
   }
 
   /** The checkpoints of working folders that some conversation's events name (a branch shares its original's). */

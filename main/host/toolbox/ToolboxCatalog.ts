@@ -4,6 +4,8 @@
  * conversation's choice into the complete ACP `McpServer[]` a session is given.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
@@ -20,6 +22,7 @@ import {
   type Toolbox,
   type ToolboxChoice,
 } from '../../../app/toolbox/catalog.js';
+import { splitCommandLine } from '../../../app/toolbox/commandLine.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { resolveVariables, type VariableScope } from '../../../app/toolbox/variables.js';
 import type { EventStore } from '../store/EventStore.js';
@@ -102,6 +105,7 @@ export class ToolboxCatalog {
     if (this.statements.byName.get(server.name)) {
       throw new InvalidRequestError(`A server named "${server.name}" is already in your toolbox; choose another name.`);
     }
+    refuseCommandLine(server.transport === 'stdio' ? server.command : undefined);
     const serverId = newId();
     return this.write(() => {
       const seal = (entries: typeof server.env): StoredEntry[] =>
@@ -291,4 +295,20 @@ export class ToolboxCatalog {
       bridge: spec.bridge,
     });
   }
+}
+
+/**
+ * A whole command line in Command ("node /path/index.js") would fail only when a session starts
+ * (spawn … ENOENT): refused now, saying how to split it. A program whose own path has spaces (an
+ * existing absolute path) is fine.
+ */
+function refuseCommandLine(command: string | undefined): void {
+  if (command === undefined || !/\s/.test(command) || (path.isAbsolute(command) && existsSync(command))) {
+    return;
+  }
+  const split = splitCommandLine(command);
+  if ('problem' in split) {
+    throw new InvalidRequestError(`Command "${command}" cannot be started as it is: ${split.problem}`);
+  }
+  throw new InvalidRequestError(`Command takes the program only, not a whole command line: put "${split.command}" in Command and ${split.args.map((arg) => `"${arg}"`).join(', ')} in Arguments.`);
 }

@@ -9,6 +9,7 @@ import { useBaton } from '../../store/index.js';
 /** Progress and outcome of the agent's last install action. */
 function InstallLog({ agentId }: { agentId: string }) {
   const install = useBaton((state) => state.installs[agentId]);
+  const cancel = useBaton((state) => state.cancelInstall);
   if (!install) {
     return null;
   }
@@ -16,7 +17,12 @@ function InstallLog({ agentId }: { agentId: string }) {
     <div className="install-log">
       {install.running ? (
         <p role="status" className="muted">
-          <progress aria-label={`${install.action === 'remove' ? 'Removing' : install.action === 'update' ? 'Updating' : 'Installing'}…`} /> {install.lines.at(-1) ?? 'Starting npm…'}
+          <progress aria-label={`${install.action === 'remove' ? 'Removing' : install.action === 'update' ? 'Updating' : 'Installing'}…`} /> {install.lines.at(-1) ?? 'Starting npm…'}{' '}
+          {install.action !== 'remove' ? (
+            <button type="button" onClick={() => void cancel(agentId)}>
+              Cancel
+            </button>
+          ) : null}
         </p>
       ) : null}
       {install.error ? (

@@ -18,11 +18,11 @@ function FolderValue({ value, conversationId }: { value: string; conversationId:
       <span>Working folder</span>
       <code title={value}>{value}</code>
       {revealFolder && conversationId ? (
-        <button type="button" onClick={() => void revealFolder?.(conversationId)}>
+        <button type="button" className="header-action" onClick={() => void revealFolder?.(conversationId)}>
           Reveal
         </button>
       ) : (
-        <button type="button" onClick={() => copy(value)}>
+        <button type="button" className="header-action" onClick={() => copy(value)}>
           {copied ? 'Copied' : 'Copy path'}
         </button>
       )}

@@ -5,10 +5,46 @@
  */
 import { useState } from 'react';
 import type { Transport } from '../../../app/toolbox/catalog.js';
+import { splitCommandLine } from '../../../app/toolbox/commandLine.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
 
 type Row = { name: string; value: string; secret: boolean };
+
+/** Under Command: a whole command line pasted there, shown split (program, arguments) with a button to split it, or why it cannot be. */
+function CommandLineNote({ command, split }: { command: string; split: (program: string, args: string[]) => void }) {
+  const line = command.trim();
+  if (!/\s/.test(line) && !/["'\\]/.test(line)) {
+    return null;
+  }
+  const parts = splitCommandLine(line);
+  if ('problem' in parts) {
+    return <Banner kind="warning" alert={false}>{`This command cannot be started as it is: ${parts.problem}`}</Banner>;
+  }
+  if (parts.args.length === 0 && parts.command === line) {
+    return null;
+  }
+  return (
+    <p className="hint command-line-note" role="note">
+      This looks like a whole command line. Command: <code>{parts.command}</code>
+      {parts.args.length > 0 ? (
+        <>
+          ; arguments:{' '}
+          {parts.args.map((arg, index) => (
+            <span key={index}>
+              {index > 0 ? ' ' : ''}
+              <code>{arg}</code>
+            </span>
+          ))}
+        </>
+      ) : null}
+      .{' '}
+      <button type="button" onClick={() => split(parts.command, parts.args)}>
+        Split into command and arguments
+      </button>
+    </p>
+  );
+}
 
 /** The "Add server" form. */
 function AddServerForm() {
@@ -52,6 +88,10 @@ function AddServerForm() {
             <span>Command</span>
             <input aria-label="Command" value={command} spellCheck={false} onChange={(event) => setCommand(event.target.value)} />
           </label>
+          <CommandLineNote command={command} split={(program, more) => {
+            setCommand(program);
+            setArgs([...more, ...args.split('\n').filter((arg) => arg.trim() !== '')].join('\n'));
+          }} />
           <label className="field">
             <span>Arguments (one per line)</span>
             <textarea aria-label="Arguments" rows={3} value={args} spellCheck={false} onChange={(event) => setArgs(event.target.value)} />
@@ -139,6 +179,31 @@ function ImportList() {
   );
 }
 
+/** Removing a server: which conversations use it (they lose it), then Remove or Keep. */
+function RemoveServer({ name, serverId, usedBy }: { name: string; serverId: string; usedBy: Array<{ conversationId: string; title: string }> | null }) {
+  const remove = useBaton((state) => state.removeServer);
+  const cancel = useBaton((state) => state.cancelRemoveServer);
+  return (
+    <div className="remove-server" role="group" aria-label={`Remove ${name}?`}>
+      {usedBy === null ? (
+        <p aria-busy="true">Looking for the conversations that use it…</p>
+      ) : usedBy.length === 0 ? (
+        <p>No conversation uses {name}.</p>
+      ) : (
+        <p>
+          {usedBy.length === 1 ? 'One conversation uses' : `${usedBy.length} conversations use`} {name}: {usedBy.map((conversation) => `“${conversation.title}”`).join(', ')}. {usedBy.length === 1 ? 'It loses' : 'They lose'} it: choose their tools again in Toolbox before their next message.
+        </p>
+      )}
+      <button type="button" disabled={usedBy === null} onClick={() => void remove(serverId)}>
+        Remove {name}
+      </button>{' '}
+      <button type="button" onClick={() => cancel()}>
+        Keep it
+      </button>
+    </div>
+  );
+}
+
 /** Saves the checked servers as a named set (optionally the default for new conversations). */
 function SaveSet() {
   const saveSet = useBaton((state) => state.saveToolboxSet);
@@ -167,12 +232,13 @@ export function ToolboxDialog() {
   const setAdding = useBaton((state) => state.setAdding);
   const scanImports = useBaton((state) => state.scanImports);
   const setBridge = useBaton((state) => state.setBridge);
+  const askRemove = useBaton((state) => state.askRemoveServer);
   const isConversation = useBaton((state) => state.selection.kind === 'conversation');
   if (!dialog) {
     return null;
   }
   return (
-    <DialogFrame open={true} id="toolbox-title" title="Toolbox" className="toolbox-dialog" hint={<>The MCP servers this conversation may use. The agent gets exactly these, from the next message on; your own agent configs are never edited.</>} onClose={() => close()} actions={<>
+    <DialogFrame open={true} id="toolbox-title" title="Toolbox" className="toolbox-dialog" hint={dialog.scope === 'default' ? <>The default toolbox: the servers a new conversation starts with. Conversations already started keep their own choice; change theirs from their own Toolbox.</> : <>The MCP servers this conversation may use. The agent gets exactly these, from the next message on; your own agent configs are never edited.</>} onClose={() => close()} actions={<>
         <button type="button" className="primary" onClick={() => close()}>
           Close
         </button>
@@ -208,6 +274,13 @@ export function ToolboxDialog() {
                 {server.bridge ? <span className="badge"> bridged</span> : null}
               </label>
             ) : null}
+            {dialog.removing?.serverId === server.serverId ? (
+              <RemoveServer name={server.name} serverId={server.serverId} usedBy={dialog.removing.usedBy} />
+            ) : (
+              <button type="button" className="link-button" aria-label={`Remove ${server.name}`} onClick={() => void askRemove(server.serverId)}>
+                Remove
+              </button>
+            )}
           </li>
         ))}
       </ul>

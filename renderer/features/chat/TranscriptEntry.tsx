@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { fidelityBadge, fidelityDetail } from '../../../app/handoff/handoff.js';
 import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
 import { rewindFilesText, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
-import type { AuthMethodInfo } from '../../../app/errors.js';
+import type { AuthMethodInfo, WireError } from '../../../app/errors.js';
 import { Markdown } from '../../components/Markdown.js';
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
@@ -66,6 +66,38 @@ function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: 
         </button>
       ) : null}
     </span>
+  );
+}
+
+/** A refusal of the person's standing instructions (by the agent's abilities, before anything reached it). */
+function isInstructionRefusal(error: WireError | undefined): error is WireError & { details: { agentName: string; reason: string } } {
+  return error?.code === 'UnsupportedInput' && typeof error.details?.input === 'string' && /prompt/.test(error.details.input) && typeof error.details.agentName === 'string' && typeof error.details.reason === 'string';
+}
+
+/** The ways out of a refusal of the person's instructions, each then sending the message again. */
+function RefusalActions({ turnId, error }: { turnId: string; error: WireError & { details: { agentName: string; reason: string } } }) {
+  const resolve = useBaton((state) => state.resolveRefusal);
+  const openInstructions = useBaton((state) => state.openInstructions);
+  const { agentName, reason } = error.details;
+  const commandLine = /command line/.test(reason);
+  return (
+    <div className="refusal-actions" role="group" aria-label="Ways to send it">
+      {commandLine ? (
+        <button type="button" title={`Other users of this computer can read them in the process list`} onClick={() => void resolve(turnId, 'allow')}>
+          Allow for {agentName}
+        </button>
+      ) : null}
+      <button type="button" onClick={() => void resolve(turnId, 'without')}>
+        Send without my instructions this time
+      </button>
+      <button type="button" onClick={() => void resolve(turnId, 'off')}>
+        Don&apos;t send my instructions to {agentName}
+      </button>
+      <button type="button" onClick={() => void openInstructions()}>
+        Open Instructions
+      </button>
+      {commandLine ? <p className="hint">Allowing it: {agentName} takes them on its command line, where other users of this computer can read them in the process list.</p> : null}
+    </div>
   );
 }
 
@@ -191,6 +223,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
           <header className="author">
             You <MessageTime at={item.at} />
             {item.steered ? <span className="steered-note">sent into the running reply</span> : null}
+            {item.withoutInstructions ? <span className="steered-note">sent without your instructions</span> : null}
             <MessageActions text={item.text} turnId={item.steered ? undefined : item.turnId} />
           </header>
           <div className="plain-text">{item.text}</div>
@@ -324,6 +357,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
               <pre>{item.error.details.stderrTail}</pre>
             </details>
           ) : null}
+          {lastReply && item.turnId && isInstructionRefusal(item.error) ? <RefusalActions turnId={item.turnId} error={item.error} /> : null}
           {lastReply && item.turnId ? <RetryButton turnId={item.turnId} /> : null}
         </div>
       );

@@ -104,8 +104,8 @@ function ToolboxesSettings() {
           ))}
         </ul>
       ) : null}
-      <button type="button" onClick={() => void openToolbox()}>
-        Open Toolbox…
+      <button type="button" onClick={() => void openToolbox('default')}>
+        Edit the default toolbox…
       </button>
     </>
   );
@@ -191,8 +191,41 @@ function DataFolderSettings() {
         Checkpoints of working folders (kept as long as their conversations): {usage ? formatBytes(usage.checkpointBytes) : '…'}
       </p>
       {usage ? <CheckpointSettings off={usage.checkpointsOff} maxFileMegabytes={usage.maxFileMegabytes} /> : null}
+      <LogView />
       {version ? <p className="muted">Baton {version}</p> : null}
     </>
+  );
+}
+
+/** Baton's log: its last lines on request (the web host has no menu to reveal the file). */
+function LogView() {
+  const tail = useBaton((state) => state.logTail);
+  const load = useBaton((state) => state.loadLog);
+  return (
+    <section className="log-view" aria-label="Baton's log">
+      <h3>Log</h3>
+      <button type="button" onClick={() => void load()}>
+        {tail ? 'Show the latest lines' : 'Show the log'}
+      </button>
+      {tail ? (
+        <>
+          <p className="muted">
+            {tail.file ? (
+              <>
+                The last {tail.lines.length} lines of <code>{tail.file}</code>. It says what happened, never what you or the agents wrote.
+              </>
+            ) : (
+              'This Baton keeps no log file.'
+            )}
+          </p>
+          {tail.lines.length > 0 ? (
+            <pre className="log-lines" aria-label="Log lines" tabIndex={0}>
+              {tail.lines.join('\n')}
+            </pre>
+          ) : null}
+        </>
+      ) : null}
+    </section>
   );
 }
 

@@ -145,6 +145,9 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
     async installAgent(agentId) {
       await manage(agentId, 'installAgent');
     },
+    async cancelInstall(agentId) {
+      await api.call('cancelAgentInstall', { agentId }).catch((error: unknown) => get().showError(error));
+    },
     async removeAgent(agentId) {
       await manage(agentId, 'removeAgent');
     },

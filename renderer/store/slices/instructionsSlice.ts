@@ -16,9 +16,10 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
   let previewGeneration = 0;
   /** The folder trust a Cancel is putting back. */
   let reverting: Promise<void> = Promise.resolve();
+  /** The agent the pane's next message goes to (one picked for the next turn, after a switch, comes first). */
   const agentOfPane = (): string => {
-    const { selection, openSummary, draft } = get();
-    return selection.kind === 'conversation' ? (openSummary?.agentId ?? '') : draft.agentId;
+    const { selection, openSummary, draft, nextAgent } = get();
+    return selection.kind === 'conversation' ? (nextAgent[selection.conversationId] ?? openSummary?.agentId ?? '') : draft.agentId;
   };
   const folderOfPane = (): string | undefined => {
     const { selection, openSummary, draft } = get();

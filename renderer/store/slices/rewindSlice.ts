@@ -73,7 +73,25 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       get().showError(error);
     }
   },
-  async retry(turnId) {
+  async resolveRefusal(turnId, choice) {
+    const { selection, transcripts } = get();
+    if (selection.kind !== 'conversation') {
+      return;
+    }
+    const agentId = transcripts[selection.conversationId]?.state.turns[turnId]?.agentId;
+    if (!agentId) {
+      return;
+    }
+    try {
+      if (choice === 'off' || choice === 'allow') {
+        await api.call('setAgentInstructionSettings', { agentId, settings: choice === 'off' ? { off: true } : { commandLineAccepted: true } });
+      }
+      await get().retry(turnId, { withoutInstructions: choice === 'without' });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  async retry(turnId, options = {}) {
     const { selection, transcripts } = get();
     if (selection.kind !== 'conversation') {
       return;
@@ -86,7 +104,7 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     try {
       // The last reply is replaced: its turn is set aside (the files as they are), and the message goes again.
       await api.call('rewindConversation', { conversationId, turnId, keepFiles: true, overwrite: [] });
-      await api.call('sendMessage', { conversationId, text: message.text });
+      await api.call('sendMessage', { conversationId, text: message.text, ...(options.withoutInstructions ? { withoutInstructions: true } : {}) });
     } catch (error) {
       get().showError(error);
     }

@@ -36,6 +36,14 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
   },
   processes: null,
   dataFolderUsage: null,
+  logTail: null,
+  async loadLog() {
+    try {
+      set({ logTail: await api.call('readLog', { lines: 200 }) });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
   async setCheckpointSettings(changes) {
     try {
       set({ dataFolderUsage: await api.call('setCheckpointSettings', changes) });

@@ -21,7 +21,19 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
   };
   const choose = async (serverIds: string[]): Promise<void> => {
     const { selection } = get();
+    const dialog = get().toolboxDialog;
     set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, selected: serverIds, problem: null } }));
+    if (dialog?.scope === 'default') {
+      // Opened from Settings: the default toolbox (what new conversations start with) changes, no conversation does.
+      try {
+        const current = dialog.toolboxes.find((toolbox) => toolbox.isDefault);
+        await api.call('saveToolbox', { ...(current ? { toolboxId: current.toolboxId } : {}), name: current?.name ?? 'Default', serverIds, isDefault: true });
+        await reloadCatalog();
+      } catch (error) {
+        problem(error);
+      }
+      return;
+    }
     if (selection.kind === 'draft') {
       set((state) => ({ draft: { ...state.draft, serverIds } }));
       return;
@@ -48,16 +60,20 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
   };
   const reloadCatalog = async (): Promise<void> => {
     const { servers, toolboxes } = await api.call('listToolbox', {});
-    set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, servers, toolboxes } }));
+    // Settings, when it is what opened the dialog, shows the catalog as it is now too.
+    set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, servers, toolboxes }, settings: state.settings && { ...state.settings, servers, toolboxes } }));
   };
 
   return {
     toolboxDialog: null,
-    async openToolbox() {
+    async openToolbox(scope = 'pane') {
       try {
         const { servers, toolboxes } = await api.call('listToolbox', {});
-        set({ toolboxDialog: { servers, toolboxes, selected: selectedNow(), adding: false, scan: null, tools: null, problem: null, busy: false } });
-        await refreshTools();
+        const selected = scope === 'default' ? [...(toolboxes.find((toolbox) => toolbox.isDefault)?.serverIds ?? [])] : selectedNow();
+        set({ toolboxDialog: { scope, servers, toolboxes, selected, adding: false, scan: null, tools: null, problem: null, busy: false } });
+        if (scope === 'pane') {
+          await refreshTools();
+        }
       } catch (error) {
         get().showError(error);
       }
@@ -114,6 +130,32 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
         await api.call('importServers', { candidateIds, inputs });
         await reloadCatalog();
         set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, scan: null, busy: false } }));
+      } catch (error) {
+        problem(error);
+      }
+    },
+    async askRemoveServer(serverId) {
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, removing: { serverId, usedBy: null }, problem: null } }));
+      try {
+        const { conversations } = await api.call('listServerUsage', { serverId });
+        set((state) => ({ toolboxDialog: state.toolboxDialog && state.toolboxDialog.removing?.serverId === serverId ? { ...state.toolboxDialog, removing: { serverId, usedBy: conversations } } : state.toolboxDialog }));
+      } catch (error) {
+        problem(error);
+      }
+    },
+    cancelRemoveServer() {
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, removing: null } }));
+    },
+    async removeServer(serverId) {
+      try {
+        // The open conversation lets it go first, so its next message does not ask for a server that is gone.
+        const selected = get().toolboxDialog?.selected ?? [];
+        if (selected.includes(serverId)) {
+          await choose(selected.filter((id) => id !== serverId));
+        }
+        await api.call('removeServer', { serverId });
+        set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, removing: null } }));
+        await reloadCatalog();
       } catch (error) {
         problem(error);
       }
