@@ -1,5 +1,6 @@
-/** `npm run bench [-- checkpoints|ingest|open|pool|search|turns|ui]`: runs the benchmarks and prints their figures. */
+/** `npm run bench [-- checkpoints|import|ingest|open|pool|search|turns|ui]`: runs the benchmarks and prints their figures. */
 import { checkpointsBenchmark } from './checkpoints.js';
+import { importJsonlBenchmark } from './importJsonl.js';
 import { ingestBenchmark } from './ingest.js';
 import { openBenchmark } from './open.js';
 import { poolBenchmark } from './pool.js';
@@ -7,7 +8,7 @@ import { searchBenchmark } from './search.js';
 import { turnsBenchmark } from './turns.js';
 import { uiBenchmark } from './ui.js';
 
-const all: Record<string, () => void | Promise<void>> = { checkpoints: checkpointsBenchmark, ingest: ingestBenchmark, open: openBenchmark, pool: poolBenchmark, search: searchBenchmark, turns: turnsBenchmark, ui: uiBenchmark };
+const all: Record<string, () => void | Promise<void>> = { checkpoints: checkpointsBenchmark, import: importJsonlBenchmark, ingest: ingestBenchmark, open: openBenchmark, pool: poolBenchmark, search: searchBenchmark, turns: turnsBenchmark, ui: uiBenchmark };
 const chosen = process.argv.slice(2).filter((name) => name in all);
 console.log(`Baton benchmarks on ${process.platform} ${process.arch}, Node ${process.version}`);
 for (const name of chosen.length > 0 ? chosen : Object.keys(all)) {

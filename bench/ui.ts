@@ -26,8 +26,10 @@ declare const MutationObserver: new (callback: () => void) => { observe(target: 
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const FAKE_AGENT = path.join(root, 'e2e', 'fixtures', 'fakeAgent.mjs');
-const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const IDLE_MS = 10_000;
+/** How the benchmarks launch Debian's Chromium. */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** A conversation of `turns` turns mixing prose, code, tool calls and diffs. */
 function richConversation(conversationId: string, turns: number): Envelope[] {
@@ -51,7 +53,8 @@ function richConversation(conversationId: string, turns: number): Envelope[] {
   return envelopes;
 }
 
-async function startHost(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+/** Starts the web host (the built one) on a free port in `dataDir`; resolves with its address. */
+export async function startHost(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [path.join(root, 'dist/main/web/cli.js'), '--port', '0', '--data-dir', dataDir, '--no-open'], { cwd: root, env: { ...process.env, HOME: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -214,7 +217,7 @@ export async function uiBenchmark(): Promise<void> {
     writeFileSync(path.join(dataDir, 'agents.json'), JSON.stringify({ agents: [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT, dataDir] }] }));
     const started = await startHost(dataDir);
     host = started.child;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 
     // BATON_BENCH_UI_PART=long or =stream runs only that half (while working on one of them).
     const part = process.env.BATON_BENCH_UI_PART;

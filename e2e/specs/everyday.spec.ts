@@ -322,6 +322,8 @@ test('the Toolbox opened from Settings edits the default toolbox, never the open
   await dialog.getByRole('textbox', { name: 'Name' }).fill('files');
   await dialog.getByRole('textbox', { name: 'Command' }).fill('node');
   await dialog.getByRole('button', { name: 'Save server' }).click();
+  // A new server is checked for the conversation it was added in: this one does without it.
+  await dialog.getByRole('checkbox', { name: 'files', exact: true }).uncheck();
   await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).not.toBeChecked();
   await dialog.getByRole('button', { name: 'Close' }).click();
 

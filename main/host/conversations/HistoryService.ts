@@ -120,7 +120,8 @@ export class HistoryService {
     let summary = this.store.importEnvelopes(conversationId, envelopes);
     // Shown as it was, but nothing of it reaches an agent until the person confirms it.
     this.importReview.begin(conversationId);
-    const closing = interruptUnfinished(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events));
+    // Only a transcript that ends mid-turn needs folding (to close what was left open): most end between turns.
+    const closing = summary.running ? interruptUnfinished(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events)) : [];
     // The copy says what it is in the list, beside the conversation it may have come from.
     const title = summary.title.trim() === '' ? 'Imported conversation' : `${summary.title} (imported)`;
     summary = this.record(conversationId, [...closing, { type: 'conversation.renamed', payload: { title } }]);

@@ -28,7 +28,7 @@ export function Sidebar() {
           New conversation
         </button>
         <button type="button" title="Import a conversation exported from Baton as JSONL" onClick={() => fileInput.current?.click()}>
-          Import conversation (JSONL)…
+          Import JSONL…
         </button>
         <input
           ref={fileInput}
