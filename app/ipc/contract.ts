@@ -14,6 +14,7 @@ import { toolboxRequests } from './toolboxRequests.js';
 
 export { agentProcessSchema, agentSessionSchema, type AgentProcess, type AgentSession } from './agentRequests.js';
 export { MAX_EVENTS_PER_PAGE } from './conversationRequests.js';
+export { preferenceKeySchema } from './hostRequests.js';
 export { importReviewSchema, listCursorSchema, MAX_IMPORT_CHARS, searchHitSchema, type ImportReview, type SearchHit } from './historyRequests.js';
 export { instructionPreviewSchema, type InstructionPreview } from './instructionRequests.js';
 export { importCandidateSchema, type ImportCandidate } from './toolboxRequests.js';
@@ -31,6 +32,8 @@ export const requests = {
 
 /** A host API method name. */
 export type Method = keyof typeof requests;
+/** One of the page's preferences the host keeps. */
+export type PreferenceKey = Params<'setPreference'>['key'];
 /** Params of a method. */
 export type Params<M extends Method> = z.infer<(typeof requests)[M]['params']>;
 /** Result of a method. */

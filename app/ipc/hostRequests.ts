@@ -2,6 +2,9 @@
 import { z } from 'zod';
 
 /** The host's requests of the host API contract. */
+/** The page's preferences the host keeps for every window and run (the theme, recent folders, agent choices). */
+export const preferenceKeySchema = z.enum(['baton.theme', 'baton.recentFolders', 'baton.agentChoices']);
+
 /** What the data folder's checkpoints take, and their settings. */
 const checkpointSettingsResult = z.object({ checkpointBytes: z.number().int().nonnegative(), checkpointsOff: z.boolean(), maxFileMegabytes: z.number() });
 
@@ -31,6 +34,16 @@ export const hostRequests = {
   getDataFolderUsage: {
     params: z.object({}),
     result: checkpointSettingsResult,
+  },
+  /** The page's preferences, as the host keeps them (absent: never set). */
+  getPreferences: {
+    params: z.object({}),
+    result: z.object({ preferences: z.record(z.string(), z.string()) }),
+  },
+  /** Keeps one of the page's preferences (null: forgets it). */
+  setPreference: {
+    params: z.object({ key: preferenceKeySchema, value: z.string().max(1_000_000).nullable() }),
+    result: z.object({}),
   },
   /** The last lines of Baton's log (what happened, never message or instruction text), and where it is. */
   readLog: {

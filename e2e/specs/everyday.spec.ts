@@ -348,3 +348,32 @@ test('the Toolbox opened from Settings edits the default toolbox, never the open
   await page.getByRole('button', { name: 'Toolbox' }).click();
   await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).toBeChecked();
 });
+
+test('the theme and the recent folders are kept by Baton, not the browser: a new run on another port has them', async ({ page }) => {
+  const dataDir = tempDir('e2e-everyday-preferences');
+  registerFakeAgent(dataDir);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('main', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Appearance' }).click();
+  await settings.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
+  await settings.getByRole('button', { name: 'Close settings' }).click();
+  const work = tempDir('e2e-everyday-preferences-work');
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('hello');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
+
+  // Another run: another port, so another origin with empty browser storage.
+  const firstUrl = host.url;
+  await host.kill();
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  expect(new URL(host.url).port).not.toBe(new URL(firstUrl).port);
+  await page.goto(host.url);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(work);
+});

@@ -1,9 +1,10 @@
 /**
  * Per agent, the session options (model, mode…) it offered last and the values the person chose,
- * remembered in this browser profile, so that a new conversation can show the pickers before its
+ * kept with the host's preferences, so that a new conversation can show the pickers before its
  * first message and apply the choices when the session starts.
  */
 import type { EventPayload } from '../../app/events/index.js';
+import { readPreference, writePreference } from './preferences.js';
 
 type SessionOption = EventPayload<'session.options'>['options'][number];
 
@@ -14,7 +15,7 @@ export type AgentChoices = { options: SessionOption[]; chosen: Record<string, st
 
 function readAll(): Record<string, AgentChoices> {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(KEY) ?? '{}');
+    const value: unknown = JSON.parse(readPreference(KEY) ?? '{}');
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, AgentChoices>) : {};
   } catch {
     return {};
@@ -22,11 +23,7 @@ function readAll(): Record<string, AgentChoices> {
 }
 
 function writeAll(all: Record<string, AgentChoices>): void {
-  try {
-    localStorage.setItem(KEY, JSON.stringify(all));
-  } catch {
-    // Storage refused: nothing is remembered.
-  }
+  writePreference(KEY, JSON.stringify(all));
 }
 
 /** The remembered options and choices of an agent (only well-formed entries). */

@@ -1,20 +1,18 @@
 /**
- * Light and dark themes: the system setting by default, or the person's choice, remembered in
- * this browser profile. The theme in force is a `data-theme` attribute on the root element (the
+ * Light and dark themes: the system setting by default, or the person's choice, kept with the
+ * host's preferences. The theme in force is a `data-theme` attribute on the root element (the
  * tokens in styles.css follow it); under "system" it follows the setting as it changes.
  */
+import { readPreference, writePreference } from './preferences.js';
+
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 const KEY = 'baton.theme';
 
 /** The remembered choice ("system" when none). */
 export function readTheme(): ThemeChoice {
-  try {
-    const value = localStorage.getItem(KEY);
-    return value === 'light' || value === 'dark' ? value : 'system';
-  } catch {
-    return 'system';
-  }
+  const value = readPreference(KEY);
+  return value === 'light' || value === 'dark' ? value : 'system';
 }
 
 const systemDark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined;
@@ -34,13 +32,5 @@ export function startTheme(): void {
 export function applyTheme(choice: ThemeChoice): void {
   current = choice;
   show();
-  try {
-    if (choice === 'system') {
-      localStorage.removeItem(KEY);
-    } else {
-      localStorage.setItem(KEY, choice);
-    }
-  } catch {
-    // Storage refused (private window): the choice holds for this page only.
-  }
+  writePreference(KEY, choice === 'system' ? null : choice);
 }

@@ -2,10 +2,11 @@
 import { folderCompletions, folderFiles } from '../files/folderFiles.js';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { z } from 'zod';
+import { preferenceKeySchema } from '../../../app/ipc/index.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings' | 'readLog';
+type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings' | 'readLog' | 'getPreferences' | 'setPreference';
 
 /** The host's own handlers. */
 export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, store, logFile }: HostParts): HandlerGroup<HostMethods> {
@@ -15,6 +16,16 @@ export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, s
     listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
     listFolders: ({ typed }) => ({ folders: folderCompletions(typed, homeDir) }),
     getDataFolderUsage: usage,
+    getPreferences: () => ({
+      preferences: Object.fromEntries(preferenceKeySchema.options.flatMap((key) => {
+        const value = store.getSetting(`preference.${key}`, z.string().nullable(), null);
+        return value === null ? [] : [[key, value]];
+      })),
+    }),
+    setPreference: ({ key, value }) => {
+      store.setSetting(`preference.${key}`, value);
+      return {};
+    },
     readLog: ({ lines }) => ({ file: logFile ?? null, lines: logFile ? lastLines(logFile, lines) : [] }),
     setCheckpointSettings: ({ off, maxFileMegabytes }) => {
       if (off !== undefined) {

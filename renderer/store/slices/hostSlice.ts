@@ -1,5 +1,8 @@
 /** Connection state, the agent list, host facts and the error banner; wires pushed events to the other slices. */
+import type { PreferenceKey } from '../../../app/ipc/index.js';
 import { conversationInAddress, onAddressChange } from '../../persisted/address.js';
+import { adoptPreferences } from '../../persisted/preferences.js';
+import { startTheme } from '../../persisted/theme.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { recentFolders } from '../../persisted/recentFolders.js';
 import { shownError, type HostSlice, type Slice } from '../types.js';
@@ -218,7 +221,10 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
     },
     async reload() {
       try {
-        const [info, agents] = await Promise.all([api.call('getHostInfo', {}), api.call('listAgents', {})]);
+        const [info, agents, { preferences }] = await Promise.all([api.call('getHostInfo', {}), api.call('listAgents', {}), api.call('getPreferences', {})]);
+        // The host's preferences are this window's (every window and run share them); the theme shows as they say.
+        adoptPreferences(preferences, (key, value) => void api.call('setPreference', { key: key as PreferenceKey, value }).catch((error: unknown) => get().showError(error)));
+        startTheme();
         set((state) => {
           const firstAvailable = agents.agents.find((agent) => agent.available)?.agentId ?? agents.agents[0]?.agentId ?? '';
           return {
