@@ -46,9 +46,11 @@ describe('summarize', () => {
   });
 });
 
+/** An event of conversation "c", one second apart by seq. */
+const event = (seq: number, type: string, payload: unknown): TranscriptEvent => ({ conversationId: 'c', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, v: 1, type, payload }) as TranscriptEvent;
+
 describe('summarizeAll', () => {
   it('folds a batch exactly as summarize does one event at a time', () => {
-    const event = (seq: number, type: string, payload: unknown): TranscriptEvent => ({ conversationId: 'c', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, v: 1, type, payload }) as TranscriptEvent;
     const events = [
       event(1, 'conversation.created', { title: '', agentId: 'a', agentName: 'A', cwd: '/' }),
       event(2, 'turn.started', { turnId: 't', agentId: 'a', agentName: 'A', text: 'Hi there' }),
@@ -68,7 +70,6 @@ describe('summarizeAll', () => {
   });
 
   it('a change of settings keeps the conversation where it is in the list (its time of activity unchanged)', () => {
-    const event = (seq: number, type: string, payload: unknown): TranscriptEvent => ({ conversationId: 'c', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, v: 1, type, payload }) as TranscriptEvent;
     const events = [
       event(1, 'conversation.created', { title: '', agentId: 'a', agentName: 'A', cwd: '/' }),
       event(2, 'turn.started', { turnId: 't', agentId: 'a', agentName: 'A', text: 'Hi there' }),

@@ -139,7 +139,7 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
 }
 
 /** Settings of a conversation (its toolbox, instructions, injectors, an option the person chose): recorded, but not activity. */
-const SETTINGS_TYPES = new Set<string>(['toolbox.set', 'instructions.set', 'injectors.set', 'session.option.chosen', 'binding.changed', 'conversation.branched']);
+const SETTINGS_TYPES = new Set<string>(['toolbox.set', 'instructions.set', 'injectors.set', 'session.option.chosen', 'binding.changed']);
 
 /** Event types whose only effect on a summary is to mark activity (lastSeq, updatedAt). */
 const SHAPING_TYPES = new Set<string>([

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
@@ -18,11 +18,25 @@ test.afterEach(async () => {
   host = undefined;
 });
 
-test('a new conversation starts in the folder the last one was started in, not the home folder', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday');
-  registerFakeAgent(dataDir);
+/** The web host (with the fake agent registered, unless `fake` is false) on a data folder of its own, open in the page; resolves with the folder. */
+async function openHost(page: Page, name: string, { fake = true } = {}): Promise<string> {
+  const dataDir = tempDir(name);
+  if (fake) {
+    registerFakeAgent(dataDir);
+  }
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
+  return dataDir;
+}
+
+/** Sets the new conversation up with the fake agent in a folder of its own. */
+async function fakeDraft(page: Page, name: string): Promise<void> {
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(name));
+}
+
+test('a new conversation starts in the folder the last one was started in, not the home folder', async ({ page }) => {
+  await openHost(page, 'e2e-everyday');
   const folder = page.getByRole('textbox', { name: 'Working folder' });
   const work = tempDir('e2e-everyday-work');
   await expect(folder).not.toHaveValue('');
@@ -39,12 +53,8 @@ test('a new conversation starts in the folder the last one was started in, not t
 });
 
 test('a waiting permission question is answered by its number key wherever focus is, unless the person is typing', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-keys');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-keys-work'));
+  await openHost(page, 'e2e-everyday-keys');
+  await fakeDraft(page, 'e2e-everyday-keys-work');
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('permission please');
   await message.press('Enter');
@@ -66,12 +76,8 @@ test('a waiting permission question is answered by its number key wherever focus
 });
 
 test('a permission question shows what the tool will be given: its arguments, or the command it runs', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-input');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-input-work'));
+  await openHost(page, 'e2e-everyday-input');
+  await fakeDraft(page, 'e2e-everyday-input-work');
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('permission please');
   await message.press('Enter');
@@ -93,12 +99,8 @@ test('a permission question shows what the tool will be given: its arguments, or
 });
 
 test('the address carries the open conversation: a reload keeps it, Back and Forward move between conversations', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-address');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-address-work'));
+  await openHost(page, 'e2e-everyday-address');
+  await fakeDraft(page, 'e2e-everyday-address-work');
   const message = page.getByRole('textbox', { name: 'Message' });
   for (const title of ['First talk', 'Second talk']) {
     await page.getByRole('button', { name: 'New conversation' }).click();
@@ -129,18 +131,14 @@ test('the address carries the open conversation: a reload keeps it, Back and For
   await expect(page.getByRole('main', { name: 'First talk' })).toBeVisible();
 
   // An address naming a conversation that is gone opens a new one and says so.
-  await page.goto(`${host.url.split('#')[0]}#/c/no-such-conversation`);
+  await page.goto(`${host!.url.split('#')[0]}#/c/no-such-conversation`);
   await expect(page.getByRole('alert')).toContainText(/no-such-conversation|not found|No conversation/i);
   await expect(page.getByRole('textbox', { name: 'Working folder' })).toBeEditable();
 });
 
 test('a failed turn shows what the agent wrote to its error output, under "Agent output", and offers Retry', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-failed');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-failed-work'));
+  await openHost(page, 'e2e-everyday-failed');
+  await fakeDraft(page, 'e2e-everyday-failed-work');
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('please break down');
   await message.press('Enter');
@@ -157,10 +155,7 @@ test('a failed turn shows what the agent wrote to its error output, under "Agent
 
 test('a long dialog keeps its buttons in view in a short window', async ({ page }) => {
   await page.setViewportSize({ width: 900, height: 420 });
-  const dataDir = tempDir('e2e-everyday-dialog');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  await openHost(page, 'e2e-everyday-dialog');
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Instructions' });
   await dialog.getByRole('textbox', { name: 'Your instructions' }).fill(Array.from({ length: 40 }, (_, line) => `Rule ${line + 1}: be careful.`).join('\n'));
@@ -171,12 +166,8 @@ test('a long dialog keeps its buttons in view in a short window', async ({ page 
 });
 
 test('a confirmation stays with its conversation and fades on its own', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-notice');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-notice-work'));
+  await openHost(page, 'e2e-everyday-notice');
+  await fakeDraft(page, 'e2e-everyday-notice-work');
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('hello');
   await message.press('Enter');
@@ -211,12 +202,8 @@ test('a bad agents.json is shown with its line and column where agents are picke
 });
 
 test('a conversation whose agent is gone says so before anything is sent', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-gone');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-gone-work'));
+  const dataDir = await openHost(page, 'e2e-everyday-gone');
+  await fakeDraft(page, 'e2e-everyday-gone-work');
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('hello');
   await message.press('Enter');
@@ -234,9 +221,7 @@ test('a conversation whose agent is gone says so before anything is sent', async
 });
 
 test('a whole command line pasted into Command is shown split, and split with one click', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-command');
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  await openHost(page, 'e2e-everyday-command', { fake: false });
   await page.getByRole('button', { name: 'Toolbox' }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
   await dialog.getByRole('button', { name: 'Add server' }).click();
@@ -255,12 +240,8 @@ test('a whole command line pasted into Command is shown split, and split with on
 });
 
 test('a server can be removed from the toolbox, saying first which conversations use it', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-remove');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-remove-work'));
+  await openHost(page, 'e2e-everyday-remove');
+  await fakeDraft(page, 'e2e-everyday-remove-work');
   await page.getByRole('button', { name: 'Toolbox' }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
   await dialog.getByRole('button', { name: 'Add server' }).click();
@@ -292,9 +273,7 @@ test('a server can be removed from the toolbox, saying first which conversations
 });
 
 test('Settings shows Baton\'s log in the browser version too', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-log');
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  const dataDir = await openHost(page, 'e2e-everyday-log', { fake: false });
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('main', { name: 'Settings' });
   await settings.getByRole('tab', { name: 'Data folder' }).click();
@@ -305,12 +284,8 @@ test('Settings shows Baton\'s log in the browser version too', async ({ page }) 
 });
 
 test('the Toolbox opened from Settings edits the default toolbox, never the open conversation', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-default-toolbox');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-default-toolbox-work'));
+  await openHost(page, 'e2e-everyday-default-toolbox');
+  await fakeDraft(page, 'e2e-everyday-default-toolbox-work');
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('hello');
   await message.press('Enter');
@@ -350,10 +325,7 @@ test('the Toolbox opened from Settings edits the default toolbox, never the open
 });
 
 test('the theme and the recent folders are kept by Baton, not the browser: a new run on another port has them', async ({ page }) => {
-  const dataDir = tempDir('e2e-everyday-preferences');
-  registerFakeAgent(dataDir);
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  const dataDir = await openHost(page, 'e2e-everyday-preferences');
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('main', { name: 'Settings' });
   await settings.getByRole('tab', { name: 'Appearance' }).click();
@@ -368,8 +340,8 @@ test('the theme and the recent folders are kept by Baton, not the browser: a new
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
 
   // Another run: another port, so another origin with empty browser storage.
-  const firstUrl = host.url;
-  await host.kill();
+  const firstUrl = host!.url;
+  await host!.kill();
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   expect(new URL(host.url).port).not.toBe(new URL(firstUrl).port);
   await page.goto(host.url);

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidRequestError, NotFoundError, TurnInProgressError } from '../../../app/errors.js';
-import type { EventPayload, TranscriptEvent } from '../../../app/events/index.js';
+import type { TranscriptEvent } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { Result } from '../../../app/ipc/index.js';
 import { canUndoRewind, emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
@@ -21,9 +21,7 @@ import type { EventStore } from '../store/EventStore.js';
 import { diffManifests, type CheckpointEntry, type CheckpointStore, type LeftOut } from './CheckpointStore.js';
 import { restoreFiles, type Restore } from './restoreFiles.js';
 import { maxFileBytesSetting, type TurnCheckpoints } from './TurnCheckpoints.js';
-
-/** Content larger than this is not shown as text in the dialog's diffs. */
-const MAX_TEXT_BYTES = 1024 * 1024;
+import { checkpointsByTurn, shownText } from './turnChanges.js';
 
 /** Event types a branch does not copy: the original's agent sessions and its place in the history are its own. */
 const NOT_BRANCHED = new Set(['session.bound', 'conversation.archived', 'conversation.unarchived', 'conversation.deleted', 'conversation.restored']);
@@ -65,7 +63,7 @@ export class Rewinds {
 
   /** What rewinding to before the message of `turnId` would set aside and do to the files. */
   async preview(conversationId: string, turnId: string): Promise<Result<'previewRewind'>> {
-    const plan = await this.plan(conversationId, turnId, false);
+    const plan = await this.plan(conversationId, turnId);
     const files = plan.files.map((file) => ({ path: file.path, action: file.action, changedByYou: file.changedByYou, ...this.texts(plan.state.cwd, file) }));
     const setAside = plan.setAside.map((id) => {
       const message = plan.state.items.find((item) => item.kind === 'user' && item.turnId === id && !item.steered);
@@ -77,7 +75,7 @@ export class Rewinds {
   /** Rewinds to before the message of `turnId`; returns that message for the box and what happened to the files. */
   async rewind(conversationId: string, turnId: string, options: { keepFiles: boolean; overwrite: readonly string[] }): Promise<Result<'rewindConversation'>> {
     const restoring = !options.keepFiles;
-    const plan = await this.plan(conversationId, turnId, restoring);
+    const plan = await this.plan(conversationId, turnId);
     const { store, checkpoints, committer } = this.deps;
     let checkpointId: string | undefined;
     let changed: Array<{ path: string; action: Action }> = [];
@@ -151,7 +149,7 @@ export class Rewinds {
   async branch(conversationId: string, turnId: string, options: { restoreFiles: boolean }): Promise<{ summary: ConversationSummary; text: string; failed: LeftOut[] }> {
     const { store, committer, checkpoints, importReview } = this.deps;
     importReview.requireConfirmed(conversationId);
-    const plan = await this.plan(conversationId, turnId, options.restoreFiles);
+    const plan = await this.plan(conversationId, turnId);
     const source = store.getSummary(conversationId);
     const envelopes = store.readEnvelopes(conversationId).filter((envelope) => envelope.seq < plan.pointSeq && !NOT_BRANCHED.has(envelope.type));
     const branchId = newId();
@@ -187,8 +185,8 @@ export class Rewinds {
     }
   }
 
-  /** What rewinding to before `turnId`'s message does; `forFiles`: the folder is looked at (its files compared). */
-  private async plan(conversationId: string, turnId: string, forFiles: boolean): Promise<Plan> {
+  /** What rewinding to before `turnId`'s message does: the turns it sets aside, and each file it would put back. */
+  private async plan(conversationId: string, turnId: string): Promise<Plan> {
     this.requireIdle(conversationId);
     await this.deps.turnCheckpoints?.idle();
     const { state, events } = this.read(conversationId);
@@ -206,9 +204,6 @@ export class Rewinds {
     if (!before?.checkpointId) {
       const why = before?.error ? `no checkpoint could be taken before that message (${before.error})` : 'no checkpoint was taken before that message';
       return { ...base, files: [], cannot: [], unavailable: `The files cannot be put back: ${why}.` };
-    }
-    if (!forFiles && setAside.length === 0) {
-      return { ...base, files: [], cannot: [], unavailable: null };
     }
     const { checkpoints, store } = this.deps;
     const target = checkpoints.manifest(before.checkpointId);
@@ -256,23 +251,10 @@ export class Rewinds {
 
   /** A planned file's text now and after the rewind, for the dialog's diff (null: absent or not text). */
   private texts(cwd: string, file: PlannedFile): { before: string | null; after: string | null; binary: boolean } {
-    const show = (content: Buffer | null): { text: string | null; binary: boolean } =>
-      content === null ? { text: null, binary: false } : content.length > MAX_TEXT_BYTES || content.includes(0) ? { text: null, binary: true } : { text: content.toString('utf8'), binary: false };
-    const current = show(file.now && !file.now.link ? readNow(cwd, file.path) : null);
-    const target = show(file.target && !file.target.link ? this.deps.checkpoints.content(file.target.hash) : null);
+    const current = shownText(file.now && !file.now.link ? readNow(cwd, file.path) : null);
+    const target = shownText(file.target && !file.target.link ? this.deps.checkpoints.content(file.target.hash) : null);
     return { before: current.text, after: target.text, binary: current.binary || target.binary };
   }
-}
-
-/** Each turn's checkpoints, from its `checkpoint.taken` events. */
-function checkpointsByTurn(events: readonly TranscriptEvent[]): Map<string, Partial<Record<'before' | 'after', EventPayload<'checkpoint.taken'>>>> {
-  const taken = new Map<string, Partial<Record<'before' | 'after', EventPayload<'checkpoint.taken'>>>>();
-  for (const event of events) {
-    if (event.type === 'checkpoint.taken') {
-      taken.set(event.payload.turnId, { ...taken.get(event.payload.turnId), [event.payload.phase]: event.payload });
-    }
-  }
-  return taken;
 }
 
 function readNow(cwd: string, relative: string): Buffer | null {

@@ -9,6 +9,10 @@ import type { RewindSlice, Slice } from '../types.js';
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** "2 files could not be put back: a.txt (why), b.txt (why)." */
+const notPutBack = (failed: ReadonlyArray<{ path: string; reason: string }>): string =>
+  `${failed.length} file${failed.length === 1 ? '' : 's'} could not be put back: ${failed.map((file) => `${file.path} (${file.reason})`).join(', ')}.`;
+
 /** The rewind and branch slice. */
 export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
   rewindDialog: null,
@@ -51,7 +55,7 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       // The message goes back in the box, to edit and send again; whatever was there stays after it.
       set((state) => ({ rewindDialog: null, composer: { ...state.composer, [conversationId]: putBack(text, state.composer[conversationId] ?? '') } }));
       if (failed.length > 0) {
-        set({ info: `Rewound, but ${failed.length} file${failed.length === 1 ? '' : 's'} could not be put back: ${failed.map((file) => `${file.path} (${file.reason})`).join(', ')}.` });
+        set({ info: `Rewound, but ${notPutBack(failed)}` });
       }
       get().focusMessageBox();
     } catch (error) {
@@ -67,7 +71,7 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       const { failed } = await api.call('undoRewind', { conversationId: selection.conversationId, rewindId });
       // The message put back in the box goes out of it again only if the person left it as it was: nothing typed is lost.
       if (failed.length > 0) {
-        set({ info: `Rewind undone, but ${failed.length} file${failed.length === 1 ? '' : 's'} could not be put back: ${failed.map((file) => `${file.path} (${file.reason})`).join(', ')}.` });
+        set({ info: `Rewind undone, but ${notPutBack(failed)}` });
       }
     } catch (error) {
       get().showError(error);
@@ -137,7 +141,7 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       await get().select(branchId);
       get().setNextAgent(branchId, dialog.agentId);
       if (failed.length > 0) {
-        set({ info: `Branched, but ${failed.length} file${failed.length === 1 ? '' : 's'} could not be put back: ${failed.map((file) => `${file.path} (${file.reason})`).join(', ')}.` });
+        set({ info: `Branched, but ${notPutBack(failed)}` });
       }
       get().focusMessageBox();
     } catch (error) {
