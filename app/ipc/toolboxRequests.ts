@@ -38,6 +38,11 @@ export const toolboxRequests = {
     params: z.object({ server: serverInputSchema }),
     result: z.object({ server: catalogServerSchema }),
   },
+  /** Changes a server (its name too); a secret sent with `keep` stays as it is. Conversations that use it get it as changed from their next message. */
+  updateServer: {
+    params: z.object({ serverId: z.string().min(1), server: serverInputSchema }),
+    result: z.object({ server: catalogServerSchema }),
+  },
   /** Runs an SSE or HTTP server through Baton's local stdio bridge (for agents that take only stdio), or no longer. */
   setServerBridge: {
     params: z.object({ serverId: z.string().min(1), bridge: z.boolean() }),

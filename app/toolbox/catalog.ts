@@ -33,7 +33,13 @@ export const shownEntrySchema = z.object({ name: z.string().min(1), value: z.str
 export type ShownEntry = z.infer<typeof shownEntrySchema>;
 
 /** An environment variable or header as the page sends it to be saved (a secret's value goes to the host once). */
-export const entryInputSchema = z.object({ name: z.string().trim().min(1).max(200), value: z.string().max(100_000), secret: z.boolean() });
+export const entryInputSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  value: z.string().max(100_000),
+  secret: z.boolean(),
+  /** When a server is edited: a secret left as it is (its value stays sealed in the host; `value` is empty). */
+  keep: z.boolean().optional(),
+});
 /** One of {@link entryInputSchema}. */
 export type EntryInput = z.infer<typeof entryInputSchema>;
 

@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { saveInstructions } from '../fixtures/instructionsDialog.js';
 
 let host: WebHost | undefined;
 
@@ -173,20 +174,20 @@ test('a confirmation stays with its conversation and fades on its own', async ({
   await message.press('Enter');
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
   const saved = page.getByRole('status').filter({ hasText: 'Instructions saved' });
-  const saveInstructions = async (): Promise<void> => {
+  const writeAndSave = async (): Promise<void> => {
     await page.getByRole('button', { name: 'Instructions', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Instructions' });
     await dialog.getByRole('textbox', { name: 'Your instructions' }).fill(`Be brief. ${Date.now()}`);
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await saveInstructions(dialog);
     await expect(dialog).toBeHidden();
   };
-  await saveInstructions();
+  await writeAndSave();
   await expect(saved).toBeVisible();
   // Another conversation does not show it.
   await page.getByRole('button', { name: 'New conversation' }).click();
   await expect(saved).toBeHidden();
   // Said again, it goes by itself after a few seconds.
-  await saveInstructions();
+  await writeAndSave();
   await expect(saved).toBeVisible();
   await expect(saved).toBeHidden({ timeout: 15_000 });
 });
@@ -270,6 +271,66 @@ test('a server can be removed from the toolbox, saying first which conversations
   await message.fill('and now?');
   await message.press('Enter');
   await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Fake reply: and now?');
+});
+
+test('a server can be edited in place, in the Toolbox and from Settings: its name too, its secret kept unless retyped', async ({ page }) => {
+  await openHost(page, 'e2e-everyday-edit');
+  await fakeDraft(page, 'e2e-everyday-edit-work');
+  await page.getByRole('button', { name: 'Toolbox' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Toolbox' });
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('files');
+  await dialog.getByRole('textbox', { name: 'Command' }).fill('nodee');
+  await dialog.getByRole('textbox', { name: 'Arguments' }).fill('/srv/files/index.js');
+  await dialog.getByRole('button', { name: 'Add variable' }).click();
+  await dialog.getByRole('textbox', { name: 'Variable name' }).fill('FILES_TOKEN');
+  await dialog.getByRole('textbox', { name: 'Value' }).fill('t0ken-value');
+  await dialog.getByRole('checkbox', { name: 'Secret' }).check();
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  const servers = dialog.getByRole('list', { name: 'Servers' });
+  await expect(servers).toContainText('stdio · nodee /srv/files/index.js');
+
+  // The typo is fixed in place, and the server renamed; its secret is never shown, and kept.
+  await dialog.getByRole('button', { name: 'Edit files' }).click();
+  const form = dialog.getByRole('group', { name: 'Edit files' });
+  await expect(form.getByRole('textbox', { name: 'Command' })).toHaveValue('nodee');
+  await expect(form.getByRole('textbox', { name: 'Arguments' })).toHaveValue('/srv/files/index.js');
+  await expect(form.getByRole('textbox', { name: 'Variable name' })).toHaveValue('FILES_TOKEN');
+  await expect(form.getByRole('textbox', { name: 'Value' })).toHaveValue('');
+  await expect(form.getByRole('textbox', { name: 'Value' })).toHaveAttribute('placeholder', 'Kept as it is: type to replace');
+  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('my-files');
+  await form.getByRole('textbox', { name: 'Command' }).fill('node');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form).toBeHidden();
+  await expect(servers.getByRole('listitem')).toHaveCount(1);
+  await expect(servers).toContainText('my-files stdio · node /srv/files/index.js');
+  // A name another server has is refused, saying so.
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('other');
+  await dialog.getByRole('textbox', { name: 'Command' }).fill('node');
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await dialog.getByRole('button', { name: 'Edit other' }).click();
+  await dialog.getByRole('group', { name: 'Edit other' }).getByRole('textbox', { name: 'Name', exact: true }).fill('My-Files');
+  await dialog.getByRole('group', { name: 'Edit other' }).getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('A server named "My-Files" is already in your toolbox; choose another name.');
+  await dialog.getByRole('group', { name: 'Edit other' }).getByRole('button', { name: 'Cancel' }).click();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // Settings › Toolboxes has Edit and Remove for each server too.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('main', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Toolboxes' }).click();
+  await settings.getByRole('button', { name: 'Edit my-files' }).click();
+  const fromSettings = page.getByRole('dialog', { name: 'Toolbox' }).getByRole('group', { name: 'Edit my-files' });
+  await expect(fromSettings.getByRole('textbox', { name: 'Command' })).toHaveValue('node');
+  await fromSettings.getByRole('textbox', { name: 'Arguments' }).fill('/srv/files/main.js');
+  await fromSettings.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('button', { name: 'Close' }).click();
+  await expect(settings.getByRole('list', { name: 'Servers' })).toContainText('node /srv/files/main.js');
+  await settings.getByRole('button', { name: 'Remove other' }).click();
+  await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('group', { name: 'Remove other?' }).getByRole('button', { name: 'Remove other' }).click();
+  await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('button', { name: 'Close' }).click();
+  await expect(settings.getByRole('list', { name: 'Servers' }).getByRole('listitem')).toHaveCount(1);
 });
 
 test('Settings shows Baton\'s log in the browser version too', async ({ page }) => {

@@ -11,6 +11,7 @@ import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { saveInstructions } from '../fixtures/instructionsDialog.js';
 
 let stub: ModelStub;
 let host: WebHost | undefined;
@@ -74,7 +75,7 @@ test('trust a folder, select its injectors: the preview shows each part\'s level
   // Each part's digest is with its exact text; the bundle's behind "Details".
   await preview.getByText('Details', { exact: true }).click();
   await expect(preview.getByText(/^Digest [0-9a-f]{12}$/)).toBeVisible();
-  await dialog.getByRole('button', { name: 'Save' }).click();
+  await saveInstructions(dialog);
   await expect(dialog).toBeHidden();
 
   // The same selection with agents that take it differently: Codex adds it as its developer

@@ -10,6 +10,7 @@ import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { saveInstructions } from '../fixtures/instructionsDialog.js';
 
 const MARKER = 'PAPAYA-7731';
 let stub: ModelStub;
@@ -55,7 +56,16 @@ test('your instructions reach Claude at system level, never as message text', as
   await dialog.getByRole('region', { name: 'Delivery preview' }).getByText('Details', { exact: true }).click();
   await expect(dialog.getByText(/^Digest [0-9a-f]{12}$/)).toBeVisible();
   await expect(dialog).toContainText('they apply at once to every conversation with Claude');
-  await dialog.getByRole('button', { name: 'Save' }).click();
+  // Save first says which agents would refuse them as written, each with its ways out.
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  const cannot = dialog.getByRole('list', { name: 'Agents that cannot take these instructions' });
+  const gemini = cannot.getByRole('listitem').filter({ hasText: /^Gemini:/ });
+  await expect(gemini).toContainText('Gemini cannot add to its own prompt');
+  await expect(cannot.getByRole('listitem').filter({ hasText: /^Claude:/ })).toHaveCount(0);
+  await expect(cannot.getByRole('group', { name: 'Choices for Qwen' }).getByRole('button', { name: 'Allow for Qwen' })).toBeVisible();
+  await gemini.getByRole('button', { name: "Don't send my instructions to Gemini" }).click();
+  await expect(gemini).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Save anyway' }).click();
   await expect(dialog).toBeHidden();
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello with instructions');
@@ -74,7 +84,7 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
   const dialog = await writeInstructions(page, "Add to the agent's prompt");
   await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText("Your instructions: refused: Gemini cannot add to its own prompt; replace it instead");
   await expect(dialog.getByRole('alert')).toContainText('Gemini would refuse this');
-  await dialog.getByRole('button', { name: 'Save' }).click();
+  await saveInstructions(dialog);
   await expect(dialog).toBeHidden();
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello Gemini');
@@ -99,7 +109,7 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('radiogroup', { name: 'Your instructions' }).getByRole('radio', { name: "Replace the agent's prompt" }).check();
   await expect(page.getByRole('dialog', { name: 'Instructions' }).getByRole('region', { name: 'Delivery preview' })).toContainText('Your instructions: system, replaced');
-  await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Save' }).click();
+  await saveInstructions(page.getByRole('dialog', { name: 'Instructions' }));
   await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeHidden();
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello again Gemini');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
@@ -135,7 +145,7 @@ test("a folder's own instructions reach Claude only once you trust the folder; t
   await expect(folder.getByRole('button', { name: 'Stop trusting this folder' })).toBeVisible();
   await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText("This folder's instructions (.baton/instructions.md): system, added");
   await dialog.getByRole('textbox', { name: 'Instructions for Claude' }).fill('Claude, be brief.');
-  await dialog.getByRole('button', { name: 'Save' }).click();
+  await saveInstructions(dialog);
   await expect(dialog).toBeHidden();
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello from a trusted folder');

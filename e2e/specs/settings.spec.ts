@@ -12,6 +12,7 @@ import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { saveInstructions } from '../fixtures/instructionsDialog.js';
 
 let host: WebHost | undefined;
 let stub: ModelStub | undefined;
@@ -163,7 +164,7 @@ test('every settings section by keyboard: agents, toolboxes, instructions, appea
   await instructions.getByRole('button', { name: 'Edit instructions…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Instructions' });
   await dialog.getByRole('textbox', { name: 'Your instructions' }).fill('Answer briefly.');
-  await dialog.getByRole('button', { name: 'Save' }).click();
+  await saveInstructions(dialog);
   await expect(dialog).toBeHidden();
 
   await tabs.getByRole('tab', { name: 'Appearance' }).click();

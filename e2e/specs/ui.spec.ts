@@ -353,7 +353,8 @@ test('messages: their time, copy, edit and resend, retry; a follow-up queued whi
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Please **review** the `parser` module');
 
   // Edit and resend is a rewind to that message: dialog "Rewind", then the message is back in the
-  // box, ahead of what was written there (which stays); the turn it replaces is set aside.
+  // box alone; what was written there is set aside whole (never glued on), can be swapped in, and
+  // comes back once the message is sent. The turn it replaces is set aside.
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill('a draft of mine');
   await mine.getByRole('button', { name: 'Edit and resend' }).click();
@@ -361,12 +362,22 @@ test('messages: their time, copy, edit and resend, retry; a follow-up queued whi
   await expect(rewind.getByRole('list', { name: 'Messages that will be set aside' })).toContainText('Please **review** the `parser` module');
   await rewind.getByRole('button', { name: 'Rewind' }).click();
   await expect(rewind).toBeHidden();
-  await expect(composer).toHaveValue('Please **review** the `parser` module\na draft of mine');
+  await expect(composer).toHaveValue('Please **review** the `parser` module');
   await expect(composer).toBeFocused();
+  const aside = page.getByRole('status').filter({ hasText: 'Your unsent draft is kept aside: “a draft of mine”' });
+  await expect(aside).toBeVisible();
+  await aside.getByRole('button', { name: 'Swap in my draft' }).click();
+  await expect(composer).toHaveValue('a draft of mine');
+  await expect(page.getByRole('status').filter({ hasText: 'kept aside: “Please **review** the `parser` module”' })).toBeVisible();
+  await page.getByRole('button', { name: 'Swap in my draft' }).click();
+  await expect(composer).toHaveValue('Please **review** the `parser` module');
   await expect(page.getByRole('article', { name: 'Fake' })).toHaveCount(0);
   await composer.fill('Please review the lexer instead');
   await composer.press('Enter');
   await expect(page.getByRole('article', { name: 'Fake' }).last()).toContainText('Fake reply: Please review the lexer instead');
+  await expect(composer).toHaveValue('a draft of mine');
+  await expect(page.getByRole('button', { name: 'Swap in my draft' })).toHaveCount(0);
+  await composer.fill('');
   // Retry is offered on the last reply only, and replaces it: the same message again, the old reply set aside.
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(1);
   await page.getByRole('article', { name: 'Fake' }).last().getByRole('button', { name: 'Retry' }).click();

@@ -12,9 +12,12 @@ describe('the message box around a send', () => {
     expect(unsentText('', 'hello')).toBe('');
   });
 
-  it('puts a message back ahead of what is there', () => {
-    expect(putBack('queued one', '')).toBe('queued one');
-    expect(putBack('queued one', '  ')).toBe('queued one');
-    expect(putBack('queued one', 'typed since')).toBe('queued one\ntyped since');
+  it('puts a message back alone, setting an unsent draft aside whole instead of gluing it on', () => {
+    expect(putBack('queued one', '', undefined)).toEqual({ box: 'queued one', aside: undefined });
+    expect(putBack('queued one', '  ', 'older')).toEqual({ box: 'queued one', aside: 'older' });
+    expect(putBack('queued one', 'typed since', undefined)).toEqual({ box: 'queued one', aside: 'typed since' });
+    expect(putBack('edit me', 'typed since', 'older')).toEqual({ box: 'edit me', aside: 'typed since\n\nolder' });
+    // Putting back what the box already holds sets nothing aside.
+    expect(putBack('same', 'same', undefined)).toEqual({ box: 'same', aside: undefined });
   });
 });

@@ -12,7 +12,14 @@ export function unsentText(current: string, sent: string): string {
   return current.startsWith(sent) ? current.slice(sent.length).replace(/^\s+/, '') : current;
 }
 
-/** The box with `message` put back ahead of what is in it now. */
-export function putBack(message: string, current: string): string {
-  return current.trim() === '' ? message : `${message}\n${current}`;
+/**
+ * A message put back in the box (to edit, or taken back from the queue): the box holds it alone,
+ * and an unsent draft that was there is set aside whole (ahead of one set aside before), never glued
+ * to it. The Composer offers the draft back, and it returns on its own once the box is sent.
+ */
+export function putBack(message: string, current: string, aside: string | undefined): { box: string; aside: string | undefined } {
+  if (current.trim() === '' || current.trim() === message.trim()) {
+    return { box: message, aside };
+  }
+  return { box: message, aside: aside === undefined ? current : `${current}\n\n${aside}` };
 }

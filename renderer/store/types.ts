@@ -109,6 +109,12 @@ export type TranscriptsSlice = {
 /** What is being written: the message box per conversation (text, attachments), sending, the follow-up queue. */
 export type ComposerSlice = {
   composer: Record<string, string>;
+  /** An unsent draft set aside when a message was put back in its box (see putBack), per composer. */
+  setAside: Record<string, string>;
+  /** Puts `text` in a box, setting an unsent draft there aside. */
+  putInBox(key: string, text: string): void;
+  /** Swaps the set-aside draft and the box (the box's text is set aside in turn, unless empty). */
+  swapSetAside(key: string): void;
   /** What is attached to the message being written, per composer (sent with it, kept until it is committed). */
   attachments: Record<string, ComposerAttachment[]>;
   sending: boolean;
@@ -198,6 +204,10 @@ export type InstructionsSlice = {
     saving: boolean;
     /** Whether the folder was trusted before the person changed it in this dialog (undone on Cancel). */
     trustBefore?: boolean;
+    /** Save is asking each agent whether it can take the instructions as written. */
+    checking?: boolean;
+    /** Found on Save: the agents that would refuse the instructions as chosen, each with its ways out (Save again saves anyway). */
+    cannotTake?: CannotTake[];
   } | null;
   openInstructions(): Promise<void>;
   closeInstructions(): void;
@@ -206,9 +216,14 @@ export type InstructionsSlice = {
   editInjectors(changes: { select?: { name: string; selected: boolean }; off?: boolean }): void;
   /** Trusts the pane's working folder's instructions as shown, or stops trusting them. */
   setFolderTrust(trusted: boolean): Promise<void>;
-  saveInstructions(): Promise<void>;
-  setAgentInstructionSettings(settings: Partial<AgentInstructionSettings>): Promise<void>;
+  /** Saves; first says which agents would refuse them (unless that was said already, or `anyway`). */
+  saveInstructions(anyway?: boolean): Promise<void>;
+  /** Changes the pane's agent's instruction settings, or another agent's (from the Save list). */
+  setAgentInstructionSettings(settings: Partial<AgentInstructionSettings>, agentId?: string): Promise<void>;
 };
+
+/** An agent that would refuse the instructions as chosen: why, and whether it could take them on its command line. */
+export type CannotTake = { agentId: string; agentName: string; refusal: string; commandLine: boolean };
 
 /** The Toolbox dialog. */
 export type ToolboxSlice = {
@@ -220,6 +235,8 @@ export type ToolboxSlice = {
     /** The servers the pane's conversation (or draft) may use. */
     selected: string[];
     adding: boolean;
+    /** The server whose Edit form is open. */
+    editing?: string | null;
     scan: { candidates: ImportCandidate[]; problems: Array<{ file: string; message: string }> } | null;
     /** Tools this agent sees, per server (null while asked). */
     tools: Array<{ name: string; transport: string; tools: string[]; error: string | null; calledByAgent: string[] }> | null;
@@ -243,6 +260,10 @@ export type ToolboxSlice = {
   setAdding(adding: boolean): void;
   /** Resolves true once saved. */
   addServer(input: ServerInput): Promise<boolean>;
+  /** Opens (or, with null, closes) a server's Edit form. */
+  setEditing(serverId: string | null): void;
+  /** Saves an edited server; resolves true once saved. */
+  updateServer(serverId: string, input: ServerInput): Promise<boolean>;
   scanImports(file?: string): Promise<void>;
   importSelected(candidateIds: string[], inputs: Record<string, string>): Promise<void>;
   setBridge(serverId: string, bridge: boolean): Promise<void>;

@@ -7,6 +7,7 @@ import type { HandlerGroup, HostParts } from './HostParts.js';
 type ToolboxMethods =
   | 'listToolbox'
   | 'addServer'
+  | 'updateServer'
   | 'setServerBridge'
   | 'removeServer'
   | 'listServerUsage'
@@ -22,6 +23,7 @@ export function toolboxHandlers({ toolbox, serverImports, conversations, store, 
   return {
     listToolbox: () => ({ servers: toolbox.listServers(), toolboxes: toolbox.listToolboxes() }),
     addServer: ({ server }) => ({ server: toolbox.addServer(server) }),
+    updateServer: ({ serverId, server }) => ({ server: toolbox.updateServer(serverId, server) }),
     setServerBridge: ({ serverId, bridge }) => ({ server: toolbox.setBridge(serverId, bridge) }),
     removeServer: ({ serverId }) => {
       toolbox.removeServer(serverId);

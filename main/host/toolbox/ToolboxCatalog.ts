@@ -72,6 +72,7 @@ export class ToolboxCatalog {
         insertServer: db.prepare('INSERT INTO mcp_servers (server_id, name, spec, created_at, updated_at) VALUES (?, ?, ?, ?, ?)'),
         deleteServer: db.prepare('DELETE FROM mcp_servers WHERE server_id = ?'),
         updateSpec: db.prepare('UPDATE mcp_servers SET spec = ?, updated_at = ? WHERE server_id = ?'),
+        updateServer: db.prepare('UPDATE mcp_servers SET name = ?, spec = ?, updated_at = ? WHERE server_id = ?'),
         insertSecret: db.prepare('INSERT INTO secrets (secret_id, ciphertext) VALUES (?, ?)'),
         secret: db.prepare<[string], { ciphertext: string }>('SELECT ciphertext FROM secrets WHERE secret_id = ?'),
         deleteSecret: db.prepare('DELETE FROM secrets WHERE secret_id = ?'),
@@ -97,41 +98,85 @@ export class ToolboxCatalog {
 
   /** Adds a server; its secret values are sealed before anything is written. */
   addServer(input: ServerInput, origin: ServerOrigin = { kind: 'baton' }): CatalogServer {
+    const server = this.checked(input, undefined);
+    const serverId = newId();
+    return this.write(() => {
+      const spec = this.spec(server, origin, []);
+      const now = new Date().toISOString();
+      this.statements.insertServer.run(serverId, server.name, JSON.stringify(spec), now, now);
+      return this.shown({ server_id: serverId, name: server.name, spec: JSON.stringify(spec) });
+    });
+  }
+
+  /**
+   * Changes a server, its name too. A secret sent with `keep` keeps its sealed value; a secret no
+   * longer named, or given a new value, is deleted. Where it came from is kept.
+   */
+  updateServer(serverId: string, input: ServerInput): CatalogServer {
+    const row = this.statements.server.get(serverId);
+    if (!row) {
+      throw new NotFoundError('MCP server', serverId);
+    }
+    const server = this.checked(input, serverId);
+    const before = storedSpecSchema.parse(JSON.parse(row.spec));
+    const sealedBefore = [...before.env, ...before.headers].flatMap((entry) => ('secretId' in entry ? [entry] : []));
+    return this.write(() => {
+      const spec = this.spec(server, before.origin, sealedBefore);
+      const kept = new Set([...spec.env, ...spec.headers].flatMap((entry) => ('secretId' in entry ? [entry.secretId] : [])));
+      for (const entry of sealedBefore) {
+        if (!kept.has(entry.secretId)) {
+          this.statements.deleteSecret.run(entry.secretId);
+        }
+      }
+      this.statements.updateServer.run(server.name, JSON.stringify(spec), new Date().toISOString(), serverId);
+      return this.shown({ server_id: serverId, name: server.name, spec: JSON.stringify(spec) });
+    });
+  }
+
+  /** The input checked: its shape, a name no other server has, a command that is a program. */
+  private checked(input: ServerInput, serverId: string | undefined): z.output<typeof serverInputSchema> {
     const parsed = serverInputSchema.safeParse(input);
     if (!parsed.success) {
       throw new InvalidRequestError(parsed.error.issues.map((issue) => issue.message).join(' '));
     }
     const server = parsed.data;
-    if (this.statements.byName.get(server.name)) {
+    const named = this.statements.byName.get(server.name);
+    if (named && named.server_id !== serverId) {
       throw new InvalidRequestError(`A server named "${server.name}" is already in your toolbox; choose another name.`);
     }
     refuseCommandLine(server.transport === 'stdio' ? server.command : undefined);
-    const serverId = newId();
-    return this.write(() => {
-      const seal = (entries: typeof server.env): StoredEntry[] =>
-        entries.map(({ name, value, secret }) => {
-          if (!secret) {
-            return { name, value };
+    return server;
+  }
+
+  /** What is stored for a server; secret values are sealed (a kept one reuses its sealed value). Runs inside a write. */
+  private spec(server: z.output<typeof serverInputSchema>, origin: ServerOrigin, sealedBefore: ReadonlyArray<{ name: string; secretId: string }>): StoredSpec {
+    const seal = (entries: typeof server.env): StoredEntry[] =>
+      entries.map(({ name, value, secret, keep }) => {
+        if (!secret) {
+          return { name, value };
+        }
+        if (keep) {
+          const before = sealedBefore.find((entry) => entry.name === name);
+          if (!before) {
+            throw new InvalidRequestError(`The secret ${name} has no value yet; type one.`);
           }
-          const secretId = newId();
-          this.statements.insertSecret.run(secretId, this.secrets.seal(value));
-          return { name, secretId };
-        });
-      const spec: StoredSpec = {
-        description: server.description,
-        transport: server.transport,
-        ...(server.transport === 'stdio' ? { command: server.command } : { url: server.url }),
-        args: server.transport === 'stdio' ? server.args : [],
-        env: server.transport === 'stdio' ? seal(server.env) : [],
-        headers: server.transport === 'stdio' ? [] : seal(server.headers),
-        variables: server.variables,
-        origin,
-        bridge: server.transport !== 'stdio' && server.bridge,
-      };
-      const now = new Date().toISOString();
-      this.statements.insertServer.run(serverId, server.name, JSON.stringify(spec), now, now);
-      return this.shown({ server_id: serverId, name: server.name, spec: JSON.stringify(spec) });
-    });
+          return { name, secretId: before.secretId };
+        }
+        const secretId = newId();
+        this.statements.insertSecret.run(secretId, this.secrets.seal(value));
+        return { name, secretId };
+      });
+    return {
+      description: server.description,
+      transport: server.transport,
+      ...(server.transport === 'stdio' ? { command: server.command } : { url: server.url }),
+      args: server.transport === 'stdio' ? server.args : [],
+      env: server.transport === 'stdio' ? seal(server.env) : [],
+      headers: server.transport === 'stdio' ? [] : seal(server.headers),
+      variables: server.variables,
+      origin,
+      bridge: server.transport !== 'stdio' && server.bridge,
+    };
   }
 
   /** Runs an SSE or HTTP server through Baton's local stdio bridge (or no longer). */

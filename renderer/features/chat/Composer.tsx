@@ -26,6 +26,8 @@ export function Composer() {
   const cancel = useBaton((state) => state.cancel);
   const setComposer = useBaton((state) => state.setComposer);
   const queued = useBaton((state) => (conversationId ? state.queued[conversationId] : undefined));
+  const aside = useBaton((state) => state.setAside[key]);
+  const swapSetAside = useBaton((state) => state.swapSetAside);
   const queue = useBaton((state) => state.queue);
   const unqueue = useBaton((state) => state.unqueue);
   const sendQueued = useBaton((state) => state.sendQueued);
@@ -146,6 +148,14 @@ export function Composer() {
         }
       }}
     >
+      {aside !== undefined ? (
+        <p className="queued set-aside" role="status">
+          Your unsent draft is kept aside: “{aside.length > 80 ? `${aside.slice(0, 79)}…` : aside}”. It comes back once this message is sent.{' '}
+          <button type="button" onClick={() => swapSetAside(key)}>
+            Swap in my draft
+          </button>
+        </p>
+      ) : null}
       {queued !== undefined && conversationId ? (
         <p className="queued" role="status">
           Queued, sent when this reply ends: “{queued.text.length > 80 ? `${queued.text.slice(0, 79)}…` : queued.text}”

@@ -3,11 +3,13 @@
  * conversation's, each with its intent, and for the pane's agent where each part will land (or
  * why it cannot), Baton's own note, the digest, and the person's choices for that agent.
  */
+import { useEffect, useRef } from 'react';
 import type { InstructionIntent, InstructionText } from '../../../app/instructions/bundle.js';
 import type { InjectorChoice } from '../../../app/instructions/injectors.js';
 import type { InstructionPreview } from '../../../app/ipc/index.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
+import type { CannotTake } from '../../store/types.js';
 
 const INTENTS: Array<{ intent: InstructionIntent; label: string }> = [
   { intent: 'append', label: "Add to the agent's prompt" },
@@ -89,6 +91,38 @@ function InjectorChooser({ preview, choice, onChange }: { preview: InstructionPr
   );
 }
 
+/** Said on Save: the agents that would refuse the instructions as chosen, each with its ways out. */
+function CannotTakeList({ agents }: { agents: CannotTake[] }) {
+  const setAgentSettings = useBaton((state) => state.setAgentInstructionSettings);
+  const shown = useRef<HTMLElement>(null);
+  useEffect(() => {
+    shown.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
+  return (
+    <section ref={shown} className="cannot-take" role="alert" aria-labelledby="cannot-take-title">
+      <h3 id="cannot-take-title">Agents that cannot take these instructions</h3>
+      <p>Messages to these agents would be refused as the instructions stand. Choose for each, change the instructions, or save anyway (a refusal then offers the same choices).</p>
+      <ul aria-label="Agents that cannot take these instructions">
+        {agents.map((agent) => (
+          <li key={agent.agentId}>
+            <strong>{agent.agentName}</strong>: {agent.refusal}.
+            <div role="group" aria-label={`Choices for ${agent.agentName}`} className="dialog-inline-actions">
+              <button type="button" onClick={() => void setAgentSettings({ off: true }, agent.agentId)}>
+                Don&apos;t send my instructions to {agent.agentName}
+              </button>
+              {agent.commandLine ? (
+                <button type="button" title="Other users of this computer can read them in the process list" onClick={() => void setAgentSettings({ commandLineAccepted: true }, agent.agentId)}>
+                  Allow for {agent.agentName}
+                </button>
+              ) : null}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The dialog, shown while `instructionsDialog` is set. */
 export function InstructionsDialog() {
   const dialog = useBaton((state) => state.instructionsDialog);
@@ -107,8 +141,8 @@ export function InstructionsDialog() {
         <button type="button" onClick={() => close()}>
           Cancel
         </button>
-        <button type="button" className="primary" disabled={dialog.saving} onClick={() => void save()}>
-          Save
+        <button type="button" className="primary" disabled={dialog.saving} aria-busy={dialog.checking ? true : undefined} onClick={() => void save(dialog.cannotTake !== undefined && dialog.cannotTake.length > 0)}>
+          {dialog.checking ? 'Checking the agents…' : dialog.cannotTake !== undefined && dialog.cannotTake.length > 0 ? 'Save anyway' : 'Save'}
         </button>
             </>}>
       <InstructionField id="person" label="Your instructions" hint="every conversation" value={dialog.person} onChange={(changes) => edit('person', changes)} />
@@ -239,6 +273,7 @@ export function InstructionsDialog() {
           <p className="hint">These switches are {preview.agentName}&apos;s: they apply at once to every conversation with {preview.agentName}, not only this one.</p>
         </section>
       ) : null}
+      {dialog.cannotTake !== undefined && dialog.cannotTake.length > 0 ? <CannotTakeList agents={dialog.cannotTake} /> : null}
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
     </DialogFrame>
   );

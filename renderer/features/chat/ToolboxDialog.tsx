@@ -4,12 +4,13 @@
  * network server through Baton's local bridge, and the tools each server really offers.
  */
 import { useState } from 'react';
-import type { Transport } from '../../../app/toolbox/catalog.js';
+import type { CatalogServer, Transport } from '../../../app/toolbox/catalog.js';
 import { splitCommandLine } from '../../../app/toolbox/commandLine.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
 
-type Row = { name: string; value: string; secret: boolean };
+/** A variable or header being edited; `keep` is a secret left as it is (its value never comes to the page). */
+type Row = { name: string; value: string; secret: boolean; keep?: boolean };
 
 /** Under Command: a whole command line pasted there, shown split (program, arguments) with a button to split it, or why it cannot be. */
 function CommandLineNote({ command, split }: { command: string; split: (program: string, args: string[]) => void }) {
@@ -46,30 +47,36 @@ function CommandLineNote({ command, split }: { command: string; split: (program:
   );
 }
 
-/** The "Add server" form. */
-function AddServerForm() {
+/** The "Add server" form, or a server's Edit form (its secrets kept unless a new value is typed). */
+function ServerForm({ server }: { server?: CatalogServer }) {
   const addServer = useBaton((state) => state.addServer);
+  const updateServer = useBaton((state) => state.updateServer);
   const setAdding = useBaton((state) => state.setAdding);
+  const setEditing = useBaton((state) => state.setEditing);
   const busy = useBaton((state) => state.toolboxDialog?.busy ?? false);
-  const [name, setName] = useState('');
-  const [transport, setTransport] = useState<Transport>('stdio');
-  const [command, setCommand] = useState('');
-  const [args, setArgs] = useState('');
-  const [url, setUrl] = useState('');
-  const [rows, setRows] = useState<Row[]>([]);
+  const [name, setName] = useState(server?.name ?? '');
+  const [transport, setTransport] = useState<Transport>(server?.transport ?? 'stdio');
+  const [command, setCommand] = useState(server?.command ?? '');
+  const [args, setArgs] = useState(server?.args.join('\n') ?? '');
+  const [url, setUrl] = useState(server?.url ?? '');
+  const [rows, setRows] = useState<Row[]>(
+    [...(server?.env ?? []), ...(server?.headers ?? [])].map((entry) => (entry.secret ? { name: entry.name, value: '', secret: true, keep: true } : { name: entry.name, value: entry.value ?? '', secret: false })),
+  );
   const stdio = transport === 'stdio';
   const rowLabel = stdio ? 'Variable name' : 'Header name';
   const save = async (): Promise<void> => {
-    const entries = rows.filter((row) => row.name.trim() !== '');
-    await addServer({
+    const entries = rows.filter((row) => row.name.trim() !== '').map((row) => ({ name: row.name, value: row.value, secret: row.secret, ...(row.keep && row.secret ? { keep: true } : {}) }));
+    const input = {
       name,
       transport,
+      ...(server ? { description: server.description, variables: server.variables, bridge: server.bridge } : {}),
       ...(stdio ? { command, args: args.split('\n').map((arg) => arg.trim()).filter(Boolean), env: entries } : { url, headers: entries }),
-    });
+    };
+    await (server ? updateServer(server.serverId, input) : addServer(input));
   };
   return (
-    <fieldset className="add-server">
-      <legend>New server</legend>
+    <fieldset className="add-server" aria-label={server ? `Edit ${server.name}` : 'New server'}>
+      <legend>{server ? `Edit ${server.name}` : 'New server'}</legend>
       <label className="field">
         <span>Name</span>
         <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
@@ -106,7 +113,7 @@ function AddServerForm() {
       {rows.map((row, index) => (
         <div key={index} className="entry-row" role="group" aria-label={`${stdio ? 'Variable' : 'Header'} ${index + 1}`}>
           <input aria-label={rowLabel} placeholder={rowLabel} value={row.name} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, name: event.target.value } : candidate)))} />
-          <input aria-label="Value" placeholder="Value" type={row.secret ? 'password' : 'text'} value={row.value} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, value: event.target.value } : candidate)))} />
+          <input aria-label="Value" placeholder={row.keep ? 'Kept as it is: type to replace' : 'Value'} type={row.secret ? 'password' : 'text'} value={row.value} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, value: event.target.value, keep: false } : candidate)))} />
           <label>
             <input type="checkbox" aria-label="Secret" checked={row.secret} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, secret: event.target.checked } : candidate)))} /> Secret
           </label>
@@ -116,11 +123,11 @@ function AddServerForm() {
         <button type="button" onClick={() => setRows([...rows, { name: '', value: '', secret: false }])}>
           {stdio ? 'Add variable' : 'Add header'}
         </button>
-        <button type="button" onClick={() => setAdding(false)}>
+        <button type="button" onClick={() => (server ? setEditing(null) : setAdding(false))}>
           Cancel
         </button>
         <button type="button" className="primary" disabled={busy} onClick={() => void save()}>
-          Save server
+          {server ? 'Save changes' : 'Save server'}
         </button>
       </div>
     </fieldset>
@@ -233,6 +240,7 @@ export function ToolboxDialog() {
   const scanImports = useBaton((state) => state.scanImports);
   const setBridge = useBaton((state) => state.setBridge);
   const askRemove = useBaton((state) => state.askRemoveServer);
+  const setEditing = useBaton((state) => state.setEditing);
   const isConversation = useBaton((state) => state.selection.kind === 'conversation');
   if (!dialog) {
     return null;
@@ -277,10 +285,16 @@ export function ToolboxDialog() {
             {dialog.removing?.serverId === server.serverId ? (
               <RemoveServer name={server.name} serverId={server.serverId} usedBy={dialog.removing.usedBy} />
             ) : (
-              <button type="button" className="link-button" aria-label={`Remove ${server.name}`} onClick={() => void askRemove(server.serverId)}>
-                Remove
-              </button>
+              <span className="server-actions">
+                <button type="button" className="link-button" aria-label={`Edit ${server.name}`} onClick={() => setEditing(server.serverId)}>
+                  Edit
+                </button>{' '}
+                <button type="button" className="link-button" aria-label={`Remove ${server.name}`} onClick={() => void askRemove(server.serverId)}>
+                  Remove
+                </button>
+              </span>
             )}
+            {dialog.editing === server.serverId ? <ServerForm key={server.serverId} server={server} /> : null}
           </li>
         ))}
       </ul>
@@ -293,7 +307,7 @@ export function ToolboxDialog() {
           Import servers
         </button>
       </div>
-      {dialog.adding ? <AddServerForm /> : null}
+      {dialog.adding ? <ServerForm /> : null}
       <ImportList />
       {isConversation ? (
         <section aria-label="Tools">

@@ -77,6 +77,8 @@ function ToolboxesSettings() {
   const servers = useBaton((state) => state.settings?.servers ?? null);
   const toolboxes = useBaton((state) => state.settings?.toolboxes ?? []);
   const openToolbox = useBaton((state) => state.openToolbox);
+  const setEditing = useBaton((state) => state.setEditing);
+  const askRemove = useBaton((state) => state.askRemoveServer);
   return (
     <>
       <h2>Toolboxes</h2>
@@ -89,7 +91,13 @@ function ToolboxesSettings() {
         <ul className="settings-list" aria-label="Servers">
           {servers.map((server) => (
             <li key={server.serverId}>
-              <strong>{server.name}</strong> <span className="muted">· {server.transport}{server.bridge ? ' through Baton’s bridge' : ''} · {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}</span>
+              <strong>{server.name}</strong> <span className="muted">· {server.transport}{server.bridge ? ' through Baton’s bridge' : ''} · {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}</span>{' '}
+              <button type="button" className="link-button" aria-label={`Edit ${server.name}`} onClick={() => void openToolbox('default').then(() => setEditing(server.serverId))}>
+                Edit
+              </button>{' '}
+              <button type="button" className="link-button" aria-label={`Remove ${server.name}`} onClick={() => void openToolbox('default').then(() => askRemove(server.serverId))}>
+                Remove
+              </button>
             </li>
           ))}
         </ul>

@@ -34,7 +34,8 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
   };
   /** Puts a follow-up back into the message box, with what was attached to it (ahead of anything attached since). */
   const backIntoBox = (conversationId: string, queued: ComposerSlice['queued'][string]): void => {
-    set((state) => ({ composer: { ...state.composer, [conversationId]: putBack(queued.text, state.composer[conversationId] ?? '') }, attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
+    get().putInBox(conversationId, queued.text);
+    set((state) => ({ attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
   };
   /** Creates the new conversation the draft describes, moves what is in the draft's box to it, and opens it. */
   const createFromDraft = async (): Promise<string> => {
@@ -58,6 +59,26 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
 
   return {
     composer: {},
+    setAside: {},
+    putInBox(key, text) {
+      set((state) => {
+        const { box, aside } = putBack(text, state.composer[key] ?? '', state.setAside[key]);
+        const { [key]: _old, ...others } = state.setAside;
+        return { composer: { ...state.composer, [key]: box }, setAside: aside === undefined ? others : { ...others, [key]: aside } };
+      });
+    },
+    swapSetAside(key) {
+      set((state) => {
+        const aside = state.setAside[key];
+        if (aside === undefined) {
+          return {};
+        }
+        const current = state.composer[key] ?? '';
+        const { [key]: _old, ...others } = state.setAside;
+        return { composer: { ...state.composer, [key]: aside }, setAside: current.trim() === '' ? others : { ...others, [key]: current } };
+      });
+      get().focusMessageBox();
+    },
     attachments: {},
     sending: false,
     messageBoxFocus: 0,
@@ -88,10 +109,17 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
         await post(conversationId, text, attached);
         // Cleared only once the host has committed the message, and only of what was sent: what the
         // person typed or attached meanwhile stays.
-        set((state) => ({
-          composer: { ...state.composer, [conversationId]: unsentText(state.composer[conversationId] ?? '', typed) },
+        set((state) => {
+          const left = unsentText(state.composer[conversationId] ?? '', typed);
+          // A draft set aside when this message was put back returns once it is sent.
+          const aside = state.setAside[conversationId];
+          const { [conversationId]: _returned, ...others } = state.setAside;
+          return {
+            ...(aside !== undefined && left.trim() === '' ? { setAside: others } : {}),
+          composer: { ...state.composer, [conversationId]: aside !== undefined && left.trim() === '' ? aside : left },
           attachments: { ...state.attachments, [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)) },
-        }));
+          };
+        });
       } catch (error) {
         if (error instanceof ImportNotConfirmedError && selection.kind === 'conversation') {
           // The message stays in the box; the review says what must be confirmed first.
@@ -106,7 +134,7 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
     editMessage(text) {
       const key = composerKey(get().selection);
       // Ahead of anything already in the box (which stays): nothing the person wrote is replaced.
-      set((state) => ({ composer: { ...state.composer, [key]: putBack(text, state.composer[key] ?? '') } }));
+      get().putInBox(key, text);
       get().focusMessageBox();
     },
     queue() {

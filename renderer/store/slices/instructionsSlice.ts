@@ -5,7 +5,7 @@
  */
 import type { InstructionText } from '../../../app/instructions/bundle.js';
 import type { InjectorChoice } from '../../../app/instructions/injectors.js';
-import type { InstructionsSlice, Slice } from '../types.js';
+import type { CannotTake, InstructionsSlice, Slice } from '../types.js';
 
 const EMPTY: InstructionText = { text: '', intent: 'append' };
 const NO_INJECTORS: InjectorChoice = { names: [], off: false };
@@ -61,6 +61,29 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     }
   };
 
+  /** Each installed agent asked (in parallel) whether it would take the instructions as written: those that would refuse. */
+  const agentsThatRefuse = async (dialog: NonNullable<ReturnType<typeof get>['instructionsDialog']>): Promise<CannotTake[]> => {
+    const paneAgent = agentOfPane();
+    const cwd = folderOfPane();
+    const answers = await Promise.all(
+      get()
+        .agents.filter((agent) => agent.available)
+        .map(async (agent): Promise<CannotTake | undefined> => {
+          const { preview } = await api.call('previewInstructions', {
+            agentId: agent.agentId,
+            person: dialog.person,
+            conversation: dialog.conversation,
+            // The profile being edited is the pane's agent's; every other agent has its own.
+            ...(agent.agentId === paneAgent && dialog.profile ? { profile: dialog.profile } : {}),
+            ...(cwd ? { cwd } : {}),
+            injectors: dialog.injectors,
+          });
+          return preview.refusal ? { agentId: agent.agentId, agentName: preview.agentName, refusal: preview.refusal, commandLine: preview.commandLine } : undefined;
+        }),
+    );
+    return answers.filter((answer): answer is CannotTake => answer !== undefined);
+  };
+
   return {
     instructionsDialog: null,
     async openInstructions() {
@@ -93,7 +116,8 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     },
     editInstructions(part, changes) {
       set((state) => ({
-        instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, [part]: { ...(state.instructionsDialog[part] ?? { text: '', intent: 'append' }), ...changes } },
+        // Changed text is asked about again on Save.
+        instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, cannotTake: undefined, [part]: { ...(state.instructionsDialog[part] ?? { text: '', intent: 'append' }), ...changes } },
       }));
       void refreshPreview();
     },
@@ -104,7 +128,7 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
           return {};
         }
         const names = select ? (select.selected ? [...dialog.injectors.names.filter((name) => name !== select.name), select.name] : dialog.injectors.names.filter((name) => name !== select.name)) : dialog.injectors.names;
-        return { instructionsDialog: { ...dialog, injectors: { names, off: off ?? dialog.injectors.off } } };
+        return { instructionsDialog: { ...dialog, cannotTake: undefined, injectors: { names, off: off ?? dialog.injectors.off } } };
       });
       void refreshPreview();
     },
@@ -126,14 +150,24 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, problem: error instanceof Error ? error.message : String(error) } }));
       }
     },
-    async saveInstructions() {
+    async saveInstructions(anyway = false) {
       const dialog = get().instructionsDialog;
-      if (!dialog) {
+      if (!dialog || dialog.saving) {
         return;
       }
       const { selection } = get();
       set({ instructionsDialog: { ...dialog, saving: true, problem: null } });
       try {
+        // Said before saving, not on the next message: which agents would refuse them, each with its
+        // ways out. Save again (it reads "Save anyway" then) saves as they are.
+        if (!anyway && dialog.cannotTake === undefined && [dialog.person, dialog.conversation, dialog.profile].some((part) => part && part.text.trim() !== '')) {
+          set({ instructionsDialog: { ...dialog, saving: true, checking: true, problem: null } });
+          const cannotTake = await agentsThatRefuse(dialog);
+          if (cannotTake.length > 0) {
+            set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, saving: false, checking: false, cannotTake } }));
+            return;
+          }
+        }
         const agentId = agentOfPane();
         const savedProfile = dialog.preview?.profile;
         if (agentId && dialog.profile && (!savedProfile || savedProfile.text !== dialog.profile.text || savedProfile.intent !== dialog.profile.intent)) {
@@ -148,16 +182,22 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         }
         set({ instructionsDialog: null, info: 'Instructions saved. They apply from the next message.' });
       } catch (error) {
-        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, saving: false, problem: error instanceof Error ? error.message : String(error) } }));
+        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, saving: false, checking: false, problem: error instanceof Error ? error.message : String(error) } }));
       }
     },
-    async setAgentInstructionSettings(settings) {
-      const agentId = agentOfPane();
+    async setAgentInstructionSettings(settings, chosen) {
+      const agentId = chosen ?? agentOfPane();
       if (!agentId) {
         return;
       }
       try {
         await api.call('setAgentInstructionSettings', { agentId, settings });
+        // An agent of the Save list that takes them now (or gets none) leaves the list.
+        const dialog = get().instructionsDialog;
+        if (dialog?.cannotTake?.some((entry) => entry.agentId === agentId)) {
+          const still = await agentsThatRefuse(dialog);
+          set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, cannotTake: (state.instructionsDialog.cannotTake ?? []).filter((entry) => entry.agentId !== agentId || still.some((other) => other.agentId === agentId)) } }));
+        }
         // The agent's card says whether Baton delivers to it: read it again.
         set((state) => ({ cards: Object.fromEntries(Object.entries(state.cards).filter(([id]) => id !== agentId)) }));
         await Promise.all([refreshPreview(), get().describeAgent(agentId)]);

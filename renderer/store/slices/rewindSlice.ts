@@ -4,7 +4,6 @@
  * the last turn that sends its message again, and dialog "Branch from here" (a new conversation
  * with the history before a message, the same or another agent).
  */
-import { putBack } from '../composerText.js';
 import type { RewindSlice, Slice } from '../types.js';
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -53,7 +52,8 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       const { conversationId } = dialog;
       const { text, failed } = await api.call('rewindConversation', { conversationId, turnId: dialog.turnId, keepFiles: dialog.keepFiles, overwrite: dialog.overwrite });
       // The message goes back in the box, to edit and send again; whatever was there stays after it.
-      set((state) => ({ rewindDialog: null, composer: { ...state.composer, [conversationId]: putBack(text, state.composer[conversationId] ?? '') } }));
+      set({ rewindDialog: null });
+      get().putInBox(conversationId, text);
       if (failed.length > 0) {
         set({ info: `Rewound, but ${notPutBack(failed)}` });
       }

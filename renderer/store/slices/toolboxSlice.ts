@@ -92,7 +92,7 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
       }
     },
     setAdding(adding) {
-      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, adding, problem: null } }));
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, adding, editing: null, problem: null } }));
     },
     async addServer(input: ServerInput) {
       set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, busy: true, problem: null } }));
@@ -107,6 +107,29 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
         set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, adding: false, busy: false } }));
         // A saved server is checked for the conversation the dialog was opened from.
         await choose([...(get().toolboxDialog?.selected ?? []), server.serverId]);
+        return true;
+      } catch (error) {
+        problem(error);
+        return false;
+      }
+    },
+    setEditing(serverId) {
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, editing: serverId, adding: false, problem: null } }));
+    },
+    async updateServer(serverId, input) {
+      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, busy: true, problem: null } }));
+      try {
+        const checked = serverInputSchema.safeParse(input);
+        if (!checked.success) {
+          throw new Error(checked.error.issues.map((issue) => issue.message).join(' '));
+        }
+        await api.call('updateServer', { serverId, server: checked.data });
+        await reloadCatalog();
+        set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, editing: null, busy: false } }));
+        // A conversation that uses it is given it again, so its next turn gets the server as it is now.
+        if (get().toolboxDialog?.selected.includes(serverId)) {
+          await choose([...(get().toolboxDialog?.selected ?? [])]);
+        }
         return true;
       } catch (error) {
         problem(error);
