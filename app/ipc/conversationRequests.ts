@@ -84,9 +84,13 @@ export const conversationRequests = {
     params: z.object({ conversationId, text: z.string().min(1).max(1_000_000) }),
     result: z.object({ steered: z.boolean() }),
   },
-  /** Sets one of the agent's session options (model, mode, reasoning…) and remembers it for the conversation. */
+  /**
+   * Sets one of the agent's session options (model, mode, reasoning…) and remembers it for the
+   * conversation. With `agentId` of an agent other than the live session's (the agent picked for
+   * the next message), it is only remembered, and applied when that agent's session starts.
+   */
   setSessionOption: {
-    params: z.object({ conversationId, optionId: z.string().min(1), value: z.string() }),
+    params: z.object({ conversationId, optionId: z.string().min(1), value: z.string(), agentId: z.string().min(1).optional() }),
     result: z.object({}),
   },
   cancelTurn: {

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { registerFakeAgent, registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
 
@@ -44,6 +44,8 @@ test('a new conversation starts in the folder the last one was started in, not t
   await expect(folder).not.toHaveValue(work);
   await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
   await folder.fill(work);
+  // Before the first message, it says where the agent will work.
+  await expect(page.getByRole('status').filter({ hasText: `Fake will work in ${work}` })).toBeVisible();
   await page.getByRole('textbox', { name: 'Message' }).fill('hello');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
@@ -51,6 +53,7 @@ test('a new conversation starts in the folder the last one was started in, not t
   await page.reload();
   await page.getByRole('button', { name: 'New conversation' }).click();
   await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(work);
+  await expect(page.getByRole('status').filter({ hasText: `will work in ${work}` })).toBeVisible();
 });
 
 test('a waiting permission question is answered by its number key wherever focus is, unless the person is typing', async ({ page }) => {
@@ -409,4 +412,97 @@ test('the theme and the recent folders are kept by Baton, not the browser: a new
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.getByRole('button', { name: 'New conversation' }).click();
   await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(work);
+  await expect(page.getByRole('status').filter({ hasText: `will work in ${work}` })).toBeVisible();
+});
+
+/** How tall the pane's header is: the title row and the session row together. */
+async function headerHeight(page: Page): Promise<number> {
+  const top = await page.locator('.conversation-header').boundingBox();
+  const bottom = await page.locator('header.session-header').boundingBox();
+  if (!top || !bottom) {
+    throw new Error('the header is not on screen');
+  }
+  return Math.round(bottom.y + bottom.height - top.y);
+}
+
+test('the header is one compact row and a row of options that folds away; narrow, Toolbox and Instructions are in "More actions"; the options shown are those of the agent the next message goes to', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const dataDir = tempDir('e2e-everyday-header');
+  registerFakeAgents(dataDir, [{ name: 'Fake', options: { models: ['alpha', 'beta'] } }, { name: 'Other', options: { models: ['gamma', 'delta'] } }]);
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  // Other has been used before: Baton knows the options it offers.
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Other' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-header-other'));
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('first');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Other/ })).toContainText('Fake reply: first');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await fakeDraft(page, 'e2e-everyday-header-work');
+  await message.fill('hello');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
+  const options = page.getByRole('group', { name: 'Session options' });
+  await expect(options.getByRole('combobox', { name: 'Model' })).toHaveValue('alpha');
+  const wideOpen = await headerHeight(page);
+  console.log(`header at 1280×800: ${wideOpen} px with its options`);
+  expect(wideOpen).toBeLessThanOrEqual(130);
+
+  const toggle = page.getByRole('button', { name: 'Hide options' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await toggle.click();
+  await expect(options).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Options', exact: true })).toHaveAttribute('aria-expanded', 'false');
+  const wideClosed = await headerHeight(page);
+  console.log(`header at 1280×800: ${wideClosed} px folded`);
+  expect(wideClosed).toBeLessThanOrEqual(95);
+
+  // Narrow: still compact, and Toolbox and Instructions are in "More actions".
+  await page.setViewportSize({ width: 520, height: 800 });
+  const narrow = await headerHeight(page);
+  console.log(`header at 520×800: ${narrow} px folded`);
+  expect(narrow).toBeLessThanOrEqual(150);
+  await expect(page.getByRole('button', { name: 'Toolbox' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Instructions', exact: true })).toBeHidden();
+  await page.getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('menuitem', { name: 'Toolbox' }).click();
+  await expect(page.getByRole('dialog', { name: 'Toolbox' })).toBeVisible();
+  await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('menuitem', { name: 'Instructions' }).click();
+  await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeVisible();
+  await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Cancel' }).click();
+
+  // Another agent for the next message: the pickers are its own, and its choice is applied when it takes over.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('button', { name: 'Options', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Other' });
+  await expect(options.getByRole('combobox', { name: 'Model' })).toHaveValue('gamma');
+  await expect(options.getByRole('combobox', { name: 'Model' }).getByRole('option')).toHaveText(['GAMMA', 'DELTA']);
+  await expect(page.getByRole('meter', { name: 'Context used' })).toHaveCount(0);
+  await options.getByRole('combobox', { name: 'Model' }).selectOption('delta');
+  await message.fill('model?');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Other/ })).toContainText('Model: delta');
+  await expect(options.getByRole('combobox', { name: 'Model' })).toHaveValue('delta');
+  // Back to the first agent: its own options again, its model as it was.
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await expect(options.getByRole('combobox', { name: 'Model' }).getByRole('option')).toHaveText(['ALPHA', 'BETA']);
+});
+
+test('the capability bullets stand in columns of one width, each wrapping under itself', async ({ page }) => {
+  await openHost(page, 'e2e-everyday-capabilities');
+  await fakeDraft(page, 'e2e-everyday-capabilities-work');
+  for (const width of [1280, 700]) {
+    await page.setViewportSize({ width, height: 800 });
+    const bullets = page.getByRole('list', { name: 'What Fake can do' }).getByRole('listitem');
+    await expect(bullets.first()).toBeVisible();
+    const boxes = (await bullets.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().toJSON() as { x: number; width: number }))).map(({ x, width: w }) => ({ x: Math.round(x), width: Math.round(w) }));
+    expect(boxes.length).toBeGreaterThan(2);
+    // One width for every bullet, and as many left edges as there are columns.
+    expect(new Set(boxes.map((box) => box.width)).size).toBe(1);
+    const columns = new Set(boxes.map((box) => box.x)).size;
+    expect(columns).toBeLessThanOrEqual(Math.max(1, Math.floor(width / 240)));
+  }
 });

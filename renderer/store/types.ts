@@ -27,7 +27,7 @@ export type Selection = { kind: 'draft' } | { kind: 'conversation'; conversation
 export type HistoryView = ConversationSummary['lifecycle'];
 
 /** A shown error. */
-export type ShownError = { code: string; message: string };
+export type ShownError = { code: string; message: string; details?: Record<string, unknown> };
 
 /** Connection, agents, errors. */
 export type HostSlice = {
@@ -125,7 +125,10 @@ export type ComposerSlice = {
   setComposer(key: string, text: string): void;
   addAttachment(key: string, attachment: ComposerAttachment): void;
   removeAttachment(key: string, id: string): void;
-  send(): Promise<void>;
+  /** Sends the box's message (`withoutInstructions`: this once without the person's instructions). */
+  send(options?: { withoutInstructions?: boolean }): Promise<void>;
+  /** Resolves a refusal of the person's instructions met by sending (a switch refused before anything was recorded): the box's message goes again. */
+  resolveSendRefusal(choice: 'without' | 'off' | 'allow'): Promise<void>;
   /** Puts one of the person's earlier messages in the message box to edit and send again. */
   editMessage(text: string): void;
   /** A follow-up written while a turn runs, per conversation, with what was attached to it: sent when the turn ends. */
@@ -158,6 +161,10 @@ export type DraftsSlice = {
   setDraftCwd(cwd: string): void;
   /** Sets one of the open conversation's session options (model, mode…); remembered for its agent. */
   setSessionOption(optionId: string, value: string): Promise<void>;
+  /** Options chosen for the agent picked for a conversation's next turn (applied when its session starts). */
+  nextOptions: Record<string, Record<string, string>>;
+  /** Chooses an option of the agent picked for the open conversation's next turn. */
+  setNextAgentOption(optionId: string, value: string): Promise<void>;
 };
 
 /** The conversation list and what can be done with its entries. */
@@ -362,7 +369,8 @@ export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;
 /** Turns anything thrown into what the error banner shows. */
 export function shownError(error: unknown): ShownError {
   if (error && typeof error === 'object' && 'code' in error && 'message' in error) {
-    return { code: String(error.code), message: String(error.message) };
+    const details = 'details' in error && error.details && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : undefined;
+    return { code: String(error.code), message: String(error.message), ...(details ? { details } : {}) };
   }
   return { code: 'Internal', message: String(error) };
 }

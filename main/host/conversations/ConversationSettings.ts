@@ -134,13 +134,14 @@ export class ConversationSettings {
 
   /**
    * Sets a session option (model, mode…) and remembers it for the conversation. Without a live
-   * agent it is only remembered, and applied when the next session is bound.
+   * agent, or for another agent than the live one (the one picked for the next message), it is
+   * only remembered, and applied when that agent's session is bound.
    */
-  async chooseOption(conversationId: string, optionId: string, value: string): Promise<void> {
+  async chooseOption(conversationId: string, optionId: string, value: string, agentId?: string): Promise<void> {
     this.deps.store.getSummary(conversationId);
     const live = this.deps.liveSession(conversationId);
     const drafts: EventDraft[] = [{ type: 'session.option.chosen', payload: { optionId, value } }];
-    if (live) {
+    if (live && (agentId === undefined || agentId === live.binding.agentId)) {
       drafts.push(await live.choose(optionId, value));
     }
     this.deps.committer.commit(conversationId, drafts);

@@ -40,8 +40,8 @@ export function conversationHandlers({ store, committer, conversations, turns, a
     sendMessage: ({ conversationId, text, agentId, attachments, withoutInstructions }) => turns.send(conversationId, text, agentId, attachments, { withoutInstructions: withoutInstructions === true }),
     steerMessage: async ({ conversationId, text }) => ({ steered: await turns.steer(conversationId, text) }),
     cancelTurn: async ({ conversationId }) => ({ cancelled: await turns.cancel(conversationId) }),
-    setSessionOption: async ({ conversationId, optionId, value }) => {
-      await conversations.chooseOption(conversationId, optionId, value);
+    setSessionOption: async ({ conversationId, optionId, value, agentId }) => {
+      await conversations.chooseOption(conversationId, optionId, value, agentId);
       return {};
     },
     answerPermission: ({ conversationId, requestId, optionId }) => {

@@ -7,6 +7,7 @@ import { ImportReviewNotice } from './ImportReviewDialog.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { SessionHeader } from './SessionHeader.js';
 import { Transcript } from './Transcript.js';
+import { isInstructionRefusal, RefusalActions } from './RefusalActions.js';
 
 /** The main pane. */
 export function ChatView() {
@@ -37,6 +38,7 @@ const INFO_SHOWN_MS = 8_000;
 export function Banners() {
   const error = useBaton((state) => state.error);
   const dismissError = useBaton((state) => state.dismissError);
+  const resolveSendRefusal = useBaton((state) => state.resolveSendRefusal);
   const info = useBaton((state) => state.info);
   const dismissInfo = useBaton((state) => state.dismissInfo);
   // A confirmation fades on its own (an error stays until dismissed).
@@ -55,6 +57,8 @@ export function Banners() {
           <button type="button" aria-label="Dismiss error" onClick={() => dismissError()}>
             ×
           </button>
+          {/* A switch refused for the instructions, before anything was recorded: the message is still in the box. */}
+          {isInstructionRefusal(error) ? <RefusalActions refusal={error} resolve={(choice) => void resolveSendRefusal(choice)} /> : null}
         </div>
       ) : null}
       {info ? (

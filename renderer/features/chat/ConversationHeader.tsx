@@ -12,6 +12,8 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
   const restore = useBaton((state) => state.restore);
   const purge = useBaton((state) => state.purge);
   const exportConversation = useBaton((state) => state.exportConversation);
+  const openToolbox = useBaton((state) => state.openToolbox);
+  const openInstructions = useBaton((state) => state.openInstructions);
   const [editing, setEditing] = useState<string | null>(null);
   const id = summary.conversationId;
 
@@ -82,6 +84,18 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+            {/* The header's own Toolbox and Instructions buttons give way to these when the window is narrow. */}
+            {summary.lifecycle === 'deleted' ? null : (
+              <>
+                <DropdownMenu.Item className="menu-item" onSelect={() => void openToolbox()}>
+                  Toolbox
+                </DropdownMenu.Item>
+                <DropdownMenu.Item className="menu-item" onSelect={() => void openInstructions()}>
+                  Instructions
+                </DropdownMenu.Item>
+                <DropdownMenu.Separator className="menu-separator" />
+              </>
+            )}
             {actions.map((action) => (
               <DropdownMenu.Item key={action.label} className={action.danger ? 'menu-item danger' : 'menu-item'} onSelect={action.run}>
                 {action.label}

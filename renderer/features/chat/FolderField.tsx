@@ -15,7 +15,7 @@ function FolderValue({ value, conversationId }: { value: string; conversationId:
   const [copied, copy] = useCopy();
   return (
     <div className="field field-grow folder-field folder-value" role="group" aria-label="Working folder">
-      <span>Working folder</span>
+      <span className="field-label">Working folder</span>
       <code title={value}>{value}</code>
       {revealFolder && conversationId ? (
         <button type="button" className="header-action" onClick={() => void revealFolder?.(conversationId)}>

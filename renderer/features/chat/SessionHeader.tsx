@@ -8,7 +8,9 @@ import { useBaton } from '../../store/index.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';
 import { InstallAction, ManagedAgent } from './AgentInstall.js';
-import { DraftSessionOptions, SessionOptions } from './SessionOptions.js';
+import { DraftSessionOptions, NextAgentOptions, SessionOptions } from './SessionOptions.js';
+import { readPreference, writePreference } from '../../persisted/preferences.js';
+import { useState } from 'react';
 import { FolderField } from './FolderField.js';
 import { Tip } from '../../components/Tip.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
@@ -40,14 +42,22 @@ export function SessionHeader() {
   const badAgentsFile = agents.find((agent) => agent.agentId === 'custom:agents-json');
   const bound = summary !== undefined;
   const opening = useBaton((state) => state.selection.kind === 'conversation') && !bound;
+  const [optionsOpen, setOptionsOpen] = useState(() => (readPreference('header.options') ?? (window.matchMedia('(max-width: 800px)').matches ? 'closed' : 'open')) === 'open');
   if (opening) {
     // A conversation is being opened: show nothing of the new-conversation draft meanwhile.
     return <header className="session-header" aria-busy="true" />;
   }
+  const switching = summary !== undefined && nextAgent !== undefined && nextAgent !== summary.agentId;
+  // The options row, and its toggle, only when there is something in it.
+  const hasOptions = switching || (transcript?.sessionOptions.length ?? 0) > 0 || (transcript?.usage?.size ?? 0) > 0;
+  const toggleOptions = (): void => {
+    writePreference('header.options', optionsOpen ? 'closed' : 'open');
+    setOptionsOpen(!optionsOpen);
+  };
   return (
-    <header className="session-header">
+    <header className={bound ? 'session-header compact' : 'session-header'}>
       <label className="field">
-        <span>Agent</span>
+        <span className={bound ? 'visually-hidden' : undefined}>Agent</span>
         <select
           aria-label="Agent"
           value={agentId}
@@ -74,29 +84,40 @@ export function SessionHeader() {
           Your custom agents are not offered: {badAgentsFile.unavailableReason}
         </p>
       ) : null}
+      <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} conversationId={summary?.conversationId} />
+      {!bound ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
+      <button type="button" className="header-action pane-action" onClick={() => void openToolbox()}>
+        Toolbox
+        {!bound && draft.serverIds && draft.serverIds.length > 0 ? <span className="badge"> ({draft.serverIds.length})</span> : null}
+      </button>
+      <button type="button" className="header-action pane-action" disabled={!agentId} onClick={() => void openInstructions()}>
+        Instructions
+        {draft.instructions?.text.trim() && !bound ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}
+      </button>
+      {bound && hasOptions ? (
+        <button type="button" className="header-action options-toggle" aria-expanded={optionsOpen} aria-controls="session-options-row" onClick={toggleOptions}>
+          {optionsOpen ? 'Hide options' : 'Options'}
+        </button>
+      ) : null}
+      {bound && summary && hasOptions ? (
+        <div id="session-options-row" className="options-row" hidden={!optionsOpen}>
+          {/* The pickers and the meter are those of the agent the next message goes to. */}
+          {switching && nextAgent ? <NextAgentOptions conversationId={summary.conversationId} agentId={nextAgent} agentName={selected?.displayName ?? nextAgent} /> : transcript ? <SessionOptions transcript={transcript} /> : null}
+          {!switching && transcript?.usage && transcript.usage.size > 0 ? (
+            <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
+              Context: {compact(transcript.usage.used)} of {compact(transcript.usage.size)} tokens{' '}
+              <meter min={0} max={transcript.usage.size} value={transcript.usage.used} aria-label="Context used" />
+            </p>
+          ) : null}
+          {switching ? <p className="hint usage">{selected?.displayName ?? nextAgent} starts with a handoff of this conversation: its context is counted once it replies.</p> : null}
+        </div>
+      ) : null}
       {summary && nextAgent && nextAgent !== summary.agentId ? (
         <p className="hint next-agent" role="status">
           Your next message goes to {selected?.displayName ?? nextAgent}, which picks up where {summary.agentName} stopped.
         </p>
       ) : null}
-      <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} conversationId={summary?.conversationId} />
-      {!bound ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
-      <button type="button" className="header-action" onClick={() => void openToolbox()}>
-        Toolbox
-        {!bound && draft.serverIds && draft.serverIds.length > 0 ? <span className="badge"> ({draft.serverIds.length})</span> : null}
-      </button>
-      <button type="button" className="header-action" disabled={!agentId} onClick={() => void openInstructions()}>
-        Instructions
-        {draft.instructions?.text.trim() && !bound ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}
-      </button>
-      {transcript && bound ? <SessionOptions transcript={transcript} /> : null}
       {!bound && selected?.available ? <DraftSessionOptions agentId={selected.agentId} agentName={selected.displayName} /> : null}
-      {transcript?.usage && transcript.usage.size > 0 ? (
-        <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
-          Context: {compact(transcript.usage.used)} of {compact(transcript.usage.size)} tokens{' '}
-          <meter min={0} max={transcript.usage.size} value={transcript.usage.used} aria-label="Context used" />
-        </p>
-      ) : null}
       {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} cwd={cwd} /> : null}
       {!bound && selected && agentSessions?.agentId === selected.agentId ? <AgentSessions agentName={selected.displayName} /> : null}
       {selected && !selected.available ? (

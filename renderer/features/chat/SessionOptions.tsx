@@ -79,3 +79,18 @@ function askingValue(option: SessionOption): string {
   const current = option.options.find((choice) => choice.value === option.currentValue);
   return current?.selfApproving === true ? (option.options.find((choice) => choice.selfApproving !== true)?.value ?? option.currentValue) : option.currentValue;
 }
+
+/**
+ * After another agent is picked for the next message: that agent's options as it offered them last,
+ * with the choices made for it (or remembered for the agent). A choice is applied when that agent's
+ * session starts; the live session, another agent's, is left alone.
+ */
+export function NextAgentOptions({ conversationId, agentId, agentName }: { conversationId: string; agentId: string; agentName: string }) {
+  const chosen = useBaton((state) => state.nextOptions[conversationId]);
+  const choose = useBaton((state) => state.setNextAgentOption);
+  const remembered = agentChoices(agentId);
+  if (!remembered || remembered.options.length === 0) {
+    return <p className="hint draft-options-hint">{agentName}&apos;s model and mode can be picked once it has been used (it names them when a session starts).</p>;
+  }
+  return <OptionPickers options={remembered.options} valueOf={(option) => chosen?.[option.id] ?? remembered.chosen[option.id] ?? askingValue(option)} choose={(optionId, value) => void choose(optionId, value)} />;
+}

@@ -137,6 +137,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
     return (
       <section className="transcript transcript-empty" aria-label="Transcript">
         <p>Pick an agent and a working folder, then write your first message.</p>
+        <WhereItRuns />
       </section>
     );
   }
@@ -271,4 +272,19 @@ function WorkingIndicator({ transcript, turnId }: { transcript: TranscriptState;
 function formatElapsed(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}
+
+/** Before a new conversation's first message: the agent and the folder it will work in. */
+function WhereItRuns() {
+  const draft = useBaton((state) => (state.selection.kind === 'draft' ? state.draft : undefined));
+  const agentName = useBaton((state) => state.agents.find((agent) => agent.agentId === state.draft.agentId)?.displayName);
+  const cwd = draft?.cwd.trim();
+  if (!cwd || !agentName) {
+    return null;
+  }
+  return (
+    <p className="hint where-it-runs" role="status">
+      {agentName} will work in <code>{cwd}</code>: it can read and change the files there, asking you first where it asks.
+    </p>
+  );
 }

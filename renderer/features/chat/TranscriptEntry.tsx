@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { fidelityBadge, fidelityDetail } from '../../../app/handoff/handoff.js';
 import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
 import { rewindFilesText, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
-import type { AuthMethodInfo, WireError } from '../../../app/errors.js';
+import type { AuthMethodInfo } from '../../../app/errors.js';
 import { Markdown } from '../../components/Markdown.js';
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
@@ -16,6 +16,7 @@ import { LogInPrompt } from './LogInPrompt.js';
 import { SubagentCard } from './SubagentCard.js';
 import { TurnFiles } from './TurnFiles.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
+import { isInstructionRefusal, RefusalActions, type InstructionRefusal } from './RefusalActions.js';
 import { ToolContent } from './ToolContent.js';
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -69,36 +70,10 @@ function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: 
   );
 }
 
-/** A refusal of the person's standing instructions (by the agent's abilities, before anything reached it). */
-function isInstructionRefusal(error: WireError | undefined): error is WireError & { details: { agentName: string; reason: string } } {
-  return error?.code === 'UnsupportedInput' && typeof error.details?.input === 'string' && /prompt/.test(error.details.input) && typeof error.details.agentName === 'string' && typeof error.details.reason === 'string';
-}
-
-/** The ways out of a refusal of the person's instructions, each then sending the message again. */
-function RefusalActions({ turnId, error }: { turnId: string; error: WireError & { details: { agentName: string; reason: string } } }) {
+/** The ways out under a refused turn: the turn's message goes again. */
+function TurnRefusalActions({ turnId, refusal }: { turnId: string; refusal: InstructionRefusal }) {
   const resolve = useBaton((state) => state.resolveRefusal);
-  const openInstructions = useBaton((state) => state.openInstructions);
-  const { agentName, reason } = error.details;
-  const commandLine = /command line/.test(reason);
-  return (
-    <div className="refusal-actions" role="group" aria-label="Ways to send it">
-      {commandLine ? (
-        <button type="button" title={`Other users of this computer can read them in the process list`} onClick={() => void resolve(turnId, 'allow')}>
-          Allow for {agentName}
-        </button>
-      ) : null}
-      <button type="button" onClick={() => void resolve(turnId, 'without')}>
-        Send without my instructions this time
-      </button>
-      <button type="button" onClick={() => void resolve(turnId, 'off')}>
-        Don&apos;t send my instructions to {agentName}
-      </button>
-      <button type="button" onClick={() => void openInstructions()}>
-        Open Instructions
-      </button>
-      {commandLine ? <p className="hint">Allowing it: {agentName} takes them on its command line, where other users of this computer can read them in the process list.</p> : null}
-    </div>
-  );
+  return <RefusalActions refusal={refusal} resolve={(choice) => void resolve(turnId, choice)} />;
 }
 
 /** "Retry" under a failed last turn: its message goes again, the failed turn set aside. */
@@ -357,7 +332,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
               <pre>{item.error.details.stderrTail}</pre>
             </details>
           ) : null}
-          {lastReply && item.turnId && isInstructionRefusal(item.error) ? <RefusalActions turnId={item.turnId} error={item.error} /> : null}
+          {lastReply && item.turnId && isInstructionRefusal(item.error) ? <TurnRefusalActions turnId={item.turnId} refusal={item.error} /> : null}
           {lastReply && item.turnId ? <RetryButton turnId={item.turnId} /> : null}
         </div>
       );

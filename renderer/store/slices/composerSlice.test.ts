@@ -36,7 +36,7 @@ describe('the follow-up queue', () => {
     expect(state.attachments.c).toEqual([]);
   });
 
-  it('puts a follow-up taken back ahead of what was written since, and asks for focus in the box', () => {
+  it('puts a follow-up taken back in the box, setting what was written since aside whole, and asks for focus in the box', () => {
     const { store } = openWith('first');
     store.getState().addAttachment('c', attachment('a'));
     store.getState().queue();
@@ -46,7 +46,8 @@ describe('the follow-up queue', () => {
     store.getState().unqueue('c');
     const state = store.getState();
     expect(state.queued.c).toBeUndefined();
-    expect(state.composer.c).toBe('first\nwritten since');
+    expect(state.composer.c).toBe('first');
+    expect(state.setAside.c).toBe('written since');
     expect(state.attachments.c?.map((entry) => entry.id)).toEqual(['a', 'b']);
     expect(state.messageBoxFocus).toBe(focusBefore + 1);
   });
@@ -65,7 +66,8 @@ describe('the follow-up queue', () => {
     store.getState().queue();
     store.getState().setComposer('c', 'typed meanwhile');
     await store.getState().sendQueued('c');
-    expect(store.getState().composer.c).toBe('next\ntyped meanwhile');
+    expect(store.getState().composer.c).toBe('next');
+    expect(store.getState().setAside.c).toBe('typed meanwhile');
     expect(store.getState().error?.message).toBe('refused');
   });
 
@@ -100,11 +102,19 @@ describe('the message box around a send', () => {
     expect(store.getState().error?.message).toBe('no agent');
   });
 
-  it('"Edit and resend" puts the message ahead of a draft, never replacing it, and asks for focus', () => {
-    const { store } = openWith('my draft');
+  it('"Edit and resend" puts the message in the box, the draft set aside (never glued on, never lost), and asks for focus; the draft comes back once it is sent', async () => {
+    const { store } = openWith('my draft', { sendMessage: () => ({ turnId: 't', seq: 3 }) });
     store.getState().editMessage('the earlier message');
-    expect(store.getState().composer.c).toBe('the earlier message\nmy draft');
+    expect(store.getState().composer.c).toBe('the earlier message');
+    expect(store.getState().setAside.c).toBe('my draft');
     expect(store.getState().messageBoxFocus).toBe(1);
+    store.getState().swapSetAside('c');
+    expect(store.getState().composer.c).toBe('my draft');
+    expect(store.getState().setAside.c).toBe('the earlier message');
+    store.getState().swapSetAside('c');
+    await store.getState().send();
+    expect(store.getState().composer.c).toBe('my draft');
+    expect(store.getState().setAside.c).toBeUndefined();
   });
 
   it('sends to the agent picked for the next turn, then forgets the pick', async () => {

@@ -13,9 +13,9 @@ import { composerKey, type ComposerAttachment, type ComposerSlice, type Slice } 
 /** The composer slice. */
 export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
   /** Sends a message to the agent picked for the next turn (a switch), forgetting the pick once the host has committed it. */
-  const post = async (conversationId: string, text: string, attached: readonly ComposerAttachment[] = []): Promise<void> => {
+  const post = async (conversationId: string, text: string, attached: readonly ComposerAttachment[] = [], withoutInstructions = false): Promise<void> => {
     const agentId = get().nextAgent[conversationId];
-    await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}), ...(attached.length > 0 ? { attachments: attached.map((entry) => entry.attachment) } : {}) });
+    await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}), ...(attached.length > 0 ? { attachments: attached.map((entry) => entry.attachment) } : {}), ...(withoutInstructions ? { withoutInstructions: true } : {}) });
     set((state) => {
       const { [conversationId]: _used, ...nextAgent } = state.nextAgent;
       return { nextAgent };
@@ -95,7 +95,23 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
     removeAttachment(key, id) {
       set((state) => ({ attachments: { ...state.attachments, [key]: (state.attachments[key] ?? []).filter((entry) => entry.id !== id) } }));
     },
-    async send() {
+    async resolveSendRefusal(choice) {
+      const { selection, nextAgent, openSummary } = get();
+      const agentId = selection.kind === 'conversation' ? (nextAgent[selection.conversationId] ?? openSummary?.agentId) : get().draft.agentId;
+      if (!agentId) {
+        return;
+      }
+      try {
+        if (choice === 'off' || choice === 'allow') {
+          await api.call('setAgentInstructionSettings', { agentId, settings: choice === 'off' ? { off: true } : { commandLineAccepted: true } });
+        }
+        get().dismissError();
+        await get().send({ withoutInstructions: choice === 'without' });
+      } catch (error) {
+        get().showError(error);
+      }
+    },
+    async send(options = {}) {
       const { selection, composer, sending } = get();
       const typed = composer[composerKey(selection)] ?? '';
       const text = typed.trim();
@@ -106,7 +122,7 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       set({ sending: true, error: null });
       try {
         const conversationId = selection.kind === 'draft' ? await createFromDraft() : selection.conversationId;
-        await post(conversationId, text, attached);
+        await post(conversationId, text, attached, options.withoutInstructions === true);
         // Cleared only once the host has committed the message, and only of what was sent: what the
         // person typed or attached meanwhile stays.
         set((state) => {

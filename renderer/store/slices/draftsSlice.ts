@@ -4,13 +4,30 @@
  * open conversation's session options. Choices are remembered per agent, except a mode in which
  * the agent decides without asking, picked in a conversation: that one holds for it alone.
  */
-import { rememberChoice } from '../../persisted/agentChoices.js';
+import { agentChoices, rememberChoice } from '../../persisted/agentChoices.js';
 import type { DraftsSlice, Slice } from '../types.js';
 
 /** The drafts slice. */
 export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => ({
   draft: { agentId: '', cwd: '' },
   nextAgent: {},
+  nextOptions: {},
+  async setNextAgentOption(optionId, value) {
+    const { selection, nextAgent } = get();
+    const agentId = selection.kind === 'conversation' ? nextAgent[selection.conversationId] : undefined;
+    if (selection.kind !== 'conversation' || !agentId) {
+      return;
+    }
+    const { conversationId } = selection;
+    const picked = agentChoices(agentId)?.options.find((option) => option.id === optionId)?.options.find((choice) => choice.value === value);
+    // As in a conversation: a mode in which the agent decides without asking is never its default.
+    if (picked?.selfApproving !== true) {
+      rememberChoice(agentId, optionId, value);
+    }
+    set((state) => ({ nextOptions: { ...state.nextOptions, [conversationId]: { ...state.nextOptions[conversationId], [optionId]: value } } }));
+    // Remembered for the conversation by the host, and applied when that agent's session starts.
+    await api.call('setSessionOption', { conversationId, optionId, value, agentId }).catch((error: unknown) => get().showError(error));
+  },
   setDraftAgent(agentId) {
     set((state) => {
       const { options: _chosenForAnother, ...draft } = state.draft;

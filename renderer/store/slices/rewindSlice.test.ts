@@ -19,7 +19,7 @@ function openWith(draft: string, answers: Answers) {
 }
 
 describe('going back', () => {
-  it('a rewind puts the message back in the box, ahead of the draft there, and asks for focus', async () => {
+  it('a rewind puts the message back in the box, the draft there set aside, and asks for focus', async () => {
     const { store, calls } = openWith('my draft', {
       previewRewind: () => ({ setAside: [{ turnId: 't1', text: 'Hello Gemini', at: '' }], files: [], cannot: [], unavailable: null }),
       rewindConversation: () => ({ rewindId: 'r', text: 'Hello Gemini', changed: [], failed: [] }),
@@ -31,7 +31,8 @@ describe('going back', () => {
     expect(calls.map((call) => call.method)).toEqual(['previewRewind', 'rewindConversation']);
     expect(calls[1]?.params).toEqual({ conversationId: 'c', turnId: 't1', keepFiles: false, overwrite: [] });
     expect(store.getState().rewindDialog).toBeNull();
-    expect(store.getState().composer.c).toBe('Hello Gemini\nmy draft');
+    expect(store.getState().composer.c).toBe('Hello Gemini');
+    expect(store.getState().setAside.c).toBe('my draft');
     expect(store.getState().messageBoxFocus).toBe(focus + 1);
   });
 

@@ -1,0 +1,104 @@
+/**
+ * The new user's tour, end to end in the page, with the six real agents against the model stub:
+ * first launch, a first message with each agent, a toolbox server, instructions (Save says which
+ * agents cannot take them), a switch to another agent, and the refusal that switch meets,
+ * resolved from its own buttons.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { allAgentsHome, everythingServer } from '../fixtures/agentSetups.js';
+import { tempDir } from '../fixtures/agentEnv.js';
+import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+const AGENTS = ['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode', 'pi'];
+const MARKER = 'TOUR-MARKER-5521';
+let stub: ModelStub;
+let host: WebHost | undefined;
+
+test.beforeEach(async () => {
+  stub = await startModelStub();
+});
+
+test.afterEach(async () => {
+  await host?.kill();
+  host = undefined;
+  await stub.close();
+});
+
+async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+test('a new user: first launch, a first message with each agent, a toolbox server, instructions, a switch, and a refusal resolved from its buttons', async ({ page }) => {
+  test.setTimeout(480_000);
+  // First launch: an empty data folder.
+  host = await startWebHost(tempDir('e2e-tour'), allAgentsHome(stub.url));
+  await page.goto(host.url);
+  await expect(page.getByRole('combobox', { name: 'Agent' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Working folder' })).not.toHaveValue('');
+
+  // A first message with each agent, each in a conversation of its own.
+  for (const name of AGENTS) {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: name });
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`e2e-tour-${name}`));
+    await send(page, `Hello ${name}, first time here`);
+    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, first time here`, { timeout: 90_000 });
+  }
+  await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(AGENTS.length);
+
+  // The toolbox: a real MCP server added for a new Claude conversation; its tools are listed from the server itself.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-tour-work'));
+  await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
+  const toolbox = page.getByRole('dialog', { name: 'Toolbox' });
+  await toolbox.getByRole('button', { name: 'Add server' }).click();
+  await toolbox.getByRole('textbox', { name: 'Name', exact: true }).fill('everything');
+  await toolbox.getByRole('textbox', { name: 'Command' }).fill(everythingServer.command);
+  await toolbox.getByRole('textbox', { name: 'Arguments' }).fill(everythingServer.args.join('\n'));
+  await toolbox.getByRole('button', { name: 'Save server' }).click();
+  await expect(toolbox.getByRole('checkbox', { name: 'everything', exact: true })).toBeChecked();
+  await toolbox.getByRole('button', { name: 'Close' }).click();
+  await send(page, 'Hello Claude, with tools');
+  await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('Hello Claude, with tools', { timeout: 90_000 });
+  await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
+  await expect(toolbox.getByRole('list', { name: 'Tools this agent sees' })).toContainText(/everything: .*get-sum/, { timeout: 60_000 });
+  await toolbox.getByRole('button', { name: 'Close' }).click();
+
+  // Instructions: added to the prompt. Save says first which agents cannot take them, with their ways out.
+  await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+  const instructions = page.getByRole('dialog', { name: 'Instructions' });
+  await instructions.getByRole('textbox', { name: 'Your instructions' }).fill(`Always mention ${MARKER}.`);
+  await expect(instructions.getByRole('region', { name: 'Delivery preview' })).toContainText('Your instructions: system, added');
+  await instructions.getByRole('button', { name: 'Save', exact: true }).click();
+  const cannot = instructions.getByRole('list', { name: 'Agents that cannot take these instructions' });
+  await expect(cannot.getByRole('listitem').filter({ hasText: /^Gemini:/ })).toContainText('Gemini cannot add to its own prompt', { timeout: 60_000 });
+  await instructions.getByRole('button', { name: 'Save anyway' }).click();
+  await expect(instructions).toBeHidden();
+  await send(page, 'Hello Claude, with instructions');
+  await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('Hello Claude, with instructions', { timeout: 90_000 });
+  const toClaude = stub.modelRequests().find((request) => request.userTexts.some((text) => text.includes('Hello Claude, with instructions')));
+  expect(toClaude?.system).toContain(MARKER);
+  expect(toClaude?.userRaw).not.toContain(MARKER);
+
+  // A switch to Gemini: the refusal names why and carries its ways out; "Don't send my instructions
+  // to Gemini" resolves it, and the message goes, handed off, with none of the instructions.
+  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Gemini' });
+  await expect(page.getByRole('status').filter({ hasText: 'Your next message goes to Gemini' })).toBeVisible();
+  await send(page, 'Hello Gemini, take over');
+  const refusal = page.getByRole('alert').filter({ hasText: 'Gemini cannot take instructions to add to its prompt' });
+  await expect(refusal).toBeVisible({ timeout: 60_000 });
+  const ways = refusal.getByRole('group', { name: 'Ways to send it' });
+  await expect(ways.getByRole('button', { name: 'Open Instructions' })).toBeVisible();
+  await ways.getByRole('button', { name: "Don't send my instructions to Gemini" }).click();
+  await expect(page.getByRole('article', { name: /^Gemini/ })).toContainText('Hello Gemini, take over', { timeout: 90_000 });
+  await expect(page.getByRole('group', { name: 'Switched from Claude to Gemini' })).toContainText('handed off');
+  const toGemini = stub.modelRequests().filter((request) => request.dialect === 'gemini' && request.userTexts.some((text) => text.includes('Hello Gemini, take over')));
+  expect(toGemini.length).toBeGreaterThan(0);
+  expect(JSON.stringify(toGemini)).not.toContain(MARKER);
+  await page.screenshot({ path: 'e2e/artifacts/tour.png', fullPage: true });
+});
