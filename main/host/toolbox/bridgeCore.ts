@@ -8,29 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
-/** What replaces a secret value in a server's output. */
-export const REDACTED_MARK = '[redacted by Baton]';
-
-/** Replaces every secret (and its JSON-escaped form) in one line of JSON text; the line stays valid JSON. */
-export function redactLine(line: string, secrets: readonly string[]): string {
-  let out = line;
-  for (const secret of secrets) {
-    if (secret.length < 4) {
-      continue;
-    }
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    out = out.split(escaped).join(REDACTED_MARK);
-    if (escaped !== secret) {
-      out = out.split(secret).join(REDACTED_MARK);
-    }
-  }
-  return out;
-}
-
-/** A message with the secrets taken out of every string in it. */
-export function redactMessage<T>(message: T, secrets: readonly string[]): T {
-  return secrets.length === 0 ? message : (JSON.parse(redactLine(JSON.stringify(message), secrets)) as T);
-}
+export { REDACTED_MARK, redactLine, redactMessage } from './redactLines.js';
+import { redactMessage } from './redactLines.js';
 
 /** Bridges this process's stdio to a remote server until either side closes; exits the process then. */
 export async function runBridge(options: { url: string; kind: 'sse' | 'http'; headers: Record<string, string>; redact: readonly string[]; label: string }): Promise<void> {

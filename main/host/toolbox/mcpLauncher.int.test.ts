@@ -31,7 +31,8 @@ afterAll(async () => {
   await http.close();
 });
 
-async function connect(server: McpServer): Promise<{ client: Client; shown: string }> {
+/** Connects to the server as an agent would be given it; `agentEnv` is the agent's own environment, which the launcher inherits. */
+async function connect(server: McpServer, agentEnv: Record<string, string> = {}): Promise<{ client: Client; shown: string }> {
   const shielded = registry.shield(server);
   expect('command' in shielded).toBe(true);
   if (!('command' in shielded)) {
@@ -39,7 +40,7 @@ async function connect(server: McpServer): Promise<{ client: Client; shown: stri
   }
   const shown = JSON.stringify(shielded);
   const client = new Client({ name: 'launcher-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: shielded.command, args: [...shielded.args], env: Object.fromEntries(shielded.env.map(({ name, value }) => [name, value])), stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: shielded.command, args: [...shielded.args], env: { ...agentEnv, ...Object.fromEntries(shielded.env.map(({ name, value }) => [name, value])) }, stderr: 'pipe' }));
   return { client, shown };
 }
 
@@ -76,5 +77,19 @@ describe("Baton's MCP launcher", () => {
   it('leaves a server without secrets as it is', () => {
     const plain: McpServer = { name: 'plain', command: 'node', args: ['x.js'], env: [{ name: 'LOG_LEVEL', value: 'debug' }] };
     expect(registry.shield(plain)).toBe(plain);
+  });
+
+  it("takes a known secret of the agent's environment, which the server inherits, out of what it says (get-env)", async () => {
+    const { client, shown } = await connect({ name: 'everything', command: everythingServer.command, args: everythingServer.args, env: [{ name: 'LOC_TOKEN', value: TOKEN }] }, { HOST_SIDE_TOKEN: SECRET });
+    try {
+      expect(shown).not.toContain(SECRET);
+      const result = await client.callTool({ name: 'get-env', arguments: {} });
+      const said = JSON.stringify(result.content);
+      // The server inherited the variable from the agent, but its value does not come back.
+      expect(said).toContain('HOST_SIDE_TOKEN');
+      expect(said).not.toContain(SECRET);
+    } finally {
+      await client.close();
+    }
   });
 });

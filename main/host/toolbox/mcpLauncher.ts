@@ -1,6 +1,6 @@
 /**
- * Baton's MCP launcher: what an agent that writes its server config where others can read it (a
- * command line) is given instead of a server holding secrets. Its environment names only Baton's
+ * Baton's MCP launcher: what every agent is given instead of a stdio server or a server holding
+ * secrets (see LaunchRegistry). Its environment names only Baton's
  * launch socket (in the owner-only data folder) and an opaque server id:
  *   BATON_LAUNCH_SOCKET   the socket the host answers on
  *   BATON_LAUNCH_ID       the server's id there
@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
-import { redactLine, runBridge } from './bridgeCore.js';
+import { redactLine } from './redactLines.js';
 
 const LABEL = 'baton launcher';
 
@@ -91,6 +91,8 @@ async function main(): Promise<void> {
     runChild(server, redact);
     return;
   }
+  // Loaded only for a remote server: a stdio one starts without the MCP SDK.
+  const { runBridge } = await import('./bridgeCore.js');
   await runBridge({ url: server.url, kind: server.type, headers: Object.fromEntries(server.headers.map(({ name, value }) => [name, value])), redact, label: LABEL });
 }
 
