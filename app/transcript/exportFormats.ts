@@ -5,7 +5,7 @@
 import { fidelityBadge, fidelityDetail } from '../handoff/handoff.js';
 import { TIMING_NAMES } from '../instructions/injectors.js';
 import { InvalidRequestError } from '../errors.js';
-import { envelopeSchema, parseEnvelope, type Envelope } from '../events/index.js';
+import { envelopeSchema, parseEnvelope, type Envelope, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
 import type { AttachmentRecord } from '../prompt/attachments.js';
 import { reduceAll } from './reduce.js';
 import { isSetAside, rewindFilesText } from './rewinds.js';
@@ -19,7 +19,17 @@ export function toJsonl(envelopes: readonly Envelope[]): string {
 
 /** Reads a JSONL transcript; a bad line is reported with its number. */
 export function parseJsonl(text: string): Envelope[] {
+  return readJsonl(text).envelopes;
+}
+
+/**
+ * Reads a JSONL transcript into its envelopes (exactly as written, to be stored) and the events
+ * they hold, each read once (an import hands both to the store, which then reads none again); a
+ * bad line is reported with its number.
+ */
+export function readJsonl(text: string): { envelopes: Envelope[]; events: Array<TranscriptEvent | UnknownEvent> } {
   const envelopes: Envelope[] = [];
+  const events: Array<TranscriptEvent | UnknownEvent> = [];
   const lines = text.split(/\r?\n/);
   lines.forEach((line, index) => {
     if (line.trim() === '') {
@@ -31,20 +41,20 @@ export function parseJsonl(text: string): Envelope[] {
     } catch {
       throw new InvalidRequestError(`Line ${index + 1} of the transcript is not JSON.`);
     }
-    const envelope = envelopeSchema.safeParse(json);
-    if (!envelope.success) {
-      throw new InvalidRequestError(`Line ${index + 1} of the transcript is not a Baton event: ${envelope.error.issues[0]?.message ?? 'invalid'}.`);
-    }
-    const parsed = parseEnvelope(envelope.data);
+    const parsed = parseEnvelope(json);
     if (!parsed.ok) {
-      throw new InvalidRequestError(`Line ${index + 1} of the transcript has a broken event: ${parsed.reason}.`);
+      // Said as what is wrong: not an event at all, or an event whose payload is broken.
+      const envelope = envelopeSchema.safeParse(json);
+      throw new InvalidRequestError(envelope.success ? `Line ${index + 1} of the transcript has a broken event: ${parsed.reason}.` : `Line ${index + 1} of the transcript is not a Baton event: ${envelope.error.issues[0]?.message ?? 'invalid'}.`);
     }
-    envelopes.push(envelope.data);
+    const { conversationId, seq, at, v, type, payload } = json as Envelope;
+    envelopes.push({ conversationId, seq, at, v, type, payload });
+    events.push(parsed.event);
   });
   if (envelopes.length === 0) {
     throw new InvalidRequestError('The transcript file has no events.');
   }
-  return envelopes;
+  return { envelopes, events };
 }
 
 /** A file name made from the title. */

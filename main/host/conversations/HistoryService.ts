@@ -6,7 +6,7 @@ import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/transcript/index.js';
-import { exportFileName, parseJsonl, toJsonl, toMarkdown } from '../../../app/transcript/exportFormats.js';
+import { exportFileName, readJsonl, toJsonl, toMarkdown } from '../../../app/transcript/exportFormats.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { ListCursor } from '../store/queries.js';
@@ -115,9 +115,9 @@ export class HistoryService {
 
   /** Stores a JSONL export as a new conversation titled "<title> (imported)"; a reply that was unfinished in it is marked interrupted. */
   import(content: string): ConversationSummary {
-    const envelopes = parseJsonl(content);
+    const { envelopes, events } = readJsonl(content);
     const conversationId = newId();
-    let summary = this.store.importEnvelopes(conversationId, envelopes);
+    let summary = this.store.importEnvelopes(conversationId, envelopes, events);
     // Shown as it was, but nothing of it reaches an agent until the person confirms it.
     this.importReview.begin(conversationId);
     // Only a transcript that ends mid-turn needs folding (to close what was left open): most end between turns.

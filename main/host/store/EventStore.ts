@@ -95,7 +95,7 @@ export class EventStore {
    * Stores an exported transcript under a new id, event for event (times, versions and unknown
    * types kept). The envelopes must run from seq 1 without gaps and start with its creation.
    */
-  importEnvelopes(conversationId: string, envelopes: readonly Envelope[]): ConversationSummary {
+  importEnvelopes(conversationId: string, envelopes: readonly Envelope[], read?: ReadonlyArray<TranscriptEvent | UnknownEvent>): ConversationSummary {
     envelopes.forEach((envelope, index) => {
       if (envelope.seq !== index + 1) {
         throw new InvalidRequestError(`The transcript is not complete: event ${index + 1} has seq ${envelope.seq}.`);
@@ -108,10 +108,13 @@ export class EventStore {
       if (this.statements.exists.get(conversationId)) {
         throw new InvalidRequestError(`Conversation ${conversationId} already exists.`);
       }
-      const events = envelopes.map((envelope) => {
+      // The events the envelopes hold, when the caller has read them already (an import from a file), are not read again.
+      const known = read && read.length === envelopes.length ? read : undefined;
+      const events = envelopes.map((envelope, index) => {
         const payload = JSON.stringify(envelope.payload);
         this.statements.insertEvent.run(conversationId, envelope.seq, envelope.at, envelope.v, envelope.type, payload);
-        return eventFromRow({ conversation_id: conversationId, seq: envelope.seq, at: envelope.at, v: envelope.v, type: envelope.type, payload });
+        const event = known?.[index];
+        return event ? { ...event, conversationId } : eventFromRow({ conversation_id: conversationId, seq: envelope.seq, at: envelope.at, v: envelope.v, type: envelope.type, payload });
       });
       const summary = this.projector.apply(events, undefined);
       if (!summary) {
