@@ -92,12 +92,12 @@ export class Projector {
     const conversationId = events[0]?.conversationId;
     const contextBefore = conversationId === undefined ? undefined : (this.context(conversationId) ?? emptyContext(conversationId));
     let context = contextBefore;
-    for (const event of events) {
+    events.forEach((event, at) => {
       if (!('unknown' in event)) {
-        this.index(event);
+        this.index(event, events, at);
         context = context && reduceContext(context, event);
       }
-    }
+    });
     if (context && context !== contextBefore) {
       this.statements.upsertContext.run(context.conversationId, JSON.stringify(context));
       this.contexts.set(context.conversationId, context);
@@ -110,25 +110,30 @@ export class Projector {
     return summary;
   }
 
-  private index(event: TranscriptEvent): void {
+  /** Indexes one event; `batch` (which holds it at `at`) spares reading back a turn whose start is in it. */
+  private index(event: TranscriptEvent, batch: ReadonlyArray<TranscriptEvent | UnknownEvent>, at: number): void {
     if (event.type === 'turn.started') {
       const { turnId, agentId, text } = event.payload;
       this.statements.insertTurn.run(event.conversationId, turnId, event.seq);
       this.addDocument(event.conversationId, event.seq, 'user', agentId, event.at, text);
     } else if (event.type === 'turn.ended') {
-      this.indexReplies(event);
+      this.indexReplies(event, batch, at);
     } else if (event.type === 'session.bound') {
       this.statements.bindSession.run(event.payload.agentId, event.payload.sessionId, event.conversationId);
     }
   }
 
   /** Indexes the agent's messages of a finished turn, grouped exactly as the reducer shows them. */
-  private indexReplies(ended: Extract<TranscriptEvent, { type: 'turn.ended' }>): void {
+  private indexReplies(ended: Extract<TranscriptEvent, { type: 'turn.ended' }>, batch: ReadonlyArray<TranscriptEvent | UnknownEvent>, at: number): void {
     const start = this.statements.turnStart.get(ended.conversationId, ended.payload.turnId);
     if (!start) {
       return;
     }
-    const events = this.statements.eventsAfter.all(ended.conversationId, start.start_seq - 1, ended.seq).map(eventFromRow);
+    // The turn's events: from the batch being applied when it holds them all (an import, a turn
+    // committed at once), else read back from the log.
+    const from = at - (ended.seq - start.start_seq);
+    const inBatch = from >= 0 && batch[from]?.seq === start.start_seq && batch[at]?.seq === ended.seq;
+    const events = inBatch ? batch.slice(from, at + 1) : this.statements.eventsAfter.all(ended.conversationId, start.start_seq - 1, ended.seq).map(eventFromRow);
     const state = reduceAll(emptyTranscript(ended.conversationId), events.map((event, index) => ({ ...event, seq: index + 1 })));
     const turn = state.turns[ended.payload.turnId];
     for (const item of state.items) {
