@@ -69,16 +69,22 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       get()
         .agents.filter((agent) => agent.available)
         .map(async (agent): Promise<CannotTake | undefined> => {
-          const { preview } = await api.call('previewInstructions', {
-            agentId: agent.agentId,
-            person: dialog.person,
-            conversation: dialog.conversation,
-            // The profile being edited is the pane's agent's; every other agent has its own.
-            ...(agent.agentId === paneAgent && dialog.profile ? { profile: dialog.profile } : {}),
-            ...(cwd ? { cwd } : {}),
-            injectors: dialog.injectors,
-          });
-          return preview.refusal ? { agentId: agent.agentId, agentName: preview.agentName, refusal: preview.refusal, commandLine: preview.commandLine } : undefined;
+          try {
+            const { preview } = await api.call('previewInstructions', {
+              agentId: agent.agentId,
+              person: dialog.person,
+              conversation: dialog.conversation,
+              // The profile being edited is the pane's agent's; every other agent has its own.
+              ...(agent.agentId === paneAgent && dialog.profile ? { profile: dialog.profile } : {}),
+              ...(cwd ? { cwd } : {}),
+              injectors: dialog.injectors,
+            });
+            return preview.refusal ? { agentId: agent.agentId, agentName: preview.agentName, refusal: preview.refusal, commandLine: preview.commandLine } : undefined;
+          } catch {
+            // An agent that cannot be asked now (it fails to start, it wants a log-in) does not hold up
+            // saving: its own turns say what it cannot take, with the same ways out.
+            return undefined;
+          }
         }),
     );
     return answers.filter((answer): answer is CannotTake => answer !== undefined);
