@@ -20,7 +20,7 @@ function dialogWith() {
     },
     saveInstructions: () => ({}),
     setAgentInstructionSettings: (params) => {
-      const { agentId, settings } = params as { agentId: string; settings: { off?: boolean } };
+      const { agentId, settings } = params;
       if (settings.off) {
         off.add(agentId);
       }
