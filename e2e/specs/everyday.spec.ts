@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent, registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
@@ -28,6 +28,23 @@ async function openHost(page: Page, name: string, { fake = true } = {}): Promise
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
   return dataDir;
+}
+
+/** Adds a stdio server with the open Toolbox dialog's "Add server" form; `secret` is a variable saved as a secret. */
+async function addServerInDialog(dialog: Locator, server: { name: string; command: string; args?: string; secret?: { name: string; value: string } }): Promise<void> {
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(server.name);
+  await dialog.getByRole('textbox', { name: 'Command' }).fill(server.command);
+  if (server.args !== undefined) {
+    await dialog.getByRole('textbox', { name: 'Arguments' }).fill(server.args);
+  }
+  if (server.secret) {
+    await dialog.getByRole('button', { name: 'Add variable' }).click();
+    await dialog.getByRole('textbox', { name: 'Variable name' }).fill(server.secret.name);
+    await dialog.getByRole('textbox', { name: 'Value' }).fill(server.secret.value);
+    await dialog.getByRole('checkbox', { name: 'Secret' }).check();
+  }
+  await dialog.getByRole('button', { name: 'Save server' }).click();
 }
 
 /** Sets the new conversation up with the fake agent in a folder of its own. */
@@ -248,11 +265,7 @@ test('a server can be removed from the toolbox, saying first which conversations
   await fakeDraft(page, 'e2e-everyday-remove-work');
   await page.getByRole('button', { name: 'Toolbox' }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
-  await dialog.getByRole('button', { name: 'Add server' }).click();
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('files');
-  await dialog.getByRole('textbox', { name: 'Command' }).fill('node');
-  await dialog.getByRole('textbox', { name: 'Arguments' }).fill('/srv/files/index.js');
-  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await addServerInDialog(dialog, { name: 'files', command: 'node', args: '/srv/files/index.js' });
   await dialog.getByRole('checkbox', { name: 'files', exact: true }).check();
   await dialog.getByRole('button', { name: 'Close' }).click();
   const message = page.getByRole('textbox', { name: 'Message' });
@@ -281,15 +294,7 @@ test('a server can be edited in place, in the Toolbox and from Settings: its nam
   await fakeDraft(page, 'e2e-everyday-edit-work');
   await page.getByRole('button', { name: 'Toolbox' }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
-  await dialog.getByRole('button', { name: 'Add server' }).click();
-  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('files');
-  await dialog.getByRole('textbox', { name: 'Command' }).fill('nodee');
-  await dialog.getByRole('textbox', { name: 'Arguments' }).fill('/srv/files/index.js');
-  await dialog.getByRole('button', { name: 'Add variable' }).click();
-  await dialog.getByRole('textbox', { name: 'Variable name' }).fill('FILES_TOKEN');
-  await dialog.getByRole('textbox', { name: 'Value' }).fill('t0ken-value');
-  await dialog.getByRole('checkbox', { name: 'Secret' }).check();
-  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await addServerInDialog(dialog, { name: 'files', command: 'nodee', args: '/srv/files/index.js', secret: { name: 'FILES_TOKEN', value: 't0ken-value' } });
   const servers = dialog.getByRole('list', { name: 'Servers' });
   await expect(servers).toContainText('stdio · nodee /srv/files/index.js');
 
@@ -308,10 +313,7 @@ test('a server can be edited in place, in the Toolbox and from Settings: its nam
   await expect(servers.getByRole('listitem')).toHaveCount(1);
   await expect(servers).toContainText('my-files stdio · node /srv/files/index.js');
   // A name another server has is refused, saying so.
-  await dialog.getByRole('button', { name: 'Add server' }).click();
-  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('other');
-  await dialog.getByRole('textbox', { name: 'Command' }).fill('node');
-  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await addServerInDialog(dialog, { name: 'other', command: 'node' });
   await dialog.getByRole('button', { name: 'Edit other' }).click();
   await dialog.getByRole('group', { name: 'Edit other' }).getByRole('textbox', { name: 'Name', exact: true }).fill('My-Files');
   await dialog.getByRole('group', { name: 'Edit other' }).getByRole('button', { name: 'Save changes' }).click();
@@ -357,10 +359,7 @@ test('the Toolbox opened from Settings edits the default toolbox, never the open
   // A server, not chosen for this conversation.
   await page.getByRole('button', { name: 'Toolbox' }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
-  await dialog.getByRole('button', { name: 'Add server' }).click();
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('files');
-  await dialog.getByRole('textbox', { name: 'Command' }).fill('node');
-  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await addServerInDialog(dialog, { name: 'files', command: 'node' });
   // A new server is checked for the conversation it was added in: this one does without it.
   await dialog.getByRole('checkbox', { name: 'files', exact: true }).uncheck();
   await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).not.toBeChecked();

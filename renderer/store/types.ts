@@ -29,6 +29,17 @@ export type HistoryView = ConversationSummary['lifecycle'];
 /** A shown error. */
 export type ShownError = { code: string; message: string; details?: Record<string, unknown> };
 
+/**
+ * A way out of a refusal of the person's instructions: send once without them, stop sending them to
+ * the agent, or let the agent take them on its command line.
+ */
+export type RefusalChoice = 'without' | 'off' | 'allow';
+
+/** The agent's instruction setting a choice changes before the message goes again ('without' changes none). */
+export function refusalSettings(choice: RefusalChoice): Partial<AgentInstructionSettings> | undefined {
+  return choice === 'off' ? { off: true } : choice === 'allow' ? { commandLineAccepted: true } : undefined;
+}
+
 /** Connection, agents, errors. */
 export type HostSlice = {
   connection: ConnectionStatus;
@@ -128,7 +139,7 @@ export type ComposerSlice = {
   /** Sends the box's message (`withoutInstructions`: this once without the person's instructions). */
   send(options?: { withoutInstructions?: boolean }): Promise<void>;
   /** Resolves a refusal of the person's instructions met by sending (a switch refused before anything was recorded): the box's message goes again. */
-  resolveSendRefusal(choice: 'without' | 'off' | 'allow'): Promise<void>;
+  resolveSendRefusal(choice: RefusalChoice): Promise<void>;
   /** Puts one of the person's earlier messages in the message box to edit and send again. */
   editMessage(text: string): void;
   /** A follow-up written while a turn runs, per conversation, with what was attached to it: sent when the turn ends. */
@@ -315,7 +326,7 @@ export type RewindSlice = {
    * Resolves a turn the agent refused for the person's instructions, from the refusal's buttons:
    * send this message without them, stop sending them to that agent, or allow its command-line channel; then the message goes again.
    */
-  resolveRefusal(turnId: string, choice: 'without' | 'off' | 'allow'): Promise<void>;
+  resolveRefusal(turnId: string, choice: RefusalChoice): Promise<void>;
   /** Dialog "Branch from here" while open. */
   branchDialog: { conversationId: string; turnId: string; agentId: string; restoreFiles: boolean; busy: boolean; problem: string | null } | null;
   openBranch(turnId: string): void;

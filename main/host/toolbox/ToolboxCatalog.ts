@@ -101,10 +101,10 @@ export class ToolboxCatalog {
     const server = this.checked(input, undefined);
     const serverId = newId();
     return this.write(() => {
-      const spec = this.spec(server, origin, []);
+      const spec = JSON.stringify(this.spec(server, origin, []));
       const now = new Date().toISOString();
-      this.statements.insertServer.run(serverId, server.name, JSON.stringify(spec), now, now);
-      return this.shown({ server_id: serverId, name: server.name, spec: JSON.stringify(spec) });
+      this.statements.insertServer.run(serverId, server.name, spec, now, now);
+      return this.shown({ server_id: serverId, name: server.name, spec });
     });
   }
 
@@ -128,8 +128,9 @@ export class ToolboxCatalog {
           this.statements.deleteSecret.run(entry.secretId);
         }
       }
-      this.statements.updateServer.run(server.name, JSON.stringify(spec), new Date().toISOString(), serverId);
-      return this.shown({ server_id: serverId, name: server.name, spec: JSON.stringify(spec) });
+      const text = JSON.stringify(spec);
+      this.statements.updateServer.run(server.name, text, new Date().toISOString(), serverId);
+      return this.shown({ server_id: serverId, name: server.name, spec: text });
     });
   }
 

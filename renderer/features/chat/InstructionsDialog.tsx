@@ -136,13 +136,15 @@ export function InstructionsDialog() {
     return null;
   }
   const { preview } = dialog;
+  // Found on Save: the agents that would refuse them. Save then saves anyway.
+  const refusing = dialog.cannotTake !== undefined && dialog.cannotTake.length > 0 ? dialog.cannotTake : null;
   return (
     <DialogFrame open={true} id="instructions-title" title="Instructions" className="instructions-dialog" hint={<>Delivered at the level you ask for through each agent&apos;s own channel, or refused. Never sent as message text.</>} onClose={() => close()} actions={<>
         <button type="button" onClick={() => close()}>
           Cancel
         </button>
-        <button type="button" className="primary" disabled={dialog.saving} aria-busy={dialog.checking ? true : undefined} onClick={() => void save(dialog.cannotTake !== undefined && dialog.cannotTake.length > 0)}>
-          {dialog.checking ? 'Checking the agents…' : dialog.cannotTake !== undefined && dialog.cannotTake.length > 0 ? 'Save anyway' : 'Save'}
+        <button type="button" className="primary" disabled={dialog.saving} aria-busy={dialog.checking ? true : undefined} onClick={() => void save(refusing !== null)}>
+          {dialog.checking ? 'Checking the agents…' : refusing ? 'Save anyway' : 'Save'}
         </button>
             </>}>
       <InstructionField id="person" label="Your instructions" hint="every conversation" value={dialog.person} onChange={(changes) => edit('person', changes)} />
@@ -273,7 +275,7 @@ export function InstructionsDialog() {
           <p className="hint">These switches are {preview.agentName}&apos;s: they apply at once to every conversation with {preview.agentName}, not only this one.</p>
         </section>
       ) : null}
-      {dialog.cannotTake !== undefined && dialog.cannotTake.length > 0 ? <CannotTakeList agents={dialog.cannotTake} /> : null}
+      {refusing ? <CannotTakeList agents={refusing} /> : null}
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
     </DialogFrame>
   );

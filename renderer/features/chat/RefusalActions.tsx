@@ -5,6 +5,7 @@
  * (a switch refused before anything was recorded): each then sends the message again.
  */
 import { useBaton } from '../../store/index.js';
+import type { RefusalChoice } from '../../store/types.js';
 
 /** What a refusal of instructions carries (an UnsupportedInput error whose input is a prompt). */
 export type InstructionRefusal = { code: string; details: { agentName: string; reason: string; input: string } };
@@ -15,7 +16,7 @@ export function isInstructionRefusal(error: { code: string; details?: Record<str
 }
 
 /** Group "Ways to send it". */
-export function RefusalActions({ refusal, resolve }: { refusal: InstructionRefusal; resolve: (choice: 'without' | 'off' | 'allow') => void }) {
+export function RefusalActions({ refusal, resolve }: { refusal: InstructionRefusal; resolve: (choice: RefusalChoice) => void }) {
   const openInstructions = useBaton((state) => state.openInstructions);
   const { agentName, reason } = refusal.details;
   const commandLine = /command line/.test(reason);

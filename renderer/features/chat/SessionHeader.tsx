@@ -48,6 +48,7 @@ export function SessionHeader() {
     return <header className="session-header" aria-busy="true" />;
   }
   const switching = summary !== undefined && nextAgent !== undefined && nextAgent !== summary.agentId;
+  const nextName = selected?.displayName ?? nextAgent;
   // The options row, and its toggle, only when there is something in it.
   const hasOptions = switching || (transcript?.sessionOptions.length ?? 0) > 0 || (transcript?.usage?.size ?? 0) > 0;
   const toggleOptions = (): void => {
@@ -102,19 +103,19 @@ export function SessionHeader() {
       {bound && summary && hasOptions ? (
         <div id="session-options-row" className="options-row" hidden={!optionsOpen}>
           {/* The pickers and the meter are those of the agent the next message goes to. */}
-          {switching && nextAgent ? <NextAgentOptions conversationId={summary.conversationId} agentId={nextAgent} agentName={selected?.displayName ?? nextAgent} /> : transcript ? <SessionOptions transcript={transcript} /> : null}
+          {switching && nextAgent ? <NextAgentOptions conversationId={summary.conversationId} agentId={nextAgent} agentName={nextName ?? nextAgent} /> : transcript ? <SessionOptions transcript={transcript} /> : null}
           {!switching && transcript?.usage && transcript.usage.size > 0 ? (
             <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
               Context: {compact(transcript.usage.used)} of {compact(transcript.usage.size)} tokens{' '}
               <meter min={0} max={transcript.usage.size} value={transcript.usage.used} aria-label="Context used" />
             </p>
           ) : null}
-          {switching ? <p className="hint usage">{selected?.displayName ?? nextAgent} starts with a handoff of this conversation: its context is counted once it replies.</p> : null}
+          {switching ? <p className="hint usage">{nextName} starts with a handoff of this conversation: its context is counted once it replies.</p> : null}
         </div>
       ) : null}
-      {summary && nextAgent && nextAgent !== summary.agentId ? (
+      {switching ? (
         <p className="hint next-agent" role="status">
-          Your next message goes to {selected?.displayName ?? nextAgent}, which picks up where {summary.agentName} stopped.
+          Your next message goes to {nextName}, which picks up where {summary.agentName} stopped.
         </p>
       ) : null}
       {!bound && selected?.available ? <DraftSessionOptions agentId={selected.agentId} agentName={selected.displayName} /> : null}

@@ -8,7 +8,7 @@ import { ImportNotConfirmedError } from '../../../app/errors.js';
 import { agentChoices, choicesToApply } from '../../persisted/agentChoices.js';
 import { rememberFolder } from '../../persisted/recentFolders.js';
 import { putBack, unsentText } from '../composerText.js';
-import { composerKey, type ComposerAttachment, type ComposerSlice, type Slice } from '../types.js';
+import { composerKey, refusalSettings, type ComposerAttachment, type ComposerSlice, type Slice } from '../types.js';
 
 /** The composer slice. */
 export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
@@ -102,8 +102,9 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
         return;
       }
       try {
-        if (choice === 'off' || choice === 'allow') {
-          await api.call('setAgentInstructionSettings', { agentId, settings: choice === 'off' ? { off: true } : { commandLineAccepted: true } });
+        const settings = refusalSettings(choice);
+        if (settings) {
+          await api.call('setAgentInstructionSettings', { agentId, settings });
         }
         get().dismissError();
         await get().send({ withoutInstructions: choice === 'without' });
@@ -127,13 +128,13 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
         // person typed or attached meanwhile stays.
         set((state) => {
           const left = unsentText(state.composer[conversationId] ?? '', typed);
-          // A draft set aside when this message was put back returns once it is sent.
-          const aside = state.setAside[conversationId];
+          // A draft set aside when this message was put back returns once it is sent (unless more was typed since).
+          const aside = left.trim() === '' ? state.setAside[conversationId] : undefined;
           const { [conversationId]: _returned, ...others } = state.setAside;
           return {
-            ...(aside !== undefined && left.trim() === '' ? { setAside: others } : {}),
-          composer: { ...state.composer, [conversationId]: aside !== undefined && left.trim() === '' ? aside : left },
-          attachments: { ...state.attachments, [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)) },
+            ...(aside !== undefined ? { setAside: others } : {}),
+            composer: { ...state.composer, [conversationId]: aside ?? left },
+            attachments: { ...state.attachments, [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)) },
           };
         });
       } catch (error) {

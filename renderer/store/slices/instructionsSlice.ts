@@ -26,6 +26,18 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     const cwd = selection.kind === 'conversation' ? openSummary?.cwd : draft.cwd.trim();
     return cwd ? cwd : undefined;
   };
+  /** What `previewInstructions` is asked with for `agentId`: the dialog as edited (its profile is the pane's agent's only). */
+  const previewParams = (dialog: NonNullable<ReturnType<typeof get>['instructionsDialog']>, agentId: string) => {
+    const cwd = folderOfPane();
+    return {
+      agentId,
+      person: dialog.person,
+      conversation: dialog.conversation,
+      ...(agentId === agentOfPane() && dialog.profile ? { profile: dialog.profile } : {}),
+      ...(cwd ? { cwd } : {}),
+      injectors: dialog.injectors,
+    };
+  };
   const refreshPreview = async (): Promise<void> => {
     const { instructionsDialog } = get();
     const agentId = agentOfPane();
@@ -34,15 +46,7 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     }
     const generation = ++previewGeneration;
     try {
-      const cwd = folderOfPane();
-      const { preview } = await api.call('previewInstructions', {
-        agentId,
-        person: instructionsDialog.person,
-        conversation: instructionsDialog.conversation,
-        ...(instructionsDialog.profile ? { profile: instructionsDialog.profile } : {}),
-        ...(cwd ? { cwd } : {}),
-        injectors: instructionsDialog.injectors,
-      });
+      const { preview } = await api.call('previewInstructions', previewParams(instructionsDialog, agentId));
       if (generation === previewGeneration && get().instructionsDialog) {
         set((state) => ({
           instructionsDialog: state.instructionsDialog && {
@@ -63,22 +67,12 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
 
   /** Each installed agent asked (in parallel) whether it would take the instructions as written: those that would refuse. */
   const agentsThatRefuse = async (dialog: NonNullable<ReturnType<typeof get>['instructionsDialog']>): Promise<CannotTake[]> => {
-    const paneAgent = agentOfPane();
-    const cwd = folderOfPane();
     const answers = await Promise.all(
       get()
         .agents.filter((agent) => agent.available)
         .map(async (agent): Promise<CannotTake | undefined> => {
           try {
-            const { preview } = await api.call('previewInstructions', {
-              agentId: agent.agentId,
-              person: dialog.person,
-              conversation: dialog.conversation,
-              // The profile being edited is the pane's agent's; every other agent has its own.
-              ...(agent.agentId === paneAgent && dialog.profile ? { profile: dialog.profile } : {}),
-              ...(cwd ? { cwd } : {}),
-              injectors: dialog.injectors,
-            });
+            const { preview } = await api.call('previewInstructions', previewParams(dialog, agent.agentId));
             return preview.refusal ? { agentId: agent.agentId, agentName: preview.agentName, refusal: preview.refusal, commandLine: preview.commandLine } : undefined;
           } catch {
             // An agent that cannot be asked now (it fails to start, it wants a log-in) does not hold up

@@ -4,7 +4,7 @@
  * the last turn that sends its message again, and dialog "Branch from here" (a new conversation
  * with the history before a message, the same or another agent).
  */
-import type { RewindSlice, Slice } from '../types.js';
+import { refusalSettings, type RewindSlice, type Slice } from '../types.js';
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -87,8 +87,9 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       return;
     }
     try {
-      if (choice === 'off' || choice === 'allow') {
-        await api.call('setAgentInstructionSettings', { agentId, settings: choice === 'off' ? { off: true } : { commandLineAccepted: true } });
+      const settings = refusalSettings(choice);
+      if (settings) {
+        await api.call('setAgentInstructionSettings', { agentId, settings });
       }
       await get().retry(turnId, { withoutInstructions: choice === 'without' });
     } catch (error) {

@@ -58,6 +58,20 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
       problem(error);
     }
   };
+  /** The input as the contract takes it; checked here first too, so a missing command or URL is said at once. */
+  const validInput = (input: ServerInput): ReturnType<typeof serverInputSchema.parse> => {
+    const checked = serverInputSchema.safeParse(input);
+    if (!checked.success) {
+      throw new Error(checked.error.issues.map((issue) => issue.message).join(' '));
+    }
+    return checked.data;
+  };
+  /** A changed server is chosen again by the conversation that has it, so its next turn gets the server as it is now. */
+  const chooseAgainIfSelected = async (serverId: string): Promise<void> => {
+    if (get().toolboxDialog?.selected.includes(serverId)) {
+      await choose([...(get().toolboxDialog?.selected ?? [])]);
+    }
+  };
   const reloadCatalog = async (): Promise<void> => {
     const { servers, toolboxes } = await api.call('listToolbox', {});
     // Settings, when it is what opened the dialog, shows the catalog as it is now too.
@@ -97,12 +111,7 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
     async addServer(input: ServerInput) {
       set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, busy: true, problem: null } }));
       try {
-        // Checked here first too, so a missing command or URL is said at once.
-        const checked = serverInputSchema.safeParse(input);
-        if (!checked.success) {
-          throw new Error(checked.error.issues.map((issue) => issue.message).join(' '));
-        }
-        const { server } = await api.call('addServer', { server: checked.data });
+        const { server } = await api.call('addServer', { server: validInput(input) });
         await reloadCatalog();
         set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, adding: false, busy: false } }));
         // A saved server is checked for the conversation the dialog was opened from.
@@ -119,17 +128,10 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
     async updateServer(serverId, input) {
       set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, busy: true, problem: null } }));
       try {
-        const checked = serverInputSchema.safeParse(input);
-        if (!checked.success) {
-          throw new Error(checked.error.issues.map((issue) => issue.message).join(' '));
-        }
-        await api.call('updateServer', { serverId, server: checked.data });
+        await api.call('updateServer', { serverId, server: validInput(input) });
         await reloadCatalog();
         set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, editing: null, busy: false } }));
-        // A conversation that uses it is given it again, so its next turn gets the server as it is now.
-        if (get().toolboxDialog?.selected.includes(serverId)) {
-          await choose([...(get().toolboxDialog?.selected ?? [])]);
-        }
+        await chooseAgainIfSelected(serverId);
         return true;
       } catch (error) {
         problem(error);
@@ -187,10 +189,7 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
       try {
         await api.call('setServerBridge', { serverId, bridge });
         await reloadCatalog();
-        // The conversation's choice is made again, so the next turn gets the server as it is now.
-        if (get().toolboxDialog?.selected.includes(serverId)) {
-          await choose([...(get().toolboxDialog?.selected ?? [])]);
-        }
+        await chooseAgainIfSelected(serverId);
       } catch (error) {
         problem(error);
       }
