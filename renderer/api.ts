@@ -4,28 +4,32 @@
  * parsed against the contract; errors come back as typed BatonErrors.
  */
 import { fromWireError } from '../app/errors.js';
-import { parsePushEvent, requests, type Method, type Params, type PushEvent, type Result } from '../app/ipc/index.js';
+import { parsePushEvent, requests, type FileMethod, type Method, type Params, type PushEvent, type Result } from '../app/ipc/index.js';
 import { ipcTransport } from './transport/ipcTransport.js';
+import type { ResponseBody } from '../app/ipc/index.js';
 import type { ConnectionStatus, PreloadBridge, Transport } from './transport/Transport.js';
 import { webSocketTransport } from './transport/webSocketTransport.js';
 
 /** The API client. */
 export type Api = {
   call<M extends Method>(method: M, params: Params<M>): Promise<Result<M>>;
+  /** A request whose one text parameter is the file the person chose (see `fileRequests`). */
+  callWithFile<M extends FileMethod>(method: M, file: Blob): Promise<Result<M>>;
   onPush(listener: (event: PushEvent) => void): () => void;
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
 };
 
 /** Builds a client over a transport. */
 export function createApi(transport: Transport): Api {
+  const resultOf = <M extends Method>(method: M, body: ResponseBody): Result<M> => {
+    if (!body.ok) {
+      throw fromWireError(body.error);
+    }
+    return requests[method].result.parse(body.result) as Result<M>;
+  };
   return {
-    async call(method, params) {
-      const body = await transport.request(method, params);
-      if (!body.ok) {
-        throw fromWireError(body.error);
-      }
-      return requests[method].result.parse(body.result) as Result<typeof method>;
-    },
+    call: async (method, params) => resultOf(method, await transport.request(method, params)),
+    callWithFile: async (method, file) => resultOf(method, await transport.requestWithFile(method, file)),
     onPush(listener) {
       return transport.onEvent((name, payload) => {
         const event = parsePushEvent(name, payload);

@@ -1,5 +1,5 @@
 /** Validation of transcript events at every boundary: drafts before storing, envelopes when read. */
-import { envelopeSchema, payloadSchemas, type EventDraft, type EventType, type TranscriptEvent, type UnknownEvent } from './schemas.js';
+import { envelopeSchema, payloadSchemas, type Envelope, type EventDraft, type EventType, type TranscriptEvent, type UnknownEvent } from './schemas.js';
 
 /** True when `type` is one this build understands. */
 export function isKnownEventType(type: string): type is EventType {
@@ -25,19 +25,37 @@ export type ParsedEvent =
  * kept and skipped; a known type with a broken payload is reported, not guessed at.
  */
 export function parseEnvelope(raw: unknown): ParsedEvent {
-  const envelope = envelopeSchema.safeParse(raw);
-  if (!envelope.success) {
-    return { ok: false, reason: envelope.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
+  if (!isEnvelope(raw)) {
+    // Only a bad envelope pays for the schema, which says what is wrong with it.
+    const envelope = envelopeSchema.safeParse(raw);
+    return { ok: false, reason: envelope.success ? 'not an envelope' : envelope.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
   }
-  const { type, payload, ...fields } = envelope.data;
-  if (!isKnownEventType(type) || envelope.data.v > EVENT_VERSION_SUPPORTED) {
-    return { ok: true, event: { ...fields, type, payload, unknown: true } };
+  // Every stored event is read through here: the event is built field by field (no rest or spread).
+  const { conversationId, seq, at, v, type, payload } = raw;
+  if (!isKnownEventType(type) || v > EVENT_VERSION_SUPPORTED) {
+    return { ok: true, event: { conversationId, seq, at, v, type, payload, unknown: true } };
   }
   const parsed = payloadSchemas[type].safeParse(payload);
   if (!parsed.success) {
     return { ok: false, reason: `${type}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}` };
   }
-  return { ok: true, event: { ...fields, type, payload: parsed.data } as TranscriptEvent };
+  return { ok: true, event: { conversationId, seq, at, v, type, payload: parsed.data } as TranscriptEvent };
+}
+
+/**
+ * True when `raw` is an envelope: exactly what {@link envelopeSchema} accepts, checked by hand
+ * (the schema costs several times more, and every stored event is read through here).
+ */
+function isEnvelope(raw: unknown): raw is Envelope {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return false;
+  }
+  const { conversationId, seq, at, v, type } = raw as Record<string, unknown>;
+  return typeof conversationId === 'string' && conversationId.length > 0 && positiveInteger(seq) && typeof at === 'string' && positiveInteger(v) && typeof type === 'string' && type.length > 0;
+}
+
+function positiveInteger(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) > 0;
 }
 
 /** Highest envelope version this build can read. */

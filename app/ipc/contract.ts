@@ -43,3 +43,17 @@ export type Result<M extends Method> = z.infer<(typeof requests)[M]['result']>;
 export function isMethod(name: string): name is Method {
   return Object.prototype.hasOwnProperty.call(requests, name);
 }
+
+/**
+ * Requests whose one text parameter is a file the person chose: each method with the name of that
+ * parameter. A transport may carry the file as it is (the web host takes it as an upload, not as
+ * a string inside a JSON frame); the host then handles the request like any other.
+ */
+export const fileRequests = { importConversation: 'content' } as const satisfies Partial<Record<Method, string>>;
+/** A method of {@link fileRequests}. */
+export type FileMethod = keyof typeof fileRequests;
+
+/** True when `name` is a method of {@link fileRequests}. */
+export function isFileMethod(name: string): name is FileMethod {
+  return Object.prototype.hasOwnProperty.call(fileRequests, name);
+}

@@ -19,42 +19,49 @@ export function toJsonl(envelopes: readonly Envelope[]): string {
 
 /** Reads a JSONL transcript; a bad line is reported with its number. */
 export function parseJsonl(text: string): Envelope[] {
-  return readJsonl(text).envelopes;
+  return Array.from(readJsonl(text), (record) => record.envelope);
 }
 
+/** One line of a JSONL transcript: the envelope exactly as written (to be stored), and the event it holds. */
+export type JsonlRecord = { envelope: Envelope; event: TranscriptEvent | UnknownEvent };
+
 /**
- * Reads a JSONL transcript into its envelopes (exactly as written, to be stored) and the events
- * they hold, each read once (an import hands both to the store, which then reads none again); a
- * bad line is reported with its number.
+ * Reads a JSONL transcript one line at a time, each line read and checked once (an import hands
+ * both the envelope and its event to the store, which reads none again, and keeps neither after
+ * storing it). A bad line is reported with its number; a file with no events is refused.
  */
-export function readJsonl(text: string): { envelopes: Envelope[]; events: Array<TranscriptEvent | UnknownEvent> } {
-  const envelopes: Envelope[] = [];
-  const events: Array<TranscriptEvent | UnknownEvent> = [];
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, index) => {
+export function* readJsonl(text: string): Generator<JsonlRecord, void, undefined> {
+  let start = 0;
+  let number = 0;
+  let found = false;
+  while (start < text.length) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const line = text.slice(start, end);
+    start = end + 1;
+    number += 1;
     if (line.trim() === '') {
-      return;
+      continue;
     }
     let json: unknown;
     try {
       json = JSON.parse(line);
     } catch {
-      throw new InvalidRequestError(`Line ${index + 1} of the transcript is not JSON.`);
+      throw new InvalidRequestError(`Line ${number} of the transcript is not JSON.`);
     }
     const parsed = parseEnvelope(json);
     if (!parsed.ok) {
       // Said as what is wrong: not an event at all, or an event whose payload is broken.
       const envelope = envelopeSchema.safeParse(json);
-      throw new InvalidRequestError(envelope.success ? `Line ${index + 1} of the transcript has a broken event: ${parsed.reason}.` : `Line ${index + 1} of the transcript is not a Baton event: ${envelope.error.issues[0]?.message ?? 'invalid'}.`);
+      throw new InvalidRequestError(envelope.success ? `Line ${number} of the transcript has a broken event: ${parsed.reason}.` : `Line ${number} of the transcript is not a Baton event: ${envelope.error.issues[0]?.message ?? 'invalid'}.`);
     }
     const { conversationId, seq, at, v, type, payload } = json as Envelope;
-    envelopes.push({ conversationId, seq, at, v, type, payload });
-    events.push(parsed.event);
-  });
-  if (envelopes.length === 0) {
+    found = true;
+    yield { envelope: { conversationId, seq, at, v, type, payload }, event: parsed.event };
+  }
+  if (!found) {
     throw new InvalidRequestError('The transcript file has no events.');
   }
-  return { envelopes, events };
 }
 
 /** A file name made from the title. */

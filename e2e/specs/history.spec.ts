@@ -207,6 +207,9 @@ test('export as Markdown and JSONL; the JSONL imports as an equal conversation',
   await expect(list.getByRole('button', { name: /^export me please \(imported\)/i })).toHaveCount(1);
   await expect(page.getByRole('article', { name: /^You/ })).toContainText('export me please');
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: export me please');
+  // Its messages are indexed for search a moment after the import; a search at once finds them already.
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill('please');
+  await expect(page.getByRole('list', { name: 'Search results' }).getByRole('listitem')).toHaveCount(4);
 });
 
 test('a long conversation opens at its end; earlier messages and search hits load on demand', async ({ page }) => {

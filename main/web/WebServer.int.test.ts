@@ -1,11 +1,13 @@
 /** The web host's guards on a real socket: token, origin, host header, malformed frames; it keeps serving throughout. */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { tempDir } from '../../e2e/fixtures/agentEnv.js';
 import { Host } from '../host/Host.js';
-import { cookieName, MAX_TOKEN_FAILURES, servedHostNames, startWebServer, type WebServer } from './WebServer.js';
+import { MAX_IMPORT_CHARS } from '../../app/ipc/index.js';
+import { cookieName, MAX_TOKEN_FAILURES, servedHostNames, startWebServer, UPLOAD_PATH, type WebServer } from './WebServer.js';
 
 let host: Host;
 let server: WebServer;
@@ -134,6 +136,56 @@ describe('web host', () => {
     await expect.poll(() => frames.map((frame) => frame.kind)).toEqual(expect.arrayContaining(['event', 'response']));
     expect(frames.some((frame) => frame.kind === 'event' && (frame as { name?: string }).name === 'transcript')).toBe(true);
     ws.close();
+  });
+});
+
+describe('uploads', () => {
+  const cookie = (): string => `${cookieName(server.port)}=${server.token}`;
+  const upload = (body: string | Blob, headers: Record<string, string> = {}, method = 'importConversation') =>
+    fetch(`${base}${UPLOAD_PATH}${method}`, { method: 'POST', body, headers: { cookie: cookie(), origin: base, ...headers } });
+  const transcript = (title: string): string =>
+    [
+      { conversationId: 'elsewhere', seq: 1, at: '2026-12-02T10:00:00Z', v: 1, type: 'conversation.created', payload: { title, agentId: 'claude', agentName: 'Claude', cwd: '/tmp' } },
+      { conversationId: 'elsewhere', seq: 2, at: '2026-12-02T10:00:01Z', v: 1, type: 'turn.started', payload: { turnId: 't1', agentId: 'claude', agentName: 'Claude', text: 'Grüße, a question' } },
+    ]
+      .map((envelope) => JSON.stringify(envelope))
+      .join('\n');
+
+  it('takes a file request from its own page as an upload, byte-order mark and all, and answers like a reply frame', async () => {
+    const answer = await upload(`\uFEFF${transcript('Uploaded')}\n`);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { ok: boolean; result: { conversation: { conversationId: string; title: string } } };
+    expect(body).toMatchObject({ ok: true, result: { conversation: { title: 'Uploaded (imported)' } } });
+    const { events } = host.store.readEvents(body.result.conversation.conversationId);
+    expect(events.find((event) => event.type === 'turn.started')?.payload).toMatchObject({ text: 'Grüße, a question' });
+    // A file the host refuses is the same typed error a frame would carry, with the line it is on.
+    const broken = await upload(`${transcript('Broken')}\n{"seq": 3}\n`);
+    expect(await broken.json()).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringContaining('Line 3') } });
+  });
+
+  it('refuses an upload from another origin, without the cookie, of another method, or that is not UTF-8', async () => {
+    const before = host.store.listSummaries({}).conversations.length;
+    expect((await upload(transcript('Foreign'), { origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    expect((await fetch(`${base}${UPLOAD_PATH}importConversation`, { method: 'POST', body: transcript('No cookie'), headers: { origin: base } })).status).toBe(401);
+    expect((await upload(transcript('Other'), {}, 'renameConversation')).status).toBe(404);
+    expect((await fetch(`${base}${UPLOAD_PATH}importConversation`, { headers: { cookie: cookie() } })).status).toBe(405);
+    const latin1 = await upload(new Blob([new Uint8Array([0x7b, 0x22, 0xe9, 0x22, 0x7d])]));
+    expect(latin1.status).toBe(400);
+    expect(await latin1.json()).toMatchObject({ ok: false, error: { message: 'The file is not UTF-8 text.' } });
+    expect(host.store.listSummaries({}).conversations.length).toBe(before);
+  });
+
+  it('refuses a file over the import limit before reading it', async () => {
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const request = http.request(`${base}${UPLOAD_PATH}importConversation`, { method: 'POST', headers: { cookie: cookie(), origin: base, 'content-length': String(MAX_IMPORT_CHARS + 1) } }, (response) => {
+        response.resume();
+        request.destroy();
+        resolve(response.statusCode);
+      });
+      request.on('error', reject);
+      request.write('{');
+    });
+    expect(status).toBe(413);
   });
 });
 

@@ -9,6 +9,7 @@
  * Upgrades must come from our own origin; frames are parsed against the contract and a malformed
  * one gets an error reply, never a crash.
  */
+import { isUtf8 } from 'node:buffer';
 import { timingSafeEqual, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -17,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { toWireError, InvalidRequestError } from '../../app/errors.js';
-import { clientMessageSchema, type HostMessage } from '../../app/ipc/index.js';
+import { clientMessageSchema, fileRequests, isFileMethod, MAX_IMPORT_CHARS, type HostMessage, type ResponseBody } from '../../app/ipc/index.js';
 import type { Host } from '../host/Host.js';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES, resolveStatic } from './staticFiles.js';
 
@@ -48,6 +49,8 @@ export const MAX_TOKEN_FAILURES = 10;
 const FAILURE_WINDOW_MS = 60_000;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+/** Where a file request is posted: `/api/upload/<method>`. */
+export const UPLOAD_PATH = '/api/upload/';
 /** Starts serving on 127.0.0.1. */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const { host, staticDir } = options;
@@ -119,6 +122,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       response.writeHead(401, { 'content-type': 'text/plain' }).end('Baton: missing or wrong token. Open the address Baton printed when it started.');
       return;
     }
+    if (url.pathname.startsWith(UPLOAD_PATH)) {
+      await serveUpload(request, response, url.pathname.slice(UPLOAD_PATH.length));
+      return;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -141,6 +148,55 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const body = await readFile(file);
     headers['content-type'] = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
     response.writeHead(200, headers).end(request.method === 'HEAD' ? undefined : body);
+  }
+
+  /**
+   * A request of the contract whose text parameter is a file (an import), sent as the file itself:
+   * `POST /api/upload/<method>`, the body the file's bytes (UTF-8). Only from our own origin (the
+   * cookie is SameSite=Strict as well); the answer is the response body a WebSocket reply carries.
+   */
+  async function serveUpload(request: http.IncomingMessage, response: http.ServerResponse, method: string): Promise<void> {
+    const answer = (status: number, body: ResponseBody): void => {
+      response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body));
+    };
+    const refuse = (status: number, message: string): void => answer(status, { ok: false, error: toWireError(new InvalidRequestError(message)) });
+    if (!isFileMethod(method)) {
+      refuse(404, `There is no upload for "${method}".`);
+      return;
+    }
+    if (request.method !== 'POST') {
+      response.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    if (!allowedHosts().some((allowed) => request.headers.origin === `http://${allowed}`)) {
+      refuse(403, 'An upload must come from Baton\'s own page.');
+      return;
+    }
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > MAX_IMPORT_CHARS) {
+      refuse(413, `The file is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB.`);
+      request.resume();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_IMPORT_CHARS) {
+        refuse(413, `The file is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB.`);
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    }
+    const bytes = Buffer.concat(chunks, size);
+    if (!isUtf8(bytes)) {
+      refuse(400, 'The file is not UTF-8 text.');
+      return;
+    }
+    // A byte-order mark is not part of the text.
+    const text = bytes.toString('utf8', bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
+    answer(200, await host.handle(method, { [fileRequests[method]]: text }));
   }
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });

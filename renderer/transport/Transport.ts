@@ -1,5 +1,5 @@
 /** What the API client needs from a transport: request/response pairs and pushed events. */
-import type { ResponseBody } from '../../app/ipc/index.js';
+import type { FileMethod, ResponseBody } from '../../app/ipc/index.js';
 
 /** Connection state shown to the person; `unauthorized`: the host no longer lets this window in, and it stopped trying. */
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';
@@ -7,6 +7,8 @@ export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'unauthorized'
 /** A way to reach the host (Electron IPC or WebSocket). */
 export type Transport = {
   request(method: string, params: unknown): Promise<ResponseBody>;
+  /** A request whose one text parameter is a file the person chose, carried as the transport carries files best. */
+  requestWithFile(method: FileMethod, file: Blob): Promise<ResponseBody>;
   onEvent(listener: (name: string, payload: unknown) => void): () => void;
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
 };

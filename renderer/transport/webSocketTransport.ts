@@ -3,7 +3,7 @@
  * backoff; requests in flight when the socket drops fail with a readable error (the store then
  * reloads what it shows once the socket is back).
  */
-import { hostMessageSchema, type ResponseBody } from '../../app/ipc/index.js';
+import { hostMessageSchema, responseBodySchema, type ResponseBody } from '../../app/ipc/index.js';
 import type { ConnectionStatus, Transport } from './Transport.js';
 
 const MAX_BACKOFF_MS = 5_000;
@@ -99,6 +99,23 @@ export function webSocketTransport(location: Location): Transport {
           queue.push(frame);
         }
       });
+    },
+    // A file goes as an upload: the browser sends its bytes as they are, where a WebSocket frame
+    // would need it read into a string, escaped into JSON and sent in one piece.
+    async requestWithFile(method, file) {
+      const lost: ResponseBody = { ok: false, error: { code: 'Internal', message: 'The connection to Baton was lost. Try again in a moment.' } };
+      let response: Response;
+      try {
+        response = await fetch(`/api/upload/${method}${token ? `?token=${encodeURIComponent(token)}` : ''}`, { method: 'POST', body: file, credentials: 'same-origin', headers: { 'content-type': 'application/octet-stream' } });
+      } catch {
+        return lost;
+      }
+      const parsed = responseBodySchema.safeParse(await response.json().catch(() => undefined));
+      if (parsed.success) {
+        return parsed.data;
+      }
+      const refused = response.status === 401 || response.status === 429;
+      return { ok: false, error: { code: 'Internal', message: refused ? 'Baton no longer lets this window in. Open the address Baton printed when it started.' : `Baton answered the upload with ${response.status} and no readable message.` } };
     },
     onEvent(listener) {
       eventListeners.add(listener);

@@ -115,9 +115,9 @@ export class HistoryService {
 
   /** Stores a JSONL export as a new conversation titled "<title> (imported)"; a reply that was unfinished in it is marked interrupted. */
   import(content: string): ConversationSummary {
-    const { envelopes, events } = readJsonl(content);
     const conversationId = newId();
-    let summary = this.store.importEnvelopes(conversationId, envelopes, events);
+    // Opened first: its messages are indexed for search a moment later (or by the first search).
+    let summary = this.store.importRecords(conversationId, readJsonl(content), { search: 'later' });
     // Shown as it was, but nothing of it reaches an agent until the person confirms it.
     this.importReview.begin(conversationId);
     // Only a transcript that ends mid-turn needs folding (to close what was left open): most end between turns.

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { ConcurrencyError, StoreError } from '../../../app/errors.js';
+import type { EventDraft } from '../../../app/events/index.js';
 import { DATABASE_FILE, EventStore } from './EventStore.js';
 import { migrations } from './migrations.js';
 
@@ -96,5 +97,90 @@ describe('EventStore', () => {
     const before = sha(file);
     expect(() => openStore(dir)).toThrow(/newer Baton/);
     expect(sha(file)).toBe(before);
+  });
+
+  it('projects a conversation imported whole exactly as the same events appended one at a time', () => {
+    const chunk = (turnId: string, text: string, messageId?: string) => ({ type: 'message.chunk', payload: { turnId, text, ...(messageId ? { messageId } : {}) } }) as const;
+    const ended = (turnId: string) => ({ type: 'turn.ended', payload: { turnId, outcome: 'completed', stopReason: 'end_turn' } }) as const;
+    const drafts = [
+      created,
+      { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's-1', how: 'new' } },
+      { type: 'session.option.chosen', payload: { optionId: 'model', value: 'deep' } },
+      started('t1', 'first question about parsers'),
+      chunk('t1', 'Hello', 'm1'),
+      chunk('t1', ' parser world', 'm1'),
+      { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x1', title: 'Read file', status: 'completed' } },
+      chunk('t1', 'after the tool', 'm1'),
+      { type: 'thought.chunk', payload: { turnId: 't1', text: 'thinking' } },
+      chunk('t1', 'a second message', 'm2'),
+      chunk('t1', '   '),
+      ended('t1'),
+      started('t2', 'second question'),
+      chunk('t2', 'no message id here'),
+      chunk('t2', ' and more of it'),
+      ended('t2'),
+      { type: 'conversation.rewound', payload: { rewindId: 'r1', toTurnId: 't2', pointSeq: 13, pointAt: 'then', setAside: ['t2'], files: 'kept' } },
+      started('t3', 'third, still running'),
+      chunk('t3', 'partial reply'),
+    ] as const;
+    const envelopes = drafts.map((draft, index) => ({ conversationId: 'source', seq: index + 1, at: `2026-12-02T10:00:${String(index).padStart(2, '0')}Z`, v: 1, type: draft.type, payload: draft.payload }));
+    const dir = tempDir('whole');
+    const whole = openStore(path.join(dir, 'whole'));
+    whole.importEnvelopes('c', envelopes);
+    const oneByOne = openStore(path.join(dir, 'one-by-one'));
+    // Appended as they were recorded, each in its own commit.
+    envelopes.forEach((envelope) => oneByOne.append('c', envelope.seq - 1, [{ type: envelope.type, payload: envelope.payload } as EventDraft]));
+    // Appending stamps its own times, so times are compared only where they must be the events' own.
+    const times = /"(updatedAt|createdAt|at|startedAt)":"[^"]*"/g;
+    const withoutTimes = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(times, '"$1":"…"'));
+    const projections = (store: EventStore, file: string) => {
+      const db = new Database(path.join(dir, file, DATABASE_FILE), { readonly: true });
+      try {
+        return {
+          // A document's time must be its event's (its message's first chunk).
+          docs: db.prepare('SELECT d.seq, d.role, d.agent_id, d.at = e.at AS atOfEvent, s.text FROM search_docs d JOIN search s ON s.rowid = d.rowid JOIN events e ON e.conversation_id = d.conversation_id AND e.seq = d.seq ORDER BY d.rowid').all(),
+          turns: db.prepare('SELECT turn_id, start_seq FROM turns ORDER BY start_seq').all(),
+          sessions: db.prepare('SELECT * FROM agent_sessions').all(),
+          context: withoutTimes(store.getContext('c')) as ReturnType<EventStore['getContext']>,
+          summary: withoutTimes(store.getSummary('c')),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const expected = projections(oneByOne, 'one-by-one');
+    expect(expected.docs).toEqual(expect.arrayContaining([expect.objectContaining({ role: 'agent', text: 'Hello parser world', atOfEvent: 1 }), expect.objectContaining({ role: 'agent', text: 'no message id here and more of it' })]));
+    expect(expected.docs.every((doc) => (doc as { atOfEvent: number }).atOfEvent === 1)).toBe(true);
+    expect(expected.docs.some((doc) => (doc as { text: string }).text === 'partial reply')).toBe(false);
+    expect(expected.context.setAside).toEqual({ t2: 'r1' });
+    expect(projections(whole, 'whole')).toEqual(expected);
+
+    // Imported with its search index built later: the same once it is built, and a search builds it first.
+    const later = openStore(path.join(dir, 'later'));
+    later.importRecords('c', envelopes.map((envelope) => ({ envelope })), { search: 'later' });
+    expect(projections(later, 'later')).toEqual({ ...expected, docs: [] });
+    expect(later.search({ text: 'parser' }).map((hit) => [hit.role, hit.seq]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
+      ['user', 4],
+      ['agent', 5],
+    ]);
+    expect(projections(later, 'later')).toEqual(expected);
+    expect(later.indexPendingSearch()).toBe(0);
+  });
+
+  it('indexes an import left for later exactly once: after a restart, and not what was committed after it', () => {
+    const envelopes = [created, started('t1', 'alpha question'), { type: 'message.chunk', payload: { turnId: 't1', text: 'alpha answer' } }, { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed' } }].map(
+      (draft, index) => ({ conversationId: 'source', seq: index + 1, at: '2026-12-02T10:00:00Z', v: 1, type: draft.type, payload: draft.payload }),
+    );
+    const dir = tempDir('later');
+    const store = openStore(dir);
+    store.importRecords('c', envelopes.map((envelope) => ({ envelope })), { search: 'later' });
+    // A turn after the import is indexed as it is committed.
+    store.append('c', 4, [started('t2', 'alpha again'), { type: 'message.chunk', payload: { turnId: 't2', text: 'alpha twice' } }, { type: 'turn.ended', payload: { turnId: 't2', outcome: 'completed' } }]);
+    store.close();
+    // Stopped before the import was indexed: the next run still owes it, and owes it once.
+    const reopened = openStore(dir);
+    expect(reopened.search({ text: 'alpha' }).map((hit) => hit.seq).sort((a, b) => a - b)).toEqual([2, 3, 5, 6]);
+    expect(reopened.indexPendingSearch()).toBe(0);
+    expect(reopened.search({ text: 'alpha' })).toHaveLength(4);
   });
 });

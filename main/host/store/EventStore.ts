@@ -21,6 +21,9 @@ function toEnvelope(row: EventRow): Envelope {
   return { conversationId: row.conversation_id, seq: row.seq, at: row.at, v: row.v, type: row.type, payload: JSON.parse(row.payload) as unknown };
 }
 
+/** How long after an import its search index is built (a search before that builds it at once). */
+const SEARCH_INDEX_DELAY_MS = 2_000;
+
 /** What an append committed. */
 export type AppendResult = { events: TranscriptEvent[]; summary: ConversationSummary };
 
@@ -55,10 +58,18 @@ export class EventStore {
       purgeDocs: this.db.prepare('DELETE FROM search_docs WHERE conversation_id = ?'),
       purgeSessions: this.db.prepare('DELETE FROM agent_sessions WHERE conversation_id = ?'),
       purgeContext: this.db.prepare('DELETE FROM conversation_context WHERE conversation_id = ?'),
+      eventsAfter: this.db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq > ? AND seq <= ? ORDER BY seq'),
+      searchPending: this.db.prepare<[], { conversation_id: string; up_to_seq: number }>('SELECT conversation_id, up_to_seq FROM search_pending'),
+      putSearchPending: this.db.prepare('INSERT OR REPLACE INTO search_pending (conversation_id, up_to_seq) VALUES (?, ?)'),
+      clearSearchPending: this.db.prepare('DELETE FROM search_pending WHERE conversation_id = ?'),
       setting: this.db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
       putSetting: this.db.prepare('INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)'),
       sessionsOf: this.db.prepare<[string], { session_id: string; conversation_id: string }>('SELECT session_id, conversation_id FROM agent_sessions WHERE agent_id = ?'),
     };
+    // An import the last run did not get to index.
+    if (this.statements.searchPending.all().length > 0) {
+      this.indexSearchSoon();
+    }
   }
 
   private readonly now: () => Date;
@@ -95,34 +106,88 @@ export class EventStore {
    * Stores an exported transcript under a new id, event for event (times, versions and unknown
    * types kept). The envelopes must run from seq 1 without gaps and start with its creation.
    */
-  importEnvelopes(conversationId: string, envelopes: readonly Envelope[], read?: ReadonlyArray<TranscriptEvent | UnknownEvent>): ConversationSummary {
-    envelopes.forEach((envelope, index) => {
-      if (envelope.seq !== index + 1) {
-        throw new InvalidRequestError(`The transcript is not complete: event ${index + 1} has seq ${envelope.seq}.`);
+  importEnvelopes(conversationId: string, envelopes: Iterable<Envelope>): ConversationSummary {
+    return this.importRecords(conversationId, (function* () {
+      for (const envelope of envelopes) {
+        yield { envelope };
       }
-    });
-    if (envelopes[0]?.type !== 'conversation.created') {
-      throw new InvalidRequestError('The transcript does not start with the creation of a conversation.');
-    }
-    return this.write(() => {
+    })());
+  }
+
+  /**
+   * Stores a whole transcript as a new conversation, one record at a time, in one transaction:
+   * nothing is stored unless every record is (a bad one, a gap in the seqs, a first event that is
+   * not the creation all refuse the whole). A record's event, when the caller has read it already
+   * (an import from a file), is not read again.
+   */
+  importRecords(conversationId: string, records: Iterable<{ envelope: Envelope; event?: TranscriptEvent | UnknownEvent }>, options: { search?: 'now' | 'later' } = {}): ConversationSummary {
+    const search = options.search ?? 'now';
+    const summary = this.write(() => {
       if (this.statements.exists.get(conversationId)) {
         throw new InvalidRequestError(`Conversation ${conversationId} already exists.`);
       }
-      // The events the envelopes hold, when the caller has read them already (an import from a file), are not read again.
-      const known = read && read.length === envelopes.length ? read : undefined;
-      const events = envelopes.map((envelope, index) => {
+      const whole = this.projector.applyWhole(conversationId, search);
+      let expected = 0;
+      for (const { envelope, event } of records) {
+        expected += 1;
+        if (envelope.seq !== expected) {
+          throw new InvalidRequestError(`The transcript is not complete: event ${expected} has seq ${envelope.seq}.`);
+        }
+        if (expected === 1 && envelope.type !== 'conversation.created') {
+          throw new InvalidRequestError('The transcript does not start with the creation of a conversation.');
+        }
         const payload = JSON.stringify(envelope.payload);
         this.statements.insertEvent.run(conversationId, envelope.seq, envelope.at, envelope.v, envelope.type, payload);
-        const event = known?.[index];
-        return event ? { ...event, conversationId } : eventFromRow({ conversation_id: conversationId, seq: envelope.seq, at: envelope.at, v: envelope.v, type: envelope.type, payload });
-      });
-      const summary = this.projector.apply(events, undefined);
+        whole.add(event ? { ...event, conversationId } : eventFromRow({ conversation_id: conversationId, seq: envelope.seq, at: envelope.at, v: envelope.v, type: envelope.type, payload }));
+      }
+      const summary = expected === 0 ? undefined : whole.finish();
       if (!summary) {
-        throw new InvalidRequestError('The transcript\'s first event could not be read.');
+        throw new InvalidRequestError(expected === 0 ? 'The transcript has no events.' : 'The transcript\'s first event could not be read.');
+      }
+      if (search === 'later') {
+        this.statements.putSearchPending.run(conversationId, expected);
       }
       return summary;
     });
+    if (search === 'later') {
+      this.indexSearchSoon();
+    }
+    return summary;
   }
+
+  /**
+   * Indexes for search what was imported with search `later` (each conversation up to the seq it
+   * was imported with: what came after was indexed as it was committed); returns how many
+   * conversations. Every search does this first, so none misses an imported message.
+   */
+  indexPendingSearch(): number {
+    const pending = this.statements.searchPending.all();
+    for (const { conversation_id: conversationId, up_to_seq: upToSeq } of pending) {
+      this.write(() => {
+        const events = this.statements.eventsAfter.all(conversationId, 0, upToSeq).map(eventFromRow);
+        this.projector.indexWhole(conversationId, events);
+        this.statements.clearSearchPending.run(conversationId);
+      });
+    }
+    return pending.length;
+  }
+
+  /** Indexes the pending imports a moment from now, once the import's copy has been opened (a search does it at once). */
+  private indexSearchSoon(): void {
+    clearTimeout(this.searchTimer);
+    this.searchTimer = setTimeout(() => {
+      try {
+        if (this.db.open) {
+          this.indexPendingSearch();
+        }
+      } catch {
+        // Left pending: the next search, or the next start, tries again and reports what fails.
+      }
+    }, SEARCH_INDEX_DELAY_MS);
+    this.searchTimer.unref();
+  }
+
+  private searchTimer: NodeJS.Timeout | undefined;
 
   /** The stored envelopes of a conversation, oldest first, exactly as written. */
   readEnvelopes(conversationId: string): Envelope[] {
@@ -218,6 +283,7 @@ export class EventStore {
 
   /** Full-text search over messages of conversations that are not deleted. */
   search(query: SearchQuery): SearchHit[] {
+    this.indexPendingSearch();
     return searchMessages(this.db, query);
   }
 
@@ -250,7 +316,7 @@ export class EventStore {
       throw new InvalidRequestError('Only a deleted conversation can be erased for good; delete it first.');
     }
     this.write(() => {
-      for (const statement of [this.statements.purgeText, this.statements.purgeDocs, this.statements.purgeSessions, this.statements.purgeContext, this.statements.purgeTurns, this.statements.purgeCatalog, this.statements.purgeEvents]) {
+      for (const statement of [this.statements.clearSearchPending, this.statements.purgeText, this.statements.purgeDocs, this.statements.purgeSessions, this.statements.purgeContext, this.statements.purgeTurns, this.statements.purgeCatalog, this.statements.purgeEvents]) {
         statement.run(conversationId);
       }
     });
@@ -265,6 +331,7 @@ export class EventStore {
 
   /** Closes the database. */
   close(): void {
+    clearTimeout(this.searchTimer);
     if (this.db.open) {
       this.db.close();
     }

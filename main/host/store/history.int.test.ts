@@ -193,7 +193,7 @@ describe('a long conversation opened at its tail', () => {
     await host.dispose();
     hosts.splice(hosts.indexOf(host), 1);
     const db = new Database(path.join(dir, DATABASE_FILE));
-    db.exec('DROP TABLE conversation_context; DROP TABLE settings; DROP TABLE mcp_servers; DROP TABLE secrets; DROP TABLE toolboxes');
+    db.exec('DROP TABLE conversation_context; DROP TABLE settings; DROP TABLE mcp_servers; DROP TABLE secrets; DROP TABLE toolboxes; DROP TABLE search_pending');
     db.pragma('user_version = 3');
     db.close();
     const reopened = openHost(dir);

@@ -103,6 +103,10 @@ export const migrations: ReadonlyArray<(db: Database.Database) => 'rebuild' | vo
   },
   // 7: the conversation context learned whether an agent was ever prompted (first-turn injectors): fold it again.
   () => 'rebuild',
+  // 8: an imported conversation is indexed for search after the import (up to the seq it was imported with).
+  (db) => {
+    db.exec('CREATE TABLE search_pending (conversation_id TEXT PRIMARY KEY, up_to_seq INTEGER NOT NULL) WITHOUT ROWID;');
+  },
 ];
 
 /** Throws when the file was written by a newer Baton; writes nothing. */

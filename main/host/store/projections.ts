@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { parseEnvelope, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
-import { conversationContextSchema, emptyContext, emptyTranscript, reduceAll, reduceContext, type ConversationContext } from '../../../app/transcript/index.js';
+import { conversationContextSchema, emptyContext, emptyTranscript, reduceAll, reduceContext, startFold, type ConversationContext, type TranscriptState } from '../../../app/transcript/index.js';
 import { conversationSummarySchema, summarizeAll, type ConversationSummary } from '../../../app/transcript/summary.js';
 
 type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
@@ -19,6 +19,9 @@ export function eventFromRow(row: EventRow): TranscriptEvent | UnknownEvent {
   const parsed = parseEnvelope(raw);
   return parsed.ok ? parsed.event : { ...raw, unknown: true };
 }
+
+/** How many events of a whole conversation are summarized at a time. */
+const SUMMARY_RUN = 1024;
 
 /** Applies events to every projection; prepared once per connection. */
 export class Projector {
@@ -88,20 +91,110 @@ export class Projector {
 
   /** Folds events (already inserted into `events`) into the projections; returns the new summary. */
   apply(events: ReadonlyArray<TranscriptEvent | UnknownEvent>, before: ConversationSummary | undefined): ConversationSummary | undefined {
-    const summary = summarizeAll(before, events);
     const conversationId = events[0]?.conversationId;
-    const contextBefore = conversationId === undefined ? undefined : (this.context(conversationId) ?? emptyContext(conversationId));
+    if (conversationId === undefined) {
+      return before;
+    }
+    const stored = this.context(conversationId);
+    // A conversation applied whole (its first commit, a rebuild) is folded once, as the screen would.
+    if (stored === undefined && before === undefined && events[0]?.seq === 1) {
+      const whole = this.applyWhole(conversationId);
+      events.forEach((event) => whole.add(event));
+      return whole.finish();
+    }
+    const summary = summarizeAll(before, events);
+    const contextBefore = stored ?? emptyContext(conversationId);
     let context = contextBefore;
     events.forEach((event, at) => {
       if (!('unknown' in event)) {
         this.index(event, events, at);
-        context = context && reduceContext(context, event);
+        context = reduceContext(context, event);
       }
     });
-    if (context && context !== contextBefore) {
+    if (context !== contextBefore) {
       this.statements.upsertContext.run(context.conversationId, JSON.stringify(context));
       this.contexts.set(context.conversationId, context);
     }
+    return this.storeSummary(summary);
+  }
+
+  /**
+   * Applies a conversation's whole log (an import, a rebuild), events added in order (inserted into
+   * `events` already) and none of them kept; `finish` writes what they add up to (the context,
+   * the summary and, unless `search` is `later`, the search index) and returns the summary.
+   */
+  applyWhole(conversationId: string, search: 'now' | 'later' = 'now'): { add(event: TranscriptEvent | UnknownEvent): void; finish(): ConversationSummary | undefined } {
+    let summary: ConversationSummary | undefined;
+    // Summarized a run at a time: one copy of the summary per run of streamed chunks, not per event.
+    const unsummarized: Array<TranscriptEvent | UnknownEvent> = [];
+    let context = emptyContext(conversationId);
+    const index = search === 'now' ? this.searchIndexer(conversationId) : undefined;
+    return {
+      add: (event) => {
+        if (unsummarized.push(event) === SUMMARY_RUN) {
+          summary = summarizeAll(summary, unsummarized.splice(0));
+        }
+        index?.add(event);
+        if ('unknown' in event) {
+          return;
+        }
+        context = reduceContext(context, event);
+        if (event.type === 'turn.started') {
+          this.statements.insertTurn.run(event.conversationId, event.payload.turnId, event.seq);
+        } else if (event.type === 'session.bound') {
+          this.statements.bindSession.run(event.payload.agentId, event.payload.sessionId, event.conversationId);
+        }
+      },
+      finish: () => {
+        summary = summarizeAll(summary, unsummarized);
+        index?.finish();
+        this.statements.upsertContext.run(conversationId, JSON.stringify(context));
+        this.contexts.set(conversationId, context);
+        return this.storeSummary(summary);
+      },
+    };
+  }
+
+  /** Indexes a whole conversation's messages for search (one applied with search `later`), from its events in order. */
+  indexWhole(conversationId: string, events: ReadonlyArray<TranscriptEvent | UnknownEvent>): void {
+    const index = this.searchIndexer(conversationId);
+    events.forEach((event) => index.add(event));
+    index.finish();
+  }
+
+  /**
+   * Indexes a conversation's messages from its events added in order: they are folded once, as
+   * the screen would fold them, and `finish` writes the person's messages and each finished turn's
+   * replies, in the order they were said.
+   */
+  private searchIndexer(conversationId: string): { add(event: TranscriptEvent | UnknownEvent): void; finish(): void } {
+    const fold = startFold(emptyTranscript(conversationId));
+    /** The person's message, or the turn whose replies go there. */
+    const documents: Array<Reply | string> = [];
+    return {
+      add: (event) => {
+        fold.add(event);
+        if (event.type === 'turn.started' && !('unknown' in event)) {
+          const { agentId, text } = event.payload;
+          documents.push({ seq: event.seq, at: event.at, agentId, text });
+        } else if (event.type === 'turn.ended' && !('unknown' in event)) {
+          documents.push(event.payload.turnId);
+        }
+      },
+      finish: () => {
+        const replies = repliesByTurn(fold.result());
+        for (const document of documents) {
+          if (typeof document === 'string') {
+            replies.get(document)?.forEach((reply) => this.addDocument(conversationId, reply.seq, 'agent', reply.agentId, reply.at, reply.text));
+          } else {
+            this.addDocument(conversationId, document.seq, 'user', document.agentId, document.at, document.text);
+          }
+        }
+      },
+    };
+  }
+
+  private storeSummary(summary: ConversationSummary | undefined): ConversationSummary | undefined {
     if (summary) {
       const agentIds = `,${summary.agents.map((agent) => agent.agentId).join(',')},`;
       this.statements.upsertSummary.run(summary.conversationId, summary.lastSeq, summary.updatedAt, JSON.stringify(summary), summary.lifecycle, agentIds);
@@ -117,17 +210,19 @@ export class Projector {
       this.statements.insertTurn.run(event.conversationId, turnId, event.seq);
       this.addDocument(event.conversationId, event.seq, 'user', agentId, event.at, text);
     } else if (event.type === 'turn.ended') {
-      this.indexReplies(event, batch, at);
+      for (const reply of this.readReplies(event, batch, at)) {
+        this.addDocument(event.conversationId, reply.seq, 'agent', reply.agentId, reply.at, reply.text);
+      }
     } else if (event.type === 'session.bound') {
       this.statements.bindSession.run(event.payload.agentId, event.payload.sessionId, event.conversationId);
     }
   }
 
-  /** Indexes the agent's messages of a finished turn, grouped exactly as the reducer shows them. */
-  private indexReplies(ended: Extract<TranscriptEvent, { type: 'turn.ended' }>, batch: ReadonlyArray<TranscriptEvent | UnknownEvent>, at: number): void {
+  /** The agent's messages of a finished turn, grouped exactly as the reducer shows them. */
+  private readReplies(ended: Extract<TranscriptEvent, { type: 'turn.ended' }>, batch: ReadonlyArray<TranscriptEvent | UnknownEvent>, at: number): Reply[] {
     const start = this.statements.turnStart.get(ended.conversationId, ended.payload.turnId);
     if (!start) {
-      return;
+      return [];
     }
     // The turn's events: from the batch being applied when it holds them all (an import, a turn
     // committed at once), else read back from the log.
@@ -135,13 +230,8 @@ export class Projector {
     const inBatch = from >= 0 && batch[from]?.seq === start.start_seq && batch[at]?.seq === ended.seq;
     const events = inBatch ? batch.slice(from, at + 1) : this.statements.eventsAfter.all(ended.conversationId, start.start_seq - 1, ended.seq).map(eventFromRow);
     const state = reduceAll(emptyTranscript(ended.conversationId), events.map((event, index) => ({ ...event, seq: index + 1 })));
-    const turn = state.turns[ended.payload.turnId];
-    for (const item of state.items) {
-      if (item.kind === 'agent' && item.text.trim() !== '') {
-        const original = events[Number(item.key) - 1]!;
-        this.addDocument(ended.conversationId, original.seq, 'agent', turn?.agentId ?? '', original.at, item.text);
-      }
-    }
+    // Keys are the renumbered seqs: each reply is recorded at its first chunk's own seq.
+    return (repliesByTurn(state).get(ended.payload.turnId) ?? []).map((reply) => ({ ...reply, seq: events[reply.seq - 1]!.seq }));
   }
 
   private addDocument(conversationId: string, seq: number, role: 'user' | 'agent', agentId: string, at: string, text: string): void {
@@ -150,9 +240,30 @@ export class Projector {
   }
 }
 
+/** One of the agent's messages, as the search index keeps it: at its first chunk. */
+type Reply = { seq: number; at: string; agentId: string; text: string };
+
+/** The agent's messages (not blank) of a folded transcript, by turn, in order. */
+function repliesByTurn(state: TranscriptState): Map<string, Reply[]> {
+  const replies = new Map<string, Reply[]>();
+  for (const item of state.items) {
+    if (item.kind === 'agent' && item.text.trim() !== '') {
+      const reply = { seq: Number(item.key), at: item.at, agentId: state.turns[item.turnId]?.agentId ?? '', text: item.text };
+      const ofTurn = replies.get(item.turnId);
+      if (ofTurn) {
+        ofTurn.push(reply);
+      } else {
+        replies.set(item.turnId, [reply]);
+      }
+    }
+  }
+  return replies;
+}
+
 /** Empties every projection and refills it from the event log. */
 export function rebuildProjections(db: Database.Database): { conversations: number; events: number } {
-  db.exec('DELETE FROM conversations; DELETE FROM turns; DELETE FROM search_docs; DELETE FROM search; DELETE FROM agent_sessions; DELETE FROM conversation_context;');
+  // A rebuild indexes every conversation for search, those imported a moment ago too.
+  db.exec('DELETE FROM conversations; DELETE FROM turns; DELETE FROM search_docs; DELETE FROM search; DELETE FROM agent_sessions; DELETE FROM conversation_context; DELETE FROM search_pending;');
   const projector = new Projector(db);
   const ids = db.prepare<[], { conversation_id: string }>('SELECT DISTINCT conversation_id FROM events').all();
   const read = db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq');

@@ -108,7 +108,7 @@ export const historySlice: Slice<HistorySlice> = (api) => (set, get) => {
       }),
     importFile: (file) =>
       attempt(async () => {
-        const { conversation } = await api.call('importConversation', { content: await file.text() });
+        const { conversation } = await api.callWithFile('importConversation', file);
         if (get().view !== 'active') {
           await get().setView('active');
         }
