@@ -4,9 +4,8 @@
  * parsed against the contract; errors come back as typed BatonErrors.
  */
 import { fromWireError } from '../app/errors.js';
-import { parsePushEvent, requests, type FileMethod, type Method, type Params, type PushEvent, type Result } from '../app/ipc/index.js';
+import { parsePushEvent, requests, type FileMethod, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../app/ipc/index.js';
 import { ipcTransport } from './transport/ipcTransport.js';
-import type { ResponseBody } from '../app/ipc/index.js';
 import type { ConnectionStatus, PreloadBridge, Transport } from './transport/Transport.js';
 import { webSocketTransport } from './transport/webSocketTransport.js';
 

@@ -57,3 +57,11 @@ export type FileMethod = keyof typeof fileRequests;
 export function isFileMethod(name: string): name is FileMethod {
   return Object.prototype.hasOwnProperty.call(fileRequests, name);
 }
+
+/** Where the web host takes a file request: `POST /api/upload/<method>`. */
+export const UPLOAD_PATH = '/api/upload/';
+
+/** The params of a file request, the file's text in its parameter. */
+export function fileParams<M extends FileMethod>(method: M, text: string): Params<M> {
+  return { [fileRequests[method]]: text } as Params<M>;
+}

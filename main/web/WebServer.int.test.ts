@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { tempDir } from '../../e2e/fixtures/agentEnv.js';
 import { Host } from '../host/Host.js';
-import { MAX_IMPORT_CHARS } from '../../app/ipc/index.js';
-import { cookieName, MAX_TOKEN_FAILURES, servedHostNames, startWebServer, UPLOAD_PATH, type WebServer } from './WebServer.js';
+import { MAX_IMPORT_CHARS, UPLOAD_PATH } from '../../app/ipc/index.js';
+import { cookieName, MAX_TOKEN_FAILURES, servedHostNames, startWebServer, type WebServer } from './WebServer.js';
 
 let host: Host;
 let server: WebServer;

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { toWireError, InvalidRequestError } from '../../app/errors.js';
-import { clientMessageSchema, fileRequests, isFileMethod, MAX_IMPORT_CHARS, type HostMessage, type ResponseBody } from '../../app/ipc/index.js';
+import { clientMessageSchema, fileParams, isFileMethod, MAX_IMPORT_CHARS, UPLOAD_PATH, type HostMessage, type ResponseBody } from '../../app/ipc/index.js';
 import type { Host } from '../host/Host.js';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES, resolveStatic } from './staticFiles.js';
 
@@ -49,8 +49,6 @@ export const MAX_TOKEN_FAILURES = 10;
 const FAILURE_WINDOW_MS = 60_000;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const MAX_FRAME_BYTES = 8 * 1024 * 1024;
-/** Where a file request is posted: `/api/upload/<method>`. */
-export const UPLOAD_PATH = '/api/upload/';
 /** Starts serving on 127.0.0.1. */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const { host, staticDir } = options;
@@ -160,6 +158,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body));
     };
     const refuse = (status: number, message: string): void => answer(status, { ok: false, error: toWireError(new InvalidRequestError(message)) });
+    const tooLarge = (): void => refuse(413, `The file is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB.`);
     if (!isFileMethod(method)) {
       refuse(404, `There is no upload for "${method}".`);
       return;
@@ -174,7 +173,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > MAX_IMPORT_CHARS) {
-      refuse(413, `The file is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB.`);
+      tooLarge();
       request.resume();
       return;
     }
@@ -183,7 +182,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     for await (const chunk of request as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > MAX_IMPORT_CHARS) {
-        refuse(413, `The file is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB.`);
+        tooLarge();
         request.destroy();
         return;
       }
@@ -196,7 +195,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     // A byte-order mark is not part of the text.
     const text = bytes.toString('utf8', bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0);
-    answer(200, await host.handle(method, { [fileRequests[method]]: text }));
+    answer(200, await host.handle(method, fileParams(method, text)));
   }
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });

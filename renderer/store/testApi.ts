@@ -1,5 +1,5 @@
 /** A host-API client for the store's unit tests: answers only the methods a test gives, and records every call. */
-import { fileRequests, type FileMethod, type Method, type Params, type Result } from '../../app/ipc/index.js';
+import { fileParams, type FileMethod, type Method, type Params, type Result } from '../../app/ipc/index.js';
 import type { Api } from '../api.js';
 
 /** The answers a test gives, by method. */
@@ -19,7 +19,7 @@ export function testApi(answers: Answers): { api: Api; calls: Array<{ method: Me
     },
     // Recorded as the request it stands for, with the file's text as its parameter.
     async callWithFile<M extends FileMethod>(method: M, file: Blob): Promise<Result<M>> {
-      return api.call(method, { [fileRequests[method]]: await file.text() } as Params<M>);
+      return api.call(method, fileParams(method, await file.text()));
     },
     onPush: () => () => {},
     onStatus: () => () => {},

@@ -1,5 +1,5 @@
 /** The Electron transport: the preload's narrow bridge over IPC. Always connected. */
-import { fileRequests, responseBodySchema } from '../../app/ipc/index.js';
+import { fileParams, responseBodySchema } from '../../app/ipc/index.js';
 import type { PreloadBridge, Transport } from './Transport.js';
 
 /** Wraps the preload bridge; responses are parsed like any other boundary. */
@@ -12,7 +12,7 @@ export function ipcTransport(bridge: PreloadBridge): Transport {
   return {
     request,
     // IPC copies a string as it is (no JSON around it), so the file goes as its text.
-    requestWithFile: async (method, file) => request(method, { [fileRequests[method]]: await file.text() }),
+    requestWithFile: async (method, file) => request(method, fileParams(method, await file.text())),
     onEvent: (listener) => bridge.onEvent(listener),
     onStatus(listener) {
       listener('open');

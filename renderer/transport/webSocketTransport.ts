@@ -3,10 +3,12 @@
  * backoff; requests in flight when the socket drops fail with a readable error (the store then
  * reloads what it shows once the socket is back).
  */
-import { hostMessageSchema, responseBodySchema, type ResponseBody } from '../../app/ipc/index.js';
+import { hostMessageSchema, responseBodySchema, UPLOAD_PATH, type ResponseBody } from '../../app/ipc/index.js';
 import type { ConnectionStatus, Transport } from './Transport.js';
 
 const MAX_BACKOFF_MS = 5_000;
+/** What a request gets when the connection went before its answer came. */
+const LOST: ResponseBody = { ok: false, error: { code: 'Internal', message: 'The connection to Baton was lost. Try again in a moment.' } };
 
 /** Connects to `ws(s)://<host>/api`, passing the page's token along. */
 export function webSocketTransport(location: Location): Transport {
@@ -71,7 +73,7 @@ export function webSocketTransport(location: Location): Transport {
     ws.onclose = () => {
       setStatus('closed');
       for (const resolve of pending.values()) {
-        resolve({ ok: false, error: { code: 'Internal', message: 'The connection to Baton was lost. Try again in a moment.' } });
+        resolve(LOST);
       }
       pending.clear();
       const wait = backoff;
@@ -103,12 +105,11 @@ export function webSocketTransport(location: Location): Transport {
     // A file goes as an upload: the browser sends its bytes as they are, where a WebSocket frame
     // would need it read into a string, escaped into JSON and sent in one piece.
     async requestWithFile(method, file) {
-      const lost: ResponseBody = { ok: false, error: { code: 'Internal', message: 'The connection to Baton was lost. Try again in a moment.' } };
       let response: Response;
       try {
-        response = await fetch(`/api/upload/${method}${token ? `?token=${encodeURIComponent(token)}` : ''}`, { method: 'POST', body: file, credentials: 'same-origin', headers: { 'content-type': 'application/octet-stream' } });
+        response = await fetch(`${UPLOAD_PATH}${method}${token ? `?token=${encodeURIComponent(token)}` : ''}`, { method: 'POST', body: file, credentials: 'same-origin', headers: { 'content-type': 'application/octet-stream' } });
       } catch {
-        return lost;
+        return LOST;
       }
       const parsed = responseBodySchema.safeParse(await response.json().catch(() => undefined));
       if (parsed.success) {

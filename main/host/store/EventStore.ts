@@ -58,7 +58,6 @@ export class EventStore {
       purgeDocs: this.db.prepare('DELETE FROM search_docs WHERE conversation_id = ?'),
       purgeSessions: this.db.prepare('DELETE FROM agent_sessions WHERE conversation_id = ?'),
       purgeContext: this.db.prepare('DELETE FROM conversation_context WHERE conversation_id = ?'),
-      eventsAfter: this.db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq > ? AND seq <= ? ORDER BY seq'),
       searchPending: this.db.prepare<[], { conversation_id: string; up_to_seq: number }>('SELECT conversation_id, up_to_seq FROM search_pending'),
       putSearchPending: this.db.prepare('INSERT OR REPLACE INTO search_pending (conversation_id, up_to_seq) VALUES (?, ?)'),
       clearSearchPending: this.db.prepare('DELETE FROM search_pending WHERE conversation_id = ?'),
@@ -164,8 +163,7 @@ export class EventStore {
     const pending = this.statements.searchPending.all();
     for (const { conversation_id: conversationId, up_to_seq: upToSeq } of pending) {
       this.write(() => {
-        const events = this.statements.eventsAfter.all(conversationId, 0, upToSeq).map(eventFromRow);
-        this.projector.indexWhole(conversationId, events);
+        this.projector.indexWhole(conversationId, upToSeq);
         this.statements.clearSearchPending.run(conversationId);
       });
     }

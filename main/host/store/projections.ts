@@ -155,10 +155,10 @@ export class Projector {
     };
   }
 
-  /** Indexes a whole conversation's messages for search (one applied with search `later`), from its events in order. */
-  indexWhole(conversationId: string, events: ReadonlyArray<TranscriptEvent | UnknownEvent>): void {
+  /** Indexes for search a conversation applied with search `later`: its messages up to `upToSeq`, read from the log. */
+  indexWhole(conversationId: string, upToSeq: number): void {
     const index = this.searchIndexer(conversationId);
-    events.forEach((event) => index.add(event));
+    this.statements.eventsAfter.all(conversationId, 0, upToSeq).forEach((row) => index.add(eventFromRow(row)));
     index.finish();
   }
 
