@@ -80,7 +80,14 @@ export const payloadSchemas = {
     tooLarge: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
     failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
     error: z.string().optional(),
+    /** A "before" checkpoint that finished after the prompt went out: the agent's first edits may be in it. */
+    approximate: z.literal(true).optional(),
   }),
+  /**
+   * The agent wrote a file through Baton (`fs/write_text_file`), in the folder of its session: shown
+   * on the turn's card whatever the checkpoints say (they see the folder only before and after).
+   */
+  'file.written': z.object({ turnId: id, path: z.string(), bytes: z.number().int().nonnegative(), created: z.boolean() }),
   /**
    * The person rewound the conversation to before one of their messages: that turn and every later
    * one are set aside (kept, shown apart, never handed to an agent) and, unless they kept the files,

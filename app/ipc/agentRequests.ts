@@ -25,7 +25,25 @@ export const agentProcessSchema = z.object({
   version: z.string().nullable(),
   sessions: z.number().int().nonnegative(),
   state: z.enum(['starting', 'running', 'ending']),
+  /** The conversations whose live sessions it carries. */
+  conversationIds: z.array(z.string()).default([]),
 });
+
+/** Which other conversations share a conversation's agent process, and whether it can have one of its own. */
+export const processSharingSchema = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  /** True while the conversation has a live session (and so a process). */
+  live: z.boolean(),
+  /** The other conversations on the same process, by id and title. */
+  sharedWith: z.array(z.object({ conversationId: z.string(), title: z.string() })),
+  /** The agent is set to one process per conversation. */
+  perConversation: z.boolean(),
+  /** Why this agent's conversations cannot each have a process of their own, if they cannot. */
+  cannotSeparate: z.string().nullable(),
+});
+/** One of {@link processSharingSchema}. */
+export type ProcessSharing = z.infer<typeof processSharingSchema>;
 /** One of {@link agentProcessSchema}. */
 export type AgentProcess = z.infer<typeof agentProcessSchema>;
 
@@ -99,6 +117,25 @@ export const agentRequests = {
   /** The agent processes running now: one per agent and launch, each carrying its conversations' sessions. */
   listAgentProcesses: {
     params: z.object({}),
-    result: z.object({ processes: z.array(agentProcessSchema) }),
+    result: z.object({
+      processes: z.array(agentProcessSchema),
+      /** The agents set to one process per conversation. */
+      perConversation: z.array(z.string()).default([]),
+      /** Agents whose conversations cannot each have a process of their own, with why. */
+      cannotSeparate: z.record(z.string(), z.string()).default({}),
+    }),
+  },
+  /** Which other conversations share this conversation's agent process (one process is one principal: it can act in any of them). */
+  getProcessSharing: {
+    params: z.object({ conversationId: z.string().min(1) }),
+    result: processSharingSchema,
+  },
+  /**
+   * Sets an agent to one process per conversation (or back to one per working folder). Live
+   * sessions keep their process until they are next started.
+   */
+  setProcessPerConversation: {
+    params: z.object({ agentId: z.string().min(1), on: z.boolean() }),
+    result: z.object({ agentIds: z.array(z.string()) }),
   },
 } as const;

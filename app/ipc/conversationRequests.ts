@@ -14,8 +14,14 @@ import { conversationId, conversationResult } from './common.js';
 const rewindActionSchema = z.enum(['restored', 'removed', 'recreated']);
 /** A file left as it is, and why. */
 const leftOutSchema = z.object({ path: z.string(), reason: z.string() });
-/** One file a rewind would change: what happens to it, whether the person changed it since the last checkpoint, and its text now and after. */
-const rewindFileSchema = z.object({ path: z.string(), action: rewindActionSchema, changedByYou: z.boolean(), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() });
+/**
+ * One file a rewind would change: what happens to it, whether the person changed it since the last
+ * checkpoint, whether it changed outside any turn (no turn's checkpoints show the change: the
+ * person, or something left running between turns), and its text now and after.
+ */
+const rewindFileSchema = z.object({ path: z.string(), action: rewindActionSchema, changedByYou: z.boolean(), outsideTurn: z.boolean().default(false), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() });
+/** One file's change between two checkpoints, with both texts (null: absent, or not text). */
+const fileChangeSchema = z.object({ path: z.string(), change: z.enum(['added', 'modified', 'removed']), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() });
 
 /** The most events one answer of a paged read carries. */
 export const MAX_EVENTS_PER_PAGE = 10_000;
@@ -127,7 +133,11 @@ export const conversationRequests = {
   listTurnChanges: {
     params: z.object({ conversationId, turnId: z.string().min(1) }),
     result: z.object({
-      changes: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'removed']), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() })),
+      changes: z.array(fileChangeSchema),
+      /** What changed between the end of the turn before and this turn's start (outside any turn). */
+      sinceLastTurn: z.array(fileChangeSchema).default([]),
+      /** The checkpoint before the turn finished after its prompt went out: the agent's first edits may be missing from the list. */
+      approximate: z.boolean().default(false),
       /** Why the changes cannot be told (a checkpoint missing or not taken), if they cannot. */
       unavailable: z.string().nullable(),
     }),
@@ -147,7 +157,7 @@ export const conversationRequests = {
   /**
    * Rewinds to before one of the person's messages: its turn and the later ones are set aside (kept),
    * and unless `keepFiles`, the files the agent changed are put back (those the person changed since,
-   * only when listed in `overwrite`). Answers that message's text, for the box.
+   * and those changed outside any turn, only when listed in `overwrite`). Answers that message's text, for the box.
    */
   rewindConversation: {
     params: z.object({ conversationId, turnId: z.string().min(1), keepFiles: z.boolean(), overwrite: z.array(z.string()).max(100_000).default([]) }),

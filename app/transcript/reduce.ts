@@ -75,6 +75,16 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const turn = state.turns[event.payload.turnId];
       return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, checkpoints: { ...turn.checkpoints, [event.payload.phase]: event.payload } } } } : base;
     }
+    case 'file.written': {
+      const { turnId, path, bytes, created } = event.payload;
+      const turn = state.turns[turnId];
+      if (!turn) {
+        return base;
+      }
+      const earlier = turn.written?.find((entry) => entry.path === path);
+      const written = [...(turn.written ?? []).filter((entry) => entry.path !== path), { path, bytes, created: earlier?.created ?? created }];
+      return { ...base, turns: { ...state.turns, [turnId]: { ...turn, written } } };
+    }
     case 'usage': {
       const turn = state.turns[event.payload.turnId];
       return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, usage: event.payload } } } : base;

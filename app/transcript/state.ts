@@ -87,6 +87,8 @@ export type TurnState = {
   selfApprovingMode?: string;
   /** The checkpoints of the working folder taken before and after the turn. */
   checkpoints?: Partial<Record<'before' | 'after', EventPayload<'checkpoint.taken'>>>;
+  /** Files the agent wrote through Baton during the turn (each path once, the last write's size). */
+  written?: ReadonlyArray<{ path: string; bytes: number; created: boolean }>;
 };
 
 /** A conversation's whole transcript as the reducer sees it: its context plus its turns. */

@@ -148,7 +148,15 @@ export class Host {
     this.checkpoints = CheckpointStore.open(dataDir);
     this.turnCheckpoints = new TurnCheckpoints(this.checkpoints, this.store, (conversationId, drafts) => this.committer.commit(conversationId, drafts), homeDir, log);
     const common = { store: this.store, catalog, agentEnv: env, committer: this.committer, instructions: this.instructions };
-    this.conversations = new ConversationSettings({ ...common, toolbox, homeDir, liveSession: (conversationId) => this.sessions.get(conversationId) });
+    this.conversations = new ConversationSettings({
+      ...common,
+      toolbox,
+      homeDir,
+      liveSession: (conversationId) => this.sessions.get(conversationId),
+      onToolboxSet: (conversationId) => this.launcher.revokeScope(conversationId),
+    });
+    // A server changed or removed: no launch id answers it any more.
+    toolbox.onServerChange((name) => this.launcher.revokeServer(name));
     this.sessions = new LiveSessions({
       ...common,
       settings: this.conversations,
@@ -158,7 +166,7 @@ export class Host {
       secrets,
       log,
       dataDir,
-      shield: (server) => this.launcher.shield(server),
+      launcher: this.launcher,
     });
     this.turns = new Turns({ ...common, settings: this.conversations, importReview: this.importReview, sessions: this.sessions, pool: this.pool, log, checkpoints: this.turnCheckpoints });
     this.history = new HistoryService(
@@ -207,6 +215,7 @@ export class Host {
       imports: this.imports,
       conversations: this.conversations,
       turns: this.turns,
+      sessions: this.sessions,
       history: this.history,
       importReview: this.importReview,
       always,

@@ -9,7 +9,7 @@ import type { InstructionText } from '../../app/instructions/bundle.js';
 import type { AgentInstructionSettings } from '../../app/instructions/delivery.js';
 import type { InjectorChoice } from '../../app/instructions/injectors.js';
 import type { Result } from '../../app/ipc/index.js';
-import type { AgentProcess, AgentSession, ImportCandidate, ImportReview, InstructionPreview, SearchHit } from '../../app/ipc/index.js';
+import type { AgentProcess, AgentSession, ImportCandidate, ImportReview, InstructionPreview, ProcessSharing, SearchHit } from '../../app/ipc/index.js';
 import type { CatalogServer, ServerInput, Toolbox } from '../../app/toolbox/catalog.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
@@ -357,10 +357,17 @@ export type SettingsSlice = {
   revokeDecision(id: string): Promise<void>;
   /** Saves every conversation not in the trash as one Markdown file. */
   exportAll(): Promise<void>;
-  /** The agent processes running, as last asked (null before). */
+  /** The agent processes running, as last asked (null before), and the agents' process settings. */
   processes: AgentProcess[] | null;
+  processSettings: { perConversation: string[]; cannotSeparate: Record<string, string> };
   /** Asks the host which agent processes run now. */
   loadProcesses(): Promise<void>;
+  /** Which other conversations share each conversation's agent process, as last asked. */
+  processSharing: Record<string, ProcessSharing>;
+  /** Asks the host which conversations share this one's agent process. */
+  loadProcessSharing(conversationId: string): Promise<void>;
+  /** Sets an agent to one process per conversation (or back to one per working folder). */
+  setProcessPerConversation(agentId: string, on: boolean): Promise<void>;
   /** What the data folder holds that grows with use (null before asked). */
   dataFolderUsage: Result<'getDataFolderUsage'> | null;
   loadDataFolderUsage(): Promise<void>;

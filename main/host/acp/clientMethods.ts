@@ -120,9 +120,13 @@ const offers = handlers.offers ?? {};
       }));
   }
   if (offers.elicitation) {
-    client.onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => {
+    client.onRequest(acp.methods.client.elicitation.create, async ({ params, signal }) => {
       const session = handlers.session('sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined);
-      return session?.elicit ? session.elicit(params, signal) : Promise.resolve({ action: 'cancel' as const });
+      try {
+        return session?.elicit ? await session.elicit(params, signal) : { action: 'cancel' as const };
+      } catch (error) {
+        throw error instanceof acp.RequestError ? error : handlerError(error);
+      }
     });
     client.onNotification(acp.methods.client.elicitation.complete, ({ params }) => {
       // A link's completion names no session: the session that opened it knows it.

@@ -3,7 +3,7 @@
  * npm package, so the test needs no registry) is installed into Baton's agents folder with
  * progress, chatted with, updated, and removed; a failing install leaves the working copy alone.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,17 @@ describe('managed installs', () => {
     expect(removed.ok && claude((removed.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: false });
     expect(existsSync(path.join(dataDir, 'agents', 'claude'))).toBe(false);
     expect(await host.handle('removeAgent', { agentId: 'claude' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringContaining('was not installed by Baton') } });
+  }, 120_000);
+
+  it("runs npm with only what it needs: a package's install script never sees the agents' keys", async () => {
+    const dataDir = tempDir('managed-env');
+    host = new Host({ dataDir, env: { ...env, OPENAI_API_KEY: 'sk-never-for-npm', CUSTOM_SETTING: 'kept-from-npm', npm_config_fund: 'false' }, agentPackages: { claude: [packFakeAgent('claude-agent-acp', '1.0.0', { recordEnv: true })] } });
+    const installed = await host.handle('installAgent', { agentId: 'claude' });
+    expect(installed.ok, JSON.stringify(installed)).toBe(true);
+    const seen = JSON.parse(readFileSync(path.join(dataDir, 'agents', 'claude', 'node_modules', 'fake-claude-agent-acp', 'install-env.json'), 'utf8')) as string[];
+    expect(seen).toEqual(expect.arrayContaining(['PATH', 'HOME', 'npm_config_fund']));
+    expect(seen).not.toContain('OPENAI_API_KEY');
+    expect(seen).not.toContain('CUSTOM_SETTING');
   }, 120_000);
 
   it('an agent the person installed comes first and is never removed by Baton', async () => {

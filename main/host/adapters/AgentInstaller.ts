@@ -197,7 +197,7 @@ export class AgentInstaller {
   }
 
   private async runNpm(agentId: string, npm: string, args: string[], cwd: string, line: (text: string) => void): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
-    const child = new ProcessGroup({ command: npm, args, cwd, env: { ...this.env, npm_config_update_notifier: 'false' } });
+    const child = new ProcessGroup({ command: npm, args, cwd, env: { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' } });
     const run = { group: child, cancelled: false };
     this.npmRuns.set(agentId, run);
     try {
@@ -236,6 +236,17 @@ export class AgentInstaller {
     }
     return { exit: code, tail: recent.join('\n'), cancelled: run.cancelled };
   }
+}
+
+/** Names npm (and the install scripts it runs) may see: where things are, the locale, npm's own settings, the proxy and certificates. */
+const NPM_NAMES = /^(PATH|PATHEXT|HOME|USERPROFILE|APPDATA|LOCALAPPDATA|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|TEMP|TMP|TMPDIR|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|XDG_(CONFIG|CACHE|DATA|STATE)_HOME|(HTTPS?|NO|ALL)_PROXY|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|NPM_CONFIG_.+|BATON_TEST_RUN)$/i;
+
+/**
+ * The environment npm runs with: only what it needs, never the agents' keys or anything else of
+ * Baton's own environment (a package's install script sees everything npm is given).
+ */
+export function npmEnvironment(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => NPM_NAMES.test(name)));
 }
 
 /** npm's codes for a registry it could not reach (no network, a name that does not resolve, no answer). */

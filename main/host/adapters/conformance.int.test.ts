@@ -232,7 +232,13 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
         // Measured without the launcher: only agents marked as exposing their server config put it on a command line.
         expect(await exposed()).toBe(adapter.exposesServerConfig === true);
         await launcher.ready;
-        expect(await exposed((server) => launcher.shield(server))).toBe(false);
+        // Granted as a session would be: the launcher answers its ids only while it lives.
+        const revoke = launcher.grant('conformance', servers());
+        try {
+          expect(await exposed((server) => launcher.shield(server, 'conformance'))).toBe(false);
+        } finally {
+          revoke();
+        }
       } finally {
         await launcher.close();
         await http.close();

@@ -15,6 +15,11 @@ const customAgentSchema = z.object({
   command: z.string().trim().min(1),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
+  /**
+   * The agent writes the MCP servers it is given, values included, where others can read them (a
+   * command line, as claude-agent-acp does): servers holding secrets reach it through Baton's launcher.
+   */
+  exposesServerConfig: z.boolean().default(false),
 });
 
 const zedServerSchema = z.object({
@@ -58,7 +63,7 @@ export function readCustomAgents(file: string): CustomAgentsResult {
   const fromZed = Object.entries(parsed.data.agent_servers ?? {}).flatMap(([name, server]) => {
     const entry = zedServerSchema.safeParse(server);
     // Zed's own extension agents (no command) are Zed's business; only commands can be run here.
-    return entry.success && (entry.data.type === undefined || entry.data.type === 'custom') ? [{ name, command: entry.data.command, args: entry.data.args, env: entry.data.env }] : [];
+    return entry.success && (entry.data.type === undefined || entry.data.type === 'custom') ? [{ name, command: entry.data.command, args: entry.data.args, env: entry.data.env, exposesServerConfig: false }] : [];
   });
   const seen = new Set<string>();
   const adapters = [...(parsed.data.agents ?? []), ...fromZed].map((agent): AgentAdapter => {
@@ -68,7 +73,16 @@ export function readCustomAgents(file: string): CustomAgentsResult {
     }
     seen.add(agentId);
     // Their instruction channels are whatever they advertise at initialize (see deliverInstructions.ts).
-    return { agentId, displayName: agent.name, source: 'custom', command: agent.command, args: agent.args, env: agent.env, instructions: { capability: 'negotiated' } };
+    return {
+      agentId,
+      displayName: agent.name,
+      source: 'custom',
+      command: agent.command,
+      args: agent.args,
+      env: agent.env,
+      instructions: { capability: 'negotiated' },
+      ...(agent.exposesServerConfig ? { exposesServerConfig: true } : {}),
+    };
   });
   return { adapters, problem: undefined };
 }

@@ -11,10 +11,11 @@
  * kept. A file that cannot be read is listed with why; it never fails the checkpoint.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { readBytesAtMost } from '../files/boundedRead.js';
 import { createPrivateFile } from '../store/privateDataDir.js';
 import { walkFolder, type WalkedFile } from './walkFolder.js';
 
@@ -59,7 +60,12 @@ export type TakeOptions = {
   maxFileBytes?: number;
   /** A folder with more files than this gets no checkpoint (it throws). Default 50,000. */
   maxFiles?: number;
+  /** Stops the checkpoint (it throws the signal's reason): a time limit. */
+  signal?: AbortSignal;
 };
+
+/** Where a checkpoint was taken: the folder as given, and its real path then (null for checkpoints of older builds). */
+export type CheckpointFolder = { folder: string; real: string | null };
 
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 50_000;
@@ -88,6 +94,11 @@ export class CheckpointStore {
       );
       CREATE INDEX IF NOT EXISTS checkpoints_by_folder ON checkpoints (folder, created_at);
     `);
+    // The folder's real path when the checkpoint was taken (added later: older rows have none).
+    const columns = this.db.prepare('PRAGMA table_info(checkpoints)').all() as Array<{ name: string }>;
+    if (!columns.some((column) => column.name === 'real_folder')) {
+      this.db.exec('ALTER TABLE checkpoints ADD COLUMN real_folder TEXT');
+    }
     this.insertBlob = this.db.prepare('INSERT OR IGNORE INTO blobs (hash, size, data) VALUES (?, ?, ?)');
     this.hasBlob = this.db.prepare('SELECT 1 FROM blobs WHERE hash = ?');
   }
@@ -101,7 +112,9 @@ export class CheckpointStore {
 
   /** Takes a checkpoint of `folder` (an absolute path). */
   async take(folder: string, options: TakeOptions = {}): Promise<Checkpoint> {
+    const real = await realpath(folder);
     const scanned = await this.scan(folder, options);
+    options.signal?.throwIfAborted();
     const { entries, stored } = scanned;
     const checkpointId = randomUUID();
     const bytes = entries.reduce((sum, entry) => sum + entry.size, 0);
@@ -110,7 +123,7 @@ export class CheckpointStore {
       for (const blob of stored) {
         this.insertBlob.run(blob.hash, blob.size, blob.data);
       }
-      this.db.prepare('INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest) VALUES (?, ?, ?, ?, ?, ?)').run(checkpointId, folder, new Date().toISOString(), entries.length, bytes, manifest);
+      this.db.prepare('INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest, real_folder) VALUES (?, ?, ?, ?, ?, ?, ?)').run(checkpointId, folder, new Date().toISOString(), entries.length, bytes, manifest, real);
     })();
     // A checkpoint that stored much leaves a large write-ahead log: fold it into the database now,
     // so that the next (small, incremental) checkpoint does not pay for it.
@@ -131,7 +144,7 @@ export class CheckpointStore {
   private async scan(folder: string, options: TakeOptions, keep = true): Promise<{ entries: CheckpointEntry[]; stored: Array<{ hash: string; size: number; data: Buffer }>; tooLarge: LeftOut[]; failed: LeftOut[]; read: number; reused: number }> {
     const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const previous = this.latestManifest(folder);
-    const walked = await walkFolder(folder, options.maxFiles ?? DEFAULT_MAX_FILES);
+    const walked = await walkFolder(folder, options.maxFiles ?? DEFAULT_MAX_FILES, options.signal);
     const entries: CheckpointEntry[] = [];
     const tooLarge: LeftOut[] = [];
     const failed: LeftOut[] = walked.failed.map((entry) => ({ ...entry }));
@@ -151,10 +164,15 @@ export class CheckpointStore {
     }
     const stored: Array<{ hash: string; size: number; data: Buffer }> = [];
     for (let start = 0; start < toRead.length; start += READ_CONCURRENCY) {
+      options.signal?.throwIfAborted();
       const batch = toRead.slice(start, start + READ_CONCURRENCY);
-      const results = await Promise.all(batch.map((file) => readEntry(folder, file)));
+      const results = await Promise.all(batch.map((file) => readEntry(folder, file, maxFileBytes)));
       for (const [index, result] of results.entries()) {
         const file = batch[index]!;
+        if ('tooLarge' in result) {
+          tooLarge.push({ path: file.path, reason: `over the limit of ${maxFileBytes} bytes` });
+          continue;
+        }
         if ('reason' in result) {
           failed.push({ path: file.path, reason: result.reason });
           continue;
@@ -177,6 +195,15 @@ export class CheckpointStore {
       throw new Error(`No checkpoint ${checkpointId}.`);
     }
     return toMap(row.manifest);
+  }
+
+  /** Where a checkpoint was taken. */
+  folderOf(checkpointId: string): CheckpointFolder {
+    const row = this.db.prepare('SELECT folder, real_folder AS real FROM checkpoints WHERE checkpoint_id = ?').get(checkpointId) as CheckpointFolder | undefined;
+    if (!row) {
+      throw new Error(`No checkpoint ${checkpointId}.`);
+    }
+    return row;
   }
 
   /** What changed from one checkpoint to another, by path. */
@@ -268,19 +295,40 @@ function toMap(manifest: Buffer): Map<string, CheckpointEntry> {
   return new Map(entries.map((entry) => [entry.path, entry]));
 }
 
-/** A file's content (a link's target), or why it cannot be read; the stat is checked again so a file replaced meanwhile is read as it is now. */
-async function readEntry(folder: string, file: WalkedFile): Promise<{ content: Buffer } | { reason: string }> {
+/**
+ * A file's content (a link's target), or why it cannot be read. The file must still be the one
+ * the walk saw (same device and inode): one swapped meanwhile, or reached through a folder swapped
+ * for a link, is not read. At most the size limit is read; a FIFO or device is never opened for long.
+ */
+async function readEntry(folder: string, file: WalkedFile, maxFileBytes: number): Promise<{ content: Buffer } | { reason: string } | { tooLarge: true }> {
   const absolute = path.join(folder, ...file.path.split('/'));
   try {
     if (file.link) {
+      const now = await lstat(absolute);
+      if (!now.isSymbolicLink() || now.dev !== file.dev || now.ino !== file.ino) {
+        return { reason: CHANGED };
+      }
       return { content: Buffer.from(await readlink(absolute), 'utf8') };
     }
-    const content = await readFile(absolute);
-    const now = await lstat(absolute);
-    file.mtimeMs = now.mtimeMs;
-    file.ino = now.ino;
-    return { content };
+    const read = await readBytesAtMost(absolute, maxFileBytes, file);
+    switch (read.kind) {
+      case 'bytes':
+        // As the open file is now: a write after this is seen by the next checkpoint.
+        file.mtimeMs = read.stat.mtimeMs;
+        file.ino = read.stat.ino;
+        return { content: read.data };
+      case 'too-large':
+        return { tooLarge: true };
+      case 'not-a-file':
+        return { reason: 'not a regular file any more (replaced meanwhile); not read' };
+      case 'changed':
+        return { reason: CHANGED };
+    }
   } catch (error) {
-    return { reason: (error as NodeJS.ErrnoException).code ?? String(error) };
+    const code = (error as NodeJS.ErrnoException).code;
+    return { reason: code === 'ELOOP' ? CHANGED : (code ?? String(error)) };
   }
 }
+
+/** Why a file was not read: it is not the file the walk saw. */
+const CHANGED = 'changed while Baton read it (replaced, or its folder replaced by a link); not read';

@@ -7,7 +7,6 @@
  * checkpoint, which "Undo rewind" puts back. A branch is a new conversation made of the history
  * before one message, the original untouched; its files are put back only when asked.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidRequestError, NotFoundError, TurnInProgressError } from '../../../app/errors.js';
 import type { TranscriptEvent } from '../../../app/events/index.js';
@@ -17,18 +16,24 @@ import { canUndoRewind, emptyTranscript, reduceAll, type TranscriptState } from 
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
+import { readBytesAtMostSync } from '../files/boundedRead.js';
 import type { EventStore } from '../store/EventStore.js';
 import { diffManifests, type CheckpointEntry, type CheckpointStore, type LeftOut } from './CheckpointStore.js';
 import { restoreFiles, type Restore } from './restoreFiles.js';
 import { maxFileBytesSetting, type TurnCheckpoints } from './TurnCheckpoints.js';
-import { checkpointsByTurn, shownText } from './turnChanges.js';
+import { checkpointsByTurn, MAX_TEXT_BYTES, shownText } from './turnChanges.js';
 
 /** Event types a branch does not copy: the original's agent sessions and its place in the history are its own. */
 const NOT_BRANCHED = new Set(['session.bound', 'conversation.archived', 'conversation.unarchived', 'conversation.deleted', 'conversation.restored']);
 
 type Action = 'restored' | 'removed' | 'recreated';
-/** One file a rewind would change. */
-type PlannedFile = { path: string; action: Action; changedByYou: boolean; target: CheckpointEntry | undefined; now: CheckpointEntry | undefined };
+/**
+ * One file a rewind would change: one the agent changed in a set-aside turn (`changedByYou` when
+ * the person changed it since), or one that differs from the checkpoint although no turn changed
+ * it (`outsideTurn`: the person, or an agent's background process, between turns). Only the
+ * agent's own, unchanged since, are put back unless ticked.
+ */
+type PlannedFile = { path: string; action: Action; changedByYou: boolean; outsideTurn: boolean; target: CheckpointEntry | undefined; now: CheckpointEntry | undefined };
 /** What rewinding to a message would do. */
 type Plan = {
   state: TranscriptState;
@@ -42,7 +47,12 @@ type Plan = {
   cannot: LeftOut[];
   /** Why the files cannot be put back at all, if they cannot. */
   unavailable: string | null;
+  /** The folder's real path when the target checkpoint was taken (null: not recorded). */
+  real: string | null;
 };
+
+/** True when a planned file is put back without being ticked. */
+const putBackUnticked = (file: PlannedFile): boolean => !file.changedByYou && !file.outsideTurn;
 
 /** What rewinds are made with. */
 export type RewindsDeps = {
@@ -64,7 +74,7 @@ export class Rewinds {
   /** What rewinding to before the message of `turnId` would set aside and do to the files. */
   async preview(conversationId: string, turnId: string): Promise<Result<'previewRewind'>> {
     const plan = await this.plan(conversationId, turnId);
-    const files = plan.files.map((file) => ({ path: file.path, action: file.action, changedByYou: file.changedByYou, ...this.texts(plan.state.cwd, file) }));
+    const files = plan.files.map((file) => ({ path: file.path, action: file.action, changedByYou: file.changedByYou, outsideTurn: file.outsideTurn, ...this.texts(plan.state.cwd, file) }));
     const setAside = plan.setAside.map((id) => {
       const message = plan.state.items.find((item) => item.kind === 'user' && item.turnId === id && !item.steered);
       return { turnId: id, text: message?.kind === 'user' ? message.text : '', at: plan.state.turns[id]?.startedAt ?? '' };
@@ -83,8 +93,8 @@ export class Rewinds {
     if (restoring && plan.unavailable === null) {
       // The folder as it is now, kept so "Undo rewind" can put it back.
       checkpointId = (await checkpoints.take(plan.state.cwd, { maxFileBytes: maxFileBytesSetting(store) })).checkpointId;
-      const chosen = plan.files.filter((file) => !file.changedByYou || options.overwrite.includes(file.path));
-      const notWritten = await restoreFiles(plan.state.cwd, chosen.map((file): Restore => ({ path: file.path, entry: file.target })), (hash) => checkpoints.content(hash));
+      const chosen = plan.files.filter((file) => putBackUnticked(file) || options.overwrite.includes(file.path));
+      const notWritten = await restoreFiles(plan.state.cwd, chosen.map((file): Restore => ({ path: file.path, entry: file.target })), (hash) => checkpoints.content(hash), plan.real ?? undefined);
       const notDone = new Set(notWritten.map((file) => file.path));
       changed = chosen.filter((file) => !notDone.has(file.path)).map((file) => ({ path: file.path, action: file.action }));
       failed = [...failed, ...notWritten];
@@ -107,8 +117,9 @@ export class Rewinds {
    * file it wrote is as it was just before it, unless it was changed since (then it is left, and said).
    */
   async undo(conversationId: string, rewindId: string): Promise<Result<'undoRewind'>> {
+    this.deps.importReview.requireConfirmed(conversationId);
     this.requireIdle(conversationId);
-    await this.deps.turnCheckpoints?.idle();
+    await this.deps.turnCheckpoints?.idle(conversationId);
     const { checkpoints, committer, store } = this.deps;
     const { state, events } = this.read(conversationId);
     const marker = state.items.find((item) => item.kind === 'rewind' && item.rewindId === rewindId);
@@ -122,6 +133,7 @@ export class Rewinds {
     const failed: LeftOut[] = [];
     const target = checkpointsByTurn(events).get(marker.toTurnId)?.before?.checkpointId;
     if (rewound?.payload.checkpointId && target && rewound.payload.changed.length > 0) {
+      const taken = this.ownCheckpoint(rewound.payload.checkpointId, state.cwd);
       const before = checkpoints.manifest(rewound.payload.checkpointId);
       const written = checkpoints.manifest(target);
       const now = await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
@@ -134,7 +146,7 @@ export class Rewinds {
           restores.push({ path: file, entry: before.get(file) });
         }
       }
-      failed.push(...(await restoreFiles(state.cwd, restores, (hash) => checkpoints.content(hash))));
+      failed.push(...(await restoreFiles(state.cwd, restores, (hash) => checkpoints.content(hash), taken.real ?? undefined)));
     }
     await this.deps.releaseSession(conversationId);
     committer.commit(conversationId, [{ type: 'conversation.rewindUndone', payload: { rewindId, failed } }]);
@@ -166,8 +178,8 @@ export class Rewinds {
     if (options.restoreFiles) {
       failed = plan.unavailable !== null ? [{ path: '.', reason: plan.unavailable }] : [...plan.cannot];
       if (plan.unavailable === null) {
-        const chosen = plan.files.filter((file) => !file.changedByYou);
-        failed.push(...(await restoreFiles(plan.state.cwd, chosen.map((file) => ({ path: file.path, entry: file.target })), (hash) => checkpoints.content(hash))));
+        const chosen = plan.files.filter(putBackUnticked);
+        failed.push(...(await restoreFiles(plan.state.cwd, chosen.map((file) => ({ path: file.path, entry: file.target })), (hash) => checkpoints.content(hash), plan.real ?? undefined)));
       }
     }
     return { summary, text: plan.text, failed };
@@ -187,8 +199,11 @@ export class Rewinds {
 
   /** What rewinding to before `turnId`'s message does: the turns it sets aside, and each file it would put back. */
   private async plan(conversationId: string, turnId: string): Promise<Plan> {
+    // An imported conversation writes nothing into a folder before the person confirmed it.
+    this.deps.importReview.requireConfirmed(conversationId);
     this.requireIdle(conversationId);
-    await this.deps.turnCheckpoints?.idle();
+    // Only this conversation's checkpoints: another conversation's slow one does not hold it up.
+    await this.deps.turnCheckpoints?.idle(conversationId);
     const { state, events } = this.read(conversationId);
     const started = events.find((event): event is Extract<TranscriptEvent, { type: 'turn.started' }> => event.type === 'turn.started' && event.payload.turnId === turnId);
     if (!started) {
@@ -203,9 +218,15 @@ export class Rewinds {
     const before = taken.get(turnId)?.before;
     if (!before?.checkpointId) {
       const why = before?.error ? `no checkpoint could be taken before that message (${before.error})` : 'no checkpoint was taken before that message';
-      return { ...base, files: [], cannot: [], unavailable: `The files cannot be put back: ${why}.` };
+      return { ...base, files: [], cannot: [], unavailable: `The files cannot be put back: ${why}.`, real: null };
     }
     const { checkpoints, store } = this.deps;
+    let real: string | null;
+    try {
+      real = this.ownCheckpoint(before.checkpointId, state.cwd).real;
+    } catch (error) {
+      return { ...base, files: [], cannot: [], unavailable: `The files cannot be put back: ${(error as Error).message}.`, real: null };
+    }
     const target = checkpoints.manifest(before.checkpointId);
     // The paths the agent changed in the turns set aside: each turn's own changes where both its checkpoints exist.
     const touched = new Set<string>();
@@ -232,9 +253,12 @@ export class Rewinds {
     const now = await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
     const byYou = new Set(diffManifests(checkpoints.manifest(last), now).map((change) => change.path));
     const leftOut = new Map([...before.tooLarge, ...before.failed].map((file) => [file.path, file.reason]));
+    // Every path that differs between the checkpoint and now: what no turn changed was changed
+    // outside one (by the person, or by something the agent left running between turns).
+    const differing = diffManifests(target, now).map((change) => change.path);
     const files: PlannedFile[] = [];
     const cannot: LeftOut[] = [];
-    for (const file of [...touched].sort()) {
+    for (const file of [...new Set([...touched, ...differing])].sort()) {
       const was = target.get(file);
       const is = now.get(file);
       if (leftOut.has(file)) {
@@ -243,10 +267,20 @@ export class Rewinds {
       }
       const action: Action | null = was && !is ? 'recreated' : was && is && (was.hash !== is.hash || Boolean(was.link) !== Boolean(is.link) || (was.mode & 0o777) !== (is.mode & 0o777)) ? 'restored' : !was && is ? 'removed' : null;
       if (action) {
-        files.push({ path: file, action, changedByYou: byYou.has(file), target: was, now: is });
+        const outsideTurn = !touched.has(file);
+        files.push({ path: file, action, changedByYou: !outsideTurn && byYou.has(file), outsideTurn, target: was, now: is });
       }
     }
-    return { ...base, files, cannot, unavailable: null };
+    return { ...base, files, cannot, unavailable: null, real };
+  }
+
+  /** Where a checkpoint was taken, refused when that is not this conversation's folder. */
+  private ownCheckpoint(checkpointId: string, cwd: string): { real: string | null } {
+    const taken = this.deps.checkpoints.folderOf(checkpointId);
+    if (taken.folder !== cwd) {
+      throw new InvalidRequestError(`its checkpoint is of another folder (${taken.folder}), not this conversation's (${cwd})`);
+    }
+    return { real: taken.real };
   }
 
   /** A planned file's text now and after the rewind, for the dialog's diff (null: absent or not text). */
@@ -257,9 +291,11 @@ export class Rewinds {
   }
 }
 
+/** A file's content now, for the dialog: never through a link, never blocking on a FIFO, at most what a diff shows (one byte more marks it too large). */
 function readNow(cwd: string, relative: string): Buffer | null {
   try {
-    return readFileSync(path.join(cwd, ...relative.split('/')));
+    const read = readBytesAtMostSync(path.join(cwd, ...relative.split('/')), MAX_TEXT_BYTES);
+    return read.kind === 'bytes' ? read.data : read.kind === 'too-large' ? Buffer.alloc(MAX_TEXT_BYTES + 1) : null;
   } catch {
     return null;
   }

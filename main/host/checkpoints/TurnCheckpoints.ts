@@ -14,6 +14,15 @@ import type { CheckpointStore } from './CheckpointStore.js';
 /** Default of the setting `checkpoints.maxFileMegabytes`: files larger than this are not kept. */
 const DEFAULT_MAX_FILE_MEGABYTES = 10;
 
+/** How long one checkpoint may take before Baton stops it and records why. */
+const DEFAULT_TIME_LIMIT_MS = 120_000;
+
+/** Options of one checkpoint of a turn. */
+export type TurnCheckpointOptions = {
+  /** True once the turn's prompt went out: a "before" checkpoint that finishes later is marked approximate. */
+  promptSent?: () => boolean;
+};
+
 /** The checkpoints of turns. */
 export class TurnCheckpoints {
   /** Per conversation, the last checkpoint asked for (the next one waits for it). */
@@ -25,15 +34,16 @@ export class TurnCheckpoints {
     private readonly commit: (conversationId: string, drafts: EventDraft[]) => void,
     private readonly homeDir: string,
     private readonly log: (message: string) => void,
+    private readonly timeLimitMs = DEFAULT_TIME_LIMIT_MS,
   ) {}
 
   /** Takes the checkpoint of `phase` for a turn; resolves once it is recorded (never rejects). None with the setting `checkpoints.off`. */
-  take(conversationId: string, turnId: string, cwd: string, phase: 'before' | 'after'): Promise<void> {
+  take(conversationId: string, turnId: string, cwd: string, phase: 'before' | 'after', options: TurnCheckpointOptions = {}): Promise<void> {
     if (this.store.getSetting('checkpoints.off', z.boolean(), false)) {
       return Promise.resolve();
     }
     const previous = this.chains.get(conversationId) ?? Promise.resolve();
-    const next = previous.then(() => this.record(conversationId, turnId, cwd, phase));
+    const next = previous.then(() => this.record(conversationId, turnId, cwd, phase, options));
     this.chains.set(conversationId, next);
     void next.then(() => {
       if (this.chains.get(conversationId) === next) {
@@ -43,21 +53,27 @@ export class TurnCheckpoints {
     return next;
   }
 
-  /** Waits for every checkpoint asked for (tests, shutdown). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.chains.values()]);
+  /** Waits for the checkpoints asked for: of one conversation, or of every one (tests, shutdown). */
+  async idle(conversationId?: string): Promise<void> {
+    await (conversationId === undefined ? Promise.all([...this.chains.values()]) : this.chains.get(conversationId));
   }
 
-  private async record(conversationId: string, turnId: string, cwd: string, phase: 'before' | 'after'): Promise<void> {
+  private async record(conversationId: string, turnId: string, cwd: string, phase: 'before' | 'after', options: TurnCheckpointOptions): Promise<void> {
     let draft: EventDraft;
     try {
       if (isBroadFolder(cwd, this.homeDir)) {
         throw new Error(`${cwd} is as broad as the whole disk or your home folder; Baton keeps no checkpoints of it`);
       }
-      const checkpoint = await this.checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(this.store) });
-      draft = { type: 'checkpoint.taken', payload: { turnId, phase, checkpointId: checkpoint.checkpointId, files: checkpoint.files, tooLarge: checkpoint.tooLarge, failed: checkpoint.failed } };
+      const signal = AbortSignal.timeout(this.timeLimitMs);
+      const checkpoint = await this.checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(this.store), signal });
+      // The agent may have changed files before this one finished looking: its list is approximate.
+      const approximate = phase === 'before' && options.promptSent?.() === true ? { approximate: true as const } : {};
+      draft = { type: 'checkpoint.taken', payload: { turnId, phase, checkpointId: checkpoint.checkpointId, files: checkpoint.files, tooLarge: checkpoint.tooLarge, failed: checkpoint.failed, ...approximate } };
     } catch (error) {
-      draft = { type: 'checkpoint.taken', payload: { turnId, phase, tooLarge: [], failed: [], error: error instanceof Error ? error.message : String(error) } };
+      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+      const reason = timedOut ? `it took longer than ${Math.round(this.timeLimitMs / 1000)} s, so Baton stopped looking at the folder` : error instanceof Error ? error.message : String(error);
+      this.log(`the ${phase} checkpoint of turn ${turnId} was not taken: ${reason}`);
+      draft = { type: 'checkpoint.taken', payload: { turnId, phase, tooLarge: [], failed: [], error: reason } };
     }
     try {
       this.commit(conversationId, [draft]);

@@ -56,7 +56,7 @@ describe('checkpoints around turns', () => {
     const second = host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
-    expect(await changesOf(conversationId, second.turnId)).toEqual({ changes: [], unavailable: null });
+    expect(await changesOf(conversationId, second.turnId)).toEqual({ changes: [], sinceLastTurn: [], approximate: false, unavailable: null });
   });
 
   it('erasing a conversation for good removes its checkpoints', async () => {

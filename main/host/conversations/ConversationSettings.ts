@@ -36,6 +36,8 @@ export type ConversationSettingsDeps = {
   homeDir?: string;
   /** The conversation's live session, if one runs: an option chosen is applied to it at once. */
   liveSession: (conversationId: string) => LiveSession | undefined;
+  /** The conversation's toolbox changed: what was granted for the old one ends now, not at its next turn. */
+  onToolboxSet?: (conversationId: string) => void;
 };
 
 /** What both the live sessions and the turns are built with (from the composition root). */
@@ -83,6 +85,7 @@ export class ConversationSettings {
   setToolbox(conversationId: string, serverIds: readonly string[]): void {
     this.deps.store.getSummary(conversationId);
     this.deps.committer.commit(conversationId, [{ type: 'toolbox.set', payload: this.requireToolbox().choose(serverIds) }]);
+    this.deps.onToolboxSet?.(conversationId);
   }
 
   /** The conversation's servers, resolved as its next session would get them. */

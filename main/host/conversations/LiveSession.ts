@@ -5,6 +5,7 @@
  * the session has been idle, or the host shuts down. Its process may carry other conversations'
  * sessions: requests and updates reach it by its session id.
  */
+import path from 'node:path';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { DeliveryPlan } from '../../../app/instructions/delivery.js';
@@ -15,9 +16,11 @@ import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import { requireBindable } from '../binding/resolveBinding.js';
 import { leaseFor } from '../pool/leaseFor.js';
+import type { Sharing } from '../pool/poolKey.js';
 import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { SessionElicitations, type ElicitationAnswerResult } from './SessionElicitations.js';
 import { SessionFiles } from './SessionFiles.js';
+import { SessionGate } from './SessionGate.js';
 import { SessionModes } from './SessionModes.js';
 import { SessionSubagents } from './SessionSubagents.js';
 import { SessionPermissions, type AnsweredPermission } from './SessionPermissions.js';
@@ -50,6 +53,10 @@ export type LiveSessionStart = {
   sessionFilesDir?: string;
   /** A lease on the process for this launch, already taken (it becomes the session's). */
   lease?: Lease;
+  /** Runs once when the session lets its process go (what was granted for it ends with it). */
+  onDetach?: () => void;
+  /** How widely its process may be shared. */
+  sharing?: Sharing;
 };
 
 /** A conversation's session with its agent. */
@@ -75,6 +82,8 @@ export class LiveSession {
   /** The session's options and its permission mode. */
   private readonly modes: SessionModes;
   private readonly subagents: SessionSubagents;
+  /** Requests in this session's name need a running turn of its conversation (see SessionGate). */
+  private readonly gate: SessionGate;
   private unregister: (() => void) | undefined;
   private readonly stopWatchingExit: () => void;
   private readonly handlers: SessionHandlers;
@@ -85,19 +94,49 @@ export class LiveSession {
     private readonly owner: LiveSessionOwner,
     private readonly terminals: SessionTerminals,
     private readonly adapter: AgentAdapter,
+    private readonly onDetach: (() => void) | undefined,
   ) {
     this.permissions = new SessionPermissions(owner, this.toolCalls);
     this.subagents = new SessionSubagents(owner, () => lease.agent, () => this.sessionId);
     this.modes = new SessionModes({ agentName: binding.agentName, modes: adapter.modes, owner, connection: () => this.connection, sessionId: () => this.sessionId });
+    this.gate = new SessionGate(owner, binding.agentName);
+    const files = new SessionFiles([binding.cwd]);
+    const gate = this.gate;
     this.handlers = {
       onUpdate: (update) => this.onUpdate(update),
       // A loaded session's replay is in the transcript already, its subagents' work included.
       onSubagentUpdate: (subagentId, update) => this.replaying || this.subagents.onUpdate(subagentId, update),
       requestPermission: (request, signal) => this.permissions.request(request, signal),
-      elicit: (request, signal) => this.elicitations.request(request, signal, owner),
+      elicit: (request, signal) => {
+        gate.require('ask you for input', 'toolCallId' in request && typeof request.toolCallId === 'string' ? request.toolCallId : undefined);
+        return this.elicitations.request(request, signal, owner);
+      },
       onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId, owner),
-      files: new SessionFiles([binding.cwd]),
-      terminals,
+      files: {
+        read: (file, line, limit) => {
+          gate.require(`read ${file}`);
+          return files.read(file, line, limit);
+        },
+        write: async (file, content) => {
+          gate.require(`write ${file}`);
+          const written = await files.write(file, content);
+          const turnId = owner.activeTurnId();
+          if (turnId) {
+            owner.commit([{ type: 'file.written', payload: { turnId, path: path.relative(binding.cwd, written.path) || written.path, bytes: written.bytes, created: written.created } }]);
+          }
+        },
+      },
+      // A new command needs a running turn; the session's own terminals stay its own to read and end.
+      terminals: {
+        create: (request) => {
+          gate.require(`run ${request.command}`);
+          return terminals.create(request);
+        },
+        output: (terminalId) => terminals.output(terminalId),
+        waitForExit: (terminalId) => terminals.waitForExit(terminalId),
+        kill: (terminalId) => terminals.kill(terminalId),
+        release: (terminalId) => terminals.release(terminalId),
+      },
     };
     this.stopWatchingExit = lease.agent.onExit(() => {
       this.withdrawQuestions();
@@ -112,7 +151,7 @@ export class LiveSession {
     const { adapter, binding, owner } = options;
     const terminals = new SessionTerminals({ cwd: binding.cwd, env: binding.launch.own.env, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId(), ...(owner.redact ? { redact: owner.redact } : {}) });
     const lease = options.lease ?? (await leaseFor(options));
-    return new LiveSession(binding, lease, owner, terminals, adapter);
+    return new LiveSession(binding, lease, owner, terminals, adapter, options.onDetach);
   }
 
   private get connection(): AgentConnection {
@@ -289,6 +328,16 @@ export class LiveSession {
     return this.connection.initialized;
   }
 
+  /** The pooled process it runs on (conversations whose sessions share it share one principal). */
+  get process(): object {
+    return this.lease.agent;
+  }
+
+  /** The pool key of its process. */
+  get processKey(): string {
+    return this.lease.agent.key;
+  }
+
   /** The agent's process group id. */
   get processGroupId(): number | undefined {
     return this.connection.processGroupId;
@@ -328,6 +377,7 @@ export class LiveSession {
   }
 
   private async detach(): Promise<void> {
+    this.onDetach?.();
     this.unregister?.();
     this.unregister = undefined;
     this.stopWatchingExit();
@@ -365,6 +415,7 @@ export class LiveSession {
     }
     const mapped = mapUpdate(update, turnId, { isKnownToolCall: (id) => this.toolCalls.has(id) });
     const drafts = this.terminals.boundReported(mapped.drafts);
+    this.gate.observe(drafts);
     for (const draft of drafts) {
       if (draft.type === 'tool.call') {
         this.toolCalls.add(draft.payload.toolCallId);

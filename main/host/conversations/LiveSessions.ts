@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AgentNotInstalledError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { redactSecrets } from '../../../app/instructions/injectors.js';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import { resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
@@ -15,6 +16,9 @@ import type { ComposedInstructions } from '../instructions/InstructionSettings.j
 import type { ConversationParts } from './ConversationSettings.js';
 import type { LiveSession, LiveSessionOwner } from './LiveSession.js';
 import { openLiveSession } from './openLiveSession.js';
+import type { AgentAdapter } from '../adapters/AgentAdapter.js';
+import type { Sharing } from '../pool/poolKey.js';
+import type { EventStore } from '../store/EventStore.js';
 
 /** Minutes an idle session is kept open by default. */
 const DEFAULT_IDLE_MINUTES = 10;
@@ -37,8 +41,16 @@ export type LiveSessionsDeps = ConversationParts & {
   secrets: () => readonly string[];
   /** The data folder: generated session files live under it. */
   dataDir?: string;
-  /** Puts a server holding secrets behind Baton's launcher, for agents that expose their server config. */
-  shield?: BindingRequest['shield'];
+  /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
+  launcher?: LauncherGrants;
+};
+
+/** What the live sessions ask of Baton's MCP launcher (`toolbox/LaunchRegistry.ts`). */
+export type LauncherGrants = {
+  /** The server as the conversation's agent is given it. */
+  shield(server: McpServer, conversationId: string): McpServer;
+  /** Answers the conversation's shielded servers until the returned revocation runs (the session ends). */
+  grant(conversationId: string, servers: readonly McpServer[]): () => void;
 };
 
 /** The live sessions, one per conversation at most. */
@@ -149,6 +161,29 @@ export class LiveSessions {
     return this.deps.store.getSetting('agents.idleMinutes', z.number().min(1).max(24 * 60), DEFAULT_IDLE_MINUTES) * 60_000;
   }
 
+  /**
+   * How widely a conversation's agent process may be shared: with conversations in the same
+   * working folder, unless the person set the agent to one process per conversation; an agent
+   * that holds its state exclusively shares one process per launch (see `pool/poolKey.ts`).
+   */
+  sharingFor(conversationId: string, adapter: AgentAdapter, cwd: string): Sharing {
+    if (adapter.exclusiveState) {
+      return { kind: 'launch' };
+    }
+    return processPerConversation(this.deps.store).includes(adapter.agentId) ? { kind: 'conversation', conversationId } : { kind: 'folder', cwd };
+  }
+
+  /** The other conversations whose live sessions run on the same agent process as this one's (none when it has no live session). */
+  sharingWith(conversationId: string): string[] {
+    const own = this.live.get(conversationId)?.process;
+    return own === undefined ? [] : [...this.live].flatMap(([other, live]) => (other !== conversationId && live.process === own ? [other] : []));
+  }
+
+  /** The conversations whose live sessions run on the pooled process with this key. */
+  conversationsOn(key: string): string[] {
+    return [...this.live].flatMap(([conversationId, live]) => (live.processKey === key ? [conversationId] : []));
+  }
+
   /** Closes every live session. */
   async dispose(): Promise<void> {
     for (const timer of this.idleTimers.values()) {
@@ -174,7 +209,7 @@ export class LiveSessions {
 
   /** What the conversation's next binding is resolved from. */
   private bindingRequest(conversationId: string, summary: ConversationSummary, turn: TurnBinding): BindingRequest {
-    const { catalog, agentEnv, store, settings, instructions, shield } = this.deps;
+    const { catalog, agentEnv, store, settings, instructions, launcher } = this.deps;
     const adapter = catalog.get(summary.agentId);
     const executable = catalog.resolve(adapter);
     if (!executable) {
@@ -188,7 +223,7 @@ export class LiveSessions {
       mcpServers: settings.resolveServers(conversationId, turn.serverIds, summary.cwd),
       instructions: instructions.forBinding(summary.agentId, turn.instructions),
       chosenOptions: store.getContext(conversationId).chosenOptions,
-      ...(shield ? { shield } : {}),
+      ...(launcher ? { shield: (server: McpServer) => launcher.shield(server, conversationId) } : {}),
     };
   }
 
@@ -198,8 +233,15 @@ export class LiveSessions {
    */
   private async start(conversationId: string, request: BindingRequest): Promise<LiveSession> {
     const { adapter } = request;
-    const { store, committer, importReview, pool, dataDir } = this.deps;
-    const live = await openLiveSession(request, { pool, owner: this.owner(conversationId), ...(dataDir ? { sessionFilesDir: dataDir } : {}) });
+    const { store, committer, importReview, pool, dataDir, launcher } = this.deps;
+    // The launcher answers this session's shielded servers from before `session/new` (the agent
+    // starts them then) until the session ends.
+    const revoke = launcher && adapter.exposesServerConfig ? launcher.grant(conversationId, request.mcpServers ?? []) : () => {};
+    const sharing = this.sharingFor(conversationId, adapter, request.cwd);
+    const live = await openLiveSession(request, { pool, owner: this.owner(conversationId), onDetach: revoke, sharing, ...(dataDir ? { sessionFilesDir: dataDir } : {}) }).catch((error: unknown) => {
+      revoke();
+      throw error;
+    });
     try {
       const context = store.getContext(conversationId);
       const own = context.sessions[adapter.agentId];
@@ -274,4 +316,9 @@ function bindingChanged(from: PreparedBinding, to: PreparedBinding): EventDraft 
     type: 'binding.changed',
     payload: { ...(to.instructions ? { instructionsDigest: to.instructions.sha256 } : {}), launchDigest: to.launch.digest, sessionDigest: to.session.digest, changed: changed.length > 0 ? changed : ["the agent's settings"] },
   };
+}
+
+/** The setting `agents.processPerConversation`: the agents whose every conversation gets a process of its own. */
+export function processPerConversation(store: Pick<EventStore, 'getSetting'>): string[] {
+  return store.getSetting('agents.processPerConversation', z.array(z.string()), []);
 }

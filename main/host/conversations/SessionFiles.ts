@@ -1,15 +1,16 @@
 /**
  * The agent's `fs/read_text_file` and `fs/write_text_file`, confined to the session's folders.
  * Paths must be absolute; what they really point to (symlinks resolved) must lie inside a root,
- * so `..` and symlink escapes are refused. Writes go to a temporary file that is then renamed; it
- * takes the mode (and, where allowed, the owner) of the file it replaces, so a 0600 `.env` stays
- * 0600 and a script keeps its execute bit.
+ * so `..` and symlink escapes are refused. Writes go through {@link ConfinedTree} (a temporary
+ * file renamed over the target, never through a link planted meanwhile); the file keeps the mode
+ * (and, where allowed, the owner) of the file it replaces, so a 0600 `.env` stays 0600 and a
+ * script keeps its execute bit. A new file gets the mode a plain create would have.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { readTextAtMost } from '../files/boundedRead.js';
-import { isInside } from '../files/isInside.js';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readTextAtMost } from '../files/boundedRead.js';
+import { ConfinedTree } from '../files/ConfinedTree.js';
+import { isInside } from '../files/isInside.js';
 
 /** Largest file handed to an agent in one read. */
 const MAX_READ_BYTES = 32 * 1024 * 1024;
@@ -22,32 +23,6 @@ export class FileAccessError extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * Gives `temporary` the mode and owner of `target`, or, for a new file, the mode a plain create
- * would have had (0666 less the umask): the temporary file itself starts owner-only, so its
- * content is never readable by others before the mode is settled.
- */
-async function keepModeOf(target: string, temporary: string): Promise<void> {
-  let existing: Awaited<ReturnType<typeof stat>> | undefined;
-  try {
-    existing = await stat(target);
-  } catch {
-    existing = undefined;
-  }
-  if (!existing) {
-    const mask = process.umask();
-    await chmod(temporary, 0o666 & ~mask);
-    return;
-  }
-  try {
-    // Only root may give a file away; for anyone else the owner is already the writer.
-    await chown(temporary, existing.uid, existing.gid);
-  } catch {
-    // Not allowed: the file stays the writer's, as any editor's save would leave it.
-  }
-  await chmod(temporary, existing.mode & 0o7777);
 }
 
 /** File access for one session. */
@@ -73,23 +48,24 @@ export class SessionFiles {
     return lines.slice(start, limit ? start + limit : undefined).join('\n');
   }
 
-  /** Writes a text file, creating it (and missing folders inside the root) if needed. */
-  async write(file: string, content: string): Promise<void> {
-    const real = await this.confine(file, 'write');
-    await mkdir(path.dirname(real), { recursive: true });
-    const temporary = path.join(path.dirname(real), `.${path.basename(real)}.baton-${randomBytes(4).toString('hex')}`);
-    try {
-      await writeFile(temporary, content, { encoding: 'utf8', mode: 0o600 });
-      await keepModeOf(real, temporary);
-      await rename(temporary, real);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+  /** Writes a text file, creating it (and missing folders inside the root) if needed; says what it wrote. */
+  async write(file: string, content: string): Promise<{ path: string; bytes: number; created: boolean }> {
+    const { real, root } = await this.confineWithRoot(file, 'write');
+    const existing = await stat(real).catch(() => undefined);
+    const data = Buffer.from(content, 'utf8');
+    const tree = await ConfinedTree.open(root);
+    const mode = existing ? existing.mode : 0o666 & ~process.umask();
+    await tree.writeFile(path.relative(root, real).split(path.sep).join('/'), data, mode, existing ? { uid: existing.uid, gid: existing.gid } : undefined);
+    return { path: real, bytes: data.length, created: existing === undefined };
   }
 
   /** The real path `file` stands for, after checking it lies inside a root. */
   private async confine(file: string, purpose: 'read' | 'write'): Promise<string> {
+    return (await this.confineWithRoot(file, purpose)).real;
+  }
+
+  /** The real path `file` stands for and the (real) root it lies in. */
+  private async confineWithRoot(file: string, purpose: 'read' | 'write'): Promise<{ real: string; root: string }> {
     if (!path.isAbsolute(file)) {
       throw new FileAccessError(`The path must be absolute: ${file}`, 'invalid');
     }
@@ -119,9 +95,10 @@ export class SessionFiles {
       }
       real = path.join(existing, ...rest);
     }
-    if (!roots.some((root) => isInside(root, real))) {
+    const root = roots.find((candidate) => isInside(candidate, real));
+    if (root === undefined || root === real) {
       throw new FileAccessError(`${file} is outside the session's folder${roots.length > 1 ? 's' : ''} (${this.roots.join(', ')}).`, 'outside');
     }
-    return real;
+    return { real, root };
   }
 }

@@ -64,6 +64,8 @@ type Running = {
   switchedFrom?: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> };
   /** The checkpoint of the working folder taken as the turn starts (recorded when it resolves). */
   checkpointBefore: Promise<void>;
+  /** True once the prompt went out (a "before" checkpoint still being taken then is approximate). */
+  promptSent: boolean;
 };
 
 /** What the turns are run with. */
@@ -151,8 +153,10 @@ export class Turns implements TurnState {
       refusal,
       attached,
       ...(switching ? { switchedFrom: { options: context.sessionOptions, chosen: context.chosenOptions } } : {}),
-      checkpointBefore: this.deps.checkpoints?.take(conversationId, turnId, summary.cwd, 'before') ?? Promise.resolve(),
+      checkpointBefore: Promise.resolve(),
+      promptSent: false,
     };
+    running.checkpointBefore = this.deps.checkpoints?.take(conversationId, turnId, summary.cwd, 'before', { promptSent: () => running.promptSent }) ?? Promise.resolve();
     this.running.set(conversationId, running);
     this.deps.sessions.holdOpen(conversationId);
     running.done = this.run(conversationId, summary, running, text);
@@ -310,6 +314,7 @@ export class Turns implements TurnState {
         budgetFallback: handoffBudgetSetting(this.deps.agentEnv),
       });
       await Promise.race([running.checkpointBefore, delay(CHECKPOINT_WAIT_MS)]);
+      running.promptSent = true;
       const reply = live.prompt(text, [...(caught?.block ? [caught.block] : []), ...injection.blocks, ...attachedBlocks]);
       // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
       reply.catch(() => undefined);

@@ -6,33 +6,39 @@
 import { resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
 import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { leaseFor } from '../pool/leaseFor.js';
+import type { Sharing } from '../pool/poolKey.js';
 import { LiveSession, type LiveSessionOwner } from './LiveSession.js';
 
 /**
  * Resolves a binding with the agent's `initialize` answer (from a process of it started for that,
  * when none ran yet this time) and starts a live session on the pool's process for it.
  */
-export async function openLiveSession(request: BindingRequest, options: { pool: AgentProcesses; owner: LiveSessionOwner; sessionFilesDir?: string }): Promise<LiveSession> {
+export async function openLiveSession(
+  request: BindingRequest,
+  options: { pool: AgentProcesses; owner: LiveSessionOwner; sessionFilesDir?: string; onDetach?: () => void; sharing?: Sharing },
+): Promise<LiveSession> {
   const { adapter, executable, baseEnv } = request;
   const { pool } = options;
+  const onDetach = options.onDetach ? { onDetach: options.onDetach } : {};
+  const sharing = options.sharing ? { sharing: options.sharing } : {};
   const sessionFilesDir = options.sessionFilesDir !== undefined ? { sessionFilesDir: options.sessionFilesDir } : {};
   let initialized = pool.knownAnswer(adapter.agentId, executable);
   let held: Lease | undefined;
   if (!initialized) {
-    held = await leaseFor({ adapter, executable, baseEnv, pool, binding: resolveBinding({ ...request, instructions: null }), ...sessionFilesDir });
+    held = await leaseFor({ adapter, executable, baseEnv, pool, binding: resolveBinding({ ...request, instructions: null }), ...sessionFilesDir, ...sharing });
     initialized = held.agent.initialized;
   }
   const binding = resolveBinding({ ...request, initialized });
   // The process started to read the answer is the session's own when its launch is the same.
-  if (held && held.agent.key.split('#')[0] === binding.launch.digest) {
+  if (held && held.agent.launchDigest === binding.launch.digest) {
     const adopted = held;
-    return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, lease: adopted, ...sessionFilesDir }).catch(async (error: unknown) => {
+    return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, lease: adopted, ...sessionFilesDir, ...onDetach, ...sharing }).catch(async (error: unknown) => {
       await adopted.release();
       throw error;
     });
   }
   // An agent that cannot run twice must not find its first process still held for another launch.
   await held?.release();
-  return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, ...sessionFilesDir });
+  return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, ...sessionFilesDir, ...onDetach, ...sharing });
 }
 

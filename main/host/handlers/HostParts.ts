@@ -15,6 +15,7 @@ import type { Committer } from '../conversations/Committer.js';
 import type { ConversationSettings } from '../conversations/ConversationSettings.js';
 import type { HistoryService } from '../conversations/HistoryService.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
+import type { LiveSessions } from '../conversations/LiveSessions.js';
 import type { SessionImport } from '../conversations/SessionImport.js';
 import type { Turns } from '../conversations/Turns.js';
 import type { InstructionSettings } from '../instructions/InstructionSettings.js';
@@ -39,6 +40,8 @@ export type HostParts = {
   imports: SessionImport;
   conversations: ConversationSettings;
   turns: Turns;
+  /** The conversations' live agent sessions. */
+  sessions: LiveSessions;
   history: HistoryService;
   importReview: ImportReview;
   always: AlwaysDecisions;

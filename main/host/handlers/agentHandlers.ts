@@ -1,4 +1,6 @@
 /** Requests about agents: the list, capability cards, install and remove, log-in and log-out, their own sessions, the processes running. */
+import { UnsupportedInputError } from '../../../app/errors.js';
+import { processPerConversation } from '../conversations/LiveSessions.js';
 import { ownPromptSettings } from '../instructions/deliverInstructions.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
@@ -15,11 +17,13 @@ type AgentMethods =
   | 'logoutAgent'
   | 'listAgentSessions'
   | 'importAgentSession'
-  | 'listAgentProcesses';
+  | 'listAgentProcesses'
+  | 'getProcessSharing'
+  | 'setProcessPerConversation';
 
 /** The agents' handlers. */
 export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
-  const { catalog, probe, installer, logins, imports, pool } = parts;
+  const { catalog, probe, installer, logins, imports, pool, sessions, store } = parts;
   return {
     listAgents: () => ({ agents: catalog.list() }),
     describeAgent: async ({ agentId }) => {
@@ -57,8 +61,40 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
     listAgentSessions: ({ agentId, cwd }) => imports.list(agentId, cwd),
     importAgentSession: ({ agentId, sessionId, cwd }) => imports.import(agentId, sessionId, cwd),
     listAgentProcesses: () => ({
-      processes: pool.table().map((row) => ({ agentId: row.agentId, agentName: row.agentName, launchDigest: row.key, pid: row.pid ?? null, version: row.version ?? null, sessions: row.sessions, state: row.state })),
+      processes: pool.table().map((row) => ({
+        agentId: row.agentId,
+        agentName: row.agentName,
+        launchDigest: row.key,
+        pid: row.pid ?? null,
+        version: row.version ?? null,
+        sessions: row.sessions,
+        state: row.state,
+        conversationIds: sessions.conversationsOn(row.key),
+      })),
+      perConversation: processPerConversation(store),
+      cannotSeparate: Object.fromEntries(catalog.adapters().flatMap((adapter) => (adapter.exclusiveState ? [[adapter.agentId, sharedStateReason(adapter.displayName)]] : []))),
     }),
+    getProcessSharing: ({ conversationId }) => {
+      const summary = store.getSummary(conversationId);
+      const adapter = catalog.get(summary.agentId);
+      return {
+        agentId: adapter.agentId,
+        agentName: adapter.displayName,
+        live: sessions.get(conversationId) !== undefined,
+        sharedWith: sessions.sharingWith(conversationId).map((other) => ({ conversationId: other, title: store.getSummary(other).title })),
+        perConversation: processPerConversation(store).includes(adapter.agentId),
+        cannotSeparate: adapter.exclusiveState ? sharedStateReason(adapter.displayName) : null,
+      };
+    },
+    setProcessPerConversation: ({ agentId, on }) => {
+      const adapter = catalog.get(agentId);
+      if (on && adapter.exclusiveState) {
+        throw new UnsupportedInputError(adapter.displayName, 'one process per conversation', 'it keeps its state in one database that only one process may hold');
+      }
+      const agentIds = [...new Set([...processPerConversation(store).filter((id) => id !== agentId), ...(on ? [agentId] : [])])];
+      store.setSetting('agents.processPerConversation', agentIds);
+      return { agentIds };
+    },
   };
 }
 
@@ -71,4 +107,9 @@ function instructionNotes({ catalog, env, instructions }: HostParts, agentId: st
     notes.push(` Baton's delivery is turned off for ${adapter.displayName}: it runs with only its own prompt.`);
   }
   return notes.join('');
+}
+
+/** Why an agent that holds its state exclusively shares one process among its conversations. */
+function sharedStateReason(agentName: string): string {
+  return `${agentName} keeps its state in one database that only one process may hold, so its conversations share one process`;
 }

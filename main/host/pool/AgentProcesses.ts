@@ -10,11 +10,17 @@ import type { AgentConnection, AgentConnectionHandlers, InitializeResponse, Sess
 
 /** How many updates are kept for a session whose handlers are not registered yet. */
 const UNROUTED_LIMIT = 2_000;
+/** How many session ids may have updates waiting at once (a new session has a few; more is an agent naming ids that never come). */
+const UNROUTED_IDS_LIMIT = 32;
+/** How many bytes (as JSON) of waiting updates a process may hold over all its ids. */
+const UNROUTED_BYTES_LIMIT = 8 * 1024 * 1024;
 
 /** What the pool needs to start one process. */
 export type ProcessRequest = {
-  /** The launch digest: processes are shared by it. */
+  /** What processes are shared by: the launch digest, with the scope of sharing (see `pool/poolKey.ts`). */
   key: string;
+  /** The launch digest alone (defaults to `key`). */
+  launchDigest?: string;
   agentId: string;
   agentName: string;
   /** The executable it runs (its `initialize` answer is remembered by it). */
@@ -32,7 +38,11 @@ export type ProcessRequest = {
 /** One pooled agent process and the sessions it carries. */
 export class PooledAgent {
   private readonly sessions = new Map<string, SessionHandlers>();
-  private readonly unrouted = new Map<string, SessionUpdate[]>();
+  private readonly unrouted = new Map<string, Array<{ update: SessionUpdate; bytes: number }>>();
+  /** Bytes of the updates waiting in {@link unrouted}. */
+  private unroutedBytes = 0;
+  /** Session ids whose updates were dropped (said once each in the log). */
+  private readonly dropped = new Set<string>();
   private readonly exitListeners = new Set<(description: string) => void>();
   /** Sessions with a prompt on its way (for requests that name no session). */
   private readonly prompting = new Set<string>();
@@ -57,18 +67,15 @@ export class PooledAgent {
     readonly key: string,
     readonly agentId: string,
     readonly agentName: string,
+    /** The launch digest it was started with (its `key` may add a scope: a folder, a conversation). */
+    readonly launchDigest: string = key,
+    private readonly log: (message: string) => void = () => {},
   ) {}
 
   /** The handlers the connection is started with: each request goes to its session. */
   readonly handlers: AgentConnectionHandlers = {
     session: (sessionId) => (sessionId !== undefined ? (this.sessions.get(sessionId) ?? this.childSession(sessionId)) : this.soleSession()),
-    onUnrouted: (sessionId, update) => {
-      const queue = this.unrouted.get(sessionId) ?? [];
-      if (queue.length < UNROUTED_LIMIT) {
-        queue.push(update);
-      }
-      this.unrouted.set(sessionId, queue);
-    },
+    onUnrouted: (sessionId, update) => this.keepUnrouted(sessionId, update),
     onElicitationComplete: (elicitationId) => {
       for (const session of this.sessions.values()) {
         session.onElicitationComplete?.(elicitationId);
@@ -98,12 +105,50 @@ export class PooledAgent {
     return this.sessions.size;
   }
 
+  /**
+   * Keeps an update for a session id that has no handlers yet (it comes while `session/new` is
+   * answered), within bounds: per id, over all ids in bytes, and in ids. Past them it is dropped,
+   * with one log line per id.
+   */
+  private keepUnrouted(sessionId: string, update: SessionUpdate): void {
+    const bytes = JSON.stringify(update).length;
+    const queue = this.unrouted.get(sessionId);
+    const why =
+      queue === undefined && this.unrouted.size >= UNROUTED_IDS_LIMIT
+        ? `${UNROUTED_IDS_LIMIT} session ids already wait`
+        : (queue?.length ?? 0) >= UNROUTED_LIMIT
+          ? `${UNROUTED_LIMIT} updates already wait for it`
+          : this.unroutedBytes + bytes > UNROUTED_BYTES_LIMIT
+            ? `${UNROUTED_BYTES_LIMIT} bytes of updates already wait`
+            : undefined;
+    if (why !== undefined) {
+      if (!this.dropped.has(sessionId) && this.dropped.size < 1_000) {
+        this.dropped.add(sessionId);
+        this.log(`${this.agentName} sent updates for session ${sessionId.slice(0, 80)}, which Baton has no handler for; dropped (${why})`);
+      }
+      return;
+    }
+    this.unroutedBytes += bytes;
+    this.unrouted.set(sessionId, [...(queue ?? []), { update, bytes }]);
+  }
+
+  /** Takes the updates waiting for a session id. */
+  private takeUnrouted(sessionId: string): SessionUpdate[] {
+    const early = this.unrouted.get(sessionId) ?? [];
+    this.unrouted.delete(sessionId);
+    this.unroutedBytes -= early.reduce((sum, entry) => sum + entry.bytes, 0);
+    return early.map((entry) => entry.update);
+  }
+
+  /** How many bytes of updates wait for sessions with no handler (tests). */
+  get waitingBytes(): number {
+    return this.unroutedBytes;
+  }
+
   /** Routes a session's requests and updates to `handlers`; updates that came before are delivered now. Returns the removal. */
   register(sessionId: string, handlers: SessionHandlers): () => void {
     this.sessions.set(sessionId, handlers);
-    const early = this.unrouted.get(sessionId) ?? [];
-    this.unrouted.delete(sessionId);
-    for (const update of early) {
+    for (const update of this.takeUnrouted(sessionId)) {
       handlers.onUpdate(update);
     }
     return () => {
@@ -126,10 +171,8 @@ export class PooledAgent {
    */
   adopt(childId: string, parentId: string): void {
     this.children.set(childId, this.children.get(parentId) ?? parentId);
-    const early = this.unrouted.get(childId) ?? [];
-    this.unrouted.delete(childId);
     const child = this.childSession(childId);
-    for (const update of early) {
+    for (const update of this.takeUnrouted(childId)) {
       child?.onUpdate(update);
     }
   }
@@ -304,7 +347,7 @@ export class AgentProcesses {
         }
       }
     }
-    const agent = new PooledAgent(request.key, request.agentId, request.agentName);
+    const agent = new PooledAgent(request.key, request.agentId, request.agentName, request.launchDigest ?? request.key, this.log);
     agent.stateKey = exclusive?.key;
     this.agents.set(request.key, agent);
     const { connection, cleanup } = await request.start(agent.handlers);

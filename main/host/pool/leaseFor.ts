@@ -2,13 +2,13 @@
  * How a session gets its agent process: a lease on the pool's process for the binding's launch
  * part, started (with the files its launch channel needs) when none runs.
  */
-import { randomUUID } from 'node:crypto';
 import { AgentConnection } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { ptyProgram } from '../adapters/LoginTerminals.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import { SessionFolder } from '../instructions/SessionFolder.js';
 import type { AgentProcesses, Lease } from './AgentProcesses.js';
+import { poolKey, type Sharing } from './poolKey.js';
 
 /** Leases the process for a binding's launch part from the pool, starting it when none runs. */
 export function leaseFor(options: {
@@ -20,15 +20,16 @@ export function leaseFor(options: {
   binding: Pick<PreparedBinding, 'launch'>;
   /** Files generated for a launch (instructions, wrappers) go in a private folder under it, removed when the process ends. */
   sessionFilesDir?: string;
-  /** A process of its own (true), the shared one (false), or as the agent needs (undefined). */
-  ownProcess?: boolean;
+  /** How widely the process may be shared (default: by every lease of the same launch). */
+  sharing?: Sharing;
 }): Promise<Lease> {
   const { adapter, executable, binding, baseEnv, pool } = options;
   const version = pool.knownAnswer(adapter.agentId, executable)?.agentInfo?.version;
   // An agent that cannot carry several sessions gets a process of its own for each.
-  const own = options.ownProcess ?? adapter.processPerSession?.(version) === true;
+  const sharing: Sharing = adapter.processPerSession?.(version) === true ? { kind: 'own' } : (options.sharing ?? { kind: 'launch' });
   return pool.lease({
-    key: own ? `${binding.launch.digest}#${randomUUID()}` : binding.launch.digest,
+    key: poolKey(binding.launch.digest, sharing),
+    launchDigest: binding.launch.digest,
     agentId: adapter.agentId,
     agentName: adapter.displayName,
     executable,

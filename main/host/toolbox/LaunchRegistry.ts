@@ -28,9 +28,17 @@ function secretEntries(server: McpServer, secrets: readonly string[]): Array<{ n
   return entries.filter(({ name, value }) => value !== '' && (isSecretName(name) || /^authorization$|cookie|api[-_]?key/i.test(name) || secrets.some((secret) => secret.length >= 4 && value.includes(secret))));
 }
 
-/** The launcher's registry. */
+/** A server granted to one conversation's live session, under its id. */
+type Grant = { server: McpServer; scope: string; revoked: boolean };
+
+/**
+ * The launcher's registry. An id names one server for one scope (a conversation), is derived from
+ * both (so the same binding digests the same), and is answered only while it is granted: from the
+ * moment that conversation's session starts until it ends, its toolbox changes, or the server is
+ * changed or removed. An answer carries that server's own values only, and is redacted with them.
+ */
 export class LaunchRegistry {
-  private readonly servers = new Map<string, McpServer>();
+  private readonly granted = new Map<string, Grant>();
   private readonly salt = randomBytes(16).toString('hex');
 
   private constructor(
@@ -83,30 +91,85 @@ export class LaunchRegistry {
     return registry;
   }
 
-  /** The server as the agent is given it: unchanged when it holds no secret, else the launcher and its id. */
-  shield(server: McpServer): McpServer {
+  /**
+   * The server as the agent of `scope` is given it: unchanged when it holds no secret, else the
+   * launcher and its id. Nothing is granted here (a preview shields too): see {@link grant}.
+   */
+  shield(server: McpServer, scope: string): McpServer {
     if (!holdsSecrets(server, this.secrets())) {
       return server;
     }
-    const id = sha256Hex(`${this.salt}\u0000${JSON.stringify(server)}`).slice(0, 32);
-    this.servers.set(id, server);
     return {
       name: server.name,
       command: this.launch.command,
       args: [...this.launch.args],
       env: [
         { name: 'BATON_LAUNCH_SOCKET', value: this.socketPath },
-        { name: 'BATON_LAUNCH_ID', value: id },
+        { name: 'BATON_LAUNCH_ID', value: this.idOf(server, scope) },
       ],
     };
   }
 
+  /** Answers the ids of `servers` (as {@link shield} made them for `scope`) until the returned revocation runs. */
+  grant(scope: string, servers: readonly McpServer[]): () => void {
+    const known = this.secrets();
+    const grants = servers.filter((server) => holdsSecrets(server, known)).map((server) => ({ id: this.idOf(server, scope), grant: { server, scope, revoked: false } }));
+    for (const { id, grant } of grants) {
+      // A later session of the same conversation takes the id over; the earlier one's revocation leaves it.
+      this.granted.set(id, grant);
+    }
+    return () => {
+      for (const { id, grant } of grants) {
+        grant.revoked = true;
+        if (this.granted.get(id) === grant) {
+          this.granted.delete(id);
+        }
+      }
+    };
+  }
+
+  /** Revokes every id granted to a scope (its toolbox changed). */
+  revokeScope(scope: string): void {
+    for (const [id, grant] of this.granted) {
+      if (grant.scope === scope) {
+        this.revokeId(id);
+      }
+    }
+  }
+
+  /** Revokes every id of the server named `name` (it was changed or removed from the catalog). */
+  revokeServer(name: string): void {
+    for (const [id, grant] of this.granted) {
+      if (grant.server.name.toLowerCase() === name.toLowerCase()) {
+        this.revokeId(id);
+      }
+    }
+  }
+
+  /** How many ids are answered now (tests). */
+  get grantedCount(): number {
+    return this.granted.size;
+  }
+
   /** Stops answering and removes the socket. */
   async close(): Promise<void> {
+    this.granted.clear();
     if (this.server.listening) {
       await new Promise<void>((resolve) => this.server.close(() => resolve()));
     }
     this.cleanup();
+  }
+
+  private idOf(server: McpServer, scope: string): string {
+    return sha256Hex(`${this.salt}\u0000${scope}\u0000${JSON.stringify(server)}`).slice(0, 32);
+  }
+
+  private revokeId(id: string): void {
+    const grant = this.granted.get(id);
+    if (grant) {
+      grant.revoked = true;
+      this.granted.delete(id);
+    }
   }
 
   private answer(socket: net.Socket): void {
@@ -129,11 +192,20 @@ export class LaunchRegistry {
       } catch {
         id = undefined;
       }
-      const server = typeof id === 'string' ? this.servers.get(id) : undefined;
-      const known = this.secrets();
-      const own = server ? secretEntries(server, known).flatMap(({ name, value }) => (known.some((secret) => value.includes(secret)) ? [] : [/^authorization$/i.test(name) ? value.replace(/^\S+\s+/, '') : value])) : [];
-      const redact = [...new Set([...known, ...own.filter((value) => value.length >= 8)])];
-      socket.end(JSON.stringify(server ? { server, redact } : { error: 'Baton knows no server by that id (it was restarted since); start the conversation again' }));
+      const server = typeof id === 'string' ? this.granted.get(id)?.server : undefined;
+      socket.end(JSON.stringify(server ? { server, redact: ownSecretValues(server, this.secrets()) } : { error: 'Baton gives no server for that id now (its conversation\'s session ended, its toolbox changed, the server was changed or removed, or Baton was restarted); send the message again' }));
     });
   }
+}
+
+/**
+ * The values of the server's own secret entries, to take out of what it says (for an
+ * `Authorization` header, the credential without its scheme too). Never another server's.
+ */
+function ownSecretValues(server: McpServer, known: readonly string[]): string[] {
+  const entries = secretEntries(server, known);
+  const values = entries.flatMap(({ name, value }) => (/^authorization$/i.test(name) ? [value, value.replace(/^\S+\s+/, '')] : [value]));
+  // A known secret inside one of its own values (an imported `Bearer ${TOKEN}`) is its own too.
+  const inside = known.filter((secret) => entries.some(({ value }) => value.includes(secret)));
+  return [...new Set([...values, ...inside].filter((value) => value.length >= 8))];
 }

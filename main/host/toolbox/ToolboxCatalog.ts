@@ -57,6 +57,8 @@ export class ToolboxCatalog {
   private readonly write: <R>(work: () => R) => R;
   /** The opened secret values, kept until the next write (redaction asks on every commit). */
   private openedSecrets: string[] | undefined;
+  /** Told the name a server had whenever it is changed or removed. */
+  private readonly changeListeners = new Set<(name: string) => void>();
 
   constructor(
     store: EventStore,
@@ -89,6 +91,18 @@ export class ToolboxCatalog {
       this.openedSecrets = undefined;
       return write(work);
     };
+  }
+
+  /** Calls `listener` with a server's former name whenever it is changed or removed; returns the removal. */
+  onServerChange(listener: (name: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(name: string): void {
+    for (const listener of this.changeListeners) {
+      listener(name);
+    }
   }
 
   /** Every server, as the page may see it (secret values left out). */
@@ -130,6 +144,7 @@ export class ToolboxCatalog {
       }
       const text = JSON.stringify(spec);
       this.statements.updateServer.run(server.name, text, new Date().toISOString(), serverId);
+      this.changed(row.name);
       return this.shown({ server_id: serverId, name: server.name, spec: text });
     });
   }
@@ -192,6 +207,7 @@ export class ToolboxCatalog {
     }
     const updated = JSON.stringify({ ...spec, bridge });
     this.write(() => this.statements.updateSpec.run(updated, new Date().toISOString(), serverId));
+    this.changed(row.name);
     return this.shown({ ...row, spec: updated });
   }
 
@@ -222,6 +238,7 @@ export class ToolboxCatalog {
       }
       this.statements.deleteServer.run(serverId);
     });
+    this.changed(row.name);
   }
 
   /** The named toolboxes (servers removed since are left out of them). */

@@ -9,7 +9,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export { REDACTED_MARK, redactLine, redactMessage } from './redactLines.js';
-import { redactMessage } from './redactLines.js';
+import { redactLine, redactMessage } from './redactLines.js';
 
 /** Bridges this process's stdio to a remote server until either side closes; exits the process then. */
 export async function runBridge(options: { url: string; kind: 'sse' | 'http'; headers: Record<string, string>; redact: readonly string[]; label: string }): Promise<void> {
@@ -18,7 +18,8 @@ export async function runBridge(options: { url: string; kind: 'sse' | 'http'; he
     options.kind === 'sse' ? new SSEClientTransport(new URL(options.url), { requestInit }) : new StreamableHTTPClientTransport(new URL(options.url), { requestInit });
   const local = new StdioServerTransport();
   const fail = (error: unknown): void => {
-    process.stderr.write(`${options.label}: ${error instanceof Error ? error.message : String(error)}\n`);
+    // An error may quote the request (its URL, a header): redacted like everything else it says.
+    process.stderr.write(`${options.label}: ${redactLine(error instanceof Error ? error.message : String(error), options.redact)}\n`);
     process.exit(1);
   };
   local.onmessage = (message) => void remote.send(message).catch(fail);

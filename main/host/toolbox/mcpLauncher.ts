@@ -6,11 +6,14 @@
  *   BATON_LAUNCH_ID       the server's id there
  * It asks the host for the server, then runs it: a stdio server as its child, with the secret
  * variables set here; an HTTP or SSE server through the bridge, with its headers. What the server
- * sends back has the known secret values taken out before the agent sees it.
+ * sends back (its answers and its error output) has the secret values taken out before the agent
+ * sees it: the server's own, as Baton sent them, and those of the environment the launcher
+ * inherited from the agent (it holds them already). Baton never sends another server's values.
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import { agentSecrets } from '../instructions/knownSecrets.js';
 import { redactLine } from './redactLines.js';
 
 const LABEL = 'baton launcher';
@@ -46,28 +49,34 @@ function fetchServer(socketPath: string, id: string): Promise<{ server: McpServe
   });
 }
 
-/** Runs a stdio server as a child, passing stdin through and its stdout back line by line, redacted. */
-function runChild(server: Extract<McpServer, { command: string }>, redact: readonly string[]): void {
-  const { BATON_LAUNCH_SOCKET: _socket, BATON_LAUNCH_ID: _id, ...inherited } = process.env;
-  const child = spawn(server.command, server.args, { env: { ...inherited, ...Object.fromEntries(server.env.map(({ name, value }) => [name, value])) }, stdio: ['pipe', 'pipe', 'inherit'] });
-  child.on('error', (error) => fail(`could not start "${server.name}": ${error.message}`));
-  process.stdin.pipe(child.stdin);
+/** Passes a stream on line by line, each line redacted (a secret split across chunks is still whole in its line). */
+function passRedacted(from: NodeJS.ReadableStream, to: NodeJS.WritableStream, redact: readonly string[]): void {
   let pending = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
+  from.setEncoding('utf8');
+  from.on('data', (chunk: string) => {
     pending += chunk;
     let end = pending.indexOf('\n');
     while (end >= 0) {
-      process.stdout.write(`${redactLine(pending.slice(0, end), redact)}\n`);
+      to.write(`${redactLine(pending.slice(0, end), redact)}\n`);
       pending = pending.slice(end + 1);
       end = pending.indexOf('\n');
     }
   });
-  child.stdout.on('end', () => {
+  from.on('end', () => {
     if (pending !== '') {
-      process.stdout.write(redactLine(pending, redact));
+      to.write(redactLine(pending, redact));
     }
   });
+}
+
+/** Runs a stdio server as a child, passing stdin through and its stdout and stderr back line by line, redacted. */
+function runChild(server: Extract<McpServer, { command: string }>, redact: readonly string[]): void {
+  const { BATON_LAUNCH_SOCKET: _socket, BATON_LAUNCH_ID: _id, ...inherited } = process.env;
+  const child = spawn(server.command, server.args, { env: { ...inherited, ...Object.fromEntries(server.env.map(({ name, value }) => [name, value])) }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.on('error', (error) => fail(`could not start "${server.name}": ${error.message}`));
+  process.stdin.pipe(child.stdin);
+  passRedacted(child.stdout, process.stdout, redact);
+  passRedacted(child.stderr, process.stderr, redact);
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     process.on(signal, () => child.kill(signal));
@@ -86,7 +95,9 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(`could not get the server from Baton (${error instanceof Error ? error.message : String(error)}); is Baton still running?`);
   }
-  const { server, redact } = answer;
+  const { server } = answer;
+  const { BATON_LAUNCH_SOCKET: _socket, BATON_LAUNCH_ID: _id, ...inherited } = process.env;
+  const redact = [...new Set([...answer.redact, ...agentSecrets(Object.fromEntries(Object.entries(inherited).filter((entry): entry is [string, string] => entry[1] !== undefined)), [])])];
   if ('command' in server) {
     runChild(server, redact);
     return;

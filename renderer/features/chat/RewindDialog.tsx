@@ -1,8 +1,8 @@
 /**
  * Dialog "Rewind": the messages a rewind to one of the person's messages sets aside (kept, never
  * deleted), list "Files that will change" (each restored, removed or recreated, with its diff),
- * the files the person changed since the last checkpoint (overwritten only when ticked), what it
- * cannot put back, and the choice to rewind the conversation only. And dialog "Branch from here":
+ * the files the person changed since the last checkpoint and those changed outside any turn
+ * (each put back only when ticked), what it cannot put back, and the choice to rewind the conversation only. And dialog "Branch from here":
  * a new conversation with the history before a message, with the same or another agent, its
  * files restored only when asked.
  */
@@ -37,8 +37,9 @@ export function RewindDialog() {
     return null;
   }
   const { preview } = dialog;
-  const agentFiles = preview?.files.filter((file) => !file.changedByYou) ?? [];
+  const agentFiles = preview?.files.filter((file) => !file.changedByYou && !file.outsideTurn) ?? [];
   const yourFiles = preview?.files.filter((file) => file.changedByYou) ?? [];
+  const outsideFiles = preview?.files.filter((file) => file.outsideTurn) ?? [];
   return (
     <DialogFrame
       open
@@ -95,6 +96,22 @@ export function RewindDialog() {
                       <li key={file.path} aria-label={`${file.path}: ${file.action}`}>
                         <label className="checkbox">
                           <input type="checkbox" checked={dialog.overwrite.includes(file.path)} onChange={(event) => choose({ overwrite: { path: file.path, on: event.target.checked } })} /> Overwrite {file.path} ({file.action})
+                        </label>
+                        <PlannedFileView file={file} />
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : null}
+              {outsideFiles.length > 0 ? (
+                <>
+                  <h3>Changed outside a turn</h3>
+                  <p className="hint">These differ from that point, but no turn changed them: you did, or something the agent left running did between turns. They are left as they are unless you tick them.</p>
+                  <ul className="rewind-files" aria-label="Changed outside a turn">
+                    {outsideFiles.map((file) => (
+                      <li key={file.path} aria-label={`${file.path}: ${file.action}, changed outside a turn`}>
+                        <label className="checkbox">
+                          <input type="checkbox" checked={dialog.overwrite.includes(file.path)} onChange={(event) => choose({ overwrite: { path: file.path, on: event.target.checked } })} /> Put back {file.path} ({file.action})
                         </label>
                         <PlannedFileView file={file} />
                       </li>

@@ -12,6 +12,7 @@ import { DraftSessionOptions, NextAgentOptions, SessionOptions } from './Session
 import { readPreference, writePreference } from '../../persisted/preferences.js';
 import { useState } from 'react';
 import { FolderField } from './FolderField.js';
+import { ProcessSharing } from './ProcessSharing.js';
 import { Tip } from '../../components/Tip.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
@@ -113,6 +114,7 @@ export function SessionHeader() {
           {switching ? <p className="hint usage">{nextName} starts with a handoff of this conversation: its context is counted once it replies.</p> : null}
         </div>
       ) : null}
+      {summary ? <ProcessSharing conversationId={summary.conversationId} activeTurnId={transcript?.activeTurnId ?? null} /> : null}
       {switching ? (
         <p className="hint next-agent" role="status">
           Your next message goes to {nextName}, which picks up where {summary.agentName} stopped.

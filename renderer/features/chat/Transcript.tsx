@@ -157,6 +157,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
       turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
       selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
       turnCheckpoints={(item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.checkpoints : undefined}
+      turnWritten={(item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.written : undefined}
       rewound={item.kind === 'rewind' ? rewoundOf(transcript, item) : undefined}
     />
   );

@@ -183,6 +183,8 @@ export type EntryProps = {
   selfApprovingMode?: string | undefined;
   /** For a turn's last reply (its message, when it has no reply): the checkpoints of the working folder taken around the turn. */
   turnCheckpoints?: TurnState['checkpoints'];
+  /** Likewise: the files the agent wrote through Baton in the turn. */
+  turnWritten?: TurnState['written'];
   /** For a permission question: what the tool will be given, as its tool call reported it. */
   toolInput?: unknown;
   /** For a rewind's marker: what it set aside, and whether it can be undone. */
@@ -190,7 +192,7 @@ export type EntryProps = {
 };
 
 /** One entry; re-rendered only when its own item (or what it shows of the rest) changes. */
-export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode, turnCheckpoints, rewound, toolInput }: EntryProps) {
+export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode, turnCheckpoints, turnWritten, rewound, toolInput }: EntryProps) {
   switch (item.kind) {
     case 'user':
       return (
@@ -211,7 +213,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
               ))}
             </ul>
           ) : null}
-          {turnCheckpoints && !item.steered ? <TurnFiles turnId={item.turnId} checkpoints={turnCheckpoints} /> : null}
+          {turnCheckpoints && !item.steered ? <TurnFiles turnId={item.turnId} checkpoints={turnCheckpoints} written={turnWritten} /> : null}
         </article>
       );
     case 'agent': {
@@ -224,7 +226,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
           </header>
           <Markdown text={item.text} />
           {turnUsage ? <TurnUsage turn={turnUsage} /> : null}
-          {turnCheckpoints ? <TurnFiles turnId={item.turnId} checkpoints={turnCheckpoints} /> : null}
+          {turnCheckpoints ? <TurnFiles turnId={item.turnId} checkpoints={turnCheckpoints} written={turnWritten} /> : null}
         </article>
       );
     }

@@ -1,7 +1,8 @@
 /**
  * A turn's "Files changed in this turn": what changed in the working folder between the
  * checkpoints taken before and after the turn, by any means (the agent's own tools included),
- * each with its diff; and what the checkpoints could not keep (files over the size limit, files
+ * each with its diff; what changed between the turn before and this one (outside any turn); and
+ * what the checkpoints could not keep (files over the size limit, files
  * that could not be read, a folder that gets no checkpoints). Asked of the host when opened.
  */
 import { useEffect, useState } from 'react';
@@ -15,7 +16,7 @@ type Changes = Result<'listTurnChanges'>;
 const CHANGE_NAMES = { added: 'added', modified: 'changed', removed: 'removed' } as const;
 
 /** The disclosure, for a turn whose checkpoints were taken. */
-export function TurnFiles({ turnId, checkpoints }: { turnId: string; checkpoints: NonNullable<TurnState['checkpoints']> }) {
+export function TurnFiles({ turnId, checkpoints, written = [] }: { turnId: string; checkpoints: NonNullable<TurnState['checkpoints']>; written?: TurnState['written'] }) {
   const [open, setOpen] = useState(false);
   const [changes, setChanges] = useState<Changes | null>(null);
   const fetchChanges = useBaton((state) => state.fetchTurnChanges);
@@ -42,28 +43,46 @@ export function TurnFiles({ turnId, checkpoints }: { turnId: string; checkpoints
           {`Not kept in the checkpoints: ${leftOut.map((entry) => `${entry.path} (${entry.reason})`).join(', ')}`}
         </p>
       ) : null}
+      {written.length > 0 ? (
+        <p className="hint" aria-label="Written through Baton">
+          {`Written by the agent through Baton: ${written.map((entry) => `${entry.path} (${entry.created ? 'new, ' : ''}${entry.bytes} bytes)`).join(', ')}`}
+        </p>
+      ) : null}
       {open && changes === null ? <p aria-busy="true">Comparing the checkpoints…</p> : null}
       {changes?.unavailable ? <p className="hint">{changes.unavailable}</p> : null}
+      {changes?.approximate ? <p className="hint">Approximate: the agent started before Baton had finished looking at the folder, so its first changes may be missing here.</p> : null}
       {changes && !changes.unavailable && changes.changes.length === 0 ? <p className="hint">No file changed.</p> : null}
-      {changes && changes.changes.length > 0 ? (
-        <ul className="turn-file-list" aria-label="Files changed in this turn">
-          {changes.changes.map((change) => (
-            <li key={change.path} aria-label={`${change.path}: ${CHANGE_NAMES[change.change]}`}>
-              {change.binary ? (
-                <p>
-                  <code>{change.path}</code> {CHANGE_NAMES[change.change]} (not text)
-                </p>
-              ) : change.change === 'removed' ? (
-                <p>
-                  <code>{change.path}</code> removed
-                </p>
-              ) : (
-                <FileDiff path={change.path} oldText={change.before} newText={change.after ?? ''} />
-              )}
-            </li>
-          ))}
-        </ul>
+      {changes && changes.changes.length > 0 ? <ChangeList label="Files changed in this turn" changes={changes.changes} /> : null}
+      {changes && changes.sinceLastTurn.length > 0 ? (
+        <>
+          <h4>Changed since the last turn ended</h4>
+          <p className="hint">No turn was running: you changed these, or something the agent left running did.</p>
+          <ChangeList label="Changed since the last turn ended" changes={changes.sinceLastTurn} />
+        </>
       ) : null}
     </details>
+  );
+}
+
+/** A list of file changes, each with its diff. */
+function ChangeList({ label, changes }: { label: string; changes: Changes['changes'] }) {
+  return (
+    <ul className="turn-file-list" aria-label={label}>
+      {changes.map((change) => (
+        <li key={change.path} aria-label={`${change.path}: ${CHANGE_NAMES[change.change]}`}>
+          {change.binary ? (
+            <p>
+              <code>{change.path}</code> {CHANGE_NAMES[change.change]} (not text)
+            </p>
+          ) : change.change === 'removed' ? (
+            <p>
+              <code>{change.path}</code> removed
+            </p>
+          ) : (
+            <FileDiff path={change.path} oldText={change.before} newText={change.after ?? ''} />
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,7 +1,8 @@
 /**
- * Settings › Agents › table "Agent processes": the agent processes Baton runs now, one per agent
- * and launch (conversations whose agent is started the same way share one), with the sessions
- * each carries. Asked again every second while it shows.
+ * Settings › Agents › table "Agent processes": the agent processes Baton runs now (conversations
+ * in one folder whose agent is started the same way share one, unless the agent is set to one
+ * process per conversation), with the conversations each carries. Asked again every second while
+ * it shows.
  */
 import { useEffect } from 'react';
 import { useBaton } from '../../store/index.js';
@@ -12,6 +13,8 @@ const REFRESH_MS = 1_000;
 export function AgentProcessTable() {
   const processes = useBaton((state) => state.processes);
   const load = useBaton((state) => state.loadProcesses);
+  const conversations = useBaton((state) => state.conversations);
+  const titleOf = (id: string): string => conversations.find((summary) => summary.conversationId === id)?.title || 'Untitled';
   useEffect(() => {
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS);
@@ -20,7 +23,7 @@ export function AgentProcessTable() {
   return (
     <section aria-labelledby="agent-processes-title">
       <h3 id="agent-processes-title">Agent processes</h3>
-      <p className="hint">Conversations whose agent is started the same way share one process, each with its own session. A process ends when its last session has been idle for a while.</p>
+      <p className="hint">Conversations in one folder whose agent is started the same way share one process, each with its own session, unless the agent is set to one process per conversation. A process ends when its last session has been idle for a while.</p>
       {processes === null ? <p aria-busy="true">Asking…</p> : null}
       {processes !== null && processes.length === 0 ? <p>No agent is running.</p> : null}
       {processes !== null && processes.length > 0 ? (
@@ -28,7 +31,7 @@ export function AgentProcessTable() {
           <thead>
             <tr>
               <th scope="col">Agent</th>
-              <th scope="col">Launch</th>
+              <th scope="col">Conversations</th>
               <th scope="col">Process</th>
               <th scope="col">Sessions</th>
               <th scope="col">State</th>
@@ -41,9 +44,7 @@ export function AgentProcessTable() {
                   {process.agentName}
                   {process.version ? <span className="muted"> {process.version}</span> : null}
                 </th>
-                <td>
-                  <code title={process.launchDigest}>{process.launchDigest.slice(0, 12)}</code>
-                </td>
+                <td title={`Launch ${process.launchDigest}`}>{process.conversationIds.length === 0 ? '—' : process.conversationIds.map(titleOf).join(', ')}</td>
                 <td>{process.pid ?? '—'}</td>
                 <td>{process.sessions}</td>
                 <td>{process.state}</td>

@@ -41,6 +41,7 @@ function AgentEntry({ agent }: { agent: AgentInfo }) {
       <p className={agent.available ? 'muted' : 'notice-warning'}>{agent.available ? `Ready: ${agent.path ?? agent.command}` : (agent.unavailableReason ?? 'Not available.')}</p>
       {!agent.available && agent.installHint && !agent.managed ? <p className="muted">{agent.installHint}</p> : null}
       {agent.available ? <ManagedAgent agent={agent} /> : <InstallAction agent={agent} />}
+      <ProcessPerConversation agentId={agent.agentId} />
       {agent.available ? (
         <button type="button" aria-expanded={shown} onClick={() => setShown(!shown)}>
           {shown ? `Hide what ${agent.displayName} can do` : `Show what ${agent.displayName} can do`}
@@ -53,5 +54,18 @@ function AgentEntry({ agent }: { agent: AgentInfo }) {
         </>
       ) : null}
     </li>
+  );
+}
+
+/** Checkbox "One process per conversation": each conversation's session gets a process of its own (by default, conversations in one folder share one). */
+function ProcessPerConversation({ agentId }: { agentId: string }) {
+  const on = useBaton((state) => state.processSettings.perConversation.includes(agentId));
+  const cannot = useBaton((state) => state.processSettings.cannotSeparate[agentId]);
+  const set = useBaton((state) => state.setProcessPerConversation);
+  return (
+    <label className="checkbox" title={cannot}>
+      <input type="checkbox" checked={on} disabled={cannot !== undefined} onChange={(event) => void set(agentId, event.target.checked)} /> One process per conversation
+      {cannot ? <span className="muted"> ({cannot})</span> : null}
+    </label>
   );
 }

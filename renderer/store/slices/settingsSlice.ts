@@ -35,6 +35,7 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
     }
   },
   processes: null,
+  processSettings: { perConversation: [], cannotSeparate: {} },
   dataFolderUsage: null,
   logTail: null,
   async loadLog() {
@@ -60,8 +61,29 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
   },
   async loadProcesses() {
     try {
-      const { processes } = await api.call('listAgentProcesses', {});
-      set({ processes });
+      const { processes, perConversation, cannotSeparate } = await api.call('listAgentProcesses', {});
+      set({ processes, processSettings: { perConversation, cannotSeparate } });
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  processSharing: {},
+  async loadProcessSharing(conversationId) {
+    try {
+      const sharing = await api.call('getProcessSharing', { conversationId });
+      set((state) => ({ processSharing: { ...state.processSharing, [conversationId]: sharing } }));
+    } catch (error) {
+      get().showError(error);
+    }
+  },
+  async setProcessPerConversation(agentId, on) {
+    try {
+      const { agentIds } = await api.call('setProcessPerConversation', { agentId, on });
+      set((state) => ({
+        processSettings: { ...state.processSettings, perConversation: agentIds },
+        processSharing: Object.fromEntries(Object.entries(state.processSharing).map(([id, sharing]) => [id, sharing.agentId === agentId ? { ...sharing, perConversation: on } : sharing])),
+        info: on ? 'Each new session of this agent gets a process of its own; running ones keep theirs until they start again.' : 'Conversations of this agent in one folder share a process again from their next session.',
+      }));
     } catch (error) {
       get().showError(error);
     }

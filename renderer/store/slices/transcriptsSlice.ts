@@ -164,12 +164,12 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
     async fetchTurnChanges(turnId) {
       const conversationId = openId();
       if (conversationId === undefined) {
-        return { changes: [], unavailable: 'No conversation is open.' };
+        return { changes: [], sinceLastTurn: [], approximate: false, unavailable: 'No conversation is open.' };
       }
       try {
         return await api.call('listTurnChanges', { conversationId, turnId });
       } catch (error) {
-        return { changes: [], unavailable: error instanceof Error ? error.message : String(error) };
+        return { changes: [], sinceLastTurn: [], approximate: false, unavailable: error instanceof Error ? error.message : String(error) };
       }
     },
     async answerElicitation(requestId, action, content) {
