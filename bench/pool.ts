@@ -11,7 +11,7 @@ import { agentHome, agentUnavailable } from '../e2e/fixtures/agentSetups.js';
 import { tempDir } from '../e2e/fixtures/agentEnv.js';
 import { startModelStub } from '../e2e/fixtures/modelStub.js';
 import type { EventDraft } from '../app/events/index.js';
-import { builtinAdapters } from '../main/host/adapters/AgentCatalog.js';
+import { builtinAdapters } from '../main/host/agents/AgentCatalog.js';
 import type { LiveSession } from '../main/host/conversations/LiveSession.js';
 import { openLiveSession } from '../main/host/conversations/openLiveSession.js';
 import { Host } from '../main/host/Host.js';

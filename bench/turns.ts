@@ -7,7 +7,7 @@
 import { agentHome, CONFORMANCE_AGENTS, type ConformanceAgent } from '../e2e/fixtures/agentSetups.js';
 import { tempDir } from '../e2e/fixtures/agentEnv.js';
 import { startModelStub } from '../e2e/fixtures/modelStub.js';
-import { builtinAdapters } from '../main/host/adapters/AgentCatalog.js';
+import { builtinAdapters } from '../main/host/agents/AgentCatalog.js';
 import type { PushEvent } from '../app/ipc/index.js';
 import { AgentProcesses } from '../main/host/pool/AgentProcesses.js';
 import { openLiveSession } from '../main/host/conversations/openLiveSession.js';

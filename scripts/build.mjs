@@ -20,4 +20,4 @@ rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run('host and shell', bin('tsc'), ['-p', 'tsconfig.node.json']);
 run('renderer', bin('vite'), ['build', '--logLevel', 'warn']);
 // The lockfiles of the built-in agents' pinned packages, beside the installer that uses them.
-cpSync(path.join(root, 'main/host/adapters/agentLocks'), path.join(root, 'dist/main/host/adapters/agentLocks'), { recursive: true });
+cpSync(path.join(root, 'main/host/agents/agentLocks'), path.join(root, 'dist/main/host/agents/agentLocks'), { recursive: true });

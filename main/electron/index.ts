@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
 import { toWireError } from '../../app/errors.js';
-import { agentPackagesFromEnv } from '../host/adapters/agentPackagesFromEnv.js';
+import { agentPackagesFromEnv } from '../host/agents/agentPackagesFromEnv.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { RotatingLog } from '../host/log/RotatingLog.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';

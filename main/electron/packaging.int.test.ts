@@ -52,7 +52,7 @@ describe('packaging with electron-builder (offline, stand-in Electron)', () => {
   it('produces app.asar with the built app and nothing of the sources, tests or fixtures', () => {
     expect(result.status, `${String(result.stdout)}\n${String(result.stderr)}`).toBe(0);
     const files = asar.listPackage(path.join(appDir, 'resources', 'app.asar'), { isPack: false });
-    for (const required of ['/dist/main/electron/index.js', '/dist/main/electron/preload.cjs', '/dist/main/host/Host.js', '/dist/main/host/toolbox/mcpBridge.js', '/dist/main/host/adapters/agentLocks/claude/lock.json', '/dist/renderer/index.html', '/package.json']) {
+    for (const required of ['/dist/main/electron/index.js', '/dist/main/electron/preload.cjs', '/dist/main/host/Host.js', '/dist/main/host/toolbox/mcpBridge.js', '/dist/main/host/agents/agentLocks/claude/lock.json', '/dist/renderer/index.html', '/package.json']) {
       expect(files).toContain(required);
     }
     expect(files.some((file) => file.startsWith('/dist/renderer/assets/') && file.endsWith('.js'))).toBe(true);

@@ -11,10 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
 import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
 import type { Env } from './adapters/AgentAdapter.js';
-import { AgentCatalog } from './adapters/AgentCatalog.js';
-import { AgentInstaller } from './adapters/AgentInstaller.js';
-import { AgentProbe } from './adapters/AgentProbe.js';
-import { LoginTerminals } from './adapters/LoginTerminals.js';
+import { AgentAccess } from './agents/AgentAccess.js';
+import { AgentCatalog } from './agents/AgentCatalog.js';
+import { AgentInstaller } from './agents/AgentInstaller.js';
+import { AgentProbe } from './agents/AgentProbe.js';
+import { LoginTerminals } from './agents/LoginTerminals.js';
 import { CheckpointStore } from './checkpoints/CheckpointStore.js';
 import { Rewinds } from './checkpoints/Rewinds.js';
 import { TurnCheckpoints } from './checkpoints/TurnCheckpoints.js';
@@ -35,8 +36,8 @@ import { instructionHandlers } from './handlers/instructionHandlers.js';
 import { rewindHandlers } from './handlers/rewindHandlers.js';
 import { toolboxHandlers } from './handlers/toolboxHandlers.js';
 import { InstructionSettings } from './instructions/InstructionSettings.js';
-import { agentSecrets } from './instructions/knownSecrets.js';
-import { SessionFolder } from './instructions/SessionFolder.js';
+import { agentSecrets } from './process/knownSecrets.js';
+import { SessionFolder } from './process/SessionFolder.js';
 import { AgentProcesses } from './pool/AgentProcesses.js';
 import { findExecutable } from './process/findExecutable.js';
 import { DataDirLock } from './store/DataDirLock.js';
@@ -136,7 +137,8 @@ export class Host {
     const catalog = new AgentCatalog(dataDir, env, installer);
     this.catalog = catalog;
     this.pool = new AgentProcesses(log);
-    const probe = new AgentProbe(catalog, env, this.pool);
+    const access = new AgentAccess(catalog, env, this.pool, homeDir);
+    const probe = new AgentProbe(access, this.pool);
     /** The secret values Baton knows (toolbox, the agents' environment): redacted from what is recorded or handed on. */
     const secrets = (): string[] => [...toolbox.secretValues(), ...agentSecrets(env, catalog.adapters())];
     this.launcher = LaunchRegistry.open({ dataDir, launch: bridgeLaunch(env, 'mcpLauncher.js'), secrets, log });
@@ -147,7 +149,7 @@ export class Host {
     this.importReview = new ImportReview(this.store, homeDir);
     this.checkpoints = CheckpointStore.open(dataDir);
     this.turnCheckpoints = new TurnCheckpoints(this.checkpoints, this.store, (conversationId, drafts) => this.committer.commit(conversationId, drafts), homeDir, log);
-    const common = { store: this.store, catalog, agentEnv: env, committer: this.committer, instructions: this.instructions };
+    const common = { store: this.store, catalog, access, agentEnv: env, committer: this.committer, instructions: this.instructions };
     this.conversations = new ConversationSettings({
       ...common,
       toolbox,
@@ -176,7 +178,7 @@ export class Host {
       this.importReview,
       async (agentId, sessionId) => {
         // An agent that is gone from this machine has nothing to delete here.
-        if (catalog.resolve(catalog.get(agentId))) {
+        if (access.installed(agentId)) {
           await probe.deleteSession(agentId, sessionId);
         }
       },
@@ -197,8 +199,8 @@ export class Host {
       releaseSession: (conversationId) => this.sessions.release(conversationId),
     });
     const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);
-    this.imports = new SessionImport(this.store, this.committer, probe);
-    this.logins = new LoginTerminals(catalog, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
+    this.imports = new SessionImport(this.store, this.committer, access);
+    this.logins = new LoginTerminals(access, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
     this.turns.recoverInterrupted();
     const parts: HostParts = {
       env,

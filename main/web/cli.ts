@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BatonError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
-import { agentPackagesFromEnv } from '../host/adapters/agentPackagesFromEnv.js';
+import { agentPackagesFromEnv } from '../host/agents/agentPackagesFromEnv.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';
 import { exposedWarning, parseArgs, USAGE } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';

@@ -28,7 +28,7 @@ describe('an agent that opens FIFOs', () => {
     ensureBuilt();
     const dataDir = tempDir('fifo-host');
     registerFakeAgent(dataDir);
-    web = await startWebHost(dataDir, { ...process.env, HOME: tempDir('home') } as Record<string, string>);
+    web = await startWebHost(dataDir, { ...process.env, HOME: tempDir('home') });
     client = await connectHostClient(web.url);
     const work = tempDir('fifo-work');
     const fifos = [1, 2, 3, 4, 5].map((index) => path.join(work, `pipe-${index}`));

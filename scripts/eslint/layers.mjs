@@ -17,6 +17,61 @@ const LAYERS = [
   ['bench', 'bench/'],
 ];
 
+/**
+ * The host core's inner floors, bottom up (docs/architecture.md): a folder of main/host may import
+ * at run time from its own floor and the ones below, never from above (a type may come from above:
+ * it is gone once compiled). A new folder must be given its floor here.
+ */
+const HOST_FLOORS = {
+  files: 1,
+  process: 1,
+  log: 1,
+  'sha256.ts': 1,
+  store: 2,
+  acp: 2,
+  adapters: 3,
+  instructions: 4,
+  toolbox: 4,
+  binding: 5,
+  pool: 6,
+  agents: 7,
+  conversations: 8,
+  checkpoints: 9,
+  handlers: 10,
+  'Host.ts': 11,
+};
+
+/** The floor of a file under main/host (its first folder, or the file itself at the top), if it is one. */
+function hostRoom(file) {
+  const relative = path.relative(path.join(root, 'main', 'host'), file).split(path.sep).join('/');
+  if (relative.startsWith('..')) {
+    return undefined;
+  }
+  const room = relative.includes('/') ? relative.split('/')[0] : relative.replace(/\.js$/, '.ts');
+  return { room, floor: HOST_FLOORS[room] };
+}
+
+/** Why an import between two host rooms breaks the floors, if it does. */
+function floorVerdict(fromFile, specifier, typeOnly) {
+  if (!specifier.startsWith('.')) {
+    return undefined;
+  }
+  const from = hostRoom(fromFile);
+  const to = hostRoom(path.resolve(path.dirname(fromFile), specifier));
+  if (!from || !to || from.room === to.room) {
+    return undefined;
+  }
+  for (const side of [from, to]) {
+    if (side.floor === undefined) {
+      return `main/host/${side.room} has no floor: give it one in HOST_FLOORS (scripts/eslint/layers.mjs) and docs/architecture.md`;
+    }
+  }
+  if (to.floor > from.floor && !typeOnly) {
+    return `main/host/${from.room} (floor ${from.floor}) may not import main/host/${to.room} (floor ${to.floor}) at run time: a lower floor never depends on a higher one (a type may: use \`import type\`)`;
+  }
+  return undefined;
+}
+
 const REACT = new Set(['react', 'react-dom', 'react-markdown', 'remark-gfm', 'zustand', '@tanstack/react-virtual']);
 const NODE = new Set(builtinModules);
 
@@ -105,13 +160,14 @@ const rule = {
       if (!source || typeof source.value !== 'string') {
         return;
       }
-      const reason = verdict(fromLayer, classify(source.value, file), typeOnly, isTest);
+      const reason = verdict(fromLayer, classify(source.value, file), typeOnly, isTest) ?? (fromLayer === 'host' && !isTest ? floorVerdict(file, source.value, typeOnly) : undefined);
       if (reason) {
         context.report({ node, messageId: 'forbidden', data: { reason, specifier: source.value } });
       }
     };
     return {
-      ImportDeclaration: (node) => check(node, node.source, node.importKind === 'type'),
+      // `import { type A, type B }` is gone once compiled, like `import type`.
+      ImportDeclaration: (node) => check(node, node.source, node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type'))),
       ExportNamedDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
       ExportAllDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
       ImportExpression: (node) => check(node, node.source, false),

@@ -3,8 +3,10 @@
  * agent approve on its own (from the adapter's `modes`), marked on the options Baton records, and
  * what to do when a session starts in, or switches itself into, a mode the person did not pick.
  */
-import type { PermissionModes } from '../adapters/AgentAdapter.js';
 import type { SessionOption } from './sessionOptions.js';
+
+/** An agent's permission modes by what they do: the one that asks the person first, and those in which the agent approves on its own (see `AgentAdapter.modes`). */
+export type PermissionModes = Readonly<{ asking: string; selfApproving: readonly string[] }>;
 
 /** The session's mode option (the agent's own, or Baton's synthesized one). */
 export function modeOption(options: readonly SessionOption[]): SessionOption | undefined {

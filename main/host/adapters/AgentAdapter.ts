@@ -5,7 +5,9 @@
  */
 import type { InstructionIntent } from '../../../app/instructions/bundle.js';
 import type { DeliveredInstructions, InstructionCapability } from '../../../app/instructions/delivery.js';
-import type { SessionFolder } from '../instructions/SessionFolder.js';
+import type { PermissionModes } from '../acp/permissionModes.js';
+import type { Env } from '../process/env.js';
+import type { SessionFolder } from '../process/SessionFolder.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
 
 /**
@@ -29,8 +31,8 @@ export type InstructionDelivery = Readonly<{
   ownPromptEnv?: Readonly<Partial<Record<InstructionIntent, readonly string[]>>>;
 }>;
 
-/** Environment as handed to a child process. */
-export type Env = Readonly<Record<string, string>>;
+export type { Env } from '../process/env.js';
+export type { PermissionModes } from '../acp/permissionModes.js';
 
 /** A harness adapter. */
 export type AgentAdapter = Readonly<{
@@ -113,5 +115,3 @@ export type AgentAdapter = Readonly<{
   oldestSupported?: string;
 }>;
 
-/** See {@link AgentAdapter.modes}. */
-export type PermissionModes = Readonly<{ asking: string; selfApproving: readonly string[] }>;

@@ -2,10 +2,10 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { AgentCatalog, builtinAdapters } from './AgentCatalog.js';
+import { AgentCatalog, builtinAdapters } from '../agents/AgentCatalog.js';
 import { packageName } from './builtinAdapter.js';
 import { withoutForeignSandboxFlag } from './claude.js';
-import { readCustomAgents } from './customAgents.js';
+import { readCustomAgents } from '../agents/customAgents.js';
 
 describe('custom agents', () => {
   it('reads agents.json, with unique ids for equal names', () => {

@@ -15,7 +15,7 @@ import type { LiveSession, LiveSessionOwner } from '../conversations/LiveSession
 import { openLiveSession } from '../conversations/openLiveSession.js';
 import { AgentProcesses } from '../pool/AgentProcesses.js';
 import { findExecutable } from '../process/findExecutable.js';
-import { builtinAdapters } from './AgentCatalog.js';
+import { builtinAdapters } from '../agents/AgentCatalog.js';
 import { capabilityOf } from '../instructions/deliverInstructions.js';
 import { LaunchRegistry } from '../toolbox/LaunchRegistry.js';
 import { startMcpHttpServer } from '../../../e2e/fixtures/mcpHttpServer.js';

@@ -8,7 +8,7 @@
 import type { UnsupportedInputError } from '../../../app/errors.js';
 import type { AgentInstructionSettings, DeliveryPlan, InstructionCapability } from '../../../app/instructions/delivery.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
-import type { SessionFolder } from '../instructions/SessionFolder.js';
+import type { SessionFolder } from '../process/SessionFolder.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
 
 /**

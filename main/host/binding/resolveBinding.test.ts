@@ -9,7 +9,7 @@ import { claudeStaleEndOfTurn } from '../adapters/quirks/claudeStaleEndOfTurn.js
 import { codexSingleProcess } from '../adapters/quirks/codexSingleProcess.js';
 import { qwenProcessPerSession } from '../adapters/quirks/qwenProcessPerSession.js';
 import { compareVersions } from '../adapters/versions.js';
-import type { SessionFolder } from '../instructions/SessionFolder.js';
+import type { SessionFolder } from '../process/SessionFolder.js';
 import type { Instructions } from './PreparedBinding.js';
 import { resolveBinding } from './resolveBinding.js';
 

@@ -11,9 +11,9 @@ import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { InitializeResponse } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { BATON_META, capabilityOf, negotiatesInstructions, ownPromptSettings, splitDelivered } from '../instructions/deliverInstructions.js';
-import type { SessionFolder } from '../instructions/SessionFolder.js';
+import type { SessionFolder } from '../process/SessionFolder.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
-import { sha256Hex } from '../sha256.js';
+import { digestOf, launchDigest, ownLaunch } from './ownLaunch.js';
 import { refusedServers } from '../toolbox/admission.js';
 import type { Instructions, LaunchPart, PreparedBinding, SessionPart, SystemPrompt } from './PreparedBinding.js';
 
@@ -37,12 +37,6 @@ export type BindingRequest = {
   shield?: (server: McpServer) => McpServer;
 };
 
-/** A digest of a JSON value with its keys sorted, so equal values digest equally. */
-function digestOf(value: unknown): string {
-  const sorted = (node: unknown): unknown =>
-    Array.isArray(node) ? node.map(sorted) : node && typeof node === 'object' ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => a.localeCompare(b)).map(([key, inner]) => [key, sorted(inner)])) : node;
-  return sha256Hex(JSON.stringify(sorted(value)));
-}
 
 /** The refusals for servers the agent cannot take. */
 function serverRefusals(adapter: AgentAdapter, servers: readonly McpServer[], initialized: InitializeResponse | undefined): UnsupportedInputError[] {
@@ -59,8 +53,7 @@ function serverRefusals(adapter: AgentAdapter, servers: readonly McpServer[], in
 export function resolveBinding(request: BindingRequest): PreparedBinding {
   const { adapter, executable, baseEnv, cwd, initialized } = request;
   const instructions = request.instructions ?? null;
-  const inherited: Env = { ...baseEnv, ...adapter.env };
-  const own: LaunchSpec = { command: executable, args: adapter.args, env: adapter.projectEnv ? adapter.projectEnv(inherited) : inherited, cwd };
+  const own = ownLaunch(adapter, executable, baseEnv, cwd);
   const capability = capabilityOf(adapter, initialized);
   const negotiated = initialized !== undefined;
   const plan = planDelivery({
@@ -86,7 +79,7 @@ export function resolveBinding(request: BindingRequest): PreparedBinding {
   const launch: LaunchPart = Object.freeze({
     own,
     ...(launchTexts ? { channel: capability.replace?.via && launchTexts.replace !== null ? capability.replace.via : (capability.append?.via ?? 'its launch') } : {}),
-    digest: digestOf({ command: own.command, args: own.args, env: own.env, instructions: launchTexts }),
+    digest: launchDigest(own, launchTexts),
     materialize: (folder: () => SessionFolder): LaunchSpec => (launchTexts && project ? project(own, launchTexts, folder) : own),
   });
 

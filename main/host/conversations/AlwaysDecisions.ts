@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { alwaysDecisionSchema, type AlwaysDecision } from '../../../app/agents/alwaysDecisions.js';
 import { NotFoundError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
-import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import type { AgentCatalog } from '../agents/AgentCatalog.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { Committer } from './Committer.js';
 import type { LiveSessions } from './LiveSessions.js';

@@ -13,7 +13,8 @@ import { injectorChoiceSchema, type InjectorChoice } from '../../../app/instruct
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Env } from '../adapters/AgentAdapter.js';
-import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import type { AgentAccess } from '../agents/AgentAccess.js';
+import type { AgentCatalog } from '../agents/AgentCatalog.js';
 import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
 import type { InstructionSettings } from '../instructions/InstructionSettings.js';
 import type { EventStore } from '../store/EventStore.js';
@@ -44,6 +45,8 @@ export type ConversationSettingsDeps = {
 export type ConversationParts = {
   store: EventStore;
   catalog: AgentCatalog;
+  /** Finds agents' executables (the one place that says an agent is not installed). */
+  access: AgentAccess;
   agentEnv: Env;
   committer: Committer;
   instructions: InstructionSettings;

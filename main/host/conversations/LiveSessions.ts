@@ -5,7 +5,6 @@
  * its agent is to start afresh, and when the host shuts down.
  */
 import { z } from 'zod';
-import { AgentNotInstalledError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { redactSecrets } from '../../../app/instructions/injectors.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
@@ -209,12 +208,8 @@ export class LiveSessions {
 
   /** What the conversation's next binding is resolved from. */
   private bindingRequest(conversationId: string, summary: ConversationSummary, turn: TurnBinding): BindingRequest {
-    const { catalog, agentEnv, store, settings, instructions, launcher } = this.deps;
-    const adapter = catalog.get(summary.agentId);
-    const executable = catalog.resolve(adapter);
-    if (!executable) {
-      throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
-    }
+    const { access, agentEnv, store, settings, instructions, launcher } = this.deps;
+    const { adapter, executable } = access.find(summary.agentId);
     return {
       adapter,
       executable,

@@ -12,7 +12,7 @@ import type { AgentSession } from '../../../app/ipc/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { SessionUpdate } from '../acp/AgentConnection.js';
 import { replayToTurns } from '../acp/replayToTurns.js';
-import type { AgentProbe } from '../adapters/AgentProbe.js';
+import type { AgentAccess } from '../agents/AgentAccess.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { Committer } from './Committer.js';
 
@@ -27,7 +27,7 @@ export class SessionImport {
   constructor(
     private readonly store: EventStore,
     private readonly committer: Committer,
-    private readonly probe: AgentProbe,
+    private readonly access: AgentAccess,
   ) {}
 
   /** The agent's sessions, each with the conversation it is already imported into, if any. */
@@ -35,7 +35,7 @@ export class SessionImport {
     if (cwd !== undefined && !path.isAbsolute(cwd)) {
       throw new InvalidRequestError(`The folder must be an absolute path; "${cwd}" is not.`);
     }
-    const { connection, release } = await this.probe.connect(agentId);
+    const { connection, release } = await this.access.borrow(agentId);
     try {
       if (!connection.canListSessions) {
         throw new UnsupportedInputError(connection.agentName, 'listing its sessions', 'it does not offer session/list');
@@ -72,7 +72,7 @@ export class SessionImport {
       throw new InvalidRequestError(`The session's folder ${cwd} no longer exists, so the session cannot be continued; restore the folder to import it.`);
     }
     const replayed: SessionUpdate[] = [];
-    const { adapter, connection, route, release } = await this.probe.connect(agentId, { cwd });
+    const { adapter, connection, route, release } = await this.access.borrow(agentId, { cwd });
     const unroute = route(sessionId, (update) => replayed.push(update));
     let how: 'load' | 'resume';
     let title: string | null = null;

@@ -127,7 +127,7 @@ export class Turns implements TurnState {
     const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
     if (switching) {
       // Refused at the switch, before anything is committed: the person keeps their message.
-      refuseSwitch(adapter, catalog, this.deps.pool, {
+      refuseSwitch(adapter, this.deps.access, this.deps.pool, {
         baseEnv: this.deps.agentEnv,
         cwd: summary.cwd,
         mcpServers: this.deps.settings.resolveServers(conversationId, serverIds, summary.cwd),

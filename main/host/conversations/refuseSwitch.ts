@@ -5,18 +5,14 @@
  * the binding the agent would get (with its last `initialize` answer this run, or what its adapter
  * expects before one); what only the answer can tell is checked when it starts.
  */
-import { AgentNotInstalledError } from '../../../app/errors.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
-import type { AgentCatalog } from '../adapters/AgentCatalog.js';
+import type { AgentAccess } from '../agents/AgentAccess.js';
 import { requireBindable, resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
 import type { AgentProcesses } from '../pool/AgentProcesses.js';
 
 /** Throws the typed error for the first thing `adapter` cannot take. */
-export function refuseSwitch(adapter: AgentAdapter, catalog: AgentCatalog, pool: AgentProcesses, request: Omit<BindingRequest, 'adapter' | 'executable' | 'initialized'>): void {
-  const executable = catalog.resolve(adapter);
-  if (!executable) {
-    throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
-  }
+export function refuseSwitch(adapter: AgentAdapter, access: AgentAccess, pool: AgentProcesses, request: Omit<BindingRequest, 'adapter' | 'executable' | 'initialized'>): void {
+  const executable = access.executableOf(adapter);
   const initialized = pool.knownAnswer(adapter.agentId, executable);
   requireBindable(resolveBinding({ ...request, adapter, executable, ...(initialized ? { initialized } : {}) }));
 }

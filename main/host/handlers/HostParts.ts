@@ -4,10 +4,10 @@
  */
 import type { Method, Params, Result } from '../../../app/ipc/index.js';
 import type { Env } from '../adapters/AgentAdapter.js';
-import type { AgentCatalog } from '../adapters/AgentCatalog.js';
-import type { AgentInstaller } from '../adapters/AgentInstaller.js';
-import type { AgentProbe } from '../adapters/AgentProbe.js';
-import type { LoginTerminals } from '../adapters/LoginTerminals.js';
+import type { AgentCatalog } from '../agents/AgentCatalog.js';
+import type { AgentInstaller } from '../agents/AgentInstaller.js';
+import type { AgentProbe } from '../agents/AgentProbe.js';
+import type { LoginTerminals } from '../agents/LoginTerminals.js';
 import type { CheckpointStore } from '../checkpoints/CheckpointStore.js';
 import type { Rewinds } from '../checkpoints/Rewinds.js';
 import type { AlwaysDecisions } from '../conversations/AlwaysDecisions.js';

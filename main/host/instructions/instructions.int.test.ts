@@ -13,9 +13,9 @@ import { BATON_FRAGMENT } from '../../../app/instructions/batonFragment.js';
 import type { InstructionIntent } from '../../../app/instructions/bundle.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host } from '../Host.js';
-import { builtinAdapters } from '../adapters/AgentCatalog.js';
+import { builtinAdapters } from '../agents/AgentCatalog.js';
 import { capabilityOf } from './deliverInstructions.js';
-import { SESSION_FOLDERS } from './SessionFolder.js';
+import { SESSION_FOLDERS } from '../process/SessionFolder.js';
 
 const TURN_TIMEOUT = 120_000;
 

@@ -245,6 +245,11 @@ export class AgentProcesses {
       }
       agent = await this.entryFor(request);
     }
+    return this.leaseOf(agent);
+  }
+
+  /** A new lease on `agent`: the last one released ends it. */
+  private leaseOf(agent: PooledAgent): Lease {
     agent.users += 1;
     let released = false;
     return {
@@ -261,6 +266,17 @@ export class AgentProcesses {
         }
       },
     };
+  }
+
+  /**
+   * Leases a process that runs already (found with {@link running}); undefined when it is ending
+   * or gone by now (the caller starts one instead).
+   */
+  leaseRunning(agent: PooledAgent): Lease | undefined {
+    if (this.disposed || agent.ending || agent.exited) {
+      return undefined;
+    }
+    return this.leaseOf(agent);
   }
 
   /** The entry for a launch, started when there is none. */

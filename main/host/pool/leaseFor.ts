@@ -4,9 +4,9 @@
  */
 import { AgentConnection } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
-import { ptyProgram } from '../adapters/LoginTerminals.js';
+import { ptyProgram } from '../process/pty.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
-import { SessionFolder } from '../instructions/SessionFolder.js';
+import { SessionFolder } from '../process/SessionFolder.js';
 import type { AgentProcesses, Lease } from './AgentProcesses.js';
 import { poolKey, type Sharing } from './poolKey.js';
 

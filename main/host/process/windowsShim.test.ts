@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { findExecutable } from './findExecutable.js';
-import { ptyProgram } from '../adapters/LoginTerminals.js';
+import { ptyProgram } from './pty.js';
 import { quoteForCmd, windowsShimLaunch } from './windowsShim.js';
 
 describe('Windows .cmd shims', () => {

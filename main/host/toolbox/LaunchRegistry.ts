@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
-import { isSecretName } from '../instructions/knownSecrets.js';
+import { isSecretName } from '../process/knownSecrets.js';
 import { sha256Hex } from '../sha256.js';
 import type { BridgeLaunch } from './ToolboxCatalog.js';
 

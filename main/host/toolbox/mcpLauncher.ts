@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
-import { agentSecrets } from '../instructions/knownSecrets.js';
+import { agentSecrets } from '../process/knownSecrets.js';
 import { redactLine } from './redactLines.js';
 
 const LABEL = 'baton launcher';

@@ -1,27 +1,22 @@
 /**
- * Fills agents' capability cards from their `initialize` answer, read from the pool's process of
- * the agent (one that runs for a conversation, or one started for the card and ended after it).
- * One probe per agent per run (probes of the same agent share one start); nothing is kept on disk.
+ * Fills agents' capability cards from their `initialize` answer, read from a loan of the agent's
+ * process (`AgentAccess`: one that runs for a conversation, or one started for the card and ended
+ * after it), and logs in and out there. One probe per agent per run (probes of the same agent
+ * share one start); nothing is kept on disk.
  */
-import os from 'node:os';
 import type { AgentCard } from '../../../app/agents/agentCard.js';
-import { AgentNotInstalledError, InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
-import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
-import { resolveBinding } from '../binding/resolveBinding.js';
-import { leaseFor } from '../pool/leaseFor.js';
-import { compareVersions } from './versions.js';
-import type { AgentProcesses } from '../pool/AgentProcesses.js';
-import type { AgentAdapter, Env } from './AgentAdapter.js';
-import type { AgentCatalog } from './AgentCatalog.js';
+import { InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
+import { compareVersions } from '../adapters/versions.js';
 import { capabilityOf, describeChannels } from '../instructions/deliverInstructions.js';
+import type { AgentProcesses } from '../pool/AgentProcesses.js';
+import type { AgentAccess } from './AgentAccess.js';
 
 /** Probes and caches capability cards. */
 export class AgentProbe {
   private readonly cards = new Map<string, Promise<AgentCard>>();
 
   constructor(
-    private readonly catalog: AgentCatalog,
-    private readonly env: Env,
+    private readonly access: AgentAccess,
     private readonly pool: AgentProcesses,
   ) {}
 
@@ -43,12 +38,12 @@ export class AgentProbe {
   }
 
   /**
-   * Logs in with one of the agent's methods, in a process of its own. Agents keep their
-   * credentials themselves, so the next session is logged in. Terminal methods are refused: Baton
-   * has no terminal to run them in yet.
+   * Logs in with one of the agent's methods, on a loan of its process. Agents keep their
+   * credentials themselves, so the next session is logged in. Terminal methods run in a terminal
+   * of their own (`LoginTerminals`), not here.
    */
   async authenticate(agentId: string, methodId: string): Promise<void> {
-    const { connection, release } = await this.connect(agentId);
+    const { connection, release } = await this.access.borrow(agentId);
     try {
       const method = connection.authMethods().find((candidate) => candidate.id === methodId);
       if (!method) {
@@ -65,9 +60,9 @@ export class AgentProbe {
     }
   }
 
-  /** Logs out of an agent that offers it, in a process of its own; refused plainly otherwise. */
+  /** Logs out of an agent that offers it, on a loan of its process; refused plainly otherwise. */
   async logout(agentId: string): Promise<void> {
-    const { connection, release } = await this.connect(agentId);
+    const { connection, release } = await this.access.borrow(agentId);
     try {
       if (!connection.canLogout) {
         throw new UnsupportedInputError(connection.agentName, 'logging out', 'it does not offer a way to log out over ACP; use its own command-line tool');
@@ -79,33 +74,9 @@ export class AgentProbe {
     }
   }
 
-  /**
-   * The agent outside any conversation, for `initialize`, logging in or out, or reading its own
-   * sessions: a process of it that runs already (any launch), or one started in the pool without
-   * Baton's instruction channels. `route` hears a session's updates (a session it loads); the
-   * caller releases the process, which ends when nothing else uses it.
-   */
-  async connect(agentId: string, options: { cwd?: string } = {}): Promise<{ adapter: AgentAdapter; connection: AgentConnection; route(sessionId: string, onUpdate: (update: SessionUpdate) => void): () => void; release(): Promise<void> }> {
-    const adapter = this.catalog.get(agentId);
-    const executable = this.catalog.resolve(adapter);
-    if (!executable) {
-      throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
-    }
-    const base = resolveBinding({ adapter, executable, baseEnv: this.env, cwd: options.cwd ?? this.env.HOME ?? os.homedir() });
-    const running = await this.pool.running(agentId);
-    const lease = await leaseFor({ adapter, executable, baseEnv: this.env, pool: this.pool, binding: running ? { launch: { ...base.launch, digest: running.key } } : base, ...(running ? { ownProcess: false } : {}) });
-    return {
-      adapter,
-      connection: lease.agent.connection,
-      // Nothing runs here that could ask the person anything: a question is answered "cancelled".
-      route: (sessionId, onUpdate) => lease.agent.register(sessionId, { onUpdate, requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) }),
-      release: () => lease.release(),
-    };
-  }
-
   /** Deletes one of the agent's own sessions where it offers `session/delete`; says whether it did. */
   async deleteSession(agentId: string, sessionId: string): Promise<boolean> {
-    const { connection, release } = await this.connect(agentId);
+    const { connection, release } = await this.access.borrow(agentId);
     try {
       if (!connection.canDeleteSession) {
         return false;
@@ -118,7 +89,7 @@ export class AgentProbe {
   }
 
   private async probe(agentId: string): Promise<AgentCard> {
-    const { adapter, connection, release } = await this.connect(agentId);
+    const { adapter, connection, release } = await this.access.borrow(agentId);
     try {
       const { protocolVersion, agentCapabilities: capabilities, agentInfo } = connection.initialized;
       const sessions = capabilities?.sessionCapabilities;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
-import type { AgentAdapter } from './AgentAdapter.js';
+import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 
 const customAgentSchema = z.object({
   name: z.string().trim().min(1),

@@ -4,16 +4,16 @@ import path from 'node:path';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { NotFoundError } from '../../../app/errors.js';
 import { findExecutable } from '../process/findExecutable.js';
-import { compareVersions } from './versions.js';
+import { compareVersions } from '../adapters/versions.js';
 import { packageVersion } from '../process/packageVersion.js';
-import type { AgentAdapter, Env } from './AgentAdapter.js';
+import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import type { AgentInstaller } from './AgentInstaller.js';
-import { claudeAdapter } from './claude.js';
-import { codexAdapter } from './codex.js';
-import { geminiAdapter } from './gemini.js';
-import { opencodeAdapter } from './opencode.js';
-import { piAdapter } from './pi.js';
-import { qwenAdapter } from './qwen.js';
+import { claudeAdapter } from '../adapters/claude.js';
+import { codexAdapter } from '../adapters/codex.js';
+import { geminiAdapter } from '../adapters/gemini.js';
+import { opencodeAdapter } from '../adapters/opencode.js';
+import { piAdapter } from '../adapters/pi.js';
+import { qwenAdapter } from '../adapters/qwen.js';
 import { readCustomAgents, type CustomAgentsResult } from './customAgents.js';
 
 /** Built-in adapters in picker order. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { InvalidRequestError } from '../../../app/errors.js';
-import type { Env } from './AgentAdapter.js';
+import type { Env } from '../adapters/AgentAdapter.js';
 
 const overridesSchema = z.record(z.string().min(1), z.array(z.string().min(1)).min(1));
 

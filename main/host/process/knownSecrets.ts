@@ -3,7 +3,7 @@
  * started with and in agents' own settings. They are redacted from injector output before it is
  * delivered or recorded.
  */
-import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
+import type { Env } from './env.js';
 
 /** Words of a setting's name that mark it as holding a secret (whole words: AUTHOR is not AUTH). */
 const SECRET_WORDS = new Set(['KEY', 'APIKEY', 'TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'PASS', 'PWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'AUTH', 'COOKIE', 'DSN']);
@@ -31,7 +31,7 @@ function hasUrlPassword(value: string): boolean {
 const MIN_SECRET_LENGTH = 8;
 
 /** The secret values in the agents' environment and settings. */
-export function agentSecrets(env: Env, adapters: readonly Pick<AgentAdapter, 'env'>[]): string[] {
+export function agentSecrets(env: Env, adapters: ReadonlyArray<{ env?: Env | undefined }>): string[] {
   const values = new Set<string>();
   for (const source of [env, ...adapters.map((adapter) => adapter.env)]) {
     for (const [name, value] of Object.entries(source ?? {})) {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageName } from './builtinAdapter.js';
+import { packageName } from '../adapters/builtinAdapter.js';
 
 /** Where the shipped locks are (beside this module, in the source tree and in dist/). */
 export const AGENT_LOCKS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agentLocks');

@@ -8,14 +8,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { AgentNotInstalledError, InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
+import { InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
-import { resolveBinding } from '../binding/resolveBinding.js';
-import { findExecutable } from '../process/findExecutable.js';
+import { ptyProgram, scriptArgs } from '../process/pty.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
 import { shellWord } from '../process/shellWord.js';
-import type { Env } from './AgentAdapter.js';
-import type { AgentCatalog } from './AgentCatalog.js';
+import type { Env } from '../process/env.js';
+import type { AgentAccess } from './AgentAccess.js';
 import type { AgentProbe } from './AgentProbe.js';
 
 /** What a log-in terminal reports: output as it comes, then how it ended. */
@@ -27,14 +26,6 @@ const HANGUP_GRACE_MS = 1_000;
 /** Smallest and largest terminal sizes accepted. */
 const MIN_SIZE = { cols: 20, rows: 5 };
 const MAX_SIZE = { cols: 500, rows: 200 };
-
-/** The `script` program that gives a command a pseudo-terminal here, if there is one. */
-export function ptyProgram(env: Env, platform: NodeJS.Platform = process.platform): string | undefined {
-  if (platform !== 'linux' && platform !== 'darwin') {
-    return undefined;
-  }
-  return findExecutable('script', { PATH: [env.PATH ?? '', '/usr/bin', '/bin'].filter(Boolean).join(':') });
-}
 
 /** The direct children of a process (`pgrep -P`, on Linux and macOS alike). */
 function childPids(pid: number): number[] {
@@ -49,13 +40,6 @@ function childPids(pid: number): number[] {
   }
 }
 
-/** How `script` runs `line` (a /bin/sh command line) in a pseudo-terminal, on each system. */
-function scriptArgs(line: string, platform: NodeJS.Platform): string[] {
-  // util-linux: -q quiet, -f flush each write, -e pass the command's exit status on, -c the command.
-  // BSD (macOS): script [-q] file command…
-  return platform === 'darwin' ? ['-q', '/dev/null', '/bin/sh', '-c', line] : ['-q', '-f', '-e', '-c', line, '/dev/null'];
-}
-
 type Running = { agentId: string; process: ProcessGroup };
 
 /** Runs terminal log-ins, one per agent at a time. */
@@ -63,7 +47,7 @@ export class LoginTerminals {
   private readonly running = new Map<string, Running>();
 
   constructor(
-    private readonly catalog: AgentCatalog,
+    private readonly access: AgentAccess,
     private readonly probe: AgentProbe,
     private readonly env: Env,
     private readonly report: (event: LoginTerminalEvent) => void,
@@ -76,7 +60,7 @@ export class LoginTerminals {
 
   /** Starts the agent's terminal log-in method; output and the exit come through `report`. */
   async start(agentId: string, methodId: string, size: { cols: number; rows: number }): Promise<string> {
-    const adapter = this.catalog.get(agentId);
+    const adapter = this.access.catalog.get(agentId);
     const script = ptyProgram(this.env);
     if (!script) {
       throw new UnsupportedInputError(adapter.displayName, 'a log-in that runs in a terminal', 'this system offers no pseudo-terminal to Baton; log in from a terminal, then try again');
@@ -84,24 +68,21 @@ export class LoginTerminals {
     if ([...this.running.values()].some((running) => running.agentId === agentId)) {
       throw new InvalidRequestError(`A log-in to ${adapter.displayName} is already open.`);
     }
-    const executable = this.catalog.resolve(adapter);
-    if (!executable) {
-      throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
-    }
-    // The method's arguments come from the agent's own answer to initialize.
-    const { connection } = await this.probe.connect(agentId);
+    // The method's arguments come from the agent's own answer to initialize, read on a loan of
+    // its process: given back, never ended (a conversation may be using it).
+    const loan = await this.access.borrow(agentId);
     let method: { args: string[]; env: Record<string, string> } | undefined;
     try {
-      method = connection.terminalMethod(methodId);
+      method = loan.connection.terminalMethod(methodId);
     } finally {
-      await connection.dispose();
+      await loan.release();
     }
     if (!method) {
       throw new InvalidRequestError(`${adapter.displayName} offers no terminal log-in method "${methodId}".`);
     }
     const cols = Math.min(Math.max(Math.round(size.cols), MIN_SIZE.cols), MAX_SIZE.cols);
     const rows = Math.min(Math.max(Math.round(size.rows), MIN_SIZE.rows), MAX_SIZE.rows);
-    const launch = resolveBinding({ adapter, executable, baseEnv: this.env, cwd: this.env.HOME ?? process.cwd() }).launch.own;
+    const { launch } = this.access.launch(agentId);
     const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${[launch.command, ...launch.args, ...method.args].map(shellWord).join(' ')}`;
     const child = new ProcessGroup({ command: script, args: scriptArgs(line, process.platform), env: { ...launch.env, ...method.env, TERM: 'xterm-256color' }, cwd: launch.cwd });
     await child.spawned();

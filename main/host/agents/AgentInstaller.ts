@@ -11,9 +11,9 @@ import path from 'node:path';
 import { AgentInstallFailedError, InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
 import { findExecutable } from '../process/findExecutable.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
-import type { AgentAdapter, Env } from './AgentAdapter.js';
+import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';
-import { packageName } from './builtinAdapter.js';
+import { packageName } from '../adapters/builtinAdapter.js';
 
 /** One line of progress. */
 export type InstallProgress = { agentId: string; action: 'install' | 'update' | 'remove'; text: string };

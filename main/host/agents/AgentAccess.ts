@@ -1,0 +1,92 @@
+/**
+ * The agent outside a conversation, reached one way: the one place that finds an agent's
+ * executable (or says plainly that it is not installed), builds its launch outside any
+ * conversation (in its home folder, `HOME` of the agents' environment, unless a folder is given),
+ * and lends its process for a card, a log-in or its own sessions. A loan is a process of the
+ * agent that runs already (any conversation's: one process is what the agent is), or one started
+ * for it; its only way out is `release()`, so a loan never ends a process a conversation uses.
+ */
+import { AgentNotInstalledError } from '../../../app/errors.js';
+import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
+import type { AgentAdapter } from '../adapters/AgentAdapter.js';
+import { launchDigest, ownLaunch } from '../binding/ownLaunch.js';
+import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
+import { leaseFor } from '../pool/leaseFor.js';
+import type { Env } from '../process/env.js';
+import type { LaunchSpec } from '../process/ProcessGroup.js';
+import type { AgentCatalog } from './AgentCatalog.js';
+
+/** A lent connection: everything but ending the process (a loan ends with `release()`). */
+export type LentConnection = Omit<AgentConnection, 'dispose'>;
+
+/** A loan of an agent's process. */
+export type AgentLoan = {
+  adapter: AgentAdapter;
+  connection: LentConnection;
+  /** Routes a session's updates (one the borrower loads) to `onUpdate`; returns the removal. Questions are answered "cancelled". */
+  route(sessionId: string, onUpdate: (update: SessionUpdate) => void): () => void;
+  /** Gives the process back; it ends when nothing else uses it. */
+  release(): Promise<void>;
+};
+
+/** Finds agents and lends their processes outside conversations. */
+export class AgentAccess {
+  constructor(
+    readonly catalog: AgentCatalog,
+    private readonly env: Env,
+    private readonly pool: AgentProcesses,
+    private readonly homeDir: string,
+  ) {}
+
+  /** The adapter and its executable; {@link AgentNotInstalledError} when it is not installed. */
+  find(agentId: string): { adapter: AgentAdapter; executable: string } {
+    const adapter = this.catalog.get(agentId);
+    return { adapter, executable: this.executableOf(adapter) };
+  }
+
+  /** The adapter's executable; {@link AgentNotInstalledError} when it is not installed. */
+  executableOf(adapter: AgentAdapter): string {
+    const executable = this.catalog.resolve(adapter);
+    if (!executable) {
+      throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
+    }
+    return executable;
+  }
+
+  /** True when the agent can be run here. */
+  installed(agentId: string): boolean {
+    return this.catalog.resolve(this.catalog.get(agentId)) !== undefined;
+  }
+
+  /** The folder the agent runs in outside a conversation: its home folder. */
+  get outsideFolder(): string {
+    return this.env.HOME ?? this.homeDir;
+  }
+
+  /** The agent's own launch outside a conversation, with no instruction channel. */
+  launch(agentId: string, cwd: string = this.outsideFolder): { adapter: AgentAdapter; launch: LaunchSpec } {
+    const { adapter, executable } = this.find(agentId);
+    return { adapter, launch: ownLaunch(adapter, executable, this.env, cwd) };
+  }
+
+  /** Lends the agent's process: one that runs already, or one started for the loan. */
+  async borrow(agentId: string, options: { cwd?: string } = {}): Promise<AgentLoan> {
+    const { adapter, executable } = this.find(agentId);
+    const running = await this.pool.running(agentId);
+    const held = running ? this.pool.leaseRunning(running) : undefined;
+    const lease: Lease =
+      held ??
+      (await (() => {
+        const own = ownLaunch(adapter, executable, this.env, options.cwd ?? this.outsideFolder);
+        const launch = { own, digest: launchDigest(own, null), materialize: () => own };
+        return leaseFor({ adapter, executable, baseEnv: this.env, pool: this.pool, binding: { launch } });
+      })());
+    return {
+      adapter,
+      connection: lease.agent.connection,
+      // Nothing a loan runs can ask the person: a question is answered "cancelled", never allowed.
+      route: (sessionId, onUpdate) => lease.agent.register(sessionId, { onUpdate, requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) }),
+      release: () => lease.release(),
+    };
+  }
+}
