@@ -23,6 +23,8 @@ export const errorCodes = [
   'AgentInstallFailed',
   'InjectorUnavailable',
   'ImportNotConfirmed',
+  'UnverifiedDownload',
+  'AgentTooOld',
   'Internal',
 ] as const;
 
@@ -207,6 +209,31 @@ export class ImportNotConfirmedError extends BatonError {
   }
 }
 
+/** An agent's archive has no checksum to check it against: installed only once the person agrees, knowing why. */
+export class UnverifiedDownloadError extends BatonError {
+  constructor(agentName: string, agentId: string, url: string) {
+    super(
+      'UnverifiedDownload',
+      `The registry gives no checksum for ${agentName}'s archive, so Baton cannot check that what it downloads from ${url} is what the registry lists. Install it only if you trust that address.`,
+      { agentName, agentId, url },
+    );
+  }
+}
+
+/**
+ * The agent that would run is older than the oldest release Baton supports, and what it would be
+ * given (the person's instructions) needs that release: the turn is refused with Update as the way out.
+ */
+export class AgentTooOldError extends BatonError {
+  constructor(agentName: string, agentId: string, version: string, oldestSupported: string, input: string) {
+    super(
+      'AgentTooOld',
+      `${agentName} ${version} cannot take ${input}: Baton delivers them to ${agentName} ${oldestSupported} or later, and an older one would lose them silently. Update ${agentName}, or send without them.`,
+      { agentName, agentId, version, oldestSupported, input },
+    );
+  }
+}
+
 /** Something Baton did not expect (a bug, or a failure with no typed error of its own). */
 export class InternalError extends BatonError {
   constructor(message: string) {
@@ -241,6 +268,8 @@ export const errorClasses: { readonly [C in ErrorCode]: abstract new (...args: n
   AgentInstallFailed: AgentInstallFailedError,
   InjectorUnavailable: InjectorUnavailableError,
   ImportNotConfirmed: ImportNotConfirmedError,
+  UnverifiedDownload: UnverifiedDownloadError,
+  AgentTooOld: AgentTooOldError,
   Internal: InternalError,
 };
 

@@ -21,3 +21,5 @@ run('host and shell', bin('tsc'), ['-p', 'tsconfig.node.json']);
 run('renderer', bin('vite'), ['build', '--logLevel', 'warn']);
 // The lockfiles of the built-in agents' pinned packages, beside the installer that uses them.
 cpSync(path.join(root, 'main/host/agents/agentLocks'), path.join(root, 'dist/main/host/agents/agentLocks'), { recursive: true });
+// The ACP Registry's index as it shipped (used until, and unless, a newer one is downloaded).
+cpSync(path.join(root, 'main/host/agents/registry/snapshot.json'), path.join(root, 'dist/main/host/agents/registry/snapshot.json'));

@@ -20,7 +20,7 @@ const chromium = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const runId = randomUUID();
 const runTmp = mkdtempSync(path.join(os.tmpdir(), 'baton-test-run-'));
 /** The environment of every suite: its own temp folder, and the marker its processes inherit. */
-const suiteEnv = { ...process.env, TMPDIR: runTmp, BATON_TEST_RUN: runId };
+const suiteEnv = { ...process.env, TMPDIR: runTmp, BATON_TEST_RUN: runId, BATON_REGISTRY_URL: process.env.BATON_REGISTRY_URL ?? 'off' };
 
 let passed = 0;
 let failed = 0;

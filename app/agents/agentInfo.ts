@@ -5,7 +5,26 @@ import { z } from 'zod';
 export const agentInfoSchema = z.object({
   agentId: z.string().min(1),
   displayName: z.string().min(1),
-  source: z.enum(['builtin', 'custom']),
+  source: z.enum(['builtin', 'custom', 'registry']),
+  /** What it is, in a sentence (from the ACP Registry). */
+  description: z.string().optional(),
+  /** Its icon, as a data URL of an SVG image (shown as an image, never as markup). */
+  icon: z.string().optional(),
+  /** True for the agents whose behaviour Baton's own tests cover ("Tested with Baton"). */
+  tested: z.boolean().default(false),
+  /** What the ACP Registry lists of it, when it does. */
+  registry: z
+    .object({
+      id: z.string(),
+      version: z.string(),
+      distribution: z.enum(['npx', 'binary', 'uvx']),
+      website: z.string().optional(),
+      repository: z.string().optional(),
+      license: z.string().optional(),
+      /** The archive has no checksum: installing it needs the person's agreement. */
+      unverified: z.boolean().optional(),
+    })
+    .optional(),
   /** The command line Baton runs, for display. */
   command: z.string(),
   available: z.boolean(),
@@ -20,9 +39,9 @@ export const agentInfoSchema = z.object({
   /**
    * For agents Baton can install into its own agents folder: the version it pins, the version
    * installed there (if any), and whether that copy is the one used (one the person installed
-   * themselves, found on PATH, comes first).
+   * themselves, found on PATH, comes first); `update` is a newer version to offer ("Update to …").
    */
-  managed: z.object({ pinned: z.string().optional(), installed: z.string().optional(), inUse: z.boolean() }).optional(),
+  managed: z.object({ pinned: z.string().optional(), installed: z.string().optional(), inUse: z.boolean(), update: z.string().optional() }).optional(),
 });
 
 /** One entry of the agent picker. */

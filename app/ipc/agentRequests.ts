@@ -4,6 +4,23 @@ import { agentCardSchema } from '../agents/agentCard.js';
 import { agentInfoSchema } from '../agents/agentInfo.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
 
+/** What Settings › Agents says of the ACP Registry: which copy of its index is in use, where it is refreshed from, and why a refresh failed. */
+export const registryStatusSchema = z.object({
+  source: z.enum(['snapshot', 'downloaded']),
+  takenAt: z.string(),
+  url: z.string().nullable(),
+  urlFrom: z.enum(['environment', 'setting', 'default']),
+  checkedAt: z.string().nullable(),
+  problem: z.string().nullable(),
+  agents: z.number().int().nonnegative(),
+  skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
+});
+/** One of {@link registryStatusSchema}. */
+export type RegistryStatus = z.infer<typeof registryStatusSchema>;
+
+/** Every agent Baton offers, why `agents.json` was not read (if it was not), and the registry's status. */
+const agentListSchema = z.object({ agents: z.array(agentInfoSchema), agentsFileProblem: z.string().nullable().default(null), registry: registryStatusSchema.nullable().default(null) });
+
 /** A session an agent keeps itself (from its `session/list`), and the conversation it is already imported into. */
 export const agentSessionSchema = z.object({
   sessionId: z.string(),
@@ -51,7 +68,17 @@ export type AgentProcess = z.infer<typeof agentProcessSchema>;
 export const agentRequests = {
   listAgents: {
     params: z.object({}),
-    result: z.object({ agents: z.array(agentInfoSchema) }),
+    result: agentListSchema,
+  },
+  /** Asks the ACP Registry's address for a newer index now (at most once an hour is done on its own). */
+  refreshRegistry: {
+    params: z.object({}),
+    result: agentListSchema,
+  },
+  /** Sets the registry's address (an https URL, a file: URL or a path; `off`; null: the default). `BATON_REGISTRY_URL` still wins. */
+  setRegistryUrl: {
+    params: z.object({ url: z.string().trim().max(4_000).nullable() }),
+    result: agentListSchema,
   },
   /** Logs in to an agent with one of the methods it offers (it keeps the credentials itself). */
   authenticateAgent: {
@@ -63,8 +90,9 @@ export const agentRequests = {
    * own agents folder. Progress comes as agentInstallProgress; resolves with the agent list after.
    */
   installAgent: {
-    params: z.object({ agentId: z.string().min(1) }),
-    result: z.object({ agents: z.array(agentInfoSchema) }),
+    /** `unverified`: the person agreed to install an archive the registry gives no checksum for. */
+    params: z.object({ agentId: z.string().min(1), unverified: z.boolean().optional() }),
+    result: agentListSchema,
   },
   /** Removes an agent Baton installed (never one the person installed themselves). */
   /** Cancels an install or update under way (npm is ended; nothing changes). */
@@ -74,7 +102,7 @@ export const agentRequests = {
   },
   removeAgent: {
     params: z.object({ agentId: z.string().min(1) }),
-    result: z.object({ agents: z.array(agentInfoSchema) }),
+    result: agentListSchema,
   },
   /** Runs one of the agent's terminal log-in methods in a terminal the page shows (output comes as loginTerminal). */
   startLoginTerminal: {

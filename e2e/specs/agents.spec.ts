@@ -7,6 +7,7 @@ import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const AGENTS = ['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode', 'pi'];
 
@@ -35,9 +36,8 @@ test.afterAll(async () => {
 for (const name of AGENTS) {
   test(`${name}: available, described by its card, and it answers`, async ({ page }) => {
     await page.goto(host.url);
-    const picker = page.getByRole('combobox', { name: 'Agent' });
-    await expect(picker.getByRole('option', { name, exact: true })).toBeEnabled();
-    await picker.selectOption({ label: name });
+    await chooseAgent(page, name);
+    await expect(page.getByRole('combobox', { name: 'Agent', exact: true })).toHaveValue(name);
     const card = page.getByRole('region', { name: 'Agent capabilities' });
     await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
     // The version the agent reports, shown on its card.
@@ -61,7 +61,7 @@ for (const name of AGENTS) {
 
 test('the agent\'s own options appear as pickers, and a chosen model is used', async ({ page }) => {
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-options'));
   await page.getByRole('textbox', { name: 'Message' }).fill('first, with the default model');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
@@ -77,7 +77,7 @@ test('the agent\'s own options appear as pickers, and a chosen model is used', a
 
   // A new conversation with Claude: the pickers are there before the first message, with the last choice.
   await page.getByRole('button', { name: 'New conversation' }).click();
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-options-again'));
   const before = page.getByRole('group', { name: 'Session options' });
   await expect(before.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue('haiku');
@@ -91,7 +91,7 @@ test('the agent\'s own options appear as pickers, and a chosen model is used', a
 
 test('the agent\'s slash commands are offered when a message starts with /', async ({ page }) => {
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-commands'));
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('hello');

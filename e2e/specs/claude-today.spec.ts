@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let stub: ModelStub;
 let host: WebHost | undefined;
@@ -27,7 +28,7 @@ test.afterEach(async () => {
 async function claudeConversation(page: Page, name: string) {
   host = await startWebHost(tempDir(`e2e-${name}`), agentTestEnv(stub.url));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`e2e-${name}-work`));
   return page.getByRole('textbox', { name: 'Message' });
 }

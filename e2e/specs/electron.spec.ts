@@ -9,6 +9,7 @@ import { _electron as electron, expect, test } from '@playwright/test';
 import { electronBinary } from '../../scripts/electronBinary.mjs';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub } from '../fixtures/modelStub.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const binary = electronBinary();
@@ -27,7 +28,7 @@ test('the Electron window sends a message to Claude and shows the reply', async 
     expect(await page.evaluate(() => typeof (globalThis as { baton?: unknown }).baton)).toBe('object');
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+    await chooseAgent(page, 'Claude');
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('electron-work'));
     await page.getByRole('textbox', { name: 'Message' }).fill('Hello from the desktop');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');

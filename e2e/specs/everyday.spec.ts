@@ -11,6 +11,7 @@ import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent, registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let host: WebHost | undefined;
 
@@ -49,7 +50,7 @@ async function addServerInDialog(dialog: Locator, server: { name: string; comman
 
 /** Sets the new conversation up with the fake agent in a folder of its own. */
 async function fakeDraft(page: Page, name: string): Promise<void> {
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(name));
 }
 
@@ -59,7 +60,7 @@ test('a new conversation starts in the folder the last one was started in, not t
   const work = tempDir('e2e-everyday-work');
   await expect(folder).not.toHaveValue('');
   await expect(folder).not.toHaveValue(work);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await folder.fill(work);
   // Before the first message, it says where the agent will work.
   await expect(page.getByRole('status').filter({ hasText: `Fake will work in ${work}` })).toBeVisible();
@@ -395,7 +396,7 @@ test('the theme and the recent folders are kept by Baton, not the browser: a new
   await settings.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
   await settings.getByRole('button', { name: 'Close settings' }).click();
   const work = tempDir('e2e-everyday-preferences-work');
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('hello');
@@ -431,7 +432,7 @@ test('the header is one compact row and a row of options that folds away; narrow
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
   // Other has been used before: Baton knows the options it offers.
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Other' });
+  await chooseAgent(page, 'Other');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-header-other'));
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('first');
@@ -476,7 +477,7 @@ test('the header is one compact row and a row of options that folds away; narrow
   // Another agent for the next message: the pickers are its own, and its choice is applied when it takes over.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Options', exact: true }).click();
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Other' });
+  await chooseAgent(page, 'Other');
   await expect(options.getByRole('combobox', { name: 'Model' })).toHaveValue('gamma');
   await expect(options.getByRole('combobox', { name: 'Model' }).getByRole('option')).toHaveText(['GAMMA', 'DELTA']);
   await expect(page.getByRole('meter', { name: 'Context used' })).toHaveCount(0);
@@ -486,7 +487,7 @@ test('the header is one compact row and a row of options that folds away; narrow
   await expect(page.getByRole('article', { name: /^Other/ })).toContainText('Model: delta');
   await expect(options.getByRole('combobox', { name: 'Model' })).toHaveValue('delta');
   // Back to the first agent: its own options again, its model as it was.
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await expect(options.getByRole('combobox', { name: 'Model' }).getByRole('option')).toHaveText(['ALPHA', 'BETA']);
 });
 

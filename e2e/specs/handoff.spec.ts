@@ -9,6 +9,7 @@ import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let stub: ModelStub;
 let host: WebHost | undefined;
@@ -34,14 +35,14 @@ for (const other of ['Qwen', 'Gemini']) {
     test.setTimeout(240_000);
     host = await startWebHost(tempDir('e2e-handoff'), allAgentsHome(stub.url));
     await page.goto(host.url);
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+    await chooseAgent(page, 'Claude');
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-handoff-work'));
     await say(page, 'First question for Claude');
     const replies = page.getByRole('article').filter({ hasNotText: /^You/ });
     await expect(page.getByRole('article', { name: 'Claude' })).toContainText('First question for Claude');
 
     // The picker works in the conversation: the next message goes to the other agent.
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: other });
+    await chooseAgent(page, other);
     await expect(page.getByRole('status').filter({ hasText: `Your next message goes to ${other}` })).toBeVisible();
     await say(page, `Second question for ${other}`);
     await expect(page.getByRole('article', { name: other })).toContainText(`Second question for ${other}`);
@@ -51,7 +52,7 @@ for (const other of ['Qwen', 'Gemini']) {
     await toOther.getByText(`What ${other} was given`).click();
     await expect(toOther).toContainText('First question for Claude');
 
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+    await chooseAgent(page, 'Claude');
     await say(page, 'Third question, Claude again');
     await expect(page.getByRole('article', { name: 'Claude' }).nth(1)).toContainText('Third question, Claude again');
     const back = page.getByRole('group', { name: `Switched from ${other} to Claude` });

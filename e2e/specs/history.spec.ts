@@ -9,6 +9,7 @@ import { fakeAgentLog, registerFakeAgent, type FakeAgentOptions } from '../fixtu
 import { connectHostClient } from '../fixtures/hostClient.js';
 import { syntheticTranscript } from '../fixtures/syntheticTranscript.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 let host: WebHost;
@@ -25,7 +26,7 @@ async function startWithFakeAgent(dataDir = tempDir('history'), options: FakeAge
 
 async function converse(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'New conversation' }).click();
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('work'));
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
@@ -126,7 +127,7 @@ async function turnCounts(url: string): Promise<Record<string, number>> {
 /** The pane shows one conversation: its title, its agent, its own messages. */
 async function expectCoherent(page: Page, title: string, lastMessage: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toContainText(title);
-  await expect(page.getByRole('combobox', { name: 'Agent' })).toHaveValue('custom:fake');
+  await expect(page.getByRole('combobox', { name: 'Agent', exact: true })).toHaveValue('Fake');
   // The picker works in every conversation (it chooses who handles the next turn), once no turn runs.
   await expect(page.getByRole('combobox', { name: 'Agent' })).toBeEnabled();
   await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText(`Fake reply: ${lastMessage}`);

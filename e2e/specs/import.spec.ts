@@ -9,6 +9,7 @@ import { agentHome } from '../fixtures/agentSetups.js';
 import { connectHostClient } from '../fixtures/hostClient.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let stub: ModelStub;
 const hosts: WebHost[] = [];
@@ -40,7 +41,7 @@ test("a Claude session started elsewhere is imported from Claude's card, once", 
   const host = await startWebHost(tempDir('e2e-importing'), env);
   hosts.push(host);
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   await page.getByRole('region', { name: 'Agent capabilities' }).getByRole('button', { name: 'Import its sessions…' }).click();
   const sessions = page.getByRole('region', { name: "Claude's own sessions" });
@@ -54,7 +55,7 @@ test("a Claude session started elsewhere is imported from Claude's card, once", 
 
   // Listed again, it shows where it went instead of importing twice.
   await page.getByRole('button', { name: 'New conversation' }).click();
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   await page.getByRole('region', { name: 'Agent capabilities' }).getByRole('button', { name: 'Import its sessions…' }).click();
   await expect(sessions.getByRole('listitem').getByRole('button', { name: 'Open (imported)' })).toBeVisible();

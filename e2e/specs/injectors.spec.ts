@@ -12,6 +12,7 @@ import { tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let stub: ModelStub;
 let host: WebHost | undefined;
@@ -40,7 +41,7 @@ function folderWithInjectors(): string {
 }
 
 async function openInstructions(page: Page, agentLabel: string) {
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: agentLabel });
+  await chooseAgent(page, agentLabel);
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   return page.getByRole('dialog', { name: 'Instructions' });
 }
@@ -96,7 +97,7 @@ test('trust a folder, select its injectors: the preview shows each part\'s level
   }
 
   // With Claude, the turn: the injected context is shown apart, the person's message as typed.
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Message' }).fill('Prepare the release');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('Stub reply');

@@ -11,6 +11,7 @@ import { tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const MARKER = 'PAPAYA-7731';
 let stub: ModelStub;
@@ -35,7 +36,7 @@ test.afterEach(async () => {
 async function start(page: Page, agentLabel: string): Promise<void> {
   host = await startWebHost(tempDir('e2e-instructions'), allAgentsHome(stub.url));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: agentLabel });
+  await chooseAgent(page, agentLabel);
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
 }
 
@@ -122,7 +123,7 @@ test("a folder's own instructions reach Claude only once you trust the folder; t
   mkdirSync(path.join(work, '.baton'));
   writeFileSync(path.join(work, '.baton', 'instructions.md'), `The folder asks you to mention ${MARKER}.`);
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Instructions' });

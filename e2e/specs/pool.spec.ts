@@ -9,6 +9,7 @@ import { tempDir } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let stub: ModelStub;
 let host: WebHost | undefined;
@@ -37,7 +38,7 @@ test('five Claude and two Codex conversations reply at once on one process per a
     if (index > 0) {
       await page.getByRole('button', { name: 'New conversation' }).click();
     }
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: agent });
+    await chooseAgent(page, agent);
     await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
     const message = page.getByRole('textbox', { name: 'Message' });
     // Long enough to be still streaming while the others start (100 ms a word).

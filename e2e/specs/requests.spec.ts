@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let host: WebHost | undefined;
 
@@ -22,7 +23,7 @@ async function open(page: Page, options: { requireAuth?: boolean } = {}): Promis
   registerFakeAgent(dataDir, options);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
 }
 
@@ -279,7 +280,7 @@ test('a turn\'s card lists the files it changed, from the checkpoints before and
   registerFakeAgent(dataDir);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   await send(page, `write:${path.join(work, 'notes.md')}`);
   const reply = page.getByRole('article', { name: /^Fake/ });

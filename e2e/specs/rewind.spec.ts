@@ -19,6 +19,7 @@ import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let stub: ModelStub | undefined;
 let host: WebHost | undefined;
@@ -99,7 +100,7 @@ async function threeClaudeTurns(page: Page, work: string): Promise<string> {
   const dataDir = tempDir('e2e-rewind-data');
   host = await startWebHost(dataDir, allAgentsHome(stub.url));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   await turnWithTool(page, 'TURN-ONE please create a.txt', 1);
   expect(listing(work)).toEqual(['a.txt', 'notes.md']);
@@ -180,9 +181,8 @@ test('"Branch from here" with Qwen continues from turn one\'s point; the origina
 
   await page.getByRole('article', { name: 'You' }).nth(1).getByRole('button', { name: 'Branch from here' }).click();
   const dialog = page.getByRole('dialog', { name: 'Branch from here' });
-  const picker = dialog.getByRole('combobox', { name: 'Agent' });
-  await expect(picker).toBeFocused();
-  await picker.selectOption({ label: 'Qwen' });
+  await expect(dialog.getByRole('combobox', { name: 'Agent', exact: true })).toBeFocused();
+  await chooseAgent(dialog, 'Qwen');
   await expect(dialog).toContainText('The files stay as they are now.');
   await dialog.getByRole('checkbox', { name: 'Restore the files of that point in this folder' }).check();
   await dialog.getByRole('button', { name: 'Branch' }).click();
@@ -233,7 +233,7 @@ test('a file over the checkpoint limit (set in Settings) is shown on the turn ca
   await expect(settings.getByRole('checkbox', { name: /Take a checkpoint of the working folder/ })).toBeChecked();
   await settings.getByRole('button', { name: 'Close settings' }).click();
 
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   await say(page, `write:${path.join(work, 'big.bin')}`);
   const reply = page.getByRole('article', { name: /^Fake/ });

@@ -13,6 +13,7 @@ import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 let host: WebHost | undefined;
 let stub: ModelStub | undefined;
@@ -29,7 +30,7 @@ async function open(page: Page, options: { requireAuth?: boolean } = {}): Promis
   registerFakeAgent(dataDir, options);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-settings-work'));
   return dataDir;
 }
@@ -96,7 +97,7 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
   });
   host = await startWebHost(tempDir('e2e-settings-claude-data'), allAgentsHome(stub.url));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   const questions = page.getByRole('group', { name: /^Permission: / });
   const replies = page.getByRole('article', { name: 'Claude' });

@@ -11,6 +11,7 @@ import { tempDir } from '../fixtures/agentEnv.js';
 import { startMcpHttpServer, type McpHttpServer } from '../fixtures/mcpHttpServer.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const TOKEN = 'feed-token-31c9';
 let stub: ModelStub;
@@ -32,7 +33,7 @@ test.afterEach(async () => {
 async function start(page: Page, agentLabel: string, env = allAgentsHome(stub.url)): Promise<void> {
   host = await startWebHost(tempDir('e2e-toolbox'), env);
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: agentLabel });
+  await chooseAgent(page, agentLabel);
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
 }
 

@@ -9,6 +9,7 @@ import { allAgentsHome, everythingServer } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const AGENTS = ['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode', 'pi'];
 const MARKER = 'TOUR-MARKER-5521';
@@ -43,7 +44,7 @@ test('a new user: first launch, a first message with each agent, a toolbox serve
   // A first message with each agent, each in a conversation of its own.
   for (const name of AGENTS) {
     await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: name });
+    await chooseAgent(page, name);
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`e2e-tour-${name}`));
     await send(page, `Hello ${name}, first time here`);
     await expect(page.getByRole('article', { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, first time here`, { timeout: 90_000 });
@@ -52,7 +53,7 @@ test('a new user: first launch, a first message with each agent, a toolbox serve
 
   // The toolbox: a real MCP server added for a new Claude conversation; its tools are listed from the server itself.
   await page.getByRole('button', { name: 'New conversation' }).click();
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-tour-work'));
   await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
   const toolbox = page.getByRole('dialog', { name: 'Toolbox' });
@@ -87,7 +88,7 @@ test('a new user: first launch, a first message with each agent, a toolbox serve
 
   // A switch to Gemini: the refusal names why and carries its ways out; "Don't send my instructions
   // to Gemini" resolves it, and the message goes, handed off, with none of the instructions.
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Gemini' });
+  await chooseAgent(page, 'Gemini');
   await expect(page.getByRole('status').filter({ hasText: 'Your next message goes to Gemini' })).toBeVisible();
   await send(page, 'Hello Gemini, take over');
   const refusal = page.getByRole('alert').filter({ hasText: 'Gemini cannot take instructions to add to its prompt' });

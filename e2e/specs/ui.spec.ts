@@ -15,6 +15,7 @@ import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const ARTIFACTS = path.resolve('e2e/artifacts');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -65,7 +66,7 @@ async function fakeAgentPage(page: Page): Promise<void> {
   registerFakeAgent(dataDir);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Fake' });
+  await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-ui-work'));
 }
 
@@ -89,7 +90,7 @@ test('Claude: highlighted code with a copy button, outside links, and an edit pe
   });
   host = await startWebHost(tempDir('e2e-ui-data'), allAgentsHome(stub.url));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
 
   await send(page, 'code please');
@@ -135,7 +136,7 @@ test('Claude: an image pasted into the message goes to the model as an image', a
   stub = await startModelStub({ reply: (request) => (request.jsonSchema === undefined ? { kind: 'text', chunks: ['A single dot.'] } : undefined) });
   host = await startWebHost(tempDir('e2e-ui-image-data'), allAgentsHome(stub.url));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.evaluate((box, base64) => {
@@ -176,7 +177,7 @@ test('Claude: a card per tool call with its kind and one clear status, the outpu
   });
   host = await startWebHost(tempDir('e2e-ui-tools-data'), allAgentsHome(stub.url));
   await page.goto(host.url);
-  await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Claude' });
+  await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
 
   await send(page, 'please read it');

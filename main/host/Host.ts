@@ -8,11 +8,13 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
 import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
 import type { Env } from './adapters/AgentAdapter.js';
 import { AgentAccess } from './agents/AgentAccess.js';
 import { AgentCatalog } from './agents/AgentCatalog.js';
+import { AgentRegistry } from './agents/registry/AgentRegistry.js';
 import { AgentInstaller } from './agents/AgentInstaller.js';
 import { AgentProbe } from './agents/AgentProbe.js';
 import { LoginTerminals } from './agents/LoginTerminals.js';
@@ -134,7 +136,10 @@ export class Host {
     }
     const toolbox = this.toolbox;
     const installer = new AgentInstaller(dataDir, env, (progress) => this.emit({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
-    const catalog = new AgentCatalog(dataDir, env, installer);
+    const registry = new AgentRegistry({ dataDir, env, setting: () => this.store.getSetting('agents.registryUrl', z.string().nullable(), null) ?? undefined, log });
+    const catalog = new AgentCatalog(dataDir, env, installer, registry);
+    // Asked in the background: the list Baton shipped with (or the last good copy) serves meanwhile.
+    void registry.refreshIfDue();
     this.catalog = catalog;
     this.pool = new AgentProcesses(log);
     const access = new AgentAccess(catalog, env, this.pool, homeDir);

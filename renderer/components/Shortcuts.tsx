@@ -51,7 +51,7 @@ export function Shortcuts() {
         focus('input[aria-label="Search conversations"]');
       } else if (event.altKey && (event.code === 'KeyA' || key === 'a')) {
         event.preventDefault();
-        focus('select[aria-label="Agent"]');
+        focus('input[role="combobox"][aria-label="Agent"]');
       } else if (event.altKey && (event.code === 'KeyM' || key === 'm')) {
         event.preventDefault();
         focus('textarea[aria-label="Message"]');

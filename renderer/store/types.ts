@@ -1,7 +1,5 @@
 /** The shape of the renderer's one store, assembled from slices. */
 import type { StateCreator } from 'zustand';
-import type { AgentCard } from '../../app/agents/agentCard.js';
-import type { AgentInfo } from '../../app/agents/agentInfo.js';
 import type { AlwaysDecision } from '../../app/agents/alwaysDecisions.js';
 import type { ElicitationValue } from '../../app/agents/elicitation.js';
 import type { Envelope } from '../../app/events/index.js';
@@ -16,6 +14,7 @@ import type { Api } from '../api.js';
 import type { ConnectionStatus } from '../transport/Transport.js';
 import type { BufferedTranscript } from './transcriptBuffer.js';
 import type { Attachment } from '../../app/prompt/attachments.js';
+import type { AgentsSlice } from './slices/agentsSlice.js';
 
 /** What the main pane shows. */
 /** An attachment in the message box: what is sent, and how it is shown there. */
@@ -47,10 +46,6 @@ export type HostSlice = {
   /** The data folder and Baton's version, as the host said at start (shown in Settings). */
   dataDir: string;
   version: string;
-  agents: AgentInfo[];
-  /** Capability cards by agent, as the agents answered (or why they could not). */
-  cards: Record<string, { card?: AgentCard; error?: string }>;
-  describeAgent(agentId: string): Promise<void>;
   error: ShownError | null;
   /** A short confirmation (logged in…), shown until dismissed or replaced. */
   info: string | null;
@@ -64,14 +59,6 @@ export type HostSlice = {
   startLoginTerminal(agentId: string, methodId: string, methodName: string, size: { cols: number; rows: number }): Promise<void>;
   sendLoginInput(data: string): void;
   closeLoginTerminal(): Promise<void>;
-  /** Installs, updates and removals under way or just failed, by agent: npm's recent lines. */
-  installs: Record<string, { action: 'install' | 'update' | 'remove'; lines: string[]; running: boolean; error: string | null }>;
-  /** Installs (or updates) an agent into Baton's agents folder. */
-  installAgent(agentId: string): Promise<void>;
-  /** Cancels an install or update under way. */
-  cancelInstall(agentId: string): Promise<void>;
-  /** Removes an agent Baton installed. */
-  removeAgent(agentId: string): Promise<void>;
   /** The sessions an agent keeps itself, as last listed (for importing them). */
   agentSessions: { agentId: string; cwd: string | undefined; loading: boolean; sessions: AgentSession[]; truncated: boolean; error: string | null; importing: string | null } | null;
   listAgentSessions(agentId: string, cwd: string | undefined): Promise<void>;
@@ -379,7 +366,7 @@ export type SettingsSlice = {
 };
 
 /** The whole renderer state. */
-export type BatonState = HostSlice & TranscriptsSlice & ComposerSlice & DraftsSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice & RewindSlice;
+export type BatonState = HostSlice & AgentsSlice & TranscriptsSlice & ComposerSlice & DraftsSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice & RewindSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

@@ -38,7 +38,7 @@ export type { PermissionModes } from '../acp/permissionModes.js';
 export type AgentAdapter = Readonly<{
   agentId: string;
   displayName: string;
-  source: 'builtin' | 'custom';
+  source: 'builtin' | 'custom' | 'registry';
   /** Executable name or path, resolved against PATH at launch. */
   command: string;
   args: readonly string[];
@@ -113,5 +113,26 @@ export type AgentAdapter = Readonly<{
   mcpToolTitle?: string;
   /** The oldest release Baton supports (older ones get a card that says so, with Update). */
   oldestSupported?: string;
+  /**
+   * An archive Baton installs it from (a registry `binary` distribution for this platform): where,
+   * the checksum the registry gives (none: installed only once the person agrees), and the
+   * executable inside it.
+   */
+  archive?: Readonly<{ url: string; sha256?: string; cmd: string }>;
+  /** False when the agent is never looked for on PATH (a registry package whose command name is not known before it is installed). */
+  onPath?: boolean;
+  /** What the ACP Registry says of it (its entry), for agents it lists. */
+  registry?: RegistryFacts;
+}>;
+
+/** What the ACP Registry lists of an agent, as the picker shows it. */
+export type RegistryFacts = Readonly<{
+  id: string;
+  version: string;
+  description: string;
+  distribution: 'npx' | 'binary' | 'uvx';
+  website?: string;
+  repository?: string;
+  license?: string;
 }>;
 

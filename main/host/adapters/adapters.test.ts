@@ -55,12 +55,12 @@ describe('custom agents', () => {
     expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/agent_servers/);
   });
 
-  it('the catalog shows a bad agents.json as an unavailable entry, keeping the built-ins', () => {
+  it("the catalog says why a bad agents.json was not read, keeping the built-ins", () => {
     const dir = tempDir('agents');
     writeFileSync(path.join(dir, 'agents.json'), '[]');
-    const list = new AgentCatalog(dir, { PATH: '' }).list();
-    expect(list.map((agent) => agent.displayName).slice(0, 5)).toEqual(['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode']);
-    expect(list.at(-1)).toMatchObject({ available: false, unavailableReason: expect.stringContaining('agents.json') });
+    const { agents, agentsFileProblem } = new AgentCatalog(dir, { PATH: '' }).list();
+    expect(agents.map((agent) => agent.displayName)).toEqual(['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode', 'pi']);
+    expect(agentsFileProblem).toContain('agents.json');
   });
 
   it('marks an agent available only when its executable is on PATH', () => {
@@ -70,7 +70,7 @@ describe('custom agents', () => {
     writeFileSync(path.join(bin, 'codex-acp'), '#!/bin/sh\n');
     chmodSync(path.join(bin, 'codex-acp'), 0o755);
     writeFileSync(path.join(bin, 'gemini'), 'not executable');
-    const list = new AgentCatalog(dir, { PATH: bin }).list();
+    const list = new AgentCatalog(dir, { PATH: bin }).list().agents;
     const byId = Object.fromEntries(list.map((agent) => [agent.agentId, agent]));
     expect(byId.codex?.available).toBe(true);
     expect(byId.gemini?.available).toBe(false);

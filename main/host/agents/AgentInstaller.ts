@@ -8,12 +8,27 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AgentInstallFailedError, InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
+import { AgentInstallFailedError, InvalidRequestError, UnsupportedInputError, UnverifiedDownloadError } from '../../../app/errors.js';
+import { AgentConnection } from '../acp/AgentConnection.js';
+import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
+import { packageName } from '../adapters/builtinAdapter.js';
 import { findExecutable } from '../process/findExecutable.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
-import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';
-import { packageName } from '../adapters/builtinAdapter.js';
+import { installArchive } from './archives/installArchive.js';
+import { lastMeaningfulLine, missingPackage, platformPart, unreachableRegistry } from './npmFailure.js';
+
+/** The manifest Baton writes into an install folder: what was installed, and the executable to run (relative to the folder). */
+const MANIFEST = 'baton-agent.json';
+
+/** How long a new copy of a registry agent has to answer `initialize` before it is refused. */
+const ANSWER_TIMEOUT_MS = 60_000;
+
+/** An install under way: its npm run (or download), which Cancel ends. */
+type Run = { group: ProcessGroup | undefined; abort: AbortController; cancelled: boolean };
+
+/** What an install put in its folder, as its manifest records it. */
+type Installed = { executable: string; version: string | undefined; packages?: readonly string[]; source?: string; sha256?: string };
 
 /** One line of progress. */
 export type InstallProgress = { agentId: string; action: 'install' | 'update' | 'remove'; text: string };
@@ -24,8 +39,8 @@ const OUTPUT_LINES_IN_ERRORS = 20;
 /** Installs, updates and removes agents in Baton's agents folder. */
 export class AgentInstaller {
   private readonly busy = new Set<string>();
-  /** The npm run of each install under way (Cancel ends it). */
-  private readonly npmRuns = new Map<string, { group: ProcessGroup; cancelled: boolean }>();
+  /** Each install under way (Cancel ends it). */
+  private readonly runs = new Map<string, Run>();
 
   constructor(
     private readonly dataDir: string,
@@ -57,9 +72,20 @@ export class AgentInstaller {
     return name !== spec ? spec.slice(name.length + 1) : undefined;
   }
 
+  /** The executable of Baton's copy, as its install recorded it (absolute), if there is one. */
+  installedExecutable(adapter: AgentAdapter): string | undefined {
+    try {
+      const { executable } = JSON.parse(readFileSync(path.join(this.folder(adapter), MANIFEST), 'utf8')) as { executable?: unknown };
+      const absolute = typeof executable === 'string' && executable !== '' ? path.join(this.folder(adapter), executable) : undefined;
+      return absolute && existsSync(absolute) ? absolute : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The version installed in Baton's folder, if any. */
   installedVersion(adapter: AgentAdapter): string | undefined {
-    const manifest = path.join(this.folder(adapter), 'baton-agent.json');
+    const manifest = path.join(this.folder(adapter), MANIFEST);
     try {
       const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown };
       return typeof version === 'string' ? version : undefined;
@@ -68,54 +94,149 @@ export class AgentInstaller {
     }
   }
 
-  /** Installs, or updates to the pinned version; resolves when the new copy is in place. */
-  async install(adapter: AgentAdapter): Promise<void> {
+  /**
+   * Installs, or updates to the version Baton pins (a registry agent: the registry's version);
+   * resolves when the new copy is in place. An archive without a checksum needs `unverified: true`
+   * (the person agreed). A registry agent's new copy must answer `initialize` before it replaces
+   * the old one.
+   */
+  async install(adapter: AgentAdapter, options: { unverified?: boolean } = {}): Promise<void> {
     const action = this.installedVersion(adapter) ? 'update' : 'install';
     const packages = this.packages(adapter);
-    if (!packages || packages.length === 0) {
-      throw new UnsupportedInputError(adapter.displayName, 'installing it', 'Baton does not know which npm package it comes in; install it yourself and put it on PATH');
+    if (adapter.archive === undefined && (!packages || packages.length === 0)) {
+      throw new UnsupportedInputError(adapter.displayName, 'installing it', adapter.installHint ?? 'Baton does not know which npm package it comes in; install it yourself and put it on PATH');
+    }
+    if (adapter.archive && adapter.archive.sha256 === undefined && options.unverified !== true) {
+      throw new UnverifiedDownloadError(adapter.displayName, adapter.agentId, adapter.archive.url);
     }
     await this.exclusive(adapter, async () => {
-      const npm = findExecutable('npm', this.env);
-      if (!npm) {
-        throw new AgentInstallFailedError(adapter.displayName, action, 'npm was not found on PATH. Install Node.js (which comes with npm), or install the agent yourself.');
-      }
       const folder = this.folder(adapter);
       const staging = `${folder}.staging`;
       rmSync(staging, { recursive: true, force: true });
       mkdirSync(staging, { recursive: true });
-      // The pinned packages come with the lock Baton was tested with: npm ci installs exactly that tree.
-      const locked = agentLock(adapter.agentId, packages, this.locksDir);
-      if (locked) {
-        writeFileSync(path.join(staging, 'package.json'), locked.manifest);
-        writeFileSync(path.join(staging, 'package-lock.json'), locked.lock);
-      } else {
-        writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: `baton-agent-${path.basename(folder)}`, private: true }, null, 2));
-      }
       const say = (text: string): void => this.progress({ agentId: adapter.agentId, action, text });
-      const npmArgs = locked ? ['ci', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http', ...packages];
-      say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm ${locked ? `ci (the lock Baton ships for ${packages.join(' ')})` : `install ${packages.join(' ')}`}`);
+      const run = { group: undefined as ProcessGroup | undefined, abort: new AbortController(), cancelled: false };
+      this.runs.set(adapter.agentId, run);
       try {
-        const output = await this.runNpm(adapter.agentId, npm, npmArgs, staging, say);
-        if (output.cancelled) {
+        const installed = adapter.archive ? await this.fromArchive(adapter, adapter.archive, staging, say, action, run) : await this.fromNpm(adapter, packages ?? [], staging, say, action, run);
+        if (run.cancelled) {
           throw new AgentInstallFailedError(adapter.displayName, action, 'you cancelled it. Nothing was changed.');
         }
-        if (output.exit !== 0) {
-          throw new AgentInstallFailedError(adapter.displayName, action, unreachableRegistry(output.tail, this.env) ?? `npm exited with ${output.exit}.`, output.tail);
+        if (adapter.source === 'registry') {
+          say(`Checking that ${adapter.displayName} answers…`);
+          await this.answers(adapter, path.join(staging, installed.executable), action);
         }
-        const command = findExecutable(adapter.command, { PATH: path.join(staging, 'node_modules', '.bin'), PATHEXT: this.env.PATHEXT ?? '' });
-        if (!command) {
-          throw new AgentInstallFailedError(adapter.displayName, action, `the package installed, but it has no "${adapter.command}" command.`, output.tail);
-        }
-        const version = this.versionIn(staging, packages[0]!);
-        writeFileSync(path.join(staging, 'baton-agent.json'), JSON.stringify({ agentId: adapter.agentId, packages, version, installedAt: new Date().toISOString() }, null, 2));
+        writeFileSync(path.join(staging, MANIFEST), JSON.stringify({ agentId: adapter.agentId, ...installed, installedAt: new Date().toISOString() }, null, 2));
         this.swapIn(staging, folder);
-        say(`${adapter.displayName} ${version ?? ''} is ${action === 'update' ? 'updated' : 'installed'}.`.replace('  ', ' '));
+        say(`${adapter.displayName} ${installed.version ?? ''} is ${action === 'update' ? 'updated' : 'installed'}.`.replace('  ', ' '));
       } catch (error) {
         rmSync(staging, { recursive: true, force: true });
+        if (run.cancelled && !(error instanceof AgentInstallFailedError)) {
+          throw new AgentInstallFailedError(adapter.displayName, action, 'you cancelled it. Nothing was changed.');
+        }
         throw error;
+      } finally {
+        this.runs.delete(adapter.agentId);
       }
     });
+  }
+
+  /** An npm install into `staging`: the shipped lock for pinned packages (`npm ci`), else `npm install`; finds the agent's command. */
+  private async fromNpm(adapter: AgentAdapter, packages: readonly string[], staging: string, say: (text: string) => void, action: 'install' | 'update', run: Run): Promise<Installed> {
+    const npm = findExecutable('npm', this.env);
+    if (!npm) {
+      throw new AgentInstallFailedError(adapter.displayName, action, 'npm was not found on PATH. Install Node.js (which comes with npm), or install the agent yourself.');
+    }
+    // The pinned packages come with the lock Baton was tested with: npm ci installs exactly that tree.
+    const locked = agentLock(adapter.agentId, packages, this.locksDir);
+    if (locked) {
+      writeFileSync(path.join(staging, 'package.json'), locked.manifest);
+      writeFileSync(path.join(staging, 'package-lock.json'), locked.lock);
+    } else {
+      writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: `baton-agent-${path.basename(this.folder(adapter))}`, private: true }, null, 2));
+    }
+    const npmArgs = locked ? ['ci', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http', ...packages];
+    say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm ${locked ? `ci (the lock Baton ships for ${packages.join(' ')})` : `install ${packages.join(' ')}`}`);
+    const output = await this.runNpm(npm, npmArgs, staging, say, run);
+    if (run.cancelled) {
+      return { executable: '', version: undefined, packages };
+    }
+    if (output.exit !== 0) {
+      const missing = missingPackage(output.tail);
+      const reason =
+        unreachableRegistry(output.tail, this.env) ??
+        (missing ? `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${missing}, which it needs.` : `npm failed: ${lastMeaningfulLine(output.tail) ?? `it exited with ${output.exit}`}.`);
+      throw new AgentInstallFailedError(adapter.displayName, action, reason, output.tail);
+    }
+    const main = packageName(packages[0]!);
+    const part = this.missingPlatformPart(staging, main);
+    if (part) {
+      throw new AgentInstallFailedError(adapter.displayName, action, `npm installed ${main}, but not ${part}, the part of it for this platform (${process.platform}-${process.arch}): the npm registry here does not have it. Choose a version that has it, or install ${adapter.displayName} yourself.`, output.tail);
+    }
+    const command = this.commandIn(staging, adapter, main);
+    if (!command) {
+      throw new AgentInstallFailedError(adapter.displayName, action, `the package installed, but it has no "${adapter.command}" command.`, output.tail);
+    }
+    return { executable: path.relative(staging, command), version: this.versionIn(staging, packages[0]!), packages };
+  }
+
+  /** An archive install into `staging`. */
+  private async fromArchive(adapter: AgentAdapter, archive: NonNullable<AgentAdapter['archive']>, staging: string, say: (text: string) => void, action: 'install' | 'update', run: Run): Promise<Installed> {
+    try {
+      const installed = await installArchive(archive, staging, { signal: run.abort.signal, say });
+      return { executable: installed.executable, version: adapter.registry?.version, source: archive.url, sha256: installed.sha256 };
+    } catch (error) {
+      if (run.cancelled) {
+        throw new AgentInstallFailedError(adapter.displayName, action, 'you cancelled it. Nothing was changed.');
+      }
+      throw new AgentInstallFailedError(adapter.displayName, action, `${(error as Error).message}.`.replace(/\.\.$/, '.'));
+    }
+  }
+
+  /** The agent's command in a staged npm install: its adapter's command, else the package's own (its `bin`). */
+  private commandIn(staging: string, adapter: AgentAdapter, main: string): string | undefined {
+    const bin = path.join(staging, 'node_modules', '.bin');
+    const named = findExecutable(adapter.command, { PATH: bin, PATHEXT: this.env.PATHEXT ?? '' });
+    if (named || adapter.source !== 'registry') {
+      return named;
+    }
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(staging, 'node_modules', main, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+      const names = typeof manifest.bin === 'string' ? [main.split('/').at(-1)!] : Object.keys(manifest.bin ?? {});
+      const chosen = names.find((name) => name === main.split('/').at(-1)) ?? names[0];
+      return chosen ? findExecutable(chosen, { PATH: bin, PATHEXT: this.env.PATHEXT ?? '' }) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The platform part of a package built per platform, when npm installed the package but not that part. */
+  private missingPlatformPart(staging: string, main: string): string | undefined {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(staging, 'node_modules', main, 'package.json'), 'utf8')) as { optionalDependencies?: Record<string, string> };
+      const part = platformPart(manifest.optionalDependencies ?? {}, process.platform, process.arch);
+      const name = part ? packageName(part) : undefined;
+      return part && name && !existsSync(path.join(staging, 'node_modules', name, 'package.json')) && !existsSync(path.join(staging, 'node_modules', main, 'node_modules', name, 'package.json')) ? part : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Starts the staged copy and completes `initialize`; a copy that does not answer never replaces one that does. */
+  private async answers(adapter: AgentAdapter, executable: string, action: 'install' | 'update'): Promise<void> {
+    let connection: AgentConnection | undefined;
+    try {
+      connection = await AgentConnection.start({
+        agentName: adapter.displayName,
+        launch: { command: executable, args: adapter.args, env: { ...this.env, ...adapter.env }, cwd: path.dirname(executable) },
+        handlers: { session: () => undefined },
+        initializeTimeoutMs: ANSWER_TIMEOUT_MS,
+      });
+    } catch (error) {
+      throw new AgentInstallFailedError(adapter.displayName, action, `the new copy did not answer: ${(error as Error).message}${action === 'update' ? ' The copy you had is kept.' : ''}`);
+    } finally {
+      await connection?.dispose().catch(() => undefined);
+    }
   }
 
   /** Removes the managed copy (only Baton's own folder). */
@@ -184,27 +305,23 @@ export class AgentInstaller {
     rmSync(old, { recursive: true, force: true });
   }
 
-  /** Runs npm, passing each output line on; resolves with its exit code and last lines. */
-  /** Cancels an install under way: npm and everything it started are ended, and nothing is swapped in. False when none runs. */
+  /** Cancels an install under way: npm (or the download) is ended, and nothing is swapped in. False when none runs. */
   cancel(agentId: string): boolean {
-    const run = this.npmRuns.get(agentId);
+    const run = this.runs.get(agentId);
     if (!run) {
       return false;
     }
     run.cancelled = true;
-    void run.group.dispose();
+    run.abort.abort();
+    void run.group?.dispose();
     return true;
   }
 
-  private async runNpm(agentId: string, npm: string, args: string[], cwd: string, line: (text: string) => void): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
+  /** Runs npm, passing each output line on; resolves with its exit code and last lines. */
+  private async runNpm(npm: string, args: string[], cwd: string, line: (text: string) => void, run: Run): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
     const child = new ProcessGroup({ command: npm, args, cwd, env: { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' } });
-    const run = { group: child, cancelled: false };
-    this.npmRuns.set(agentId, run);
-    try {
-      return await this.readNpm(child, line, run);
-    } finally {
-      this.npmRuns.delete(agentId);
-    }
+    run.group = child;
+    return this.readNpm(child, line, run);
   }
 
   private async readNpm(child: ProcessGroup, line: (text: string) => void, run: { cancelled: boolean }): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
@@ -247,17 +364,4 @@ const NPM_NAMES = /^(PATH|PATHEXT|HOME|USERPROFILE|APPDATA|LOCALAPPDATA|SYSTEMRO
  */
 export function npmEnvironment(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([name]) => NPM_NAMES.test(name)));
-}
-
-/** npm's codes for a registry it could not reach (no network, a name that does not resolve, no answer). */
-const NETWORK_CODES = /\b(EAI_AGAIN|ENOTFOUND|ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENETUNREACH|EHOSTUNREACH)\b/;
-
-/** Says so plainly when npm failed because it could not reach its registry, naming the setting for a mirror. */
-export function unreachableRegistry(tail: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const code = NETWORK_CODES.exec(tail)?.[1];
-  if (!code) {
-    return undefined;
-  }
-  const registry = env.npm_config_registry ?? env.NPM_CONFIG_REGISTRY ?? 'https://registry.npmjs.org/';
-  return `npm cannot reach the npm registry (${registry}: ${code}). Check the network, or point npm at a mirror you can reach (the npm_config_registry setting, or "registry" in your .npmrc).`;
 }

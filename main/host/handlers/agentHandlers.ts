@@ -19,13 +19,26 @@ type AgentMethods =
   | 'importAgentSession'
   | 'listAgentProcesses'
   | 'getProcessSharing'
-  | 'setProcessPerConversation';
+  | 'setProcessPerConversation'
+  | 'refreshRegistry'
+  | 'setRegistryUrl';
 
 /** The agents' handlers. */
 export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
   const { catalog, probe, installer, logins, imports, pool, sessions, store } = parts;
+  /** The agents, why agents.json was not read, and the registry's status. */
+  const agentList = () => ({ ...catalog.list(), registry: catalog.registry?.status() ?? null });
   return {
-    listAgents: () => ({ agents: catalog.list() }),
+    listAgents: () => agentList(),
+    refreshRegistry: async () => {
+      await catalog.registry?.refresh();
+      return agentList();
+    },
+    setRegistryUrl: async ({ url }) => {
+      store.setSetting('agents.registryUrl', url === null || url === '' ? null : url);
+      await catalog.registry?.refresh();
+      return agentList();
+    },
     describeAgent: async ({ agentId }) => {
       const card = await probe.describe(agentId);
       return { card: { ...card, instructions: `${card.instructions}${instructionNotes(parts, agentId)}` } };
@@ -35,15 +48,15 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
       return {};
     },
     cancelAgentInstall: ({ agentId }) => ({ cancelled: installer.cancel(agentId) }),
-    installAgent: async ({ agentId }) => {
-      await installer.install(catalog.get(agentId));
+    installAgent: async ({ agentId, unverified }) => {
+      await installer.install(catalog.get(agentId), { unverified: unverified === true });
       probe.forget(agentId);
-      return { agents: catalog.list() };
+      return agentList();
     },
     removeAgent: async ({ agentId }) => {
       await installer.remove(catalog.get(agentId));
       probe.forget(agentId);
-      return { agents: catalog.list() };
+      return agentList();
     },
     startLoginTerminal: async ({ agentId, methodId, cols, rows }) => ({ terminalId: await logins.start(agentId, methodId, { cols, rows }) }),
     loginTerminalInput: ({ terminalId, data }) => {

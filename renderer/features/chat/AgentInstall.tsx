@@ -1,23 +1,37 @@
 /**
- * Installing, updating and removing an agent in Baton's own agents folder: the action, npm's
- * progress while it runs, and a readable error (with npm's last lines) when it fails.
+ * Installing, updating and removing an agent in Baton's own agents folder: the action, npm's (or
+ * the download's) progress while it runs, a readable error (with the last lines) when it fails,
+ * and, for an archive the registry gives no checksum for, the question before anything is got.
  */
 import { useState } from 'react';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { useBaton } from '../../store/index.js';
 
 /** Progress and outcome of the agent's last install action. */
-function InstallLog({ agentId }: { agentId: string }) {
+function InstallLog({ agentId, agentName }: { agentId: string; agentName: string }) {
   const install = useBaton((state) => state.installs[agentId]);
   const cancel = useBaton((state) => state.cancelInstall);
+  const installAgent = useBaton((state) => state.installAgent);
+  const dismiss = useBaton((state) => state.dismissInstall);
   if (!install) {
     return null;
   }
   return (
     <div className="install-log">
+      {install.confirm ? (
+        <div className="notice notice-warning" role="alertdialog" aria-label={`Install ${agentName} without a checksum?`}>
+          <p>{install.confirm.message}</p>
+          <button type="button" onClick={() => void installAgent(agentId, { unverified: true })}>
+            Install anyway
+          </button>{' '}
+          <button type="button" onClick={() => dismiss(agentId)}>
+            Don't install
+          </button>
+        </div>
+      ) : null}
       {install.running ? (
         <p role="status" className="muted">
-          <progress aria-label={`${install.action === 'remove' ? 'Removing' : install.action === 'update' ? 'Updating' : 'Installing'}…`} /> {install.lines.at(-1) ?? 'Starting npm…'}{' '}
+          <progress aria-label={`${install.action === 'remove' ? 'Removing' : install.action === 'update' ? 'Updating' : 'Installing'}…`} /> {install.lines.at(-1) ?? 'Starting…'}{' '}
           {install.action !== 'remove' ? (
             <button type="button" onClick={() => void cancel(agentId)}>
               Cancel
@@ -32,8 +46,8 @@ function InstallLog({ agentId }: { agentId: string }) {
       ) : null}
       {install.lines.length > 0 ? (
         <details open={Boolean(install.error)}>
-          <summary>npm output</summary>
-          <pre role="log" aria-label="npm output">{install.lines.join('\n')}</pre>
+          <summary>Install output</summary>
+          <pre role="log" aria-label="Install output">{install.lines.join('\n')}</pre>
         </details>
       ) : null}
     </div>
@@ -53,8 +67,8 @@ export function InstallAction({ agent }: { agent: AgentInfo }) {
         Install {agent.displayName}
         {agent.managed.pinned ? ` ${agent.managed.pinned}` : ''}
       </button>{' '}
-      <span className="muted">into Baton's own agents folder (not your global npm)</span>
-      <InstallLog agentId={agent.agentId} />
+      <span className="muted">{agent.registry?.distribution === 'binary' ? "from the registry's archive, into Baton's own agents folder" : "into Baton's own agents folder (not your global npm)"}</span>
+      <InstallLog agentId={agent.agentId} agentName={agent.displayName} />
     </div>
   );
 }
@@ -69,13 +83,14 @@ export function ManagedAgent({ agent }: { agent: AgentInfo }) {
   if (!managed?.inUse) {
     return null;
   }
-  const outdated = managed.pinned !== undefined && managed.installed !== managed.pinned;
+  // A registry agent offers its newer version; a built-in the version this Baton pins (and tests).
+  const offered = agent.source === 'registry' ? managed.update : managed.pinned !== undefined && managed.installed !== managed.pinned ? managed.pinned : undefined;
   return (
     <div className="managed-agent">
       <span>Installed by Baton{managed.installed ? `: version ${managed.installed}` : ''}.</span>{' '}
-      {outdated ? (
+      {offered ? (
         <button type="button" disabled={running} onClick={() => void installAgent(agent.agentId)}>
-          Update to {managed.pinned}
+          Update to {offered}
         </button>
       ) : null}{' '}
       {confirming ? (
@@ -92,7 +107,7 @@ export function ManagedAgent({ agent }: { agent: AgentInfo }) {
           Remove…
         </button>
       )}
-      <InstallLog agentId={agent.agentId} />
+      <InstallLog agentId={agent.agentId} agentName={agent.displayName} />
     </div>
   );
 }

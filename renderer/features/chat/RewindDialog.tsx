@@ -10,6 +10,7 @@ import { useEffect, useRef } from 'react';
 import type { Result } from '../../../app/ipc/index.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
+import { AgentPicker } from '../agents/AgentPicker.js';
 import { FileDiff } from './FileDiff.js';
 
 type PlannedFile = Result<'previewRewind'>['files'][number];
@@ -140,11 +141,11 @@ export function BranchDialog() {
   const close = useBaton((state) => state.closeBranch);
   const choose = useBaton((state) => state.setBranchChoice);
   const confirm = useBaton((state) => state.confirmBranch);
-  const picker = useRef<HTMLSelectElement>(null);
+  const picker = useRef<HTMLDivElement>(null);
   const open = dialog !== null;
   useEffect(() => {
     if (open) {
-      picker.current?.focus();
+      picker.current?.querySelector('input')?.focus();
     }
   }, [open]);
   if (!dialog) {
@@ -169,17 +170,10 @@ export function BranchDialog() {
         </>
       }
     >
-      <label className="field">
-        <span>Agent</span>
-        <select ref={picker} aria-label="Agent" value={dialog.agentId} onChange={(event) => choose({ agentId: event.target.value })}>
-          {agents.map((agent) => (
-            <option key={agent.agentId} value={agent.agentId} disabled={!agent.available && !agent.managed}>
-              {agent.displayName}
-              {!agent.available && agent.managed ? ' (not installed)' : ''}
-            </option>
-          ))}
-        </select>
-      </label>
+      <div className="field" ref={picker}>
+        <span aria-hidden="true">Agent</span>
+        <AgentPicker agents={agents} value={dialog.agentId} onChange={(agentId) => choose({ agentId })} />
+      </div>
       <label className="checkbox">
         <input type="checkbox" checked={dialog.restoreFiles} onChange={(event) => choose({ restoreFiles: event.target.checked })} /> Restore the files of that point in this folder
       </label>

@@ -5,6 +5,7 @@
  */
 import { recentFolders } from '../../persisted/recentFolders.js';
 import { useBaton } from '../../store/index.js';
+import { AgentPicker } from '../agents/AgentPicker.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';
 import { InstallAction, ManagedAgent } from './AgentInstall.js';
@@ -40,7 +41,7 @@ export function SessionHeader() {
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
   // A bad agents.json is said where agents are picked, with where it goes wrong.
-  const badAgentsFile = agents.find((agent) => agent.agentId === 'custom:agents-json');
+  const agentsFileProblem = useBaton((state) => state.agentsFileProblem);
   const bound = summary !== undefined;
   const opening = useBaton((state) => state.selection.kind === 'conversation') && !bound;
   const [optionsOpen, setOptionsOpen] = useState(() => (readPreference('header.options') ?? (window.matchMedia('(max-width: 800px)').matches ? 'closed' : 'open')) === 'open');
@@ -58,32 +59,22 @@ export function SessionHeader() {
   };
   return (
     <header className={bound ? 'session-header compact' : 'session-header'}>
-      <label className="field">
-        <span className={bound ? 'visually-hidden' : undefined}>Agent</span>
-        <select
-          aria-label="Agent"
+      <div className="field">
+        <span className={bound ? 'visually-hidden' : undefined} aria-hidden="true">
+          Agent
+        </span>
+        <AgentPicker
+          agents={agents}
           value={agentId}
           disabled={running}
-          title={running ? 'You can hand the conversation to another agent once this turn ends or is stopped' : undefined}
-          onChange={(event) => (summary ? setNextAgent(summary.conversationId, event.target.value) : setDraftAgent(event.target.value))}
-        >
-          {agents.map((agent) => (
-            <option
-              key={agent.agentId}
-              value={agent.agentId}
-              disabled={!agent.available && !agent.managed}
-              title={agent.unavailableReason ?? (agent.version ? `version ${agent.version}` : undefined)}
-            >
-              {agent.displayName}
-              {!agent.available && agent.managed ? ' (not installed)' : ''}
-            </option>
-          ))}
-          {summary && !selected ? <option value={summary.agentId}>{summary.agentName}</option> : null}
-        </select>
-      </label>
-      {badAgentsFile ? (
+          {...(running ? { title: 'You can hand the conversation to another agent once this turn ends or is stopped' } : {})}
+          onChange={(picked) => (summary ? setNextAgent(summary.conversationId, picked) : setDraftAgent(picked))}
+          {...(summary && !selected ? { extra: { agentId: summary.agentId, displayName: summary.agentName } } : {})}
+        />
+      </div>
+      {agentsFileProblem ? (
         <p className="notice notice-warning agents-file-problem" role="alert">
-          Your custom agents are not offered: {badAgentsFile.unavailableReason}
+          Your custom agents are not offered: {agentsFileProblem}
         </p>
       ) : null}
       <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} conversationId={summary?.conversationId} />

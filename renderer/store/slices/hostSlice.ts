@@ -1,4 +1,4 @@
-/** Connection state, the agent list, host facts and the error banner; wires pushed events to the other slices. */
+/** Connection state, host facts, log-ins, an agent's own sessions and the error banner; wires pushed events to the other slices. */
 import type { PreferenceKey } from '../../../app/ipc/index.js';
 import { conversationInAddress, onAddressChange } from '../../persisted/address.js';
 import { adoptPreferences } from '../../persisted/preferences.js';
@@ -10,8 +10,6 @@ import { shownError, type HostSlice, type Slice } from '../types.js';
 /** Characters of log-in terminal output kept (what the terminal shows is rebuilt from them). */
 const LOGIN_OUTPUT_KEPT = 256 * 1024;
 
-/** Progress lines kept per install. */
-const INSTALL_LINES_KEPT = 200;
 
 /** The host slice. */
 export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
@@ -42,19 +40,14 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         set({ loginTerminal: { ...shown, output, exit: exit ?? shown.exit } });
         if (exit?.code === 0) {
           const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
-          set((state) => {
-            const { [agentId]: _stale, ...cards } = state.cards;
-            return { cards, info: `Logged in to ${name}. Send your message again.` };
-          });
+          get().forgetCard(agentId);
+          set({ info: `Logged in to ${name}. Send your message again.` });
         }
         return;
       }
       case 'agentInstallProgress': {
         const { agentId, action, text } = event.payload;
-        set((state) => {
-          const current = state.installs[agentId] ?? { action, lines: [], running: true, error: null };
-          return { installs: { ...state.installs, [agentId]: { ...current, action, lines: [...current.lines, text].slice(-INSTALL_LINES_KEPT) } } };
-        });
+        get().receiveInstallProgress(agentId, action, text);
         return;
       }
     }
@@ -63,31 +56,11 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
   /** Log-in terminal output that came before the terminal was shown, by terminal. */
   const early = new Map<string, { output: string; exit: { code: number | null; signal: string | null } | null }>();
 
-  /** Runs an install or removal, keeping its progress lines and its outcome for the page. */
-  const manage = async (agentId: string, method: 'installAgent' | 'removeAgent'): Promise<void> => {
-    const agent = get().agents.find((candidate) => candidate.agentId === agentId);
-    const action = method === 'removeAgent' ? 'remove' : agent?.managed?.installed ? 'update' : 'install';
-    set((state) => ({ info: null, installs: { ...state.installs, [agentId]: { action, lines: [], running: true, error: null } } }));
-    try {
-      const { agents } = await api.call(method, { agentId });
-      const name = agent?.displayName ?? agentId;
-      set((state) => {
-        const { [agentId]: _done, ...installs } = state.installs;
-        const { [agentId]: _stale, ...cards } = state.cards;
-        return { agents, installs, cards, info: `${name} is ${action === 'remove' ? 'removed' : action === 'update' ? 'updated' : 'installed'}.` };
-      });
-    } catch (error) {
-      set((state) => ({ installs: { ...state.installs, [agentId]: { ...(state.installs[agentId] ?? { action, lines: [] }), running: false, error: shownError(error).message } } }));
-    }
-  };
-
   return {
     connection: 'connecting',
     homeDir: '',
     dataDir: '',
     version: '',
-    agents: [],
-    cards: {},
     error: null,
     info: null,
     async logIn(agentId, methodId) {
@@ -95,10 +68,8 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       try {
         await api.call('authenticateAgent', { agentId, methodId });
         const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
-        set((state) => {
-          const { [agentId]: _stale, ...cards } = state.cards;
-          return { info: `Logged in to ${name}. Send your message again.`, cards };
-        });
+        get().forgetCard(agentId);
+        set({ info: `Logged in to ${name}. Send your message again.` });
       } catch (error) {
         get().showError(error);
       }
@@ -108,10 +79,8 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       try {
         await api.call('logoutAgent', { agentId });
         const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
-        set((state) => {
-          const { [agentId]: _stale, ...cards } = state.cards;
-          return { info: `Logged out of ${name}.`, cards };
-        });
+        get().forgetCard(agentId);
+        set({ info: `Logged out of ${name}.` });
       } catch (error) {
         get().showError(error);
       }
@@ -144,16 +113,6 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         await api.call('closeLoginTerminal', { terminalId: shown.terminalId }).catch((error: unknown) => get().showError(error));
       }
     },
-    installs: {},
-    async installAgent(agentId) {
-      await manage(agentId, 'installAgent');
-    },
-    async cancelInstall(agentId) {
-      await api.call('cancelAgentInstall', { agentId }).catch((error: unknown) => get().showError(error));
-    },
-    async removeAgent(agentId) {
-      await manage(agentId, 'removeAgent');
-    },
     agentSessions: null,
     async listAgentSessions(agentId, cwd) {
       set({ agentSessions: { agentId, cwd, loading: true, sessions: [], truncated: false, error: null, importing: null } });
@@ -181,18 +140,6 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
     },
     dismissInfo() {
       set({ info: null });
-    },
-    async describeAgent(agentId) {
-      if (get().cards[agentId]?.card) {
-        return;
-      }
-      set((state) => ({ cards: { ...state.cards, [agentId]: {} } }));
-      try {
-        const { card } = await api.call('describeAgent', { agentId });
-        set((state) => ({ cards: { ...state.cards, [agentId]: { card } } }));
-      } catch (error) {
-        set((state) => ({ cards: { ...state.cards, [agentId]: { error: shownError(error).message } } }));
-      }
     },
     async start() {
       api.onPush(onPush);
@@ -225,6 +172,7 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         // The host's preferences are this window's (every window and run share them); the theme shows as they say.
         adoptPreferences(preferences, (key, value) => void api.call('setPreference', { key: key as PreferenceKey, value }).catch((error: unknown) => get().showError(error)));
         startTheme();
+        get().setAgentList(agents);
         set((state) => {
           const firstAvailable = agents.agents.find((agent) => agent.available)?.agentId ?? agents.agents[0]?.agentId ?? '';
           return {
@@ -232,7 +180,6 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
             dataDir: info.dataDir,
             version: info.version,
             terminalLogin: info.terminalLogin,
-            agents: agents.agents,
             // A new conversation starts where the last one was started, else in the home folder.
             draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || recentFolders()[0] || info.homeDir },
           };
