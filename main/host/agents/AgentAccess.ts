@@ -6,7 +6,7 @@
  * agent that runs already (any conversation's: one process is what the agent is), or one started
  * for it; its only way out is `release()`, so a loan never ends a process a conversation uses.
  */
-import { AgentNotInstalledError } from '../../../app/errors.js';
+import { AgentNotInstalledError, AgentTooOldError } from '../../../app/errors.js';
 import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import { launchDigest, ownLaunch } from '../binding/ownLaunch.js';
@@ -51,6 +51,22 @@ export class AgentAccess {
       throw new AgentNotInstalledError(adapter.displayName, adapter.command, adapter.installHint);
     }
     return executable;
+  }
+
+  /**
+   * Refuses to run a copy older than the oldest release Baton supports when it would be given the
+   * person's instructions: an older one can lose them silently (codex-acp 0.16 reads no channel
+   * Baton writes). The catalog already prefers Baton's own copy when that one is current; this
+   * refuses only when none is, with Update as the way out.
+   */
+  requireCurrentFor(adapter: AgentAdapter, instructions: { replace: string | null; append: string | null } | null): void {
+    if (!instructions || (instructions.replace === null && instructions.append === null)) {
+      return;
+    }
+    const { version, tooOld } = this.catalog.runningVersion(adapter);
+    if (tooOld && version && adapter.oldestSupported) {
+      throw new AgentTooOldError(adapter.displayName, adapter.agentId, version, adapter.oldestSupported, 'your instructions');
+    }
   }
 
   /** True when the agent can be run here. */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { noAgentsEnv, packFakeAgent } from '../../../e2e/fixtures/fakeAgentPackage.js';
+import { fakeAgentScript } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
@@ -59,7 +60,7 @@ describe('managed installs', () => {
     // An update that fails keeps the working copy.
     packages.claude = [path.join(tempDir('nothing'), 'missing.tgz')];
     const failed = await host.handle('installAgent', { agentId: 'claude' });
-    expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringMatching(/^Could not update Claude: npm exited with/) } });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringMatching(/^Could not update Claude: npm failed: ENOENT: no such file or directory, open '.*missing\.tgz'\.$/) } });
     expect((failed.ok ? {} : failed.error.details) ?? {}).toHaveProperty('stderrTail');
     const afterFailure = await host.handle('listAgents', {});
     expect(afterFailure.ok && claude((afterFailure.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: true, managed: { installed: '1.2.3' } });
@@ -115,6 +116,32 @@ describe('managed installs', () => {
     // The person's own copy is left as it was.
     expect(existsSync(path.join(own, 'codex-acp'))).toBe(true);
   }, 120_000);
+
+  it('an agent on PATH older than Baton supports never runs without the instructions it would be given: the turn is refused, with Update as the way out', async () => {
+    const own = tempDir('old-codex-runs');
+    writeFileSync(path.join(own, 'package.json'), JSON.stringify({ name: '@zed-industries/codex-acp', version: '0.16.0' }));
+    writeFileSync(path.join(own, 'codex-acp'), `#!/bin/sh\nexec "${process.execPath}" "${fakeAgentScript}" "$@"\n`, { mode: 0o755 });
+    host = new Host({ dataDir: tempDir('too-old'), env: { ...env, PATH: `${own}:${env.PATH}` } });
+    const stateOf = (conversationId: string) => reduceAll(emptyTranscript(conversationId), host!.store.readEvents(conversationId).events);
+    // Without instructions it runs as it is.
+    const plain = host.conversations.create('codex', tempDir('too-old-work'));
+    host.turns.send(plain.conversationId, 'hello old codex');
+    await host.turns.idle();
+    expect(stateOf(plain.conversationId).items.findLast((item) => item.kind === 'agent')).toMatchObject({ text: 'Fake reply: hello old codex' });
+    await host.turns.release(plain.conversationId);
+    // With the person's instructions it is refused before anything is sent, naming the versions.
+    host.instructions.setPerson({ text: 'Always answer in French.', intent: 'replace' });
+    const withInstructions = host.conversations.create('codex', tempDir('too-old-work'));
+    host.turns.send(withInstructions.conversationId, 'hello with instructions');
+    await host.turns.idle();
+    const state = stateOf(withInstructions.conversationId);
+    expect(state.items.some((item) => item.kind === 'agent')).toBe(false);
+    expect(Object.values(state.turns)[0]).toMatchObject({ status: 'failed' });
+    expect(state.items.findLast((item) => item.kind === 'notice')).toMatchObject({
+      error: { code: 'AgentTooOld', details: { agentId: 'codex', version: '0.16.0', oldestSupported: '2.6.0' } },
+      text: expect.stringContaining('Codex 0.16.0 cannot take your instructions'),
+    });
+  }, 60_000);
 
   it('a registry npm cannot reach is named plainly, with the setting for a mirror', async () => {
     host = new Host({ dataDir: tempDir('managed-offline'), env: { ...env, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' }, agentPackages: { codex: ['baton-test-no-such-package@1.0.0'] } });

@@ -155,23 +155,24 @@ export class AgentInstaller {
     } else {
       writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: `baton-agent-${path.basename(this.folder(adapter))}`, private: true }, null, 2));
     }
-    const npmArgs = locked ? ['ci', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http', ...packages];
+    const npmArgs = locked ? ['ci', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--prefer-offline', '--loglevel=http', ...packages];
     say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm ${locked ? `ci (the lock Baton ships for ${packages.join(' ')})` : `install ${packages.join(' ')}`}`);
     const output = await this.runNpm(npm, npmArgs, staging, say, run);
     if (run.cancelled) {
       return { executable: '', version: undefined, packages };
     }
+    const main = this.mainPackage(staging, packages[0]!);
+    const unpublished = (part: string): string => `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${part}, the part of ${main} for this platform (${process.platform}-${process.arch}). Choose a version of ${adapter.displayName} that has it, or install it yourself.`;
     if (output.exit !== 0) {
+      const unreachable = unreachableRegistry(output.tail, this.env);
       const missing = missingPackage(output.tail);
-      const reason =
-        unreachableRegistry(output.tail, this.env) ??
-        (missing ? `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${missing}, which it needs.` : `npm failed: ${lastMeaningfulLine(output.tail) ?? `it exited with ${output.exit}`}.`);
+      const part = unreachable || missing ? undefined : await this.unpublishedPart(npm, packages[0]!, run);
+      const reason = unreachable ?? (missing ? `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${missing}, which it needs.` : part ? unpublished(part) : `npm failed: ${lastMeaningfulLine(output.tail) ?? `it exited with ${output.exit}`}.`);
       throw new AgentInstallFailedError(adapter.displayName, action, reason, output.tail);
     }
-    const main = packageName(packages[0]!);
     const part = this.missingPlatformPart(staging, main);
     if (part) {
-      throw new AgentInstallFailedError(adapter.displayName, action, `npm installed ${main}, but not ${part}, the part of it for this platform (${process.platform}-${process.arch}): the npm registry here does not have it. Choose a version that has it, or install ${adapter.displayName} yourself.`, output.tail);
+      throw new AgentInstallFailedError(adapter.displayName, action, unpublished(part), output.tail);
     }
     const command = this.commandIn(staging, adapter, main);
     if (!command) {
@@ -205,6 +206,39 @@ export class AgentInstaller {
       const names = typeof manifest.bin === 'string' ? [main.split('/').at(-1)!] : Object.keys(manifest.bin ?? {});
       const chosen = names.find((name) => name === main.split('/').at(-1)) ?? names[0];
       return chosen ? findExecutable(chosen, { PATH: bin, PATHEXT: this.env.PATHEXT ?? '' }) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The name of the package a spec installed (a tarball's name is read from what npm recorded). */
+  private mainPackage(staging: string, spec: string): string {
+    const name = packageName(spec);
+    try {
+      const dependencies = Object.keys((JSON.parse(readFileSync(path.join(staging, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+      return dependencies.includes(name) ? name : (dependencies[0] ?? name);
+    } catch {
+      return name;
+    }
+  }
+
+  /**
+   * For a failed install of a package built per platform (its install script fails without its
+   * part, and npm leaves nothing to look at): the part for this platform, when the npm registry
+   * does not have it. Asked of npm itself (`npm view`).
+   */
+  private async unpublishedPart(npm: string, spec: string, run: Run): Promise<string | undefined> {
+    if (!/^(@[^/@]+\/)?[^/@]+@[^/]+$/.test(spec)) {
+      return undefined;
+    }
+    const view = async (args: string[]): Promise<{ exit: number | null; tail: string }> => this.runNpm(npm, ['view', ...args, '--json', '--loglevel=error'], this.dataDir, () => {}, run);
+    const optional = await view([spec, 'optionalDependencies']);
+    if (optional.exit !== 0) {
+      return undefined;
+    }
+    try {
+      const part = platformPart(JSON.parse(optional.tail || '{}') as Record<string, string>, process.platform, process.arch);
+      return part && (await view([part, 'version'])).exit !== 0 ? part : undefined;
     } catch {
       return undefined;
     }

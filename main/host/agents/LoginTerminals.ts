@@ -13,6 +13,7 @@ import { newId } from '../../../app/ids.js';
 import { ptyProgram, scriptArgs } from '../process/pty.js';
 import { ProcessGroup } from '../process/ProcessGroup.js';
 import { shellWord } from '../process/shellWord.js';
+import type { TerminalLoginMethod } from '../acp/AgentConnection.js';
 import type { Env } from '../process/env.js';
 import type { AgentAccess } from './AgentAccess.js';
 import type { AgentProbe } from './AgentProbe.js';
@@ -71,7 +72,7 @@ export class LoginTerminals {
     // The method's arguments come from the agent's own answer to initialize, read on a loan of
     // its process: given back, never ended (a conversation may be using it).
     const loan = await this.access.borrow(agentId);
-    let method: { args: string[]; env: Record<string, string> } | undefined;
+    let method: TerminalLoginMethod | undefined;
     try {
       method = loan.connection.terminalMethod(methodId);
     } finally {
@@ -83,7 +84,9 @@ export class LoginTerminals {
     const cols = Math.min(Math.max(Math.round(size.cols), MIN_SIZE.cols), MAX_SIZE.cols);
     const rows = Math.min(Math.max(Math.round(size.rows), MIN_SIZE.rows), MAX_SIZE.rows);
     const { launch } = this.access.launch(agentId);
-    const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${[launch.command, ...launch.args, ...method.args].map(shellWord).join(' ')}`;
+    // The agent's own program with the method's arguments, or the command the method names.
+    const words = method.command ? [method.command, ...method.args] : [launch.command, ...launch.args, ...method.args];
+    const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${words.map(shellWord).join(' ')}`;
     const child = new ProcessGroup({ command: script, args: scriptArgs(line, process.platform), env: { ...launch.env, ...method.env, TERM: 'xterm-256color' }, cwd: launch.cwd });
     await child.spawned();
     const terminalId = `login-${newId()}`;

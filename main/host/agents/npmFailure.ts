@@ -39,16 +39,21 @@ export function platformPart(optionalDependencies: Readonly<Record<string, strin
   return chosen ? `${chosen}@${optionalDependencies[chosen]}` : undefined;
 }
 
-/** npm's last meaningful line: errors before its usage text and the path of its log. */
+/** npm's lines that only name a field of the error (`code ENOENT`, `syscall open`, `path …`), not what went wrong. */
+const FIELD_LINE = /^(code|syscall|path|errno|dest|signal|command|cwd|workspace|location|A complete log of this run)\b/i;
+/** Lines of npm's usage text (printed after some errors, `npm ci` among them). */
+const USAGE_LINE = /^(Usage:|npm \w+ \[|npm <command>|Clean install a project|Options:|\[--|aliases:|Run "npm help)/i;
+
+/**
+ * npm's first meaningful error line: what went wrong, without the fields around it or its usage
+ * text ("enoent ENOENT: no such file…" → "ENOENT: no such file…"); else its last line.
+ */
 export function lastMeaningfulLine(tail: string): string | undefined {
-  const lines = tail
-    .split('\n')
-    .map((line) => line.replace(/^npm (error|ERR!|warn)\s*/, '').trim())
-    .filter((line) => line !== '' && !/^(A complete log of this run|Usage:|npm <command>|npm ci|Clean install a project|Options:|\[--|aliases:|Run "npm help|-\s)/i.test(line) && !line.startsWith('['));
-  const error = tail
+  const errors = tail
     .split('\n')
     .filter((line) => /^npm (error|ERR!)/.test(line))
     .map((line) => line.replace(/^npm (error|ERR!)\s*/, '').trim())
-    .filter((line) => line !== '' && !/^(A complete log of this run|code \w+|Usage:|npm ci|Clean install|Options:|\[--|aliases:|Run "npm help)/i.test(line) && !line.startsWith('['));
-  return error[0] ?? lines.at(-1);
+    .filter((line) => line !== '' && !FIELD_LINE.test(line) && !USAGE_LINE.test(line) && !line.startsWith('['));
+  const first = errors[0]?.replace(/^[a-z]+ (?=[A-Z`])/, '');
+  return first ?? tail.split('\n').map((line) => line.trim()).filter(Boolean).at(-1);
 }

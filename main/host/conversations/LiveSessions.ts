@@ -210,13 +210,15 @@ export class LiveSessions {
   private bindingRequest(conversationId: string, summary: ConversationSummary, turn: TurnBinding): BindingRequest {
     const { access, agentEnv, store, settings, instructions, launcher } = this.deps;
     const { adapter, executable } = access.find(summary.agentId);
+    const composed = instructions.forBinding(summary.agentId, turn.instructions);
+    access.requireCurrentFor(adapter, composed);
     return {
       adapter,
       executable,
       baseEnv: agentEnv,
       cwd: summary.cwd,
       mcpServers: settings.resolveServers(conversationId, turn.serverIds, summary.cwd),
-      instructions: instructions.forBinding(summary.agentId, turn.instructions),
+      instructions: composed,
       chosenOptions: store.getContext(conversationId).chosenOptions,
       ...(launcher ? { shield: (server: McpServer) => launcher.shield(server, conversationId) } : {}),
     };

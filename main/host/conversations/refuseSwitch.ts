@@ -13,6 +13,7 @@ import type { AgentProcesses } from '../pool/AgentProcesses.js';
 /** Throws the typed error for the first thing `adapter` cannot take. */
 export function refuseSwitch(adapter: AgentAdapter, access: AgentAccess, pool: AgentProcesses, request: Omit<BindingRequest, 'adapter' | 'executable' | 'initialized'>): void {
   const executable = access.executableOf(adapter);
+  access.requireCurrentFor(adapter, request.instructions ?? null);
   const initialized = pool.knownAnswer(adapter.agentId, executable);
   requireBindable(resolveBinding({ ...request, adapter, executable, ...(initialized ? { initialized } : {}) }));
 }

@@ -6,6 +6,7 @@ import { logInSummary } from '../../../app/agents/logInWords.js';
 import { useEffect } from 'react';
 import type { AgentCard } from '../../../app/agents/agentCard.js';
 import { useBaton } from '../../store/index.js';
+import { LogInPrompt } from './LogInPrompt.js';
 
 const yes = (value: boolean): string => (value ? 'yes' : 'no');
 
@@ -48,6 +49,12 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
               <li key={line}>{line}</li>
             ))}
           </ul>
+          {card.authMethods.length > 0 ? (
+            <div className="card-log-in" role="group" aria-label={`Log in to ${card.displayName}`}>
+              <p className="muted">{`${card.displayName} can ask you to log in (an account of its own); do it now, or when it asks:`}</p>
+              <LogInPrompt methods={card.authMethods} agentId={agentId} />
+            </div>
+          ) : null}
           <div className="card-actions">
             {card.sessions.list ? (
               <button type="button" className="link-button" onClick={() => void listAgentSessions(agentId, cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwd) ? cwd : undefined)}>

@@ -328,6 +328,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
         <div className={`notice notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'}>
           <p>{item.text}</p>
           {item.error?.code === 'AuthRequired' && Array.isArray(item.error.details?.methods) ? <LogInPrompt methods={item.error.details.methods as AuthMethodInfo[]} /> : null}
+          {item.error?.code === 'AgentTooOld' && typeof item.error.details?.agentId === 'string' ? <UpdateAgent agentId={item.error.details.agentId} /> : null}
           {typeof item.error?.details?.stderrTail === 'string' && item.error.details.stderrTail ? (
             <details>
               <summary>Agent output</summary>
@@ -340,5 +341,21 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
       );
   }
 });
+
+/** Button "Update <agent>" under a turn refused because the agent that would run is older than Baton supports. */
+function UpdateAgent({ agentId }: { agentId: string }) {
+  const agent = useBaton((state) => state.agents.find((candidate) => candidate.agentId === agentId));
+  const install = useBaton((state) => state.installAgent);
+  const running = useBaton((state) => state.installs[agentId]?.running ?? false);
+  if (!agent?.managed) {
+    return null;
+  }
+  return (
+    <button type="button" disabled={running} onClick={() => void install(agentId)}>
+      Update {agent.displayName}
+      {agent.managed.pinned ? ` to ${agent.managed.pinned}` : ''}
+    </button>
+  );
+}
 
 const NO_TERMINALS: TranscriptState['terminals'] = {};

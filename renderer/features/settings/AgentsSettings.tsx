@@ -4,12 +4,11 @@
  * card starts the agent once, so it is not read for every agent on opening), and the agent
  * processes running.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { useBaton } from '../../store/index.js';
 import { AgentCard } from '../chat/AgentCard.js';
 import { InstallAction, ManagedAgent } from '../chat/AgentInstall.js';
-import { LogInPrompt } from '../chat/LogInPrompt.js';
 import { AgentProcessTable } from './AgentProcessTable.js';
 
 /** The catalog. */
@@ -18,6 +17,7 @@ export function AgentsSettings() {
   return (
     <>
       <h2>Agents</h2>
+      <RegistrySettings />
       <ul className="settings-agents" aria-label="Agents">
         {agents.map((agent) => (
           <AgentEntry key={agent.agentId} agent={agent} />
@@ -31,7 +31,6 @@ export function AgentsSettings() {
 function AgentEntry({ agent }: { agent: AgentInfo }) {
   const [shown, setShown] = useState(false);
   const homeDir = useBaton((state) => state.homeDir);
-  const authMethods = useBaton((state) => state.cards[agent.agentId]?.card?.authMethods);
   return (
     <li className="settings-agent" aria-label={agent.displayName}>
       <h3>
@@ -47,12 +46,7 @@ function AgentEntry({ agent }: { agent: AgentInfo }) {
           {shown ? `Hide what ${agent.displayName} can do` : `Show what ${agent.displayName} can do`}
         </button>
       ) : null}
-      {shown ? (
-        <>
-          <AgentCard agentId={agent.agentId} available={agent.available} cwd={homeDir} />
-          {authMethods && authMethods.length > 0 ? <LogInPrompt agentId={agent.agentId} methods={authMethods} /> : null}
-        </>
-      ) : null}
+      {shown ? <AgentCard agentId={agent.agentId} available={agent.available} cwd={homeDir} /> : null}
     </li>
   );
 }
@@ -67,5 +61,73 @@ function ProcessPerConversation({ agentId }: { agentId: string }) {
       <input type="checkbox" checked={on} disabled={cannot !== undefined} onChange={(event) => void set(agentId, event.target.checked)} /> One process per conversation
       {cannot ? <span className="muted"> ({cannot})</span> : null}
     </label>
+  );
+}
+
+/** When a time was, in the person's words. */
+function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+/**
+ * Section "ACP Registry": where the list of agents comes from (the list Baton shipped with, or a
+ * copy downloaded from the registry's address), why the last refresh failed, field "Registry
+ * address" (a company mirror, a file, a server on 127.0.0.1; empty: the registry itself), and
+ * "Check now".
+ */
+function RegistrySettings() {
+  const registry = useBaton((state) => state.registry);
+  const setUrl = useBaton((state) => state.setRegistryUrl);
+  const refresh = useBaton((state) => state.refreshRegistry);
+  const [address, setAddress] = useState('');
+  const [checking, setChecking] = useState(false);
+  const fromSetting = registry?.urlFrom === 'setting' ? (registry.url ?? 'off') : '';
+  useEffect(() => setAddress(fromSetting), [fromSetting]);
+  if (!registry) {
+    return null;
+  }
+  const check = async (work: () => Promise<void>): Promise<void> => {
+    setChecking(true);
+    try {
+      await work();
+    } finally {
+      setChecking(false);
+    }
+  };
+  return (
+    <section className="registry-settings" aria-labelledby="registry-title">
+      <h3 id="registry-title">ACP Registry</h3>
+      <p>
+        {registry.agents} agents, from {registry.source === 'snapshot' ? `the list Baton shipped with (${registry.takenAt})` : `a copy downloaded ${when(registry.takenAt)}`}.
+        {registry.url === null ? ' Refreshing is off.' : registry.checkedAt ? ` Last asked ${when(registry.checkedAt)}; asked again at most once an hour.` : ' Not asked yet.'}
+      </p>
+      {registry.problem ? (
+        <p className="notice notice-warning" role="alert">
+          The last refresh did not bring a new list: {registry.problem}.
+        </p>
+      ) : null}
+      {registry.skipped.length > 0 ? <p className="muted">{`Left out, not in the registry's format: ${registry.skipped.map((entry) => `${entry.id} (${entry.reason})`).join('; ')}`}</p> : null}
+      {registry.urlFrom === 'environment' ? <p className="muted">BATON_REGISTRY_URL sets the address for this run{registry.url ? `: ${registry.url}` : ' (off)'}; it wins over the field below.</p> : null}
+      <form
+        className="registry-address"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void check(() => setUrl(address.trim() === '' ? null : address.trim()));
+        }}
+      >
+        <label className="field">
+          <span>Registry address</span>
+          <input type="text" value={address} placeholder="https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json" onChange={(event) => setAddress(event.target.value)} spellCheck={false} />
+        </label>
+        <button type="submit" disabled={checking}>
+          Save address
+        </button>{' '}
+        <button type="button" disabled={checking || registry.url === null} onClick={() => void check(refresh)}>
+          Check now
+        </button>
+      </form>
+      <p className="hint">An https address, a file, or &ldquo;off&rdquo;. Empty: the ACP Registry itself.</p>
+    </section>
   );
 }

@@ -113,7 +113,8 @@ async function unpackZip(file: string, folder: string): Promise<void> {
         zip.readEntry();
       });
       zip.on('end', resolve);
-      zip.on('error', (error: Error) => reject(new UnpackError(`the archive cannot be read (${error.message})`)));
+      // yauzl refuses an entry that leaves the folder itself: said as every other refusal is.
+      zip.on('error', (error: Error) => reject(/relative path|absolute path/i.test(error.message) ? refusal([error.message]) : new UnpackError(`the archive cannot be read (${error.message})`)));
       zip.readEntry();
     });
     const refusals = entries.flatMap((entry) => {
@@ -166,8 +167,12 @@ function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
   );
 }
 
+function refusal(refusals: readonly string[]): UnpackError {
+  return new UnpackError(`the archive has entries that would land outside the agent's folder, so Baton refused all of it: ${refusals.slice(0, 5).join('; ')}${refusals.length > 5 ? ` and ${refusals.length - 5} more` : ''}`);
+}
+
 function refuseIfAny(refusals: readonly string[]): void {
   if (refusals.length > 0) {
-    throw new UnpackError(`the archive has entries that would land outside the agent's folder, so Baton refused all of it: ${refusals.slice(0, 5).join('; ')}${refusals.length > 5 ? ` and ${refusals.length - 5} more` : ''}`);
+    throw refusal(refusals);
   }
 }
