@@ -3,6 +3,8 @@ import { ConnectionBanner } from './components/ConnectionBanner.js';
 import { ReplyAnnouncer } from './components/ReplyAnnouncer.js';
 import { Shortcuts } from './components/Shortcuts.js';
 import { TipProvider } from './components/Tip.js';
+import { AskSeveralDialog } from './features/attempts/AskSeveralDialog.js';
+import { CompareDialog, KeepDialog } from './features/attempts/AttemptDialogs.js';
 import { ChatView } from './features/chat/ChatView.js';
 import { ImportReviewDialog } from './features/chat/ImportReviewDialog.js';
 import { InstructionsDialog } from './features/chat/InstructionsDialog.js';
@@ -29,6 +31,9 @@ export function App() {
         <ImportReviewDialog />
         <RewindDialog />
         <BranchDialog />
+        <AskSeveralDialog />
+        <CompareDialog />
+        <KeepDialog />
         <ReplyAnnouncer />
         <Shortcuts />
       </div>

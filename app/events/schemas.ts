@@ -112,6 +112,69 @@ export const payloadSchemas = {
   'conversation.rewindUndone': z.object({ rewindId: id, failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]) }),
   /** This conversation is a branch of another, made from the history before one of its messages. */
   'conversation.branched': z.object({ fromConversationId: id, fromTitle: z.string(), fromTurnId: id }),
+  /**
+   * One message asked of several agents at once ("Ask several agents"), each attempt in its own copy
+   * of the working folder (a git worktree on branch `baton/<conversation>/<agent>`, or a copy in
+   * Baton's data folder) and its own hidden conversation. Recorded before any copy is made, so a
+   * copy left by a host that died is always accounted for.
+   */
+  'attempts.started': z.object({
+    attemptsId: id,
+    text,
+    attempts: z.array(
+      z.object({
+        attemptId: id,
+        agentId: id,
+        agentName: z.string(),
+        /** The attempt's own conversation (hidden until continued as a branch). */
+        conversationId: id,
+        /** The copy's working folder. */
+        folder: z.string(),
+        kind: z.enum(['worktree', 'copy']),
+        /** The worktree's branch, for kind "worktree". */
+        branch: z.string().optional(),
+      }),
+    ),
+    /** The git repository the worktrees belong to, for kind "worktree". */
+    repository: z.string().optional(),
+  }),
+  /** An attempt's copy is ready (from `checkpointId`, the working folder as the attempts started) and its agent has the message. */
+  'attempt.prepared': z.object({
+    attemptsId: id,
+    attemptId: id,
+    checkpointId: z.string(),
+    /** The last event of the history its conversation was given: its own turns come after. */
+    fromSeq: z.number().int().nonnegative().default(0),
+  }),
+  /** An attempt could not start (its copy could not be made, its agent refused), with why. */
+  'attempt.failed': z.object({ attemptsId: id, attemptId: id, reason: z.string() }),
+  /**
+   * "Keep this one": the attempt's changes were applied to the working folder (files the person
+   * changed since the attempts started left alone unless ticked), and its turns join the conversation.
+   */
+  'attempt.kept': z.object({
+    attemptsId: id,
+    attemptId: id,
+    applied: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'removed']) })),
+    /** Files the person changed since the attempts started, left as they are. */
+    left: z.array(z.string()),
+    failed: z.array(z.object({ path: z.string(), reason: z.string() })),
+  }),
+  /** An attempt became a branch of its own ("Continue this attempt"), with its copy of the folder. */
+  'attempt.continued': z.object({ attemptsId: id, attemptId: id, conversationId: id }),
+  /** The attempts' copies were removed (worktrees and their branches too); those that could not be, with why. */
+  'attempts.removed': z.object({ attemptsId: id, failed: z.array(z.object({ attemptId: id, reason: z.string() })).default([]) }),
+  /** This conversation is one attempt of several (see `attempts.started` in `ofConversationId`): hidden from the list until continued. */
+  'conversation.attempt': z.object({
+    ofConversationId: id,
+    attemptsId: id,
+    attemptId: id,
+    /** The last event of the history it was given (its own turns come after). */
+    fromSeq: z.number().int().nonnegative(),
+    /** The attempt's agent, and the options the person picked for it (its mode, its model). */
+    agentId: id,
+    chosen: z.record(z.string(), z.string()).default({}),
+  }),
   /** The agent session this conversation is bound to (so it can be loaded after a restart). */
   'session.bound': z.object({
     agentId: id,

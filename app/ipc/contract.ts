@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { agentRequests } from './agentRequests.js';
+import { attemptRequests } from './attemptRequests.js';
 import { conversationRequests } from './conversationRequests.js';
 import { historyRequests } from './historyRequests.js';
 import { hostRequests } from './hostRequests.js';
@@ -28,6 +29,7 @@ export const requests = {
   ...conversationRequests,
   ...toolboxRequests,
   ...instructionRequests,
+  ...attemptRequests,
 } as const;
 
 /** A host API method name. */

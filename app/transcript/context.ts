@@ -17,7 +17,7 @@ export const conversationContextSchema = z.object({
   agentName: z.string(),
   cwd: z.string(),
   createdAt: z.string(),
-  lifecycle: z.enum(['active', 'archived', 'deleted']),
+  lifecycle: z.enum(['active', 'archived', 'deleted', 'attempt']),
   /** The agent session last bound, so a restarted host can reopen it. */
   session: payloadSchemas['session.bound'].nullable(),
   usage: payloadSchemas.usage.nullable(),
@@ -111,6 +111,14 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       return { ...state, lifecycle: 'active' };
     case 'conversation.deleted':
       return { ...state, lifecycle: 'deleted' };
+    case 'conversation.attempt': {
+      // The options picked for the attempt's agent are its choices here (taken up when it is switched to).
+      const { agentId, chosen } = event.payload;
+      const mine = { ...state.chosenByAgent[agentId], ...chosen };
+      return { ...state, lifecycle: 'attempt', chosenByAgent: { ...state.chosenByAgent, [agentId]: mine }, ...(state.agentId === agentId ? { chosenOptions: mine } : {}) };
+    }
+    case 'conversation.branched':
+      return state.lifecycle === 'attempt' ? { ...state, lifecycle: 'active' } : state;
     case 'turn.started': {
       const { agentId, agentName } = event.payload;
       return state.agentId === agentId && state.agentName === agentName ? state : { ...state, agentId, agentName };

@@ -5,11 +5,11 @@
 import { fidelityBadge, fidelityDetail } from '../handoff/handoff.js';
 import { TIMING_NAMES } from '../instructions/injectors.js';
 import { InvalidRequestError } from '../errors.js';
-import { envelopeSchema, parseEnvelope, type Envelope, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
+import { envelopeSchema, isUnknownEvent, parseEnvelope, type Envelope, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
 import type { AttachmentRecord } from '../prompt/attachments.js';
 import { reduceAll } from './reduce.js';
 import { isSetAside, rewindFilesText } from './rewinds.js';
-import { emptyTranscript, type TranscriptItem, type TranscriptState } from './state.js';
+import { emptyTranscript, type AttemptView, type TranscriptItem, type TranscriptState } from './state.js';
 import type { ConversationSummary } from './summary.js';
 
 /** One envelope per line, exactly as stored. */
@@ -70,12 +70,27 @@ export function exportFileName(summary: ConversationSummary, extension: 'md' | '
   return `${base}.${extension}`;
 }
 
-/** The conversation as Markdown: who said what, tool calls and notices, in order. */
-export function toMarkdown(summary: ConversationSummary, envelopes: readonly Envelope[]): string {
-  const events = envelopes.flatMap((envelope) => {
+/** One attempt's line under its message: its agent, where it ran, and how it ended. */
+function attemptLine(attempt: AttemptView, item: Extract<TranscriptItem, { kind: 'attempts' }>): string {
+  const where = attempt.kind === 'worktree' ? `worktree on ${attempt.branch ?? 'its branch'}` : 'a copy of the folder';
+  const ending = item.kept?.attemptId === attempt.attemptId ? ' — kept' : attempt.state === 'failed' ? ` — could not start: ${attempt.reason ?? ''}` : attempt.continuedAs ? ' — continued as a branch' : '';
+  return `Attempt by **${attempt.agentName}** (${where})${ending}`;
+}
+
+/** The events of a stored transcript that this build can read. */
+function readableEvents(envelopes: readonly Envelope[]): TranscriptEvent[] {
+  return envelopes.flatMap((envelope) => {
     const parsed = parseEnvelope(envelope);
-    return parsed.ok ? [parsed.event] : [];
+    return parsed.ok && !isUnknownEvent(parsed.event) ? [parsed.event] : [];
   });
+}
+
+/**
+ * The conversation as Markdown: who said what, tool calls and notices, in order. With the
+ * envelopes of its attempts (by conversation), each attempt's own turns follow its message.
+ */
+export function toMarkdown(summary: ConversationSummary, envelopes: readonly Envelope[], attempts: ReadonlyMap<string, readonly Envelope[]> = new Map()): string {
+  const events = readableEvents(envelopes);
   const state = reduceAll(emptyTranscript(summary.conversationId), events);
   const agents = summary.agents.map((agent) => agent.agentName).join(', ');
   const lines = [`# ${summary.title || 'Conversation'}`, '', `_${agents} · ${summary.cwd} · started ${summary.createdAt}_`, ''];
@@ -87,6 +102,11 @@ export function toMarkdown(summary: ConversationSummary, envelopes: readonly Env
       continue;
     }
     lines.push(...markdownOf(item, state.terminals), '');
+    if (item.kind === 'attempts') {
+      for (const attempt of item.attempts) {
+        lines.push(...attemptMarkdown(attempt, attempts.get(attempt.conversationId)));
+      }
+    }
     if (item.kind === 'rewind') {
       // What the rewind set aside is kept: shown folded under its marker.
       const aside = state.items.filter((candidate) => candidate.turnId !== undefined && state.setAside[candidate.turnId] === item.rewindId);
@@ -96,6 +116,24 @@ export function toMarkdown(summary: ConversationSummary, envelopes: readonly Env
     }
   }
   return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
+
+/** An attempt's own turns (after the history it was given), folded under its agent's name. */
+function attemptMarkdown(attempt: AttemptView, envelopes: readonly Envelope[] | undefined): string[] {
+  if (!envelopes) {
+    return [];
+  }
+  const events = readableEvents(envelopes);
+  const from = events.find((event) => event.type === 'conversation.attempt');
+  const fromSeq = from?.type === 'conversation.attempt' ? from.payload.fromSeq : 0;
+  const state = reduceAll(emptyTranscript(attempt.conversationId), events);
+  const own = state.items.filter((item) => item.turnId !== undefined && (state.turns[item.turnId] ? startedAfter(events, item.turnId, fromSeq) : false));
+  return [`<details><summary>Attempt by ${attempt.agentName}</summary>`, '', ...own.flatMap((item) => [...markdownOf(item, state.terminals), '']), '</details>', ''];
+}
+
+/** True when the turn was started after `seq` (an attempt's own turn, not the history it was given). */
+function startedAfter(events: readonly TranscriptEvent[], turnId: string, seq: number): boolean {
+  return events.some((event) => event.type === 'turn.started' && event.payload.turnId === turnId && event.seq > seq);
 }
 
 /** One attachment of the person's message: its name, where it is (a file of the folder) or its type and size. */
@@ -160,6 +198,8 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
       const chosen = item.options.find((option) => option.optionId === item.decision?.optionId);
       return [`- Permission asked: **${item.title}** — ${chosen ? `answered “${chosen.name}”` : 'not answered'}${item.revoked ? ` (revoked ${item.revoked.at})` : ''}`];
     }
+    case 'attempts':
+      return ['## You, to several agents', '', item.text, '', ...item.attempts.map((attempt) => `- ${attemptLine(attempt, item)}`)];
     case 'rewind':
       return ['---', '', `_Rewound to ${item.pointAt}: ${item.setAside.length} turn${item.setAside.length === 1 ? '' : 's'} set aside. ${rewindFilesText(item)}_`];
     case 'notice':

@@ -5,6 +5,7 @@
  */
 import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
 import { reduceContext } from './context.js';
+import { foldAttempts } from './attempts.js';
 import { foldRewind, markSelfApprovingMode } from './rewinds.js';
 import { emptyTranscript, type TranscriptItem, type TranscriptState } from './state.js';
 
@@ -34,7 +35,15 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'injectors.set':
     case 'binding.changed':
     case 'conversation.branched':
+    case 'conversation.attempt':
       return base;
+    case 'attempts.started':
+    case 'attempt.prepared':
+    case 'attempt.failed':
+    case 'attempt.kept':
+    case 'attempt.continued':
+    case 'attempts.removed':
+      return foldAttempts(state, base, event, key);
     case 'conversation.rewound':
     case 'conversation.rewindUndone':
       return foldRewind(state, base, event, key);
@@ -313,10 +322,12 @@ export function startFold(state: TranscriptState): Fold {
   let current = settle(state, firstLive < 0 ? state.items.length : firstLive);
   return {
     add(event) {
-      const payload = (event as { payload?: { turnId?: unknown; requestId?: unknown } }).payload;
+      const payload = (event as { payload?: { turnId?: unknown; requestId?: unknown; attemptsId?: unknown } }).payload;
       const turnId = typeof payload?.turnId === 'string' ? payload.turnId : undefined;
       const requestId = typeof payload?.requestId === 'string' ? payload.requestId : undefined;
-      if ((turnId !== undefined && settledTurnIds.has(turnId)) || (requestId !== undefined && settledRequests.has(requestId))) {
+      // An attempts event names its item by attempts id (not a turn): it may be settled too.
+      const attemptsId = typeof payload?.attemptsId === 'string' && event.type !== 'attempts.started' && event.type !== 'conversation.attempt' ? payload.attemptsId : undefined;
+      if ((turnId !== undefined && settledTurnIds.has(turnId)) || (requestId !== undefined && settledRequests.has(requestId)) || (attemptsId !== undefined && settledItems.some((item) => item.kind === 'attempts' && item.attemptsId === attemptsId))) {
         current = restore(current);
       }
       current = reduce(current, event);

@@ -53,9 +53,25 @@ export type TranscriptItem =
       /** For a link: the agent reported it done. */
       completed: boolean;
     }
+  /** One message asked of several agents at once: each attempt's state (its text is in its own conversation), and which one was kept. */
+  | { kind: 'attempts'; key: string; turnId?: undefined; attemptsId: string; text: string; at: string; repository: string | undefined; attempts: AttemptView[]; kept: EventPayload<'attempt.kept'> | undefined; removed: EventPayload<'attempts.removed'> | undefined }
   /** Where the person rewound the conversation: to before the message of `toTurnId` (`pointAt`), with what happened to the files. */
   | ({ kind: 'rewind'; key: string; turnId?: undefined; at: string } & Omit<EventPayload<'conversation.rewound'>, 'pointSeq'>)
   | { kind: 'notice'; key: string; turnId: string | undefined; severity: 'info' | 'warning' | 'error'; text: string; error?: WireError };
+
+/** One attempt of several, as the conversation that asked records it. */
+export type AttemptView = EventPayload<'attempts.started'>['attempts'][number] & {
+  /** Its copy is being made; its copy is ready and its agent has the message; or it could not start. */
+  state: 'preparing' | 'prepared' | 'failed';
+  /** Why it could not start. */
+  reason?: string;
+  /** The checkpoint of the working folder the copy was made from. */
+  checkpointId?: string;
+  /** The last event of the history its conversation was given (its own turns come after). */
+  fromSeq?: number;
+  /** The branch it was continued as. */
+  continuedAs?: string;
+};
 
 /** A client terminal the agent ran a command in, as far as the transcript keeps it. */
 export type TerminalView = {
@@ -105,6 +121,12 @@ export type TranscriptState = ConversationContext & {
   /** Events of types this build does not know, kept in the store and skipped here. */
   skippedEvents: number;
 };
+
+/** The tool call a permission question is about, if the transcript has it. */
+export function toolOfPermission(items: readonly TranscriptItem[], item: Extract<TranscriptItem, { kind: 'permission' }>): Extract<TranscriptItem, { kind: 'tool' }> | undefined {
+  const tool = items.find((candidate) => candidate.kind === 'tool' && candidate.turnId === item.turnId && candidate.toolCallId === item.toolCallId);
+  return tool?.kind === 'tool' ? tool : undefined;
+}
 
 /** The state before any event. */
 export function emptyTranscript(conversationId: string): TranscriptState {

@@ -28,7 +28,10 @@ export const conversationSummarySchema = z.object({
   running: z.boolean(),
   /** Permission questions waiting for the person's answer (the list badges them). */
   pendingPermissions: z.number().int().nonnegative().default(0),
-  lifecycle: z.enum(['active', 'archived', 'deleted']),
+  /** `attempt`: one attempt of several asked at once, shown inside the conversation that asked (not in the list) until continued. */
+  lifecycle: z.enum(['active', 'archived', 'deleted', 'attempt']),
+  /** For an attempt: the conversation that asked, and which attempt this is. */
+  attemptOf: z.object({ conversationId: z.string(), attemptsId: z.string(), attemptId: z.string(), fromSeq: z.number().int().nonnegative() }).optional(),
   /** The conversation this one is a branch of (the list says "Branched from <title>"). */
   branchedFrom: z.object({ conversationId: z.string(), title: z.string() }).optional(),
   /** When it was deleted (tombstoned), for the trash and its undo. */
@@ -106,7 +109,12 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
     case 'conversation.restored':
       return { ...summary, lastSeq, lifecycle: 'active', deletedAt: null };
     case 'conversation.branched':
-      return { ...summary, lastSeq, branchedFrom: { conversationId: event.payload.fromConversationId, title: event.payload.fromTitle } };
+      // An attempt continued as a branch joins the list.
+      return { ...summary, lastSeq, branchedFrom: { conversationId: event.payload.fromConversationId, title: event.payload.fromTitle }, ...(summary.lifecycle === 'attempt' ? { lifecycle: 'active' as const, updatedAt: event.at } : {}) };
+    case 'conversation.attempt': {
+      const { ofConversationId, attemptsId, attemptId, fromSeq } = event.payload;
+      return { ...summary, lastSeq, lifecycle: 'attempt', attemptOf: { conversationId: ofConversationId, attemptsId, attemptId, fromSeq } };
+    }
     case 'turn.started': {
       const { agentId, agentName, text } = event.payload;
       return {
@@ -150,6 +158,7 @@ const SHAPING_TYPES = new Set<string>([
   'conversation.deleted',
   'conversation.restored',
   'conversation.branched',
+  'conversation.attempt',
   'turn.started',
   'agent.switched',
   'turn.ended',

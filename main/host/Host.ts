@@ -18,6 +18,7 @@ import { AgentRegistry } from './agents/registry/AgentRegistry.js';
 import { AgentInstaller } from './agents/AgentInstaller.js';
 import { AgentProbe } from './agents/AgentProbe.js';
 import { LoginTerminals } from './agents/LoginTerminals.js';
+import { Attempts } from './attempts/Attempts.js';
 import { CheckpointStore } from './checkpoints/CheckpointStore.js';
 import { Rewinds } from './checkpoints/Rewinds.js';
 import { TurnCheckpoints } from './checkpoints/TurnCheckpoints.js';
@@ -30,6 +31,7 @@ import { LiveSessions } from './conversations/LiveSessions.js';
 import { SessionImport } from './conversations/SessionImport.js';
 import { Turns } from './conversations/Turns.js';
 import { agentHandlers } from './handlers/agentHandlers.js';
+import { attemptHandlers } from './handlers/attemptHandlers.js';
 import { conversationHandlers } from './handlers/conversationHandlers.js';
 import { historyHandlers } from './handlers/historyHandlers.js';
 import { hostHandlers } from './handlers/hostHandlers.js';
@@ -93,6 +95,8 @@ export class Host {
   readonly checkpoints: CheckpointStore;
   /** Rewinds, their undoing, and branches. */
   readonly rewinds: Rewinds;
+  /** One message asked of several agents, each in its own copy of the folder. */
+  readonly attempts: Attempts;
   readonly turnCheckpoints: TurnCheckpoints;
   readonly imports: SessionImport;
   private readonly catalog: AgentCatalog;
@@ -103,6 +107,8 @@ export class Host {
   private readonly lock: DataDirLock;
   private readonly listeners = new Set<(event: PushEvent) => void>();
   private readonly log: (message: string) => void;
+  /** Copies left by attempts, looked at once on start. */
+  private readonly recovered: Promise<void>;
 
   /** Opens the data folder; throws DataDirInUse or StoreError with a readable message. */
   constructor(options: HostOptions) {
@@ -193,7 +199,24 @@ export class Host {
         const inUse = this.store.checkpointIdsInUse();
         this.checkpoints.remove(checkpointIds.filter((id) => !inUse.has(id)));
       },
+      // Its attempts go with it (their conversations and copies); a continued attempt takes its copy.
+      (conversationId) => this.attempts.beforePurge(conversationId, async (attempt) => {
+        await this.history.delete(attempt);
+        await this.history.purge(attempt);
+      }),
     );
+    this.attempts = new Attempts({
+      store: this.store,
+      committer: this.committer,
+      checkpoints: this.checkpoints,
+      turnCheckpoints: this.turnCheckpoints,
+      importReview: this.importReview,
+      agentName: (agentId) => catalog.get(agentId).displayName,
+      turns: this.turns,
+      dataDir,
+      env,
+      log,
+    });
     this.rewinds = new Rewinds({
       store: this.store,
       committer: this.committer,
@@ -207,6 +230,10 @@ export class Host {
     this.imports = new SessionImport(this.store, this.committer, access);
     this.logins = new LoginTerminals(access, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
     this.turns.recoverInterrupted();
+    this.recovered = this.attempts.recover().then(
+      (removed) => removed.forEach((folder) => log(`removed a copy left by attempts that had ended: ${folder}`)),
+      (error: unknown) => log(`could not look for copies left by attempts: ${String(error)}`),
+    );
     const parts: HostParts = {
       env,
       homeDir,
@@ -232,6 +259,7 @@ export class Host {
       logFile: options.logFile,
       checkpoints: this.checkpoints,
       rewinds: this.rewinds,
+      attempts: this.attempts,
     };
     this.handlers = {
       ...hostHandlers(parts),
@@ -241,6 +269,7 @@ export class Host {
       ...toolboxHandlers(parts),
       ...instructionHandlers(parts),
       ...rewindHandlers(parts),
+      ...attemptHandlers(parts),
     };
   }
 
@@ -264,6 +293,8 @@ export class Host {
 
   /** Stops every agent; running turns get a moment to record how they ended, and the last streamed text is saved. */
   async stopAgents(): Promise<void> {
+    await this.recovered;
+    await this.attempts.idle();
     await this.turns.dispose();
     await this.turnCheckpoints.idle();
     await this.sessions.dispose();

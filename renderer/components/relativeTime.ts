@@ -16,3 +16,9 @@ export function relativeTime(iso: string, now: Date = new Date()): string {
   }
   return then.toLocaleDateString();
 }
+
+/** "8 s", "2 min 05 s". */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}

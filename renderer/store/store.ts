@@ -1,6 +1,6 @@
 /**
  * The renderer's one zustand store, made of slices: host (connection, log-ins, errors), agents (the list, the registry, cards, installs), transcripts (the
- * open conversation), composer (what is being written, the queue), drafts (what the next message goes with), history (the list and its actions), search, the Instructions and Toolbox dialogs, the settings page, the review of an imported conversation, and going back (rewind, branch). Actions go through `api`;
+ * open conversation), composer (what is being written, the queue), drafts (what the next message goes with), history (the list and its actions), search, the Instructions and Toolbox dialogs, the settings page, the review of an imported conversation, going back (rewind, branch), and asking several agents (attempts). Actions go through `api`;
  * components only select state and call actions.
  */
 import { create } from 'zustand';
@@ -12,6 +12,7 @@ import { importReviewSlice } from './slices/importReviewSlice.js';
 import { rewindSlice } from './slices/rewindSlice.js';
 import { hostSlice } from './slices/hostSlice.js';
 import { agentsSlice } from './slices/agentsSlice.js';
+import { attemptsSlice } from './slices/attemptsSlice.js';
 import { instructionsSlice } from './slices/instructionsSlice.js';
 import { toolboxSlice } from './slices/toolboxSlice.js';
 import { transcriptsSlice } from './slices/transcriptsSlice.js';
@@ -26,6 +27,7 @@ export function createBatonStore(api: Api) {
   return create<BatonState>()((...args) => ({
     ...hostSlice(api)(...args),
     ...agentsSlice(api)(...args),
+    ...attemptsSlice(api)(...args),
     ...transcriptsSlice(api)(...args),
     ...composerSlice(api)(...args),
     ...draftsSlice(api)(...args),

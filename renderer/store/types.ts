@@ -15,6 +15,7 @@ import type { ConnectionStatus } from '../transport/Transport.js';
 import type { BufferedTranscript } from './transcriptBuffer.js';
 import type { Attachment } from '../../app/prompt/attachments.js';
 import type { AgentsSlice } from './slices/agentsSlice.js';
+import type { AttemptsSlice } from './slices/attemptsSlice.js';
 
 /** What the main pane shows. */
 /** An attachment in the message box: what is sent, and how it is shown there. */
@@ -23,7 +24,7 @@ export type ComposerAttachment = { id: string; label: string; attachment: Attach
 export type Selection = { kind: 'draft' } | { kind: 'conversation'; conversationId: string };
 
 /** Which part of the history the list shows. */
-export type HistoryView = ConversationSummary['lifecycle'];
+export type HistoryView = Exclude<ConversationSummary['lifecycle'], 'attempt'>;
 
 /** A shown error. */
 export type ShownError = { code: string; message: string; details?: Record<string, unknown> };
@@ -97,11 +98,14 @@ export type TranscriptsSlice = {
   /** A pushed erasure (a summary still waiting for its frame is dropped). */
   receiveRemoval(conversationId: string): void;
   cancel(): Promise<void>;
-  answerPermission(requestId: string, optionId: string): Promise<void>;
+  /** Answers a permission question of the open conversation, or of `conversationId` (an attempt's). */
+  answerPermission(requestId: string, optionId: string, conversationId?: string): Promise<void>;
   /** Resolves true once the agent has the answer. */
-  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>): Promise<boolean>;
-  /** What changed in the working folder during a turn of the open conversation (from its checkpoints). */
-  fetchTurnChanges(turnId: string): Promise<Result<'listTurnChanges'>>;
+  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>, conversationId?: string): Promise<boolean>;
+  /** What changed in the working folder during a turn of the open conversation (or of `conversationId`), from its checkpoints. */
+  fetchTurnChanges(turnId: string, conversationId?: string): Promise<Result<'listTurnChanges'>>;
+  /** Reads a conversation shown beside the open one (an attempt's) and keeps it current. */
+  watchConversation(conversationId: string): Promise<void>;
 };
 
 /** What is being written: the message box per conversation (text, attachments), sending, the follow-up queue. */
@@ -125,6 +129,11 @@ export type ComposerSlice = {
   removeAttachment(key: string, id: string): void;
   /** Sends the box's message (`withoutInstructions`: this once without the person's instructions). */
   send(options?: { withoutInstructions?: boolean }): Promise<void>;
+  /**
+   * Hands the box's message to `deliver` (creating the conversation first for a new one) and takes
+   * it out of the box once delivered; throws what `deliver` threw, the message still in the box.
+   */
+  submitBox(deliver: (conversationId: string, text: string, attached: readonly ComposerAttachment[]) => Promise<void>): Promise<void>;
   /** Resolves a refusal of the person's instructions met by sending (a switch refused before anything was recorded): the box's message goes again. */
   resolveSendRefusal(choice: RefusalChoice): Promise<void>;
   /** Puts one of the person's earlier messages in the message box to edit and send again. */
@@ -366,7 +375,7 @@ export type SettingsSlice = {
 };
 
 /** The whole renderer state. */
-export type BatonState = HostSlice & AgentsSlice & TranscriptsSlice & ComposerSlice & DraftsSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice & RewindSlice;
+export type BatonState = HostSlice & AgentsSlice & AttemptsSlice & TranscriptsSlice & ComposerSlice & DraftsSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice & RewindSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

@@ -4,6 +4,9 @@ import type { FileMethod, ResponseBody } from '../../app/ipc/index.js';
 /** Connection state shown to the person; `unauthorized`: the host no longer lets this window in, and it stopped trying. */
 export type ConnectionStatus = 'connecting' | 'open' | 'closed' | 'unauthorized';
 
+/** What a request gets when the connection went before its answer came. */
+export const CONNECTION_LOST_MESSAGE = 'The connection to Baton was lost. Try again in a moment.';
+
 /** A way to reach the host (Electron IPC or WebSocket). */
 export type Transport = {
   request(method: string, params: unknown): Promise<ResponseBody>;

@@ -4,11 +4,11 @@
  * reloads what it shows once the socket is back).
  */
 import { hostMessageSchema, responseBodySchema, UPLOAD_PATH, type ResponseBody } from '../../app/ipc/index.js';
-import type { ConnectionStatus, Transport } from './Transport.js';
+import { CONNECTION_LOST_MESSAGE, type ConnectionStatus, type Transport } from './Transport.js';
 
 const MAX_BACKOFF_MS = 5_000;
 /** What a request gets when the connection went before its answer came. */
-const LOST: ResponseBody = { ok: false, error: { code: 'Internal', message: 'The connection to Baton was lost. Try again in a moment.' } };
+const LOST: ResponseBody = { ok: false, error: { code: 'Internal', message: CONNECTION_LOST_MESSAGE } };
 
 /** Connects to `ws(s)://<host>/api`, passing the page's token along. */
 export function webSocketTransport(location: Location): Transport {

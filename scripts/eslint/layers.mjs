@@ -37,8 +37,9 @@ const HOST_FLOORS = {
   agents: 7,
   conversations: 8,
   checkpoints: 9,
-  handlers: 10,
-  'Host.ts': 11,
+  attempts: 10,
+  handlers: 11,
+  'Host.ts': 12,
 };
 
 /** The floor of a file under main/host (its first folder, or the file itself at the top), if it is one. */

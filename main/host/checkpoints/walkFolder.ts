@@ -87,7 +87,8 @@ export async function walkFolder(root: string, maxFiles = Number.POSITIVE_INFINI
         if (!SKIPPED_FOLDERS.has(name) && !ignored(rules, child, true)) {
           folders.push({ relative: child, id: { dev: stat.dev, ino: stat.ino } });
         }
-      } else if ((stat.isFile() || stat.isSymbolicLink()) && !ignored(rules, child, false)) {
+        // A `.git` file (a worktree's or a submodule's pointer to its repository) is git's, never the folder's content.
+      } else if ((stat.isFile() || stat.isSymbolicLink()) && !SKIPPED_FOLDERS.has(name) && !ignored(rules, child, false)) {
         found.push({ path: child, size: stat.size, mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, link: stat.isSymbolicLink() });
       }
     }

@@ -7,6 +7,7 @@ import type { Env } from '../adapters/AgentAdapter.js';
 import type { AgentCatalog } from '../agents/AgentCatalog.js';
 import type { AgentInstaller } from '../agents/AgentInstaller.js';
 import type { AgentProbe } from '../agents/AgentProbe.js';
+import type { Attempts } from '../attempts/Attempts.js';
 import type { LoginTerminals } from '../agents/LoginTerminals.js';
 import type { CheckpointStore } from '../checkpoints/CheckpointStore.js';
 import type { Rewinds } from '../checkpoints/Rewinds.js';
@@ -50,6 +51,8 @@ export type HostParts = {
   serverImports: ServerImports;
   checkpoints: CheckpointStore;
   rewinds: Rewinds;
+  /** "Ask several agents": attempts, their copies, keeping one. */
+  attempts: Attempts;
   /** Baton's log file, where there is one. */
   logFile: string | undefined;
 };

@@ -20,7 +20,7 @@ type ConversationMethods =
 const DEFAULT_TURNS_SHOWN = 50;
 
 /** The conversations' handlers. */
-export function conversationHandlers({ store, committer, conversations, turns, always, checkpoints }: HostParts): HandlerGroup<ConversationMethods> {
+export function conversationHandlers({ store, committer, conversations, turns, always, checkpoints, attempts }: HostParts): HandlerGroup<ConversationMethods> {
   return {
     newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({ conversation: conversations.create(agentId, cwd, title, instructions, serverIds, injectors) }),
     openConversation: ({ conversationId, turns: turnsShown, aroundSeq, maxEvents }) => {
@@ -37,7 +37,11 @@ export function conversationHandlers({ store, committer, conversations, turns, a
       const { envelopes, nextSeq } = store.readPage(conversationId, fromSeq, limit);
       return { events: envelopes, nextSeq };
     },
-    sendMessage: ({ conversationId, text, agentId, attachments, withoutInstructions }) => turns.send(conversationId, text, agentId, attachments, { withoutInstructions: withoutInstructions === true }),
+    sendMessage: ({ conversationId, text, agentId, attachments, withoutInstructions }) => {
+      // A follow-up to one attempt alone: only while its attempts are open, and only to its own agent.
+      attempts.requireOpenAttempt(conversationId, agentId);
+      return turns.send(conversationId, text, agentId, attachments, { withoutInstructions: withoutInstructions === true });
+    },
     steerMessage: async ({ conversationId, text }) => ({ steered: await turns.steer(conversationId, text) }),
     cancelTurn: async ({ conversationId }) => ({ cancelled: await turns.cancel(conversationId) }),
     setSessionOption: async ({ conversationId, optionId, value, agentId }) => {

@@ -95,13 +95,22 @@ export function searchMessages(db: Database.Database, query: SearchQuery): Searc
        WHERE search MATCH ? AND c.lifecycle != 'deleted' ${filters.join(' ')}
        ORDER BY rank LIMIT ?`,
   ).all(...params) as Array<{ conversation_id: string; seq: number; role: 'user' | 'agent'; agent_id: string; at: string; snippet: string; summary: string }>;
-  return rows.map((row) => ({
-    conversationId: row.conversation_id,
-    seq: row.seq,
-    role: row.role,
-    agentId: row.agent_id,
-    at: row.at,
-    snippet: row.snippet,
-    title: (JSON.parse(row.summary) as ConversationSummary).title,
-  }));
+  return rows.flatMap((row) => {
+    const summary = JSON.parse(row.summary) as ConversationSummary;
+    const hit = { conversationId: row.conversation_id, seq: row.seq, role: row.role, agentId: row.agent_id, at: row.at, snippet: row.snippet, title: summary.title };
+    if (summary.lifecycle !== 'attempt' || !summary.attemptOf) {
+      return [hit];
+    }
+    // An attempt's text is found where it is shown: in the conversation that asked, at its message.
+    // The history it was given is that conversation's own, found there already.
+    const { conversationId, attemptsId, fromSeq } = summary.attemptOf;
+    const asked = row.seq > fromSeq ? askedAt(db, conversationId, attemptsId) : undefined;
+    return asked === undefined ? [] : [{ ...hit, conversationId, seq: asked }];
+  });
+}
+
+/** Where a conversation asked the attempts `attemptsId` (the seq of its `attempts.started`), if it still does. */
+function askedAt(db: Database.Database, conversationId: string, attemptsId: string): number | undefined {
+  const row = statement(db, "SELECT e.seq FROM events e JOIN conversations c ON c.conversation_id = e.conversation_id WHERE e.conversation_id = ? AND e.type = 'attempts.started' AND json_extract(e.payload, '$.attemptsId') = ? AND c.lifecycle != 'deleted'").get(conversationId, attemptsId) as { seq: number } | undefined;
+  return row?.seq;
 }

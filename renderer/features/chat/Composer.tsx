@@ -48,6 +48,7 @@ export function Composer() {
   const addAttachment = useBaton((state) => state.addAttachment);
   const removeAttachment = useBaton((state) => state.removeAttachment);
   const showError = useBaton((state) => state.showError);
+  const openAskSeveral = useBaton((state) => state.openAskDialog);
   const picker = useRef<HTMLInputElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   // Focus comes through the store (after "Edit and resend", or a queued follow-up taken back): caret at the end.
@@ -227,6 +228,9 @@ export function Composer() {
         />
         <button type="button" onClick={() => picker.current?.click()}>
           Attach files
+        </button>
+        <button type="button" disabled={running || sending || text.trim() === '' || attachments.length > 0} title={attachments.length > 0 ? 'Attachments go to one agent at a time: send them on their own' : undefined} onClick={() => openAskSeveral()}>
+          Ask several agents…
         </button>
         {running ? (
           <button type="submit" disabled={!canQueue}>

@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { checkElicitationAnswer, fieldChoices, formIsShowable, type ElicitationField, type ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
+import { useScopedConversation } from '../attempts/conversationScope.js';
 
 type ElicitationItem = Extract<TranscriptItem, { kind: 'elicitation' }>;
 
@@ -100,6 +101,7 @@ function Field({ name, field, value, onChange }: { name: string; field: Elicitat
 /** The request, its form or link, and later how it was answered. */
 export function ElicitationPrompt({ item }: { item: ElicitationItem }) {
   const answerElicitation = useBaton((state) => state.answerElicitation);
+  const scoped = useScopedConversation();
   const { request } = item;
   const properties = request.schema?.properties ?? {};
   const [values, setValues] = useState<Record<string, ElicitationValue | undefined>>(() =>
@@ -110,7 +112,7 @@ export function ElicitationPrompt({ item }: { item: ElicitationItem }) {
 
   const send = async (action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>): Promise<void> => {
     setBusy(true);
-    await answerElicitation(request.requestId, action, content);
+    await answerElicitation(request.requestId, action, content, scoped);
     setBusy(false);
   };
   const submit = (event: FormEvent): void => {

@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
+import { useScopedConversation } from '../attempts/conversationScope.js';
 import { ToolInput } from './ToolInput.js';
 
 type PermissionItem = Extract<TranscriptItem, { kind: 'permission' }>;
@@ -39,6 +40,7 @@ function typingIn(target: EventTarget | null): boolean {
 /** The question, its options, and later the answer given. */
 export function PermissionPrompt({ item, agentName, toolKind, toolInput }: { item: PermissionItem; agentName: string; toolKind: string | undefined; toolInput?: unknown }) {
   const answerPermission = useBaton((state) => state.answerPermission);
+  const scoped = useScopedConversation();
   const focusMessageBox = useBaton((state) => state.focusMessageBox);
   const group = useRef<HTMLDivElement>(null);
   const options = useMemo(() => [...item.options].sort((a, b) => ORDER[a.kind] - ORDER[b.kind]), [item.options]);
@@ -51,7 +53,8 @@ export function PermissionPrompt({ item, agentName, toolKind, toolInput }: { ite
     }
   }, [answered]);
   const answer = (optionId: string): void => {
-    void answerPermission(item.requestId, optionId).then(focusMessageBox);
+    // Back to the message box after answering, unless the question was an attempt's (shown beside the conversation).
+    void answerPermission(item.requestId, optionId, scoped).then(() => (scoped === undefined ? focusMessageBox() : undefined));
   };
   // The number keys answer wherever focus is (the oldest open question), unless the person is
   // typing in a field or a dialog is open; inside the question its own handler answers.

@@ -15,9 +15,9 @@ type SessionOption = EventPayload<'session.options'>['options'][number];
 export const SELF_APPROVING_NOTE = 'the agent decides without asking you';
 
 /** One picker per option; modes in which the agent approves on its own are marked as such. */
-function OptionPickers({ options, valueOf, choose }: { options: readonly SessionOption[]; valueOf: (option: SessionOption) => string; choose: (optionId: string, value: string) => void }) {
+export function OptionPickers({ options, valueOf, choose, label = 'Session options' }: { options: readonly SessionOption[]; valueOf: (option: SessionOption) => string; choose: (optionId: string, value: string) => void; label?: string }) {
   return (
-    <div className="session-options" role="group" aria-label="Session options">
+    <div className="session-options" role="group" aria-label={label}>
       {options.map((option) => {
         const value = valueOf(option);
         const selfApproving = option.options.find((choice) => choice.value === value)?.selfApproving === true;
@@ -75,7 +75,7 @@ export function DraftSessionOptions({ agentId, agentName }: { agentId: string; a
  * What a new session will show for an option nobody chose: its last value, unless that was a mode
  * in which the agent decides without asking (Baton sets the asking one then, see LiveSession).
  */
-function askingValue(option: SessionOption): string {
+export function askingValue(option: SessionOption): string {
   const current = option.options.find((choice) => choice.value === option.currentValue);
   return current?.selfApproving === true ? (option.options.find((choice) => choice.selfApproving !== true)?.value ?? option.currentValue) : option.currentValue;
 }

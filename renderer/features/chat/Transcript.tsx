@@ -4,9 +4,12 @@
  */
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { canUndoRewind, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
+import { canUndoRewind, toolOfPermission, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
+import { formatElapsed } from '../../components/relativeTime.js';
+import { useNow } from '../../components/useNow.js';
+import { AttemptsCard } from '../attempts/AttemptsCard.js';
 import { TranscriptEntry } from './TranscriptEntry.js';
 
 /**
@@ -146,21 +149,24 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   const lastMessage = transcript.activeTurnId === null ? items.findLast((candidate) => candidate.kind === 'user' && !candidate.steered) : undefined;
   const failedTurnId = lastMessage?.turnId !== undefined && ['failed', 'interrupted'].includes(transcript.turns[lastMessage.turnId]?.status ?? '') ? lastMessage.turnId : undefined;
   const { turns } = transcript;
-  const entry = (item: TranscriptItem): ReactNode => (
+  const entry = (item: TranscriptItem): ReactNode =>
+    item.kind === 'attempts' ? (
+      <AttemptsCard item={item} conversationId={transcript.conversationId} />
+    ) : (
     <TranscriptEntry
       item={item}
       lastReply={item === lastReply || (item.kind === 'notice' && item.severity === 'error' && item.turnId !== undefined && item.turnId === failedTurnId)}
       terminals={item.kind === 'tool' || item.kind === 'subagent' ? transcript.terminals : undefined}
       agentName={item.kind === 'permission' ? (transcript.turns[item.turnId]?.agentName ?? transcript.agentName) : undefined}
-      toolKind={item.kind === 'permission' ? toolOf(items, item)?.toolKind : undefined}
-      toolInput={item.kind === 'permission' ? toolOf(items, item)?.rawInput : undefined}
+      toolKind={item.kind === 'permission' ? toolOfPermission(items, item)?.toolKind : undefined}
+      toolInput={item.kind === 'permission' ? toolOfPermission(items, item)?.rawInput : undefined}
       turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
       selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
       turnCheckpoints={(item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.checkpoints : undefined}
       turnWritten={(item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.written : undefined}
       rewound={item.kind === 'rewind' ? rewoundOf(transcript, item) : undefined}
     />
-  );
+    );
   return (
     <section ref={section} className="transcript" aria-label="Transcript" aria-busy={transcript.activeTurnId !== null} data-virtual={virtual ? 'true' : undefined} data-entries={items.length} onScroll={onScroll}>
       {hasEarlier ? (
@@ -232,12 +238,6 @@ function rewoundOf(transcript: TranscriptState, item: Extract<TranscriptItem, { 
   return { aside, canUndo: canUndoRewind(transcript, item) };
 }
 
-/** The tool call a permission question is about. */
-function toolOf(items: TranscriptItem[], item: Extract<TranscriptItem, { kind: 'permission' }>): Extract<TranscriptItem, { kind: 'tool' }> | undefined {
-  const tool = items.find((candidate) => candidate.kind === 'tool' && candidate.turnId === item.turnId && candidate.toolCallId === item.toolCallId);
-  return tool?.kind === 'tool' ? tool : undefined;
-}
-
 /** After this long without a word from the agent, the indicator says it is still waiting. */
 const SILENT_AFTER_MS = 5_000;
 
@@ -248,11 +248,7 @@ const SILENT_AFTER_MS = 5_000;
 function WorkingIndicator({ transcript, turnId }: { transcript: TranscriptState; turnId: string }) {
   const turn = transcript.turns[turnId];
   const startedAt = turn ? Date.parse(turn.startedAt) : Date.now();
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, []);
+  const now = useNow(true);
   const elapsedMs = Math.max(0, now - startedAt);
   const answered = transcript.items.some((item) => item.turnId === turnId && item.kind !== 'user');
   const elapsed = formatElapsed(elapsedMs);
@@ -267,12 +263,6 @@ function WorkingIndicator({ transcript, turnId }: { transcript: TranscriptState;
       {doing?.kind === 'tool' ? <span className="working-now"> — now: {doing.title}{doing.status === 'awaiting_permission' ? ' (waiting for your answer)' : ''}</span> : null}
     </p>
   );
-}
-
-/** "8 s", "2 min 05 s". */
-function formatElapsed(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
 /** Before a new conversation's first message: the agent and the folder it will work in. */

@@ -11,6 +11,7 @@ import type { AuthMethodInfo } from '../../../app/errors.js';
 import { Markdown } from '../../components/Markdown.js';
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
+import { useScopedConversation } from '../attempts/conversationScope.js';
 import { ElicitationPrompt } from './ElicitationPrompt.js';
 import { LogInPrompt } from './LogInPrompt.js';
 import { SubagentCard } from './SubagentCard.js';
@@ -43,12 +44,14 @@ function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: 
   const retry = useBaton((state) => state.retry);
   const busy = useBaton((state) => state.sending);
   const [copied, copy] = useCopy();
+  // An attempt's messages are shown inside the conversation that asked: going back is done on the attempt once continued.
+  const scoped = useScopedConversation() !== undefined;
   return (
     <span className="message-actions">
       <button type="button" onClick={() => copy(text)}>
         {copied ? 'Copied' : 'Copy'}
       </button>
-      {turnId ? (
+      {turnId && !scoped ? (
         <>
           <button type="button" onClick={() => void openRewind(turnId)}>
             Edit and resend
@@ -61,7 +64,7 @@ function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: 
           </button>
         </>
       ) : null}
-      {retryTurnId ? (
+      {retryTurnId && !scoped ? (
         <button type="button" disabled={busy} onClick={() => void retry(retryTurnId)}>
           Retry
         </button>
@@ -323,6 +326,9 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
       return <ElicitationPrompt item={item} />;
     case 'rewind':
       return <RewindMarker item={item} rewound={rewound} />;
+    case 'attempts':
+      // Shown by the transcript itself (features/attempts/AttemptsCard), which holds each attempt's own entries.
+      return null;
     case 'notice':
       return (
         <div className={`notice notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'}>

@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import type { Result } from '../../../app/ipc/index.js';
 import type { TurnState } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
+import { useScopedConversation } from '../attempts/conversationScope.js';
 import { FileDiff } from './FileDiff.js';
 
 type Changes = Result<'listTurnChanges'>;
@@ -20,11 +21,12 @@ export function TurnFiles({ turnId, checkpoints, written = [] }: { turnId: strin
   const [open, setOpen] = useState(false);
   const [changes, setChanges] = useState<Changes | null>(null);
   const fetchChanges = useBaton((state) => state.fetchTurnChanges);
+  const scoped = useScopedConversation();
   useEffect(() => {
     if (open && changes === null) {
-      void fetchChanges(turnId).then(setChanges);
+      void fetchChanges(turnId, scoped).then(setChanges);
     }
-  }, [open, changes, fetchChanges, turnId]);
+  }, [open, changes, fetchChanges, turnId, scoped]);
   const { before, after } = checkpoints;
   const errors = [before?.error, after?.error].filter((error): error is string => Boolean(error));
   const leftOut = [...new Map([...(before?.tooLarge ?? []), ...(after?.tooLarge ?? []), ...(before?.failed ?? []), ...(after?.failed ?? [])].map((entry) => [entry.path, entry])).values()];

@@ -14,9 +14,15 @@ import { AgentProcessTable } from './AgentProcessTable.js';
 /** The catalog. */
 export function AgentsSettings() {
   const agents = useBaton((state) => state.agents);
+  const agentsFileProblem = useBaton((state) => state.agentsFileProblem);
   return (
     <>
       <h2>Agents</h2>
+      {agentsFileProblem ? (
+        <p className="notice-warning" role="alert">
+          Your custom agents are not offered: {agentsFileProblem}
+        </p>
+      ) : null}
       <RegistrySettings />
       <ul className="settings-agents" aria-label="Agents">
         {agents.map((agent) => (

@@ -113,6 +113,19 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       }
     },
     async send(options = {}) {
+      try {
+        await get().submitBox((conversationId, text, attached) => post(conversationId, text, attached, options.withoutInstructions === true));
+      } catch (error) {
+        const { selection } = get();
+        if (error instanceof ImportNotConfirmedError && selection.kind === 'conversation') {
+          // The message stays in the box; the review says what must be confirmed first.
+          await get().checkImport(selection.conversationId, true);
+        } else {
+          get().showError(error);
+        }
+      }
+    },
+    async submitBox(deliver) {
       const { selection, composer, sending } = get();
       const typed = composer[composerKey(selection)] ?? '';
       const text = typed.trim();
@@ -123,7 +136,7 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       set({ sending: true, error: null });
       try {
         const conversationId = selection.kind === 'draft' ? await createFromDraft() : selection.conversationId;
-        await post(conversationId, text, attached, options.withoutInstructions === true);
+        await deliver(conversationId, text, attached);
         // Cleared only once the host has committed the message, and only of what was sent: what the
         // person typed or attached meanwhile stays.
         set((state) => {
@@ -137,13 +150,6 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
             attachments: { ...state.attachments, [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)) },
           };
         });
-      } catch (error) {
-        if (error instanceof ImportNotConfirmedError && selection.kind === 'conversation') {
-          // The message stays in the box; the review says what must be confirmed first.
-          await get().checkImport(selection.conversationId, true);
-        } else {
-          get().showError(error);
-        }
       } finally {
         set({ sending: false });
       }

@@ -6,6 +6,7 @@ import { startTheme } from '../../persisted/theme.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { recentFolders } from '../../persisted/recentFolders.js';
 import { shownError, type HostSlice, type Slice } from '../types.js';
+import { CONNECTION_LOST_MESSAGE } from '../../transport/Transport.js';
 
 /** Characters of log-in terminal output kept (what the terminal shows is rebuilt from them). */
 const LOGIN_OUTPUT_KEPT = 256 * 1024;
@@ -145,7 +146,7 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       api.onPush(onPush);
       api.onStatus((connection) => {
         const wasClosed = get().connection === 'closed';
-        set({ connection });
+        set((state) => ({ connection, ...(connection === 'unauthorized' && state.error?.message === CONNECTION_LOST_MESSAGE ? { error: null } : {}) }));
         // After a reconnect what is shown may be stale: read it again.
         if (connection === 'open' && wasClosed) {
           void get().reload();
@@ -194,7 +195,12 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       }
     },
     showError(error) {
-      set({ error: shownError(error) });
+      const shown = shownError(error);
+      // A window that is no longer let in says so in its banner, with the way back: a lost request adds nothing.
+      if (get().connection === 'unauthorized' && shown.message === CONNECTION_LOST_MESSAGE) {
+        return;
+      }
+      set({ error: shown });
     },
     dismissError() {
       set({ error: null });

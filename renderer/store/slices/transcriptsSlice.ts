@@ -52,7 +52,7 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
     }
   };
 
-  const load = async (conversationId: string, aroundSeq?: number): Promise<void> => {
+  const load = async (conversationId: string, aroundSeq?: number, options: { shownBeside?: boolean } = {}): Promise<void> => {
     arrivedDuringRead.set(conversationId, []);
     try {
       const turns = get().turnsShown[conversationId] ?? TURNS_PER_PAGE;
@@ -69,7 +69,9 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
       const read = await readInSlices(bufferedTail(context, firstSeq, []), pages());
       const buffered = applyEnvelopes(read, arrivedDuringRead.get(conversationId) ?? []);
       set((state) => ({ transcripts: { ...state.transcripts, [conversationId]: buffered } }));
-      get().upsertSummary(conversation);
+      if (!options.shownBeside) {
+        get().upsertSummary(conversation);
+      }
     } catch (error) {
       const { selection } = get();
       // A conversation that is gone (named by an old address): a new one opens instead, and the error says why.
@@ -155,14 +157,19 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
         await api.call('cancelTurn', { conversationId }).catch((error: unknown) => get().showError(error));
       }
     },
-    async answerPermission(requestId, optionId) {
-      const conversationId = openId();
+    async watchConversation(conversationId) {
+      if (!get().transcripts[conversationId] && !arrivedDuringRead.has(conversationId)) {
+        await load(conversationId, undefined, { shownBeside: true });
+      }
+    },
+    async answerPermission(requestId, optionId, scoped) {
+      const conversationId = scoped ?? openId();
       if (conversationId !== undefined) {
         await api.call('answerPermission', { conversationId, requestId, optionId }).catch((error: unknown) => get().showError(error));
       }
     },
-    async fetchTurnChanges(turnId) {
-      const conversationId = openId();
+    async fetchTurnChanges(turnId, scoped) {
+      const conversationId = scoped ?? openId();
       if (conversationId === undefined) {
         return { changes: [], sinceLastTurn: [], approximate: false, unavailable: 'No conversation is open.' };
       }
@@ -172,8 +179,8 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
         return { changes: [], sinceLastTurn: [], approximate: false, unavailable: error instanceof Error ? error.message : String(error) };
       }
     },
-    async answerElicitation(requestId, action, content) {
-      const conversationId = openId();
+    async answerElicitation(requestId, action, content, scoped) {
+      const conversationId = scoped ?? openId();
       if (conversationId === undefined) {
         return false;
       }

@@ -1,0 +1,197 @@
+/**
+ * "Ask several agents" in the page, with real agents against the model stub. Each agent changes
+ * shared.txt its own way with its own shell tool (Claude's Bash, Codex's exec_command, Qwen's
+ * run_shell_command), after the person allows it in the attempt's region:
+ * - in a plain folder, Claude, Codex and Qwen each change the file in their own copy while the
+ *   person's stays untouched; "Compare" shows the three diffs; "Ask Claude to compare" reaches
+ *   Claude's model with every attempt's diff; "Keep this one" on Codex's leaves the folder with
+ *   exactly Codex's change and the next message goes to Codex with the history; "Continue this
+ *   attempt" on Claude's opens a branch whose folder holds Claude's change;
+ * - in a git repository, the same with worktrees, and `.git`'s refs, index and worktree list are as
+ *   before once one is kept.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { allAgentsHome } from '../fixtures/agentSetups.js';
+import { tempDir } from '../fixtures/agentEnv.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+let stub: ModelStub | undefined;
+let host: WebHost | undefined;
+
+test.afterEach(async () => {
+  await host?.kill();
+  host = undefined;
+  await stub?.close();
+  stub = undefined;
+});
+
+/** Which agent sent a request: each speaks its own vendor's API to the stub. */
+const AGENT_BY_DIALECT: Record<NormalizedRequest['dialect'], string> = { anthropic: 'claude', 'openai-responses': 'codex', 'openai-chat': 'qwen', gemini: 'gemini' };
+
+/** The model's script: each agent writes its own name into shared.txt with its shell tool; asked to compare, it says so. */
+function script(request: NormalizedRequest) {
+  if (request.jsonSchema !== undefined) {
+    return undefined;
+  }
+  const agent = AGENT_BY_DIALECT[request.dialect];
+  if (request.lastUserText.includes('What did we settle on?')) {
+    return { chunks: [`Noted by ${agent}.`] };
+  }
+  if (request.lastUserText.includes('Compare their attempts')) {
+    return { chunks: ['Compared the attempts.'] };
+  }
+  if (request.toolResult !== undefined) {
+    return { chunks: [`Done by ${agent}.`] };
+  }
+  if (!request.lastUserText.includes('Sign shared.txt')) {
+    return { chunks: [`Noted by ${agent}.`] };
+  }
+  const command = `printf 'by ${agent}\\n' > shared.txt`;
+  switch (agent) {
+    case 'claude':
+      return { kind: 'tool' as const, name: 'Bash', arguments: { command, description: 'Sign shared.txt' } };
+    case 'codex':
+      return { kind: 'tool' as const, name: 'exec_command', arguments: { cmd: command, sandbox_permissions: 'require_escalated', justification: 'Sign shared.txt' } };
+    default:
+      return { kind: 'tool' as const, name: 'run_shell_command', arguments: { command, description: 'Sign shared.txt' } };
+  }
+}
+
+/** Opens a host, picks Claude in `work`, and asks Claude, Codex and Qwen (or those named) to sign shared.txt. */
+async function askSeveral(page: Page, work: string, agents: readonly string[]): Promise<string> {
+  stub = await startModelStub({ reply: script });
+  const dataDir = tempDir('e2e-attempts-data');
+  host = await startWebHost(dataDir, allAgentsHome(stub.url));
+  await page.goto(host.url);
+  await chooseAgent(page, 'Claude');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  await page.getByRole('textbox', { name: 'Message' }).fill('Sign shared.txt with your name, please.');
+  await page.getByRole('button', { name: 'Ask several agents…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Ask several agents' });
+  for (const agent of agents) {
+    await dialog.getByRole('checkbox', { name: agent, exact: true }).check();
+  }
+  await dialog.getByRole('button', { name: 'Ask' }).click();
+  await expect(dialog).toBeHidden();
+  // Each attempt asks before running its command, in its own region: allowed once there.
+  for (const agent of agents) {
+    const region = attempt(page, agent);
+    await region.getByRole('group', { name: /^Permission: / }).getByRole('button', { name: /^(Yes|Yes, proceed|Allow)$/ }).click({ timeout: 90_000 });
+  }
+  for (const agent of agents) {
+    await expect(attempt(page, agent)).toContainText(`Done by ${agent.toLowerCase()}.`, { timeout: 90_000 });
+    await expect(attempt(page, agent)).toContainText('done');
+  }
+  return dataDir;
+}
+
+function attempt(page: Page, agent: string): Locator {
+  return page.getByRole('region', { name: `Attempt by ${agent}` });
+}
+
+/** Each attempt's copy of the working folder, by agent id (under `<data>/attempts/<id>/<agent>`). */
+function copies(dataDir: string): Record<string, string> {
+  const top = path.join(dataDir, 'attempts');
+  return Object.fromEntries(readdirSync(top).flatMap((id) => readdirSync(path.join(top, id)).filter((name) => name !== 'owner.json').map((name) => [name, path.join(top, id, name)])));
+}
+
+const listing = (folder: string): string[] => readdirSync(folder).filter((name) => name !== '.git').sort();
+
+test('Claude, Codex and Qwen each change the file in their own copy; Compare, Ask Claude to compare, keep Codex, continue Claude', async ({ page }) => {
+  test.setTimeout(420_000);
+  const work = tempDir('e2e-attempts-plain');
+  writeFileSync(path.join(work, 'shared.txt'), 'original\n');
+  writeFileSync(path.join(work, 'notes.md'), 'the person keeps notes here\n');
+  const dataDir = await askSeveral(page, work, ['Claude', 'Codex', 'Qwen']);
+
+  // Each change landed in its own copy; the person's folder is untouched until Keep.
+  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('original\n');
+  const made = copies(dataDir);
+  expect(Object.keys(made).sort()).toEqual(['claude', 'codex', 'qwen']);
+  for (const [agent, folder] of Object.entries(made)) {
+    expect(readFileSync(path.join(folder, 'shared.txt'), 'utf8')).toBe(`by ${agent}\n`);
+  }
+  for (const agent of ['Claude', 'Codex', 'Qwen']) {
+    await expect(attempt(page, agent).getByLabel('1 file changed, 1 line added, 1 removed', { exact: true })).toBeVisible();
+  }
+
+  // Compare shows the three diffs.
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  const compare = page.getByRole('dialog', { name: 'Compare attempts' });
+  for (const agent of ['claude', 'codex', 'qwen']) {
+    const section = compare.getByRole('region', { name: `Changes by ${agent === 'qwen' ? 'Qwen' : agent === 'codex' ? 'Codex' : 'Claude'}` });
+    await expect(section.getByRole('figure', { name: 'Changes to shared.txt' })).toContainText(`by ${agent}`);
+    await expect(section.getByRole('figure', { name: 'Changes to shared.txt' })).toContainText('original');
+  }
+  await compare.getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Claude against Codex' });
+  await expect(compare.getByRole('figure', { name: 'Changes to shared.txt' })).toContainText('by codex');
+  await compare.getByRole('button', { name: 'Close' }).click();
+
+  // Ask Claude to compare: its model request holds every attempt's diff.
+  await page.getByRole('combobox', { name: 'Agent to compare' }).selectOption({ label: 'Claude' });
+  await page.getByRole('button', { name: 'Ask Claude to compare' }).click();
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  await expect(transcript.getByRole('article', { name: 'Claude' }).filter({ hasText: 'Compared the attempts.' })).toBeVisible({ timeout: 90_000 });
+  const asked = stub!.modelRequests().find((request) => request.lastUserText.includes('Compare their attempts'));
+  expect(asked?.dialect).toBe('anthropic');
+  for (const agent of ['claude', 'codex', 'qwen']) {
+    expect(asked?.lastUserText).toContain(`+by ${agent}`);
+  }
+
+  // Keep Codex's: exactly its change in the folder, and the next message goes to Codex with the history.
+  await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
+  const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
+  await expect(keep.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'shared.txt: modified' })).toBeVisible();
+  await keep.getByRole('button', { name: 'Keep' }).click();
+  await expect(keep).toBeHidden();
+  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
+  expect(listing(work)).toEqual(['notes.md', 'shared.txt']);
+  expect(readFileSync(path.join(work, 'notes.md'), 'utf8')).toBe('the person keeps notes here\n');
+  await expect(page.getByRole('note').filter({ hasText: "You kept Codex's attempt" })).toBeVisible();
+  const before = stub!.modelRequests().length;
+  await page.getByRole('textbox', { name: 'Message' }).fill('What did we settle on?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(transcript.getByRole('article', { name: 'Codex' }).last()).toContainText('Noted by codex.', { timeout: 90_000 });
+  const next = stub!.modelRequests().slice(before).find((request) => request.dialect === 'openai-responses' && request.lastUserText.includes('What did we settle on?'));
+  expect(next?.userRaw).toContain('Sign shared.txt with your name');
+
+  // Continue Claude's: a branch whose folder holds Claude's change.
+  await page.getByText('Other attempts').click();
+  await attempt(page, 'Claude').getByRole('button', { name: 'Continue this attempt' }).click();
+  await expect(page.getByRole('main')).toHaveAttribute('aria-label', /\(Claude's attempt\)$/);
+  expect(readFileSync(path.join(copies(dataDir).claude!, 'shared.txt'), 'utf8')).toBe('by claude\n');
+  expect(Object.keys(copies(dataDir))).toEqual(['claude']);
+});
+
+test('in a git repository the attempts are worktrees on baton/ branches, and once one is kept .git is as it was', async ({ page }) => {
+  test.setTimeout(300_000);
+  const work = tempDir('e2e-attempts-git');
+  writeFileSync(path.join(work, 'shared.txt'), 'original\n');
+  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], { cwd: work, encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('add', 'shared.txt');
+  git('commit', '-q', '-m', 'start');
+  writeFileSync(path.join(work, 'draft.md'), 'not committed yet\n');
+  const gitState = (): string[] => [git('for-each-ref'), git('worktree', 'list', '--porcelain'), git('ls-files', '-s')];
+  const before = gitState();
+  const dataDir = await askSeveral(page, work, ['Claude', 'Codex']);
+  await expect(attempt(page, 'Codex')).toContainText(/Worktree on baton\/.+\/codex/);
+  expect(git('worktree', 'list')).toContain(copies(dataDir).codex!);
+  // Each worktree carries the uncommitted file too.
+  expect(readFileSync(path.join(copies(dataDir).claude!, 'draft.md'), 'utf8')).toBe('not committed yet\n');
+  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('original\n');
+
+  await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
+  const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
+  await keep.getByRole('button', { name: 'Keep' }).click();
+  // The dialog closes once Keep is done: the change applied and the copies removed.
+  await expect(keep).toBeHidden();
+  await expect(page.getByRole('note').filter({ hasText: "You kept Codex's attempt" })).toBeVisible();
+  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
+  expect(gitState()).toEqual(before);
+});

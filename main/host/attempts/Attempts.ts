@@ -1,0 +1,744 @@
+/**
+ * "Ask several agents": one message to two to four agents at once, each attempt in its own copy
+ * of the working folder (see `folderCopies.ts`) and its own hidden conversation, made of the
+ * asking conversation's history, so each agent gets the conversation so far the usual way (its
+ * first turn is handed off) and its turns, permissions, terminals and checkpoints are those of an
+ * ordinary conversation, confined to its copy. The asking conversation records the attempts
+ * (`attempts.started` before any copy exists, then each one prepared or failed).
+ *
+ * - Keep: the attempt's changes (its copy now against the copy as made) are applied to the working
+ *   folder; a file the person changed since the attempts started is left alone unless ticked. Its
+ *   turns join the asking conversation, which goes on with that agent; the copies are removed.
+ * - Continue: the attempt becomes a branch of its own, in its copy (made again from its last
+ *   checkpoint when the copies were removed).
+ * - Copies are listed in `<data>/attempts/<attemptsId>/owner.json` before they are made, so a copy
+ *   left by a host that died is removed on the next start or stays listed with its attempts.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { InvalidRequestError, NotFoundError, TurnInProgressError } from '../../../app/errors.js';
+import type { Envelope, EventDraft, TranscriptEvent } from '../../../app/events/index.js';
+import { newId } from '../../../app/ids.js';
+import type { Result } from '../../../app/ipc/index.js';
+import { branchPart, MAX_ATTEMPTS, openAttempts } from '../../../app/transcript/attempts.js';
+import { emptyTranscript, reduceAll, type AttemptView, type TranscriptState } from '../../../app/transcript/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { diffManifests, type CheckpointEntry, type CheckpointStore, type FileChange, type LeftOut } from '../checkpoints/CheckpointStore.js';
+import { restoreFiles } from '../checkpoints/restoreFiles.js';
+import { maxFileBytesSetting, type TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
+import { shownText } from '../checkpoints/turnChanges.js';
+import type { Committer } from '../conversations/Committer.js';
+import type { ImportReview } from '../conversations/ImportReview.js';
+import type { Env } from '../process/env.js';
+import type { EventStore } from '../store/EventStore.js';
+import { freeBranch, git, gitPlaceOf, makeCopy, makeWorktree, removeCopy, type GitPlace } from './folderCopies.js';
+
+/** Event types of the asking conversation an attempt's history leaves out: its sessions, its place in the list, its own attempts. */
+const NOT_GIVEN = new Set(['session.bound', 'conversation.archived', 'conversation.unarchived', 'conversation.deleted', 'conversation.restored', 'attempts.started', 'attempt.prepared', 'attempt.failed', 'attempt.kept', 'attempt.continued', 'attempts.removed']);
+/** Event types of an attempt's own turns that stay with it when it is kept: its session and its copy's checkpoints. */
+const NOT_KEPT = new Set(['session.bound', 'checkpoint.taken', 'conversation.renamed', 'conversation.attempt', 'conversation.branched', 'binding.changed']);
+
+/** Where the copies of one ask are, written before any is made. */
+const ownerSchema = z.object({
+  conversationId: z.string(),
+  attemptsId: z.string(),
+  repository: z.string().optional(),
+  copies: z.array(z.object({ attemptId: z.string(), root: z.string(), branch: z.string().optional() })),
+});
+type Owner = z.infer<typeof ownerSchema>;
+
+/** One agent asked, with the options the person picked for it. */
+export type AttemptChoice = { agentId: string; options?: Readonly<Record<string, string>> };
+
+/** What attempts are run with. */
+export type AttemptsDeps = {
+  store: EventStore;
+  committer: Committer;
+  checkpoints: CheckpointStore;
+  turnCheckpoints: TurnCheckpoints | undefined;
+  importReview: Pick<ImportReview, 'requireConfirmed'>;
+  /** The agent's name, or NotFound. */
+  agentName: (agentId: string) => string;
+  turns: {
+    send(conversationId: string, text: string, agentId?: string): { turnId: string };
+    cancel(conversationId: string): Promise<boolean>;
+    activeTurnId(conversationId: string): string | undefined;
+    release(conversationId: string): Promise<void>;
+  };
+  dataDir: string;
+  /** The environment git runs with (its PATH finds git). */
+  env: Env;
+  log: (message: string) => void;
+};
+
+/** One attempt with where its copy is. */
+type Planned = AttemptView & { root: string };
+
+/** The attempts of conversations. */
+export class Attempts {
+  /** Copies being made, by attempts id (waited for before they are removed). */
+  private readonly preparing = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: AttemptsDeps) {}
+
+  /** The setting `attempts.max`: how many agents one message may ask (2–4). */
+  get max(): number {
+    return this.deps.store.getSetting('attempts.max', z.number().int().min(2).max(MAX_ATTEMPTS), MAX_ATTEMPTS);
+  }
+
+  /**
+   * Asks each chosen agent the same message, each in its own copy of the working folder. Returns
+   * once the attempts are recorded; the copies are made and the agents asked in the background
+   * (each attempt prepared, or failed with why).
+   */
+  async ask(conversationId: string, text: string, choices: readonly AttemptChoice[]): Promise<{ attemptsId: string }> {
+    const { store, committer, importReview, turns } = this.deps;
+    const summary = store.getSummary(conversationId);
+    this.requireAsking(summary);
+    importReview.requireConfirmed(conversationId);
+    if (turns.activeTurnId(conversationId) !== undefined) {
+      throw new TurnInProgressError(conversationId);
+    }
+    if (text.trim() === '') {
+      throw new InvalidRequestError('Write the message to ask the agents first.');
+    }
+    const agentIds = choices.map((choice) => choice.agentId);
+    if (new Set(agentIds).size !== agentIds.length) {
+      throw new InvalidRequestError('Pick each agent once.');
+    }
+    if (choices.length < 2 || choices.length > this.max) {
+      throw new InvalidRequestError(`Pick two to ${this.max} agents (the setting attempts.max).`);
+    }
+    const open = openAttempts(this.read(conversationId));
+    if (open.length > 0) {
+      throw new InvalidRequestError('Keep one of the open attempts, or set them aside, before asking several agents again.');
+    }
+    const names = choices.map((choice) => this.deps.agentName(choice.agentId));
+    await this.deps.turnCheckpoints?.idle(conversationId);
+    const place = await gitPlaceOf(summary.cwd, this.deps.env);
+    const attemptsId = newId();
+    const directory = this.directoryOf(attemptsId);
+    const taken = new Set<string>();
+    const planned: Planned[] = [];
+    for (const [index, choice] of choices.entries()) {
+      const slug = branchPart(choice.agentId);
+      const root = path.join(directory, slug);
+      const branch = place ? await freeBranch(place.root, `baton/${branchPart(conversationId)}/${slug}`, this.deps.env, taken) : undefined;
+      if (branch) {
+        taken.add(branch);
+      }
+      planned.push({
+        attemptId: newId(),
+        agentId: choice.agentId,
+        agentName: names[index]!,
+        conversationId: newId(),
+        folder: place && place.subdir !== '' ? path.join(root, ...place.subdir.split('/')) : root,
+        kind: place ? 'worktree' : 'copy',
+        ...(branch ? { branch } : {}),
+        state: 'preparing',
+        root,
+      });
+    }
+    // Listed before any copy exists: a host that dies from here on leaves nothing unaccounted for.
+    this.writeOwner({ conversationId, attemptsId, ...(place ? { repository: place.root } : {}), copies: planned.map(({ attemptId, root, branch }) => ({ attemptId, root, ...(branch ? { branch } : {}) })) });
+    committer.commit(conversationId, [
+      {
+        type: 'attempts.started',
+        payload: {
+          attemptsId,
+          text,
+          attempts: planned.map(({ attemptId, agentId, agentName, conversationId: attemptConversation, folder, kind, branch }) => ({ attemptId, agentId, agentName, conversationId: attemptConversation, folder, kind, ...(branch ? { branch } : {}) })),
+          ...(place ? { repository: place.root } : {}),
+        },
+      },
+    ]);
+    const options = new Map(choices.map((choice) => [choice.agentId, choice.options ?? {}]));
+    const work = this.prepare(summary, attemptsId, text, planned, place, options).finally(() => this.preparing.delete(attemptsId));
+    this.preparing.set(attemptsId, work);
+    return { attemptsId };
+  }
+
+  /**
+   * Refuses a message to an attempt's conversation once its attempts were kept or set aside (its
+   * copy is gone or about to be), or one that would hand it to another agent: an attempt keeps its
+   * agent. A continued attempt is an ordinary branch.
+   */
+  requireOpenAttempt(conversationId: string, agentId: string | undefined): void {
+    const summary = this.deps.store.getSummary(conversationId);
+    if (summary.lifecycle !== 'attempt' || !summary.attemptOf) {
+      return;
+    }
+    const { item, attempt } = this.find(summary.attemptOf.conversationId, summary.attemptOf.attemptsId, summary.attemptOf.attemptId);
+    if (item.kept || item.removed) {
+      throw new InvalidRequestError(`${attempt.agentName}'s attempt is closed (${item.kept ? 'another was kept' : 'the attempts were set aside'}); continue it as a branch to go on with it.`);
+    }
+    if (agentId !== undefined && agentId !== attempt.agentId) {
+      throw new InvalidRequestError(`An attempt keeps its agent (${attempt.agentName}); continue it as a branch to hand it to another.`);
+    }
+  }
+
+  /** Waits for copies still being made (tests, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all(this.preparing.values());
+  }
+
+  /**
+   * What keeping an attempt would do: each file it changed (against its copy as made), whether the
+   * person changed it since the attempts started (then it is left alone unless ticked), both texts.
+   */
+  async previewKeep(conversationId: string, attemptsId: string, attemptId: string): Promise<Result<'previewKeep'>> {
+    const plan = await this.planKeep(conversationId, attemptsId, attemptId);
+    return {
+      files: plan.changes.map((change) => ({ path: change.path, change: change.change, changedByYou: plan.changedByYou.has(change.path), ...this.texts(change) })),
+      cannot: plan.cannot,
+    };
+  }
+
+  /**
+   * Keeps one attempt: applies its changes to the working folder (a file the person changed since
+   * the attempts started only when ticked in `overwrite`), adds its turns to the conversation (which
+   * goes on with its agent), and removes every copy but those continued as branches.
+   */
+  async keep(conversationId: string, attemptsId: string, attemptId: string, overwrite: readonly string[]): Promise<Result<'keepAttempt'>> {
+    const plan = await this.planKeep(conversationId, attemptsId, attemptId);
+    const { checkpoints, committer, store } = this.deps;
+    const cwd = plan.state.cwd;
+    const chosen = plan.changes.filter((change) => !plan.changedByYou.has(change.path) || overwrite.includes(change.path));
+    const left = plan.changes.filter((change) => !chosen.includes(change)).map((change) => change.path);
+    // The folder before and after: the kept turns' checkpoints (a rewind to before them puts back what Keep wrote).
+    const before = await checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const notWritten = await restoreFiles(
+      cwd,
+      chosen.map((change) => ({ path: change.path, entry: change.after })),
+      (hash) => checkpoints.content(hash),
+      checkpoints.folderOf(before.checkpointId).real ?? undefined,
+    );
+    const failedPaths = new Set(notWritten.map((file) => file.path));
+    const applied = chosen.filter((change) => !failedPaths.has(change.path)).map((change) => ({ path: change.path, change: change.change }));
+    const after = await checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const failed = [...plan.cannot, ...notWritten];
+    // The attempt's own turns join the conversation as they were, its copy's checkpoints replaced by the working folder's.
+    const own = this.ownEvents(plan.attempt.conversationId);
+    const turnIds = own.flatMap((event) => (event.type === 'turn.started' ? [event.payload.turnId] : []));
+    const drafts: EventDraft[] = own.filter((event) => !NOT_KEPT.has(event.type)).map((event) => ({ type: event.type, payload: event.payload }) as EventDraft);
+    const first = turnIds[0];
+    const last = turnIds.at(-1);
+    const checkpointsOf: EventDraft[] = [
+      ...(first ? [{ type: 'checkpoint.taken' as const, payload: { turnId: first, phase: 'before' as const, checkpointId: before.checkpointId, files: before.files, tooLarge: before.tooLarge, failed: before.failed } }] : []),
+      ...(last ? [{ type: 'checkpoint.taken' as const, payload: { turnId: last, phase: 'after' as const, checkpointId: after.checkpointId, files: after.files, tooLarge: after.tooLarge, failed: after.failed } }] : []),
+    ];
+    committer.commit(conversationId, [{ type: 'attempt.kept', payload: { attemptsId, attemptId, applied, left, failed } }, ...insertCheckpoints(drafts, checkpointsOf)]);
+    await this.removeCopies(conversationId, attemptsId);
+    return { applied, left, failed };
+  }
+
+  /**
+   * Continues an attempt as a branch of its own ("<title> (<agent>'s attempt)"), in its copy of the
+   * folder; a copy already removed is made again from the attempt's last checkpoint.
+   */
+  async continueAttempt(conversationId: string, attemptsId: string, attemptId: string): Promise<ConversationSummary> {
+    const { store, committer } = this.deps;
+    const { item, attempt } = this.find(conversationId, attemptsId, attemptId);
+    if (attempt.continuedAs) {
+      return store.getSummary(attempt.continuedAs);
+    }
+    if (attempt.state !== 'prepared') {
+      throw new InvalidRequestError(`${attempt.agentName}'s attempt did not start, so there is nothing to continue.`);
+    }
+    if (item.removed) {
+      await this.remakeCopy(conversationId, item, attempt);
+    }
+    const parent = store.getSummary(conversationId);
+    const firstTurn = this.ownEvents(attempt.conversationId).find((event) => event.type === 'turn.started');
+    const summary = committer.commit(attempt.conversationId, [
+      { type: 'conversation.renamed', payload: { title: `${parent.title || 'Conversation'} (${attempt.agentName}'s attempt)` } },
+      { type: 'conversation.branched', payload: { fromConversationId: conversationId, fromTitle: parent.title, fromTurnId: firstTurn?.type === 'turn.started' ? firstTurn.payload.turnId : attemptsId } },
+    ]).summary;
+    committer.commit(conversationId, [{ type: 'attempt.continued', payload: { attemptsId, attemptId, conversationId: attempt.conversationId } }]);
+    // The branch's copy is its own now: it goes when the branch is erased, not with the attempts.
+    this.forgetCopy(attemptsId, attemptId);
+    return summary;
+  }
+
+  /**
+   * Each attempt's changes against the working folder as the attempts started, with both texts
+   * (the page compares any two from them).
+   */
+  async compare(conversationId: string, attemptsId: string): Promise<Result<'compareAttempts'>> {
+    const { item } = this.find(conversationId, attemptsId);
+    const attempts = [];
+    for (const attempt of item.attempts) {
+      if (attempt.state !== 'prepared' || !attempt.checkpointId) {
+        attempts.push({ attemptId: attempt.attemptId, agentName: attempt.agentName, files: [], unavailable: attempt.reason ?? 'Its copy is not ready yet.' });
+        continue;
+      }
+      try {
+        const changes = await this.changesOf(item, attempt);
+        attempts.push({ attemptId: attempt.attemptId, agentName: attempt.agentName, files: changes.map((change) => ({ path: change.path, change: change.change, ...this.texts(change) })), unavailable: null });
+      } catch (error) {
+        attempts.push({ attemptId: attempt.attemptId, agentName: attempt.agentName, files: [], unavailable: (error as Error).message });
+      }
+    }
+    return { attempts };
+  }
+
+  /** A message for an agent asked to compare the attempts: each attempt's reply and its changes as a diff. */
+  async comparisonMessage(conversationId: string, attemptsId: string): Promise<string> {
+    const { item } = this.find(conversationId, attemptsId);
+    const { attempts } = await this.compare(conversationId, attemptsId);
+    const parts = [`I asked ${item.attempts.length} agents the same thing, each in its own copy of this folder:`, '', quoteBlock(item.text), '', 'Compare their attempts: what each did, whether it did what I asked, and which one I should keep. Here are their replies and their changes.'];
+    for (const attempt of item.attempts) {
+      const compared = attempts.find((candidate) => candidate.attemptId === attempt.attemptId);
+      const reply = this.replyOf(attempt.conversationId);
+      parts.push('', `## Attempt by ${attempt.agentName}`, '', '### Its reply', '', reply.trim() === '' ? '(no reply)' : reply.trim(), '', '### Its changes', '');
+      if (!compared || compared.unavailable !== null) {
+        parts.push(`(not available: ${compared?.unavailable ?? 'unknown'})`);
+      } else if (compared.files.length === 0) {
+        parts.push('(no files changed)');
+      } else {
+        parts.push('```diff', ...compared.files.map((file) => unifiedDiff(file.path, file.before, file.after, file.binary)), '```');
+      }
+    }
+    return parts.join('\n');
+  }
+
+  /** Sets the attempts aside: stops those still running and removes their copies (not those continued as branches). */
+  async setAside(conversationId: string, attemptsId: string): Promise<Result<'setAttemptsAside'>> {
+    const { item } = this.find(conversationId, attemptsId);
+    if (item.removed) {
+      return { failed: [] };
+    }
+    return this.removeCopies(conversationId, attemptsId);
+  }
+
+  /**
+   * Before a conversation is erased: its attempts' conversations are erased with it (through
+   * `erase`) and their copies removed; a branch continued from an attempt takes its copy with it.
+   */
+  async beforePurge(conversationId: string, erase: (conversationId: string) => Promise<void>): Promise<void> {
+    const summary = this.deps.store.getSummary(conversationId);
+    if (summary.branchedFrom && summary.attemptOf) {
+      // A continued attempt: its copy goes with it.
+      await this.removeContinuedCopy(summary);
+      return;
+    }
+    const state = this.read(conversationId);
+    for (const item of state.items) {
+      if (item.kind !== 'attempts') {
+        continue;
+      }
+      await this.preparing.get(item.attemptsId);
+      if (!item.removed) {
+        await this.removeCopies(conversationId, item.attemptsId, { record: false });
+      }
+      for (const attempt of item.attempts) {
+        if (!attempt.continuedAs && this.exists(attempt.conversationId)) {
+          await erase(attempt.conversationId);
+        }
+      }
+    }
+  }
+
+  /**
+   * At start-up: copies whose attempts are gone, were removed, or never got recorded are removed;
+   * attempts whose copy was still being made are marked failed. Copies of open attempts stay,
+   * listed with them. Returns what was removed (for the log).
+   */
+  async recover(): Promise<string[]> {
+    const top = path.join(this.deps.dataDir, 'attempts');
+    if (!existsSync(top)) {
+      return [];
+    }
+    const removed: string[] = [];
+    for (const name of readdirSync(top)) {
+      const directory = path.join(top, name);
+      const owner = this.readOwner(name);
+      if (!owner) {
+        await rm(directory, { recursive: true, force: true });
+        removed.push(directory);
+        continue;
+      }
+      const item = this.exists(owner.conversationId) ? this.read(owner.conversationId).items.find((candidate) => candidate.kind === 'attempts' && candidate.attemptsId === owner.attemptsId) : undefined;
+      if (!item || item.kind !== 'attempts' || item.removed) {
+        for (const copy of owner.copies) {
+          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps.env).catch((error: unknown) => this.deps.log(`could not remove ${copy.root}: ${String(error)}`));
+          removed.push(copy.root);
+        }
+        await rm(directory, { recursive: true, force: true });
+        continue;
+      }
+      const unfinished = item.attempts.filter((attempt) => attempt.state === 'preparing');
+      for (const attempt of unfinished) {
+        const copy = owner.copies.find((candidate) => candidate.attemptId === attempt.attemptId);
+        if (copy) {
+          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps.env).catch(() => undefined);
+          removed.push(copy.root);
+        }
+        this.forgetCopy(owner.attemptsId, attempt.attemptId);
+      }
+      if (unfinished.length > 0) {
+        this.deps.committer.commit(
+          owner.conversationId,
+          unfinished.map((attempt) => ({ type: 'attempt.failed' as const, payload: { attemptsId: owner.attemptsId, attemptId: attempt.attemptId, reason: 'Baton stopped before its copy of the folder was ready.' } })),
+        );
+      }
+    }
+    return removed;
+  }
+
+  /** The copies left on disk, by attempts id (tests, and the check that nothing is unaccounted for). */
+  copiesOnDisk(): Array<{ attemptsId: string; conversationId: string; roots: string[] }> {
+    const top = path.join(this.deps.dataDir, 'attempts');
+    if (!existsSync(top)) {
+      return [];
+    }
+    return readdirSync(top).flatMap((name) => {
+      const owner = this.readOwner(name);
+      return owner ? [{ attemptsId: owner.attemptsId, conversationId: owner.conversationId, roots: owner.copies.map((copy) => copy.root).filter((root) => existsSync(root)) }] : [];
+    });
+  }
+
+  /** Makes the copies, creates each attempt's conversation and sends it the message. */
+  private async prepare(summary: ConversationSummary, attemptsId: string, text: string, planned: Planned[], place: GitPlace | undefined, options: ReadonlyMap<string, Readonly<Record<string, string>>>): Promise<void> {
+    const { checkpoints, committer, store, log } = this.deps;
+    const conversationId = summary.conversationId;
+    const fail = (attempt: Planned, reason: string): void => {
+      log(`attempt ${attempt.attemptId} (${attempt.agentName}) failed: ${reason}`);
+      try {
+        committer.commit(conversationId, [{ type: 'attempt.failed', payload: { attemptsId, attemptId: attempt.attemptId, reason } }]);
+      } catch (error) {
+        log(`could not record that: ${String(error)}`);
+      }
+    };
+    let base: Awaited<ReturnType<CheckpointStore['take']>>;
+    try {
+      base = await checkpoints.take(summary.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    } catch (error) {
+      for (const attempt of planned) {
+        fail(attempt, `the working folder could not be copied: ${(error as Error).message}`);
+      }
+      await this.removeCopies(conversationId, attemptsId, { record: false });
+      return;
+    }
+    const manifest = checkpoints.manifest(base.checkpointId);
+    const content = (hash: string): Buffer => checkpoints.content(hash);
+    const makeOne = async (attempt: Planned): Promise<void> => {
+      try {
+        const left = place ? await makeWorktree(place, attempt.root, attempt.branch!, manifest, content, this.deps.env) : await makeCopy(attempt.root, manifest, content);
+        if (left.length > 0) {
+          throw new Error(`${left.length} file${left.length === 1 ? '' : 's'} could not be copied (${left.slice(0, 3).map((file) => `${file.path}: ${file.reason}`).join('; ')})`);
+        }
+        const fromSeq = this.createConversation(summary, attemptsId, attempt, options.get(attempt.agentId) ?? {});
+        committer.commit(conversationId, [{ type: 'attempt.prepared', payload: { attemptsId, attemptId: attempt.attemptId, checkpointId: base.checkpointId, fromSeq } }]);
+        this.deps.turns.send(attempt.conversationId, text, attempt.agentId);
+      } catch (error) {
+        fail(attempt, (error as Error).message);
+        await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, this.deps.env).catch(() => undefined);
+        this.forgetCopy(attemptsId, attempt.attemptId);
+      }
+    };
+    if (place) {
+      // One worktree at a time: git takes the repository's locks for each.
+      for (const attempt of planned) {
+        await makeOne(attempt);
+      }
+    } else {
+      await Promise.all(planned.map(makeOne));
+    }
+  }
+
+  /** The attempt's conversation: the asking one's history (in the copy's folder), then the attempt's own mark. */
+  private createConversation(summary: ConversationSummary, attemptsId: string, attempt: Planned, chosen: Readonly<Record<string, string>>): number {
+    const { store, committer } = this.deps;
+    this.deps.committer.flush(summary.conversationId);
+    const history: Envelope[] = store
+      .readEnvelopes(summary.conversationId)
+      .filter((envelope) => !NOT_GIVEN.has(envelope.type))
+      .map((envelope, index) => ({ ...envelope, conversationId: attempt.conversationId, seq: index + 1, ...(envelope.type === 'conversation.created' ? { payload: { ...(envelope.payload as object), cwd: attempt.folder } } : {}) }));
+    store.importEnvelopes(attempt.conversationId, history);
+    committer.commit(attempt.conversationId, [
+      { type: 'conversation.renamed', payload: { title: `${summary.title || 'Conversation'} — attempt by ${attempt.agentName}` } },
+      { type: 'conversation.attempt', payload: { ofConversationId: summary.conversationId, attemptsId, attemptId: attempt.attemptId, fromSeq: history.length + 2, agentId: attempt.agentId, chosen: { ...chosen } } },
+    ]);
+    return history.length + 2;
+  }
+
+  /** The attempt's changes: its copy now against the copy as made. */
+  private async changesOf(item: AttemptsItem, attempt: AttemptView): Promise<FileChange[]> {
+    const { checkpoints, store } = this.deps;
+    if (item.removed || !existsSync(attempt.folder)) {
+      const final = this.finalCheckpoint(attempt.conversationId);
+      if (!final) {
+        throw new Error('its copy was removed and no checkpoint of it was kept');
+      }
+      return checkpoints.changes(attempt.checkpointId!, final);
+    }
+    await this.deps.turnCheckpoints?.idle(attempt.conversationId);
+    const now = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store) });
+    return diffManifests(checkpoints.manifest(attempt.checkpointId!), checkpoints.manifest(now.checkpointId));
+  }
+
+  /** What keeping the attempt would apply, and which of those files the person changed since. */
+  private async planKeep(conversationId: string, attemptsId: string, attemptId: string): Promise<{ state: TranscriptState; attempt: AttemptView; changes: FileChange[]; changedByYou: Set<string>; cannot: LeftOut[] }> {
+    const { item, attempt, state } = this.find(conversationId, attemptsId, attemptId);
+    if (item.kept) {
+      throw new InvalidRequestError('One of these attempts was kept already.');
+    }
+    if (item.removed) {
+      throw new InvalidRequestError('These attempts were set aside: their copies are gone. Continue one as a branch instead.');
+    }
+    if (attempt.state !== 'prepared' || !attempt.checkpointId) {
+      throw new InvalidRequestError(`${attempt.agentName}'s attempt did not start, so there is nothing to keep.`);
+    }
+    this.deps.importReview.requireConfirmed(conversationId);
+    if (this.deps.turns.activeTurnId(attempt.conversationId) !== undefined) {
+      throw new InvalidRequestError(`${attempt.agentName} is still working on its attempt: stop it, or wait for it to finish, before keeping it.`);
+    }
+    if (this.deps.turns.activeTurnId(conversationId) !== undefined) {
+      throw new TurnInProgressError(conversationId);
+    }
+    const { checkpoints, store } = this.deps;
+    await this.deps.turnCheckpoints?.idle(attempt.conversationId);
+    const now = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store) });
+    const start = checkpoints.manifest(attempt.checkpointId);
+    const changes = diffManifests(start, checkpoints.manifest(now.checkpointId));
+    const yours = await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const changedByYou = new Set(changes.filter((change) => yours.get(change.path)?.hash !== start.get(change.path)?.hash).map((change) => change.path));
+    const cannot = [...now.tooLarge, ...now.failed].map((file) => ({ path: file.path, reason: `not kept: ${file.reason}` }));
+    return { state, attempt, changes, changedByYou, cannot };
+  }
+
+  /** Stops the attempts still running, keeps each one's last checkpoint, removes the copies (not those continued) and records it. */
+  private async removeCopies(conversationId: string, attemptsId: string, options: { record: boolean } = { record: true }): Promise<Result<'setAttemptsAside'>> {
+    await this.preparing.get(attemptsId);
+    const owner = this.readOwner(attemptsId);
+    const state = this.exists(conversationId) ? this.read(conversationId) : undefined;
+    const item = state?.items.find((candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptsId);
+    const failed: Array<{ attemptId: string; reason: string }> = [];
+    for (const attempt of item?.attempts ?? []) {
+      if (attempt.continuedAs || !this.exists(attempt.conversationId)) {
+        continue;
+      }
+      await this.deps.turns.release(attempt.conversationId);
+      await this.deps.turnCheckpoints?.idle(attempt.conversationId);
+      if (options.record && attempt.state === 'prepared' && existsSync(attempt.folder)) {
+        // Its last state is kept, so it can still be continued as a branch.
+        await this.keepFinal(attempt).catch((error: unknown) => this.deps.log(`could not keep the last state of ${attempt.folder}: ${String(error)}`));
+      }
+    }
+    for (const copy of owner?.copies ?? []) {
+      await removeCopy({ folder: copy.root, repository: owner?.repository, branch: copy.branch }, this.deps.env).catch((error: unknown) => failed.push({ attemptId: copy.attemptId, reason: (error as Error).message }));
+    }
+    if (failed.length === 0) {
+      await rm(this.directoryOf(attemptsId), { recursive: true, force: true }).catch(() => undefined);
+    }
+    if (options.record && item) {
+      this.deps.committer.commit(conversationId, [{ type: 'attempts.removed', payload: { attemptsId, failed } }]);
+    }
+    return { failed };
+  }
+
+  /** Records the attempt's copy as it is now in its own conversation (the checkpoint a later Continue makes its copy from). */
+  private async keepFinal(attempt: AttemptView): Promise<void> {
+    const { checkpoints, committer, store } = this.deps;
+    const final = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store) });
+    const lastTurn = this.ownEvents(attempt.conversationId).findLast((event) => event.type === 'turn.started');
+    if (lastTurn?.type === 'turn.started') {
+      committer.commit(attempt.conversationId, [{ type: 'checkpoint.taken', payload: { turnId: lastTurn.payload.turnId, phase: 'after', checkpointId: final.checkpointId, files: final.files, tooLarge: final.tooLarge, failed: final.failed } }]);
+    }
+  }
+
+  /** The last checkpoint of an attempt's copy recorded in its conversation. */
+  private finalCheckpoint(attemptConversationId: string): string | undefined {
+    const taken = this.ownEvents(attemptConversationId).findLast((event) => event.type === 'checkpoint.taken' && event.payload.checkpointId !== undefined);
+    return taken?.type === 'checkpoint.taken' ? taken.payload.checkpointId : undefined;
+  }
+
+  /** Makes an attempt's copy again, at the same place, from its last checkpoint (a worktree on a new branch where it was one). */
+  private async remakeCopy(conversationId: string, item: AttemptsItem, attempt: AttemptView): Promise<void> {
+    const { checkpoints } = this.deps;
+    const final = this.finalCheckpoint(attempt.conversationId) ?? attempt.checkpointId;
+    if (!final) {
+      throw new InvalidRequestError(`${attempt.agentName}'s copy was removed and no checkpoint of it was kept, so it cannot be made again.`);
+    }
+    const root = attempt.kind === 'worktree' && item.repository ? rootOf(attempt) : attempt.folder;
+    if (existsSync(root)) {
+      throw new InvalidRequestError(`${attempt.agentName}'s copy cannot be made again: ${root} is in use.`);
+    }
+    let manifest: Map<string, CheckpointEntry>;
+    try {
+      manifest = checkpoints.manifest(final);
+    } catch {
+      throw new InvalidRequestError(`${attempt.agentName}'s copy cannot be made again: its last checkpoint is not in this data folder (an imported conversation keeps only the text).`);
+    }
+    const content = (hash: string): Buffer => checkpoints.content(hash);
+    const place = attempt.kind === 'worktree' && item.repository ? await gitPlaceOf(this.deps.store.getSummary(conversationId).cwd, this.deps.env) : undefined;
+    const branch = place ? await freeBranch(place.root, attempt.branch ?? `baton/${branchPart(conversationId)}/${branchPart(attempt.agentId)}`, this.deps.env) : undefined;
+    this.writeOwner({ conversationId, attemptsId: item.attemptsId, ...(place ? { repository: place.root } : {}), copies: [{ attemptId: attempt.attemptId, root, ...(branch ? { branch } : {}) }] });
+    const left = place && branch ? await makeWorktree(place, root, branch, manifest, content, this.deps.env) : await makeCopy(attempt.folder, manifest, content);
+    if (left.length > 0) {
+      throw new InvalidRequestError(`${attempt.agentName}'s copy could not be made again: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}`);
+    }
+  }
+
+  /** Removes the copy of a branch continued from an attempt (it is being erased). */
+  private async removeContinuedCopy(summary: ConversationSummary): Promise<void> {
+    const attemptOf = summary.attemptOf!;
+    const parent = this.exists(attemptOf.conversationId) ? this.read(attemptOf.conversationId) : undefined;
+    const item = parent?.items.find((candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptOf.attemptsId);
+    const attempt = item?.attempts.find((candidate) => candidate.attemptId === attemptOf.attemptId);
+    const root = attempt && attempt.kind === 'worktree' ? rootOf(attempt) : summary.cwd;
+    const repository = item?.repository;
+    let branch: string | undefined;
+    if (repository && attempt?.kind === 'worktree' && existsSync(root)) {
+      branch = (await git(root, ['rev-parse', '--abbrev-ref', 'HEAD'], this.deps.env).catch(() => '')).trim() || undefined;
+    }
+    await removeCopy({ folder: root, repository: branch ? repository : undefined, branch }, this.deps.env).catch((error: unknown) => this.deps.log(`could not remove ${root}: ${String(error)}`));
+  }
+
+  private requireAsking(summary: ConversationSummary): void {
+    if (summary.lifecycle === 'deleted') {
+      throw new InvalidRequestError('This conversation is in the trash; restore it to continue.');
+    }
+    if (summary.lifecycle === 'attempt') {
+      throw new InvalidRequestError('This is one attempt of several: continue it as a branch to ask several agents from it.');
+    }
+  }
+
+  /** The attempts item (and one attempt of it) of a conversation. */
+  private find(conversationId: string, attemptsId: string, attemptId?: string): { state: TranscriptState; item: AttemptsItem; attempt: AttemptView } {
+    const state = this.read(conversationId);
+    const item = state.items.find((candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptsId);
+    if (!item) {
+      throw new NotFoundError('attempts', attemptsId);
+    }
+    const attempt = attemptId === undefined ? item.attempts[0] : item.attempts.find((candidate) => candidate.attemptId === attemptId);
+    if (!attempt) {
+      throw new NotFoundError('attempt', attemptId ?? attemptsId);
+    }
+    return { state, item, attempt };
+  }
+
+  /** An attempt conversation's own events: after the history it was given. */
+  private ownEvents(attemptConversationId: string): TranscriptEvent[] {
+    this.deps.committer.flush(attemptConversationId);
+    const { events } = this.deps.store.readEvents(attemptConversationId);
+    const mark = events.find((event) => event.type === 'conversation.attempt');
+    const fromSeq = mark?.type === 'conversation.attempt' ? mark.payload.fromSeq : 0;
+    return events.filter((event) => event.seq > fromSeq);
+  }
+
+  /** The text of the attempt's replies, in order. */
+  private replyOf(attemptConversationId: string): string {
+    const own = this.ownEvents(attemptConversationId);
+    const state = reduceAll(emptyTranscript(attemptConversationId), this.deps.store.readEvents(attemptConversationId).events);
+    const turnIds = new Set(own.flatMap((event) => (event.type === 'turn.started' ? [event.payload.turnId] : [])));
+    return state.items
+      .filter((entry) => entry.kind === 'agent' && turnIds.has(entry.turnId))
+      .map((entry) => (entry.kind === 'agent' ? entry.text : ''))
+      .join('\n\n');
+  }
+
+  private texts(change: FileChange): { before: string | null; after: string | null; binary: boolean } {
+    const { checkpoints } = this.deps;
+    const before = shownText(change.before ? checkpoints.content(change.before.hash) : null);
+    const after = shownText(change.after ? checkpoints.content(change.after.hash) : null);
+    return { before: before.text, after: after.text, binary: before.binary || after.binary };
+  }
+
+  private read(conversationId: string): TranscriptState {
+    this.deps.committer.flush(conversationId);
+    return reduceAll(emptyTranscript(conversationId), this.deps.store.readEvents(conversationId).events);
+  }
+
+  private exists(conversationId: string): boolean {
+    try {
+      this.deps.store.getSummary(conversationId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private directoryOf(attemptsId: string): string {
+    return path.join(this.deps.dataDir, 'attempts', attemptsId);
+  }
+
+  private readOwner(attemptsId: string): Owner | undefined {
+    try {
+      return ownerSchema.parse(JSON.parse(readFileSync(path.join(this.directoryOf(attemptsId), 'owner.json'), 'utf8')));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private writeOwner(owner: Owner): void {
+    const directory = this.directoryOf(owner.attemptsId);
+    const existing = this.readOwner(owner.attemptsId);
+    const copies = [...(existing?.copies ?? []).filter((copy) => !owner.copies.some((mine) => mine.attemptId === copy.attemptId)), ...owner.copies];
+    const file = path.join(directory, 'owner.json');
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    writeFileSync(`${file}.tmp`, JSON.stringify({ ...owner, copies }), { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+  }
+
+  /** Takes a copy off its attempts' list (it failed, or became a branch's own). */
+  private forgetCopy(attemptsId: string, attemptId: string): void {
+    const owner = this.readOwner(attemptsId);
+    if (owner) {
+      const file = path.join(this.directoryOf(attemptsId), 'owner.json');
+      writeFileSync(`${file}.tmp`, JSON.stringify({ ...owner, copies: owner.copies.filter((copy) => copy.attemptId !== attemptId) }), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    }
+  }
+}
+
+type AttemptsItem = Extract<TranscriptState['items'][number], { kind: 'attempts' }>;
+
+/** The top of an attempt's copy: its worktree (above the working folder's place in it), or the copy itself. */
+function rootOf(attempt: AttemptView): string {
+  // Copies live at <data>/attempts/<attemptsId>/<agent>[/<subdir>]: the root is the first three levels under attempts.
+  const parts = attempt.folder.split(path.sep);
+  const at = parts.lastIndexOf('attempts');
+  return at >= 0 && parts.length >= at + 3 ? parts.slice(0, at + 3).join(path.sep) : attempt.folder;
+}
+
+/** Drafts with the working folder's checkpoints put right after their turns' start (before) and end (after). */
+function insertCheckpoints(drafts: EventDraft[], checkpoints: EventDraft[]): EventDraft[] {
+  const result: EventDraft[] = [];
+  const before = checkpoints.find((draft) => draft.type === 'checkpoint.taken' && draft.payload.phase === 'before');
+  const after = checkpoints.find((draft) => draft.type === 'checkpoint.taken' && draft.payload.phase === 'after');
+  for (const draft of drafts) {
+    result.push(draft);
+    if (before && draft.type === 'turn.started' && before.type === 'checkpoint.taken' && draft.payload.turnId === before.payload.turnId) {
+      result.push(before);
+    }
+  }
+  if (after) {
+    result.push(after);
+  }
+  return result;
+}
+
+/** A message quoted as Markdown. */
+function quoteBlock(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+/** A unified diff of one file. */
+function unifiedDiff(file: string, before: string | null, after: string | null, binary: boolean): string {
+  if (binary) {
+    return `Binary file ${file} changed`;
+  }
+  return createTwoFilesPatch(before === null ? '/dev/null' : `a/${file}`, after === null ? '/dev/null' : `b/${file}`, before ?? '', after ?? '', undefined, undefined, { context: 3 })
+    .split('\n')
+    .filter((line) => !line.startsWith('====='))
+    .join('\n')
+    .trimEnd();
+}

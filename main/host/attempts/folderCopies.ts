@@ -1,0 +1,163 @@
+/**
+ * The copies of a working folder that attempts work in, never the person's folder itself.
+ *
+ * - In a git repository: a worktree in Baton's data folder on a new branch
+ *   (`baton/<conversation>/<agent>`) at the current commit, then made like the working folder as
+ *   the attempts started (its checkpoint): uncommitted changes, new files, deletions. Git runs with
+ *   no hooks and no prompts; removing it removes the worktree, its entry and its branch, so the
+ *   person's `.git` is left as it was.
+ * - Elsewhere: the checkpoint's files written into a folder in Baton's data folder.
+ *
+ * Either way ignored files and dependency folders are not copied: the checkpoint's rules decide.
+ * Every write goes through {@link restoreFiles} (no link followed, nothing outside the copy).
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, realpath, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Env } from '../process/env.js';
+import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
+import { restoreFiles, type Restore } from '../checkpoints/restoreFiles.js';
+import { walkFolder } from '../checkpoints/walkFolder.js';
+
+/** Where a working folder sits in a git repository. */
+export type GitPlace = {
+  /** The repository's top folder (its real path). */
+  root: string;
+  /** The commit checked out (HEAD). */
+  commit: string;
+  /** The working folder relative to `root`, with `/` ('' at the top). */
+  subdir: string;
+};
+
+/** Git failed; its own words are in the message. */
+export class GitError extends Error {}
+
+/** Options every git command here runs with: no hooks, no pager, never a prompt. */
+const GIT_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat', '-c', 'advice.detachedHead=false'];
+/** A git command that takes longer than this is ended. */
+const GIT_TIMEOUT_MS = 120_000;
+
+/** Runs git in `cwd`; resolves its output, rejects with its error output. */
+export function git(cwd: string, args: readonly string[], env: Env): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      [...GIT_CONFIG, ...args],
+      { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, maxBuffer: 64 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error) {
+          const words = (stderr || error.message).trim().split('\n').filter(Boolean).at(-1) ?? error.message;
+          reject(new GitError(`git ${args[0]} failed: ${words}`));
+        } else {
+          resolve(stdout);
+        }
+      },
+    );
+  });
+}
+
+/** Where `cwd` is in a git repository with at least one commit; undefined outside one (or without git). */
+export async function gitPlaceOf(cwd: string, env: Env): Promise<GitPlace | undefined> {
+  try {
+    const top = (await git(cwd, ['rev-parse', '--show-toplevel'], env)).trim();
+    const commit = (await git(cwd, ['rev-parse', '--verify', '-q', 'HEAD'], env)).trim();
+    if (top === '' || commit === '') {
+      return undefined;
+    }
+    const root = await realpath(top);
+    const subdir = path.relative(root, await realpath(cwd)).split(path.sep).join('/');
+    return subdir.startsWith('..') ? undefined : { root, commit, subdir };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A branch name not taken yet in the repository: `wanted`, else `wanted-2`, `wanted-3`… */
+export async function freeBranch(root: string, wanted: string, env: Env, taken: ReadonlySet<string> = new Set()): Promise<string> {
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? wanted : `${wanted}-${n}`;
+    if (taken.has(name)) {
+      continue;
+    }
+    try {
+      await git(root, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`], env);
+    } catch {
+      return name;
+    }
+  }
+}
+
+/** Paths (relative to the working folder) that differ from the commit: changed, deleted, or new and not ignored. */
+async function changedSinceCommit(place: GitPlace, env: Env): Promise<Set<string>> {
+  const tracked = await git(place.root, ['diff', '--name-only', '--no-renames', '-z', 'HEAD'], env);
+  const untracked = await git(place.root, ['ls-files', '--others', '--exclude-standard', '-z'], env);
+  const prefix = place.subdir === '' ? '' : `${place.subdir}/`;
+  const changed = new Set<string>();
+  for (const file of [...tracked.split('\0'), ...untracked.split('\0')]) {
+    if (file !== '' && file.startsWith(prefix)) {
+      changed.add(file.slice(prefix.length));
+    }
+  }
+  return changed;
+}
+
+/**
+ * Makes a worktree of the repository at `worktree` on the new branch `branch` at the commit, then
+ * makes its working folder hold exactly what `base` (the working folder's checkpoint) holds.
+ * Returns the files that could not be written.
+ */
+export async function makeWorktree(place: GitPlace, worktree: string, branch: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer, env: Env): Promise<LeftOut[]> {
+  await mkdir(path.dirname(worktree), { recursive: true, mode: 0o700 });
+  await git(place.root, ['worktree', 'add', '--quiet', '-b', branch, worktree, place.commit], env);
+  const folder = place.subdir === '' ? worktree : path.join(worktree, ...place.subdir.split('/'));
+  await mkdir(folder, { recursive: true });
+  const changed = await changedSinceCommit(place, env);
+  const { files } = await walkFolder(folder);
+  const present = new Set(files.map((file) => file.path));
+  const restores: Restore[] = [];
+  for (const [file, entry] of base) {
+    if (!present.has(file) || changed.has(file)) {
+      restores.push({ path: file, entry });
+    }
+  }
+  for (const file of present) {
+    if (!base.has(file)) {
+      restores.push({ path: file, entry: undefined });
+    }
+  }
+  return restoreFiles(folder, restores, content);
+}
+
+/** Writes every file of `base` into the new folder `folder`. Returns the files that could not be written. */
+export async function makeCopy(folder: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer): Promise<LeftOut[]> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  return restoreFiles(
+    folder,
+    [...base.values()].map((entry) => ({ path: entry.path, entry })),
+    content,
+  );
+}
+
+/**
+ * Removes a worktree, its entry in the repository and its branch; a copy is removed as a folder.
+ * What could not be removed is said in the error.
+ */
+export async function removeCopy(copy: { folder: string; repository?: string | undefined; branch?: string | undefined }, env: Env): Promise<void> {
+  const problems: string[] = [];
+  if (copy.repository && copy.branch) {
+    await git(copy.repository, ['worktree', 'remove', '--force', '--force', copy.folder], env).catch(() => undefined);
+    await rm(copy.folder, { recursive: true, force: true }).catch((error: unknown) => problems.push(String(error)));
+    await git(copy.repository, ['worktree', 'prune'], env).catch((error: unknown) => problems.push((error as Error).message));
+    await git(copy.repository, ['branch', '-D', '--quiet', copy.branch], env).catch((error: unknown) => {
+      // Already gone is removed.
+      if (!/not found/.test((error as Error).message)) {
+        problems.push((error as Error).message);
+      }
+    });
+  } else {
+    await rm(copy.folder, { recursive: true, force: true }).catch((error: unknown) => problems.push(String(error)));
+  }
+  if (problems.length > 0) {
+    throw new Error(problems.join('; '));
+  }
+}

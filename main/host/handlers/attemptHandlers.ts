@@ -1,0 +1,20 @@
+/** Requests of "Ask several agents": ask, compare, ask an agent to compare, keep one, continue one, set them aside. */
+import type { HandlerGroup, HostParts } from './HostParts.js';
+
+type AttemptMethods = 'askAgents' | 'compareAttempts' | 'askToCompare' | 'previewKeep' | 'keepAttempt' | 'continueAttempt' | 'setAttemptsAside';
+
+/** The attempts' handlers. */
+export function attemptHandlers({ attempts, turns }: HostParts): HandlerGroup<AttemptMethods> {
+  return {
+    askAgents: ({ conversationId, text, agents }) => attempts.ask(conversationId, text, agents),
+    compareAttempts: ({ conversationId, attemptsId }) => attempts.compare(conversationId, attemptsId),
+    askToCompare: async ({ conversationId, attemptsId, agentId }) => {
+      const message = await attempts.comparisonMessage(conversationId, attemptsId);
+      return { turnId: turns.send(conversationId, message, agentId).turnId };
+    },
+    previewKeep: ({ conversationId, attemptsId, attemptId }) => attempts.previewKeep(conversationId, attemptsId, attemptId),
+    keepAttempt: ({ conversationId, attemptsId, attemptId, overwrite }) => attempts.keep(conversationId, attemptsId, attemptId, overwrite),
+    continueAttempt: async ({ conversationId, attemptsId, attemptId }) => ({ conversation: await attempts.continueAttempt(conversationId, attemptsId, attemptId) }),
+    setAttemptsAside: ({ conversationId, attemptsId }) => attempts.setAside(conversationId, attemptsId),
+  };
+}
