@@ -1,4 +1,5 @@
-/** `npm run bench [-- checkpoints|import|ingest|open|pool|search|turns|ui]`: runs the benchmarks and prints their figures. */
+/** `npm run bench [-- attempts|checkpoints|import|ingest|open|pool|search|turns|ui]`: runs the benchmarks and prints their figures. */
+import { attemptsBenchmark } from './attempts.js';
 import { checkpointsBenchmark } from './checkpoints.js';
 import { importJsonlBenchmark } from './importJsonl.js';
 import { ingestBenchmark } from './ingest.js';
@@ -8,7 +9,7 @@ import { searchBenchmark } from './search.js';
 import { turnsBenchmark } from './turns.js';
 import { uiBenchmark } from './ui.js';
 
-const all: Record<string, () => void | Promise<void>> = { checkpoints: checkpointsBenchmark, import: importJsonlBenchmark, ingest: ingestBenchmark, open: openBenchmark, pool: poolBenchmark, search: searchBenchmark, turns: turnsBenchmark, ui: uiBenchmark };
+const all: Record<string, () => void | Promise<void>> = { attempts: attemptsBenchmark, checkpoints: checkpointsBenchmark, import: importJsonlBenchmark, ingest: ingestBenchmark, open: openBenchmark, pool: poolBenchmark, search: searchBenchmark, turns: turnsBenchmark, ui: uiBenchmark };
 const chosen = process.argv.slice(2).filter((name) => name in all);
 console.log(`Baton benchmarks on ${process.platform} ${process.arch}, Node ${process.version}`);
 for (const name of chosen.length > 0 ? chosen : Object.keys(all)) {

@@ -1,10 +1,20 @@
 // Builds everything Baton runs: the host, web host and Electron shell (tsc -> dist/) and the renderer (vite -> dist/renderer).
+// With --if-changed (npm start, npm run web), nothing is built when no input changed since the
+// last build (the digest of scripts/buildInputs.mjs, stamped in dist/.build-inputs); npm test and
+// packaging always build clean.
 import { spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildInputsDigest } from './buildInputs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const stamp = path.join(root, 'dist', '.build-inputs');
+const digest = buildInputsDigest(root);
+if (process.argv.includes('--if-changed') && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === digest) {
+  process.stdout.write('The build is up to date (no source changed since it was made).\n');
+  process.exit(0);
+}
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 function run(label, command, args) {
@@ -23,3 +33,5 @@ run('renderer', bin('vite'), ['build', '--logLevel', 'warn']);
 cpSync(path.join(root, 'main/host/agents/agentLocks'), path.join(root, 'dist/main/host/agents/agentLocks'), { recursive: true });
 // The ACP Registry's index as it shipped (used until, and unless, a newer one is downloaded).
 cpSync(path.join(root, 'main/host/agents/registry/snapshot.json'), path.join(root, 'dist/main/host/agents/registry/snapshot.json'));
+// Stamped last: a build that failed half way is never taken as up to date.
+writeFileSync(stamp, `${digest}\n`);

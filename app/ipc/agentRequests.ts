@@ -44,6 +44,8 @@ export const agentProcessSchema = z.object({
   state: z.enum(['starting', 'running', 'ending']),
   /** The conversations whose live sessions it carries. */
   conversationIds: z.array(z.string()).default([]),
+  /** Their titles, in the same order (an attempt's names the conversation that asked and its agent). */
+  conversationTitles: z.array(z.string()).default([]),
 });
 
 /** Which other conversations share a conversation's agent process, and whether it can have one of its own. */

@@ -120,6 +120,14 @@ test('Claude, Codex and Qwen each change the file in their own copy; Compare, As
     await expect(attempt(page, agent).getByLabel('1 file changed, 1 line added, 1 removed', { exact: true })).toBeVisible();
   }
 
+  // The process table names each attempt's process.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const table = page.getByRole('table', { name: 'Agent processes' });
+  for (const agent of ['Claude', 'Codex', 'Qwen']) {
+    await expect(table.getByRole('row').filter({ hasText: `attempt by ${agent}` })).toHaveCount(1);
+  }
+  await page.getByRole('button', { name: 'Close settings' }).click();
+
   // Compare shows the three diffs.
   await page.getByRole('button', { name: 'Compare', exact: true }).click();
   const compare = page.getByRole('dialog', { name: 'Compare attempts' });
@@ -189,9 +197,10 @@ test('in a git repository the attempts are worktrees on baton/ branches, and onc
   await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
   const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
   await keep.getByRole('button', { name: 'Keep' }).click();
-  // The dialog closes once Keep is done: the change applied and the copies removed.
+  // The dialog closes once the change is applied.
   await expect(keep).toBeHidden();
   await expect(page.getByRole('note').filter({ hasText: "You kept Codex's attempt" })).toBeVisible();
   expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
-  expect(gitState()).toEqual(before);
+  // The copies go once the folder is ready: then .git is as it was.
+  await expect.poll(gitState, { timeout: 30_000 }).toEqual(before);
 });

@@ -28,6 +28,7 @@ import { ConversationSettings } from './conversations/ConversationSettings.js';
 import { HistoryService } from './conversations/HistoryService.js';
 import { ImportReview } from './conversations/ImportReview.js';
 import { LiveSessions } from './conversations/LiveSessions.js';
+import { PendingFolders } from './conversations/PendingFolders.js';
 import { SessionImport } from './conversations/SessionImport.js';
 import { Turns } from './conversations/Turns.js';
 import { agentHandlers } from './handlers/agentHandlers.js';
@@ -161,6 +162,7 @@ export class Host {
     this.checkpoints = CheckpointStore.open(dataDir);
     this.turnCheckpoints = new TurnCheckpoints(this.checkpoints, this.store, (conversationId, drafts) => this.committer.commit(conversationId, drafts), homeDir, log);
     const common = { store: this.store, catalog, access, agentEnv: env, committer: this.committer, instructions: this.instructions };
+    const pendingFolders = new PendingFolders();
     this.conversations = new ConversationSettings({
       ...common,
       toolbox,
@@ -180,8 +182,9 @@ export class Host {
       log,
       dataDir,
       launcher: this.launcher,
+      pendingFolders,
     });
-    this.turns = new Turns({ ...common, settings: this.conversations, importReview: this.importReview, sessions: this.sessions, pool: this.pool, log, checkpoints: this.turnCheckpoints });
+    this.turns = new Turns({ ...common, settings: this.conversations, importReview: this.importReview, sessions: this.sessions, pool: this.pool, log, checkpoints: this.turnCheckpoints, pendingFolders });
     this.history = new HistoryService(
       this.store,
       this.committer,
@@ -212,6 +215,7 @@ export class Host {
       turnCheckpoints: this.turnCheckpoints,
       importReview: this.importReview,
       agentName: (agentId) => catalog.get(agentId).displayName,
+      pendingFolders,
       turns: this.turns,
       dataDir,
       env,

@@ -93,6 +93,11 @@ export type AgentAdapter = Readonly<{
   /** True when the agent, at this version, cannot carry several sessions in one process (see `quirks/`): each gets its own. */
   processPerSession?: (version: string | undefined) => boolean;
   /**
+   * Quirk (see `quirks/geminiMissingFile.ts`): the agent cannot tell an error answer to the read of
+   * a missing file from a failed read, so such a read (inside the folder) is answered with no content.
+   */
+  missingFileReadsAsEmpty?: (version: string | undefined) => boolean;
+  /**
    * For an agent that cannot run twice on one state (see `quirks/`): at which versions, and where
    * its state is for a launch environment. The pool never starts a second process on one state.
    */

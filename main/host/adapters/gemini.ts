@@ -1,5 +1,6 @@
 /** Gemini CLI in ACP mode (`gemini --acp`). */
 import { builtinAdapter } from './builtinAdapter.js';
+import { geminiMissingFile } from './quirks/geminiMissingFile.js';
 
 /** Gemini CLI. */
 export const geminiAdapter = builtinAdapter({
@@ -18,4 +19,5 @@ export const geminiAdapter = builtinAdapter({
   },
   asksBeforeMcpTools: true,
   modes: { asking: 'default', selfApproving: ['yolo'] },
+  ...geminiMissingFile,
 });

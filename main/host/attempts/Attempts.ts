@@ -15,7 +15,7 @@
  *   left by a host that died is removed on the next start or stays listed with its attempts.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
@@ -32,9 +32,10 @@ import { maxFileBytesSetting, type TurnCheckpoints } from '../checkpoints/TurnCh
 import { shownText } from '../checkpoints/turnChanges.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
+import type { PendingFolders } from '../conversations/PendingFolders.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
-import { freeBranch, git, gitPlaceOf, makeCopy, makeWorktree, removeCopy, type GitPlace } from './folderCopies.js';
+import { fillCopy, fillWorktree, freeBranch, git, gitPlaceOf, makeCopy, makeWorktree, removeCopy, startWorktree, type GitPlace } from './folderCopies.js';
 
 /** Event types of the asking conversation an attempt's history leaves out: its sessions, its place in the list, its own attempts. */
 const NOT_GIVEN = new Set(['session.bound', 'conversation.archived', 'conversation.unarchived', 'conversation.deleted', 'conversation.restored', 'attempts.started', 'attempt.prepared', 'attempt.failed', 'attempt.kept', 'attempt.continued', 'attempts.removed']);
@@ -62,6 +63,8 @@ export type AttemptsDeps = {
   importReview: Pick<ImportReview, 'requireConfirmed'>;
   /** The agent's name, or NotFound. */
   agentName: (agentId: string) => string;
+  /** Folders still being made: an attempt's agent starts meanwhile, its session waits for its copy. */
+  pendingFolders?: PendingFolders;
   turns: {
     send(conversationId: string, text: string, agentId?: string): { turnId: string };
     cancel(conversationId: string): Promise<boolean>;
@@ -81,6 +84,8 @@ type Planned = AttemptView & { root: string };
 export class Attempts {
   /** Copies being made, by attempts id (waited for before they are removed). */
   private readonly preparing = new Map<string, Promise<void>>();
+  /** Copies being removed after a Keep (waited for by `idle`). */
+  private readonly removing = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: AttemptsDeps) {}
 
@@ -183,6 +188,7 @@ export class Attempts {
   /** Waits for copies still being made (tests, shutdown). */
   async idle(): Promise<void> {
     await Promise.all(this.preparing.values());
+    await Promise.all(this.removing);
   }
 
   /**
@@ -231,7 +237,12 @@ export class Attempts {
       ...(last ? [{ type: 'checkpoint.taken' as const, payload: { turnId: last, phase: 'after' as const, checkpointId: after.checkpointId, files: after.files, tooLarge: after.tooLarge, failed: after.failed } }] : []),
     ];
     committer.commit(conversationId, [{ type: 'attempt.kept', payload: { attemptsId, attemptId, applied, left, failed } }, ...insertCheckpoints(drafts, checkpointsOf)]);
-    await this.removeCopies(conversationId, attemptsId);
+    // The copies go in the background (attempts.removed says when, and what could not be removed):
+    // the person's folder is ready now.
+    const removing = this.removeCopies(conversationId, attemptsId)
+      .catch((error: unknown) => this.deps.log(`could not remove the copies of ${attemptsId}: ${String(error)}`))
+      .finally(() => this.removing.delete(removing));
+    this.removing.add(removing);
     return { applied, left, failed };
   }
 
@@ -248,7 +259,8 @@ export class Attempts {
     if (attempt.state !== 'prepared') {
       throw new InvalidRequestError(`${attempt.agentName}'s attempt did not start, so there is nothing to continue.`);
     }
-    if (item.removed) {
+    await Promise.all(this.removing);
+    if (this.find(conversationId, attemptsId).item.removed) {
       await this.remakeCopy(conversationId, item, attempt);
     }
     const parent = store.getSummary(conversationId);
@@ -425,28 +437,67 @@ export class Attempts {
     }
     const manifest = checkpoints.manifest(base.checkpointId);
     const content = (hash: string): Buffer => checkpoints.content(hash);
-    const makeOne = async (attempt: Planned): Promise<void> => {
+    const failed = async (attempt: Planned, error: unknown): Promise<void> => {
+      fail(attempt, (error as Error).message);
+      await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, this.deps.env).catch(() => undefined);
+      this.forgetCopy(attemptsId, attempt.attemptId);
+    };
+    // First each copy's folder (a worktree without its files yet), its conversation and its turn:
+    // the agents start while the files are written; each session opens once its folder is whole.
+    const started: Array<{ attempt: Planned; fromSeq: number; filled: (left: LeftOut[] | Error) => void }> = [];
+    for (const attempt of planned) {
       try {
-        const left = place ? await makeWorktree(place, attempt.root, attempt.branch!, manifest, content, this.deps.env) : await makeCopy(attempt.root, manifest, content);
+        if (place) {
+          // One worktree at a time: git takes the repository's locks for each.
+          await startWorktree(place, attempt.root, attempt.branch!, this.deps.env);
+        } else {
+          await mkdir(attempt.root, { recursive: true, mode: 0o700 });
+        }
+        const fromSeq = this.createConversation(summary, attemptsId, attempt, options.get(attempt.agentId) ?? {});
+        let filled: (left: LeftOut[] | Error) => void = () => {};
+        const ready = new Promise<void>((resolve, reject) => {
+          filled = (left) => {
+            if (left instanceof Error) {
+              reject(left);
+            } else if (left.length > 0) {
+              reject(new Error(`${attempt.agentName}'s copy of the folder could not be made: ${left.length} file${left.length === 1 ? '' : 's'} could not be copied (${left.slice(0, 3).map((file) => `${file.path}: ${file.reason}`).join('; ')})`));
+            } else {
+              resolve();
+            }
+          };
+        });
+        this.deps.pendingFolders?.hold(attempt.conversationId, ready);
+        started.push({ attempt, fromSeq, filled });
+        this.deps.turns.send(attempt.conversationId, text, attempt.agentId);
+      } catch (error) {
+        const at = started.findIndex((entry) => entry.attempt === attempt);
+        if (at >= 0) {
+          started[at]!.filled(error as Error);
+          started.splice(at, 1);
+        }
+        await failed(attempt, error);
+      }
+    }
+    const fill = async ({ attempt, fromSeq, filled }: (typeof started)[number]): Promise<void> => {
+      try {
+        const left = place ? await fillWorktree(place, attempt.root, manifest, content, this.deps.env) : await fillCopy(attempt.root, manifest, content);
+        filled(left);
         if (left.length > 0) {
           throw new Error(`${left.length} file${left.length === 1 ? '' : 's'} could not be copied (${left.slice(0, 3).map((file) => `${file.path}: ${file.reason}`).join('; ')})`);
         }
-        const fromSeq = this.createConversation(summary, attemptsId, attempt, options.get(attempt.agentId) ?? {});
         committer.commit(conversationId, [{ type: 'attempt.prepared', payload: { attemptsId, attemptId: attempt.attemptId, checkpointId: base.checkpointId, fromSeq } }]);
-        this.deps.turns.send(attempt.conversationId, text, attempt.agentId);
       } catch (error) {
-        fail(attempt, (error as Error).message);
-        await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, this.deps.env).catch(() => undefined);
-        this.forgetCopy(attemptsId, attempt.attemptId);
+        filled(error as Error);
+        await this.deps.turns.release(attempt.conversationId).catch(() => undefined);
+        await failed(attempt, error);
       }
     };
     if (place) {
-      // One worktree at a time: git takes the repository's locks for each.
-      for (const attempt of planned) {
-        await makeOne(attempt);
+      for (const entry of started) {
+        await fill(entry);
       }
     } else {
-      await Promise.all(planned.map(makeOne));
+      await Promise.all(started.map(fill));
     }
   }
 

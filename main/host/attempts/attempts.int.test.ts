@@ -126,6 +126,8 @@ describe('asking several agents', () => {
     // Keep B: exactly B's change, its turn in the conversation, the copies gone.
     const kept = await host!.attempts.keep(conversationId, attemptsId, item.attempts[1]!.attemptId, []);
     expect(kept).toEqual({ applied: [{ path: 'B.txt', change: 'added' }, { path: 'shared.txt', change: 'modified' }], left: [], failed: [] });
+    // The copies go in the background, once the folder is ready.
+    await host!.attempts.idle();
     expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by B\n');
     expect(readdirSync(work).sort()).toEqual(['.gitignore', 'B.txt', 'build', 'node_modules', 'notes.txt', 'shared.txt']);
     for (const attempt of item.attempts) {
@@ -217,6 +219,7 @@ describe('asking several agents', () => {
     expect(compared.attempts[1]!.files.find((file) => file.path === 'shared.txt')).toMatchObject({ before: 'original, edited\n', after: 'by C\n' });
 
     await host!.attempts.keep(conversationId, attemptsId, item.attempts[1]!.attemptId, []);
+    await host!.attempts.idle();
     expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by C\n');
     expect(readFileSync(path.join(work, 'C.txt'), 'utf8')).toBe('');
     // Apart from what was kept (the working files), .git is as before: no Baton branch, no worktree.

@@ -12,7 +12,7 @@
  * Every write goes through {@link restoreFiles} (no link followed, nothing outside the copy).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, realpath, rm } from 'node:fs/promises';
+import { mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
@@ -102,15 +102,26 @@ async function changedSinceCommit(place: GitPlace, env: Env): Promise<Set<string
 }
 
 /**
- * Makes a worktree of the repository at `worktree` on the new branch `branch` at the commit, then
- * makes its working folder hold exactly what `base` (the working folder's checkpoint) holds.
- * Returns the files that could not be written.
+ * Starts a worktree of the repository at `worktree` on the new branch `branch` at the commit,
+ * without its files yet (so an agent can be started in it meanwhile): see {@link fillWorktree}.
+ * Returns the working folder's place in it (made).
  */
-export async function makeWorktree(place: GitPlace, worktree: string, branch: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer, env: Env): Promise<LeftOut[]> {
+export async function startWorktree(place: GitPlace, worktree: string, branch: string, env: Env): Promise<string> {
   await mkdir(path.dirname(worktree), { recursive: true, mode: 0o700 });
-  await git(place.root, ['worktree', 'add', '--quiet', '-b', branch, worktree, place.commit], env);
+  await git(place.root, ['worktree', 'add', '--quiet', '--no-checkout', '-b', branch, worktree, place.commit], env);
   const folder = place.subdir === '' ? worktree : path.join(worktree, ...place.subdir.split('/'));
   await mkdir(folder, { recursive: true });
+  return folder;
+}
+
+/**
+ * Checks out the worktree's files, then makes its working folder hold exactly what `base` (the
+ * working folder's checkpoint) holds: what git reports changed, new or missing since the commit is
+ * written from the checkpoint. Returns the files that could not be written.
+ */
+export async function fillWorktree(place: GitPlace, worktree: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer, env: Env): Promise<LeftOut[]> {
+  await git(worktree, ['reset', '--hard', '--quiet'], env);
+  const folder = place.subdir === '' ? worktree : path.join(worktree, ...place.subdir.split('/'));
   const changed = await changedSinceCommit(place, env);
   const { files } = await walkFolder(folder);
   const present = new Set(files.map((file) => file.path));
@@ -128,14 +139,53 @@ export async function makeWorktree(place: GitPlace, worktree: string, branch: st
   return restoreFiles(folder, restores, content);
 }
 
-/** Writes every file of `base` into the new folder `folder`. Returns the files that could not be written. */
+/** Makes a worktree and its files at once (a copy made again, nobody working in it yet). */
+export async function makeWorktree(place: GitPlace, worktree: string, branch: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer, env: Env): Promise<LeftOut[]> {
+  await startWorktree(place, worktree, branch, env);
+  return fillWorktree(place, worktree, base, content, env);
+}
+
+/** Files written at once into a new copy. */
+const COPY_CONCURRENCY = 32;
+
+/**
+ * Writes every file of `base` into `folder`, a folder Baton just made in its own (owner-only) data
+ * folder that nothing has run in yet: each file is created (never opened if it exists, so never
+ * written through a link), its folders made first. Returns the files that could not be written.
+ */
+export async function fillCopy(folder: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer): Promise<LeftOut[]> {
+  const failed: LeftOut[] = [];
+  const entries = [...base.values()].filter((entry) => {
+    const parts = entry.path.split('/');
+    const inside = !path.isAbsolute(entry.path) && parts.every((part) => part !== '' && part !== '.' && part !== '..');
+    if (!inside) {
+      failed.push({ path: entry.path, reason: 'not a path inside the folder' });
+    }
+    return inside;
+  });
+  const folders = [...new Set(entries.map((entry) => path.dirname(entry.path)).filter((dir) => dir !== '.'))].sort();
+  for (const dir of folders) {
+    await mkdir(path.join(folder, ...dir.split('/')), { recursive: true });
+  }
+  const write = async (entry: CheckpointEntry): Promise<void> => {
+    const target = path.join(folder, ...entry.path.split('/'));
+    try {
+      const data = content(entry.hash);
+      await (entry.link ? symlink(data.toString('utf8'), target) : writeFile(target, data, { flag: 'wx', mode: entry.mode & 0o7777 }));
+    } catch (error) {
+      failed.push({ path: entry.path, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
+    }
+  };
+  for (let start = 0; start < entries.length; start += COPY_CONCURRENCY) {
+    await Promise.all(entries.slice(start, start + COPY_CONCURRENCY).map(write));
+  }
+  return failed;
+}
+
+/** Makes `folder` (new, owner-only) and writes every file of `base` into it. */
 export async function makeCopy(folder: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer): Promise<LeftOut[]> {
   await mkdir(folder, { recursive: true, mode: 0o700 });
-  return restoreFiles(
-    folder,
-    [...base.values()].map((entry) => ({ path: entry.path, entry })),
-    content,
-  );
+  return fillCopy(folder, base, content);
 }
 
 /**

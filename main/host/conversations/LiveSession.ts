@@ -100,7 +100,7 @@ export class LiveSession {
     this.subagents = new SessionSubagents(owner, () => lease.agent, () => this.sessionId);
     this.modes = new SessionModes({ agentName: binding.agentName, modes: adapter.modes, owner, connection: () => this.connection, sessionId: () => this.sessionId });
     this.gate = new SessionGate(owner, binding.agentName);
-    const files = new SessionFiles([binding.cwd]);
+    const files = new SessionFiles([binding.cwd], adapter.missingFileReadsAsEmpty?.(lease.agent.initialized.agentInfo?.version) === true);
     const gate = this.gate;
     this.handlers = {
       onUpdate: (update) => this.onUpdate(update),

@@ -18,6 +18,7 @@ import { openLiveSession } from './openLiveSession.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import type { Sharing } from '../pool/poolKey.js';
 import type { EventStore } from '../store/EventStore.js';
+import type { PendingFolders } from './PendingFolders.js';
 
 /** Minutes an idle session is kept open by default. */
 const DEFAULT_IDLE_MINUTES = 10;
@@ -42,6 +43,8 @@ export type LiveSessionsDeps = ConversationParts & {
   dataDir?: string;
   /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
   launcher?: LauncherGrants;
+  /** Folders still being made (an attempt's copy): the agent may start meanwhile, its session opens once the folder is ready. */
+  pendingFolders?: PendingFolders;
 };
 
 /** What the live sessions ask of Baton's MCP launcher (`toolbox/LaunchRegistry.ts`). */
@@ -240,6 +243,8 @@ export class LiveSessions {
       throw error;
     });
     try {
+      // The agent started while its folder was being made; its session opens in the folder as made.
+      await this.deps.pendingFolders?.ready(conversationId);
       const context = store.getContext(conversationId);
       const own = context.sessions[adapter.agentId];
       const recorded = own?.sessionId;

@@ -90,4 +90,15 @@ describe('SessionFiles', () => {
     mkdirSync(path.join(root, 'dir'));
     await expect(files.read(path.join(root, 'dir'))).rejects.toMatchObject({ kind: 'invalid' });
   });
+
+  it('for an agent that cannot tell "no such file" from a failed read, a missing file inside the folder reads as empty; outside it is still refused', async () => {
+    const { root, outside } = setup();
+    const files = new SessionFiles([root], true);
+    expect(await files.read(path.join(root, 'new', 'b.txt'))).toBe('');
+    await expect(files.read(path.join(outside, 'missing.txt'))).rejects.toMatchObject({ kind: 'outside' });
+    await expect(files.read(path.join(root, 'link-to-outside', 'missing.txt'))).rejects.toMatchObject({ kind: 'outside' });
+    // Every other agent is told there is no such file.
+    await expect(new SessionFiles([root]).read(path.join(root, 'b.txt'))).rejects.toMatchObject({ kind: 'not-found' });
+  });
 });
+

@@ -27,11 +27,25 @@ export class FileAccessError extends Error {
 
 /** File access for one session. */
 export class SessionFiles {
-  constructor(private readonly roots: readonly string[]) {}
+  constructor(
+    private readonly roots: readonly string[],
+    /** A missing file inside the folder reads as empty (an agent that cannot tell "no such file" from a failed read: see `adapters/quirks/geminiMissingFile.ts`). */
+    private readonly missingAsEmpty = false,
+  ) {}
 
   /** Reads a text file, optionally from a 1-based line and for a number of lines. */
   async read(file: string, line?: number | null, limit?: number | null): Promise<string> {
-    const real = await this.confine(file, 'read');
+    let real: string;
+    try {
+      real = await this.confine(file, 'read');
+    } catch (error) {
+      if (this.missingAsEmpty && error instanceof FileAccessError && error.kind === 'not-found') {
+        // Still only inside the folder: where a new file there would go.
+        await this.confine(file, 'write');
+        return '';
+      }
+      throw error;
+    }
     const found = await readTextAtMost(real, MAX_READ_BYTES);
     if (found.kind === 'not-a-file') {
       throw new FileAccessError(`${file} is not a file.`, 'invalid');

@@ -21,6 +21,7 @@ import { catchUpTurn, handoffBudgetSetting } from './catchUp.js';
 import type { ConversationParts } from './ConversationSettings.js';
 import type { AnsweredPermission } from './SessionPermissions.js';
 import type { LiveSessions, TurnState } from './LiveSessions.js';
+import type { PendingFolders } from './PendingFolders.js';
 import { refuseSwitch } from './refuseSwitch.js';
 
 /** How long shutdown waits for cancelled turns to end before the agents are killed. */
@@ -73,6 +74,8 @@ export type TurnsDeps = ConversationParts & {
   sessions: LiveSessions;
   /** Checkpoints of the working folder before and after each turn (none without it). */
   checkpoints?: TurnCheckpoints;
+  /** Folders still being made (an attempt's copy): the turn's first checkpoint waits for its folder. */
+  pendingFolders?: PendingFolders;
 };
 
 /** The turns service. */
@@ -156,7 +159,10 @@ export class Turns implements TurnState {
       checkpointBefore: Promise.resolve(),
       promptSent: false,
     };
-    running.checkpointBefore = this.deps.checkpoints?.take(conversationId, turnId, summary.cwd, 'before', { promptSent: () => running.promptSent }) ?? Promise.resolve();
+    const checkpoints = this.deps.checkpoints;
+    const folderReady = this.deps.pendingFolders?.ready(conversationId) ?? Promise.resolve();
+    // Of the folder as it is once made (a folder that could not be made fails the turn before any agent session).
+    running.checkpointBefore = checkpoints ? folderReady.then(() => checkpoints.take(conversationId, turnId, summary.cwd, 'before', { promptSent: () => running.promptSent }), () => undefined) : Promise.resolve();
     this.running.set(conversationId, running);
     this.deps.sessions.holdOpen(conversationId);
     running.done = this.run(conversationId, summary, running, text);

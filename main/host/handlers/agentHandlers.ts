@@ -74,16 +74,20 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
     listAgentSessions: ({ agentId, cwd }) => imports.list(agentId, cwd),
     importAgentSession: ({ agentId, sessionId, cwd }) => imports.import(agentId, sessionId, cwd),
     listAgentProcesses: () => ({
-      processes: pool.table().map((row) => ({
-        agentId: row.agentId,
-        agentName: row.agentName,
-        launchDigest: row.key,
-        pid: row.pid ?? null,
-        version: row.version ?? null,
-        sessions: row.sessions,
-        state: row.state,
-        conversationIds: sessions.conversationsOn(row.key),
-      })),
+      processes: pool.table().map((row) => {
+        const conversationIds = sessions.conversationsOn(row.key);
+        return {
+          agentId: row.agentId,
+          agentName: row.agentName,
+          launchDigest: row.key,
+          pid: row.pid ?? null,
+          version: row.version ?? null,
+          sessions: row.sessions,
+          state: row.state,
+          conversationIds,
+          conversationTitles: conversationIds.map((conversationId) => titleOf(store, conversationId)),
+        };
+      }),
       perConversation: processPerConversation(store),
       cannotSeparate: Object.fromEntries(catalog.adapters().flatMap((adapter) => (adapter.exclusiveState ? [[adapter.agentId, sharedStateReason(adapter.displayName)]] : []))),
     }),
@@ -125,4 +129,13 @@ function instructionNotes({ catalog, env, instructions }: HostParts, agentId: st
 /** Why an agent that holds its state exclusively shares one process among its conversations. */
 function sharedStateReason(agentName: string): string {
   return `${agentName} keeps its state in one database that only one process may hold, so its conversations share one process`;
+}
+
+/** A conversation's title for a table (an erased one, or one not yet named, reads as such). */
+function titleOf(store: HostParts['store'], conversationId: string): string {
+  try {
+    return store.getSummary(conversationId).title || 'Untitled';
+  } catch {
+    return 'Erased conversation';
+  }
 }

@@ -13,8 +13,6 @@ const REFRESH_MS = 1_000;
 export function AgentProcessTable() {
   const processes = useBaton((state) => state.processes);
   const load = useBaton((state) => state.loadProcesses);
-  const conversations = useBaton((state) => state.conversations);
-  const titleOf = (id: string): string => conversations.find((summary) => summary.conversationId === id)?.title || 'Untitled';
   useEffect(() => {
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS);
@@ -44,7 +42,7 @@ export function AgentProcessTable() {
                   {process.agentName}
                   {process.version ? <span className="muted"> {process.version}</span> : null}
                 </th>
-                <td title={`Launch ${process.launchDigest}`}>{process.conversationIds.length === 0 ? '—' : process.conversationIds.map(titleOf).join(', ')}</td>
+                <td title={`Launch ${process.launchDigest}`}>{process.conversationTitles.length === 0 ? '—' : process.conversationTitles.join(', ')}</td>
                 <td>{process.pid ?? '—'}</td>
                 <td>{process.sessions}</td>
                 <td>{process.state}</td>
