@@ -1,12 +1,14 @@
 // `npm test`: everything the tests need, then every suite, then one closing line `N passed, N failed`.
-//   1. set-up: Debian's Chromium (installed with apt-get when running as root), the pinned test agents (e2e/agents)
+//   1. set-up: Debian's Chromium (installed with apt-get when running as root), the pinned test agents (e2e/agents,
+//      installed in the background while the build and the static checks run: only the tests need them)
 //   2. build   3. lint and type checks   4. unit and integration tests (vitest)   5. browser and Electron tests (Playwright)
 //   6. nothing left behind: no process the suites started still runs, and their temp folder is removed
+// The summary says how long each step took.
 // The suites run with a temp folder of their own (TMPDIR) and a marker in their environment, which
 // every process they start inherits: that is how leftovers are found, however they were started.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +33,16 @@ function run(command, args, options = {}) {
   return spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
 }
 
+/** How long each step took (seconds), in order. */
+const times = [];
+let current;
+
 function section(title) {
+  const now = performance.now();
+  if (current) {
+    times.push(`${current.title} ${Math.round((now - current.started) / 1000)} s`);
+  }
+  current = { title, started: now };
   console.log(`\n=== ${title} ===`);
 }
 
@@ -73,19 +84,36 @@ function setUp() {
     .update(readFileSync(path.join(agentsDir, 'package.json')))
     .update(readFileSync(path.join(agentsDir, 'package-lock.json')))
     .digest('hex');
-  if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== lock) {
-    console.log('Installing the pinned test agents (e2e/agents, about 1.2 GB)…');
-    // Not `npm ci`: a dependency of Qwen Code lists optional per-platform packages that were never
-    // published, which `npm ci` refuses; `npm install` follows the same lock and skips them.
-    const result = run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: agentsDir });
-    if (result.status !== 0) {
-      console.error('Installing the test agents failed; see the npm output above.');
-      process.exit(1);
-    }
-    writeFileSync(stampFile, lock);
-  } else {
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === lock) {
     console.log('Test agents are installed.');
+    return Promise.resolve(true);
   }
+  console.log('Installing the pinned test agents (e2e/agents, about 1.4 GB) in the background, while the build and the static checks run…');
+  // Written straight to a file (no pipe to drain while this process waits on the build).
+  const logFile = path.join(reports, 'agents-install.log');
+  const log = openSync(logFile, 'w');
+  const started = performance.now();
+  // Not `npm ci`: a dependency of Qwen Code lists optional per-platform packages that were never
+  // published, which `npm ci` refuses; `npm install` follows the same lock and skips them.
+  const child = spawn('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: agentsDir, stdio: ['ignore', log, log] });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      closeSync(log);
+      const output = readFileSync(logFile, 'utf8').trim();
+      if (code !== 0) {
+        console.error(`Installing the test agents failed (npm exited with ${code}):\n${output}`);
+        resolve(false);
+        return;
+      }
+      writeFileSync(stampFile, lock);
+      console.log(`The test agents were installed in ${Math.round((performance.now() - started) / 1000)} s.${output ? `\n${output}` : ''}`);
+      resolve(true);
+    });
+    child.on('error', (error) => {
+      console.error(`Installing the test agents failed: ${error.message}`);
+      resolve(false);
+    });
+  });
 }
 
 function build() {
@@ -219,14 +247,20 @@ function leftovers() {
   rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
 }
 
-setUp();
+const agentsInstalled = setUp();
 if (build()) {
   staticChecks();
-  vitest();
-  playwright();
+  section('waiting for the test agents');
+  if (await agentsInstalled) {
+    vitest();
+    playwright();
+  } else {
+    check('the pinned test agents are installed (see the npm output above)', false);
+  }
 }
 leftovers();
 section('summary');
+console.log(`times: ${times.join(', ')}`);
 for (const skip of skips) {
   console.log(`skipped: ${skip}`);
 }

@@ -102,105 +102,104 @@ function copies(dataDir: string): Record<string, string> {
 
 const listing = (folder: string): string[] => readdirSync(folder).filter((name) => name !== '.git').sort();
 
-test('Claude, Codex and Qwen each change the file in their own copy; Compare, Ask Claude to compare, keep Codex, continue Claude', async ({ page }) => {
-  test.setTimeout(420_000);
-  const work = tempDir('e2e-attempts-plain');
-  writeFileSync(path.join(work, 'shared.txt'), 'original\n');
-  writeFileSync(path.join(work, 'notes.md'), 'the person keeps notes here\n');
-  const dataDir = await askSeveral(page, work, ['Claude', 'Codex', 'Qwen']);
+for (const kind of ['plain folder', 'git repository'] as const) {
+  test(`Claude, Codex and Qwen each change the file in their own copy; Compare, Ask Claude to compare, keep Codex, continue Claude (${kind})`, async ({ page }) => {
+    test.setTimeout(420_000);
+    const work = tempDir(`e2e-attempts-${kind === 'git repository' ? 'git' : 'plain'}`);
+    writeFileSync(path.join(work, 'shared.txt'), 'original\n');
+    writeFileSync(path.join(work, 'notes.md'), 'the person keeps notes here\n');
+    const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], { cwd: work, encoding: 'utf8' });
+    const gitState = (): string[] => [git('for-each-ref'), git('worktree', 'list', '--porcelain'), git('ls-files', '-s')];
+    let gitBefore: string[] = [];
+    if (kind === 'git repository') {
+      git('init', '-q', '-b', 'main');
+      git('add', 'shared.txt', 'notes.md');
+      git('commit', '-q', '-m', 'start');
+      // Not committed: each worktree carries it too.
+      writeFileSync(path.join(work, 'draft.md'), 'not committed yet\n');
+      gitBefore = gitState();
+    }
+    const dataDir = await askSeveral(page, work, ['Claude', 'Codex', 'Qwen']);
 
-  // Each change landed in its own copy; the person's folder is untouched until Keep.
-  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('original\n');
-  const made = copies(dataDir);
-  expect(Object.keys(made).sort()).toEqual(['claude', 'codex', 'qwen']);
-  for (const [agent, folder] of Object.entries(made)) {
-    expect(readFileSync(path.join(folder, 'shared.txt'), 'utf8')).toBe(`by ${agent}\n`);
-  }
-  for (const agent of ['Claude', 'Codex', 'Qwen']) {
-    await expect(attempt(page, agent).getByLabel('1 file changed, 1 line added, 1 removed', { exact: true })).toBeVisible();
-  }
+    // Each change landed in its own copy; the person's folder is untouched until Keep.
+    expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('original\n');
+    const made = copies(dataDir);
+    expect(Object.keys(made).sort()).toEqual(['claude', 'codex', 'qwen']);
+    for (const [agent, folder] of Object.entries(made)) {
+      expect(readFileSync(path.join(folder, 'shared.txt'), 'utf8')).toBe(`by ${agent}\n`);
+      expect(readFileSync(path.join(folder, 'notes.md'), 'utf8')).toBe('the person keeps notes here\n');
+    }
+    if (kind === 'git repository') {
+      await expect(attempt(page, 'Codex')).toContainText(/Worktree on baton\/.+\/codex/);
+      expect(git('worktree', 'list')).toContain(made.codex!);
+      expect(readFileSync(path.join(made.claude!, 'draft.md'), 'utf8')).toBe('not committed yet\n');
+    }
+    for (const agent of ['Claude', 'Codex', 'Qwen']) {
+      await expect(attempt(page, agent).getByLabel('1 file changed, 1 line added, 1 removed', { exact: true })).toBeVisible();
+    }
 
-  // The process table names each attempt's process.
-  await page.getByRole('button', { name: 'Settings' }).click();
-  const table = page.getByRole('table', { name: 'Agent processes' });
-  for (const agent of ['Claude', 'Codex', 'Qwen']) {
-    await expect(table.getByRole('row').filter({ hasText: `attempt by ${agent}` })).toHaveCount(1);
-  }
-  await page.getByRole('button', { name: 'Close settings' }).click();
+    // The process table names each attempt's process.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const table = page.getByRole('table', { name: 'Agent processes' });
+    for (const agent of ['Claude', 'Codex', 'Qwen']) {
+      await expect(table.getByRole('row').filter({ hasText: `attempt by ${agent}` })).toHaveCount(1);
+    }
+    await page.getByRole('button', { name: 'Close settings' }).click();
 
-  // Compare shows the three diffs.
-  await page.getByRole('button', { name: 'Compare', exact: true }).click();
-  const compare = page.getByRole('dialog', { name: 'Compare attempts' });
-  for (const agent of ['claude', 'codex', 'qwen']) {
-    const section = compare.getByRole('region', { name: `Changes by ${agent === 'qwen' ? 'Qwen' : agent === 'codex' ? 'Codex' : 'Claude'}` });
-    await expect(section.getByRole('figure', { name: 'Changes to shared.txt' })).toContainText(`by ${agent}`);
-    await expect(section.getByRole('figure', { name: 'Changes to shared.txt' })).toContainText('original');
-  }
-  await compare.getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Claude against Codex' });
-  await expect(compare.getByRole('figure', { name: 'Changes to shared.txt' })).toContainText('by codex');
-  await compare.getByRole('button', { name: 'Close' }).click();
+    // Compare shows the three diffs.
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const compare = page.getByRole('dialog', { name: 'Compare attempts' });
+    for (const agent of ['Claude', 'Codex', 'Qwen']) {
+      const figure = compare.getByRole('region', { name: `Changes by ${agent}` }).getByRole('figure', { name: 'Changes to shared.txt' });
+      await expect(figure).toContainText(`by ${agent.toLowerCase()}`);
+      await expect(figure).toContainText('original');
+    }
+    await compare.getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Claude against Codex' });
+    await expect(compare.getByRole('figure', { name: 'Changes to shared.txt' })).toContainText('by codex');
+    await compare.getByRole('button', { name: 'Close' }).click();
 
-  // Ask Claude to compare: its model request holds every attempt's diff.
-  await page.getByRole('combobox', { name: 'Agent to compare' }).selectOption({ label: 'Claude' });
-  await page.getByRole('button', { name: 'Ask Claude to compare' }).click();
-  const transcript = page.getByRole('region', { name: 'Transcript' });
-  await expect(transcript.getByRole('article', { name: 'Claude' }).filter({ hasText: 'Compared the attempts.' })).toBeVisible({ timeout: 90_000 });
-  const asked = stub!.modelRequests().find((request) => request.lastUserText.includes('Compare their attempts'));
-  expect(asked?.dialect).toBe('anthropic');
-  for (const agent of ['claude', 'codex', 'qwen']) {
-    expect(asked?.lastUserText).toContain(`+by ${agent}`);
-  }
+    // Ask Claude to compare: its model request holds every attempt's diff.
+    await page.getByRole('combobox', { name: 'Agent to compare' }).selectOption({ label: 'Claude' });
+    await page.getByRole('button', { name: 'Ask Claude to compare' }).click();
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await expect(transcript.getByRole('article', { name: 'Claude' }).filter({ hasText: 'Compared the attempts.' })).toBeVisible({ timeout: 90_000 });
+    const asked = stub!.modelRequests().find((request) => request.lastUserText.includes('Compare their attempts'));
+    expect(asked?.dialect).toBe('anthropic');
+    for (const agent of ['claude', 'codex', 'qwen']) {
+      expect(asked?.lastUserText).toContain(`+by ${agent}`);
+    }
 
-  // Keep Codex's: exactly its change in the folder, and the next message goes to Codex with the history.
-  await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
-  const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
-  await expect(keep.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'shared.txt: modified' })).toBeVisible();
-  await keep.getByRole('button', { name: 'Keep' }).click();
-  await expect(keep).toBeHidden();
-  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
-  expect(listing(work)).toEqual(['notes.md', 'shared.txt']);
-  expect(readFileSync(path.join(work, 'notes.md'), 'utf8')).toBe('the person keeps notes here\n');
-  await expect(page.getByRole('note').filter({ hasText: "You kept Codex's attempt" })).toBeVisible();
-  const before = stub!.modelRequests().length;
-  await page.getByRole('textbox', { name: 'Message' }).fill('What did we settle on?');
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(transcript.getByRole('article', { name: 'Codex' }).last()).toContainText('Noted by codex.', { timeout: 90_000 });
-  const next = stub!.modelRequests().slice(before).find((request) => request.dialect === 'openai-responses' && request.lastUserText.includes('What did we settle on?'));
-  expect(next?.userRaw).toContain('Sign shared.txt with your name');
+    // Keep Codex's: exactly its change in the folder, and the next message goes to Codex with the history.
+    await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
+    const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
+    await expect(keep.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'shared.txt: modified' })).toBeVisible();
+    await keep.getByRole('button', { name: 'Keep' }).click();
+    // The dialog closes once the change is applied; the copies go right after.
+    await expect(keep).toBeHidden();
+    expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
+    expect(listing(work)).toEqual(kind === 'git repository' ? ['draft.md', 'notes.md', 'shared.txt'] : ['notes.md', 'shared.txt']);
+    expect(readFileSync(path.join(work, 'notes.md'), 'utf8')).toBe('the person keeps notes here\n');
+    await expect(page.getByRole('note').filter({ hasText: "You kept Codex's attempt" })).toBeVisible();
+    if (kind === 'git repository') {
+      // Apart from the working files kept, .git is as it was: no Baton branch, no worktree.
+      await expect.poll(gitState, { timeout: 30_000 }).toEqual(gitBefore);
+    }
+    const before = stub!.modelRequests().length;
+    await page.getByRole('textbox', { name: 'Message' }).fill('What did we settle on?');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(transcript.getByRole('article', { name: 'Codex' }).last()).toContainText('Noted by codex.', { timeout: 90_000 });
+    const next = stub!.modelRequests().slice(before).find((request) => request.dialect === 'openai-responses' && request.lastUserText.includes('What did we settle on?'));
+    expect(next?.userRaw).toContain('Sign shared.txt with your name');
 
-  // Continue Claude's: a branch whose folder holds Claude's change.
-  await page.getByText('Other attempts').click();
-  await attempt(page, 'Claude').getByRole('button', { name: 'Continue this attempt' }).click();
-  await expect(page.getByRole('main')).toHaveAttribute('aria-label', /\(Claude's attempt\)$/);
-  expect(readFileSync(path.join(copies(dataDir).claude!, 'shared.txt'), 'utf8')).toBe('by claude\n');
-  expect(Object.keys(copies(dataDir))).toEqual(['claude']);
-});
-
-test('in a git repository the attempts are worktrees on baton/ branches, and once one is kept .git is as it was', async ({ page }) => {
-  test.setTimeout(300_000);
-  const work = tempDir('e2e-attempts-git');
-  writeFileSync(path.join(work, 'shared.txt'), 'original\n');
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], { cwd: work, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  git('add', 'shared.txt');
-  git('commit', '-q', '-m', 'start');
-  writeFileSync(path.join(work, 'draft.md'), 'not committed yet\n');
-  const gitState = (): string[] => [git('for-each-ref'), git('worktree', 'list', '--porcelain'), git('ls-files', '-s')];
-  const before = gitState();
-  const dataDir = await askSeveral(page, work, ['Claude', 'Codex']);
-  await expect(attempt(page, 'Codex')).toContainText(/Worktree on baton\/.+\/codex/);
-  expect(git('worktree', 'list')).toContain(copies(dataDir).codex!);
-  // Each worktree carries the uncommitted file too.
-  expect(readFileSync(path.join(copies(dataDir).claude!, 'draft.md'), 'utf8')).toBe('not committed yet\n');
-  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('original\n');
-
-  await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
-  const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
-  await keep.getByRole('button', { name: 'Keep' }).click();
-  // The dialog closes once the change is applied.
-  await expect(keep).toBeHidden();
-  await expect(page.getByRole('note').filter({ hasText: "You kept Codex's attempt" })).toBeVisible();
-  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
-  // The copies go once the folder is ready: then .git is as it was.
-  await expect.poll(gitState, { timeout: 30_000 }).toEqual(before);
-});
+    // Continue Claude's: a branch whose folder holds Claude's change (in a repository, a worktree on a baton/ branch).
+    await page.getByText('Other attempts').click();
+    await attempt(page, 'Claude').getByRole('button', { name: 'Continue this attempt' }).click();
+    await expect(page.getByRole('main')).toHaveAttribute('aria-label', /\(Claude's attempt\)$/);
+    const branchFolder = copies(dataDir).claude!;
+    expect(readFileSync(path.join(branchFolder, 'shared.txt'), 'utf8')).toBe('by claude\n');
+    expect(Object.keys(copies(dataDir))).toEqual(['claude']);
+    if (kind === 'git repository') {
+      expect(git('worktree', 'list')).toContain(branchFolder);
+    }
+  });
+}

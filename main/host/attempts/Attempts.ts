@@ -26,7 +26,7 @@ import type { Result } from '../../../app/ipc/index.js';
 import { branchPart, MAX_ATTEMPTS, openAttempts } from '../../../app/transcript/attempts.js';
 import { emptyTranscript, reduceAll, type AttemptView, type TranscriptState } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
-import { diffManifests, type CheckpointEntry, type CheckpointStore, type FileChange, type LeftOut } from '../checkpoints/CheckpointStore.js';
+import { diffManifests, type Checkpoint, type CheckpointEntry, type CheckpointStore, type FileChange, type LeftOut } from '../checkpoints/CheckpointStore.js';
 import { restoreFiles } from '../checkpoints/restoreFiles.js';
 import { maxFileBytesSetting, type TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
 import { shownText } from '../checkpoints/turnChanges.js';
@@ -209,13 +209,13 @@ export class Attempts {
    * goes on with its agent), and removes every copy but those continued as branches.
    */
   async keep(conversationId: string, attemptsId: string, attemptId: string, overwrite: readonly string[]): Promise<Result<'keepAttempt'>> {
-    const plan = await this.planKeep(conversationId, attemptsId, attemptId);
+    const plan = await this.planKeep(conversationId, attemptsId, attemptId, true);
     const { checkpoints, committer, store } = this.deps;
     const cwd = plan.state.cwd;
     const chosen = plan.changes.filter((change) => !plan.changedByYou.has(change.path) || overwrite.includes(change.path));
     const left = plan.changes.filter((change) => !chosen.includes(change)).map((change) => change.path);
     // The folder before and after: the kept turns' checkpoints (a rewind to before them puts back what Keep wrote).
-    const before = await checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const before = plan.folderNow!;
     const notWritten = await restoreFiles(
       cwd,
       chosen.map((change) => ({ path: change.path, entry: change.after })),
@@ -492,13 +492,8 @@ export class Attempts {
         await failed(attempt, error);
       }
     };
-    if (place) {
-      for (const entry of started) {
-        await fill(entry);
-      }
-    } else {
-      await Promise.all(started.map(fill));
-    }
+    // Each worktree checks out into its own folder and index: they are filled at once, like copies.
+    await Promise.all(started.map(fill));
   }
 
   /** The attempt's conversation: the asking one's history (in the copy's folder), then the attempt's own mark. */
@@ -533,7 +528,7 @@ export class Attempts {
   }
 
   /** What keeping the attempt would apply, and which of those files the person changed since. */
-  private async planKeep(conversationId: string, attemptsId: string, attemptId: string): Promise<{ state: TranscriptState; attempt: AttemptView; changes: FileChange[]; changedByYou: Set<string>; cannot: LeftOut[] }> {
+  private async planKeep(conversationId: string, attemptsId: string, attemptId: string, keeping = false): Promise<{ state: TranscriptState; attempt: AttemptView; changes: FileChange[]; changedByYou: Set<string>; cannot: LeftOut[]; folderNow?: Checkpoint }> {
     const { item, attempt, state } = this.find(conversationId, attemptsId, attemptId);
     if (item.kept) {
       throw new InvalidRequestError('One of these attempts was kept already.');
@@ -556,10 +551,12 @@ export class Attempts {
     const now = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store) });
     const start = checkpoints.manifest(attempt.checkpointId);
     const changes = diffManifests(start, checkpoints.manifest(now.checkpointId));
-    const yours = await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    // Keeping: the working folder as it is now is kept as a checkpoint (the kept turns' "before"); a preview only looks.
+    const folderNow = keeping ? await checkpoints.take(state.cwd, { maxFileBytes: maxFileBytesSetting(store) }) : undefined;
+    const yours = folderNow ? checkpoints.manifest(folderNow.checkpointId) : await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
     const changedByYou = new Set(changes.filter((change) => yours.get(change.path)?.hash !== start.get(change.path)?.hash).map((change) => change.path));
     const cannot = [...now.tooLarge, ...now.failed].map((file) => ({ path: file.path, reason: `not kept: ${file.reason}` }));
-    return { state, attempt, changes, changedByYou, cannot };
+    return { state, attempt, changes, changedByYou, cannot, ...(folderNow ? { folderNow } : {}) };
   }
 
   /** Stops the attempts still running, keeps each one's last checkpoint, removes the copies (not those continued) and records it. */
