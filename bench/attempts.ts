@@ -340,7 +340,7 @@ export async function attemptsBenchmark(): Promise<void> {
     }
     console.log(`\nattempts: keep 200 changed files (150 rewritten, 25 added, 25 removed) of ${FILES}, median of ${ROUNDS}`);
     report('git apply --binary of the same diff (baseline)', `${median(applies).toFixed(0)} ms`);
-    report('Keep (checkpoints of both folders, the files written, the copies removed)', `${median(keeps).toFixed(0)} ms  ratio ${(median(keeps) / median(applies)).toFixed(2)}x`);
+    report('Keep (its changes found, your folder checked, the files written; copies go after)', `${median(keeps).toFixed(0)} ms  ratio ${(median(keeps) / median(applies)).toFixed(2)}x`);
     const { conversations, attempts } = await memory(plain);
     console.log('\nattempts: memory, the host and its agents, each agent answered once');
     report('three ordinary conversations (baseline)', `${conversations.processes} processes, ${conversations.mib.toFixed(0)} MiB`);
