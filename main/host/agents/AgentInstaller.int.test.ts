@@ -202,7 +202,7 @@ describe('the lockfiles Baton ships', () => {
     }
   });
 
-  it('install the pinned packages with npm ci from the lock; other packages resolve afresh', async () => {
+  it('install the pinned packages following the lock; other packages resolve afresh', async () => {
     const { execFileSync } = await import('node:child_process');
     const { readFileSync } = await import('node:fs');
     const { AgentInstaller } = await import('./AgentInstaller.js');
@@ -222,7 +222,7 @@ describe('the lockfiles Baton ships', () => {
     const dataDir = tempDir('locked-install');
     const installer = new AgentInstaller(dataDir, env, (event) => progress.push(event.text), { claude: packages }, locksDir);
     await installer.install(claudeAdapter);
-    expect(progress[0]).toContain('npm ci');
+    expect(progress[0]).toContain('npm install (the lock Baton ships for');
     expect(installer.installedVersion(claudeAdapter)).toBe('2.0.0');
 
     // The installed copy is the locked tree: its lock is the one Baton shipped, unchanged by npm.

@@ -3,7 +3,7 @@
  * this Baton pins, into Baton's own agents folder (`<data>/agents/<agent>`), never into the
  * global npm. An install or update is built in a staging folder and swapped in only when it
  * worked, so a failed update leaves the working copy as it was. The pinned packages install
- * from the lockfile Baton ships for them (`npm ci`). Agents the person installed themselves are
+ * following the lockfile Baton ships for them (`npm install` with that lock). Agents the person installed themselves are
  * never touched.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +37,9 @@ export type InstallProgress = { agentId: string; action: 'install' | 'update' | 
 const OUTPUT_LINES_IN_ERRORS = 20;
 
 /** Installs, updates and removes agents in Baton's agents folder. */
+/** npm's arguments for a pinned install that follows the lock Baton ships (see `agentLocks/`). */
+export const LOCKED_INSTALL = ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] as const;
+
 export class AgentInstaller {
   private readonly busy = new Set<string>();
   /** Each install under way (Cancel ends it). */
@@ -141,13 +144,16 @@ export class AgentInstaller {
     });
   }
 
-  /** An npm install into `staging`: the shipped lock for pinned packages (`npm ci`), else `npm install`; finds the agent's command. */
+  /** An npm install into `staging`: following the shipped lock for pinned packages, else resolving afresh; finds the agent's command. */
   private async fromNpm(adapter: AgentAdapter, packages: readonly string[], staging: string, say: (text: string) => void, action: 'install' | 'update', run: Run): Promise<Installed> {
     const npm = findExecutable('npm', this.env);
     if (!npm) {
       throw new AgentInstallFailedError(adapter.displayName, action, 'npm was not found on PATH. Install Node.js (which comes with npm), or install the agent yourself.');
     }
-    // The pinned packages come with the lock Baton was tested with: npm ci installs exactly that tree.
+    // The pinned packages come with the lock Baton was tested with, which npm follows (every
+    // package's version and integrity). Not `npm ci`: npm 11 writes locks that leave out the
+    // optional platform parts the npm registry never published (Qwen's and OpenCode's clipboard
+    // helpers), and its own `npm ci` then refuses them as out of sync; `npm install` takes them.
     const locked = agentLock(adapter.agentId, packages, this.locksDir);
     if (locked) {
       writeFileSync(path.join(staging, 'package.json'), locked.manifest);
@@ -155,8 +161,8 @@ export class AgentInstaller {
     } else {
       writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: `baton-agent-${path.basename(this.folder(adapter))}`, private: true }, null, 2));
     }
-    const npmArgs = locked ? ['ci', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--prefer-offline', '--loglevel=http', ...packages];
-    say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm ${locked ? `ci (the lock Baton ships for ${packages.join(' ')})` : `install ${packages.join(' ')}`}`);
+    const npmArgs = locked ? [...LOCKED_INSTALL] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--prefer-offline', '--loglevel=http', ...packages];
+    say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm install ${locked ? `(the lock Baton ships for ${packages.join(' ')})` : packages.join(' ')}`);
     const output = await this.runNpm(npm, npmArgs, staging, say, run);
     if (run.cancelled) {
       return { executable: '', version: undefined, packages };

@@ -1,7 +1,7 @@
 /**
  * The lockfiles Baton ships for its built-in agents' pinned packages (`agentLocks/<agentId>/`:
  * `manifest.json` and `lock.json`, installed as package.json and package-lock.json; other names,
- * since packagers treat those specially; written by `scripts/agent-locks.mjs`): a managed install of the pinned version runs `npm ci`
+ * since packagers treat those specially; written by `scripts/agent-locks.mjs`): a managed install of the pinned version runs `npm install` following that lock
  * on that exact tree, with every package's integrity checked, instead of resolving the
  * dependencies afresh. A lock is used only when it was made for the very packages being installed.
  */
