@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two at once even on two cores (vitest's default there is one): the integration tests mostly
+    // wait on the agents and processes they start, so a second file runs in those waits.
+    maxWorkers: 2,
     setupFiles: ['e2e/fixtures/vitestSetup.ts'],
   },
 });

@@ -8,7 +8,8 @@ export default defineConfig({
   testDir: './specs',
   timeout: 120_000,
   expect: { timeout: 20_000 },
-  workers: 1,
+  // Two at once on two cores: most of a spec's time is spent waiting on agents and the host.
+  workers: 2,
   retries: 0,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   outputDir: '../test-results',

@@ -225,10 +225,14 @@ describe('the lockfiles Baton ships', () => {
     expect(progress[0]).toContain('npm install (the lock Baton ships for');
     expect(installer.installedVersion(claudeAdapter)).toBe('2.0.0');
 
-    // The installed copy is the locked tree: its lock is the one Baton shipped, unchanged by npm.
-    const installedLock = JSON.parse(readFileSync(path.join(dataDir, 'agents', 'claude', 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-    const shipped = JSON.parse(readFileSync(path.join(lockFolder, 'lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-    expect(installedLock.packages).toEqual(shipped.packages);
+    // The installed copy is the locked tree: every package at the version and integrity Baton shipped
+    // (npm rewrites only where a local tarball lies relative to the folder).
+    type Lock = { packages: Record<string, { version?: string; integrity?: string }> };
+    const tree = (lock: Lock) => Object.fromEntries(Object.entries(lock.packages).map(([name, entry]) => [name, [entry.version, entry.integrity]]));
+    const installedLock = JSON.parse(readFileSync(path.join(dataDir, 'agents', 'claude', 'package-lock.json'), 'utf8')) as Lock;
+    const shipped = JSON.parse(readFileSync(path.join(lockFolder, 'lock.json'), 'utf8')) as Lock;
+    expect(tree(installedLock)).toEqual(tree(shipped));
+    expect(Object.keys(installedLock.packages)).toContain('node_modules/fake-claude-agent-acp');
     // Without a lock for the packages asked for, it says it resolves them afresh.
     const unlocked = new AgentInstaller(tempDir('unlocked-install'), env, (event) => progress.push(event.text), { claude: [tarball] }, locksDir);
     await unlocked.install(claudeAdapter);
