@@ -170,9 +170,14 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     }
 
     // Keep Codex's: exactly its change in the folder, and the next message goes to Codex with the history.
+    // The person changed shared.txt meanwhile: it is left alone unless ticked; here it is ticked.
+    writeFileSync(path.join(work, 'shared.txt'), "the person's own edit\n");
     await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
     const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
-    await expect(keep.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'shared.txt: modified' })).toBeVisible();
+    const yours = keep.getByRole('list', { name: 'Files you changed since' });
+    await expect(yours.getByRole('listitem', { name: 'shared.txt: modified' })).toBeVisible();
+    await expect(keep.getByRole('list', { name: 'Files that will change' }).getByRole('listitem')).toHaveCount(0);
+    await yours.getByRole('checkbox', { name: "Overwrite shared.txt with Codex's" }).check();
     await keep.getByRole('button', { name: 'Keep' }).click();
     // The dialog closes once the change is applied; the copies go right after.
     await expect(keep).toBeHidden();

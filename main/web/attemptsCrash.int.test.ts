@@ -12,28 +12,14 @@ import { emptyTranscript, reduceAll, type TranscriptState } from '../../app/tran
 import { tempDir } from '../../e2e/fixtures/agentEnv.js';
 import { ensureBuilt } from '../../e2e/fixtures/ensureBuilt.js';
 import { fakeAgentId, registerFakeAgents } from '../../e2e/fixtures/fakeAgentConfig.js';
-import { connectHostClient, type HostClient } from '../../e2e/fixtures/hostClient.js';
-import { startWebHost, type WebHost } from '../../e2e/fixtures/webHost.js';
+import type { HostClient } from '../../e2e/fixtures/hostClient.js';
+import { hostProcesses } from '../../e2e/fixtures/hostProcesses.js';
 
-const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-const running: WebHost[] = [];
-const clients: HostClient[] = [];
+const hosts = hostProcesses();
+const start = (dataDir: string) => hosts.start(dataDir);
 
 beforeAll(() => ensureBuilt(), 120_000);
-afterEach(async () => {
-  clients.splice(0).forEach((client) => client.close());
-  for (const host of running.splice(0)) {
-    await host.kill('SIGKILL');
-  }
-});
-
-async function start(dataDir: string): Promise<{ host: WebHost; client: HostClient }> {
-  const host = await startWebHost(dataDir, env);
-  running.push(host);
-  const client = await connectHostClient(host.url);
-  clients.push(client);
-  return { host, client };
-}
+afterEach(() => hosts.stopAll());
 
 async function read(client: HostClient, conversationId: string): Promise<TranscriptState> {
   const { events } = await client.call<{ events: Envelope[] }>('openConversation', { conversationId, turns: 1000, maxEvents: 10_000 });

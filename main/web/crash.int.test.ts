@@ -8,30 +8,20 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../e2e/fixtures/agentEnv.js';
 import { ensureBuilt } from '../../e2e/fixtures/ensureBuilt.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../e2e/fixtures/fakeAgentConfig.js';
-import { connectHostClient, type HostClient } from '../../e2e/fixtures/hostClient.js';
-import { startWebHost, type WebHost } from '../../e2e/fixtures/webHost.js';
+import { connectHostClient } from '../../e2e/fixtures/hostClient.js';
+import { hostProcesses, processEnv } from '../../e2e/fixtures/hostProcesses.js';
+import { startWebHost } from '../../e2e/fixtures/webHost.js';
 import { parseEnvelope, type Envelope } from '../../app/events/index.js';
 import { emptyTranscript, reduceAll } from '../../app/transcript/index.js';
 
-const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-const running: WebHost[] = [];
-const clients: HostClient[] = [];
+const hosts = hostProcesses();
+const env = processEnv;
+const running = hosts.running;
+const clients = hosts.clients;
+const start = (dataDir: string) => hosts.start(dataDir);
 
 beforeAll(() => ensureBuilt(), 120_000);
-afterEach(async () => {
-  clients.splice(0).forEach((client) => client.close());
-  for (const host of running.splice(0)) {
-    await host.kill('SIGKILL');
-  }
-});
-
-async function start(dataDir: string): Promise<{ host: WebHost; client: HostClient }> {
-  const host = await startWebHost(dataDir, env);
-  running.push(host);
-  const client = await connectHostClient(host.url);
-  clients.push(client);
-  return { host, client };
-}
+afterEach(() => hosts.stopAll());
 
 function reduceEnvelopes(conversationId: string, envelopes: Envelope[]) {
   return reduceAll(emptyTranscript(conversationId), envelopes.flatMap((envelope) => {

@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import type { Result } from '../../../app/ipc/index.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
+import { TickedFiles } from '../../components/TickedFiles.js';
 import { useBaton } from '../../store/index.js';
 import { FileDiff } from '../chat/FileDiff.js';
 
@@ -150,22 +151,16 @@ export function KeepDialog() {
               </li>
             ))}
           </ul>
-          {yours.length > 0 ? (
-            <>
-              <h3>Files you changed since</h3>
-              <p className="hint">You changed these after the attempts started. They are left as they are unless you tick them.</p>
-              <ul className="rewind-files" aria-label="Files you changed since">
-                {yours.map((file) => (
-                  <li key={file.path} aria-label={`${file.path}: ${file.change}`}>
-                    <label className="checkbox">
-                      <input type="checkbox" checked={dialog.overwrite.includes(file.path)} onChange={(event) => tick(file.path, event.target.checked)} /> Overwrite {file.path} with {dialog.agentName}'s
-                    </label>
-                    <FileChangeView {...file} />
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
+          <TickedFiles
+            title="Files you changed since"
+            hint="You changed these after the attempts started. They are left as they are unless you tick them."
+            files={yours}
+            ticked={dialog.overwrite}
+            tick={tick}
+            itemName={(file) => `${file.path}: ${file.change}`}
+            boxLabel={(file) => `Overwrite ${file.path} with ${dialog.agentName}'s`}
+            view={(file) => <FileChangeView {...file} />}
+          />
           {preview.cannot.length > 0 ? <Banner kind="warning" alert={false}>{`These cannot be kept: ${preview.cannot.map((file) => `${file.path} (${file.reason})`).join(', ')}.`}</Banner> : null}
         </>
       ) : null}

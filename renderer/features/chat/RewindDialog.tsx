@@ -9,6 +9,7 @@
 import { useEffect, useRef } from 'react';
 import type { Result } from '../../../app/ipc/index.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
+import { TickedFiles } from '../../components/TickedFiles.js';
 import { useBaton } from '../../store/index.js';
 import { AgentPicker } from '../agents/AgentPicker.js';
 import { FileDiff } from './FileDiff.js';
@@ -88,38 +89,26 @@ export function RewindDialog() {
                   </li>
                 ))}
               </ul>
-              {yourFiles.length > 0 ? (
-                <>
-                  <h3>Files you changed since</h3>
-                  <p className="hint">You changed these after the agent's last turn. They are left as they are unless you tick them.</p>
-                  <ul className="rewind-files" aria-label="Files you changed since">
-                    {yourFiles.map((file) => (
-                      <li key={file.path} aria-label={`${file.path}: ${file.action}`}>
-                        <label className="checkbox">
-                          <input type="checkbox" checked={dialog.overwrite.includes(file.path)} onChange={(event) => choose({ overwrite: { path: file.path, on: event.target.checked } })} /> Overwrite {file.path} ({file.action})
-                        </label>
-                        <PlannedFileView file={file} />
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              ) : null}
-              {outsideFiles.length > 0 ? (
-                <>
-                  <h3>Changed outside a turn</h3>
-                  <p className="hint">These differ from that point, but no turn changed them: you did, or something the agent left running did between turns. They are left as they are unless you tick them.</p>
-                  <ul className="rewind-files" aria-label="Changed outside a turn">
-                    {outsideFiles.map((file) => (
-                      <li key={file.path} aria-label={`${file.path}: ${file.action}, changed outside a turn`}>
-                        <label className="checkbox">
-                          <input type="checkbox" checked={dialog.overwrite.includes(file.path)} onChange={(event) => choose({ overwrite: { path: file.path, on: event.target.checked } })} /> Put back {file.path} ({file.action})
-                        </label>
-                        <PlannedFileView file={file} />
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              ) : null}
+              <TickedFiles
+                title="Files you changed since"
+                hint="You changed these after the agent's last turn. They are left as they are unless you tick them."
+                files={yourFiles}
+                ticked={dialog.overwrite}
+                tick={(path, on) => choose({ overwrite: { path, on } })}
+                itemName={(file) => `${file.path}: ${file.action}`}
+                boxLabel={(file) => `Overwrite ${file.path} (${file.action})`}
+                view={(file) => <PlannedFileView file={file} />}
+              />
+              <TickedFiles
+                title="Changed outside a turn"
+                hint="These differ from that point, but no turn changed them: you did, or something the agent left running did between turns. They are left as they are unless you tick them."
+                files={outsideFiles}
+                ticked={dialog.overwrite}
+                tick={(path, on) => choose({ overwrite: { path, on } })}
+                itemName={(file) => `${file.path}: ${file.action}, changed outside a turn`}
+                boxLabel={(file) => `Put back ${file.path} (${file.action})`}
+                view={(file) => <PlannedFileView file={file} />}
+              />
               {preview.cannot.length > 0 ? (
                 <Banner kind="warning" alert={false}>
                   {`These cannot be put back: ${preview.cannot.map((file) => `${file.path} (${file.reason})`).join(', ')}.`}
