@@ -3,6 +3,7 @@ import { ConnectionBanner } from './components/ConnectionBanner.js';
 import { ReplyAnnouncer } from './components/ReplyAnnouncer.js';
 import { Shortcuts } from './components/Shortcuts.js';
 import { TipProvider } from './components/Tip.js';
+import { useAttentionTitle } from './components/useAttentionTitle.js';
 import { AskSeveralDialog } from './features/attempts/AskSeveralDialog.js';
 import { CompareDialog, KeepDialog } from './features/attempts/AttemptDialogs.js';
 import { ChatView } from './features/chat/ChatView.js';
@@ -19,6 +20,7 @@ import { useBaton } from './store/index.js';
 export function App() {
   const sidebarOpen = useBaton((state) => state.sidebarOpen);
   const settingsOpen = useBaton((state) => state.settings !== null);
+  useAttentionTitle();
   return (
     <TipProvider>
       <div className={sidebarOpen ? 'app sidebar-open' : 'app'}>

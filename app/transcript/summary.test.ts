@@ -27,6 +27,18 @@ describe('summarize', () => {
     expect(summarize(undefined, { conversationId: 'c', seq: 9, at, v: 1, type: 'notice', payload: { severity: 'info', text: 'x' } })).toBeUndefined();
   });
 
+  it('marks a conversation whose last turn failed, until its next message', () => {
+    const at = '2026-01-01T00:00:00Z';
+    let summary = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } });
+    summary = summarize(summary, { conversationId: 'c', seq: 2, at, v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'One' } });
+    summary = summarize(summary, { conversationId: 'c', seq: 3, at, v: 1, type: 'turn.ended', payload: { turnId: 't', outcome: 'failed', error: { code: 'AgentExited', message: 'gone' } } });
+    expect(summary).toMatchObject({ lastTurnFailed: true, running: false });
+    summary = summarize(summary, { conversationId: 'c', seq: 4, at, v: 1, type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Two' } });
+    expect(summary).toMatchObject({ lastTurnFailed: false });
+    summary = summarize(summary, { conversationId: 'c', seq: 5, at, v: 1, type: 'turn.ended', payload: { turnId: 'u', outcome: 'cancelled' } });
+    expect(summary).toMatchObject({ lastTurnFailed: false });
+  });
+
   it("takes the agent's session title over one made from the first message, never over the person's", () => {
     const at = '2026-01-01T00:00:00Z';
     const created = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } });

@@ -28,6 +28,8 @@ export const conversationSummarySchema = z.object({
   running: z.boolean(),
   /** Permission questions waiting for the person's answer (the list badges them). */
   pendingPermissions: z.number().int().nonnegative().default(0),
+  /** Its last turn failed or was refused (the list marks it until the next message). */
+  lastTurnFailed: z.boolean().default(false),
   /** `attempt`: one attempt of several asked at once, shown inside the conversation that asked (not in the list) until continued. */
   lifecycle: z.enum(['active', 'archived', 'deleted', 'attempt']),
   /** For an attempt: the conversation that asked, and which attempt this is. */
@@ -81,6 +83,7 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
       preview: '',
       running: false,
       pendingPermissions: 0,
+      lastTurnFailed: false,
       lifecycle: 'active',
       deletedAt: null,
     };
@@ -128,6 +131,7 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
         turnCount: summary.turnCount + 1,
         preview: text.slice(0, PREVIEW_LENGTH),
         running: true,
+        lastTurnFailed: false,
       };
     }
     case 'agent.switched': {
@@ -135,7 +139,7 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
       return { ...summary, lastSeq, updatedAt: event.at, agentId: toAgentId, agentName: toAgentName, agents: withAgent(summary.agents, toAgentId, toAgentName) };
     }
     case 'turn.ended':
-      return { ...summary, lastSeq, updatedAt: event.at, running: false, pendingPermissions: 0 };
+      return { ...summary, lastSeq, updatedAt: event.at, running: false, pendingPermissions: 0, lastTurnFailed: event.payload.outcome === 'failed' };
     case 'permission.requested':
       return { ...summary, lastSeq, updatedAt: event.at, pendingPermissions: summary.pendingPermissions + 1 };
     case 'permission.decided':

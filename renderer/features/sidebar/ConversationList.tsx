@@ -10,6 +10,7 @@ import { distinctions } from './distinctTitles.js';
 import { useBaton } from '../../store/index.js';
 import { selectActiveConversationId } from '../../store/selectors/transcript.js';
 
+/** A first guess at a row's height (two lines and the badges), until it is measured. */
 const ROW_HEIGHT = 76;
 
 const EMPTY: Record<string, string> = {
@@ -27,7 +28,8 @@ export function ConversationList() {
   const select = useBaton((state) => state.select);
   const activeId = useBaton(selectActiveConversationId);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: conversations.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  // Rows are as tall as what they hold (a branch's extra line): each is measured.
+  const virtualizer = useVirtualizer({ count: conversations.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, getItemKey: (index) => conversations[index]?.conversationId ?? index });
   const rows = virtualizer.getVirtualItems();
   const suffixes = useMemo(() => distinctions(conversations), [conversations]);
   const lastIndex = rows.at(-1)?.index ?? 0;
@@ -37,6 +39,13 @@ export function ConversationList() {
       void loadMore();
     }
   }, [hasMore, lastIndex, conversations.length, loadMore]);
+  // The open conversation stays in view when the list reorders (it moved up as it was used).
+  const activeIndex = conversations.findIndex((conversation) => conversation.conversationId === activeId);
+  useEffect(() => {
+    if (activeIndex >= 0) {
+      virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+    }
+  }, [activeIndex]);
 
   return (
     <div className="conversation-scroller" ref={scroller}>
@@ -46,9 +55,11 @@ export function ConversationList() {
           return (
             <li
               key={conversation.conversationId}
+              ref={virtualizer.measureElement}
+              data-index={row.index}
               aria-setsize={hasMore ? -1 : conversations.length}
               aria-posinset={row.index + 1}
-              style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}
+              style={{ transform: `translateY(${row.start}px)` }}
             >
               <button
                 type="button"
@@ -63,12 +74,13 @@ export function ConversationList() {
                 {conversation.branchedFrom ? <span className="conversation-branched">Branched from {conversation.branchedFrom.title || 'a conversation'}</span> : null}
                 {conversation.preview && conversation.preview !== conversation.title ? <span className="conversation-preview">{conversation.preview.split('\n')[0]}</span> : null}
                 <span className="conversation-meta">
-                  {conversation.agents.map((agent) => (
-                    <span key={agent.agentId} className="agent-badge">
-                      {agent.agentName}
-                    </span>
-                  ))}
+                  <AgentsUsed conversation={conversation} />
                   {conversation.running ? <span className="running-dot" aria-label="replying" /> : null}
+                  {conversation.lastTurnFailed && !conversation.running ? (
+                    <span className="failure-badge" title="Its last message failed or was refused: open it to see why">
+                      <span aria-hidden="true">⚠</span> Last turn failed
+                    </span>
+                  ) : null}
                   {conversation.pendingPermissions > 0 ? (
                     <span className="permission-badge" title="An agent is waiting for your permission">
                       Needs your permission
@@ -83,5 +95,17 @@ export function ConversationList() {
       </ul>
       {conversations.length === 0 ? <p className="empty-hint">{EMPTY[view]}</p> : null}
     </div>
+  );
+}
+
+/** The agent serving it, and how many others served it before ("Claude +4"); all of them in words. */
+function AgentsUsed({ conversation }: { conversation: { agentId: string; agentName: string; agents: ReadonlyArray<{ agentId: string; agentName: string }> } }) {
+  const others = conversation.agents.filter((agent) => agent.agentId !== conversation.agentId);
+  const all = [conversation.agentName, ...others.map((agent) => agent.agentName)];
+  return (
+    <span className="agent-badge" title={all.join(', ')} aria-label={all.length > 1 ? `Agents: ${all.join(', ')}` : `Agent: ${conversation.agentName}`}>
+      {conversation.agentName}
+      {others.length > 0 ? <span className="agent-more"> +{others.length}</span> : null}
+    </span>
   );
 }

@@ -60,6 +60,7 @@ describe('pushed events', () => {
       preview: '',
       running: false,
       pendingPermissions: 0,
+      lastTurnFailed: false,
       lifecycle: 'active',
       deletedAt: null,
     });
