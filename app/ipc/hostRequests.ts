@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /** The host's requests of the host API contract. */
 /** The page's preferences the host keeps for every window and run (the theme, recent folders, agent choices). */
-export const preferenceKeySchema = z.enum(['baton.theme', 'baton.recentFolders', 'baton.agentChoices']);
+export const preferenceKeySchema = z.enum(['baton.theme', 'baton.recentFolders', 'baton.agentChoices', 'baton.lastConversation']);
 
 /** What the data folder's checkpoints take, and their settings. */
 const checkpointSettingsResult = z.object({ checkpointBytes: z.number().int().nonnegative(), checkpointsOff: z.boolean(), maxFileMegabytes: z.number() });

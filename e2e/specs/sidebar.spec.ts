@@ -2,7 +2,8 @@
  * The conversation list as conversations pile up (issue 36, items 2 and 3): a conversation five
  * agents served shows one badge, "Fake E +4", its row as tall as its content and not running into
  * the next; a conversation whose last turn failed is marked in the list while another is open,
- * and counted on the window's title, until its next message.
+ * and counted on the window's title, until its next message. A restart (item 8) keeps the port
+ * when it is free and opens the conversation that was open last.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
@@ -68,4 +69,25 @@ test('five agents in one conversation: one badge "Fake E +4", rows that hold the
   await expect(page.getByRole('article', { name: 'Fake A' }).last()).toContainText('Fake reply: all good now');
   await expect(list.getByRole('listitem').filter({ hasText: 'all good now' })).not.toContainText('Last turn failed');
   await expect(page).toHaveTitle('Baton');
+});
+
+test('a restart keeps the port when it is free and opens the conversation that was open last', async ({ page }) => {
+  const dataDir = tempDir('e2e-sidebar-restart');
+  registerFakeAgents(dataDir, [{ name: 'Fake A' }]);
+  const env = agentTestEnv('http://127.0.0.1:9');
+  host = await startWebHost(dataDir, env, 15_000, { port: 'remembered' });
+  const firstPort = new URL(host.url).port;
+  await page.goto(host.url);
+  await chooseAgent(page, 'Fake A');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-sidebar-restart-work'));
+  await say(page, 'remember me');
+  await expect(page.getByRole('article', { name: 'Fake A' })).toContainText('Fake reply: remember me');
+  await host.kill();
+
+  host = await startWebHost(dataDir, env, 15_000, { port: 'remembered' });
+  expect(new URL(host.url).port).toBe(firstPort);
+  // The printed address names no conversation: the one open last opens.
+  await page.goto(host.url);
+  await expect(page.getByRole('article', { name: 'You' })).toContainText('remember me');
+  await expect(page.getByRole('main')).toHaveAttribute('aria-label', 'remember me');
 });

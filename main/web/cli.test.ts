@@ -5,7 +5,7 @@ import { exposedWarning, parseArgs, USAGE } from './cliArgs.js';
 
 describe('web host arguments', () => {
   it('defaults to a free port, ~/.baton and opening a browser', () => {
-    expect(parseArgs([], {})).toEqual({ port: 0, dataDir: path.join(os.homedir(), '.baton'), open: true });
+    expect(parseArgs([], {})).toEqual({ port: undefined, dataDir: path.join(os.homedir(), '.baton'), open: true });
   });
   it('takes --port, --data-dir (also as --x=y) and --no-open; BATON_DATA_DIR is the fallback', () => {
     expect(parseArgs(['--port', '8080', '--data-dir=/tmp/d', '--no-open'], {})).toEqual({ port: 8080, dataDir: '/tmp/d', open: false });

@@ -13,6 +13,7 @@ import { agentPackagesFromEnv } from '../host/agents/agentPackagesFromEnv.js';
 import { agentEnvironment } from '../host/process/agentEnvironment.js';
 import { exposedWarning, parseArgs, USAGE } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';
+import { rememberedPort, rememberPort } from './rememberedPort.js';
 
 function openBrowser(url: string): void {
   const [command, args] =
@@ -45,10 +46,16 @@ async function main(): Promise<void> {
   const env = await agentEnvironment(definedEnv(process.env), { askLoginShell: false });
   const agentPackages = agentPackagesFromEnv(env);
   const host = new Host({ dataDir: options.dataDir, log, logFile: file.file, env, ...(agentPackages ? { agentPackages } : {}) });
-  const server = await startWebServer({ host, staticDir, port: options.port, log, ...(options.host ? { bindAddress: options.host, exposed: true } : {}) }).catch(async (error: unknown) => {
+  // The port this data folder used last (the browser's cookie is per port), when it is free.
+  const remembered = options.port === undefined ? rememberedPort(options.dataDir) : undefined;
+  const serve = (port: number) => startWebServer({ host, staticDir, port, log, ...(options.host ? { bindAddress: options.host, exposed: true } : {}) });
+  const server = await (remembered !== undefined ? serve(remembered).catch((error: unknown) => ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? serve(0) : Promise.reject(error))) : serve(options.port ?? 0)).catch(async (error: unknown) => {
     await host.dispose();
     throw error;
   });
+  if (options.port === undefined) {
+    rememberPort(options.dataDir, server.port, log);
+  }
   const warning = options.host ? exposedWarning(options.host, server.port) : undefined;
   if (warning) {
     console.error(warning);

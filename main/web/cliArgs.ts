@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Parsed command line; `help` when the person asked for the options. */
-export type CliOptions = { port: number; dataDir: string; open: boolean; host?: string; help?: true };
+/** `port` undefined: the port this data folder was served on last time, when it is free (else a free one). */
+export type CliOptions = { port: number | undefined; dataDir: string; open: boolean; host?: string; help?: true };
 
 /** What `--help` prints. */
 export const USAGE = `Usage: npm run web -- [options]   (or: node dist/main/web/cli.js [options])
@@ -11,7 +12,8 @@ export const USAGE = `Usage: npm run web -- [options]   (or: node dist/main/web/
 Serves Baton to a browser on this machine and prints the address to open (with its one-time token).
 
 Options:
-  --port N          listen on port N (default: a free port)
+  --port N          listen on port N (default: the port this data folder used last, when it is
+                    free, so the browser's sign-in still holds; else a free one; 0: a free one)
   --data-dir DIR    keep conversations and settings in DIR (default: $BATON_DATA_DIR, else ~/.baton)
   --no-open         do not open a browser
   --host ADDRESS    serve on ADDRESS instead of 127.0.0.1 (plain HTTP: prefer an SSH tunnel)
@@ -19,7 +21,7 @@ Options:
 
 /** Parses arguments; throws with a readable message on a bad one. */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
-  let port = 0;
+  let port: number | undefined;
   let dataDir = env.BATON_DATA_DIR || path.join(os.homedir(), '.baton');
   let open = true;
   let host: string | undefined;
@@ -37,7 +39,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
       case '--port': {
         const text = value();
         port = Number(text);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        if (text.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
           throw new Error(`--port must be a whole number from 0 to 65535, not "${text}".`);
         }
         break;

@@ -1,5 +1,6 @@
 /**
- * The page's preferences (the theme, recent folders, remembered agent choices), kept by the host
+ * The page's preferences (the theme, recent folders, remembered agent choices, the conversation
+ * open last), kept by the host
  * in its data folder, so every window and every run share them: the browser version's storage is
  * per address, and its port is new on each run. This window's localStorage holds a copy, read at
  * once at start-up (the theme shows before the host answers); the host's copy wins once it does.

@@ -5,6 +5,10 @@
  */
 import { NotFoundError } from '../../../app/errors.js';
 import { showInAddress } from '../../persisted/address.js';
+import { writePreference } from '../../persisted/preferences.js';
+
+/** The preference that names the conversation open last. */
+export const LAST_CONVERSATION = 'baton.lastConversation';
 import type { Envelope } from '../../../app/events/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.js';
@@ -103,6 +107,7 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
       // A confirmation belongs to the conversation it was said in.
       set((state) => ({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null, sidebarOpen: false, settings: null, info: state.selection.kind === 'draft' ? state.info : null }));
       showInAddress(null);
+      writePreference(LAST_CONVERSATION, null);
     },
     async select(conversationId, focusSeq) {
       set((state) => ({
@@ -117,6 +122,8 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
         info: state.selection.kind === 'conversation' && state.selection.conversationId === conversationId ? state.info : null,
       }));
       showInAddress(conversationId);
+      // A restart opens it again (the address of a new run names none).
+      writePreference(LAST_CONVERSATION, conversationId);
       await load(conversationId, focusSeq);
       await get().checkImport(conversationId);
     },
