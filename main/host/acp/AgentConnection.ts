@@ -148,13 +148,17 @@ export class AgentConnection {
       }
       return new AgentConnection(agentName, child, connection, initialized, updates);
     } catch (error) {
+      // An agent that exits at once (a missing setting) breaks the pipe before it is seen to exit:
+      // its exit, and what it said last, are the cause, not the broken pipe.
+      const exitedAlone = error instanceof AgentFailedToStartError ? undefined : await Promise.race([child.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HANDSHAKE_EXIT_MS))]);
       await child.dispose();
       const tail = child.stderr.lastLines(STDERR_LINES_IN_ERRORS);
       if (error instanceof AgentFailedToStartError) {
         throw error;
       }
-      if (error instanceof AgentExitedError) {
-        throw new AgentFailedToStartError(agentName, `it exited during the handshake (${describeExit(child.exit)})`, tail);
+      if (exitedAlone || error instanceof AgentExitedError) {
+        const said = lastLine(tail);
+        throw new AgentFailedToStartError(agentName, `it exited (${describeExit(exitedAlone ?? child.exit)}) before answering${said ? `: ${said}` : ''}`, tail);
       }
       throw new AgentFailedToStartError(agentName, error instanceof Error ? error.message : String(error), tail);
     } finally {
@@ -409,4 +413,16 @@ export class AgentConnection {
     }
     return new ProtocolError(this.agentName, error instanceof Error ? error.message : String(error));
   }
+}
+
+/** How long a failed handshake waits to see whether the agent exited on its own. */
+const HANDSHAKE_EXIT_MS = 300;
+
+/** The last line of an agent's error output that says something. */
+function lastLine(text: string | undefined): string | undefined {
+  return text
+    ?.split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
 }
