@@ -82,6 +82,8 @@ export const payloadSchemas = {
     error: z.string().optional(),
     /** A "before" checkpoint that finished after the prompt went out: the agent's first edits may be in it. */
     approximate: z.literal(true).optional(),
+    /** For an "after" checkpoint: how many files differ from the turn's "before" one (absent where unknown). */
+    changed: z.number().int().nonnegative().optional(),
   }),
   /**
    * The agent wrote a file through Baton (`fs/write_text_file`), in the folder of its session: shown

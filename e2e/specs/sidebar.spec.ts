@@ -39,6 +39,8 @@ test('five agents in one conversation: one badge "Fake E +4", rows that hold the
     await say(page, `hello ${agent}`);
     await expect(page.getByRole('article', { name: agent })).toContainText(`Fake reply: hello ${agent}`);
   }
+  // Turns that changed no file say nothing about files.
+  await expect(page.getByText('Files changed in this turn')).toHaveCount(0);
   const list = page.getByRole('list', { name: 'Conversations' });
   const first = list.getByRole('listitem').first();
   await expect(first.getByLabel('Agents: Fake E, Fake A, Fake B, Fake C, Fake D', { exact: true })).toHaveText('Fake E +4');

@@ -26,6 +26,8 @@ export type TurnCheckpointOptions = {
 /** The checkpoints of turns. */
 export class TurnCheckpoints {
   /** Per conversation, the last checkpoint asked for (the next one waits for it). */
+  /** The "before" checkpoint of each turn still running (its "after" one says how many files changed). */
+  private readonly before = new Map<string, string>();
   private readonly chains = new Map<string, Promise<void>>();
 
   constructor(
@@ -68,7 +70,14 @@ export class TurnCheckpoints {
       const checkpoint = await this.checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(this.store), signal });
       // The agent may have changed files before this one finished looking: its list is approximate.
       const approximate = phase === 'before' && options.promptSent?.() === true ? { approximate: true as const } : {};
-      draft = { type: 'checkpoint.taken', payload: { turnId, phase, checkpointId: checkpoint.checkpointId, files: checkpoint.files, tooLarge: checkpoint.tooLarge, failed: checkpoint.failed, ...approximate } };
+      // How many files the turn changed, so a turn that changed none says nothing about files.
+      const before = this.before.get(turnId);
+      this.before.delete(turnId);
+      if (phase === 'before') {
+        this.before.set(turnId, checkpoint.checkpointId);
+      }
+      const changed = phase === 'after' && before ? { changed: this.checkpoints.changes(before, checkpoint.checkpointId).length } : {};
+      draft = { type: 'checkpoint.taken', payload: { turnId, phase, checkpointId: checkpoint.checkpointId, files: checkpoint.files, tooLarge: checkpoint.tooLarge, failed: checkpoint.failed, ...approximate, ...changed } };
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       const reason = timedOut ? `it took longer than ${Math.round(this.timeLimitMs / 1000)} s, so Baton stopped looking at the folder` : error instanceof Error ? error.message : String(error);

@@ -45,7 +45,8 @@ describe('checkpoints around turns', () => {
     await host.turnCheckpoints.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     expect(state.turns[turnId]?.checkpoints?.before).toMatchObject({ files: 2, tooLarge: [], failed: [] });
-    expect(state.turns[turnId]?.checkpoints?.after).toMatchObject({ files: 2 });
+    // The "after" checkpoint says how many files the turn changed (the card stays quiet for none).
+    expect(state.turns[turnId]?.checkpoints?.after).toMatchObject({ files: 2, changed: 1 });
     const { changes, unavailable } = await changesOf(conversationId, turnId);
     expect(unavailable).toBeNull();
     expect(changes).toHaveLength(1);
@@ -57,6 +58,8 @@ describe('checkpoints around turns', () => {
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     expect(await changesOf(conversationId, second.turnId)).toEqual({ changes: [], sinceLastTurn: [], approximate: false, unavailable: null });
+    const after = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).turns[second.turnId]?.checkpoints?.after;
+    expect(after).toMatchObject({ changed: 0 });
   });
 
   it('erasing a conversation for good removes its checkpoints', async () => {

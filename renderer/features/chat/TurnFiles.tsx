@@ -30,7 +30,8 @@ export function TurnFiles({ turnId, checkpoints, written = [] }: { turnId: strin
   const { before, after } = checkpoints;
   const errors = [before?.error, after?.error].filter((error): error is string => Boolean(error));
   const leftOut = [...new Map([...(before?.tooLarge ?? []), ...(after?.tooLarge ?? []), ...(before?.failed ?? []), ...(after?.failed ?? [])].map((entry) => [entry.path, entry])).values()];
-  if (!after) {
+  // A turn that changed no file (and wrote none through Baton) says nothing about files.
+  if (!after || (after.changed === 0 && written.length === 0 && errors.length === 0 && leftOut.length === 0)) {
     return null;
   }
   return (
