@@ -40,6 +40,14 @@ export const hostRequests = {
     params: z.object({}),
     result: z.object({ preferences: z.record(z.string(), z.string()) }),
   },
+  /**
+   * The conversation that was open when the host last ran, for the first window that asks after a start
+   * (a restart takes the person back to it); every later ask is answered null, so a new window starts a new conversation.
+   */
+  takeConversationAtStart: {
+    params: z.object({}),
+    result: z.object({ conversationId: z.string().nullable() }),
+  },
   /** Keeps one of the page's preferences (null: forgets it). */
   setPreference: {
     params: z.object({ key: preferenceKeySchema, value: z.string().max(1_000_000).nullable() }),

@@ -6,12 +6,19 @@ import { preferenceKeySchema } from '../../../app/ipc/index.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings' | 'readLog' | 'getPreferences' | 'setPreference';
+type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings' | 'readLog' | 'getPreferences' | 'setPreference' | 'takeConversationAtStart';
 
 /** The host's own handlers. */
 export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, store, logFile }: HostParts): HandlerGroup<HostMethods> {
   const usage = () => ({ checkpointBytes: checkpoints.size(), checkpointsOff: store.getSetting('checkpoints.off', z.boolean(), false), maxFileMegabytes: maxFileBytesSetting(store) / (1024 * 1024) });
+  // The conversation open last when the host started; given once, to the first window that asks.
+  let atStart = store.getSetting('preference.baton.lastConversation', z.string().nullable(), null);
   return {
+    takeConversationAtStart: () => {
+      const conversationId = atStart;
+      atStart = null;
+      return { conversationId };
+    },
     getHostInfo: () => ({ homeDir, dataDir, version, terminalLogin: logins.supported }),
     listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
     listFolders: ({ typed }) => ({ folders: folderCompletions(typed, homeDir) }),

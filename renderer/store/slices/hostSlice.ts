@@ -1,8 +1,7 @@
 /** Connection state, host facts, log-ins, an agent's own sessions and the error banner; wires pushed events to the other slices. */
 import type { PreferenceKey } from '../../../app/ipc/index.js';
 import { conversationInAddress, onAddressChange } from '../../persisted/address.js';
-import { adoptPreferences, readPreference } from '../../persisted/preferences.js';
-import { LAST_CONVERSATION } from './transcriptsSlice.js';
+import { adoptPreferences } from '../../persisted/preferences.js';
 import { startTheme } from '../../persisted/theme.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { recentFolders } from '../../persisted/recentFolders.js';
@@ -166,11 +165,10 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
           void get().select(conversationId);
         }
       });
-      await get().reload();
-      // A run whose address names no conversation opens the one open last, if it is still in the list.
-      const last = readPreference(LAST_CONVERSATION);
-      if (!named && get().selection.kind === 'draft' && last && get().conversations.some((conversation) => conversation.conversationId === last)) {
-        await get().select(last);
+      const [, atStart] = await Promise.all([get().reload(), named ? null : api.call('takeConversationAtStart', {}).then(({ conversationId }) => conversationId, () => null)]);
+      // The first window after a start, whose address names no conversation, opens the one open last if it is still in the list.
+      if (atStart && get().selection.kind === 'draft' && get().conversations.some((conversation) => conversation.conversationId === atStart)) {
+        await get().select(atStart);
       }
     },
     async reload() {
