@@ -18,8 +18,10 @@ export const agentCardSchema = z.object({
   prompt: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
   /** How one logs in; `terminal` methods run in a terminal Baton opens. */
   authMethods: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional(), terminal: z.boolean().optional() })),
-  /** Whether the agent offers `logout`. */
+  /** Whether the agent offers `logout` and it would end the log-in in use (not a key from the environment, where the agent says which). */
   logout: z.boolean(),
+  /** The log-in the agent says its process uses (`kind`: account, api_key, gateway, external, none), where it says. */
+  signedIn: z.object({ kind: z.string(), label: z.string(), detail: z.string().optional() }).optional(),
   /** How standing instructions reach this agent at system level, or why they cannot. */
   instructions: z.string(),
   /** The same as data: the channel per intent (absent: refused). */

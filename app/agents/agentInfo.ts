@@ -28,6 +28,8 @@ export const agentInfoSchema = z.object({
   /** The command line Baton runs, for display. */
   command: z.string(),
   available: z.boolean(),
+  /** False for an agent that uses no MCP servers (pi): a conversation's toolbox is refused for it. */
+  usesTools: z.boolean().default(true),
   /** Its version, when it can be read from its package. */
   version: z.string().optional(),
   /** Why the agent cannot be used, when it cannot (not installed, bad config). */

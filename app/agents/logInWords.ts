@@ -17,3 +17,11 @@ export function logInLabel(name: string): string {
 export function logInSummary(names: readonly string[]): string {
   return `Log-in: ${names.map((name) => name.trim()).join('; or ')}`;
 }
+
+/** The log-in an agent says it uses, in a sentence's words: "the Anthropic API key from ANTHROPIC_API_KEY", "Claude Max (a@b.c)". */
+export function signedInWords(status: { kind: string; label: string; detail?: string | undefined }): string {
+  if (status.kind === 'api_key') {
+    return `the ${status.label}${status.detail ? ` from ${status.detail}` : ''}`;
+  }
+  return status.detail ? `${status.label} (${status.detail})` : status.label;
+}

@@ -54,6 +54,8 @@ export const payloadSchemas = {
     attachments: z.array(attachmentRecordSchema).optional(),
     /** The person sent this one message without their standing instructions (and injectors). */
     withoutInstructions: z.literal(true).optional(),
+    /** The person sent this one message without the conversation's toolbox. */
+    withoutTools: z.literal(true).optional(),
   }),
   /** The agent has the prompt: the turn moved from accepted to running. */
   'turn.running': z.object({ turnId: id }),

@@ -62,7 +62,10 @@ describe('planning delivery for one agent', () => {
   });
 
   it('a command-line channel needs the person to accept it once', () => {
-    expect(planDelivery({ agentName: 'Qwen', capability: commandLine, bundle: bundle(null, 'A'), settings, fragment: false }).refusal?.reason).toMatch(/process list; allow that for Qwen first/);
+    const reason = planDelivery({ agentName: 'Qwen', capability: commandLine, bundle: bundle(null, 'A'), settings, fragment: false }).refusal?.reason;
+    expect(reason).toBe('Qwen takes this only on its command line, where other users of this computer can read it in the process list; allow that for Qwen first');
+    // How Baton delivers it is on the card, not in the refusal.
+    expect(reason).not.toContain(commandLine.append?.via ?? '--');
     expect(planDelivery({ agentName: 'Qwen', capability: commandLine, bundle: bundle(null, 'A'), settings: { off: false, commandLineAccepted: true }, fragment: false }).delivered).toEqual({ replace: null, append: 'A' });
   });
 

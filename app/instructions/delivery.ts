@@ -166,7 +166,8 @@ function refusalReason(agentName: string, intent: InstructionIntent, capability:
     return intent === 'append' ? `${agentName} cannot add to its own prompt${instead}` : `${agentName} cannot have its prompt replaced${instead}`;
   }
   if (channel.visibleInProcessList && !settings.commandLineAccepted) {
-    return `${agentName} takes this only on its command line (${channel.via}), where other users of this computer can read it in the process list; allow that for ${agentName} first`;
+    // What it means for the person, not how Baton does it (the channel's details are on the agent's card).
+    return `${agentName} takes this only on its command line, where other users of this computer can read it in the process list; allow that for ${agentName} first`;
   }
   return undefined;
 }

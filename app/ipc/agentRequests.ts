@@ -155,6 +155,14 @@ export const agentRequests = {
       cannotSeparate: z.record(z.string(), z.string()).default({}),
     }),
   },
+  /**
+   * Stops one agent process now (Settings › Agents › Agent processes): the turns running on it are
+   * stopped first; its conversations start it again with their next message. False: it had ended.
+   */
+  stopAgentProcess: {
+    params: z.object({ launchDigest: z.string().min(1) }),
+    result: z.object({ stopped: z.boolean() }),
+  },
   /** Which other conversations share this conversation's agent process (one process is one principal: it can act in any of them). */
   getProcessSharing: {
     params: z.object({ conversationId: z.string().min(1) }),

@@ -82,6 +82,8 @@ export const conversationRequests = {
       attachments: z.array(attachmentSchema).max(MAX_ATTACHMENTS).optional(),
       /** This message only goes without the person's standing instructions (and injectors): recorded on its turn. */
       withoutInstructions: z.boolean().optional(),
+      /** This message only goes without the conversation's toolbox (for an agent that uses no tools): recorded on its turn. */
+      withoutTools: z.boolean().optional(),
     }),
     result: z.object({ turnId: z.string(), seq: z.number().int() }),
   },

@@ -20,6 +20,11 @@ export const hostRequests = {
       terminalLogin: z.boolean(),
     }),
   },
+  /** Whether a path typed as a working folder can be one (absolute, existing, a folder); checked as it is typed. */
+  checkFolder: {
+    params: z.object({ path: z.string().max(4_096) }),
+    result: z.object({ problem: z.string().nullable() }),
+  },
   /** Files of a working folder matching what follows @ in the message box (for mentions). */
   listFolderFiles: {
     params: z.object({ cwd: z.string().min(1), query: z.string().max(500) }),

@@ -185,6 +185,8 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
         chosenOptions: state.chosenByAgent[toAgentId] ?? {},
         sessionOptions: [],
         commands: [],
+        // The context used was the last agent's: the new one's is shown once it reports it, never the old figure.
+        usage: null,
       };
     }
     default:

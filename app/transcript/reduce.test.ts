@@ -179,26 +179,29 @@ describe('reduce', () => {
       { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'new' } },
       { type: 'session.option.chosen', payload: { optionId: 'mode', value: 'plan' } },
       started('t1'),
+      { type: 'usage', payload: { turnId: 't1', used: 1200, size: 200000 } },
       { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed' } },
       { type: 'agent.switched', payload: { turnId: 't2', fromAgentId: 'claude', fromAgentName: 'Claude', toAgentId: 'codex', toAgentName: 'Codex' } },
       { type: 'turn.started', payload: { turnId: 't2', agentId: 'codex', agentName: 'Codex', text: 'hi' } },
       { type: 'session.bound', payload: { agentId: 'codex', sessionId: 'x1', how: 'new' } },
       { type: 'turn.ended', payload: { turnId: 't2', outcome: 'completed' } },
     ]);
-    const afterFirst = reduceAll(emptyTranscript('c1'), log.slice(0, 5));
-    expect(afterFirst.sessions).toEqual({ claude: { sessionId: 's1', how: 'new', watermark: 5 } });
-    const switched = reduceAll(emptyTranscript('c1'), log.slice(0, 6));
-    expect(switched).toMatchObject({ session: null, agentId: 'codex', agentName: 'Codex', chosenOptions: {} });
+    const afterFirst = reduceAll(emptyTranscript('c1'), log.slice(0, 6));
+    expect(afterFirst.sessions).toEqual({ claude: { sessionId: 's1', how: 'new', watermark: 6 } });
+    expect(afterFirst.usage).toMatchObject({ used: 1200 });
+    const switched = reduceAll(emptyTranscript('c1'), log.slice(0, 7));
+    // Claude's context figure is not Codex's.
+    expect(switched).toMatchObject({ session: null, agentId: 'codex', agentName: 'Codex', chosenOptions: {}, usage: null });
     const state = reduceAll(emptyTranscript('c1'), log);
-    expect(state.sessions).toEqual({ claude: { sessionId: 's1', how: 'new', watermark: 5 }, codex: { sessionId: 'x1', how: 'new', watermark: 9 } });
+    expect(state.sessions).toEqual({ claude: { sessionId: 's1', how: 'new', watermark: 6 }, codex: { sessionId: 'x1', how: 'new', watermark: 10 } });
     expect(state.chosenByAgent).toEqual({ claude: { mode: 'plan' } });
     // Back to Claude: its own session and its own choices again.
-    const back = reduce(state, { conversationId: 'c1', seq: 10, at: 'x', v: 1, type: 'agent.switched', payload: { turnId: 't3', fromAgentId: 'codex', fromAgentName: 'Codex', toAgentId: 'claude', toAgentName: 'Claude' } });
+    const back = reduce(state, { conversationId: 'c1', seq: 11, at: 'x', v: 1, type: 'agent.switched', payload: { turnId: 't3', fromAgentId: 'codex', fromAgentName: 'Codex', toAgentId: 'claude', toAgentName: 'Claude' } });
     expect(back).toMatchObject({ agentId: 'claude', session: { sessionId: 's1' }, chosenOptions: { mode: 'plan' } });
     // A reopened session keeps its watermark; folding a tail over the latest context agrees with the whole log.
-    const resumed = reduce(back, { conversationId: 'c1', seq: 11, at: 'x', v: 1, type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'resume' } });
-    expect(resumed.sessions.claude).toEqual({ sessionId: 's1', how: 'resume', watermark: 5 });
-    const tail = reduceAll(tailTranscript(contextOf(state), 6), log.slice(5));
+    const resumed = reduce(back, { conversationId: 'c1', seq: 12, at: 'x', v: 1, type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'resume' } });
+    expect(resumed.sessions.claude).toEqual({ sessionId: 's1', how: 'resume', watermark: 6 });
+    const tail = reduceAll(tailTranscript(contextOf(state), 7), log.slice(6));
     expect(contextOf(tail)).toEqual(contextOf(state));
   });
 

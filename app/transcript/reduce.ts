@@ -68,12 +68,12 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       return turn ? markSelfApprovingMode({ ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } }, turn.turnId) : base;
     }
     case 'turn.started': {
-      const { turnId, agentId, agentName, text, attachments, withoutInstructions } = event.payload;
+      const { turnId, agentId, agentName, text, attachments, withoutInstructions, withoutTools } = event.payload;
       return {
         ...base,
         activeTurnId: turnId,
         turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'accepted', stopReason: undefined, startedAt: event.at } },
-        items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, ...(attachments ? { attachments } : {}), ...(withoutInstructions ? { withoutInstructions } : {}) }],
+        items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, ...(attachments ? { attachments } : {}), ...(withoutInstructions ? { withoutInstructions } : {}), ...(withoutTools ? { withoutTools } : {}) }],
       };
     }
     case 'turn.steered': {

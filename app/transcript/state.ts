@@ -9,7 +9,7 @@ type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>;
 
 /** One thing shown in a transcript, in order. */
 export type TranscriptItem =
-  | { kind: 'user'; key: string; turnId: string; text: string; /** When it was committed. */ at: string; /** What was attached to it. */ attachments?: EventPayload<'turn.started'>['attachments']; /** Sent into the running turn ("Send now"), not as a turn of its own. */ steered?: boolean; /** Sent without the person's standing instructions, this once. */ withoutInstructions?: true }
+  | { kind: 'user'; key: string; turnId: string; text: string; /** When it was committed. */ at: string; /** What was attached to it. */ attachments?: EventPayload<'turn.started'>['attachments']; /** Sent into the running turn ("Send now"), not as a turn of its own. */ steered?: boolean; /** Sent without the person's standing instructions, this once. */ withoutInstructions?: true; /** Sent without the conversation's toolbox, this once. */ withoutTools?: true }
   | { kind: 'agent'; key: string; turnId: string; messageId: string | undefined; agentName: string; text: string; /** When its first chunk came. */ at: string }
   | { kind: 'thought'; key: string; turnId: string; text: string }
   /** Where the conversation passed to another agent (`fromAgentName` set), or an agent was caught up after its session had to start again; with what it was given once known. */

@@ -59,6 +59,15 @@ for (const name of AGENTS) {
   });
 }
 
+test('Claude says it uses the API key from its environment: its card says so, and offers no Log out it could not keep', async ({ page }) => {
+  await page.goto(host.url);
+  await chooseAgent(page, 'Claude');
+  const card = page.getByRole('region', { name: 'Agent capabilities' });
+  await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
+  await expect(card).toContainText('Claude uses the Anthropic API key from ANTHROPIC_API_KEY, set outside Baton: logging out cannot end it.');
+  await expect(card.getByRole('button', { name: 'Log out' })).toHaveCount(0);
+});
+
 test('the agent\'s own options appear as pickers, and a chosen model is used', async ({ page }) => {
   await page.goto(host.url);
   await chooseAgent(page, 'Claude');

@@ -54,14 +54,28 @@ async function fakeDraft(page: Page, name: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(name));
 }
 
-test('a new conversation starts in the folder the last one was started in, not the home folder', async ({ page }) => {
+test('the first conversation asks for a folder (never the home folder), checks it as it is typed; the next starts where the last one did', async ({ page }) => {
   await openHost(page, 'e2e-everyday');
   const folder = page.getByRole('textbox', { name: 'Working folder' });
+  const send = page.getByRole('button', { name: 'Send', exact: true });
   const work = tempDir('e2e-everyday-work');
-  await expect(folder).not.toHaveValue('');
-  await expect(folder).not.toHaveValue(work);
   await chooseAgent(page, 'Fake');
+  // No folder yet: it asks for one, and nothing can be sent.
+  await expect(folder).toHaveValue('');
+  await expect(page.getByRole('status').filter({ hasText: 'Choose the folder Fake will work in' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill('hello');
+  await expect(send).toBeDisabled();
+  await expect(send).toHaveAccessibleDescription('Choose a working folder first.');
+  // A folder that is not there, or a file, is said as it is typed, before any Send.
+  await folder.fill(path.join(work, 'no-such-folder'));
+  await expect(page.getByRole('alert').filter({ hasText: `The working folder ${path.join(work, 'no-such-folder')} does not exist.` })).toBeVisible();
+  await expect(folder).toHaveAttribute('aria-invalid', 'true');
+  await expect(send).toBeDisabled();
+  writeFileSync(path.join(work, 'a-file'), '');
+  await folder.fill(path.join(work, 'a-file'));
+  await expect(page.getByRole('alert').filter({ hasText: 'is not a folder' })).toBeVisible();
   await folder.fill(work);
+  await expect(folder).not.toHaveAttribute('aria-invalid', 'true');
   // Before the first message, it says where the agent will work.
   await expect(page.getByRole('status').filter({ hasText: `Fake will work in ${work}` })).toBeVisible();
   await page.getByRole('textbox', { name: 'Message' }).fill('hello');
@@ -237,6 +251,16 @@ test('a conversation whose agent is gone says so before anything is sent', async
   await message.fill('are you there?');
   await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Send', exact: true })).toHaveAccessibleDescription(/Fake is not available here, so nothing can be sent to it/);
+  // The reason has a line of its own: the message box keeps its width, and every button stays in the window.
+  const form = await page.locator('form.composer').boundingBox();
+  const box = await message.boundingBox();
+  expect(box!.width).toBeGreaterThan(form!.width * 0.6);
+  const viewport = page.viewportSize()!;
+  for (const name of ['Attach files', 'Send', 'Stop']) {
+    const button = await page.getByRole('button', { name, exact: true }).boundingBox();
+    expect(button!.x + button!.width, name).toBeLessThanOrEqual(viewport.width);
+    expect(button!.width, name).toBeLessThan(200);
+  }
   await message.press('Enter');
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);
   await expect(message).toHaveValue('are you there?');

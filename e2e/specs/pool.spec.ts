@@ -75,4 +75,15 @@ test('five Claude and two Codex conversations reply at once on one process per a
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   await expect(table.getByRole('row', { name: /^Claude/ })).toHaveCount(1);
   await expect(table.getByRole('row', { name: /^Codex/ })).toHaveCount(1);
+
+  // Stop in the table ends that process now; the other keeps running, and a conversation of the stopped one starts it again.
+  await table.getByRole('row', { name: /^Codex/ }).getByRole('button', { name: /^Stop Codex's process/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: "Stopped Codex's process" })).toBeVisible();
+  await expect(table.getByRole('row', { name: /^Codex/ })).toHaveCount(0);
+  await expect(table.getByRole('row', { name: /^Claude/ })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await entry(page, 'Pool Codex 1').click();
+  await page.getByRole('textbox', { name: 'Message' }).fill('after the stop');
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(page.getByRole('article', { name: /^Codex/ }).last()).toContainText('after the stop', { timeout: 60_000 });
 });

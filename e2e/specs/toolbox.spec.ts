@@ -107,3 +107,43 @@ test('servers from a config you already have are imported when you choose them; 
   await dialog.getByRole('button', { name: 'Save set' }).click();
   await expect(dialog.getByRole('combobox', { name: 'Toolbox set' })).toContainText('Web research (default)');
 });
+
+test('a switch to pi, which uses no tools, is flagged at the switch; the message goes without them this time, and the toolbox stays for Claude', async ({ page }) => {
+  await start(page, 'Claude');
+  await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Toolbox' });
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('feed');
+  await dialog.getByRole('combobox', { name: 'Transport' }).selectOption('http');
+  await dialog.getByRole('textbox', { name: 'URL' }).fill(lookup.httpUrl);
+  await dialog.getByRole('button', { name: 'Add header' }).click();
+  await dialog.getByRole('textbox', { name: 'Header name' }).fill('Authorization');
+  await dialog.getByRole('textbox', { name: 'Value' }).fill(`Bearer ${TOKEN}`);
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  await expect(dialog.getByRole('checkbox', { name: 'feed', exact: true })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await send(page, 'hello Claude');
+  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('hello Claude');
+
+  // The switch: said at once, with the ways out, before anything is sent.
+  await chooseAgent(page, 'pi');
+  const warning = page.getByRole('alert').filter({ hasText: 'pi uses no tools from your toolbox' });
+  await expect(warning).toContainText('the tool server this conversation uses would be missing for it');
+  const ways = warning.getByRole('group', { name: 'Ways to send it' });
+  // The Toolbox says what pi sees: none of them.
+  await ways.getByRole('button', { name: 'Open Toolbox' }).click();
+  await expect(dialog.getByRole('region', { name: 'Tools' })).toContainText('None: your next message goes to pi, which uses no MCP servers, so none of these reach it.');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  // Sent as it is, it is refused (nothing is left out silently), and the message stays in the box.
+  await send(page, 'hello pi');
+  await expect(page.getByRole('alert').filter({ hasText: 'choose no tools in Toolbox for it' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('hello pi');
+  await ways.getByRole('button', { name: 'Send without these tools this time' }).click();
+  await expect(page.getByRole('article', { name: /^pi/ }).last()).toContainText('hello pi');
+  await expect(page.getByRole('article', { name: 'You' }).last()).toContainText('sent without your tools');
+  // Back to Claude: the toolbox is still the conversation's.
+  await chooseAgent(page, 'Claude');
+  await expect(page.getByRole('alert').filter({ hasText: 'uses no tools from your toolbox' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
+  await expect(dialog.getByRole('checkbox', { name: 'feed', exact: true })).toBeChecked();
+});

@@ -39,7 +39,9 @@ test('a new user: first launch, a first message with each agent, a toolbox serve
   await page.goto(host.url);
   await expect(page.getByRole('combobox', { name: 'Agent' })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
-  await expect(page.getByRole('textbox', { name: 'Working folder' })).not.toHaveValue('');
+  // No folder is taken for the person (not the home folder): the first conversation asks for one.
+  await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue('');
+  await expect(page.getByRole('status').filter({ hasText: /^Choose the folder .* will work in/ })).toBeVisible();
 
   // A first message with each agent, each in a conversation of its own.
   for (const name of AGENTS) {

@@ -172,6 +172,9 @@ test('Claude: a card per tool call with its kind and one clear status, the outpu
       if (request.lastUserText.includes('read it')) {
         return { kind: 'tool', name: 'Read', arguments: { file_path: path.join(work, 'readme.txt') } };
       }
+      if (request.lastUserText.includes('run it')) {
+        return { kind: 'tool', name: 'Bash', arguments: { command: 'echo from-bash > ran.txt', description: 'Write ran.txt' } };
+      }
       return { kind: 'tool', name: 'Write', arguments: { file_path: path.join(work, 'proposed.md'), content: 'a proposed line\n' } };
     },
   });
@@ -209,6 +212,19 @@ test('Claude: a card per tool call with its kind and one clear status, the outpu
   // Nothing was written, and the card still shows what was proposed.
   await expect(write.getByRole('figure', { name: /^Changes to .*proposed\.md$/ })).toContainText('+ a proposed line');
   expect(existsSync(path.join(work, 'proposed.md'))).toBe(false);
+
+  // A command waiting for the person's answer has one status: its terminal does not say it runs.
+  await send(page, 'please run it');
+  const asking = page.getByRole('group', { name: /^Permission: / }).last();
+  await expect(asking.getByRole('button', { name: 'No', exact: true })).toBeVisible();
+  const bash = page.getByRole('group', { name: /^Tool call: / }).last();
+  await expect(bash.locator('.tool-status')).toHaveText('awaiting your permission');
+  await expect(bash.getByRole('figure', { name: /^Terminal: / })).toContainText('not run yet');
+  await expect(bash).not.toContainText('running');
+  await asking.getByRole('button', { name: 'No', exact: true }).click();
+  await expect(bash.locator('.tool-status')).toHaveText('rejected');
+  await expect(bash).not.toContainText('running');
+  expect(existsSync(path.join(work, 'ran.txt'))).toBe(false);
 });
 
 test('shortcuts, Escape to stop, and "Jump to latest" while a long reply streams', async ({ page }) => {

@@ -35,6 +35,9 @@ export type ShownError = { code: string; message: string; details?: Record<strin
  */
 export type RefusalChoice = 'without' | 'off' | 'allow';
 
+/** What one message leaves out, this once: the person's standing instructions, the conversation's toolbox. */
+export type SendOptions = { withoutInstructions?: boolean; withoutTools?: boolean };
+
 /** The agent's instruction setting a choice changes before the message goes again ('without' changes none). */
 export function refusalSettings(choice: RefusalChoice): Partial<AgentInstructionSettings> | undefined {
   return choice === 'off' ? { off: true } : choice === 'allow' ? { commandLineAccepted: true } : undefined;
@@ -127,8 +130,10 @@ export type ComposerSlice = {
   setComposer(key: string, text: string): void;
   addAttachment(key: string, attachment: ComposerAttachment): void;
   removeAttachment(key: string, id: string): void;
-  /** Sends the box's message (`withoutInstructions`: this once without the person's instructions). */
-  send(options?: { withoutInstructions?: boolean }): Promise<void>;
+  /** Sends the box's message (this once without the person's instructions, or without the conversation's tools). */
+  send(options?: SendOptions): Promise<void>;
+  /** "Send without these tools this time": the box's message goes to an agent that uses no tools, without the conversation's toolbox. */
+  sendWithoutTools(): Promise<void>;
   /**
    * Hands the box's message to `deliver` (creating the conversation first for a new one) and takes
    * it out of the box once delivered; throws what `deliver` threw, the message still in the box.
@@ -166,6 +171,8 @@ export type DraftsSlice = {
   /** Picks the agent that handles the open conversation's next turn (the switch happens when the message is sent). */
   setNextAgent(conversationId: string, agentId: string): void;
   setDraftCwd(cwd: string): void;
+  /** Why the new conversation's folder cannot be worked in (checked with the host as it is typed); null: it can, or it is not checked yet. */
+  draftFolderProblem: string | null;
   /** Sets one of the open conversation's session options (model, mode…); remembered for its agent. */
   setSessionOption(optionId: string, value: string): Promise<void>;
   /** Options chosen for the agent picked for a conversation's next turn (applied when its session starts). */
@@ -358,6 +365,8 @@ export type SettingsSlice = {
   processSettings: { perConversation: string[]; cannotSeparate: Record<string, string> };
   /** Asks the host which agent processes run now. */
   loadProcesses(): Promise<void>;
+  /** Stops one agent process (its running turns stopped first); says so, then asks again which run. */
+  stopProcess(launchDigest: string, agentName: string): Promise<void>;
   /** Which other conversations share each conversation's agent process, as last asked. */
   processSharing: Record<string, ProcessSharing>;
   /** Asks the host which conversations share this one's agent process. */

@@ -19,6 +19,7 @@ import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { describeExit, ProcessGroup, type LaunchSpec } from '../process/ProcessGroup.js';
 import { rpcReason } from './rpcReason.js';
 import { answerClientMethods, type AgentConnectionHandlers } from './clientMethods.js';
+import { AUTH_STATUS_METHOD, authStatusParams, AuthStatusWatch, logoutEnds, type AuthStatus } from './authStatus.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from './sessionOptions.js';
 import { turnTokensSchema, type TurnTokens } from '../../../app/events/index.js';
 import { z } from 'zod';
@@ -87,6 +88,7 @@ export class AgentConnection {
     /** The agent's answer to `initialize`. */
     readonly initialized: acp.InitializeResponse,
     updates: { lastAt: number },
+    private readonly auth: AuthStatusWatch,
   ) {
     this.updates = updates;
   }
@@ -110,7 +112,8 @@ export class AgentConnection {
     );
     const updates = { lastAt: 0 };
     const offers = handlers.offers ?? {};
-    const client = answerClientMethods(acp.client({ name: 'Baton' }), handlers, updates);
+    const auth = new AuthStatusWatch();
+    const client = answerClientMethods(acp.client({ name: 'Baton' }), handlers, updates).onNotification(AUTH_STATUS_METHOD, authStatusParams, ({ params }) => auth.set(params.authStatus));
     const connection = client.connect(stream);
     void child.exited.then((exit) => {
       connection.close(new AgentExitedError(agentName, describeExit(exit), child.stderr.lastLines(STDERR_LINES_IN_ERRORS)));
@@ -146,7 +149,7 @@ export class AgentConnection {
       if (initialized.protocolVersion !== acp.PROTOCOL_VERSION) {
         throw new AgentFailedToStartError(agentName, `it speaks ACP version ${initialized.protocolVersion}; Baton speaks ${acp.PROTOCOL_VERSION}`);
       }
-      return new AgentConnection(agentName, child, connection, initialized, updates);
+      return new AgentConnection(agentName, child, connection, initialized, updates, auth);
     } catch (error) {
       // An agent that exits at once (a missing setting) breaks the pipe before it is seen to exit:
       // its exit, and what it said last, are the cause, not the broken pipe.
@@ -244,6 +247,24 @@ export class AgentConnection {
   /** True when the agent advertises `logout`. */
   get canLogout(): boolean {
     return Boolean(this.initialized.agentCapabilities?.auth?.logout);
+  }
+
+  /**
+   * The log-in this process uses, where the agent says (`_auth/status_update`); it is pushed soon
+   * after `initialize`, so this waits up to `timeoutMs` for the first one. Undefined: not said.
+   */
+  async authStatus(timeoutMs: number): Promise<AuthStatus | undefined> {
+    const meta = this.initialized.agentCapabilities?._meta;
+    return meta && typeof meta['authStatus'] === 'object' ? this.auth.first(timeoutMs) : undefined;
+  }
+
+  /** Whether `logout` would end the log-in in use: advertised, and not a key or credentials from elsewhere where the agent says which. */
+  async logoutEnds(timeoutMs: number): Promise<boolean> {
+    if (!this.canLogout) {
+      return false;
+    }
+    const status = await this.authStatus(timeoutMs);
+    return status === undefined || logoutEnds(status);
   }
 
   /** `logout`: the agent forgets the credentials it keeps. */

@@ -190,7 +190,8 @@ function toolStatus(status: ToolCallStatus): EventPayload<'tool.call'>['status']
   return status;
 }
 
-function toolContent(content: ToolCallContent): ToolContent {
+/** One piece of an ACP tool call's content as Baton records it. */
+export function toolContent(content: ToolCallContent): ToolContent {
   switch (content.type) {
     case 'content':
       return content.content.type === 'text' ? { type: 'text', text: content.content.text } : { type: 'other', summary: contentText(content.content) };

@@ -171,6 +171,7 @@ export class AgentCatalog {
         : {}),
       command: [adapter.command, ...adapter.args].join(' '),
       available,
+      usesTools: adapter.takesMcpServers !== false,
       ...(version ? { version } : {}),
       ...(executable ? { path: path.resolve(executable) } : {}),
       ...(available ? {} : { unavailableReason: this.whyUnavailable(adapter, installable) }),

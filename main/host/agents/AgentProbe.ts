@@ -10,6 +10,10 @@ import { compareVersions } from '../adapters/versions.js';
 import { capabilityOf, describeChannels } from '../instructions/deliverInstructions.js';
 import type { AgentProcesses } from '../pool/AgentProcesses.js';
 import type { AgentAccess } from './AgentAccess.js';
+import { signedInWords } from '../../../app/agents/logInWords.js';
+
+/** How long a card waits for an agent that reports its log-in to say which (Claude Code reads it from its CLI, about 0.3 s). */
+const AUTH_STATUS_WAIT_MS = 3_000;
 
 /** Probes and caches capability cards. */
 export class AgentProbe {
@@ -67,6 +71,10 @@ export class AgentProbe {
       if (!connection.canLogout) {
         throw new UnsupportedInputError(connection.agentName, 'logging out', 'it does not offer a way to log out over ACP; use its own command-line tool');
       }
+      const status = await connection.authStatus(AUTH_STATUS_WAIT_MS);
+      if (status && !(await connection.logoutEnds(0))) {
+        throw new UnsupportedInputError(connection.agentName, 'logging out', `it uses ${signedInWords(status)}, which logging out cannot end: ${status.kind === 'api_key' ? 'remove the key from the environment Baton starts it with' : 'change it where it is set'}`);
+      }
       await connection.logout();
       this.cards.delete(agentId);
     } finally {
@@ -92,6 +100,7 @@ export class AgentProbe {
     const { adapter, connection, release } = await this.access.borrow(agentId);
     try {
       const { protocolVersion, agentCapabilities: capabilities, agentInfo } = connection.initialized;
+      const signedIn = await connection.authStatus(AUTH_STATUS_WAIT_MS);
       const sessions = capabilities?.sessionCapabilities;
       return {
         agentId,
@@ -107,7 +116,8 @@ export class AgentProbe {
           embeddedContext: capabilities?.promptCapabilities?.embeddedContext === true,
         },
         authMethods: connection.authMethods(),
-        logout: connection.canLogout,
+        logout: await connection.logoutEnds(AUTH_STATUS_WAIT_MS),
+        ...(signedIn ? { signedIn } : {}),
         instructions: describeChannels(adapter.displayName, capabilityOf(adapter, connection.initialized)),
         instructionChannels: capabilityOf(adapter, connection.initialized),
         ...(adapter.asksBeforeMcpTools === undefined ? {} : { asksBeforeMcpTools: adapter.asksBeforeMcpTools }),

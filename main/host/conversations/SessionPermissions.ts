@@ -3,7 +3,7 @@
  * (answered "cancelled", never allowed) when the turn is cancelled or the agent ends. Baton never
  * answers on the person's behalf.
  */
-import { keptInput } from '../acp/mapUpdate.js';
+import { keptInput, toolContent } from '../acp/mapUpdate.js';
 import type { EventPayload } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { RequestPermissionRequest, RequestPermissionResponse } from '../acp/AgentConnection.js';
@@ -41,10 +41,14 @@ export class SessionPermissions {
     const options = request.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const title = request.toolCall.title ?? 'The agent asks for permission';
     const { toolCallId } = request.toolCall;
+    // What the question carries (Gemini sends its edit's diff only here) is shown before the answer, as for a tool call.
+    const content = request.toolCall.content?.length ? { content: request.toolCall.content.map(toolContent) } : {};
     // A question about a tool call not announced yet announces it, so the answer has something to attach to.
     if (!this.toolCalls.has(toolCallId)) {
       this.toolCalls.add(toolCallId);
-      owner.commit([{ type: 'tool.call', payload: { turnId, toolCallId, title, ...(request.toolCall.kind ? { kind: request.toolCall.kind } : {}), status: 'pending', ...keptInput(request.toolCall.rawInput) } }]);
+      owner.commit([{ type: 'tool.call', payload: { turnId, toolCallId, title, ...(request.toolCall.kind ? { kind: request.toolCall.kind } : {}), status: 'pending', ...content, ...keptInput(request.toolCall.rawInput) } }]);
+    } else if (content.content) {
+      owner.commit([{ type: 'tool.updated', payload: { turnId, toolCallId, ...content } }]);
     }
     owner.commit([{ type: 'permission.requested', payload: { turnId, requestId, toolCallId, title, options, ...keptInput(request.toolCall.rawInput) } }]);
     return new Promise((resolve) => {

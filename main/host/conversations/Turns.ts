@@ -100,7 +100,7 @@ export class Turns implements TurnState {
    * With another `agentId` than the conversation's, the conversation passes to that agent: the
    * switch is committed with the turn it serves, after what the agent cannot take is refused.
    */
-  send(conversationId: string, text: string, agentId?: string, attachments: readonly Attachment[] = [], options: { withoutInstructions?: boolean } = {}): { turnId: string; seq: number } {
+  send(conversationId: string, text: string, agentId?: string, attachments: readonly Attachment[] = [], options: { withoutInstructions?: boolean; withoutTools?: boolean } = {}): { turnId: string; seq: number } {
     const { store, catalog, instructions: settings, committer } = this.deps;
     const current = store.getSummary(conversationId);
     if (current.lifecycle === 'deleted') {
@@ -127,7 +127,9 @@ export class Turns implements TurnState {
     const instructions = without
       ? settings.compose({ person: { text: '', intent: 'append' }, conversation: null, injectors: [] })
       : settings.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd, injectors });
-    const serverIds = context.toolbox?.servers.map((server) => server.serverId) ?? [];
+    // "Send without these tools this time": no server for this turn only, said on the turn; the toolbox stays for the next.
+    const withoutTools = options.withoutTools === true && (context.toolbox?.servers.length ?? 0) > 0;
+    const serverIds = withoutTools ? [] : (context.toolbox?.servers.map((server) => server.serverId) ?? []);
     if (switching) {
       // Refused at the switch, before anything is committed: the person keeps their message.
       refuseSwitch(adapter, this.deps.access, this.deps.pool, {
@@ -141,7 +143,7 @@ export class Turns implements TurnState {
     const turnId = newId();
     const { events } = committer.commit(conversationId, [
       ...(switching ? [{ type: 'agent.switched' as const, payload: { turnId, fromAgentId: current.agentId, fromAgentName: current.agentName, toAgentId: adapter.agentId, toAgentName: adapter.displayName } }] : []),
-      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}), ...(attached.length > 0 ? { attachments: attached.map((ready) => ready.record) } : {}), ...(without ? { withoutInstructions: true as const } : {}) } },
+      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}), ...(attached.length > 0 ? { attachments: attached.map((ready) => ready.record) } : {}), ...(without ? { withoutInstructions: true as const } : {}), ...(withoutTools ? { withoutTools: true as const } : {}) } },
     ]);
     const running: Running = {
       turnId,
@@ -203,6 +205,14 @@ export class Turns implements TurnState {
       await live.cancel().catch((error: unknown) => this.deps.log(`cancel failed: ${String(error)}`));
     }
     return true;
+  }
+
+  /** Stops the running turn (as Stop does) and resolves once it has ended: cancelled, or ended by force after the grace period. */
+  async stopAndWait(conversationId: string): Promise<void> {
+    const running = this.running.get(conversationId);
+    if (running && (await this.cancel(conversationId))) {
+      await running.done.catch(() => undefined);
+    }
   }
 
   /** The agent ignored Stop: end its process group, so that the turn ends (as cancelled) and the next message starts it again. */

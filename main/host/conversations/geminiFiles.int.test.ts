@@ -46,13 +46,16 @@ describe('Gemini and files through Baton', () => {
       },
     });
     host = new Host({ dataDir: tempDir('gemini-files-data'), env: agentHome('gemini', stub.url) });
-    // The person allows each write (once).
+    // The person allows each write (once), having seen what it writes: the question's tool call shows its diff.
+    const seenBeforeAnswer: unknown[] = [];
     host.subscribe((event: PushEvent) => {
       if (event.name !== 'transcript') {
         return;
       }
       for (const envelope of event.payload.events) {
         if (envelope.type === 'permission.requested') {
+          const shown = reduceAll(emptyTranscript(envelope.conversationId), host!.store.readEvents(envelope.conversationId).events).items.find((item) => item.kind === 'tool' && item.toolCallId === (envelope.payload as { toolCallId?: string }).toolCallId);
+          seenBeforeAnswer.push(shown?.kind === 'tool' ? shown.content : undefined);
           const payload = envelope.payload as { requestId: string; options: Array<{ optionId: string; kind: string }> };
           const allow = payload.options.find((option) => option.kind === 'allow_once') ?? payload.options[0]!;
           setTimeout(() => host?.turns.answerPermission(envelope.conversationId, payload.requestId, allow.optionId), 20);
@@ -70,5 +73,10 @@ describe('Gemini and files through Baton', () => {
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     expect(Object.values(state.turns).map((turn) => turn.written?.map((entry) => [path.basename(entry.path), entry.created]))).toEqual([[['b.txt', true]], [['b.txt', false]]]);
     expect(state.items.filter((item) => item.kind === 'tool').map((item) => (item.kind === 'tool' ? item.status : ''))).toEqual(['completed', 'completed']);
+    // Each question showed the change before the person answered: a new file, then an edit of it.
+    expect(seenBeforeAnswer).toEqual([
+      [expect.objectContaining({ type: 'diff', path: file, newText: 'first line\n' })],
+      [expect.objectContaining({ type: 'diff', path: file, oldText: 'first line\n', newText: 'first line\nsecond line\n' })],
+    ]);
   }, 180_000);
 });

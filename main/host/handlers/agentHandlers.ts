@@ -18,6 +18,7 @@ type AgentMethods =
   | 'listAgentSessions'
   | 'importAgentSession'
   | 'listAgentProcesses'
+  | 'stopAgentProcess'
   | 'getProcessSharing'
   | 'setProcessPerConversation'
   | 'refreshRegistry'
@@ -25,7 +26,7 @@ type AgentMethods =
 
 /** The agents' handlers. */
 export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
-  const { catalog, probe, installer, logins, imports, pool, sessions, store } = parts;
+  const { catalog, probe, installer, logins, imports, pool, sessions, store, turns } = parts;
   /** The agents, why agents.json was not read, and the registry's status. */
   const agentList = () => ({ ...catalog.list(), registry: catalog.registry?.status() ?? null });
   return {
@@ -91,6 +92,11 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
       perConversation: processPerConversation(store),
       cannotSeparate: Object.fromEntries(catalog.adapters().flatMap((adapter) => (adapter.exclusiveState ? [[adapter.agentId, sharedStateReason(adapter.displayName)]] : []))),
     }),
+    stopAgentProcess: async ({ launchDigest }) => {
+      // Its turns end as stopped (as with Stop in the conversation), not as a crash.
+      await Promise.all(sessions.conversationsOn(launchDigest).map((conversationId) => turns.stopAndWait(conversationId)));
+      return { stopped: await pool.stop(launchDigest) };
+    },
     getProcessSharing: ({ conversationId }) => {
       const summary = store.getSummary(conversationId);
       const adapter = catalog.get(summary.agentId);

@@ -37,10 +37,10 @@ export function conversationHandlers({ store, committer, conversations, turns, a
       const { envelopes, nextSeq } = store.readPage(conversationId, fromSeq, limit);
       return { events: envelopes, nextSeq };
     },
-    sendMessage: ({ conversationId, text, agentId, attachments, withoutInstructions }) => {
+    sendMessage: ({ conversationId, text, agentId, attachments, withoutInstructions, withoutTools }) => {
       // A follow-up to one attempt alone: only while its attempts are open, and only to its own agent.
       attempts.requireOpenAttempt(conversationId, agentId);
-      return turns.send(conversationId, text, agentId, attachments, { withoutInstructions: withoutInstructions === true });
+      return turns.send(conversationId, text, agentId, attachments, { withoutInstructions: withoutInstructions === true, withoutTools: withoutTools === true });
     },
     steerMessage: async ({ conversationId, text }) => ({ steered: await turns.steer(conversationId, text) }),
     cancelTurn: async ({ conversationId }) => ({ cancelled: await turns.cancel(conversationId) }),

@@ -1,12 +1,13 @@
 /** Requests about the host itself and the machine: what this host is, folder and file completion, what the data folder holds. */
 import { folderCompletions, folderFiles } from '../files/folderFiles.js';
+import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { preferenceKeySchema } from '../../../app/ipc/index.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings' | 'readLog' | 'getPreferences' | 'setPreference' | 'takeConversationAtStart';
+type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings' | 'readLog' | 'getPreferences' | 'setPreference' | 'takeConversationAtStart' | 'checkFolder';
 
 /** The host's own handlers. */
 export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, store, logFile }: HostParts): HandlerGroup<HostMethods> {
@@ -20,6 +21,14 @@ export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, s
       return { conversationId };
     },
     getHostInfo: () => ({ homeDir, dataDir, version, terminalLogin: logins.supported }),
+    checkFolder: ({ path }) => {
+      try {
+        checkWorkingFolder(path);
+        return { problem: null };
+      } catch (error) {
+        return { problem: (error as Error).message };
+      }
+    },
     listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
     listFolders: ({ typed }) => ({ folders: folderCompletions(typed, homeDir) }),
     getDataFolderUsage: usage,

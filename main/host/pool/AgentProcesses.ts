@@ -332,6 +332,17 @@ export class AgentProcesses {
     });
   }
 
+  /** Ends one process now (the person's Stop); its sessions hear it exit and start again with their next message. False: none runs under `key`. */
+  async stop(key: string): Promise<boolean> {
+    const agent = await this.entries.get(key)?.catch(() => undefined);
+    if (!agent || agent.exited || agent.ending) {
+      return false;
+    }
+    agent.ending = true;
+    await this.end(agent);
+    return true;
+  }
+
   /** Ends every process (host shutdown). */
   async dispose(): Promise<void> {
     this.disposed = true;

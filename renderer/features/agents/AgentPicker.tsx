@@ -30,7 +30,7 @@ function pickable(agent: AgentInfo): boolean {
 /** The picker. */
 export function AgentPicker({ agents, value, onChange, disabled, title, label = 'Agent', extra }: { agents: readonly AgentInfo[]; value: string; onChange: (agentId: string) => void; disabled?: boolean; title?: string; label?: string; extra?: { agentId: string; displayName: string } }) {
   const [query, setQuery] = useState<string | null>(null);
-  const all = useMemo(() => (extra && !agents.some((agent) => agent.agentId === extra.agentId) ? [...agents, { ...extra, source: 'custom' as const, tested: false, command: '', available: false }] : agents), [agents, extra]);
+  const all = useMemo(() => (extra && !agents.some((agent) => agent.agentId === extra.agentId) ? [...agents, { ...extra, source: 'custom' as const, tested: false, command: '', available: false, usesTools: true }] : agents), [agents, extra]);
   const selected = all.find((agent) => agent.agentId === value) ?? null;
   const items = useMemo(() => (query === null || query === '' ? [...all] : all.filter((agent) => agentMatches(agent, query))), [all, query]);
   const { isOpen, getInputProps, getMenuProps, getItemProps, getToggleButtonProps, highlightedIndex } = useCombobox<AgentInfo>({

@@ -2,7 +2,7 @@
  * The capability card of the agent picked for a new conversation, read from the agent itself: what
  * it can do in plain words, with the protocol's own terms behind a disclosure.
  */
-import { logInSummary } from '../../../app/agents/logInWords.js';
+import { logInSummary, signedInWords } from '../../../app/agents/logInWords.js';
 import { useEffect } from 'react';
 import type { AgentCard } from '../../../app/agents/agentCard.js';
 import { useBaton } from '../../store/index.js';
@@ -55,6 +55,7 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
               <LogInPrompt methods={card.authMethods} agentId={agentId} />
             </div>
           ) : null}
+          {card.signedIn ? <p className="muted">{signedInLine(card.displayName, card.signedIn)}</p> : null}
           <div className="card-actions">
             {card.sessions.list ? (
               <button type="button" className="link-button" onClick={() => void listAgentSessions(agentId, cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwd) ? cwd : undefined)}>
@@ -138,4 +139,18 @@ export function plainCapabilities(card: AgentCard): string[] {
     lines.push(logInSummary(card.authMethods.map((method) => method.name)));
   }
   return lines;
+}
+
+/** What the agent says of the log-in it uses, and whether Log out can end it. */
+function signedInLine(name: string, status: NonNullable<AgentCard['signedIn']>): string {
+  if (status.kind === 'none') {
+    return `${name} says it is not logged in.`;
+  }
+  if (status.kind === 'api_key') {
+    return `${name} uses ${signedInWords(status)}, set outside Baton: logging out cannot end it.`;
+  }
+  if (status.kind === 'external') {
+    return `${name} uses ${signedInWords(status)} credentials, kept outside ${name}.`;
+  }
+  return `${name} is logged in: ${signedInWords(status)}.`;
 }

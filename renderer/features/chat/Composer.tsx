@@ -40,7 +40,9 @@ export function Composer() {
     const agent = state.agents.find((candidate) => candidate.agentId === agentId);
     return agent && !agent.available ? agent : undefined;
   });
-  const canSend = !running && !sending && text.trim() !== '' && missing === undefined;
+  // A new conversation needs a folder that can be worked in (checked as it is typed).
+  const folderBlocked = useBaton((state) => (selectActiveSummary(state) ? undefined : state.draft.cwd.trim() === '' ? 'Choose a working folder first.' : (state.draftFolderProblem ?? undefined)));
+  const canSend = !running && !sending && text.trim() !== '' && missing === undefined && folderBlocked === undefined;
   const canQueue = running && conversationId !== undefined && queued === undefined && text.trim() !== '';
   const commands = useBaton(useShallow(selectCommandSuggestions));
   const cwd = useBaton((state) => selectActiveSummary(state)?.cwd ?? state.draft.cwd);
@@ -171,6 +173,14 @@ export function Composer() {
           ) : null}
         </p>
       ) : null}
+      {/* Why Send is off, on a line of its own above the box (never squeezed in beside the buttons). */}
+      {(missing || folderBlocked) && !running ? (
+        <p id="send-blocked" className="notice notice-warning send-blocked">
+          {missing
+            ? `${missing.displayName} is not available here, so nothing can be sent to it: ${missing.managed ? 'install it above' : 'install it, or fix its entry in agents.json'}, or pick another agent.`
+            : folderBlocked}
+        </p>
+      ) : null}
       <AttachmentList attachments={attachments} remove={(id) => removeAttachment(key, id)} />
       <textarea
         ref={box}
@@ -237,15 +247,10 @@ export function Composer() {
             Queue
           </button>
         ) : (
-          <button type="submit" disabled={!canSend} aria-describedby={missing ? 'send-blocked' : undefined}>
+          <button type="submit" disabled={!canSend} aria-describedby={(missing || folderBlocked) && !running ? 'send-blocked' : undefined}>
             Send
           </button>
         )}
-        {missing && !running ? (
-          <p id="send-blocked" className="notice notice-warning send-blocked">
-            {missing.displayName} is not available here, so nothing can be sent to it: {missing.managed ? 'install it above' : 'install it, or fix its entry in agents.json'}, or pick another agent.
-          </p>
-        ) : null}
         <button type="button" disabled={!running} onClick={() => void cancel()}>
           Stop
         </button>

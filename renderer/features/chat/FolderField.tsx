@@ -43,6 +43,7 @@ function FolderInput({ value, onChange }: { value: string; onChange: (folder: st
   const [suggesting, setSuggesting] = useState(false);
   const [highlight, setHighlight] = useState(-1);
   const completeFolder = useBaton((state) => state.completeFolder);
+  const problem = useBaton((state) => state.draftFolderProblem);
   const folders = useAsked(suggesting && value.trim() !== '' ? value : undefined, () => completeFolder(value));
   const shown = folders.length > 0 && !(folders.length === 1 && folders[0] === value);
   const choose = (folder: string): void => {
@@ -59,6 +60,8 @@ function FolderInput({ value, onChange }: { value: string; onChange: (folder: st
         spellCheck={false}
         autoComplete="off"
         value={value}
+        placeholder="The path of the folder the agent works in"
+        aria-invalid={problem ? true : undefined}
         aria-autocomplete="list"
         aria-controls={shown ? 'folder-suggestions' : undefined}
         aria-activedescendant={shown && highlight >= 0 ? `folder-${highlight}` : undefined}

@@ -14,6 +14,7 @@ import { readPreference, writePreference } from '../../persisted/preferences.js'
 import { useState } from 'react';
 import { FolderField } from './FolderField.js';
 import { ProcessSharing } from './ProcessSharing.js';
+import { ToolsWaysOut } from './ToolsWaysOut.js';
 import { Tip } from '../../components/Tip.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
@@ -111,6 +112,7 @@ export function SessionHeader() {
           Your next message goes to {nextName}, which picks up where {summary.agentName} stopped.
         </p>
       ) : null}
+      <ToolsWaysOut />
       {!bound && selected?.available ? <DraftSessionOptions agentId={selected.agentId} agentName={selected.displayName} /> : null}
       {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} cwd={cwd} /> : null}
       {!bound && selected && agentSessions?.agentId === selected.agentId ? <AgentSessions agentName={selected.displayName} /> : null}

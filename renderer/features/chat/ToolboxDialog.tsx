@@ -242,6 +242,13 @@ export function ToolboxDialog() {
   const askRemove = useBaton((state) => state.askRemoveServer);
   const setEditing = useBaton((state) => state.setEditing);
   const isConversation = useBaton((state) => state.selection.kind === 'conversation');
+  // The agent the next message goes to, when it is not the one that has the conversation and uses no tools: none of these reach it.
+  const nextWithoutTools = useBaton((state) => {
+    const selection = state.selection;
+    const next = selection.kind === 'conversation' ? state.nextAgent[selection.conversationId] : undefined;
+    const agent = next ? state.agents.find((candidate) => candidate.agentId === next) : undefined;
+    return agent && !agent.usesTools ? agent.displayName : undefined;
+  });
   if (!dialog) {
     return null;
   }
@@ -309,7 +316,12 @@ export function ToolboxDialog() {
       </div>
       {dialog.adding ? <ServerForm /> : null}
       <ImportList />
-      {isConversation ? (
+      {isConversation && nextWithoutTools ? (
+        <section aria-label="Tools">
+          <h3>Tools this agent sees</h3>
+          <p>{`None: your next message goes to ${nextWithoutTools}, which uses no MCP servers, so none of these reach it.`}</p>
+        </section>
+      ) : isConversation ? (
         <section aria-label="Tools">
           <h3>Tools this agent sees</h3>
           {dialog.tools === null ? <p aria-busy="true">Asking the servers…</p> : null}

@@ -269,9 +269,24 @@ function WorkingIndicator({ transcript, turnId }: { transcript: TranscriptState;
 function WhereItRuns() {
   const draft = useBaton((state) => (state.selection.kind === 'draft' ? state.draft : undefined));
   const agentName = useBaton((state) => state.agents.find((agent) => agent.agentId === state.draft.agentId)?.displayName);
+  const problem = useBaton((state) => state.draftFolderProblem);
   const cwd = draft?.cwd.trim();
-  if (!cwd || !agentName) {
+  if (!draft || !agentName) {
     return null;
+  }
+  if (!cwd) {
+    return (
+      <p className="hint where-it-runs" role="status">
+        Choose the folder {agentName} will work in: type its path in Working folder, or pick one of your recent folders.
+      </p>
+    );
+  }
+  if (problem) {
+    return (
+      <p className="notice notice-warning where-it-runs" role="alert">
+        {problem} Choose another working folder.
+      </p>
+    );
   }
   return (
     <p className="hint where-it-runs" role="status">

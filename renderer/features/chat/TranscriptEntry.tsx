@@ -204,6 +204,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
             You <MessageTime at={item.at} />
             {item.steered ? <span className="steered-note">sent into the running reply</span> : null}
             {item.withoutInstructions ? <span className="steered-note">sent without your instructions</span> : null}
+            {item.withoutTools ? <span className="steered-note">sent without your tools</span> : null}
             <MessageActions text={item.text} turnId={item.steered ? undefined : item.turnId} />
           </header>
           <div className="plain-text">{item.text}</div>
@@ -290,7 +291,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
               <span className="tool-title">{item.title}</span> <span className={`tool-status status-${item.status}`}>{TOOL_STATUS[item.status]}</span>
             </summary>
             {item.content.map((content, index) => (
-              <ToolContent key={index} content={content} terminals={terminals ?? NO_TERMINALS} title={item.title} />
+              <ToolContent key={index} content={content} terminals={terminals ?? NO_TERMINALS} title={item.title} status={item.status} />
             ))}
           </details>
         </div>

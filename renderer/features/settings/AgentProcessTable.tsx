@@ -13,6 +13,7 @@ const REFRESH_MS = 1_000;
 export function AgentProcessTable() {
   const processes = useBaton((state) => state.processes);
   const load = useBaton((state) => state.loadProcesses);
+  const stop = useBaton((state) => state.stopProcess);
   useEffect(() => {
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS);
@@ -33,6 +34,9 @@ export function AgentProcessTable() {
               <th scope="col">Process</th>
               <th scope="col">Sessions</th>
               <th scope="col">State</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -42,10 +46,15 @@ export function AgentProcessTable() {
                   {process.agentName}
                   {process.version ? <span className="muted"> {process.version}</span> : null}
                 </th>
-                <td title={`Launch ${process.launchDigest}`}>{process.conversationTitles.length === 0 ? '—' : process.conversationTitles.join(', ')}</td>
+                <td>{process.conversationTitles.length === 0 ? '—' : process.conversationTitles.join(', ')}</td>
                 <td>{process.pid ?? '—'}</td>
                 <td>{process.sessions}</td>
                 <td>{process.state}</td>
+                <td>
+                  <button type="button" disabled={process.state !== 'running'} aria-label={`Stop ${process.agentName}'s process${process.pid ? ` ${process.pid}` : ''}`} title="Stops it now (its running turns first); its conversations start it again with their next message" onClick={() => void stop(process.launchDigest, process.agentName)}>
+                    Stop
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>

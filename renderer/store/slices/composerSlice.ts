@@ -8,14 +8,21 @@ import { ImportNotConfirmedError } from '../../../app/errors.js';
 import { agentChoices, choicesToApply } from '../../persisted/agentChoices.js';
 import { rememberFolder } from '../../persisted/recentFolders.js';
 import { putBack, unsentText } from '../composerText.js';
-import { composerKey, refusalSettings, type ComposerAttachment, type ComposerSlice, type Slice } from '../types.js';
+import { composerKey, refusalSettings, type ComposerAttachment, type ComposerSlice, type SendOptions, type Slice } from '../types.js';
 
 /** The composer slice. */
 export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
   /** Sends a message to the agent picked for the next turn (a switch), forgetting the pick once the host has committed it. */
-  const post = async (conversationId: string, text: string, attached: readonly ComposerAttachment[] = [], withoutInstructions = false): Promise<void> => {
+  const post = async (conversationId: string, text: string, attached: readonly ComposerAttachment[] = [], without: SendOptions = {}): Promise<void> => {
     const agentId = get().nextAgent[conversationId];
-    await api.call('sendMessage', { conversationId, text, ...(agentId ? { agentId } : {}), ...(attached.length > 0 ? { attachments: attached.map((entry) => entry.attachment) } : {}), ...(withoutInstructions ? { withoutInstructions: true } : {}) });
+    await api.call('sendMessage', {
+      conversationId,
+      text,
+      ...(agentId ? { agentId } : {}),
+      ...(attached.length > 0 ? { attachments: attached.map((entry) => entry.attachment) } : {}),
+      ...(without.withoutInstructions ? { withoutInstructions: true } : {}),
+      ...(without.withoutTools ? { withoutTools: true } : {}),
+    });
     set((state) => {
       const { [conversationId]: _used, ...nextAgent } = state.nextAgent;
       return { nextAgent };
@@ -95,6 +102,10 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
     removeAttachment(key, id) {
       set((state) => ({ attachments: { ...state.attachments, [key]: (state.attachments[key] ?? []).filter((entry) => entry.id !== id) } }));
     },
+    async sendWithoutTools() {
+      get().dismissError();
+      await get().send({ withoutTools: true });
+    },
     async resolveSendRefusal(choice) {
       const { selection, nextAgent, openSummary } = get();
       const agentId = selection.kind === 'conversation' ? (nextAgent[selection.conversationId] ?? openSummary?.agentId) : get().draft.agentId;
@@ -114,7 +125,7 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
     },
     async send(options = {}) {
       try {
-        await get().submitBox((conversationId, text, attached) => post(conversationId, text, attached, options.withoutInstructions === true));
+        await get().submitBox((conversationId, text, attached) => post(conversationId, text, attached, options));
       } catch (error) {
         const { selection } = get();
         if (error instanceof ImportNotConfirmedError && selection.kind === 'conversation') {

@@ -7,9 +7,14 @@
 import { agentChoices, rememberChoice } from '../../persisted/agentChoices.js';
 import type { DraftsSlice, Slice } from '../types.js';
 
+/** How long typing in Working folder pauses before the path is checked. */
+const FOLDER_CHECK_MS = 150;
+let folderCheck: ReturnType<typeof setTimeout> | undefined;
+
 /** The drafts slice. */
 export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => ({
   draft: { agentId: '', cwd: '' },
+  draftFolderProblem: null,
   nextAgent: {},
   nextOptions: {},
   async setNextAgentOption(optionId, value) {
@@ -47,7 +52,18 @@ export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => ({
     });
   },
   setDraftCwd(cwd) {
-    set((state) => ({ draft: { ...state.draft, cwd } }));
+    set((state) => ({ draft: { ...state.draft, cwd }, draftFolderProblem: state.draft.cwd === cwd ? state.draftFolderProblem : null }));
+    clearTimeout(folderCheck);
+    if (cwd.trim() === '') {
+      return;
+    }
+    // Checked as it is typed (the last path typed wins), not only after Send.
+    folderCheck = setTimeout(() => {
+      void api.call('checkFolder', { path: cwd.trim() }).then(
+        ({ problem }) => get().draft.cwd === cwd && set({ draftFolderProblem: problem }),
+        () => undefined,
+      );
+    }, FOLDER_CHECK_MS);
   },
   async setSessionOption(optionId, value) {
     const { selection } = get();

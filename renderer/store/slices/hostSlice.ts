@@ -185,10 +185,12 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
             dataDir: info.dataDir,
             version: info.version,
             terminalLogin: info.terminalLogin,
-            // A new conversation starts where the last one was started, else in the home folder.
-            draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || recentFolders()[0] || info.homeDir },
+            // A new conversation starts where the last one was started; the first one asks for a folder (never the whole home folder by default).
+            draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || recentFolders()[0] || '' },
           };
         });
+        // A remembered folder may be gone since: checked like a typed one.
+        get().setDraftCwd(get().draft.cwd);
         await get().setView(get().view);
         const selection = get().selection;
         if (selection.kind === 'conversation') {

@@ -3,7 +3,7 @@ import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { createBatonStore } from '../store.js';
 import { testApi } from '../testApi.js';
 
-const agent = (agentId: string, displayName: string): AgentInfo => ({ agentId, displayName, source: 'builtin', tested: true, command: agentId, available: true });
+const agent = (agentId: string, displayName: string): AgentInfo => ({ agentId, displayName, source: 'builtin', tested: true, command: agentId, available: true, usesTools: true });
 
 /** A store whose Instructions dialog holds "Be brief." (added to the prompt), with three agents installed: Gemini refuses, Qwen cannot be asked. */
 function dialogWith() {

@@ -67,6 +67,15 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
       get().showError(error);
     }
   },
+  async stopProcess(launchDigest, agentName) {
+    try {
+      const { stopped } = await api.call('stopAgentProcess', { launchDigest });
+      set({ info: stopped ? `Stopped ${agentName}'s process: its conversations start it again with their next message.` : `${agentName}'s process had already ended.` });
+      await get().loadProcesses();
+    } catch (error) {
+      get().showError(error);
+    }
+  },
   processSharing: {},
   async loadProcessSharing(conversationId) {
     try {
