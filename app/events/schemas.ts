@@ -111,6 +111,8 @@ export const payloadSchemas = {
     checkpointId: z.string().optional(),
     changed: z.array(z.object({ path: z.string(), action: z.enum(['restored', 'removed', 'recreated']) })).default([]),
     failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
+    /** A Retry of the last reply (its message is sent again at once): shown as one line, "Retried · Undo". */
+    retry: z.literal(true).optional(),
   }),
   /** "Undo rewind": the set-aside turns are back, and the files the rewind wrote are as they were before it. */
   'conversation.rewindUndone': z.object({ rewindId: id, failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]) }),

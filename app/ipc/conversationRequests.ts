@@ -162,7 +162,7 @@ export const conversationRequests = {
    * and those changed outside any turn, only when listed in `overwrite`). Answers that message's text, for the box.
    */
   rewindConversation: {
-    params: z.object({ conversationId, turnId: z.string().min(1), keepFiles: z.boolean(), overwrite: z.array(z.string()).max(100_000).default([]) }),
+    params: z.object({ conversationId, turnId: z.string().min(1), keepFiles: z.boolean(), overwrite: z.array(z.string()).max(100_000).default([]), /** For Retry: recorded so, and shown as one line. */ retry: z.boolean().optional() }),
     result: z.object({ rewindId: z.string(), text: z.string(), changed: z.array(z.object({ path: z.string(), action: rewindActionSchema })), failed: z.array(leftOutSchema) }),
   },
   /** Undoes a rewind (the last one, before any message since): its turns are back and the files it wrote are as before. */

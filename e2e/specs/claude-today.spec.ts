@@ -43,7 +43,9 @@ test('a new Claude conversation asks first: Manual, never a self-approving mode 
   await expect(mode).toHaveValue('default');
   await expect(mode.getByRole('option', { name: 'Manual', exact: true })).toHaveCount(1);
   await expect(mode.getByRole('option', { name: 'Auto (the agent decides without asking you)' })).toHaveCount(1);
-  await expect(page.getByText(/started this session in Auto, where it decides without asking you\. Baton set it to Manual/)).toBeVisible();
+  // What Manual does is said in Claude's own words, in the notice and on the picker.
+  await expect(page.getByText('started this session in Auto, where it decides without asking you. Baton set it to Manual (Claude: “Always ask before making changes”); pick another mode')).toBeVisible();
+  await expect(mode).toHaveAccessibleDescription('Always ask before making changes');
 
   // Picked by the person, it is kept, and marked beside the picker.
   await mode.selectOption('auto');

@@ -369,16 +369,20 @@ test('messages: their time, copy, edit and resend, retry; a follow-up queued whi
   await mine.getByRole('button', { name: 'Copy' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Please **review** the `parser` module');
 
-  // Edit and resend is a rewind to that message: dialog "Rewind", then the message is back in the
-  // box alone; what was written there is set aside whole (never glued on), can be swapped in, and
-  // comes back once the message is sent. The turn it replaces is set aside.
+  // Edit and resend is a rewind to that message; of the last message, with no file to put back,
+  // there is nothing to decide, so no dialog: the message is back in the box alone; what was
+  // written there is set aside whole (never glued on), can be swapped in, and comes back once the
+  // message is sent. The turn it replaces is set aside.
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill('a draft of mine');
   await mine.getByRole('button', { name: 'Edit and resend' }).click();
-  const rewind = page.getByRole('dialog', { name: 'Rewind' });
-  await expect(rewind.getByRole('list', { name: 'Messages that will be set aside' })).toContainText('Please **review** the `parser` module');
-  await rewind.getByRole('button', { name: 'Rewind' }).click();
-  await expect(rewind).toBeHidden();
+  await expect(composer).toHaveValue('Please **review** the `parser` module');
+  await expect(page.getByRole('dialog', { name: 'Rewind' })).toHaveCount(0);
+  // Undo puts the message back in the transcript and takes it out of the box (Enter would send it twice); the draft returns.
+  await page.getByRole('region', { name: 'Rewind' }).getByRole('button', { name: 'Undo rewind' }).click();
+  await expect(page.getByRole('article', { name: 'Fake' })).toHaveCount(1);
+  await expect(composer).toHaveValue('a draft of mine');
+  await mine.getByRole('button', { name: 'Edit and resend' }).click();
   await expect(composer).toHaveValue('Please **review** the `parser` module');
   await expect(composer).toBeFocused();
   const aside = page.getByRole('status').filter({ hasText: 'Your unsent draft is kept aside: “a draft of mine”' });
@@ -395,10 +399,14 @@ test('messages: their time, copy, edit and resend, retry; a follow-up queued whi
   await expect(composer).toHaveValue('a draft of mine');
   await expect(page.getByRole('button', { name: 'Swap in my draft' })).toHaveCount(0);
   await composer.fill('');
-  // Retry is offered on the last reply only, and replaces it: the same message again, the old reply set aside.
+  // Retry is offered on the last reply only, and replaces it in place: the same message again, the
+  // old reply set aside, one line "Retried · Undo".
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(1);
   await page.getByRole('article', { name: 'Fake' }).last().getByRole('button', { name: 'Retry' }).click();
-  await expect(page.getByRole('region', { name: 'Rewind' })).toHaveCount(2);
+  await expect(page.getByRole('region', { name: 'Rewind' })).toHaveCount(3);
+  const retried = page.getByRole('region', { name: 'Rewind' }).last();
+  await expect(retried).toHaveText(/^Retried · Undo$/);
+  await expect(retried.getByRole('button', { name: 'Undo retry' })).toBeVisible();
   await expect(page.getByRole('article', { name: 'Fake' })).toHaveCount(1);
   await expect(page.getByRole('article', { name: 'Fake' })).toContainText('Fake reply: Please review the lexer instead');
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(1);

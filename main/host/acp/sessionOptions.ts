@@ -12,13 +12,19 @@ export type SessionOption = EventPayload<'session.options'>['options'][number];
 /** Id of the synthesized mode option. */
 export const MODE_OPTION_ID = 'baton:mode';
 
+/** What the agent says of a value, when it says something (kept short). */
+function said(description: string | null | undefined): { description?: string } {
+  const text = description?.trim();
+  return text ? { description: text.length > 500 ? `${text.slice(0, 499)}…` : text } : {};
+}
+
 function fromConfig(option: SessionConfigOption): SessionOption {
   if (option.type === 'boolean') {
     const base = { id: option.id, name: option.name, type: 'boolean' as const, currentValue: String(option.currentValue), options: [{ value: 'true', name: 'On' }, { value: 'false', name: 'Off' }] };
     return option.category ? { ...base, category: option.category } : base;
   }
   const flat = option.options.flatMap((entry) => ('group' in entry ? entry.options : [entry]));
-  const base = { id: option.id, name: option.name, type: 'select' as const, currentValue: option.currentValue, options: flat.map(({ value, name }) => ({ value, name })) };
+  const base = { id: option.id, name: option.name, type: 'select' as const, currentValue: option.currentValue, options: flat.map(({ value, name, description }) => ({ value, name, ...said(description) })) };
   return option.category ? { ...base, category: option.category } : base;
 }
 
@@ -32,7 +38,7 @@ export function sessionOptions(modes: SessionModeState | null | undefined, confi
       category: 'mode',
       type: 'select',
       currentValue: modes.currentModeId,
-      options: modes.availableModes.map(({ id, name }) => ({ value: id, name })),
+      options: modes.availableModes.map(({ id, name, description }) => ({ value: id, name, ...said(description) })),
     });
   }
   return options;

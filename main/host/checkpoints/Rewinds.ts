@@ -83,7 +83,7 @@ export class Rewinds {
   }
 
   /** Rewinds to before the message of `turnId`; returns that message for the box and what happened to the files. */
-  async rewind(conversationId: string, turnId: string, options: { keepFiles: boolean; overwrite: readonly string[] }): Promise<Result<'rewindConversation'>> {
+  async rewind(conversationId: string, turnId: string, options: { keepFiles: boolean; overwrite: readonly string[]; retry?: boolean }): Promise<Result<'rewindConversation'>> {
     const restoring = !options.keepFiles;
     const plan = await this.plan(conversationId, turnId);
     const { store, checkpoints, committer } = this.deps;
@@ -106,7 +106,7 @@ export class Rewinds {
     committer.commit(conversationId, [
       {
         type: 'conversation.rewound',
-        payload: { rewindId, toTurnId: turnId, pointSeq: plan.pointSeq, pointAt: plan.pointAt, setAside: plan.setAside, files: restoring ? 'restored' : 'kept', ...(checkpointId ? { checkpointId } : {}), changed, failed },
+        payload: { rewindId, toTurnId: turnId, pointSeq: plan.pointSeq, pointAt: plan.pointAt, setAside: plan.setAside, files: restoring ? 'restored' : 'kept', ...(checkpointId ? { checkpointId } : {}), changed, failed, ...(options.retry ? { retry: true as const } : {}) },
       },
     ]);
     return { rewindId, text: plan.text, changed, failed };

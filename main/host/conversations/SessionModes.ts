@@ -57,7 +57,8 @@ export class SessionModes {
       return [];
     }
     this.reported(await this.of.connection().setOption(sessionId, this.options, restore.option.id, restore.to));
-    const text = `${this.of.agentName} started this session in ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton set it to ${modeName(restore.option, restore.to)}, which asks you first; pick another mode in the Mode menu if you want one.`;
+    // What the mode Baton set does is said in the agent's own words (Codex's Read-only asks before edits, not before every command).
+    const text = `${this.of.agentName} started this session in ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton set it to ${modeName(restore.option, restore.to)}${inItsWords(this.of.agentName, restore.option, restore.to)}; pick another mode in the Mode menu if you want one.`;
     return [{ type: 'notice', payload: { severity: 'info', text } }];
   }
 
@@ -101,11 +102,17 @@ export class SessionModes {
     const { owner, agentName } = this.of;
     try {
       this.reported(await connection.setOption(sessionId, this.options, restore.option.id, restore.to));
-      const text = `${agentName} switched itself to ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton switched it back to ${modeName(restore.option, restore.to)}.`;
+      const text = `${agentName} switched itself to ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton switched it back to ${modeName(restore.option, restore.to)}${inItsWords(agentName, restore.option, restore.to)}.`;
       const turnId = owner.activeTurnId();
       owner.commit([{ type: 'session.options', payload: { options: this.options } }, { type: 'notice', payload: { ...(turnId ? { turnId } : {}), severity: 'warning', text } }]);
     } catch (error) {
       owner.log(`could not switch ${agentName} back to ${restore.to}: ${String(error)}`);
     }
   }
+}
+
+/** ` (Codex: “Requires approval to edit files…”)`: what the agent says of a mode, when it says something. */
+function inItsWords(agentName: string, option: SessionOption, value: string): string {
+  const description = option.options.find((choice) => choice.value === value)?.description;
+  return description ? ` (${agentName}: “${description.replace(/[.\s]+$/, '')}”)` : '';
 }

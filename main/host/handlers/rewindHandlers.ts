@@ -7,7 +7,7 @@ type RewindMethods = 'previewRewind' | 'rewindConversation' | 'undoRewind' | 'br
 export function rewindHandlers({ rewinds }: HostParts): HandlerGroup<RewindMethods> {
   return {
     previewRewind: ({ conversationId, turnId }) => rewinds.preview(conversationId, turnId),
-    rewindConversation: ({ conversationId, turnId, keepFiles, overwrite }) => rewinds.rewind(conversationId, turnId, { keepFiles, overwrite }),
+    rewindConversation: ({ conversationId, turnId, keepFiles, overwrite, retry }) => rewinds.rewind(conversationId, turnId, { keepFiles, overwrite, retry: retry === true }),
     undoRewind: ({ conversationId, rewindId }) => rewinds.undo(conversationId, rewindId),
     branchConversation: async ({ conversationId, turnId, restoreFiles }) => {
       const { summary, text, failed } = await rewinds.branch(conversationId, turnId, { restoreFiles });

@@ -119,9 +119,10 @@ export function plainCapabilities(card: AgentCard): string[] {
     lines.push(card.mcp.http || card.mcp.sse ? 'Uses local and web/HTTP tools' : 'Uses local tools only (no web/HTTP tools)');
   }
   if (card.asksBeforeMcpTools === true) {
-    lines.push('Asks before running tools');
+    lines.push('Asks before running tools from your toolbox');
   } else if (card.asksBeforeMcpTools === false) {
-    lines.push('Runs tools without asking you');
+    // About the toolbox's (MCP) tools only: its own commands and edits follow its mode.
+    lines.push('Runs tools from your toolbox without asking you');
   }
   const takes = [card.prompt.image ? 'images' : '', card.prompt.audio ? 'audio' : '', card.prompt.embeddedContext ? 'attached files' : ''].filter(Boolean);
   lines.push(takes.length > 0 ? `Takes text and ${takes.join(', ')}` : 'Takes text only');

@@ -20,17 +20,25 @@ export function OptionPickers({ options, valueOf, choose, label = 'Session optio
     <div className="session-options" role="group" aria-label={label}>
       {options.map((option) => {
         const value = valueOf(option);
-        const selfApproving = option.options.find((choice) => choice.value === value)?.selfApproving === true;
+        const current = option.options.find((choice) => choice.value === value);
+        const selfApproving = current?.selfApproving === true;
+        // What the agent says of the chosen value (a mode's own words): its description and tooltip.
+        const saysId = current?.description ? `option-says-${option.id}` : undefined;
         return (
           <label key={option.id} className="field">
             <span>{option.name}</span>
-            <select aria-label={option.name} value={value} onChange={(event) => choose(option.id, event.target.value)}>
+            <select aria-label={option.name} aria-describedby={saysId} title={current?.description} value={value} onChange={(event) => choose(option.id, event.target.value)}>
               {option.options.map((choice) => (
-                <option key={choice.value} value={choice.value}>
+                <option key={choice.value} value={choice.value} title={choice.description}>
                   {choice.selfApproving ? `${choice.name} (${SELF_APPROVING_NOTE})` : choice.name}
                 </option>
               ))}
             </select>
+            {saysId ? (
+              <span id={saysId} className="visually-hidden">
+                {current?.description}
+              </span>
+            ) : null}
             {selfApproving && (
               <span className="hint self-approving" role="note">
                 {`In ${option.options.find((choice) => choice.value === value)?.name ?? value}, ${SELF_APPROVING_NOTE}.`}

@@ -40,6 +40,7 @@ function MessageTime({ at }: { at: string }) {
  */
 function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: string | undefined; retryTurnId?: string | undefined }) {
   const openRewind = useBaton((state) => state.openRewind);
+  const editMessage = useBaton((state) => state.editMessage);
   const openBranch = useBaton((state) => state.openBranch);
   const retry = useBaton((state) => state.retry);
   const busy = useBaton((state) => state.sending);
@@ -53,7 +54,7 @@ function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: 
       </button>
       {turnId && !scoped ? (
         <>
-          <button type="button" onClick={() => void openRewind(turnId)}>
+          <button type="button" onClick={() => void editMessage(turnId)}>
             Edit and resend
           </button>
           <button type="button" onClick={() => void openRewind(turnId)}>
@@ -96,6 +97,24 @@ function RewindMarker({ item, rewound }: { item: Extract<TranscriptItem, { kind:
   const date = new Date(item.pointAt);
   const when = Number.isNaN(date.getTime()) ? item.pointAt : clock.format(date);
   const aside = rewound?.aside ?? [];
+  if (item.retry) {
+    // A Retry replaced the reply in place: one line, with Undo while it can be undone.
+    return (
+      <section className="rewind-marker rewind-retry" aria-label="Rewind">
+        <p>
+          Retried{' '}
+          {rewound?.canUndo ? (
+            <>
+              ·{' '}
+              <button type="button" className="link-button" aria-label="Undo retry" onClick={() => void undo(item.rewindId)}>
+                Undo
+              </button>
+            </>
+          ) : null}
+        </p>
+      </section>
+    );
+  }
   return (
     <section className="rewind-marker" aria-label="Rewind">
       <p>

@@ -29,6 +29,27 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       set((state) => ({ rewindDialog: state.rewindDialog && { ...state.rewindDialog, busy: false, problem: messageOf(error) } }));
     }
   },
+  async editMessage(turnId) {
+    const { selection } = get();
+    if (selection.kind !== 'conversation') {
+      return;
+    }
+    const { conversationId } = selection;
+    try {
+      // The last message, and no file to put back: nothing to decide, so no dialog; the message goes back in the box.
+      const preview = await api.call('previewRewind', { conversationId, turnId });
+      if (preview.setAside.length === 1 && preview.files.length === 0 && preview.cannot.length === 0) {
+        const { text } = await api.call('rewindConversation', { conversationId, turnId, keepFiles: true, overwrite: [] });
+        get().putInBox(conversationId, text);
+        get().focusMessageBox();
+        return;
+      }
+    } catch (error) {
+      get().showError(error);
+      return;
+    }
+    await get().openRewind(turnId);
+  },
   closeRewind() {
     set({ rewindDialog: null });
   },
@@ -67,9 +88,20 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     if (selection.kind !== 'conversation') {
       return;
     }
+    const { conversationId } = selection;
+    // The message the rewind put back in the box (its first set-aside message).
+    const items = get().transcripts[conversationId]?.state.items ?? [];
+    const marker = items.find((item) => item.kind === 'rewind' && item.rewindId === rewindId);
+    const rewound = marker?.kind === 'rewind' ? items.find((item) => item.kind === 'user' && item.turnId === marker.toTurnId && !item.steered) : undefined;
     try {
-      const { failed } = await api.call('undoRewind', { conversationId: selection.conversationId, rewindId });
-      // The message put back in the box goes out of it again only if the person left it as it was: nothing typed is lost.
+      const { failed } = await api.call('undoRewind', { conversationId, rewindId });
+      // That message is back in the transcript, so it goes out of the box (Enter would send it twice), but only if the person left it as it was: nothing typed is lost.
+      if (rewound?.kind === 'user' && (get().composer[conversationId] ?? '').trim() === rewound.text.trim()) {
+        get().setComposer(conversationId, '');
+        if (get().setAside[conversationId] !== undefined) {
+          get().swapSetAside(conversationId);
+        }
+      }
       if (failed.length > 0) {
         set({ info: `Rewind undone, but ${notPutBack(failed)}` });
       }
@@ -108,7 +140,7 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     }
     try {
       // The last reply is replaced: its turn is set aside (the files as they are), and the message goes again.
-      await api.call('rewindConversation', { conversationId, turnId, keepFiles: true, overwrite: [] });
+      await api.call('rewindConversation', { conversationId, turnId, keepFiles: true, overwrite: [], retry: true });
       await api.call('sendMessage', { conversationId, text: message.text, ...(options.withoutInstructions ? { withoutInstructions: true } : {}) });
     } catch (error) {
       get().showError(error);
