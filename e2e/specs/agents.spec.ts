@@ -3,7 +3,9 @@
  * available with its capability card before it is picked, and a conversation with each.
  */
 import { expect, test } from '@playwright/test';
-import { allAgentsHome } from '../fixtures/agentSetups.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { agentHome, allAgentsHome } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
@@ -126,4 +128,38 @@ test('the agent\'s slash commands are offered when a message starts with /', asy
   await commands.getByRole('option').first().click();
   await expect(message).toHaveValue(new RegExp(`^/${first.slice(1, 3)}\\S* $`));
   await expect(commands).toHaveCount(0);
+});
+
+test('a long list of models (OpenCode with twenty) is a searchable combobox: typing part of a name picks it, and that model answers', async ({ page }) => {
+  // OpenCode offered twenty models by its provider (as a real account offers about 150).
+  const env = agentHome('opencode', stub.url);
+  const config = path.join(env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json');
+  const opencode = JSON.parse(readFileSync(config, 'utf8')) as { provider: { stub: { models: Record<string, unknown> } } };
+  for (let n = 1; n <= 20; n++) {
+    opencode.provider.stub.models[`stub-model-${n}`] = { name: `Stub model ${n}`, tool_call: true };
+  }
+  writeFileSync(config, JSON.stringify(opencode));
+  const own = await startWebHost(tempDir('agents-models-data'), env);
+  try {
+    await page.goto(own.url);
+    await chooseAgent(page, 'OpenCode');
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-models'));
+    await page.getByRole('textbox', { name: 'Message' }).fill('first, with the default model');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect(page.getByRole('article', { name: /^OpenCode/ })).toContainText('first, with the default model', { timeout: 60_000 });
+    const model = page.getByRole('group', { name: 'Session options' }).getByRole('combobox', { name: 'Model', exact: true });
+    await model.click();
+    await model.fill('model 17');
+    const list = page.getByRole('listbox', { name: 'Model' });
+    await expect(list.getByRole('option')).toHaveCount(1);
+    await model.press('ArrowDown');
+    await model.press('Enter');
+    await expect(model).toHaveValue('Stub/Stub model 17');
+    await page.getByRole('textbox', { name: 'Message' }).fill('second, with model 17');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect(page.getByRole('article', { name: /^OpenCode/ }).last()).toContainText('second, with model 17', { timeout: 60_000 });
+    expect(stub.modelRequests().filter((request) => request.lastUserText.includes('second, with model 17')).at(-1)?.model).toBe('stub-model-17');
+  } finally {
+    await own.kill();
+  }
 });

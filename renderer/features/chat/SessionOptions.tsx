@@ -8,6 +8,7 @@ import type { EventPayload } from '../../../app/events/index.js';
 import type { TranscriptState } from '../../../app/transcript/index.js';
 import { agentChoices, rememberOptions } from '../../persisted/agentChoices.js';
 import { useBaton } from '../../store/index.js';
+import { SEARCHABLE_AFTER, SearchablePicker } from '../../components/SearchablePicker.js';
 
 type SessionOption = EventPayload<'session.options'>['options'][number];
 
@@ -24,6 +25,20 @@ export function OptionPickers({ options, valueOf, choose, label = 'Session optio
         const selfApproving = current?.selfApproving === true;
         // What the agent says of the chosen value (a mode's own words): its description and tooltip.
         const saysId = current?.description ? `option-says-${option.id}` : undefined;
+        // A long list (OpenCode's models) is searchable; a short one stays a native select.
+        if (option.options.length > SEARCHABLE_AFTER) {
+          return (
+            <div key={option.id} className="field">
+              <span aria-hidden="true">{option.name}</span>
+              <SearchablePicker label={option.name} entries={option.options} value={value} onChange={(picked) => choose(option.id, picked)} describedBy={saysId} />
+              {saysId ? (
+                <span id={saysId} className="visually-hidden">
+                  {current?.description}
+                </span>
+              ) : null}
+            </div>
+          );
+        }
         return (
           <label key={option.id} className="field">
             <span>{option.name}</span>
