@@ -117,7 +117,13 @@ export const payloadSchemas = {
   /** "Undo rewind": the set-aside turns are back, and the files the rewind wrote are as they were before it. */
   'conversation.rewindUndone': z.object({ rewindId: id, failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]) }),
   /** This conversation is a branch of another, made from the history before one of its messages. */
-  'conversation.branched': z.object({ fromConversationId: id, fromTitle: z.string(), fromTurnId: id }),
+  'conversation.branched': z.object({
+    fromConversationId: id,
+    fromTitle: z.string(),
+    fromTurnId: id,
+    /** "In its own copy": the folder the branch works in (a worktree on `branch` of `repository`, or a copy), removed with it. */
+    copy: z.object({ folder: z.string(), repository: z.string().optional(), branch: z.string().optional() }).optional(),
+  }),
   /**
    * One message asked of several agents at once ("Ask several agents"), each attempt in its own copy
    * of the working folder (a git worktree on branch `baton/<conversation>/<agent>`, or a copy in

@@ -176,7 +176,8 @@ export const conversationRequests = {
    * then. Answers the branch and that message's text, for its box.
    */
   branchConversation: {
-    params: z.object({ conversationId, turnId: z.string().min(1), restoreFiles: z.boolean() }),
+    /** `ownCopy`: the branch works in a copy of the folder of its own (a git worktree, or a copy), made from the files before that message when `restoreFiles`. */
+    params: z.object({ conversationId, turnId: z.string().min(1), restoreFiles: z.boolean(), ownCopy: z.boolean().optional() }),
     result: z.object({ conversation: conversationSummarySchema, text: z.string(), failed: z.array(leftOutSchema) }),
   },
 } as const;

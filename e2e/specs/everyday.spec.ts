@@ -4,7 +4,7 @@
  * address carrying the open conversation; a failed turn's agent output and Retry; dialogs and
  * confirmations that behave one way; a bad agents.json said where agents are picked.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
@@ -529,4 +529,30 @@ test('the capability bullets stand in columns of one width, each wrapping under 
     const columns = new Set(boxes.map((box) => box.x)).size;
     expect(columns).toBeLessThanOrEqual(Math.max(1, Math.floor(width / 240)));
   }
+});
+
+test('"Branch from here" in its own copy: the branch works in a copy of the folder, and the person\'s folder is left as it is', async ({ page }) => {
+  const dataDir = await openHost(page, 'e2e-everyday-branch-copy');
+  const work = tempDir('e2e-everyday-branch-copy-work');
+  writeFileSync(path.join(work, 'shared.txt'), 'original\n');
+  await chooseAgent(page, 'Fake');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('Change it: sh[printf "by the agent\\n" > shared.txt]');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Shell: 0');
+  await page.getByRole('article', { name: 'You' }).getByRole('button', { name: 'Branch from here' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Branch from here' });
+  await dialog.getByRole('checkbox', { name: 'In its own copy of the folder' }).check();
+  await expect(dialog).toContainText('Your folder is left as it is.');
+  await dialog.getByRole('checkbox', { name: 'Start the copy from the files of that point' }).check();
+  await expect(dialog).toContainText('The copy holds the files as they were before this message.');
+  await dialog.getByRole('button', { name: 'Branch' }).click();
+  await expect(dialog).toBeHidden();
+  // The branch's folder is its copy, in Baton's data folder, holding the files before the message.
+  const folder = page.getByRole('group', { name: 'Working folder' }).locator('code');
+  await expect(folder).toHaveText(new RegExp(`^${path.join(dataDir, 'branches').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/`));
+  const copy = (await folder.textContent())!;
+  expect(readFileSync(path.join(copy, 'shared.txt'), 'utf8')).toBe('original\n');
+  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by the agent\n');
 });

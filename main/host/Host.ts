@@ -19,6 +19,7 @@ import { AgentInstaller } from './agents/AgentInstaller.js';
 import { AgentProbe } from './agents/AgentProbe.js';
 import { LoginTerminals } from './agents/LoginTerminals.js';
 import { Attempts } from './attempts/Attempts.js';
+import { BranchCopies } from './attempts/BranchCopies.js';
 import { CheckpointStore } from './checkpoints/CheckpointStore.js';
 import { Rewinds } from './checkpoints/Rewinds.js';
 import { TurnCheckpoints } from './checkpoints/TurnCheckpoints.js';
@@ -98,6 +99,7 @@ export class Host {
   readonly rewinds: Rewinds;
   /** One message asked of several agents, each in its own copy of the folder. */
   readonly attempts: Attempts;
+  readonly branchCopies: BranchCopies;
   readonly turnCheckpoints: TurnCheckpoints;
   readonly imports: SessionImport;
   private readonly catalog: AgentCatalog;
@@ -203,10 +205,14 @@ export class Host {
         this.checkpoints.remove(checkpointIds.filter((id) => !inUse.has(id)));
       },
       // Its attempts go with it (their conversations and copies); a continued attempt takes its copy.
-      (conversationId) => this.attempts.beforePurge(conversationId, async (attempt) => {
-        await this.history.delete(attempt);
-        await this.history.purge(attempt);
-      }),
+      async (conversationId) => {
+        await this.attempts.beforePurge(conversationId, async (attempt) => {
+          await this.history.delete(attempt);
+          await this.history.purge(attempt);
+        });
+        // A branch made in its own copy takes its copy with it.
+        await this.branchCopies.beforePurge(conversationId);
+      },
     );
     this.attempts = new Attempts({
       store: this.store,
@@ -230,14 +236,21 @@ export class Host {
       activeTurnId: (conversationId) => this.turns.activeTurnId(conversationId),
       releaseSession: (conversationId) => this.sessions.release(conversationId),
     });
+    this.branchCopies = new BranchCopies({ store: this.store, checkpoints: this.checkpoints, rewinds: this.rewinds, dataDir, env, log });
     const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);
     this.imports = new SessionImport(this.store, this.committer, access);
     this.logins = new LoginTerminals(access, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
     this.turns.recoverInterrupted();
-    this.recovered = this.attempts.recover().then(
-      (removed) => removed.forEach((folder) => log(`removed a copy left by attempts that had ended: ${folder}`)),
-      (error: unknown) => log(`could not look for copies left by attempts: ${String(error)}`),
-    );
+    this.recovered = Promise.all([
+      this.attempts.recover().then(
+        (removed) => removed.forEach((folder) => log(`removed a copy left by attempts that had ended: ${folder}`)),
+        (error: unknown) => log(`could not look for copies left by attempts: ${String(error)}`),
+      ),
+      this.branchCopies.recover().then(
+        (removed) => removed.forEach((folder) => log(`removed a branch copy whose branch was never made: ${folder}`)),
+        (error: unknown) => log(`could not look for branch copies left behind: ${String(error)}`),
+      ),
+    ]).then(() => undefined);
     const parts: HostParts = {
       env,
       homeDir,
@@ -264,6 +277,7 @@ export class Host {
       checkpoints: this.checkpoints,
       rewinds: this.rewinds,
       attempts: this.attempts,
+      branchCopies: this.branchCopies,
     };
     this.handlers = {
       ...hostHandlers(parts),

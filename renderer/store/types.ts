@@ -333,10 +333,11 @@ export type RewindSlice = {
    */
   resolveRefusal(turnId: string, choice: RefusalChoice): Promise<void>;
   /** Dialog "Branch from here" while open. */
-  branchDialog: { conversationId: string; turnId: string; agentId: string; restoreFiles: boolean; busy: boolean; problem: string | null } | null;
+  /** `ownCopy`: the branch works in a copy of the folder of its own (a git worktree, or a copy in Baton's data folder). */
+  branchDialog: { conversationId: string; turnId: string; agentId: string; restoreFiles: boolean; ownCopy: boolean; busy: boolean; problem: string | null } | null;
   openBranch(turnId: string): void;
   closeBranch(): void;
-  setBranchChoice(changes: { agentId?: string; restoreFiles?: boolean }): void;
+  setBranchChoice(changes: { agentId?: string; restoreFiles?: boolean; ownCopy?: boolean }): void;
   confirmBranch(): Promise<void>;
 };
 

@@ -158,24 +158,30 @@ export class Rewinds {
    * titled "<title> (branch)"; with `restoreFiles`, the folder's files are put back as they were
    * before that message (the person's own later changes are left alone).
    */
-  async branch(conversationId: string, turnId: string, options: { restoreFiles: boolean }): Promise<{ summary: ConversationSummary; text: string; failed: LeftOut[] }> {
+  async branch(
+    conversationId: string,
+    turnId: string,
+    options: { restoreFiles: boolean; /** In its own copy: its id, the folder it works in, and the copy to record. */ ownCopy?: { branchId: string; cwd: string; copy: { folder: string; repository?: string; branch?: string } } },
+  ): Promise<{ summary: ConversationSummary; text: string; failed: LeftOut[] }> {
     const { store, committer, checkpoints, importReview } = this.deps;
     importReview.requireConfirmed(conversationId);
     const plan = await this.plan(conversationId, turnId);
     const source = store.getSummary(conversationId);
     const envelopes = store.readEnvelopes(conversationId).filter((envelope) => envelope.seq < plan.pointSeq && !NOT_BRANCHED.has(envelope.type));
-    const branchId = newId();
+    const own = options.ownCopy;
+    const branchId = own?.branchId ?? newId();
     store.importEnvelopes(
       branchId,
-      envelopes.map((envelope, index) => ({ ...envelope, seq: index + 1 })),
+      // In its own copy, the branch works there from its first event on.
+      envelopes.map((envelope, index) => ({ ...envelope, seq: index + 1, ...(own && envelope.type === 'conversation.created' ? { payload: { ...(envelope.payload as object), cwd: own.cwd } } : {}) })),
     );
     const title = `${source.title || 'Conversation'} (branch)`;
     const summary = committer.commit(branchId, [
       { type: 'conversation.renamed', payload: { title } },
-      { type: 'conversation.branched', payload: { fromConversationId: conversationId, fromTitle: source.title, fromTurnId: turnId } },
+      { type: 'conversation.branched', payload: { fromConversationId: conversationId, fromTitle: source.title, fromTurnId: turnId, ...(own ? { copy: own.copy } : {}) } },
     ]).summary;
     let failed: LeftOut[] = [];
-    if (options.restoreFiles) {
+    if (options.restoreFiles && !own) {
       failed = plan.unavailable !== null ? [{ path: '.', reason: plan.unavailable }] : [...plan.cannot];
       if (plan.unavailable === null) {
         const chosen = plan.files.filter(putBackUnticked);

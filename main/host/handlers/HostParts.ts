@@ -8,6 +8,7 @@ import type { AgentCatalog } from '../agents/AgentCatalog.js';
 import type { AgentInstaller } from '../agents/AgentInstaller.js';
 import type { AgentProbe } from '../agents/AgentProbe.js';
 import type { Attempts } from '../attempts/Attempts.js';
+import type { BranchCopies } from '../attempts/BranchCopies.js';
 import type { LoginTerminals } from '../agents/LoginTerminals.js';
 import type { CheckpointStore } from '../checkpoints/CheckpointStore.js';
 import type { Rewinds } from '../checkpoints/Rewinds.js';
@@ -53,6 +54,7 @@ export type HostParts = {
   rewinds: Rewinds;
   /** "Ask several agents": attempts, their copies, keeping one. */
   attempts: Attempts;
+  branchCopies: BranchCopies;
   /** Baton's log file, where there is one. */
   logFile: string | undefined;
 };

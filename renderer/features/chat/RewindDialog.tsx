@@ -164,9 +164,13 @@ export function BranchDialog() {
         <AgentPicker agents={agents} value={dialog.agentId} onChange={(agentId) => choose({ agentId })} />
       </div>
       <label className="checkbox">
-        <input type="checkbox" checked={dialog.restoreFiles} onChange={(event) => choose({ restoreFiles: event.target.checked })} /> Restore the files of that point in this folder
+        <input type="checkbox" checked={dialog.ownCopy} onChange={(event) => choose({ ownCopy: event.target.checked })} /> In its own copy of the folder
       </label>
-      <p className="hint">{dialog.restoreFiles ? 'The files the agent changed after that point are put back as they were then (files you changed since are left alone).' : 'The files stay as they are now.'}</p>
+      <p className="hint">{dialog.ownCopy ? 'The branch works in a copy of its own (a git worktree on a new branch where the folder is in a repository, else a copy in Baton\'s data folder), so the two never edit the same files. Your folder is left as it is.' : 'The branch works in this folder, as this conversation does.'}</p>
+      <label className="checkbox">
+        <input type="checkbox" checked={dialog.restoreFiles} onChange={(event) => choose({ restoreFiles: event.target.checked })} /> {dialog.ownCopy ? 'Start the copy from the files of that point' : 'Restore the files of that point in this folder'}
+      </label>
+      <p className="hint">{dialog.restoreFiles ? (dialog.ownCopy ? 'The copy holds the files as they were before this message.' : 'The files the agent changed after that point are put back as they were then (files you changed since are left alone).') : dialog.ownCopy ? 'The copy holds the files as they are now.' : 'The files stay as they are now.'}</p>
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
     </DialogFrame>
   );

@@ -152,7 +152,7 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     if (selection.kind !== 'conversation' || !openSummary) {
       return;
     }
-    set({ branchDialog: { conversationId: selection.conversationId, turnId, agentId: get().nextAgent[selection.conversationId] ?? openSummary.agentId, restoreFiles: false, busy: false, problem: null } });
+    set({ branchDialog: { conversationId: selection.conversationId, turnId, agentId: get().nextAgent[selection.conversationId] ?? openSummary.agentId, restoreFiles: false, ownCopy: false, busy: false, problem: null } });
   },
   closeBranch() {
     set({ branchDialog: null });
@@ -167,7 +167,7 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     }
     set({ branchDialog: { ...dialog, busy: true, problem: null } });
     try {
-      const { conversation, text, failed } = await api.call('branchConversation', { conversationId: dialog.conversationId, turnId: dialog.turnId, restoreFiles: dialog.restoreFiles });
+      const { conversation, text, failed } = await api.call('branchConversation', { conversationId: dialog.conversationId, turnId: dialog.turnId, restoreFiles: dialog.restoreFiles, ...(dialog.ownCopy ? { ownCopy: true } : {}) });
       const branchId = conversation.conversationId;
       get().upsertSummary(conversation);
       set((state) => ({ branchDialog: null, composer: { ...state.composer, [branchId]: text } }));
