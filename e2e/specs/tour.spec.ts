@@ -2,11 +2,16 @@
  * The new user's tour, end to end in the page, with the six real agents against the model stub:
  * first launch, a first message with each agent, a toolbox server, instructions (Save says which
  * agents cannot take them), a switch to another agent, and the refusal that switch meets,
- * resolved from its own buttons.
+ * resolved from its own buttons. Later: Qwen installed from the picker, five agents in one
+ * conversation with the list intact, a refused turn in another conversation marked in the list and
+ * counted on the title, and a restart that reopens the conversation open last.
  */
+import { readdirSync, symlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome, everythingServer } from '../fixtures/agentSetups.js';
-import { tempDir } from '../fixtures/agentEnv.js';
+import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
@@ -104,4 +109,84 @@ test('a new user: first launch, a first message with each agent, a toolbox serve
   expect(toGemini.length).toBeGreaterThan(0);
   expect(JSON.stringify(toGemini)).not.toContain(MARKER);
   await page.screenshot({ path: 'e2e/artifacts/tour.png', fullPage: true });
+});
+
+/**
+ * The environment of `allAgentsHome` with every test agent on PATH but Qwen, which the person
+ * installs from the picker (npm reads the packages from the machine's npm cache, which the test
+ * agents' own install filled, else from the registry).
+ */
+function allButQwen(stubUrl: string): Record<string, string> {
+  const env = allAgentsHome(stubUrl);
+  const bin = tempDir('tour-bin');
+  for (const name of readdirSync(testAgentsBin)) {
+    if (!name.startsWith('qwen')) {
+      symlinkSync(path.join(testAgentsBin, name), path.join(bin, name));
+    }
+  }
+  return { ...env, PATH: [bin, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter), npm_config_cache: process.env.npm_config_cache ?? path.join(homedir(), '.npm') };
+}
+
+test('a new user, later: Qwen installed from the picker, five agents in one conversation with the list intact, a failure in another conversation marked there, a restart that reopens the last conversation', async ({ page }) => {
+  test.setTimeout(600_000);
+  const dataDir = tempDir('e2e-tour-later');
+  const env = allButQwen(stub.url);
+  host = await startWebHost(dataDir, env, 15_000, { port: 'remembered' });
+  await page.goto(host.url);
+
+  // Qwen is offered, not installed: installed from the picker, with progress, and then used.
+  await chooseAgent(page, 'Qwen');
+  await page.getByRole('button', { name: /^Install Qwen/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Qwen is installed.' })).toBeVisible({ timeout: 300_000 });
+  await page.screenshot({ path: 'e2e/artifacts/tour-installed.png' });
+
+  // One conversation, five agents: Claude, then each hands it on.
+  const five = ['Claude', 'Codex', 'Gemini', 'Qwen', 'OpenCode'];
+  await chooseAgent(page, 'Claude');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-tour-later-work'));
+  for (const name of five) {
+    if (name !== 'Claude') {
+      await chooseAgent(page, name);
+    }
+    await send(page, `Hello ${name}, in turn`);
+    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, in turn`, { timeout: 90_000 });
+  }
+  const list = page.getByRole('list', { name: 'Conversations' });
+  const shared = list.getByRole('listitem').filter({ hasText: 'Hello Claude, in turn' });
+  await expect(shared.getByLabel('Agents: OpenCode, Claude, Codex, Gemini, Qwen', { exact: true })).toHaveText('OpenCode +4');
+
+  // Another conversation whose turn is refused (Gemini cannot add instructions to its prompt): marked in the list once another is open.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await chooseAgent(page, 'Gemini');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-tour-later-refused'));
+  await page.getByRole('button', { name: 'Instructions', exact: true }).click();
+  const instructions = page.getByRole('dialog', { name: 'Instructions' });
+  await instructions.getByRole('textbox', { name: 'Your instructions' }).fill('Always be brief.');
+  await instructions.getByRole('button', { name: 'Save', exact: true }).click();
+  await instructions.getByRole('button', { name: 'Save anyway' }).click();
+  await expect(instructions).toBeHidden();
+  await send(page, 'Hello Gemini, with my instructions');
+  await expect(page.getByRole('alert').filter({ hasText: 'Gemini cannot' }).first()).toBeVisible({ timeout: 60_000 });
+  await shared.getByRole('button').first().click();
+  const refused = list.getByRole('listitem').filter({ hasText: 'Hello Gemini, with my instructions' });
+  await expect(refused).toContainText('Last turn failed');
+  await expect(page).toHaveTitle('(1) Baton');
+  // The list holds: no row runs into the next, and the badge lies inside its row.
+  const rows = await Promise.all([0, 1].map((index) => list.getByRole('listitem').nth(index).boundingBox()));
+  expect(rows[0]!.y + rows[0]!.height).toBeLessThanOrEqual(rows[1]!.y + 1);
+  const badge = await shared.getByLabel(/^Agents: /).boundingBox();
+  const row = await shared.boundingBox();
+  expect(badge!.x + badge!.width).toBeLessThanOrEqual(row!.x + row!.width);
+  expect(badge!.y + badge!.height).toBeLessThanOrEqual(row!.y + row!.height);
+  await page.screenshot({ path: 'e2e/artifacts/tour-list.png' });
+
+  // A restart: the same address, and the conversation that was open last opens.
+  const address = host.url;
+  await host.kill();
+  host = await startWebHost(dataDir, env, 15_000, { port: 'remembered' });
+  expect(new URL(host.url).port).toBe(new URL(address).port);
+  await page.goto(host.url);
+  await expect(page.getByRole('article', { name: 'You' }).first()).toContainText('Hello Claude, in turn');
+  await expect(page.getByRole('article', { name: /^OpenCode/ }).last()).toContainText('Hello OpenCode, in turn');
+  await page.screenshot({ path: 'e2e/artifacts/tour-restart.png', fullPage: true });
 });

@@ -43,6 +43,8 @@ export function Composer() {
   // A new conversation needs a folder that can be worked in (checked as it is typed).
   const folderBlocked = useBaton((state) => (selectActiveSummary(state) ? undefined : state.draft.cwd.trim() === '' ? 'Choose a working folder first.' : (state.draftFolderProblem ?? undefined)));
   const canSend = !running && !sending && text.trim() !== '' && missing === undefined && folderBlocked === undefined;
+  // Why Send is off, once there is something to send (an empty box says nothing yet; the header asks for the folder).
+  const blockedWhy = running ? undefined : missing ? 'missing' : folderBlocked !== undefined && text.trim() !== '' ? 'folder' : undefined;
   const canQueue = running && conversationId !== undefined && queued === undefined && text.trim() !== '';
   const commands = useBaton(useShallow(selectCommandSuggestions));
   const cwd = useBaton((state) => selectActiveSummary(state)?.cwd ?? state.draft.cwd);
@@ -174,7 +176,7 @@ export function Composer() {
         </p>
       ) : null}
       {/* Why Send is off, on a line of its own above the box (never squeezed in beside the buttons). */}
-      {(missing || folderBlocked) && !running ? (
+      {blockedWhy ? (
         <p id="send-blocked" className="notice notice-warning send-blocked">
           {missing
             ? `${missing.displayName} is not available here, so nothing can be sent to it: ${missing.managed ? 'install it above' : 'install it, or fix its entry in agents.json'}, or pick another agent.`
@@ -247,7 +249,7 @@ export function Composer() {
             Queue
           </button>
         ) : (
-          <button type="submit" disabled={!canSend} aria-describedby={(missing || folderBlocked) && !running ? 'send-blocked' : undefined}>
+          <button type="submit" disabled={!canSend} aria-describedby={blockedWhy ? 'send-blocked' : undefined}>
             Send
           </button>
         )}
