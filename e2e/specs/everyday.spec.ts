@@ -283,6 +283,13 @@ test('a whole command line pasted into Command is shown split, and split with on
   // What only a shell does is refused with the reason, before saving.
   await command.fill('node a.js | tee log');
   await expect(dialog).toContainText('This command cannot be started as it is: It uses the shell\'s "|"');
+  // Saved as pasted, a command line is split, not refused.
+  await command.fill(`${process.execPath} "/srv/my tools/index.js" --root /tmp`);
+  await dialog.getByRole('textbox', { name: 'Arguments' }).fill('');
+  await dialog.getByRole('button', { name: 'Save server' }).click();
+  const saved = dialog.getByRole('listitem').filter({ hasText: 'files' });
+  await expect(saved).toContainText(`stdio · ${process.execPath} /srv/my tools/index.js --root /tmp`);
+  await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).toBeVisible();
 });
 
 test('a server can be removed from the toolbox, saying first which conversations use it', async ({ page }) => {

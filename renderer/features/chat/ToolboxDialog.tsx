@@ -66,11 +66,20 @@ function ServerForm({ server }: { server?: CatalogServer }) {
   const rowLabel = stdio ? 'Variable name' : 'Header name';
   const save = async (): Promise<void> => {
     const entries = rows.filter((row) => row.name.trim() !== '').map((row) => ({ name: row.name, value: row.value, secret: row.secret, ...(row.keep && row.secret ? { keep: true } : {}) }));
+    // A whole command line pasted into Command is saved split (as the note under it shows), not refused.
+    const pasted = stdio && /\s|["'\\]/.test(command.trim()) ? splitCommandLine(command.trim()) : undefined;
+    const split = pasted && !('problem' in pasted) && pasted.args.length > 0 ? pasted : undefined;
+    const program = split ? split.command : command;
+    const argv = [...(split?.args ?? []), ...args.split('\n').map((arg) => arg.trim()).filter(Boolean)];
+    if (split) {
+      setCommand(split.command);
+      setArgs(argv.join('\n'));
+    }
     const input = {
       name,
       transport,
       ...(server ? { description: server.description, variables: server.variables, bridge: server.bridge } : {}),
-      ...(stdio ? { command, args: args.split('\n').map((arg) => arg.trim()).filter(Boolean), env: entries } : { url, headers: entries }),
+      ...(stdio ? { command: program, args: argv, env: entries } : { url, headers: entries }),
     };
     await (server ? updateServer(server.serverId, input) : addServer(input));
   };
