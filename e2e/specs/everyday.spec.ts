@@ -456,7 +456,7 @@ async function headerHeight(page: Page): Promise<number> {
   return Math.round(bottom.y + bottom.height - top.y);
 }
 
-test('the header is one compact row and a row of options that folds away; narrow, Toolbox and Instructions are in "More actions"; the options shown are those of the agent the next message goes to', async ({ page }) => {
+test('the header is one compact row, the options a row beside the composer that folds into their values; narrow, Toolbox and Instructions are in "More actions"; the options shown are those of the agent the next message goes to', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const dataDir = tempDir('e2e-everyday-header');
   registerFakeAgents(dataDir, [{ name: 'Fake', options: { models: ['alpha', 'beta'] } }, { name: 'Other', options: { models: ['gamma', 'delta'] } }]);
@@ -478,7 +478,15 @@ test('the header is one compact row and a row of options that folds away; narrow
   await expect(options.getByRole('combobox', { name: 'Model' })).toHaveValue('alpha');
   const wideOpen = await headerHeight(page);
   console.log(`header at 1280×800: ${wideOpen} px with its options`);
-  expect(wideOpen).toBeLessThanOrEqual(130);
+  // The options sit beside the composer: the header is the title row and one session row.
+  expect(wideOpen).toBeLessThanOrEqual(90);
+  // From the window's top to the first message: at most 96 px, options shown or not (issue 37).
+  const firstMessage = async (): Promise<number> => Math.round((await page.getByRole('article').first().boundingBox())!.y);
+  console.log(`first message at 1280×800: ${await firstMessage()} px with the options shown`);
+  expect(await firstMessage()).toBeLessThanOrEqual(96);
+  const composer = await page.locator('form.composer').boundingBox();
+  const bar = await page.getByRole('region', { name: 'Options of the next message' }).boundingBox();
+  expect(bar!.y + bar!.height).toBeLessThanOrEqual(composer!.y + 1);
 
   const toggle = page.getByRole('button', { name: 'Hide options' });
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
@@ -487,7 +495,10 @@ test('the header is one compact row and a row of options that folds away; narrow
   await expect(page.getByRole('button', { name: 'Options', exact: true })).toHaveAttribute('aria-expanded', 'false');
   const wideClosed = await headerHeight(page);
   console.log(`header at 1280×800: ${wideClosed} px folded`);
-  expect(wideClosed).toBeLessThanOrEqual(95);
+  expect(wideClosed).toBeLessThanOrEqual(90);
+  expect(await firstMessage()).toBeLessThanOrEqual(96);
+  // Folded, the values stay in view.
+  await expect(page.getByRole('region', { name: 'Options of the next message' })).toContainText('ALPHA');
 
   // Narrow: still compact, and Toolbox and Instructions are in "More actions".
   await page.setViewportSize({ width: 520, height: 800 });

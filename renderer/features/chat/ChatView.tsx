@@ -6,6 +6,7 @@ import { Composer } from './Composer.js';
 import { ImportReviewNotice } from './ImportReviewDialog.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { SessionHeader } from './SessionHeader.js';
+import { OptionsBar } from './OptionsBar.js';
 import { Transcript } from './Transcript.js';
 import { isInstructionRefusal, RefusalActions } from './RefusalActions.js';
 
@@ -26,6 +27,7 @@ export function ChatView() {
       <Transcript transcript={transcript} focusSeq={focus && focus.conversationId === transcript?.conversationId ? focus.seq : undefined} />
       <Banners />
       {summary ? <ImportReviewNotice /> : null}
+      <OptionsBar />
       {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
     </main>
   );

@@ -9,20 +9,13 @@ import { AgentPicker } from '../agents/AgentPicker.js';
 import { AgentCard } from './AgentCard.js';
 import { AgentSessions } from './AgentSessions.js';
 import { InstallAction, ManagedAgent } from './AgentInstall.js';
-import { DraftSessionOptions, NextAgentOptions, SessionOptions } from './SessionOptions.js';
-import { readPreference, writePreference } from '../../persisted/preferences.js';
-import { useState } from 'react';
+import { DraftSessionOptions } from './SessionOptions.js';
 import { FolderField } from './FolderField.js';
 import { ProcessSharing } from './ProcessSharing.js';
 import { ToolsWaysOut } from './ToolsWaysOut.js';
 import { Tip } from '../../components/Tip.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
-const compactNumber = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
-
-function compact(value: number): string {
-  return compactNumber.format(value);
-}
 
 /** The header of the chat pane. */
 export function SessionHeader() {
@@ -45,19 +38,12 @@ export function SessionHeader() {
   const agentsFileProblem = useBaton((state) => state.agentsFileProblem);
   const bound = summary !== undefined;
   const opening = useBaton((state) => state.selection.kind === 'conversation') && !bound;
-  const [optionsOpen, setOptionsOpen] = useState(() => (readPreference('header.options') ?? (window.matchMedia('(max-width: 800px)').matches ? 'closed' : 'open')) === 'open');
   if (opening) {
     // A conversation is being opened: show nothing of the new-conversation draft meanwhile.
     return <header className="session-header" aria-busy="true" />;
   }
   const switching = summary !== undefined && nextAgent !== undefined && nextAgent !== summary.agentId;
   const nextName = selected?.displayName ?? nextAgent;
-  // The options row, and its toggle, only when there is something in it.
-  const hasOptions = switching || (transcript?.sessionOptions.length ?? 0) > 0 || (transcript?.usage?.size ?? 0) > 0;
-  const toggleOptions = (): void => {
-    writePreference('header.options', optionsOpen ? 'closed' : 'open');
-    setOptionsOpen(!optionsOpen);
-  };
   return (
     <header className={bound ? 'session-header compact' : 'session-header'}>
       <div className="field">
@@ -88,24 +74,6 @@ export function SessionHeader() {
         Instructions
         {draft.instructions?.text.trim() && !bound ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}
       </button>
-      {bound && hasOptions ? (
-        <button type="button" className="header-action options-toggle" aria-expanded={optionsOpen} aria-controls="session-options-row" onClick={toggleOptions}>
-          {optionsOpen ? 'Hide options' : 'Options'}
-        </button>
-      ) : null}
-      {bound && summary && hasOptions ? (
-        <div id="session-options-row" className="options-row" hidden={!optionsOpen}>
-          {/* The pickers and the meter are those of the agent the next message goes to. */}
-          {switching && nextAgent ? <NextAgentOptions conversationId={summary.conversationId} agentId={nextAgent} agentName={nextName ?? nextAgent} /> : transcript ? <SessionOptions transcript={transcript} /> : null}
-          {!switching && transcript?.usage && transcript.usage.size > 0 ? (
-            <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
-              Context: {compact(transcript.usage.used)} of {compact(transcript.usage.size)} tokens{' '}
-              <meter min={0} max={transcript.usage.size} value={transcript.usage.used} aria-label="Context used" />
-            </p>
-          ) : null}
-          {switching ? <p className="hint usage">{nextName} starts with a handoff of this conversation: its context is counted once it replies.</p> : null}
-        </div>
-      ) : null}
       {summary ? <ProcessSharing conversationId={summary.conversationId} activeTurnId={transcript?.activeTurnId ?? null} /> : null}
       {switching ? (
         <p className="hint next-agent" role="status">
