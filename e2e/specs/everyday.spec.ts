@@ -456,7 +456,7 @@ async function headerHeight(page: Page): Promise<number> {
   return Math.round(bottom.y + bottom.height - top.y);
 }
 
-test('the header is one compact row, the options a row beside the composer that folds into their values; narrow, Toolbox and Instructions are in "More actions"; the options shown are those of the agent the next message goes to', async ({ page }) => {
+test('the header is one compact row, the options a row beside the composer that folds into their values; narrow, Toolbox and Instructions are in "Conversation actions"; the options shown are those of the agent the next message goes to', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const dataDir = tempDir('e2e-everyday-header');
   registerFakeAgents(dataDir, [{ name: 'Fake', options: { models: ['alpha', 'beta'] } }, { name: 'Other', options: { models: ['gamma', 'delta'] } }]);
@@ -500,18 +500,18 @@ test('the header is one compact row, the options a row beside the composer that 
   // Folded, the values stay in view.
   await expect(page.getByRole('region', { name: 'Options of the next message' })).toContainText('ALPHA');
 
-  // Narrow: still compact, and Toolbox and Instructions are in "More actions".
+  // Narrow: still compact, and Toolbox and Instructions are in "Conversation actions".
   await page.setViewportSize({ width: 520, height: 800 });
   const narrow = await headerHeight(page);
   console.log(`header at 520×800: ${narrow} px folded`);
   expect(narrow).toBeLessThanOrEqual(150);
   await expect(page.getByRole('button', { name: 'Toolbox' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Instructions', exact: true })).toBeHidden();
-  await page.getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('button', { name: 'Conversation actions' }).click();
   await page.getByRole('menuitem', { name: 'Toolbox' }).click();
   await expect(page.getByRole('dialog', { name: 'Toolbox' })).toBeVisible();
   await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('button', { name: 'Close' }).click();
-  await page.getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('button', { name: 'Conversation actions' }).click();
   await page.getByRole('menuitem', { name: 'Instructions' }).click();
   await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeVisible();
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Cancel' }).click();

@@ -11,6 +11,19 @@ import { syntheticTranscript } from '../fixtures/syntheticTranscript.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 
+/** Chooses one of the open conversation's actions from its menu "Conversation actions". */
+async function conversationAction(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Conversation actions' }).click();
+  await page.getByRole('menuitem', { name, exact: true }).click();
+}
+
+/** The conversation's menu offers `name` (then closes). */
+async function expectAction(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Conversation actions' }).click();
+  await expect(page.getByRole('menuitem', { name, exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+}
+
 const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 let host: WebHost;
 
@@ -81,31 +94,31 @@ test('rename, archive, delete with undo, and erase for good', async ({ page }) =
   await converse(page, 'first conversation here');
   const list = page.getByRole('list', { name: 'Conversations' });
 
-  await page.getByRole('button', { name: 'Rename' }).click();
+  await conversationAction(page, 'Rename');
   await page.getByRole('textbox', { name: 'Conversation title' }).fill('Renamed notes');
   await page.getByRole('textbox', { name: 'Conversation title' }).press('Enter');
   await expect(list.getByRole('listitem')).toHaveText([/Renamed notes/]);
 
-  await page.getByRole('button', { name: 'Archive', exact: true }).click();
+  await conversationAction(page, 'Archive');
   await expect(list.getByRole('listitem')).toHaveCount(0);
   await page.getByRole('button', { name: 'Archived', exact: true }).click();
   await expect(list.getByRole('listitem')).toHaveText([/Renamed notes/]);
-  await page.getByRole('button', { name: 'Unarchive' }).click();
+  await conversationAction(page, 'Unarchive');
   await page.getByRole('button', { name: 'Recent' }).click();
   await expect(list.getByRole('listitem')).toHaveCount(1);
 
-  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await conversationAction(page, 'Delete');
   await expect(list.getByRole('listitem')).toHaveCount(0);
   await expect(page.getByRole('status')).toContainText('moved to the trash');
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(list.getByRole('listitem')).toHaveCount(1);
 
-  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await conversationAction(page, 'Delete');
   await page.getByRole('button', { name: 'Trash' }).click();
   await list.getByRole('listitem').first().getByRole('button').click();
   await expect(page.getByText('This conversation is in the trash')).toBeVisible();
   page.once('dialog', (dialog) => void dialog.accept());
-  await page.getByRole('button', { name: 'Delete forever' }).click();
+  await conversationAction(page, 'Delete forever');
   await expect(list.getByRole('listitem')).toHaveCount(0);
   await expect(page.getByText('The trash is empty.')).toBeVisible();
 });
@@ -137,9 +150,9 @@ test('after Archive the pane still shows that conversation, offers Unarchive, an
   const running = await startWithFakeAgent();
   await page.goto(running.url);
   await converse(page, 'keep this one');
-  await page.getByRole('button', { name: 'Archive', exact: true }).click();
+  await conversationAction(page, 'Archive');
   await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Unarchive' })).toBeVisible();
+  await expectAction(page, 'Unarchive');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Archived');
   await expectCoherent(page, 'keep this one', 'keep this one');
   await page.getByRole('textbox', { name: 'Message' }).fill('still here after archiving');
@@ -152,12 +165,12 @@ test('after Unarchive the pane still shows that conversation, offers Archive, an
   const running = await startWithFakeAgent();
   await page.goto(running.url);
   await converse(page, 'file me away');
-  await page.getByRole('button', { name: 'Archive', exact: true }).click();
+  await conversationAction(page, 'Archive');
   await page.getByRole('button', { name: 'Archived', exact: true }).click();
   await page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().getByRole('button').click();
-  await page.getByRole('button', { name: 'Unarchive' }).click();
+  await conversationAction(page, 'Unarchive');
   await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Archive', exact: true })).toBeVisible();
+  await expectAction(page, 'Archive');
   await expect(page.getByRole('heading', { level: 1 })).not.toContainText('Archived');
   await expectCoherent(page, 'file me away', 'file me away');
   await page.getByRole('textbox', { name: 'Message' }).fill('back in the list');
@@ -170,14 +183,14 @@ test('after Delete the pane shows that conversation in the trash, offers Restore
   const running = await startWithFakeAgent();
   await page.goto(running.url);
   await converse(page, 'throw me out');
-  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await conversationAction(page, 'Delete');
   await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(0);
-  await expect(page.getByRole('toolbar', { name: 'Conversation actions' }).getByRole('button', { name: 'Restore' })).toBeVisible();
+  await expectAction(page, 'Restore');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('In the trash');
   await expectCoherent(page, 'throw me out', 'throw me out');
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveCount(0);
   await expect(page.getByText('This conversation is in the trash. Restore it to continue.')).toBeVisible();
-  await page.getByRole('toolbar', { name: 'Conversation actions' }).getByRole('button', { name: 'Restore' }).click();
+  await conversationAction(page, 'Restore');
   await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(1);
   await page.getByRole('textbox', { name: 'Message' }).fill('restored and answered');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
@@ -190,13 +203,13 @@ test('export as Markdown and JSONL; the JSONL imports as an equal conversation',
   await converse(page, 'export me please');
 
   const markdownDownload = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export Markdown' }).click();
+  await conversationAction(page, 'Export Markdown');
   const markdown = readFileSync((await (await markdownDownload).path()), 'utf8');
   expect(markdown).toContain('## You\n\nexport me please');
   expect(markdown).toContain('## Fake\n\nFake reply: export me please');
 
   const jsonlDownload = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export JSONL' }).click();
+  await conversationAction(page, 'Export JSONL');
   const download = await jsonlDownload;
   expect(download.suggestedFilename()).toBe('export-me-please.jsonl');
   const file = await download.path();

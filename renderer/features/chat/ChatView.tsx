@@ -22,8 +22,11 @@ export function ChatView() {
       <button type="button" className="sidebar-toggle" aria-expanded={sidebarOpen} aria-controls="conversation-history" onClick={() => setSidebarOpen(!sidebarOpen)}>
         ☰ Conversations
       </button>
-      {summary ? <ConversationHeader summary={summary} /> : null}
-      <SessionHeader />
+      {/* An existing conversation's header is one row: its title and menu, then the agent, the folder, Toolbox and Instructions. */}
+      <div className={summary ? 'pane-header' : 'pane-header draft'}>
+        {summary ? <ConversationHeader summary={summary} /> : null}
+        <SessionHeader />
+      </div>
       <Transcript transcript={transcript} focusSeq={focus && focus.conversationId === transcript?.conversationId ? focus.seq : undefined} />
       <Banners />
       {summary ? <ImportReviewNotice /> : null}

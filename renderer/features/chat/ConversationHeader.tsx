@@ -70,17 +70,10 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
           }}
         />
       )}
-      <div className="conversation-actions" role="toolbar" aria-label="Conversation actions">
-        {actions.map((action) => (
-          <button key={action.label} type="button" className={action.danger ? 'danger' : undefined} onClick={action.run}>
-            {action.label}
-          </button>
-        ))}
-      </div>
-      {/* On narrow windows the same actions live in one menu. */}
+      {/* What can be done with the conversation, in one menu (the header keeps one row). */}
       <DropdownMenu.Root>
-        <DropdownMenu.Trigger className="more-actions" aria-label="More actions">
-          ⋯
+        <DropdownMenu.Trigger className="more-actions" aria-label="Conversation actions" title="Conversation actions: rename, archive, delete, export">
+          <span aria-hidden="true">⋯</span>
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
