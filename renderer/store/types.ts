@@ -326,7 +326,7 @@ export type RewindSlice = {
   /** Replaces the last reply: its turn is set aside (files kept) and the message is sent again (this once without the person's instructions, if asked). */
   retry(turnId: string, options?: { withoutInstructions?: boolean }): Promise<void>;
   /** "Edit and resend": the last message with no file to put back goes straight back to the box; otherwise dialog "Rewind". */
-  editMessage(turnId: string): Promise<void>;
+  editAndResend(turnId: string): Promise<void>;
   /**
    * Resolves a turn the agent refused for the person's instructions, from the refusal's buttons:
    * send this message without them, stop sending them to that agent, or allow its command-line channel; then the message goes again.

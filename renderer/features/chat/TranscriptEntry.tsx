@@ -40,7 +40,7 @@ function MessageTime({ at }: { at: string }) {
  */
 function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: string | undefined; retryTurnId?: string | undefined }) {
   const openRewind = useBaton((state) => state.openRewind);
-  const editMessage = useBaton((state) => state.editMessage);
+  const editAndResend = useBaton((state) => state.editAndResend);
   const openBranch = useBaton((state) => state.openBranch);
   const retry = useBaton((state) => state.retry);
   const busy = useBaton((state) => state.sending);
@@ -54,7 +54,7 @@ function MessageActions({ text, turnId, retryTurnId }: { text: string; turnId?: 
       </button>
       {turnId && !scoped ? (
         <>
-          <button type="button" onClick={() => void editMessage(turnId)}>
+          <button type="button" onClick={() => void editAndResend(turnId)}>
             Edit and resend
           </button>
           <button type="button" onClick={() => void openRewind(turnId)}>

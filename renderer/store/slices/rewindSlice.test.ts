@@ -36,6 +36,25 @@ describe('going back', () => {
     expect(store.getState().messageBoxFocus).toBe(focus + 1);
   });
 
+  it('"Edit and resend" of the last message with no file to put back needs no dialog; with files, the dialog asks', async () => {
+    const plain = openWith('my draft', {
+      previewRewind: () => ({ setAside: [{ turnId: 't1', text: 'Hello Gemini', at: '' }], files: [], cannot: [], unavailable: null }),
+      rewindConversation: () => ({ rewindId: 'r', text: 'Hello Gemini', changed: [], failed: [] }),
+    });
+    await plain.store.getState().editAndResend('t1');
+    expect(plain.calls.map((call) => call.method)).toEqual(['previewRewind', 'rewindConversation']);
+    expect(plain.calls[1]?.params).toEqual({ conversationId: 'c', turnId: 't1', keepFiles: true, overwrite: [] });
+    expect(plain.store.getState().rewindDialog).toBeNull();
+    expect(plain.store.getState().composer.c).toBe('Hello Gemini');
+    expect(plain.store.getState().setAside.c).toBe('my draft');
+    const withFiles = openWith('', {
+      previewRewind: () => ({ setAside: [{ turnId: 't1', text: 'Hello Gemini', at: '' }], files: [{ path: 'a.txt', action: 'restored', changedByPerson: false }], cannot: [], unavailable: null }),
+    });
+    await withFiles.store.getState().editAndResend('t1');
+    expect(withFiles.calls.map((call) => call.method)).toEqual(['previewRewind', 'previewRewind']);
+    expect(withFiles.store.getState().rewindDialog?.turnId).toBe('t1');
+  });
+
   it('a refusal resolved from its buttons: the setting for that agent first, then the message again; "this time" goes without the instructions', async () => {
     const answers: Answers = {
       setAgentInstructionSettings: () => ({}),
@@ -46,7 +65,7 @@ describe('going back', () => {
     await off.store.getState().resolveRefusal('t1', 'off');
     expect(off.calls).toEqual([
       { method: 'setAgentInstructionSettings', params: { agentId: 'gemini', settings: { off: true } } },
-      { method: 'rewindConversation', params: { conversationId: 'c', turnId: 't1', keepFiles: true, overwrite: [] } },
+      { method: 'rewindConversation', params: { conversationId: 'c', turnId: 't1', keepFiles: true, overwrite: [], retry: true } },
       { method: 'sendMessage', params: { conversationId: 'c', text: 'Hello Gemini' } },
     ]);
     const once = openWith('', answers);

@@ -29,7 +29,7 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       set((state) => ({ rewindDialog: state.rewindDialog && { ...state.rewindDialog, busy: false, problem: messageOf(error) } }));
     }
   },
-  async editMessage(turnId) {
+  async editAndResend(turnId) {
     const { selection } = get();
     if (selection.kind !== 'conversation') {
       return;
