@@ -116,6 +116,11 @@ test('Claude: highlighted code with a copy button, outside links, and an edit pe
   await expect(permission.getByRole('button').first()).toBeFocused();
   await expect(permission.getByRole('button').first()).toHaveAttribute('aria-keyshortcuts', '1');
   await expect(page.getByRole('list', { name: 'Conversations' })).toContainText('Needs your permission');
+  // The mark is a small icon (its words read out and in its tooltip): the time keeps its line beside it.
+  const row = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first();
+  const mark = await row.locator('.status-mark').boundingBox();
+  const time = await row.locator('time').boundingBox();
+  expect(Math.abs(mark!.y + mark!.height / 2 - (time!.y + time!.height / 2))).toBeLessThan(4);
   await page.screenshot({ path: path.join(ARTIFACTS, 'permission-light.png') });
   await page.keyboard.press('1');
   await expect(permission).toContainText('✓ You chose:');

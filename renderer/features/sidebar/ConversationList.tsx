@@ -75,15 +75,18 @@ export function ConversationList() {
                 {conversation.preview && conversation.preview !== conversation.title ? <span className="conversation-preview">{conversation.preview.split('\n')[0]}</span> : null}
                 <span className="conversation-meta">
                   <AgentsUsed conversation={conversation} />
+                  {/* Status marks: small icons, their words for screen readers and in the tooltip, so the time keeps its place. */}
                   {conversation.running ? <span className="running-dot" aria-label="replying" /> : null}
                   {conversation.lastTurnFailed && !conversation.running ? (
-                    <span className="failure-badge" title="Its last message failed or was refused: open it to see why">
-                      <span aria-hidden="true">⚠</span> Last turn failed
+                    <span className="status-mark failure-badge" title="Last turn failed: its last message failed or was refused; open it to see why">
+                      <span aria-hidden="true">⚠</span>
+                      <span className="visually-hidden">Last turn failed</span>
                     </span>
                   ) : null}
                   {conversation.pendingPermissions > 0 ? (
-                    <span className="permission-badge" title="An agent is waiting for your permission">
-                      Needs your permission
+                    <span className="status-mark permission-badge" title="Needs your permission: an agent is waiting for your answer">
+                      <span aria-hidden="true">?</span>
+                      <span className="visually-hidden">Needs your permission</span>
                     </span>
                   ) : null}
                   <time dateTime={conversation.updatedAt}>{relativeTime(conversation.updatedAt)}</time>
