@@ -1,5 +1,6 @@
 /** Title (renamable in place) and what can be done with the open conversation. */
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { Ellipsis } from 'lucide-react';
 import { useState } from 'react';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { useBaton } from '../../store/index.js';
@@ -72,8 +73,8 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
       )}
       {/* What can be done with the conversation, in one menu (the header keeps one row). */}
       <DropdownMenu.Root>
-        <DropdownMenu.Trigger className="more-actions" aria-label="Conversation actions" title="Conversation actions: rename, archive, delete, export">
-          <span aria-hidden="true">⋯</span>
+        <DropdownMenu.Trigger className="more-actions icon-action" aria-label="Conversation actions" title="Conversation actions: rename, archive, delete, export">
+          <Ellipsis size={16} aria-hidden="true" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content className="menu" align="end" sideOffset={4}>

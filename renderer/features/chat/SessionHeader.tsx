@@ -14,6 +14,7 @@ import { FolderField } from './FolderField.js';
 import { ProcessSharing } from './ProcessSharing.js';
 import { ToolsWaysOut } from './ToolsWaysOut.js';
 import { Tip } from '../../components/Tip.js';
+import { ScrollText, Wrench } from 'lucide-react';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
 
@@ -66,14 +67,32 @@ export function SessionHeader() {
       ) : null}
       <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} conversationId={summary?.conversationId} />
       {!bound ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
-      <button type="button" className="header-action pane-action" onClick={() => void openToolbox()}>
-        Toolbox
-        {!bound && draft.serverIds && draft.serverIds.length > 0 ? <span className="badge"> ({draft.serverIds.length})</span> : null}
-      </button>
-      <button type="button" className="header-action pane-action" disabled={!agentId} onClick={() => void openInstructions()}>
-        Instructions
-        {draft.instructions?.text.trim() && !bound ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}
-      </button>
+      {bound ? (
+        <>
+          {/* In the one-row header: icon buttons, named as before, with a tooltip. */}
+          <Tip text="Toolbox: the tools (MCP servers) this conversation may use">
+            <button type="button" className="header-action pane-action icon-action" aria-label="Toolbox" onClick={() => void openToolbox()}>
+              <Wrench size={16} aria-hidden="true" />
+            </button>
+          </Tip>
+          <Tip text="Instructions: what the agents are told before every message, at the level you ask for">
+            <button type="button" className="header-action pane-action icon-action" aria-label="Instructions" disabled={!agentId} onClick={() => void openInstructions()}>
+              <ScrollText size={16} aria-hidden="true" />
+            </button>
+          </Tip>
+        </>
+      ) : (
+        <>
+          <button type="button" className="header-action pane-action" onClick={() => void openToolbox()}>
+            Toolbox
+            {draft.serverIds && draft.serverIds.length > 0 ? <span className="badge"> ({draft.serverIds.length})</span> : null}
+          </button>
+          <button type="button" className="header-action pane-action" disabled={!agentId} onClick={() => void openInstructions()}>
+            Instructions
+            {draft.instructions?.text.trim() ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}
+          </button>
+        </>
+      )}
       {summary ? <ProcessSharing conversationId={summary.conversationId} activeTurnId={transcript?.activeTurnId ?? null} /> : null}
       {switching ? (
         <p className="hint next-agent" role="status">

@@ -48,7 +48,7 @@ describe('going back', () => {
     expect(plain.store.getState().composer.c).toBe('Hello Gemini');
     expect(plain.store.getState().setAside.c).toBe('my draft');
     const withFiles = openWith('', {
-      previewRewind: () => ({ setAside: [{ turnId: 't1', text: 'Hello Gemini', at: '' }], files: [{ path: 'a.txt', action: 'restored', changedByPerson: false }], cannot: [], unavailable: null }),
+      previewRewind: () => ({ setAside: [{ turnId: 't1', text: 'Hello Gemini', at: '' }], files: [{ path: 'a.txt', action: 'restored', changedByYou: false, outsideTurn: false, before: 'b', after: 'a', binary: false }], cannot: [], unavailable: null }),
     });
     await withFiles.store.getState().editAndResend('t1');
     expect(withFiles.calls.map((call) => call.method)).toEqual(['previewRewind', 'previewRewind']);
