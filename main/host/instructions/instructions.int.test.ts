@@ -80,7 +80,8 @@ describe.each(CONFORMANCE_AGENTS)('instructions for %s', (agent) => {
         expect(requests.length).toBeGreaterThan(0);
         for (const request of requests) {
           const channel = capability[intent]?.level === 'developer' ? request.developer : request.system;
-          expect(channel).toContain(marker);
+          // Said in full when it fails (once under load in CI a Codex request carried no instructions at all: which request was it?).
+          expect(channel, JSON.stringify({ system: request.system.slice(0, 300), developer: request.developer?.slice(0, 300), user: request.lastUserText.slice(0, 300), model: request.model, dialect: request.dialect })).toContain(marker);
           expect(request.userRaw).not.toContain(marker);
         }
         if (intent === 'replace') {
