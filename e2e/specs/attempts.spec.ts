@@ -170,6 +170,9 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     }
 
     // Keep Codex's: exactly its change in the folder, and the next message goes to Codex with the history.
+    // Claude's comparison is a turn of this conversation: Keep waits for it to end (else the dialog says
+    // "A reply is still being written"), as a person sees the reply finish first.
+    await expect(page.getByRole('timer', { name: /is working$/ })).toHaveCount(0, { timeout: 60_000 });
     // The person changed shared.txt meanwhile: it is left alone unless ticked; here it is ticked.
     writeFileSync(path.join(work, 'shared.txt'), "the person's own edit\n");
     await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
