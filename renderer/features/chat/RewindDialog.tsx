@@ -123,6 +123,12 @@ export function RewindDialog() {
   );
 }
 
+/** What the branch's files will be, by where it works and whether the files of that point are asked for. */
+const FILES_HINT = {
+  here: { restored: 'The files the agent changed after that point are put back as they were then (files you changed since are left alone).', asNow: 'The files stay as they are now.' },
+  copy: { restored: 'The copy holds the files as they were before this message.', asNow: 'The copy holds the files as they are now.' },
+} as const;
+
 /** Dialog "Branch from here". */
 export function BranchDialog() {
   const dialog = useBaton((state) => state.branchDialog);
@@ -170,7 +176,7 @@ export function BranchDialog() {
       <label className="checkbox">
         <input type="checkbox" checked={dialog.restoreFiles} onChange={(event) => choose({ restoreFiles: event.target.checked })} /> {dialog.ownCopy ? 'Start the copy from the files of that point' : 'Restore the files of that point in this folder'}
       </label>
-      <p className="hint">{dialog.restoreFiles ? (dialog.ownCopy ? 'The copy holds the files as they were before this message.' : 'The files the agent changed after that point are put back as they were then (files you changed since are left alone).') : dialog.ownCopy ? 'The copy holds the files as they are now.' : 'The files stay as they are now.'}</p>
+      <p className="hint">{FILES_HINT[dialog.ownCopy ? 'copy' : 'here'][dialog.restoreFiles ? 'restored' : 'asNow']}</p>
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
     </DialogFrame>
   );
