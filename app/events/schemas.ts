@@ -113,6 +113,11 @@ export const payloadSchemas = {
     failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
     /** A Retry of the last reply (its message is sent again at once): shown as one line, "Retried · Undo". */
     retry: z.literal(true).optional(),
+    /**
+     * Where the agent's own session can go on from: its message that ended the last turn kept (the
+     * session ran it), so the next turn forks that session there instead of starting a new one.
+     */
+    fork: z.object({ agentId: id, sessionId: z.string(), messageId: z.string(), watermark: z.number().int().nonnegative() }).optional(),
   }),
   /** "Undo rewind": the set-aside turns are back, and the files the rewind wrote are as they were before it. */
   'conversation.rewindUndone': z.object({ rewindId: id, failed: z.array(z.object({ path: z.string(), reason: z.string() })).default([]) }),
@@ -192,7 +197,8 @@ export const payloadSchemas = {
     agentId: id,
     sessionId: z.string(),
     agentVersion: z.string().optional(),
-    how: z.enum(['new', 'load', 'resume']),
+    /** `fork`: a copy of the conversation's earlier session, cut where a rewind went back to. */
+    how: z.enum(['new', 'load', 'resume', 'fork']),
     /** Digest of the binding's session part the session was created with (its instructions and servers). */
     sessionDigest: z.string().optional(),
     /** The agent takes follow-ups into a running turn (it advertises `_meta.steering`). */
@@ -314,7 +320,7 @@ export const payloadSchemas = {
     toAgentName: z.string(),
     fidelity: z.enum(['resumed', 'replayed', 'handed-off']),
     /** How the agent's session was bound for the turn. */
-    how: z.enum(['live', 'resume', 'load', 'new']),
+    how: z.enum(['live', 'resume', 'load', 'new', 'fork']),
     /** The handoff (a new session) or the delta (a reopened one). */
     kind: z.enum(['handoff', 'delta']),
     text,

@@ -39,7 +39,19 @@ export const conversationContextSchema = z.object({
    * Each agent's own session in this conversation: how it was bound and its watermark, the seq of
    * the last turn end it took part in (what happened after it is what that session has not seen).
    */
-  sessions: z.record(z.string(), z.object({ sessionId: z.string(), how: z.enum(['new', 'load', 'resume']), watermark: z.number().int().nonnegative(), sessionDigest: z.string().optional() })).default({}),
+  sessions: z
+    .record(
+      z.string(),
+      z.object({
+        sessionId: z.string(),
+        how: z.enum(['new', 'load', 'resume', 'fork']),
+        watermark: z.number().int().nonnegative(),
+        sessionDigest: z.string().optional(),
+        /** After a rewind: the session is not reopened as it is but forked at this message of the agent's (it saw nothing later). */
+        forkAt: z.string().optional(),
+      }),
+    )
+    .default({}),
   /** Option choices per agent (`chosenOptions` are the current agent's). */
   chosenByAgent: z.record(z.string(), z.record(z.string(), z.string())).default({}),
   /** The context size each agent last reported (tokens), for the size of a handoff to it. */
@@ -127,10 +139,11 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       const { agentId, sessionId, how } = event.payload;
       const before = state.sessions[agentId];
       // A reopened session remembers what it saw; a new one has seen nothing yet.
-      const reopened = how !== 'new' && before?.sessionId === sessionId;
-      const watermark = reopened ? before.watermark : 0;
+      // A fork made after a rewind saw what the forked session saw up to the rewind point.
+      const reopened = (how !== 'new' && before?.sessionId === sessionId) || (how === 'fork' && before?.forkAt !== undefined);
+      const watermark = reopened && before ? before.watermark : 0;
       // What a session was created with stays its own: agents keep it across a reopen (Claude does).
-      const sessionDigest = reopened ? before.sessionDigest : event.payload.sessionDigest;
+      const sessionDigest = reopened && before ? before.sessionDigest : event.payload.sessionDigest;
       return { ...state, session: event.payload, sessions: { ...state.sessions, [agentId]: { sessionId, how, watermark, ...(sessionDigest ? { sessionDigest } : {}) } } };
     }
     case 'turn.ended': {
@@ -164,8 +177,16 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
     case 'instructions.set':
       return { ...state, instructions: event.payload.text.trim() === '' ? null : event.payload };
     case 'conversation.rewound': {
-      const { rewindId, setAside, pointSeq } = event.payload;
-      return withoutSessionsPast({ ...state, setAside: { ...state.setAside, ...Object.fromEntries(setAside.map((turnId) => [turnId, rewindId])) } }, pointSeq);
+      const { rewindId, setAside, pointSeq, fork } = event.payload;
+      const before = fork ? state.sessions[fork.agentId] : undefined;
+      const kept = withoutSessionsPast({ ...state, setAside: { ...state.setAside, ...Object.fromEntries(setAside.map((turnId) => [turnId, rewindId])) } }, pointSeq);
+      if (!fork || before?.sessionId !== fork.sessionId) {
+        return kept;
+      }
+      // The session saw the set-aside turns, so it goes on in a copy cut at the rewind point.
+      const forkable = { ...before, watermark: fork.watermark, forkAt: fork.messageId };
+      const session = state.session?.agentId === fork.agentId ? state.session : kept.session;
+      return { ...kept, sessions: { ...kept.sessions, [fork.agentId]: forkable }, session };
     }
     case 'conversation.rewindUndone': {
       // The turns are back; a session that saw turns after the rewind point is not reused (nor one made since).

@@ -4,4 +4,4 @@ export * from './state.js';
 export * from './reduce.js';
 export * from './summary.js';
 export * from './unfinished.js';
-export { canUndoRewind, isSetAside, rewindFilesText } from './rewinds.js';
+export { canUndoRewind, isSetAside, rewindFilesText, sessionForkPoint } from './rewinds.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventDraft, TranscriptEvent } from '../events/index.js';
 import { toMarkdown } from './exportFormats.js';
 import { reduce, reduceAll } from './reduce.js';
-import { canUndoRewind, isSetAside } from './rewinds.js';
+import { canUndoRewind, isSetAside, sessionForkPoint } from './rewinds.js';
 import { emptyTranscript } from './state.js';
 import { summarizeAll } from './summary.js';
 
@@ -71,5 +71,45 @@ describe('rewinds in the transcript', () => {
     expect(folded).toContain('two');
     expect(folded).toContain('three');
     expect(markdown.slice(0, markdown.indexOf('Rewound to'))).not.toContain('reply to two');
+  });
+
+  describe('where the agent session can be forked after a rewind', () => {
+    /** Turn t2 with chunks carrying the agent's message ids; `extra` after its message. */
+    const withIds = (turnId: string, extra: EventDraft[] = []): EventDraft[] => [
+      { type: 'turn.started', payload: { turnId, agentId: 'claude', agentName: 'Claude', text: turnId } },
+      { type: 'message.chunk', payload: { turnId, messageId: `msg_${turnId}`, text: 'reply' } },
+      ...extra,
+      { type: 'turn.ended', payload: { turnId, outcome: 'completed', stopReason: 'end_turn' } },
+    ];
+    // seq: 1 created, 2 bound, 3-5 t1, 6-8 t2 (retried: its start is seq 6)
+    const two = [created, bound, ...withIds('t1'), ...withIds('t2')];
+    const pointOf = (drafts: EventDraft[], pointSeq = 6) => {
+      const all = events(drafts);
+      return sessionForkPoint(all, reduceAll(emptyTranscript('c1'), all), pointSeq);
+    };
+
+    it("is the last kept turn's closing message, in the session that ran it", () => {
+      expect(pointOf(two)).toEqual({ agentId: 'claude', sessionId: 's1', messageId: 'msg_t1', watermark: 5 });
+    });
+
+    it('the context keeps that session, to be forked there, with the watermark of the point', () => {
+      const all = events([...two, { type: 'conversation.rewound', payload: { rewindId: 'r1', toTurnId: 't2', pointSeq: 6, pointAt: 'x', setAside: ['t2'], files: 'kept', changed: [], failed: [], fork: pointOf(two) } }]);
+      const state = reduceAll(emptyTranscript('c1'), all);
+      expect(state.sessions.claude).toMatchObject({ sessionId: 's1', watermark: 5, forkAt: 'msg_t1' });
+      // The fork, once bound, saw what the session saw up to the point; it is reopened as itself later.
+      const forked = reduceAll(state, events([{ type: 'session.bound', payload: { agentId: 'claude', sessionId: 's2', how: 'fork' } }]).map((event) => ({ ...event, seq: 10 })));
+      expect(forked.sessions.claude).toEqual({ sessionId: 's2', how: 'fork', watermark: 5 });
+    });
+
+    it('is none when a tool call came after the message, the turn did not complete, another session ran it, or nothing before the point', () => {
+      const tool: EventDraft = { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'k1', title: 'Read', kind: 'read', status: 'completed' } };
+      expect(pointOf([created, bound, ...withIds('t1', [tool]), ...withIds('t2')])).toBeUndefined();
+      const failed = withIds('t1').map((draft) => (draft.type === 'turn.ended' ? { ...draft, payload: { ...draft.payload, outcome: 'failed' as const } } : draft));
+      expect(pointOf([created, bound, ...failed, ...withIds('t2')])).toBeUndefined();
+      const rebound: EventDraft = { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's9', how: 'new' } };
+      // t1 ran in s1; the conversation's Claude session is now s9 (bound in t2).
+      expect(pointOf([created, bound, ...withIds('t1'), rebound, ...withIds('t2')], 7)).toBeUndefined();
+      expect(pointOf(two, 3)).toBeUndefined();
+    });
   });
 });

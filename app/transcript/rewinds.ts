@@ -53,3 +53,33 @@ export function markSelfApprovingMode(state: TranscriptState, turnId: string | n
   }
   return { ...state, turns: { ...state.turns, [turn.turnId]: { ...turn, selfApprovingMode: current.name } } };
 }
+
+/** Events in a turn after which the agent's session holds more than its last message (a fork there would cut them off). */
+const AFTER_MESSAGE = new Set<TranscriptEvent['type']>(['tool.call', 'tool.updated', 'subagent.updated', 'subagent.event', 'terminal.started', 'terminal.exited']);
+
+/**
+ * Where an agent's session can go on from after a rewind to `pointSeq`: the last turn kept ended
+ * completed with a message of its agent's (nothing after it in the turn), in the session that agent
+ * still has in the conversation, which saw turns past the point (else it is kept as it is). The
+ * session is then forked at that message instead of given up. Undefined when there is no such turn.
+ */
+export function sessionForkPoint(events: readonly TranscriptEvent[], state: Pick<TranscriptState, 'sessions' | 'setAside'>, pointSeq: number): EventPayload<'conversation.rewound'>['fork'] {
+  const before = events.filter((event) => event.seq < pointSeq);
+  const ended = before.findLast((event): event is Extract<TranscriptEvent, { type: 'turn.ended' }> => event.type === 'turn.ended' && state.setAside[event.payload.turnId] === undefined);
+  if (!ended || ended.payload.outcome !== 'completed') {
+    return undefined;
+  }
+  const { turnId } = ended.payload;
+  const started = before.find((event): event is Extract<TranscriptEvent, { type: 'turn.started' }> => event.type === 'turn.started' && event.payload.turnId === turnId);
+  const agentId = started?.payload.agentId;
+  const own = agentId === undefined ? undefined : state.sessions[agentId];
+  if (agentId === undefined || !own || own.watermark <= pointSeq) {
+    return undefined;
+  }
+  const bound = before.findLast((event): event is Extract<TranscriptEvent, { type: 'session.bound' }> => event.type === 'session.bound' && event.seq < ended.seq && event.payload.agentId === agentId);
+  const last = before.findLast((event) => event.seq < ended.seq && 'turnId' in event.payload && event.payload.turnId === turnId && (event.type === 'message.chunk' || AFTER_MESSAGE.has(event.type)));
+  if (bound?.payload.sessionId !== own.sessionId || last?.type !== 'message.chunk' || last.payload.messageId === undefined) {
+    return undefined;
+  }
+  return { agentId, sessionId: own.sessionId, messageId: last.payload.messageId, watermark: ended.seq };
+}

@@ -285,6 +285,22 @@ export class AgentConnection {
     return sessionOptions(response.modes, response.configOptions);
   }
 
+  /** True when the agent advertises the unstable `session/fork` (a copy of a session under a new id). */
+  get canForkSession(): boolean {
+    return Boolean((this.initialized.agentCapabilities?.sessionCapabilities as { fork?: unknown } | undefined)?.fork);
+  }
+
+  /**
+   * `session/fork`: a new session holding a copy of `sessionId`'s history (up to the point `meta`
+   * names, for an agent that takes one); resolves with the new session's id and options.
+   */
+  async forkSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], extra: SessionExtras = {}): Promise<{ sessionId: string; options: SessionOption[] }> {
+    const response = await this.call<acp.ForkSessionResponse>(() =>
+      this.connection.agent.request(acp.methods.agent.session.fork, { sessionId, cwd, mcpServers: [...mcpServers], ...extras(extra) }),
+    );
+    return { sessionId: response.sessionId, options: sessionOptions(response.modes, response.configOptions) };
+  }
+
   /**
    * `session/load`: the agent replays the history as updates, which the owner reconciles.
    * Resolves once the replay has settled (see {@link REPLAY_QUIET_MS}).

@@ -98,6 +98,11 @@ export type AgentAdapter = Readonly<{
    */
   missingFileReadsAsEmpty?: (version: string | undefined) => boolean;
   /**
+   * The `_meta` of a `session/fork` whose copy ends at the agent's message `messageId` (an extension,
+   * see `quirks/claudeForkAtMessage.ts`), at the versions that take it; undefined elsewhere.
+   */
+  forkAtMessage?: (version: string | undefined, messageId: string) => Record<string, unknown> | undefined;
+  /**
    * For an agent that cannot run twice on one state (see `quirks/`): at which versions, and where
    * its state is for a launch environment. The pool never starts a second process on one state.
    */

@@ -1,6 +1,7 @@
 /** Claude Code through the ACP adapter `claude-agent-acp` (`@agentclientprotocol`, formerly `@zed-industries`). */
 import type { Env } from './AgentAdapter.js';
 import { builtinAdapter } from './builtinAdapter.js';
+import { claudeForkAtMessage } from './quirks/claudeForkAtMessage.js';
 import { claudeStaleEndOfTurn } from './quirks/claudeStaleEndOfTurn.js';
 
 /**
@@ -49,6 +50,7 @@ export const claudeAdapter = builtinAdapter({
   savedRuleFiles: ['.claude/settings.local.json'],
   projectEnv: (env) => withoutForeignSandboxFlag(env),
   ...claudeStaleEndOfTurn,
+  ...claudeForkAtMessage,
   // Setting the model through its config option records "/model" and its output as user messages.
   isOwnReplayedMessage: (text) => /^\s*<(command-name|command-message|local-command-stdout|local-command-stderr)>/.test(text),
 });

@@ -12,7 +12,7 @@ import { InvalidRequestError, NotFoundError, TurnInProgressError } from '../../.
 import type { TranscriptEvent } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { Result } from '../../../app/ipc/index.js';
-import { canUndoRewind, emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
+import { canUndoRewind, emptyTranscript, reduceAll, sessionForkPoint, type TranscriptState } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
@@ -37,6 +37,7 @@ type PlannedFile = { path: string; action: Action; changedByYou: boolean; outsid
 /** What rewinding to a message would do. */
 type Plan = {
   state: TranscriptState;
+  events: TranscriptEvent[];
   toTurnId: string;
   pointSeq: number;
   /** When that message was sent. */
@@ -103,10 +104,11 @@ export class Rewinds {
     }
     await this.deps.releaseSession(conversationId);
     const rewindId = newId();
+    const fork = sessionForkPoint(plan.events, plan.state, plan.pointSeq);
     committer.commit(conversationId, [
       {
         type: 'conversation.rewound',
-        payload: { rewindId, toTurnId: turnId, pointSeq: plan.pointSeq, pointAt: plan.pointAt, setAside: plan.setAside, files: restoring ? 'restored' : 'kept', ...(checkpointId ? { checkpointId } : {}), changed, failed, ...(options.retry ? { retry: true as const } : {}) },
+        payload: { rewindId, toTurnId: turnId, pointSeq: plan.pointSeq, pointAt: plan.pointAt, setAside: plan.setAside, files: restoring ? 'restored' : 'kept', ...(checkpointId ? { checkpointId } : {}), changed, failed, ...(options.retry ? { retry: true as const } : {}), ...(fork ? { fork } : {}) },
       },
     ]);
     return { rewindId, text: plan.text, changed, failed };
@@ -219,7 +221,7 @@ export class Rewinds {
       throw new InvalidRequestError('That message was set aside by a rewind; undo the rewind, or branch from it.');
     }
     const setAside = events.flatMap((event) => (event.type === 'turn.started' && event.seq >= started.seq && state.setAside[event.payload.turnId] === undefined ? [event.payload.turnId] : []));
-    const base = { state, toTurnId: turnId, pointSeq: started.seq, pointAt: started.at, text: started.payload.text, setAside };
+    const base = { state, events, toTurnId: turnId, pointSeq: started.seq, pointAt: started.at, text: started.payload.text, setAside };
     const taken = checkpointsByTurn(events);
     const before = taken.get(turnId)?.before;
     if (!before?.checkpointId) {

@@ -74,7 +74,7 @@ export class LiveSession {
   /** True while a prompt is on its way. */
   private prompting = false;
   /** How the session was bound (new, or reopened by resume or load). */
-  boundHow: 'new' | 'load' | 'resume' | undefined;
+  boundHow: 'new' | 'load' | 'resume' | 'fork' | undefined;
   /** Prompts sent on this session so far. */
   promptsSent = 0;
   /** A cancelled prompt left the session out of step (`AgentAdapter.reopenAfterCancel`): reopen it first. */
@@ -164,18 +164,25 @@ export class LiveSession {
   }
 
   /**
-   * Binds an ACP session: reopens `previousSessionId` when the agent can, else starts a new one.
+   * Binds an ACP session: reopens `previousSessionId` when the agent can (with `forkAt`, forks it
+   * at that message of the agent's instead, where the agent takes that), else starts a new one.
    * A session that starts in a mode where the agent approves on its own, which the person did not
    * pick, is set to the agent's asking mode first. Returns the drafts to record: `session.bound`,
    * then `session.options` (and a notice when the mode was set back).
    */
-  async bind(_adapter: AgentAdapter, previousSessionId: string | undefined): Promise<EventDraft[]> {
+  async bind(_adapter: AgentAdapter, previousSessionId: string | undefined, forkAt?: string): Promise<EventDraft[]> {
     // Refused here, after initialize and before any session: what the agent cannot take.
     requireBindable(this.binding);
     const agentVersion = this.connection.initialized.agentInfo?.version;
     const versionField = agentVersion ? { agentVersion } : {};
-    const reopened = previousSessionId ? await this.reopen(previousSessionId) : undefined;
-    if (previousSessionId && reopened) {
+    const forked = previousSessionId && forkAt !== undefined ? await this.fork(previousSessionId, forkAt, agentVersion) : undefined;
+    const reopened = previousSessionId && forkAt === undefined ? await this.reopen(previousSessionId) : undefined;
+    if (forked) {
+      this.sessionId = forked.sessionId;
+      this.unregister = this.lease.agent.register(forked.sessionId, this.handlers);
+      this.modes.reported(forked.options);
+      this.boundHow = 'fork';
+    } else if (previousSessionId && reopened) {
       this.sessionId = previousSessionId;
       this.modes.reported(reopened.options);
       this.boundHow = reopened.how;
@@ -215,6 +222,24 @@ export class LiveSession {
   /** Sets one option for the person; resolves with the `session.options` draft to record. */
   async choose(optionId: string, value: string): Promise<EventDraft> {
     return this.modes.choose(this.requireSession(), optionId, value);
+  }
+
+  /**
+   * A copy of `sessionId` that ends at the agent's message `messageId`, where the agent advertises
+   * `session/fork` and takes a fork point at this version; undefined otherwise or when the fork fails.
+   */
+  private async fork(sessionId: string, messageId: string, version: string | undefined): Promise<{ sessionId: string; options: SessionOption[] } | undefined> {
+    const point = this.adapter.forkAtMessage?.(version, messageId);
+    if (!point || !this.connection.canForkSession) {
+      return undefined;
+    }
+    const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
+    try {
+      return await this.connection.forkSession(sessionId, cwd, mcpServers, { meta: { ...meta, ...point }, systemPrompt });
+    } catch (error) {
+      this.owner.log(`${this.binding.agentName} could not fork session ${sessionId} at ${messageId}: ${String(error)}`);
+      return undefined;
+    }
   }
 
   /**

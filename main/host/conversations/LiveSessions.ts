@@ -255,9 +255,10 @@ export class LiveSessions {
       // A session named by an imported file is not reopened: it may not be this conversation's at all.
       const previous = recorded && !changedSince && !importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
       const turnId = this.deps.turns.activeTurnId(conversationId);
-      const drafts = (await live.bind(adapter, previous)).map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft));
+      const drafts = (await live.bind(adapter, previous, previous ? own?.forkAt : undefined)).map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft));
       const bound = drafts[0];
-      if (previous && bound?.type === 'session.bound' && bound.payload.how === 'new') {
+      // After a rewind, an agent that cannot fork its session there gets a new one without a word (as ever).
+      if (previous && own?.forkAt === undefined && bound?.type === 'session.bound' && bound.payload.how === 'new') {
         // The turn's catch-up hands it the conversation instead, and says so.
         this.fellBack.set(live, `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`);
       } else if (recorded && changedSince) {

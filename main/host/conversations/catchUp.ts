@@ -22,7 +22,7 @@ export type SessionHow = EventPayload<'handoff.prepared'>['how'];
 /** The catch-up for one turn: the block for the prompt (if any) and the event to record. */
 export type CatchUp = { block: PromptBlock | null; draft: EventDraft };
 
-const FIDELITY: Record<SessionHow, EventPayload<'handoff.prepared'>['fidelity']> = { live: 'resumed', resume: 'resumed', load: 'replayed', new: 'handed-off' };
+const FIDELITY: Record<SessionHow, EventPayload<'handoff.prepared'>['fidelity']> = { live: 'resumed', resume: 'resumed', fork: 'resumed', load: 'replayed', new: 'handed-off' };
 
 /**
  * The catch-up for the turn `turnId` with `agentId`'s session bound `how` (watermark: the last
