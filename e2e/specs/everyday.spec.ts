@@ -197,6 +197,17 @@ test('a long dialog keeps its buttons in view in a short window', async ({ page 
   await dialog.getByRole('textbox', { name: 'Your instructions' }).fill(Array.from({ length: 40 }, (_, line) => `Rule ${line + 1}: be careful.`).join('\n'));
   await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport();
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+  // Scrolled to its end, with every part opened, nothing of the dialog lies under its sticky actions.
+  for (const summary of await dialog.locator('details > summary').all()) {
+    await summary.click();
+  }
+  const covered = await dialog.evaluate((element) => {
+    element.scrollTop = element.scrollHeight;
+    const actions = element.querySelector(':scope > .dialog-actions')!;
+    const top = actions.getBoundingClientRect().top;
+    return [...element.querySelectorAll('*')].filter((node) => !actions.contains(node) && node.checkVisibility() && node.getBoundingClientRect().height > 0 && node.getBoundingClientRect().bottom > top + 0.5).map((node) => `${node.tagName.toLowerCase()}.${node.className}`);
+  });
+  expect(covered).toEqual([]);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
 });

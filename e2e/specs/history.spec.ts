@@ -358,6 +358,29 @@ test('an imported transcript that names / and replaces the prompt sends nothing 
   await page.getByLabel('Import a transcript file').setInputFiles(file);
   const notice = page.getByRole('region', { name: 'Imported conversation' });
   await expect(notice).toContainText('Nothing in it reaches an agent until you confirm');
+  // Wide, narrow and short windows: "Review and confirm…" lies whole inside the notice and the
+  // window, and the dialog's last line, scrolled to, is above its sticky actions, not under them.
+  for (const size of [{ width: 1280, height: 800 }, { width: 480, height: 700 }, { width: 1280, height: 420 }]) {
+    await page.setViewportSize(size);
+    const placed = await notice.evaluate((element) => {
+      const button = element.querySelector('button')!.getBoundingClientRect();
+      const box = element.getBoundingClientRect();
+      return button.left >= box.left && button.right <= Math.min(box.right, window.innerWidth) && document.documentElement.scrollWidth <= window.innerWidth;
+    });
+    expect(placed, `the notice's button in a ${size.width}×${size.height} window`).toBe(true);
+    await notice.getByRole('button', { name: 'Review and confirm…' }).click();
+    const review = page.getByRole('dialog', { name: 'Confirm imported conversation' });
+    await expect(review).toBeVisible();
+    const clear = await review.evaluate((element) => {
+      element.scrollTop = element.scrollHeight;
+      const actions = element.querySelector(':scope > .dialog-actions')!.getBoundingClientRect();
+      const lowest = Math.max(...[...element.querySelectorAll('dd, dt, p, pre')].map((node) => node.getBoundingClientRect().bottom));
+      return { lowest, actionsTop: actions.top };
+    });
+    expect(clear.lowest, `the dialog's last line above its actions in a ${size.width}×${size.height} window`).toBeLessThanOrEqual(clear.actionsTop);
+    await review.getByRole('button', { name: 'Cancel' }).click();
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Sending opens the review instead of reaching the agent; the message stays in the box.
   const message = page.getByRole('textbox', { name: 'Message' });
