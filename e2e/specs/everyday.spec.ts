@@ -205,7 +205,7 @@ test('a long dialog keeps its buttons in view in a short window', async ({ page 
     element.scrollTop = element.scrollHeight;
     const actions = element.querySelector(':scope > .dialog-actions')!;
     const top = actions.getBoundingClientRect().top;
-    return [...element.querySelectorAll('*')].filter((node) => !actions.contains(node) && node.checkVisibility() && node.getBoundingClientRect().height > 0 && node.getBoundingClientRect().bottom > top + 0.5).map((node) => `${node.tagName.toLowerCase()}.${node.className}`);
+    return Array.from(element.querySelectorAll('*')).filter((node) => !actions.contains(node) && node.checkVisibility() && node.getBoundingClientRect().height > 0 && node.getBoundingClientRect().bottom > top + 0.5).map((node) => `${node.tagName.toLowerCase()}.${node.className}`);
   });
   expect(covered).toEqual([]);
   await dialog.getByRole('button', { name: 'Cancel' }).click();

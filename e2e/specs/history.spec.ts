@@ -374,7 +374,7 @@ test('an imported transcript that names / and replaces the prompt sends nothing 
     const clear = await review.evaluate((element) => {
       element.scrollTop = element.scrollHeight;
       const actions = element.querySelector(':scope > .dialog-actions')!.getBoundingClientRect();
-      const lowest = Math.max(...[...element.querySelectorAll('dd, dt, p, pre')].map((node) => node.getBoundingClientRect().bottom));
+      const lowest = Math.max(...Array.from(element.querySelectorAll('dd, dt, p, pre')).map((node) => node.getBoundingClientRect().bottom));
       return { lowest, actionsTop: actions.top };
     });
     expect(clear.lowest, `the dialog's last line above its actions in a ${size.width}×${size.height} window`).toBeLessThanOrEqual(clear.actionsTop);
