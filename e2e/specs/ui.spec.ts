@@ -270,11 +270,21 @@ test('shortcuts, Escape to stop, and "Jump to latest" while a long reply streams
   await expect(page.getByTestId('reply-announcer')).toHaveText('Fake stopped');
 });
 
-test('the narrow layout at 480 px: no sideways scrolling, the list behind a button, actions in one menu', async ({ page }) => {
-  await page.setViewportSize({ width: 480, height: 800 });
+test('the narrow layouts at 700 and 480 px: no sideways scrolling, the list behind a button, actions in one menu', async ({ page }) => {
+  await page.setViewportSize({ width: 700, height: 800 });
   await fakeAgentPage(page);
   await send(page, 'hello from a narrow window');
   await expect(page.getByRole('article', { name: 'Fake' })).toContainText('Fake reply: hello from a narrow window');
+  // At 700 px the conversation's header is still one row, nothing scrolls sideways, and axe finds nothing.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
+  const header = await page.locator('.pane-header').boundingBox();
+  expect(header?.height).toBeLessThanOrEqual(48);
+  await expect(page.getByRole('button', { name: 'Conversation actions' })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeInViewport();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'narrow-700-light.png') });
+  expect(await axeViolations(page)).toEqual([]);
+
+  await page.setViewportSize({ width: 480, height: 800 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(480);
   const toggle = page.getByRole('button', { name: '☰ Conversations' });
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -303,6 +313,41 @@ test('the narrow layout at 480 px: no sideways scrolling, the list behind a butt
   await page.getByRole('button', { name: 'Close settings' }).click();
   await expect(page.getByRole('article', { name: 'Fake' })).toBeVisible();
 });
+
+/** Opens each of the conversation's other dialogs in turn (Toolbox, Rewind, Branch, Ask several agents, the shortcuts); axe finds nothing in any. */
+async function otherDialogsPassAxe(page: Page): Promise<void> {
+  const mine = page.getByRole('article', { name: 'You' }).first();
+  const dialogs: Array<{ name: string; open: () => Promise<void>; close: string }> = [
+    { name: 'Toolbox', open: () => page.getByRole('button', { name: 'Toolbox', exact: true }).click(), close: 'Close' },
+    { name: 'Rewind', open: () => mine.getByRole('button', { name: 'Rewind to here' }).click(), close: 'Cancel' },
+    { name: 'Branch from here', open: () => mine.getByRole('button', { name: 'Branch from here' }).click(), close: 'Cancel' },
+    {
+      name: 'Ask several agents',
+      open: async () => {
+        await page.getByRole('textbox', { name: 'Message' }).fill('Which of you does it best?');
+        await page.getByRole('button', { name: 'Ask several agents…' }).click();
+      },
+      close: 'Cancel',
+    },
+    {
+      name: 'Keyboard shortcuts',
+      open: async () => {
+        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+        await page.keyboard.press('?');
+      },
+      close: 'Close',
+    },
+  ];
+  for (const { name, open, close } of dialogs) {
+    await open();
+    const dialog = page.getByRole('dialog', { name });
+    await expect(dialog).toBeVisible();
+    expect(await axeViolations(page), `the ${name} dialog`).toEqual([]);
+    await dialog.getByRole('button', { name: close, exact: true }).click();
+    await expect(dialog).toBeHidden();
+  }
+  await page.getByRole('textbox', { name: 'Message' }).fill('');
+}
 
 test('light and dark themes, from the system or chosen, with screenshots of the main screens', async ({ page }) => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -348,11 +393,11 @@ test('light and dark themes, from the system or chosen, with screenshots of the 
   await page.screenshot({ path: path.join(ARTIFACTS, 'instructions-dark.png') });
   expect(await axeViolations(page)).toEqual([]);
   await page.getByRole('dialog', { name: 'Instructions' }).getByRole('button', { name: 'Cancel' }).click();
-  // The Toolbox dialog, in the dark theme.
-  await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
-  await expect(page.getByRole('dialog', { name: 'Toolbox' })).toBeVisible();
-  expect(await axeViolations(page)).toEqual([]);
-  await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('button', { name: 'Close' }).click();
+  // The other dialogs, in the dark theme, then in the light one.
+  await otherDialogsPassAxe(page);
+  await chooseTheme(page, 'Light');
+  await otherDialogsPassAxe(page);
+  await chooseTheme(page, 'Dark');
 
   // The settings page, in both themes.
   await page.getByRole('button', { name: 'Settings', exact: true }).click();

@@ -1,5 +1,7 @@
 /** The open conversation (or a new one): its title and actions, agent and folder, the transcript and the composer. */
+import { PanelLeft } from 'lucide-react';
 import { useEffect } from 'react';
+import { Tip } from '../../components/Tip.js';
 import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 import { Composer } from './Composer.js';
@@ -19,11 +21,13 @@ export function ChatView() {
   const setSidebarOpen = useBaton((state) => state.setSidebarOpen);
   return (
     <main className="chat" aria-label={summary?.title || 'New conversation'}>
-      <button type="button" className="sidebar-toggle" aria-expanded={sidebarOpen} aria-controls="conversation-history" onClick={() => setSidebarOpen(!sidebarOpen)}>
-        ☰ Conversations
-      </button>
-      {/* An existing conversation's header is one row: its title and menu, then the agent, the folder, Toolbox and Instructions. */}
+      {/* An existing conversation's header is one row: (in a narrow window, the list's button) its title and menu, then the agent, the folder, Toolbox and Instructions. */}
       <div className={summary ? 'pane-header' : 'pane-header draft'}>
+        <Tip text="Conversations">
+          <button type="button" className="sidebar-toggle" aria-label="☰ Conversations" aria-expanded={sidebarOpen} aria-controls="conversation-history" onClick={() => setSidebarOpen(!sidebarOpen)}>
+            <PanelLeft aria-hidden size={16} />
+          </button>
+        </Tip>
         {summary ? <ConversationHeader summary={summary} /> : null}
         <SessionHeader />
       </div>
