@@ -9,6 +9,7 @@ import type { TranscriptState } from '../../../app/transcript/index.js';
 import { agentChoices, rememberOptions } from '../../persisted/agentChoices.js';
 import { useBaton } from '../../store/index.js';
 import { SEARCHABLE_AFTER, SearchablePicker } from '../../components/SearchablePicker.js';
+import { ChoicePicker, fitsChoicePicker } from '../../components/ChoicePicker.js';
 
 type SessionOption = EventPayload<'session.options'>['options'][number];
 
@@ -25,7 +26,32 @@ export function OptionPickers({ options, valueOf, choose, label = 'Session optio
         const selfApproving = current?.selfApproving === true;
         // What the agent says of the chosen value (a mode's own words): its description and tooltip.
         const saysId = current?.description ? `option-says-${option.id}` : undefined;
-        // A long list (OpenCode's models) is searchable; a short one stays a native select.
+        // A long list (OpenCode's models) is searchable; a short one is a select showing what the agent says of each value.
+        if (option.options.length <= SEARCHABLE_AFTER && fitsChoicePicker(option.options)) {
+          return (
+            <div key={option.id} className="field">
+              <span aria-hidden="true">{option.name}</span>
+              <ChoicePicker
+                label={option.name}
+                entries={option.options.map((choice) => ({ ...choice, note: choice.selfApproving ? SELF_APPROVING_NOTE : undefined }))}
+                value={value}
+                onChange={(picked) => choose(option.id, picked)}
+                describedBy={saysId}
+                title={current?.description}
+              />
+              {saysId ? (
+                <span id={saysId} className="visually-hidden">
+                  {current?.description}
+                </span>
+              ) : null}
+              {selfApproving && (
+                <span className="hint self-approving" role="note">
+                  {`In ${current?.name ?? value}, ${SELF_APPROVING_NOTE}.`}
+                </span>
+              )}
+            </div>
+          );
+        }
         if (option.options.length > SEARCHABLE_AFTER) {
           return (
             <div key={option.id} className="field">
