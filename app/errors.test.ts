@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { BatonError, errorClasses, errorCodes, fromWireError, toWireError, UnsupportedInputError, wireErrorSchema, type ErrorCode } from './errors.js';
+import {
+  BatonError,
+  errorClasses,
+  errorCodes,
+  fromWireError,
+  toWireError,
+  UnsupportedInputError,
+  wireErrorSchema,
+  type ErrorCode,
+} from './errors.js';
 
 describe('errors across the boundary', () => {
   it.each(errorCodes.map((code) => [code]))('%s comes back as its own class, with its message and details', (code: ErrorCode) => {
-    const wire = wireErrorSchema.parse(JSON.parse(JSON.stringify({ code, message: `a ${code} happened`, details: { agentName: 'Claude', n: 1 } })));
+    const wire = wireErrorSchema.parse(
+      JSON.parse(JSON.stringify({ code, message: `a ${code} happened`, details: { agentName: 'Claude', n: 1 } })),
+    );
     const rebuilt = fromWireError(wire);
     expect(rebuilt).toBeInstanceOf(errorClasses[code]);
     expect(rebuilt).toBeInstanceOf(BatonError);

@@ -64,11 +64,10 @@ export class BatonError extends Error {
 /** The agent's executable could not be found. */
 export class AgentNotInstalledError extends BatonError {
   constructor(agentName: string, command: string, hint?: string) {
-    super(
-      'AgentNotInstalled',
-      `${agentName} is not installed: "${command}" was not found on PATH.${hint ? ` ${hint}` : ''}`,
-      { agentName, command },
-    );
+    super('AgentNotInstalled', `${agentName} is not installed: "${command}" was not found on PATH.${hint ? ` ${hint}` : ''}`, {
+      agentName,
+      command,
+    });
   }
 }
 
@@ -184,14 +183,22 @@ export class StoreError extends BatonError {
 export class DataDirInUseError extends BatonError {
   constructor(dataDir: string, pid: number | undefined) {
     const who = pid === undefined ? 'Another Baton' : `Another Baton (process ${pid})`;
-    super('DataDirInUse', `${who} is already using the data folder ${dataDir}. Switch to it, or start this one with a different data folder.`, { dataDir, ...(pid === undefined ? {} : { pid }) });
+    super(
+      'DataDirInUse',
+      `${who} is already using the data folder ${dataDir}. Switch to it, or start this one with a different data folder.`,
+      { dataDir, ...(pid === undefined ? {} : { pid }) },
+    );
   }
 }
 
 /** Installing, updating or removing an agent in Baton's agents folder failed; nothing that worked before was touched. */
 export class AgentInstallFailedError extends BatonError {
   constructor(agentName: string, action: 'install' | 'update' | 'remove', reason: string, outputTail?: string) {
-    super('AgentInstallFailed', `Could not ${action} ${agentName}: ${reason}`, { agentName, action, ...(outputTail ? { stderrTail: outputTail } : {}) });
+    super('AgentInstallFailed', `Could not ${action} ${agentName}: ${reason}`, {
+      agentName,
+      action,
+      ...(outputTail ? { stderrTail: outputTail } : {}),
+    });
   }
 }
 
@@ -205,7 +212,11 @@ export class InjectorUnavailableError extends BatonError {
 /** An imported conversation's folder and settings have not been confirmed yet: nothing of it reaches an agent until they are. */
 export class ImportNotConfirmedError extends BatonError {
   constructor(conversationId: string) {
-    super('ImportNotConfirmed', 'This conversation was imported. Before anything in it reaches an agent, confirm its working folder and the instructions, injectors and toolbox it brings.', { conversationId });
+    super(
+      'ImportNotConfirmed',
+      'This conversation was imported. Before anything in it reaches an agent, confirm its working folder and the instructions, injectors and toolbox it brings.',
+      { conversationId },
+    );
   }
 }
 

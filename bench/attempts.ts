@@ -36,7 +36,7 @@ function seed(folder: string): void {
   const next = random(32);
   const text = (bytes: number): string => {
     const parts: string[] = [];
-    for (let length = 0; length < bytes; ) {
+    for (let length = 0; length < bytes;) {
       const word = WORDS[Math.floor(next() * WORDS.length)]!;
       parts.push(next() < 0.1 ? `${word}\n` : word);
       length += word.length + 1;
@@ -56,7 +56,11 @@ function seed(folder: string): void {
 }
 
 const gitIn = (folder: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', ...args], { cwd: folder, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', ...args], {
+    cwd: folder,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
 
 /** Resolves with the time at which `count` turns of the given conversations (any, when undefined) have reached their agents. */
 function runningAt(host: Host, count: number, conversationIds?: () => readonly string[]): Promise<number> {
@@ -86,7 +90,7 @@ function footprint(): { processes: number; mib: number } {
     .map((line) => line.trim().split(/\s+/))
     .filter((row) => row.length >= 3 && !row[3]?.startsWith('Z'));
   const below = new Set([String(process.pid)]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of rows) {
       if (pid && ppid && below.has(ppid) && !below.has(pid)) {
@@ -100,7 +104,13 @@ function footprint(): { processes: number; mib: number } {
 }
 
 /** Where each agent's first model request is seen: the model stub, or (fake agents) its prompt reaching the agent. */
-type Starts = { agentIds: readonly string[]; env: Record<string, string>; register(dataDir: string): void; firstRequests(host: Host, conversationIds: () => readonly string[], count: number): Promise<number>; close(): Promise<void> };
+type Starts = {
+  agentIds: readonly string[];
+  env: Record<string, string>;
+  register(dataDir: string): void;
+  firstRequests(host: Host, conversationIds: () => readonly string[], count: number): Promise<number>;
+  close(): Promise<void>;
+};
 
 /** The real agents against the model stub: a request counts when the stub sees the agent's own turn request. */
 async function realAgents(): Promise<Starts | undefined> {
@@ -148,7 +158,11 @@ function fakeAgents(): Starts {
   return {
     agentIds: FAKE_IDS,
     env: noAgentsEnv(),
-    register: (dataDir) => registerFakeAgents(dataDir, AGENTS.map((name) => ({ name }))),
+    register: (dataDir) =>
+      registerFakeAgents(
+        dataDir,
+        AGENTS.map((name) => ({ name })),
+      ),
     firstRequests: (host, ids, count) => runningAt(host, count, ids),
     close: async () => {},
   };
@@ -199,7 +213,11 @@ async function startRound(work: string, starts: Starts): Promise<{ turn: number;
     });
     const attemptsRunning = starts.firstRequests(host, () => [...asked], starts.agentIds.length);
     const started = performance.now();
-    await host.attempts.ask(conversationId, 'attempt', starts.agentIds.map((agentId) => ({ agentId })));
+    await host.attempts.ask(
+      conversationId,
+      'attempt',
+      starts.agentIds.map((agentId) => ({ agentId })),
+    );
     const attempts = (await attemptsRunning) - started;
     unsubscribe();
     await host.attempts.idle();
@@ -232,11 +250,18 @@ async function keepRound(): Promise<{ keep: number; gitApply: number }> {
   gitIn(work, 'add', '-A');
   gitIn(work, 'commit', '-q', '-m', 'seed');
   const dataDir = tempDir('bench-attempts-keep-data');
-  registerFakeAgents(dataDir, AGENTS.map((name) => ({ name })));
+  registerFakeAgents(
+    dataDir,
+    AGENTS.map((name) => ({ name })),
+  );
   const host = new Host({ dataDir, env: noAgentsEnv() });
   try {
     const { conversationId } = host.conversations.create(FAKE_IDS[0]!, work);
-    const { attemptsId } = await host.attempts.ask(conversationId, 'attempt', FAKE_IDS.slice(0, 2).map((agentId) => ({ agentId })));
+    const { attemptsId } = await host.attempts.ask(
+      conversationId,
+      'attempt',
+      FAKE_IDS.slice(0, 2).map((agentId) => ({ agentId })),
+    );
     await host.attempts.idle();
     await host.turns.idle();
     await host.turnCheckpoints.idle();
@@ -273,12 +298,19 @@ async function keepRound(): Promise<{ keep: number; gitApply: number }> {
 async function memory(work: string): Promise<{ conversations: ReturnType<typeof footprint>; attempts: ReturnType<typeof footprint> }> {
   const measure = async (attempts: boolean): Promise<ReturnType<typeof footprint>> => {
     const dataDir = tempDir('bench-attempts-memory');
-    registerFakeAgents(dataDir, AGENTS.map((name) => ({ name })));
+    registerFakeAgents(
+      dataDir,
+      AGENTS.map((name) => ({ name })),
+    );
     const host = new Host({ dataDir, env: noAgentsEnv() });
     try {
       if (attempts) {
         const { conversationId } = host.conversations.create(FAKE_IDS[0]!, work);
-        await host.attempts.ask(conversationId, 'attempt', FAKE_IDS.map((agentId) => ({ agentId })));
+        await host.attempts.ask(
+          conversationId,
+          'attempt',
+          FAKE_IDS.map((agentId) => ({ agentId })),
+        );
         await host.attempts.idle();
       } else {
         for (const agentId of FAKE_IDS) {
@@ -310,7 +342,9 @@ export async function attemptsBenchmark(): Promise<void> {
   try {
     const real = await realAgents();
     const starts = real ?? fakeAgents();
-    const who = real ? 'Claude, Codex and Qwen against the model stub' : 'three fake agents (the real ones are not installed in e2e/agents)';
+    const who = real
+      ? 'Claude, Codex and Qwen against the model stub'
+      : 'three fake agents (the real ones are not installed in e2e/agents)';
     try {
       for (const [kind, work] of [
         ['copies from the checkpoint (plain folder)', plain],
@@ -326,7 +360,10 @@ export async function attemptsBenchmark(): Promise<void> {
         console.log(`\nattempts: start on ${FILES} files, ${kind}, ${who}, median of ${ROUNDS}`);
         const baseline = median(turns);
         report('one ordinary turn: request → first model request, slowest agent (baseline)', `${baseline.toFixed(0)} ms`);
-        report('three attempts: request → the third first model request (goal <= 1.5x)', `${median(attempts).toFixed(0)} ms  ratio ${(median(attempts) / baseline).toFixed(2)}x`);
+        report(
+          'three attempts: request → the third first model request (goal <= 1.5x)',
+          `${median(attempts).toFixed(0)} ms  ratio ${(median(attempts) / baseline).toFixed(2)}x`,
+        );
       }
     } finally {
       await starts.close();
@@ -340,11 +377,17 @@ export async function attemptsBenchmark(): Promise<void> {
     }
     console.log(`\nattempts: keep 200 changed files (150 rewritten, 25 added, 25 removed) of ${FILES}, median of ${ROUNDS}`);
     report('git apply --binary of the same diff (baseline)', `${median(applies).toFixed(0)} ms`);
-    report('Keep (its changes found, your folder checked, the files written; copies go after)', `${median(keeps).toFixed(0)} ms  ratio ${(median(keeps) / median(applies)).toFixed(2)}x`);
+    report(
+      'Keep (its changes found, your folder checked, the files written; copies go after)',
+      `${median(keeps).toFixed(0)} ms  ratio ${(median(keeps) / median(applies)).toFixed(2)}x`,
+    );
     const { conversations, attempts } = await memory(plain);
     console.log('\nattempts: memory, the host and its agents, each agent answered once');
     report('three ordinary conversations (baseline)', `${conversations.processes} processes, ${conversations.mib.toFixed(0)} MiB`);
-    report('three live attempts (and the conversation that asked)', `${attempts.processes} processes, ${attempts.mib.toFixed(0)} MiB  ratio ${(attempts.mib / conversations.mib).toFixed(2)}x`);
+    report(
+      'three live attempts (and the conversation that asked)',
+      `${attempts.processes} processes, ${attempts.mib.toFixed(0)} MiB  ratio ${(attempts.mib / conversations.mib).toFixed(2)}x`,
+    );
   } finally {
     rmSync(plain, { recursive: true, force: true });
     rmSync(repository, { recursive: true, force: true });

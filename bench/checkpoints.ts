@@ -20,7 +20,26 @@ const LARGE_FILES = 50;
 const IGNORED_FILES = 50;
 const ROUNDS = 3;
 
-const WORDS = ['const', 'value', 'return', 'function', 'import', 'export', 'the', 'turn', 'agent', 'session', 'folder', 'file', 'change', 'checkpoint', 'baton', 'await', 'string', 'number'];
+const WORDS = [
+  'const',
+  'value',
+  'return',
+  'function',
+  'import',
+  'export',
+  'the',
+  'turn',
+  'agent',
+  'session',
+  'folder',
+  'file',
+  'change',
+  'checkpoint',
+  'baton',
+  'await',
+  'string',
+  'number',
+];
 
 /** Seeds the folder: deterministic text files, a few large ones, and ignored build output. */
 function seed(folder: string): void {
@@ -65,7 +84,13 @@ function touchTen(folder: string, round: number): void {
 const git = (gitDir: string, folder: string, ...args: string[]): void => {
   execFileSync('git', [`--git-dir=${gitDir}`, `--work-tree=${folder}`, ...args], {
     stdio: 'ignore',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'b',
+      GIT_AUTHOR_EMAIL: 'b@example.com',
+      GIT_COMMITTER_NAME: 'b',
+      GIT_COMMITTER_EMAIL: 'b@example.com',
+    },
   });
 };
 
@@ -119,7 +144,11 @@ async function rewindRound(round: number, timings: { git: number[]; baton: numbe
       const now = await store.look(folder);
       const target = store.manifest(before.checkpointId);
       const changes = diffManifests(now, target);
-      const failed = await restoreFiles(folder, changes.map((change) => ({ path: change.path, entry: target.get(change.path) })), (hash) => store.content(hash));
+      const failed = await restoreFiles(
+        folder,
+        changes.map((change) => ({ path: change.path, entry: target.get(change.path) })),
+        (hash) => store.content(hash),
+      );
       timings.baton.push(performance.now() - started);
       if (changes.length !== 200 || failed.length > 0) {
         throw new Error(`the rewind put back ${changes.length} files (${failed.length} failed), not 200`);
@@ -202,15 +231,24 @@ export async function checkpointsBenchmark(): Promise<void> {
   const files = `${SMALL_FILES + LARGE_FILES + 1} files kept, ${IGNORED_FILES} ignored, ${(folderBytes / 1e6).toFixed(0)} MB`;
   console.log(`\ncheckpoints: a seeded folder of ${files}; median of ${ROUNDS} rounds`);
   report('first: shadow git add -A && commit (baseline)', `${median(firstGit).toFixed(0)} ms`);
-  report('first: Baton checkpoint (goal <= 1.5x)', `${median(firstBaton).toFixed(0)} ms  ratio ${(median(firstBaton) / median(firstGit)).toFixed(2)}x`);
+  report(
+    'first: Baton checkpoint (goal <= 1.5x)',
+    `${median(firstBaton).toFixed(0)} ms  ratio ${(median(firstBaton) / median(firstGit)).toFixed(2)}x`,
+  );
   report('after 10 files changed: shadow git (baseline)', `${median(nextGit).toFixed(0)} ms`);
-  report('after 10 files changed: Baton (goal < 100 ms and <= 1.0x)', `${median(nextBaton).toFixed(0)} ms  ratio ${(median(nextBaton) / median(nextGit)).toFixed(2)}x`);
+  report(
+    'after 10 files changed: Baton (goal < 100 ms and <= 1.0x)',
+    `${median(nextBaton).toFixed(0)} ms  ratio ${(median(nextBaton) / median(nextGit)).toFixed(2)}x`,
+  );
   report('data folder growth for that checkpoint', `${(growth / 1024).toFixed(0)} KiB`);
   const rewind = { git: [] as number[], baton: [] as number[], growth: [] as number[] };
   for (let round = 0; round < ROUNDS; round += 1) {
     await rewindRound(round, rewind);
   }
   report('rewind 200 changed files: shadow git read-tree -u (baseline)', `${median(rewind.git).toFixed(0)} ms`);
-  report('rewind 200 changed files: Baton', `${median(rewind.baton).toFixed(0)} ms  ratio ${(median(rewind.baton) / median(rewind.git)).toFixed(2)}x`);
+  report(
+    'rewind 200 changed files: Baton',
+    `${median(rewind.baton).toFixed(0)} ms  ratio ${(median(rewind.baton) / median(rewind.git)).toFixed(2)}x`,
+  );
   report('data folder growth for the checkpoint after 200 changes', `${(median(rewind.growth) / 1024).toFixed(0)} KiB`);
 }

@@ -18,7 +18,11 @@ const ROUNDS = 5;
 
 // What the page's own code below uses (this file compiles for Node, without the DOM's types).
 declare const window: { importTook?: number };
-declare const document: { addEventListener(type: string, listener: () => void, options: object): void; querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null; textContent: string | null }>; body: unknown };
+declare const document: {
+  addEventListener(type: string, listener: () => void, options: object): void;
+  querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null; textContent: string | null }>;
+  body: unknown;
+};
 declare function requestAnimationFrame(callback: () => void): number;
 declare const MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void; disconnect(): void };
 
@@ -30,7 +34,10 @@ declare const MutationObserver: new (callback: () => void) => { observe(target: 
 function watchImport({ title, last }: { title: string; last: string }): void {
   let chosen: number | undefined;
   document.addEventListener('change', () => (chosen ??= performance.now()), { capture: true });
-  const shown = (): boolean => Array.from(document.querySelectorAll('main')).some((main) => main.getAttribute('aria-label') === title && (main.textContent ?? '').includes(last));
+  const shown = (): boolean =>
+    Array.from(document.querySelectorAll('main')).some(
+      (main) => main.getAttribute('aria-label') === title && (main.textContent ?? '').includes(last),
+    );
   const observer = new MutationObserver(() => {
     if (chosen !== undefined && shown()) {
       observer.disconnect();
@@ -42,7 +49,11 @@ function watchImport({ title, last }: { title: string; last: string }): void {
 
 /** Runs the benchmark and prints its figures. */
 export async function importJsonlBenchmark(): Promise<void> {
-  const envelopes = syntheticEnvelopes(TURNS, (turn, role) => (role === 'user' ? `Question ${turn}: how does part ${turn % 97} of the parser work?` : `Answer ${turn}: with a stack of open blocks, each closed when its indentation drops.`));
+  const envelopes = syntheticEnvelopes(TURNS, (turn, role) =>
+    role === 'user'
+      ? `Question ${turn}: how does part ${turn % 97} of the parser work?`
+      : `Answer ${turn}: with a stack of open blocks, each closed when its indentation drops.`,
+  );
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-import-'));
   const file = path.join(scratch, 'export.jsonl');
   const text = toJsonl(envelopes);
@@ -67,7 +78,10 @@ export async function importJsonlBenchmark(): Promise<void> {
         await tab.getByRole('button', { name: 'New conversation' }).waitFor();
         await tab.evaluate(watchImport, { title: 'Benchmark (imported)', last: `Answer ${TURNS - 1}:` });
         await tab.getByLabel('Import a transcript file').setInputFiles(file);
-        await tab.getByRole('main', { name: 'Benchmark (imported)' }).getByText(`Answer ${TURNS - 1}:`).waitFor();
+        await tab
+          .getByRole('main', { name: 'Benchmark (imported)' })
+          .getByText(`Answer ${TURNS - 1}:`)
+          .waitFor();
         page.push(await tab.waitForFunction(() => window.importTook).then((took) => took.jsonValue() as Promise<number>));
         await tab.close();
       } finally {
@@ -79,7 +93,12 @@ export async function importJsonlBenchmark(): Promise<void> {
     await browser.close();
     rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`\nimport: a ${TURNS}-turn JSONL export (${envelopes.length} events, ${(text.length / 1e6).toFixed(1)} MB); median of ${ROUNDS} rounds, each in a web host just started`);
+  console.log(
+    `\nimport: a ${TURNS}-turn JSONL export (${envelopes.length} events, ${(text.length / 1e6).toFixed(1)} MB); median of ${ROUNDS} rounds, each in a web host just started`,
+  );
   report('the store imports the envelopes (baseline)', `${median(store).toFixed(0)} ms`);
-  report('in the page: file chosen → copy shown at its last reply (goal < 1 s)', `${median(page).toFixed(0)} ms  ratio ${(median(page) / median(store)).toFixed(2)}x  (rounds ${page.map((ms) => ms.toFixed(0)).join(', ')})`);
+  report(
+    'in the page: file chosen → copy shown at its last reply (goal < 1 s)',
+    `${median(page).toFixed(0)} ms  ratio ${(median(page) / median(store)).toFixed(2)}x  (rounds ${page.map((ms) => ms.toFixed(0)).join(', ')})`,
+  );
 }

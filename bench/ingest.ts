@@ -13,7 +13,10 @@ const CHUNKS = 20_000;
 const ROUNDS = 5;
 
 function drafts(count: number): EventDraft[] {
-  return Array.from({ length: count }, (_, index) => ({ type: 'message.chunk', payload: { turnId: 't', text: `chunk ${index} of a streamed reply with a few words` } }));
+  return Array.from({ length: count }, (_, index) => ({
+    type: 'message.chunk',
+    payload: { turnId: 't', text: `chunk ${index} of a streamed reply with a few words` },
+  }));
 }
 
 function throughStore(batch: number): number {
@@ -42,9 +45,13 @@ function raw(): number {
     const db = new Database(path.join(dir, 'raw.sqlite'));
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.exec('CREATE TABLE events (conversation_id TEXT NOT NULL, seq INTEGER NOT NULL, at TEXT NOT NULL, v INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (conversation_id, seq)) WITHOUT ROWID');
+    db.exec(
+      'CREATE TABLE events (conversation_id TEXT NOT NULL, seq INTEGER NOT NULL, at TEXT NOT NULL, v INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (conversation_id, seq)) WITHOUT ROWID',
+    );
     const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)');
-    const rows = drafts(CHUNKS).map((draft, index) => ['c', index + 3, new Date().toISOString(), 1, draft.type, JSON.stringify(draft.payload)] as const);
+    const rows = drafts(CHUNKS).map(
+      (draft, index) => ['c', index + 3, new Date().toISOString(), 1, draft.type, JSON.stringify(draft.payload)] as const,
+    );
     const ms = time(() => db.transaction(() => rows.forEach((row) => insert.run(...row)))());
     db.close();
     return (CHUNKS / ms) * 1000;
@@ -66,6 +73,9 @@ export function ingestBenchmark(): void {
   report('raw better-sqlite3, one transaction (baseline)', `${Math.round(baseline).toLocaleString('en')} events/s`);
   for (const batch of batches) {
     const rate = median(samples.get(`b${batch}`)!);
-    report(`store append, ${batch} chunk${batch === 1 ? '' : 's'} per transaction`, `${Math.round(rate).toLocaleString('en')} events/s  ratio ${(rate / baseline).toFixed(2)}x`);
+    report(
+      `store append, ${batch} chunk${batch === 1 ? '' : 's'} per transaction`,
+      `${Math.round(rate).toLocaleString('en')} events/s  ratio ${(rate / baseline).toFixed(2)}x`,
+    );
   }
 }

@@ -11,7 +11,9 @@ import { median, report, settle, syntheticEnvelopes, time, withTempDir } from '.
 const SAMPLES = 101;
 
 function seedConversation(store: EventStore, turns: number): string {
-  const envelopes = syntheticEnvelopes(turns, (turn, role) => (role === 'user' ? `question ${turn}` : `answer ${turn} with some words in it`));
+  const envelopes = syntheticEnvelopes(turns, (turn, role) =>
+    role === 'user' ? `question ${turn}` : `answer ${turn} with some words in it`,
+  );
   return store.importEnvelopes('long', envelopes).conversationId;
 }
 
@@ -38,12 +40,14 @@ function measure(scale: number): { transcriptMs: number; listMs: number } {
     const transcript: number[] = [];
     const list: number[] = [];
     for (let sample = 0; sample < SAMPLES; sample += 1) {
-      transcript.push(time(() => {
-        store.getSummary(conversationId);
-        const context = store.getContext(conversationId);
-        const { firstSeq, envelopes } = store.readTail(conversationId, 50);
-        applyEnvelopesForBench(context, firstSeq, envelopes);
-      }));
+      transcript.push(
+        time(() => {
+          store.getSummary(conversationId);
+          const context = store.getContext(conversationId);
+          const { firstSeq, envelopes } = store.readTail(conversationId, 50);
+          applyEnvelopesForBench(context, firstSeq, envelopes);
+        }),
+      );
       list.push(time(() => store.listSummaries({ limit: 200 })));
     }
     store.close();
@@ -57,7 +61,13 @@ export function openBenchmark(): void {
   const small = measure(1);
   const large = measure(10);
   report('first page of a 10,000-turn conversation', `${small.transcriptMs.toFixed(2)} ms`);
-  report('first page of a 100,000-turn conversation', `${large.transcriptMs.toFixed(2)} ms  ratio ${(large.transcriptMs / small.transcriptMs).toFixed(2)}x`);
+  report(
+    'first page of a 100,000-turn conversation',
+    `${large.transcriptMs.toFixed(2)} ms  ratio ${(large.transcriptMs / small.transcriptMs).toFixed(2)}x`,
+  );
   report('first page of a list of 10,000 conversations', `${small.listMs.toFixed(2)} ms`);
-  report('first page of a list of 100,000 conversations', `${large.listMs.toFixed(2)} ms  ratio ${(large.listMs / small.listMs).toFixed(2)}x`);
+  report(
+    'first page of a list of 100,000 conversations',
+    `${large.listMs.toFixed(2)} ms  ratio ${(large.listMs / small.listMs).toFixed(2)}x`,
+  );
 }

@@ -90,15 +90,24 @@ export async function poolBenchmark(): Promise<void> {
 
   console.log(`\npool: ${CONVERSATIONS} conversations with Claude, each answered once; idle time ${IDLE_MS / 1000} s`);
   report('one process per conversation (baseline)', `${separate.processes} processes, ${separate.mib.toFixed(0)} MiB`);
-  report('pooled, just used', `${pooled.processes} processes, ${pooled.mib.toFixed(0)} MiB  ratio ${(pooled.mib / separate.mib).toFixed(2)}x`);
-  report('pooled, idle past the idle time (goal <= 0.3x)', `${idle.processes} processes, ${idle.mib.toFixed(0)} MiB  ratio ${(idle.mib / separate.mib).toFixed(2)}x`);
+  report(
+    'pooled, just used',
+    `${pooled.processes} processes, ${pooled.mib.toFixed(0)} MiB  ratio ${(pooled.mib / separate.mib).toFixed(2)}x`,
+  );
+  report(
+    'pooled, idle past the idle time (goal <= 0.3x)',
+    `${idle.processes} processes, ${idle.mib.toFixed(0)} MiB  ratio ${(idle.mib / separate.mib).toFixed(2)}x`,
+  );
 
   // Send → first chunk in a second conversation: on the running process, against a fresh one.
   const firstChunk = async (pool: AgentProcesses): Promise<number> => {
     let resolveChunk: () => void = () => {};
     const chunk = new Promise<void>((resolve) => (resolveChunk = resolve));
     const started = performance.now();
-    const live = await openLiveSession({ adapter, executable, baseEnv: env, cwd: tempDir('bench-pool-first') }, { pool, owner: owner(() => resolveChunk()) });
+    const live = await openLiveSession(
+      { adapter, executable, baseEnv: env, cwd: tempDir('bench-pool-first') },
+      { pool, owner: owner(() => resolveChunk()) },
+    );
     await live.bind(adapter, undefined);
     live.start();
     const reply = live.prompt('first chunk please');
@@ -109,7 +118,10 @@ export async function poolBenchmark(): Promise<void> {
     return elapsed;
   };
   const shared = new AgentProcesses();
-  const keeper = await openLiveSession({ adapter, executable, baseEnv: env, cwd: tempDir('bench-pool-keep') }, { pool: shared, owner: owner() });
+  const keeper = await openLiveSession(
+    { adapter, executable, baseEnv: env, cwd: tempDir('bench-pool-keep') },
+    { pool: shared, owner: owner() },
+  );
   await keeper.bind(adapter, undefined);
   const pooledTimes: number[] = [];
   const freshTimes: number[] = [];

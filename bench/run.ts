@@ -9,7 +9,17 @@ import { searchBenchmark } from './search.js';
 import { turnsBenchmark } from './turns.js';
 import { uiBenchmark } from './ui.js';
 
-const all: Record<string, () => void | Promise<void>> = { attempts: attemptsBenchmark, checkpoints: checkpointsBenchmark, import: importJsonlBenchmark, ingest: ingestBenchmark, open: openBenchmark, pool: poolBenchmark, search: searchBenchmark, turns: turnsBenchmark, ui: uiBenchmark };
+const all: Record<string, () => void | Promise<void>> = {
+  attempts: attemptsBenchmark,
+  checkpoints: checkpointsBenchmark,
+  import: importJsonlBenchmark,
+  ingest: ingestBenchmark,
+  open: openBenchmark,
+  pool: poolBenchmark,
+  search: searchBenchmark,
+  turns: turnsBenchmark,
+  ui: uiBenchmark,
+};
 const chosen = process.argv.slice(2).filter((name) => name in all);
 console.log(`Baton benchmarks on ${process.platform} ${process.arch}, Node ${process.version}`);
 for (const name of chosen.length > 0 ? chosen : Object.keys(all)) {

@@ -24,12 +24,18 @@ export function searchBenchmark(): void {
     let events = 0;
     const seeded = time(() => {
       for (let index = 0; index < CONVERSATIONS; index += 1) {
-        const envelopes = syntheticEnvelopes(TURNS, (_turn, role) => sentence(role === 'user' ? 8 : 20), Date.UTC(2025, 0, 1) + index * 60_000);
+        const envelopes = syntheticEnvelopes(
+          TURNS,
+          (_turn, role) => sentence(role === 'user' ? 8 : 20),
+          Date.UTC(2025, 0, 1) + index * 60_000,
+        );
         events += envelopes.length;
         store.importEnvelopes(`c${index}`, envelopes);
       }
     });
-    console.log(`\nsearch: ${events.toLocaleString('en')} events in ${CONVERSATIONS} conversations (seeded in ${(seeded / 1000).toFixed(1)} s), median of ${QUERIES} two-word queries`);
+    console.log(
+      `\nsearch: ${events.toLocaleString('en')} events in ${CONVERSATIONS} conversations (seeded in ${(seeded / 1000).toFixed(1)} s), median of ${QUERIES} two-word queries`,
+    );
     settle();
     const db = (store as unknown as { db: Database.Database }).db;
     const bare = db.prepare<[string], { rowid: number }>('SELECT rowid FROM search WHERE search MATCH ? ORDER BY rank LIMIT 50');
@@ -38,14 +44,26 @@ export function searchBenchmark(): void {
     let hits = 0;
     for (let query = 0; query < QUERIES; query += 1) {
       const words = `${pick()} ${pick()}`;
-      baseline.push(time(() => bare.all(words.split(' ').map((word) => `"${word}"`).join(' '))));
-      ours.push(time(() => {
-        hits += store.search({ text: words }).length;
-      }));
+      baseline.push(
+        time(() =>
+          bare.all(
+            words
+              .split(' ')
+              .map((word) => `"${word}"`)
+              .join(' '),
+          ),
+        ),
+      );
+      ours.push(
+        time(() => {
+          hits += store.search({ text: words }).length;
+        }),
+      );
     }
     const broadBaseline: number[] = [];
     const broad: number[] = [];
-    const matches = (db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM search WHERE search MATCH ?').get('"alpha" "omega"')?.n ?? 0);
+    const matches =
+      db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM search WHERE search MATCH ?').get('"alpha" "omega"')?.n ?? 0;
     for (let query = 0; query < 5; query += 1) {
       broadBaseline.push(time(() => bare.all('"alpha" "omega"')));
       broad.push(time(() => store.search({ text: 'alpha omega' })));
@@ -54,7 +72,10 @@ export function searchBenchmark(): void {
     const base = median(baseline);
     const mine = median(ours);
     report('rare words: bare FTS5 MATCH ... ORDER BY rank LIMIT 50 (baseline)', `${base.toFixed(2)} ms`);
-    report('rare words: store search (joins, deleted filtered, snippets)', `${mine.toFixed(2)} ms  ratio ${(mine / base).toFixed(2)}x  (${(hits / QUERIES).toFixed(1)} hits a query)`);
+    report(
+      'rare words: store search (joins, deleted filtered, snippets)',
+      `${mine.toFixed(2)} ms  ratio ${(mine / base).toFixed(2)}x  (${(hits / QUERIES).toFixed(1)} hits a query)`,
+    );
     const broadBase = median(broadBaseline);
     const broadMine = median(broad);
     report(`common words (${matches.toLocaleString('en')} matches): bare FTS5 (baseline)`, `${broadBase.toFixed(2)} ms`);

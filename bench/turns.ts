@@ -77,8 +77,14 @@ async function overhead(agent: ConformanceAgent): Promise<void> {
   const extra = median(baton.map((time, index) => time - bare[index]!));
   console.log(`\nturns: ${TURNS} turns each with ${adapter.displayName}, alternating ABBA, median`);
   report('bare ACP SDK client (baseline)', `${base.toFixed(1)} ms`);
-  report('Baton host, checkpoints off: request in → reply committed', `${median(noCheckpoints).toFixed(1)} ms  ratio ${(median(noCheckpoints) / base).toFixed(3)}x`);
-  report('Baton host: request in → reply committed and pushed', `${mine.toFixed(1)} ms  ratio ${(mine / base).toFixed(3)}x  (median extra ${extra.toFixed(2)} ms a turn)`);
+  report(
+    'Baton host, checkpoints off: request in → reply committed',
+    `${median(noCheckpoints).toFixed(1)} ms  ratio ${(median(noCheckpoints) / base).toFixed(3)}x`,
+  );
+  report(
+    'Baton host: request in → reply committed and pushed',
+    `${mine.toFixed(1)} ms  ratio ${(mine / base).toFixed(3)}x  (median extra ${extra.toFixed(2)} ms a turn)`,
+  );
   report('checkpoints on against off (goal <= 1.10x)', `ratio ${(mine / median(noCheckpoints)).toFixed(3)}x`);
 }
 
@@ -108,7 +114,10 @@ async function startupTimes(): Promise<void> {
     const firstTurn = performance.now() - started;
     await live.dispose();
     await stub.close();
-    report(agent, `initialize ${initialize.toFixed(0)} ms · session/new ${sessionNew.toFixed(0)} ms · first turn ${firstTurn.toFixed(0)} ms`);
+    report(
+      agent,
+      `initialize ${initialize.toFixed(0)} ms · session/new ${sessionNew.toFixed(0)} ms · first turn ${firstTurn.toFixed(0)} ms`,
+    );
   }
 }
 

@@ -19,9 +19,15 @@ import { median, report } from './util.js';
 
 // The page's globals, for the functions this file runs in the page (kept local: Node code has no DOM).
 declare const window: unknown;
-declare const document: { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>; querySelector(selector: string): unknown; body: unknown };
+declare const document: {
+  querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+  querySelector(selector: string): unknown;
+  body: unknown;
+};
 declare function requestAnimationFrame(callback: (now: number) => void): number;
-declare const PerformanceObserver: new (callback: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(options: object): void };
+declare const PerformanceObserver: new (callback: (list: { getEntries(): Array<{ duration: number }> }) => void) => {
+  observe(options: object): void;
+};
 declare const MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void };
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -29,7 +35,14 @@ const FAKE_AGENT = path.join(root, 'e2e', 'fixtures', 'fakeAgent.mjs');
 export const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const IDLE_MS = 10_000;
 /** How the benchmarks launch Debian's Chromium. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** A conversation of `turns` turns mixing prose, code, tool calls and diffs. */
 function richConversation(conversationId: string, turns: number): Envelope[] {
@@ -41,13 +54,38 @@ function richConversation(conversationId: string, turns: number): Envelope[] {
   push('conversation.created', { title: `Long ${turns}`, agentId: 'custom:fake', agentName: 'Fake', cwd: '/' });
   for (let turn = 0; turn < turns; turn += 1) {
     const turnId = `t${turn}`;
-    push('turn.started', { turnId, agentId: 'custom:fake', agentName: 'Fake', text: `Question ${turn}: how does part ${turn % 97} of the parser handle nested blocks?` });
+    push('turn.started', {
+      turnId,
+      agentId: 'custom:fake',
+      agentName: 'Fake',
+      text: `Question ${turn}: how does part ${turn % 97} of the parser handle nested blocks?`,
+    });
     push('turn.running', { turnId });
     if (turn % 4 === 0) {
-      push('tool.call', { turnId, toolCallId: `tool-${turn}`, title: `Edit src/part${turn % 97}.ts`, kind: 'edit', status: 'completed', content: [{ type: 'diff', path: `src/part${turn % 97}.ts`, oldText: 'const a = 1;\nconst b = 2;\n', newText: 'const a = 1;\nconst b = 3;\nconst c = a + b;\n' }] });
+      push('tool.call', {
+        turnId,
+        toolCallId: `tool-${turn}`,
+        title: `Edit src/part${turn % 97}.ts`,
+        kind: 'edit',
+        status: 'completed',
+        content: [
+          {
+            type: 'diff',
+            path: `src/part${turn % 97}.ts`,
+            oldText: 'const a = 1;\nconst b = 2;\n',
+            newText: 'const a = 1;\nconst b = 3;\nconst c = a + b;\n',
+          },
+        ],
+      });
     }
-    const code = turn % 3 === 0 ? `\n\n\`\`\`ts\nexport function part${turn}(input: string): number {\n  return input.length * ${turn};\n}\n\`\`\`\n` : '';
-    push('message.chunk', { turnId, text: `Answer ${turn}. The parser reads **nested** blocks with a stack; each level keeps its own indentation and closes when it drops.${code}` });
+    const code =
+      turn % 3 === 0
+        ? `\n\n\`\`\`ts\nexport function part${turn}(input: string): number {\n  return input.length * ${turn};\n}\n\`\`\`\n`
+        : '';
+    push('message.chunk', {
+      turnId,
+      text: `Answer ${turn}. The parser reads **nested** blocks with a stack; each level keeps its own indentation and closes when it drops.${code}`,
+    });
     push('turn.ended', { turnId, outcome: 'completed', stopReason: 'end_turn' });
   }
   return envelopes;
@@ -55,7 +93,11 @@ function richConversation(conversationId: string, turns: number): Envelope[] {
 
 /** Starts the web host (the built one) on a free port in `dataDir`; resolves with its address. */
 export async function startHost(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(root, 'dist/main/web/cli.js'), '--port', '0', '--data-dir', dataDir, '--no-open'], { cwd: root, env: { ...process.env, HOME: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, 'dist/main/web/cli.js'), '--port', '0', '--data-dir', dataDir, '--no-open'], {
+    cwd: root,
+    env: { ...process.env, HOME: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL from the web host:\n${output}`)), 20_000);
@@ -141,7 +183,13 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
     if (!more) {
       break;
     }
-    await page.waitForFunction((before) => Number((document.querySelector('section.transcript') as { dataset: { entries?: string } } | null)?.dataset.entries) > before || document.querySelector('.show-earlier') === null, shown, { timeout: 300_000 });
+    await page.waitForFunction(
+      (before) =>
+        Number((document.querySelector('section.transcript') as { dataset: { entries?: string } } | null)?.dataset.entries) > before ||
+        document.querySelector('.show-earlier') === null,
+      shown,
+      { timeout: 300_000 },
+    );
   }
   await page.getByRole('region', { name: 'Transcript' }).evaluate((node) => node.scrollTo({ top: 0 }));
   await page.getByText('Question 0:').waitFor();
@@ -163,12 +211,18 @@ type StreamFigures = { medianMs: number; p99Ms: number; longestTaskMs: number; c
 async function stream(browser: Browser, url: string, turns: number, perSecond: number, seconds: number): Promise<StreamFigures> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(url);
-  await page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: new RegExp(`^Long ${turns}\\b`) }).click();
+  await page
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button', { name: new RegExp(`^Long ${turns}\\b`) })
+    .click();
   await page.getByText(`Answer ${turns - 1}.`).waitFor();
   await page.evaluate(() => {
     const probe = { delays: [] as number[], seen: 0, longTasks: [] as number[] };
     (window as { streamProbe: typeof probe }).streamProbe = probe;
-    new PerformanceObserver((list) => list.getEntries().forEach((entry) => probe.longTasks.push(entry.duration))).observe({ type: 'longtask', buffered: false });
+    new PerformanceObserver((list) => list.getEntries().forEach((entry) => probe.longTasks.push(entry.duration))).observe({
+      type: 'longtask',
+      buffered: false,
+    });
     let pending = false;
     new MutationObserver(() => {
       if (pending) {
@@ -191,11 +245,19 @@ async function stream(browser: Browser, url: string, turns: number, perSecond: n
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill(`flood ${perSecond} ${seconds}`);
   await composer.press('Enter');
-  await page.getByTestId('reply-announcer').filter({ hasText: 'Fake replied' }).waitFor({ timeout: (seconds + 120) * 1000 });
+  await page
+    .getByTestId('reply-announcer')
+    .filter({ hasText: 'Fake replied' })
+    .waitFor({ timeout: (seconds + 120) * 1000 });
   const probe = await page.evaluate(() => (window as { streamProbe: { delays: number[]; longTasks: number[] } }).streamProbe);
   await page.close();
   const sorted = [...probe.delays].sort((a, b) => a - b);
-  return { medianMs: median(sorted), p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN, longestTaskMs: Math.max(0, ...probe.longTasks), chunksPainted: sorted.length * 20 };
+  return {
+    medianMs: median(sorted),
+    p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN,
+    longestTaskMs: Math.max(0, ...probe.longTasks),
+    chunksPainted: sorted.length * 20,
+  };
 }
 
 const ratio = (value: number, baseline: number): string => `ratio ${(value / baseline).toFixed(2)}x`;
@@ -214,7 +276,10 @@ export async function uiBenchmark(): Promise<void> {
     store.importEnvelopes('long-50', richConversation('long-50', 50));
     store.importEnvelopes('long-5000', richConversation('long-5000', 5000));
     store.close();
-    writeFileSync(path.join(dataDir, 'agents.json'), JSON.stringify({ agents: [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT, dataDir] }] }));
+    writeFileSync(
+      path.join(dataDir, 'agents.json'),
+      JSON.stringify({ agents: [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT, dataDir] }] }),
+    );
     const started = await startHost(dataDir);
     host = started.child;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -222,17 +287,26 @@ export async function uiBenchmark(): Promise<void> {
     // BATON_BENCH_UI_PART=long or =stream runs only that half (while working on one of them).
     const part = process.env.BATON_BENCH_UI_PART;
     if (part !== 'stream') {
-    console.log('\nui: Chromium against the web host; long thread of 5000 turns vs 50 turns (baseline)');
-    const small = await openLong(browser, started.url, 50);
-    const large = await openLong(browser, started.url, 5000);
-    report('open 50 turns: latest turns painted (baseline)', `${small.firstPaintMs.toFixed(0)} ms`);
-    report('open 5000 turns: latest turns painted (goal < 300 ms)', `${large.firstPaintMs.toFixed(0)} ms  ${ratio(large.firstPaintMs, small.firstPaintMs)}`);
-    report('read back to turn 1, 50 turns: longest frame (baseline)', `${small.longestFrameMs.toFixed(0)} ms`);
-    report('read back to turn 1, 5000 turns: longest frame (goal < 50 ms)', `${large.longestFrameMs.toFixed(0)} ms  ${ratio(large.longestFrameMs, small.longestFrameMs)}`);
-    report('JS heap, 50 turns shown (baseline)', `${small.heapMb.toFixed(1)} MB`);
-    report('JS heap, 5000 turns shown (goal < 150 MB)', `${large.heapMb.toFixed(1)} MB  ${ratio(large.heapMb, small.heapMb)}`);
-    report('CPU over 10 s idle, 50 turns (baseline)', `${(small.idleCpu * 100).toFixed(2)} %`);
-    report('CPU over 10 s idle, 5000 turns (goal: near zero)', `${(large.idleCpu * 100).toFixed(2)} %  ${ratio(large.idleCpu || 1e-6, small.idleCpu || 1e-6)}`);
+      console.log('\nui: Chromium against the web host; long thread of 5000 turns vs 50 turns (baseline)');
+      const small = await openLong(browser, started.url, 50);
+      const large = await openLong(browser, started.url, 5000);
+      report('open 50 turns: latest turns painted (baseline)', `${small.firstPaintMs.toFixed(0)} ms`);
+      report(
+        'open 5000 turns: latest turns painted (goal < 300 ms)',
+        `${large.firstPaintMs.toFixed(0)} ms  ${ratio(large.firstPaintMs, small.firstPaintMs)}`,
+      );
+      report('read back to turn 1, 50 turns: longest frame (baseline)', `${small.longestFrameMs.toFixed(0)} ms`);
+      report(
+        'read back to turn 1, 5000 turns: longest frame (goal < 50 ms)',
+        `${large.longestFrameMs.toFixed(0)} ms  ${ratio(large.longestFrameMs, small.longestFrameMs)}`,
+      );
+      report('JS heap, 50 turns shown (baseline)', `${small.heapMb.toFixed(1)} MB`);
+      report('JS heap, 5000 turns shown (goal < 150 MB)', `${large.heapMb.toFixed(1)} MB  ${ratio(large.heapMb, small.heapMb)}`);
+      report('CPU over 10 s idle, 50 turns (baseline)', `${(small.idleCpu * 100).toFixed(2)} %`);
+      report(
+        'CPU over 10 s idle, 5000 turns (goal: near zero)',
+        `${(large.idleCpu * 100).toFixed(2)} %  ${ratio(large.idleCpu || 1e-6, small.idleCpu || 1e-6)}`,
+      );
     }
     if (part === 'long') {
       return;
@@ -241,9 +315,18 @@ export async function uiBenchmark(): Promise<void> {
     console.log('\nui: streaming 2000 chunks/s for 10 s into a 5000-turn conversation vs a 50-turn one (baseline)');
     const streamSmall = await stream(browser, started.url, 50, 2000, 10);
     const streamLarge = await stream(browser, started.url, 5000, 2000, 10);
-    report('chunk sent → painted, 50 turns: median / p99 (baseline)', `${streamSmall.medianMs.toFixed(0)} / ${streamSmall.p99Ms.toFixed(0)} ms  longest task ${streamSmall.longestTaskMs.toFixed(0)} ms`);
-    report('chunk sent → painted, 5000 turns: median / p99 (goal p99 < 50 ms)', `${streamLarge.medianMs.toFixed(0)} / ${streamLarge.p99Ms.toFixed(0)} ms  ${ratio(streamLarge.p99Ms, streamSmall.p99Ms)}`);
-    report('longest task while streaming, 5000 turns (goal < 100 ms)', `${streamLarge.longestTaskMs.toFixed(0)} ms  ${ratio(streamLarge.longestTaskMs || 1, streamSmall.longestTaskMs || 1)}`);
+    report(
+      'chunk sent → painted, 50 turns: median / p99 (baseline)',
+      `${streamSmall.medianMs.toFixed(0)} / ${streamSmall.p99Ms.toFixed(0)} ms  longest task ${streamSmall.longestTaskMs.toFixed(0)} ms`,
+    );
+    report(
+      'chunk sent → painted, 5000 turns: median / p99 (goal p99 < 50 ms)',
+      `${streamLarge.medianMs.toFixed(0)} / ${streamLarge.p99Ms.toFixed(0)} ms  ${ratio(streamLarge.p99Ms, streamSmall.p99Ms)}`,
+    );
+    report(
+      'longest task while streaming, 5000 turns (goal < 100 ms)',
+      `${streamLarge.longestTaskMs.toFixed(0)} ms  ${ratio(streamLarge.longestTaskMs || 1, streamSmall.longestTaskMs || 1)}`,
+    );
   } finally {
     await browser?.close();
     host?.kill('SIGTERM');

@@ -41,7 +41,11 @@ export function random(seed: number): () => number {
 }
 
 /** The envelopes of a conversation of `turns` finished turns, five events each, plus its creation. */
-export function syntheticEnvelopes(turns: number, text: (turn: number, role: 'user' | 'agent') => string, startMs = Date.UTC(2026, 0, 1)): Envelope[] {
+export function syntheticEnvelopes(
+  turns: number,
+  text: (turn: number, role: 'user' | 'agent') => string,
+  startMs = Date.UTC(2026, 0, 1),
+): Envelope[] {
   const envelopes: Envelope[] = [];
   const push = (type: string, payload: unknown): void => {
     const seq = envelopes.length + 1;

@@ -4,7 +4,16 @@
  * parsed against the contract; errors come back as typed BatonErrors.
  */
 import { fromWireError } from '../app/errors.js';
-import { parsePushEvent, requests, type FileMethod, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../app/ipc/index.js';
+import {
+  parsePushEvent,
+  requests,
+  type FileMethod,
+  type Method,
+  type Params,
+  type PushEvent,
+  type ResponseBody,
+  type Result,
+} from '../app/ipc/index.js';
 import { ipcTransport } from './transport/ipcTransport.js';
 import type { ConnectionStatus, PreloadBridge, Transport } from './transport/Transport.js';
 import { webSocketTransport } from './transport/webSocketTransport.js';
@@ -51,7 +60,11 @@ declare global {
 export const api: Api = createApi(window.baton ? ipcTransport(window.baton) : webSocketTransport(window.location));
 
 /** Shows a conversation's working folder in the desktop's file manager (undefined in a browser). */
-export const revealFolder: ((conversationId: string) => Promise<void>) | undefined = window.baton?.revealFolder ? (conversationId) => window.baton!.revealFolder!(conversationId) : undefined;
+export const revealFolder: ((conversationId: string) => Promise<void>) | undefined = window.baton?.revealFolder
+  ? (conversationId) => window.baton!.revealFolder!(conversationId)
+  : undefined;
 
 /** The desktop's native folder picker, where Baton runs as a desktop app (undefined in a browser). */
-export const pickFolder: (() => Promise<string | null>) | undefined = window.baton?.pickFolder ? () => window.baton!.pickFolder!() : undefined;
+export const pickFolder: (() => Promise<string | null>) | undefined = window.baton?.pickFolder
+  ? () => window.baton!.pickFolder!()
+  : undefined;

@@ -24,7 +24,10 @@ for (const adapter of builtinAdapters) {
   try {
     writeFileSync(path.join(work, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     process.stdout.write(`Locking ${adapter.agentId}: ${adapter.npmPackages.join(' ')}…\n`);
-    const result = spawnSync('npm', ['install', '--package-lock-only', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: work, stdio: 'inherit' });
+    const result = spawnSync('npm', ['install', '--package-lock-only', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: work,
+      stdio: 'inherit',
+    });
     if (result.status !== 0) {
       console.error(`Could not lock ${adapter.agentId}.`);
       process.exit(result.status ?? 1);

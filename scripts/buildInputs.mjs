@@ -8,7 +8,16 @@ import path from 'node:path';
 /** Folders whose files the build reads. */
 export const INPUT_FOLDERS = ['app', 'main', 'renderer', 'bench', 'e2e/fixtures'];
 /** Single files the build reads. */
-export const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.base.json', 'tsconfig.node.json', 'tsconfig.renderer.json', 'vite.config.ts', 'scripts/build.mjs', 'scripts/buildInputs.mjs'];
+export const INPUT_FILES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.base.json',
+  'tsconfig.node.json',
+  'tsconfig.renderer.json',
+  'vite.config.ts',
+  'scripts/build.mjs',
+  'scripts/buildInputs.mjs',
+];
 
 /** Files (relative, with `/`) under `folder`, sorted; dependency and output folders are not inputs. */
 function filesUnder(root, folder) {
@@ -35,7 +44,10 @@ function filesUnder(root, folder) {
 /** The digest of every input of the build under `root` (names and contents). */
 export function buildInputsDigest(root) {
   const hash = createHash('sha256');
-  const files = [...INPUT_FOLDERS.flatMap((folder) => filesUnder(root, folder)), ...INPUT_FILES.filter((file) => existsSync(path.join(root, file)))];
+  const files = [
+    ...INPUT_FOLDERS.flatMap((folder) => filesUnder(root, folder)),
+    ...INPUT_FILES.filter((file) => existsSync(path.join(root, file))),
+  ];
   for (const file of files) {
     hash.update(`${file}\0`);
     hash.update(readFileSync(path.join(root, file)));

@@ -7,7 +7,12 @@ import { buildInputsDigest } from './buildInputs.mjs';
 
 function tree(): string {
   const root = tempDir('build-inputs');
-  for (const [file, text] of Object.entries({ 'app/a.ts': 'export const a = 1;\n', 'renderer/b.tsx': 'export {};\n', 'package-lock.json': '{}\n', 'scripts/build.mjs': '// build\n' })) {
+  for (const [file, text] of Object.entries({
+    'app/a.ts': 'export const a = 1;\n',
+    'renderer/b.tsx': 'export {};\n',
+    'package-lock.json': '{}\n',
+    'scripts/build.mjs': '// build\n',
+  })) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), text);
   }

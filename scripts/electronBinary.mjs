@@ -12,7 +12,7 @@ export function electronBinary() {
   const pathFile = path.join(packageDir, 'path.txt');
   const relative = existsSync(pathFile)
     ? readFileSync(pathFile, 'utf8').trim()
-    : { darwin: 'Electron.app/Contents/MacOS/Electron', win32: 'electron.exe' }[process.platform] ?? 'electron';
+    : ({ darwin: 'Electron.app/Contents/MacOS/Electron', win32: 'electron.exe' }[process.platform] ?? 'electron');
   const candidate = path.join(packageDir, 'dist', relative);
   return existsSync(candidate) ? candidate : undefined;
 }

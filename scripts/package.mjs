@@ -28,7 +28,10 @@ export function missingPackagingSettings(targets, env) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const targets = process.argv.slice(2).filter((arg) => ['--linux', '--mac', '--win'].includes(arg)).map((arg) => arg.slice(2));
+  const targets = process.argv
+    .slice(2)
+    .filter((arg) => ['--linux', '--mac', '--win'].includes(arg))
+    .map((arg) => arg.slice(2));
   if (targets.length === 0) {
     console.error('Name the targets to package: --linux, --mac and/or --win.');
     process.exit(2);
@@ -42,6 +45,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (build.status !== 0) {
     process.exit(build.status ?? 1);
   }
-  const result = spawnSync(path.join(root, 'node_modules', '.bin', 'electron-builder'), targets.map((target) => `--${target}`), { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(
+    path.join(root, 'node_modules', '.bin', 'electron-builder'),
+    targets.map((target) => `--${target}`),
+    { cwd: root, stdio: 'inherit' },
+  );
   process.exit(result.status ?? 1);
 }

@@ -34,12 +34,18 @@ try {
   process.exit(1);
 }
 if (index.skipped.length > 0) {
-  console.error(`Baton cannot read ${index.skipped.length} of its entries:\n${index.skipped.map((entry) => `  ${entry.id}: ${entry.reason}`).join('\n')}`);
-  console.error('Update app/agents/registry.ts for the registry\'s format first.');
+  console.error(
+    `Baton cannot read ${index.skipped.length} of its entries:\n${index.skipped.map((entry) => `  ${entry.id}: ${entry.reason}`).join('\n')}`,
+  );
+  console.error("Update app/agents/registry.ts for the registry's format first.");
   process.exit(1);
 }
 
 const target = path.join(root, 'main/host/agents/registry/snapshot.json');
-const snapshot = { takenAt: new Date().toISOString().slice(0, 10), from: /^https?:\/\//.test(address) ? address : DEFAULT_REGISTRY_URL, index: JSON.parse(text) };
+const snapshot = {
+  takenAt: new Date().toISOString().slice(0, 10),
+  from: /^https?:\/\//.test(address) ? address : DEFAULT_REGISTRY_URL,
+  index: JSON.parse(text),
+};
 writeFileSync(target, `${JSON.stringify(snapshot, null, 1)}\n`);
 console.log(`Wrote ${path.relative(root, target)}: ${index.agents.length} agents, taken ${snapshot.takenAt}.`);

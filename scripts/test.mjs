@@ -95,7 +95,10 @@ function setUp() {
   const started = performance.now();
   // Not `npm ci`: a dependency of Qwen Code lists optional per-platform packages that were never
   // published, which `npm ci` refuses; `npm install` follows the same lock and skips them.
-  const child = spawn('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: agentsDir, stdio: ['ignore', log, log] });
+  const child = spawn('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: agentsDir,
+    stdio: ['ignore', log, log],
+  });
   return new Promise((resolve) => {
     child.on('close', (code) => {
       closeSync(log);
@@ -126,6 +129,7 @@ function build() {
 function staticChecks() {
   section('lint and type checks');
   check('lint (eslint, including the layer rule)', run(bin('eslint'), ['--max-warnings', '0', '.']).status === 0);
+  check('format (prettier --check)', run(bin('prettier'), ['--check', '--log-level', 'warn', '**/*.{ts,tsx,mjs,js,cjs,css}']).status === 0);
   for (const project of ['tsconfig.node.json', 'tsconfig.renderer.json', 'tsconfig.test.json']) {
     check(`typecheck ${project}`, run(bin('tsc'), ['-p', project, '--noEmit']).status === 0);
   }
@@ -181,7 +185,9 @@ function playwright() {
         } else {
           failed += 1;
           const error = test.results?.at(-1)?.error;
-          failures.push(`${name}${why(error ? `${error.message ?? ''}\n${error.location ? `at ${path.relative(root, error.location.file)}:${error.location.line}` : ''}` : '')}`);
+          failures.push(
+            `${name}${why(error ? `${error.message ?? ''}\n${error.location ? `at ${path.relative(root, error.location.file)}:${error.location.line}` : ''}` : '')}`,
+          );
         }
       }
     }
@@ -243,7 +249,11 @@ function leftovers() {
   }
   check(`no process the tests started is left running (${left.length} were)`, left.length === 0);
   const made = readdirSync(runTmp);
-  console.log(made.length === 0 ? 'The temp folder holds nothing the tests made.' : `The tests left ${made.length} entries in their temp folder (${made.slice(0, 5).join(', ')}${made.length > 5 ? ', …' : ''}); removing them.`);
+  console.log(
+    made.length === 0
+      ? 'The temp folder holds nothing the tests made.'
+      : `The tests left ${made.length} entries in their temp folder (${made.slice(0, 5).join(', ')}${made.length > 5 ? ', …' : ''}); removing them.`,
+  );
   rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
 }
 

@@ -13,11 +13,20 @@ export const agentCardSchema = z.object({
   /** Set when the agent is older than the oldest release Baton supports: that release. */
   oldestSupported: z.string().optional(),
   protocolVersion: z.number().int(),
-  sessions: z.object({ load: z.boolean(), list: z.boolean(), resume: z.boolean(), fork: z.boolean(), close: z.boolean(), subagents: z.boolean().default(false) }),
+  sessions: z.object({
+    load: z.boolean(),
+    list: z.boolean(),
+    resume: z.boolean(),
+    fork: z.boolean(),
+    close: z.boolean(),
+    subagents: z.boolean().default(false),
+  }),
   mcp: z.object({ stdio: z.boolean(), http: z.boolean(), sse: z.boolean() }),
   prompt: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
   /** How one logs in; `terminal` methods run in a terminal Baton opens. */
-  authMethods: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional(), terminal: z.boolean().optional() })),
+  authMethods: z.array(
+    z.object({ id: z.string(), name: z.string(), description: z.string().optional(), terminal: z.boolean().optional() }),
+  ),
   /** Whether the agent offers `logout` and it would end the log-in in use (not a key from the environment, where the agent says which). */
   logout: z.boolean(),
   /** The log-in the agent says its process uses (`kind`: account, api_key, gateway, external, none), where it says. */

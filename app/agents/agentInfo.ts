@@ -43,7 +43,9 @@ export const agentInfoSchema = z.object({
    * installed there (if any), and whether that copy is the one used (one the person installed
    * themselves, found on PATH, comes first); `update` is a newer version to offer ("Update to …").
    */
-  managed: z.object({ pinned: z.string().optional(), installed: z.string().optional(), inUse: z.boolean(), update: z.string().optional() }).optional(),
+  managed: z
+    .object({ pinned: z.string().optional(), installed: z.string().optional(), inUse: z.boolean(), update: z.string().optional() })
+    .optional(),
 });
 
 /** One entry of the agent picker. */

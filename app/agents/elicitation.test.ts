@@ -4,7 +4,13 @@ import { checkElicitationAnswer, fieldChoices, formIsShowable, type ElicitationS
 const schema: ElicitationSchema = {
   properties: {
     name: { type: 'string', title: 'Your name', minLength: 2 },
-    color: { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+    color: {
+      type: 'string',
+      oneOf: [
+        { const: 'r', title: 'Red' },
+        { const: 'g', title: 'Green' },
+      ],
+    },
     count: { type: 'integer', minimum: 1, maximum: 5 },
     subscribe: { type: 'boolean' },
     tags: { type: 'array', items: { enum: ['a', 'b'] }, maxItems: 1 },
@@ -26,12 +32,21 @@ describe('elicitation answers', () => {
       'Choose at most 1 for tags.',
       'The form has no field "extra".',
     ]);
-    expect(checkElicitationAnswer(schema, { name: 'A', count: 9 })).toEqual(['Your name must be at least 2 characters.', 'count must be at most 5.']);
+    expect(checkElicitationAnswer(schema, { name: 'A', count: 9 })).toEqual([
+      'Your name must be at least 2 characters.',
+      'count must be at most 5.',
+    ]);
   });
 
   it('reads choices from enum, oneOf and multi-select items', () => {
-    expect(fieldChoices(schema.properties!.color!)).toEqual([{ value: 'r', label: 'Red' }, { value: 'g', label: 'Green' }]);
-    expect(fieldChoices(schema.properties!.tags!)).toEqual([{ value: 'a', label: 'a' }, { value: 'b', label: 'b' }]);
+    expect(fieldChoices(schema.properties!.color!)).toEqual([
+      { value: 'r', label: 'Red' },
+      { value: 'g', label: 'Green' },
+    ]);
+    expect(fieldChoices(schema.properties!.tags!)).toEqual([
+      { value: 'a', label: 'a' },
+      { value: 'b', label: 'b' },
+    ]);
     expect(fieldChoices(schema.properties!.name!)).toBeUndefined();
   });
 

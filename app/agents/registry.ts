@@ -9,7 +9,14 @@
 import { z } from 'zod';
 
 /** The platforms a `binary` distribution is keyed by. */
-export const registryPlatforms = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
+export const registryPlatforms = [
+  'darwin-aarch64',
+  'darwin-x86_64',
+  'linux-aarch64',
+  'linux-x86_64',
+  'windows-aarch64',
+  'windows-x86_64',
+] as const;
 
 /** One of {@link registryPlatforms}. */
 export type RegistryPlatform = (typeof registryPlatforms)[number];
@@ -53,7 +60,10 @@ export const registryAgentSchema = z.object({
       npx: packageDistributionSchema.optional(),
       uvx: packageDistributionSchema.optional(),
     })
-    .refine((distribution) => distribution.binary !== undefined || distribution.npx !== undefined || distribution.uvx !== undefined, 'an entry needs at least one distribution'),
+    .refine(
+      (distribution) => distribution.binary !== undefined || distribution.npx !== undefined || distribution.uvx !== undefined,
+      'an entry needs at least one distribution',
+    ),
 });
 
 /** One agent of the registry. */
@@ -87,7 +97,8 @@ export function parseRegistryIndex(text: string): RegistryIndex {
   const seen = new Set<string>();
   for (const raw of shape.data.agents) {
     const parsed = registryAgentSchema.safeParse(raw);
-    const id = typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : '(no id)';
+    const id =
+      typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : '(no id)';
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       skipped.push({ id, reason: issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'not an agent entry' });
@@ -99,7 +110,9 @@ export function parseRegistryIndex(text: string): RegistryIndex {
     }
   }
   if (agents.length === 0 && shape.data.agents.length > 0) {
-    throw new Error(`none of its ${shape.data.agents.length} entries is an agent Baton can read (first: ${skipped[0]?.id}: ${skipped[0]?.reason})`);
+    throw new Error(
+      `none of its ${shape.data.agents.length} entries is an agent Baton can read (first: ${skipped[0]?.id}: ${skipped[0]?.reason})`,
+    );
   }
   return { version: shape.data.version, agents, skipped };
 }
@@ -125,7 +138,14 @@ export type RegistryDistribution =
 export function distributionFor(agent: RegistryAgent, platform: RegistryPlatform | undefined): RegistryDistribution | undefined {
   const binary = platform ? agent.distribution.binary?.[platform] : undefined;
   if (binary) {
-    return { kind: 'binary', archive: binary.archive, cmd: binary.cmd, args: binary.args, env: binary.env, ...(binary.sha256 ? { sha256: binary.sha256.toLowerCase() } : {}) };
+    return {
+      kind: 'binary',
+      archive: binary.archive,
+      cmd: binary.cmd,
+      args: binary.args,
+      env: binary.env,
+      ...(binary.sha256 ? { sha256: binary.sha256.toLowerCase() } : {}),
+    };
   }
   const { npx, uvx } = agent.distribution;
   if (npx) {

@@ -3,7 +3,10 @@ import { envelopeSchema, isUnknownEvent, parseDraft, parseEnvelope } from './ind
 
 describe('event parsing', () => {
   it('accepts a valid draft and rejects unknown types and bad payloads', () => {
-    expect(parseDraft({ type: 'message.chunk', payload: { turnId: 't', text: 'x' } })).toEqual({ type: 'message.chunk', payload: { turnId: 't', text: 'x' } });
+    expect(parseDraft({ type: 'message.chunk', payload: { turnId: 't', text: 'x' } })).toEqual({
+      type: 'message.chunk',
+      payload: { turnId: 't', text: 'x' },
+    });
     expect(() => parseDraft({ type: 'nope', payload: {} })).toThrow('Unknown event type');
     expect(() => parseDraft({ type: 'message.chunk', payload: { turnId: 't' } })).toThrow();
     expect(() => parseDraft({ type: 'turn.ended', payload: { turnId: 't', outcome: 'exploded' } })).toThrow();

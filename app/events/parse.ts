@@ -1,5 +1,13 @@
 /** Validation of transcript events at every boundary: drafts before storing, envelopes when read. */
-import { envelopeSchema, payloadSchemas, type Envelope, type EventDraft, type EventType, type TranscriptEvent, type UnknownEvent } from './schemas.js';
+import {
+  envelopeSchema,
+  payloadSchemas,
+  type Envelope,
+  type EventDraft,
+  type EventType,
+  type TranscriptEvent,
+  type UnknownEvent,
+} from './schemas.js';
 
 /** True when `type` is one this build understands. */
 export function isKnownEventType(type: string): type is EventType {
@@ -16,9 +24,7 @@ export function parseDraft(draft: { type: string; payload: unknown }): EventDraf
 }
 
 /** Result of reading one envelope back. */
-export type ParsedEvent =
-  | { ok: true; event: TranscriptEvent | UnknownEvent }
-  | { ok: false; reason: string };
+export type ParsedEvent = { ok: true; event: TranscriptEvent | UnknownEvent } | { ok: false; reason: string };
 
 /**
  * Reads an envelope. A type from a newer build comes back as an {@link UnknownEvent} so it is
@@ -28,7 +34,12 @@ export function parseEnvelope(raw: unknown): ParsedEvent {
   if (!isEnvelope(raw)) {
     // Only a bad envelope pays for the schema, which says what is wrong with it.
     const envelope = envelopeSchema.safeParse(raw);
-    return { ok: false, reason: envelope.success ? 'not an envelope' : envelope.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
+    return {
+      ok: false,
+      reason: envelope.success
+        ? 'not an envelope'
+        : envelope.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+    };
   }
   // Every stored event is read through here: the event is built field by field (no rest or spread).
   const { conversationId, seq, at, v, type, payload } = raw;
@@ -51,7 +62,15 @@ function isEnvelope(raw: unknown): raw is Envelope {
     return false;
   }
   const { conversationId, seq, at, v, type } = raw as Record<string, unknown>;
-  return typeof conversationId === 'string' && conversationId.length > 0 && positiveInteger(seq) && typeof at === 'string' && positiveInteger(v) && typeof type === 'string' && type.length > 0;
+  return (
+    typeof conversationId === 'string' &&
+    conversationId.length > 0 &&
+    positiveInteger(seq) &&
+    typeof at === 'string' &&
+    positiveInteger(v) &&
+    typeof type === 'string' &&
+    type.length > 0
+  );
 }
 
 function positiveInteger(value: unknown): value is number {

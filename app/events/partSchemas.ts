@@ -48,7 +48,9 @@ export const sessionOptionSchema = z.object({
   currentValue: z.string(),
   /** `selfApproving`: in this mode the agent decides without asking the person. */
   /** `description`: what the agent says of the value (a mode's own words, shown with it). */
-  options: z.array(z.object({ value: z.string(), name: z.string(), description: z.string().max(500).optional(), selfApproving: z.boolean().optional() })),
+  options: z.array(
+    z.object({ value: z.string(), name: z.string(), description: z.string().max(500).optional(), selfApproving: z.boolean().optional() }),
+  ),
 });
 
 /** One field of an elicitation form: the JSON-schema subset ACP allows (primitives and multi-select). */

@@ -10,8 +10,22 @@ describe('redactDrafts', () => {
   it('takes a secret out of terminal output, tool output and error tails, as written, JSON-escaped and URL-encoded', () => {
     const drafts = [
       { type: 'terminal.output', payload: { terminalId: 't', text: `LOC_TOKEN=${SECRET}\n` } },
-      { type: 'tool.updated', payload: { toolCallId: 'c', rawOutput: { body: JSON.stringify({ token: SECRET }) }, content: [{ type: 'text', text: `GET /x?token=${encodeURIComponent(SECRET)}` }] } },
-      { type: 'turn.ended', payload: { turnId: 'u', stopReason: 'error', error: { code: 'Agent', message: 'failed', details: { stderrTail: `using ${SECRET}` } } } },
+      {
+        type: 'tool.updated',
+        payload: {
+          toolCallId: 'c',
+          rawOutput: { body: JSON.stringify({ token: SECRET }) },
+          content: [{ type: 'text', text: `GET /x?token=${encodeURIComponent(SECRET)}` }],
+        },
+      },
+      {
+        type: 'turn.ended',
+        payload: {
+          turnId: 'u',
+          stopReason: 'error',
+          error: { code: 'Agent', message: 'failed', details: { stderrTail: `using ${SECRET}` } },
+        },
+      },
     ] as unknown as EventDraft[];
     const text = JSON.stringify(redactDrafts(drafts, [SECRET]));
     expect(text).not.toContain('tok\\"en');
@@ -21,7 +35,9 @@ describe('redactDrafts', () => {
   });
 
   it('keeps what the person typed as they typed it', () => {
-    const drafts = [{ type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: `my ${SECRET}` } }] as unknown as EventDraft[];
+    const drafts = [
+      { type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: `my ${SECRET}` } },
+    ] as unknown as EventDraft[];
     expect(redactDrafts(drafts, [SECRET])).toEqual(drafts);
   });
 });

@@ -38,5 +38,7 @@ export function redactDrafts(drafts: readonly EventDraft[], secrets: readonly st
   if (secrets.length === 0) {
     return [...drafts];
   }
-  return drafts.map((draft) => (THE_PERSONS_OWN.has(draft.type) ? draft : ({ ...draft, payload: redactValue(draft.payload, secrets) } as EventDraft)));
+  return drafts.map((draft) =>
+    THE_PERSONS_OWN.has(draft.type) ? draft : ({ ...draft, payload: redactValue(draft.payload, secrets) } as EventDraft),
+  );
 }

@@ -47,7 +47,9 @@ export const payloadSchemas = {
     /** sha256 of the instruction bundle the turn runs under (absent in transcripts written before instructions). */
     instructionsSha256: z.string().optional(),
     /** What went into that bundle: each source's digest, and the profile's revision. */
-    instructionSources: z.array(z.object({ source: z.string(), sha256: z.string(), revision: z.number().int().optional(), name: z.string().optional() })).optional(),
+    instructionSources: z
+      .array(z.object({ source: z.string(), sha256: z.string(), revision: z.number().int().optional(), name: z.string().optional() }))
+      .optional(),
     /** Digest of the toolbox the turn runs under (see `toolbox.set`). */
     toolboxDigest: z.string().optional(),
     /** What the person attached: mentioned files, images, documents (never an image's bytes). */
@@ -300,7 +302,12 @@ export const payloadSchemas = {
   /** The agent says an elicitation opened as a link is done (`elicitation/complete`). */
   'elicitation.completed': z.object({ requestId: id }),
   /** The agent's context window (tokens in use of its size) and, when reported, the session's cost so far. */
-  usage: z.object({ turnId: id, used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).optional() }),
+  usage: z.object({
+    turnId: id,
+    used: z.number(),
+    size: z.number(),
+    cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
+  }),
   notice: z.object({ turnId: z.string().optional(), severity: z.enum(['info', 'warning', 'error']), text }),
   /**
    * The person handed the conversation to another agent: committed with the `turn.started` of the
@@ -328,7 +335,11 @@ export const payloadSchemas = {
     uri: z.string().optional(),
     /** How it travelled: an embedded resource, a delimited text block, or not at all (nothing to say). */
     level: z.enum(['resource', 'text', 'none']),
-    turns: z.object({ full: z.number().int().nonnegative(), summarised: z.number().int().nonnegative(), omitted: z.number().int().nonnegative() }),
+    turns: z.object({
+      full: z.number().int().nonnegative(),
+      summarised: z.number().int().nonnegative(),
+      omitted: z.number().int().nonnegative(),
+    }),
     /** Why a reopening fell back to a handoff, when it did. */
     fellBack: z.string().optional(),
     /** Option choices carried over from the previous agent, and those it has no equivalent for ("Mode: Plan"). */

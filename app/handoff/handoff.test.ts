@@ -4,20 +4,48 @@ import { emptyTranscript, reduceAll, type TranscriptState } from '../transcript/
 import { buildHandoff, DEFAULT_HANDOFF_BUDGET, handoffBudget, handoffTurns } from './handoff.js';
 
 function transcript(drafts: EventDraft[]): TranscriptState {
-  const events: TranscriptEvent[] = drafts.map((draft, index) => ({ conversationId: 'c', seq: index + 1, at: '2026-01-01T00:00:00Z', v: 1, ...draft }));
+  const events: TranscriptEvent[] = drafts.map((draft, index) => ({
+    conversationId: 'c',
+    seq: index + 1,
+    at: '2026-01-01T00:00:00Z',
+    v: 1,
+    ...draft,
+  }));
   return reduceAll(emptyTranscript('c'), events);
 }
 
 /** A seeded conversation: `count` turns alternating between Claude and Qwen, each with a tool call, thinking and a long reply. */
 function longConversation(count: number): TranscriptState {
-  const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } }];
+  const drafts: EventDraft[] = [
+    { type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } },
+  ];
   for (let turn = 1; turn <= count; turn += 1) {
     const agentName = turn % 2 === 0 ? 'Qwen' : 'Claude';
     const turnId = `t${turn}`;
     drafts.push(
-      { type: 'turn.started', payload: { turnId, agentId: agentName.toLowerCase(), agentName, text: `Question ${turn}: ${'please look at this carefully '.repeat(3)}` } },
+      {
+        type: 'turn.started',
+        payload: {
+          turnId,
+          agentId: agentName.toLowerCase(),
+          agentName,
+          text: `Question ${turn}: ${'please look at this carefully '.repeat(3)}`,
+        },
+      },
       { type: 'thought.chunk', payload: { turnId, text: `SECRET-THOUGHT-${turn}` } },
-      { type: 'tool.call', payload: { turnId, toolCallId: 'x', title: `Read src/file${turn}.ts`, status: 'completed', content: [{ type: 'text', text: 'line\n'.repeat(200) }, { type: 'diff', path: `src/file${turn}.ts`, oldText: 'a', newText: 'b' }] } },
+      {
+        type: 'tool.call',
+        payload: {
+          turnId,
+          toolCallId: 'x',
+          title: `Read src/file${turn}.ts`,
+          status: 'completed',
+          content: [
+            { type: 'text', text: 'line\n'.repeat(200) },
+            { type: 'diff', path: `src/file${turn}.ts`, oldText: 'a', newText: 'b' },
+          ],
+        },
+      },
       { type: 'message.chunk', payload: { turnId, text: `Answer ${turn}. ${'Here is a long explanation. '.repeat(20)}` } },
       { type: 'turn.ended', payload: { turnId, outcome: 'completed' } },
     );
@@ -54,12 +82,30 @@ describe('a handoff', () => {
     const state = transcript([
       { type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } },
       { type: 'turn.started', payload: { turnId: 'a', agentId: 'claude', agentName: 'Claude', text: 'Fix the build' } },
-      { type: 'plan', payload: { turnId: 'a', entries: [{ content: 'Run the tests', status: 'completed', priority: 'high' }, { content: 'Fix the import', status: 'pending', priority: 'high' }] } },
+      {
+        type: 'plan',
+        payload: {
+          turnId: 'a',
+          entries: [
+            { content: 'Run the tests', status: 'completed', priority: 'high' },
+            { content: 'Fix the import', status: 'pending', priority: 'high' },
+          ],
+        },
+      },
       { type: 'message.chunk', payload: { turnId: 'a', text: 'The tests fail on an import.' } },
-      { type: 'turn.ended', payload: { turnId: 'a', outcome: 'failed', error: { code: 'AgentExited', message: 'Claude exited (code 1).' } } },
+      {
+        type: 'turn.ended',
+        payload: { turnId: 'a', outcome: 'failed', error: { code: 'AgentExited', message: 'Claude exited (code 1).' } },
+      },
     ]);
     const plan = state.items.find((item) => item.kind === 'plan');
-    const handoff = buildHandoff({ kind: 'handoff', targetName: 'Qwen', turns: handoffTurns(state, ['a']), plan: plan?.kind === 'plan' ? plan.entries : undefined, budget: DEFAULT_HANDOFF_BUDGET });
+    const handoff = buildHandoff({
+      kind: 'handoff',
+      targetName: 'Qwen',
+      turns: handoffTurns(state, ['a']),
+      plan: plan?.kind === 'plan' ? plan.entries : undefined,
+      budget: DEFAULT_HANDOFF_BUDGET,
+    });
     expect(handoff).toMatchObject({ full: 1, summarised: 0, omitted: 0 });
     expect(handoff.text).toContain('from Claude');
     expect(handoff.text).toContain('Fix the build');
@@ -72,7 +118,13 @@ describe('a handoff', () => {
 
   it('as a delta says what happened since the agent took part', () => {
     const state = longConversation(3);
-    const delta = buildHandoff({ kind: 'delta', targetName: 'Claude', turns: handoffTurns(state, ['t2']), plan: undefined, budget: DEFAULT_HANDOFF_BUDGET });
+    const delta = buildHandoff({
+      kind: 'delta',
+      targetName: 'Claude',
+      turns: handoffTurns(state, ['t2']),
+      plan: undefined,
+      budget: DEFAULT_HANDOFF_BUDGET,
+    });
     expect(delta.text).toMatch(/^# Since you last took part/);
     expect(delta.text).toContain('went on with Qwen');
     expect(delta.text).toContain('## Turn 2 (Qwen)');
@@ -87,7 +139,7 @@ describe('a handoff', () => {
     expect(handoff.full).toBe(1);
   });
 
-  it('is budgeted from the agent\'s reported context size when known', () => {
+  it("is budgeted from the agent's reported context size when known", () => {
     expect(handoffBudget(undefined)).toBe(DEFAULT_HANDOFF_BUDGET);
     expect(handoffBudget(200_000)).toBe(200_000);
     expect(handoffBudget(1_000)).toBe(4_000);

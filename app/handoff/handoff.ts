@@ -54,7 +54,8 @@ export function handoffTurns(state: TranscriptState, turnIds: readonly string[])
   const order = Object.keys(state.turns);
   return turnIds.map((turnId) => {
     const items = state.items.filter((item) => 'turnId' in item && item.turnId === turnId);
-    const of = <K extends TranscriptItem['kind']>(kind: K) => items.filter((item): item is Extract<TranscriptItem, { kind: K }> => item.kind === kind);
+    const of = <K extends TranscriptItem['kind']>(kind: K) =>
+      items.filter((item): item is Extract<TranscriptItem, { kind: K }> => item.kind === kind);
     const files = new Set<string>();
     const tools = of('tool').map((tool) => {
       const result = tool.content
@@ -80,8 +81,13 @@ export function handoffTurns(state: TranscriptState, turnIds: readonly string[])
     return {
       number: order.indexOf(turnId) + 1,
       agentName: state.turns[turnId]?.agentName ?? state.agentName,
-      message: of('user').map((item) => item.text).join('\n'),
-      reply: of('agent').map((item) => item.text).join('\n\n').trim(),
+      message: of('user')
+        .map((item) => item.text)
+        .join('\n'),
+      reply: of('agent')
+        .map((item) => item.text)
+        .join('\n\n')
+        .trim(),
       tools,
       files: [...files],
       error: errors.at(-1)?.text,
@@ -102,7 +108,10 @@ function fullTurn(turn: HandoffTurn): string {
 }
 
 function briefTurn(turn: HandoffTurn): string {
-  return oneLine(`- Turn ${turn.number} (${turn.agentName}): the person wrote “${oneLine(turn.message, 100)}”; ${turn.reply ? `reply: ${turn.reply}` : 'no reply'}`, SUMMARY_LINE);
+  return oneLine(
+    `- Turn ${turn.number} (${turn.agentName}): the person wrote “${oneLine(turn.message, 100)}”; ${turn.reply ? `reply: ${turn.reply}` : 'no reply'}`,
+    SUMMARY_LINE,
+  );
 }
 
 /**
@@ -126,7 +135,12 @@ export function buildHandoff(options: {
   const lastError = turns.at(-1)?.error;
   const tail: string[] = [];
   if (plan && plan.length > 0) {
-    tail.push('## The latest plan', '', ...plan.map((entry) => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content} (${entry.status})`), '');
+    tail.push(
+      '## The latest plan',
+      '',
+      ...plan.map((entry) => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content} (${entry.status})`),
+      '',
+    );
   }
   if (files.length > 0) {
     tail.push('## Files touched', '', ...files.map((file) => `- ${file}`), '');
@@ -174,7 +188,10 @@ export function buildHandoff(options: {
     parts.push('## Earlier turns, in brief\n', brief.join('\n'), '');
   }
   parts.push(...full, footer);
-  const text = parts.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const text = parts
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return { text: text.length <= budget ? text : text.slice(0, budget), full: full.length, summarised: brief.length, omitted };
 }
 
@@ -197,9 +214,15 @@ export function fidelityBadge(fidelity: EventPayload<'handoff.prepared'>['fideli
 export function fidelityDetail(prepared: EventPayload<'handoff.prepared'>): string {
   const parts: string[] = [];
   if (prepared.fidelity === 'handed-off') {
-    parts.push(`${prepared.turns.full} turn${prepared.turns.full === 1 ? '' : 's'} in full, ${prepared.turns.summarised} summarised, ${prepared.turns.omitted} left out`);
+    parts.push(
+      `${prepared.turns.full} turn${prepared.turns.full === 1 ? '' : 's'} in full, ${prepared.turns.summarised} summarised, ${prepared.turns.omitted} left out`,
+    );
   } else if (prepared.kind === 'delta') {
-    parts.push(prepared.text === '' ? 'its own session, nothing new to catch up on' : `its own session, with the ${prepared.turns.full + prepared.turns.summarised} turn${prepared.turns.full + prepared.turns.summarised === 1 ? '' : 's'} since it last took part`);
+    parts.push(
+      prepared.text === ''
+        ? 'its own session, nothing new to catch up on'
+        : `its own session, with the ${prepared.turns.full + prepared.turns.summarised} turn${prepared.turns.full + prepared.turns.summarised === 1 ? '' : 's'} since it last took part`,
+    );
   }
   if (prepared.fellBack) {
     parts.push(prepared.fellBack);

@@ -23,7 +23,9 @@ describe('composing a bundle', () => {
   it('refuses a bundle past 32 KiB, counted in UTF-8 bytes', () => {
     expect(utf8Length('é€😀')).toBe(2 + 3 + 4);
     expect(() => composeBundle([{ source: 'person', intent: 'append', text: 'é'.repeat(MAX_INSTRUCTION_BYTES / 2) }])).not.toThrow();
-    expect(() => composeBundle([{ source: 'person', intent: 'append', text: 'é'.repeat(MAX_INSTRUCTION_BYTES / 2 + 1) }])).toThrow(/at most 32 KiB/);
+    expect(() => composeBundle([{ source: 'person', intent: 'append', text: 'é'.repeat(MAX_INSTRUCTION_BYTES / 2 + 1) }])).toThrow(
+      /at most 32 KiB/,
+    );
   });
 });
 
@@ -56,27 +58,66 @@ describe('planning delivery for one agent', () => {
   });
 
   it('skips the fragment where it cannot go, and puts it after a replacement Baton delivers', () => {
-    expect(planDelivery({ agentName: 'Gemini', capability: replaceOnly, bundle: bundle(null, null), settings, fragment: true })).toMatchObject({ fragment: 'skipped', delivered: { replace: null, append: null }, refusal: null });
-    expect(planDelivery({ agentName: 'Gemini', capability: replaceOnly, bundle: bundle('R', null), settings, fragment: true }).delivered).toEqual({ replace: `R\n\n${BATON_FRAGMENT}`, append: null });
-    expect(planDelivery({ agentName: 'Gemini', capability: replaceOnly, bundle: bundle('R', null), settings, fragment: false }).delivered).toEqual({ replace: 'R', append: null });
+    expect(
+      planDelivery({ agentName: 'Gemini', capability: replaceOnly, bundle: bundle(null, null), settings, fragment: true }),
+    ).toMatchObject({ fragment: 'skipped', delivered: { replace: null, append: null }, refusal: null });
+    expect(
+      planDelivery({ agentName: 'Gemini', capability: replaceOnly, bundle: bundle('R', null), settings, fragment: true }).delivered,
+    ).toEqual({ replace: `R\n\n${BATON_FRAGMENT}`, append: null });
+    expect(
+      planDelivery({ agentName: 'Gemini', capability: replaceOnly, bundle: bundle('R', null), settings, fragment: false }).delivered,
+    ).toEqual({ replace: 'R', append: null });
   });
 
   it('a command-line channel needs the person to accept it once', () => {
-    const reason = planDelivery({ agentName: 'Qwen', capability: commandLine, bundle: bundle(null, 'A'), settings, fragment: false }).refusal?.reason;
-    expect(reason).toBe('Qwen takes this only on its command line, where other users of this computer can read it in the process list; allow that for Qwen first');
+    const reason = planDelivery({ agentName: 'Qwen', capability: commandLine, bundle: bundle(null, 'A'), settings, fragment: false })
+      .refusal?.reason;
+    expect(reason).toBe(
+      'Qwen takes this only on its command line, where other users of this computer can read it in the process list; allow that for Qwen first',
+    );
     // How Baton delivers it is on the card, not in the refusal.
     expect(reason).not.toContain(commandLine.append?.via ?? '--');
-    expect(planDelivery({ agentName: 'Qwen', capability: commandLine, bundle: bundle(null, 'A'), settings: { off: false, commandLineAccepted: true }, fragment: false }).delivered).toEqual({ replace: null, append: 'A' });
+    expect(
+      planDelivery({
+        agentName: 'Qwen',
+        capability: commandLine,
+        bundle: bundle(null, 'A'),
+        settings: { off: false, commandLineAccepted: true },
+        fragment: false,
+      }).delivered,
+    ).toEqual({ replace: null, append: 'A' });
   });
 
   it("the person's own prompt setting is never doubled", () => {
-    const plan = planDelivery({ agentName: 'Mine', capability: both, bundle: bundle(null, 'A'), settings, ownPrompt: { append: '--append-system-prompt in its arguments' }, fragment: true });
+    const plan = planDelivery({
+      agentName: 'Mine',
+      capability: both,
+      bundle: bundle(null, 'A'),
+      settings,
+      ownPrompt: { append: '--append-system-prompt in its arguments' },
+      fragment: true,
+    });
     expect(plan.refusal?.reason).toMatch(/your own --append-system-prompt in its arguments is in force/);
-    expect(planDelivery({ agentName: 'Mine', capability: both, bundle: bundle(null, null), settings, ownPrompt: { append: 'x' }, fragment: true }).fragment).toBe('skipped');
+    expect(
+      planDelivery({
+        agentName: 'Mine',
+        capability: both,
+        bundle: bundle(null, null),
+        settings,
+        ownPrompt: { append: 'x' },
+        fragment: true,
+      }).fragment,
+    ).toBe('skipped');
   });
 
   it('delivery turned off for an agent delivers nothing and refuses nothing', () => {
-    const plan = planDelivery({ agentName: 'Claude', capability: both, bundle: bundle('R', 'A'), settings: { off: true, commandLineAccepted: false }, fragment: true });
+    const plan = planDelivery({
+      agentName: 'Claude',
+      capability: both,
+      bundle: bundle('R', 'A'),
+      settings: { off: true, commandLineAccepted: false },
+      fragment: true,
+    });
     expect(plan).toMatchObject({ fragment: 'off', delivered: { replace: null, append: null }, refusal: null });
     expect(plan.levels.append?.kind).toBe('off');
   });

@@ -11,7 +11,10 @@ export const instructionIntentSchema = z.enum(['append', 'replace']);
 /** One of {@link instructionIntentSchema}. */
 export type InstructionIntent = z.infer<typeof instructionIntentSchema>;
 
-/** Where a part comes from, in composition order: yours, the trusted project's, the agent's profile, the selected injectors' every-turn instructions, the conversation's. */
+/**
+ * Where a part comes from, in composition order: yours, the trusted project's, the agent's profile, the selected injectors' every-turn
+ * instructions, the conversation's.
+ */
 export const instructionSourceSchema = z.enum(['person', 'project', 'profile', 'injector', 'conversation']);
 /** One of {@link instructionSourceSchema}. */
 export type InstructionSource = z.infer<typeof instructionSourceSchema>;
@@ -67,7 +70,9 @@ export function composeBundle(parts: ReadonlyArray<InstructionPart>): Instructio
   const append = additions.length > 0 ? additions.join('\n\n') : null;
   const size = utf8Length(replace ?? '') + utf8Length(append ?? '');
   if (size > MAX_INSTRUCTION_BYTES) {
-    throw new InvalidRequestError(`Your instructions come to ${Math.ceil(size / 1024)} KiB; Baton delivers at most ${MAX_INSTRUCTION_BYTES / 1024} KiB. Shorten them and try again.`);
+    throw new InvalidRequestError(
+      `Your instructions come to ${Math.ceil(size / 1024)} KiB; Baton delivers at most ${MAX_INSTRUCTION_BYTES / 1024} KiB. Shorten them and try again.`,
+    );
   }
   return Object.freeze({ replace, append, parts: Object.freeze(kept) });
 }

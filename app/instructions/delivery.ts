@@ -23,7 +23,10 @@ export const instructionChannelSchema = z.object({
 export type InstructionChannel = Readonly<z.infer<typeof instructionChannelSchema>>;
 
 /** The channels an agent has, per intent; an intent without one is refused. */
-export const instructionCapabilitySchema = z.object({ replace: instructionChannelSchema.optional(), append: instructionChannelSchema.optional() });
+export const instructionCapabilitySchema = z.object({
+  replace: instructionChannelSchema.optional(),
+  append: instructionChannelSchema.optional(),
+});
 /** One of {@link instructionCapabilitySchema}. */
 export type InstructionCapability = Readonly<Partial<Record<InstructionIntent, InstructionChannel>>>;
 
@@ -47,7 +50,10 @@ export const partLevelSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('system-added') }),
   z.object({ kind: z.literal('system-replaced') }),
   z.object({ kind: z.literal('developer') }),
-  /** One turn's context on its prompt: an embedded resource, or labelled text where the person allowed it (unverified: the agent could not be asked yet). */
+  /**
+   * One turn's context on its prompt: an embedded resource, or labelled text where the person allowed it (unverified: the agent could not
+   * be asked yet).
+   */
   z.object({ kind: z.literal('per-turn'), as: z.enum(['resource', 'text']), unverified: z.boolean().optional() }),
   z.object({ kind: z.literal('refused'), reason: z.string() }),
   z.object({ kind: z.literal('off'), reason: z.string() }),
@@ -93,7 +99,10 @@ export function levelLabel(level: PartLevel): string {
 /** The person's own system-prompt settings for an agent, per intent (e.g. "--system-prompt in its arguments"). */
 export type OwnPromptSettings = Readonly<Partial<Record<InstructionIntent, string>>>;
 
-const INPUT_NAMES: Record<InstructionIntent, string> = { append: 'instructions to add to its prompt', replace: 'a replacement for its prompt' };
+const INPUT_NAMES: Record<InstructionIntent, string> = {
+  append: 'instructions to add to its prompt',
+  replace: 'a replacement for its prompt',
+};
 
 /** How the typed error names the input that was refused. */
 export function intentInputName(intent: InstructionIntent): string {
@@ -113,7 +122,12 @@ export function planDelivery(options: {
   const { agentName, capability, bundle, settings, ownPrompt = {} } = options;
   const wanted: InstructionIntent[] = (['replace', 'append'] as const).filter((intent) => bundle[intent] !== null);
   if (settings.off) {
-    const levels = Object.fromEntries(wanted.map((intent) => [intent, { kind: 'off', reason: `delivery is turned off for ${agentName}, which runs with only its own prompt` }]));
+    const levels = Object.fromEntries(
+      wanted.map((intent) => [
+        intent,
+        { kind: 'off', reason: `delivery is turned off for ${agentName}, which runs with only its own prompt` },
+      ]),
+    );
     return { levels, fragment: 'off', delivered: { replace: null, append: null }, refusal: null };
   }
   const levels: Partial<Record<InstructionIntent, PartLevel>> = {};
@@ -121,11 +135,12 @@ export function planDelivery(options: {
   for (const intent of wanted) {
     const reason = refusalReason(agentName, intent, capability, settings, ownPrompt);
     const channel = capability[intent];
-    const level: PartLevel = reason || !channel
-      ? { kind: 'refused', reason: reason ?? '' }
-      : channel.level === 'developer'
-        ? { kind: 'developer' }
-        : { kind: intent === 'replace' ? 'system-replaced' : 'system-added' };
+    const level: PartLevel =
+      reason || !channel
+        ? { kind: 'refused', reason: reason ?? '' }
+        : channel.level === 'developer'
+          ? { kind: 'developer' }
+          : { kind: intent === 'replace' ? 'system-replaced' : 'system-added' };
     levels[intent] = level;
     if (level.kind === 'refused' && !refusal) {
       refusal = { intent, reason: level.reason };
@@ -139,7 +154,10 @@ export function planDelivery(options: {
   let replace = bundle.replace;
   if (options.fragment) {
     const appendChannel = capability.append;
-    const canAppend = appendChannel?.level === 'system' && !ownPrompt.append && (!appendChannel.visibleInProcessList || settings.commandLineAccepted || bundle.append === null);
+    const canAppend =
+      appendChannel?.level === 'system' &&
+      !ownPrompt.append &&
+      (!appendChannel.visibleInProcessList || settings.commandLineAccepted || bundle.append === null);
     if (canAppend) {
       append = append === null ? BATON_FRAGMENT : `${append}\n\n${BATON_FRAGMENT}`;
       fragment = 'delivered';
@@ -154,7 +172,13 @@ export function planDelivery(options: {
   return { levels, fragment, ...(fragmentNote ? { fragmentNote } : {}), delivered: refusal ? null : { replace, append }, refusal };
 }
 
-function refusalReason(agentName: string, intent: InstructionIntent, capability: InstructionCapability, settings: Pick<AgentInstructionSettings, 'commandLineAccepted'>, ownPrompt: OwnPromptSettings): string | undefined {
+function refusalReason(
+  agentName: string,
+  intent: InstructionIntent,
+  capability: InstructionCapability,
+  settings: Pick<AgentInstructionSettings, 'commandLineAccepted'>,
+  ownPrompt: OwnPromptSettings,
+): string | undefined {
   const own = ownPrompt[intent];
   if (own) {
     return `your own ${own} is in force for ${agentName}, and Baton does not add a second one; remove it, or clear this part`;
@@ -163,7 +187,9 @@ function refusalReason(agentName: string, intent: InstructionIntent, capability:
   if (!channel) {
     const other: InstructionIntent = intent === 'append' ? 'replace' : 'append';
     const instead = capability[other] ? (other === 'replace' ? '; replace it instead' : '; add to it instead') : '';
-    return intent === 'append' ? `${agentName} cannot add to its own prompt${instead}` : `${agentName} cannot have its prompt replaced${instead}`;
+    return intent === 'append'
+      ? `${agentName} cannot add to its own prompt${instead}`
+      : `${agentName} cannot have its prompt replaced${instead}`;
   }
   if (channel.visibleInProcessList && !settings.commandLineAccepted) {
     // What it means for the person, not how Baton does it (the channel's details are on the agent's card).

@@ -1,7 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_INJECTORS, compileMatch, delimitedContext, injectorApplies, injectorManifestSchema, perTurnText, redactSecrets, type Injector } from './injectors.js';
+import {
+  BUILTIN_INJECTORS,
+  compileMatch,
+  delimitedContext,
+  injectorApplies,
+  injectorManifestSchema,
+  perTurnText,
+  redactSecrets,
+  type Injector,
+} from './injectors.js';
 
-const injector = (overrides: Partial<Injector>): Injector => ({ name: 'x', description: '', when: 'every_turn', match: null, origin: 'data', folder: '/f', instructions: 'Do X.', context: [], ignored: [], ...overrides });
+const injector = (overrides: Partial<Injector>): Injector => ({
+  name: 'x',
+  description: '',
+  when: 'every_turn',
+  match: null,
+  origin: 'data',
+  folder: '/f',
+  instructions: 'Do X.',
+  context: [],
+  ignored: [],
+  ...overrides,
+});
 
 describe('injector timing', () => {
   it('first_turn applies only to the first turn that reaches an agent; every_turn always', () => {
@@ -28,17 +48,23 @@ describe('injector timing', () => {
     expect(() => compileMatch('(a)\\1')).toThrow();
   });
 
-  it("gives a turn its own instructions (not every-turn ones, which are in the bundle) and its context files under their names", () => {
+  it('gives a turn its own instructions (not every-turn ones, which are in the bundle) and its context files under their names', () => {
     expect(perTurnText(injector({ when: 'every_turn' }), { first: true, message: '' })).toBeNull();
-    expect(perTurnText(injector({ when: 'every_turn', context: [{ file: 'a.md', text: 'A\n' }] }), { first: false, message: '' })).toBe('## a.md\n\nA');
-    expect(perTurnText(injector({ when: 'first_turn', context: [{ file: 'a.md', text: 'A' }] }), { first: true, message: '' })).toBe('Do X.\n\n## a.md\n\nA');
+    expect(perTurnText(injector({ when: 'every_turn', context: [{ file: 'a.md', text: 'A\n' }] }), { first: false, message: '' })).toBe(
+      '## a.md\n\nA',
+    );
+    expect(perTurnText(injector({ when: 'first_turn', context: [{ file: 'a.md', text: 'A' }] }), { first: true, message: '' })).toBe(
+      'Do X.\n\n## a.md\n\nA',
+    );
     expect(perTurnText(injector({ when: 'first_turn' }), { first: false, message: '' })).toBeNull();
   });
 });
 
 describe('injector output', () => {
   it('has every known secret redacted, the longest first, and short values left alone', () => {
-    expect(redactSecrets('key=abcd1234 and abcd1234-extra, id=ab', ['abcd1234', 'abcd1234-extra', 'ab'])).toBe('key=[secret redacted by Baton] and [secret redacted by Baton], id=ab');
+    expect(redactSecrets('key=abcd1234 and abcd1234-extra, id=ab', ['abcd1234', 'abcd1234-extra', 'ab'])).toBe(
+      'key=[secret redacted by Baton] and [secret redacted by Baton], id=ab',
+    );
   });
 
   it('as delimited text is labelled as injected context with its source', () => {
@@ -50,7 +76,14 @@ describe('injector output', () => {
 
   it('built-in injectors have valid manifests and rules', () => {
     for (const builtin of BUILTIN_INJECTORS) {
-      expect(injectorManifestSchema.safeParse({ name: builtin.name, description: builtin.description, when: builtin.when, ...(builtin.match ? { match: builtin.match } : {}) }).success).toBe(true);
+      expect(
+        injectorManifestSchema.safeParse({
+          name: builtin.name,
+          description: builtin.description,
+          when: builtin.when,
+          ...(builtin.match ? { match: builtin.match } : {}),
+        }).success,
+      ).toBe(true);
       expect(() => compileMatch(builtin.match)).not.toThrow();
     }
   });

@@ -111,7 +111,10 @@ export function injectorUri(name: string, turnNumber: number): string {
   return `baton://injector/${name}/turn/${turnNumber}`;
 }
 
-/** What an injector gives the turns it applies to, apart from its every-turn instructions: its per-turn text and its context files, as one block (null: nothing). */
+/**
+ * What an injector gives the turns it applies to, apart from its every-turn instructions: its per-turn text and its context files, as one
+ * block (null: nothing).
+ */
 export function perTurnContent(injector: Injector): string | null {
   const pieces: string[] = [];
   if (injector.when !== 'every_turn' && injector.instructions.trim() !== '') {
@@ -160,7 +163,11 @@ export function delimitedContext(uri: string, text: string): string {
 }
 
 /** Human words for a timing. */
-export const TIMING_NAMES: Record<InjectorTiming, string> = { first_turn: 'first turn', every_turn: 'every turn', on_input: 'on matching input' };
+export const TIMING_NAMES: Record<InjectorTiming, string> = {
+  first_turn: 'first turn',
+  every_turn: 'every turn',
+  on_input: 'on matching input',
+};
 
 /** The injectors built into Baton (the person's and a trusted folder's of the same name win). */
 export const BUILTIN_INJECTORS: readonly Injector[] = Object.freeze([

@@ -4,7 +4,9 @@ import { agentCardSchema } from '../agents/agentCard.js';
 import { agentInfoSchema } from '../agents/agentInfo.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
 
-/** What Settings › Agents says of the ACP Registry: which copy of its index is in use, where it is refreshed from, and why a refresh failed. */
+/**
+ * What Settings › Agents says of the ACP Registry: which copy of its index is in use, where it is refreshed from, and why a refresh failed.
+ */
 export const registryStatusSchema = z.object({
   source: z.enum(['snapshot', 'downloaded']),
   takenAt: z.string(),
@@ -19,7 +21,11 @@ export const registryStatusSchema = z.object({
 export type RegistryStatus = z.infer<typeof registryStatusSchema>;
 
 /** Every agent Baton offers, why `agents.json` was not read (if it was not), and the registry's status. */
-const agentListSchema = z.object({ agents: z.array(agentInfoSchema), agentsFileProblem: z.string().nullable().default(null), registry: registryStatusSchema.nullable().default(null) });
+const agentListSchema = z.object({
+  agents: z.array(agentInfoSchema),
+  agentsFileProblem: z.string().nullable().default(null),
+  registry: registryStatusSchema.nullable().default(null),
+});
 
 /** A session an agent keeps itself (from its `session/list`), and the conversation it is already imported into. */
 export const agentSessionSchema = z.object({
@@ -108,7 +114,12 @@ export const agentRequests = {
   },
   /** Runs one of the agent's terminal log-in methods in a terminal the page shows (output comes as loginTerminal). */
   startLoginTerminal: {
-    params: z.object({ agentId: z.string().min(1), methodId: z.string().min(1), cols: z.number().int().positive(), rows: z.number().int().positive() }),
+    params: z.object({
+      agentId: z.string().min(1),
+      methodId: z.string().min(1),
+      cols: z.number().int().positive(),
+      rows: z.number().int().positive(),
+    }),
     result: z.object({ terminalId: z.string() }),
   },
   /** Keys the person typed into a log-in terminal. */

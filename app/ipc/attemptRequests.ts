@@ -7,7 +7,13 @@ const attemptId = z.string().min(1);
 /** A file left as it is, and why. */
 const leftOutSchema = z.object({ path: z.string(), reason: z.string() });
 /** How an attempt changed one file, with both texts (null: absent, or not text). */
-const attemptFileSchema = z.object({ path: z.string(), change: z.enum(['added', 'modified', 'removed']), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() });
+const attemptFileSchema = z.object({
+  path: z.string(),
+  change: z.enum(['added', 'modified', 'removed']),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  binary: z.boolean(),
+});
 
 /** The attempts' requests of the host API contract. */
 export const attemptRequests = {
@@ -31,7 +37,9 @@ export const attemptRequests = {
   compareAttempts: {
     params: z.object({ conversationId, attemptsId }),
     result: z.object({
-      attempts: z.array(z.object({ attemptId: z.string(), agentName: z.string(), files: z.array(attemptFileSchema), unavailable: z.string().nullable() })),
+      attempts: z.array(
+        z.object({ attemptId: z.string(), agentName: z.string(), files: z.array(attemptFileSchema), unavailable: z.string().nullable() }),
+      ),
     }),
   },
   /** Sends an agent the attempts' replies and changes, asking it to compare them: a turn of the conversation. */
@@ -50,7 +58,11 @@ export const attemptRequests = {
    */
   keepAttempt: {
     params: z.object({ conversationId, attemptsId, attemptId, overwrite: z.array(z.string()).max(100_000).default([]) }),
-    result: z.object({ applied: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'removed']) })), left: z.array(z.string()), failed: z.array(leftOutSchema) }),
+    result: z.object({
+      applied: z.array(z.object({ path: z.string(), change: z.enum(['added', 'modified', 'removed']) })),
+      left: z.array(z.string()),
+      failed: z.array(leftOutSchema),
+    }),
   },
   /** Continues an attempt as a branch of its own, with its copy of the folder. */
   continueAttempt: {

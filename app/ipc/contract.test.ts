@@ -32,7 +32,14 @@ type JsonSchema = {
 };
 
 /** Strings the patterns of the contract accept, by pattern. */
-const PATTERN_SAMPLES = ['sample', 'a', '0123456789abcdef0123456789abcdef01234567', 'a'.repeat(64), 'custom:sample', 'https://example.com/x'];
+const PATTERN_SAMPLES = [
+  'sample',
+  'a',
+  '0123456789abcdef0123456789abcdef01234567',
+  'a'.repeat(64),
+  'custom:sample',
+  'https://example.com/x',
+];
 
 /** A value the JSON schema accepts, made of its first choice of everything (required properties and all known ones). */
 function sample(schema: JsonSchema): unknown {
@@ -55,7 +62,9 @@ function sample(schema: JsonSchema): unknown {
     case 'object':
       return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, sample(value)]));
     case 'array':
-      return schema.prefixItems ? schema.prefixItems.map(sample) : Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}));
+      return schema.prefixItems
+        ? schema.prefixItems.map(sample)
+        : Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items ?? {}));
     case 'integer':
       return Math.max(1, Math.ceil(schema.minimum ?? 0), (schema.exclusiveMinimum ?? 0) + 1);
     case 'number':
@@ -88,7 +97,9 @@ function problemsOf(name: string, schema: z.ZodType): string[] {
   const problems: string[] = [];
   const parsed = schema.safeParse(sample(shape));
   if (!parsed.success) {
-    problems.push(`${name}: refuses a value made from its schema (${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})`);
+    problems.push(
+      `${name}: refuses a value made from its schema (${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')})`,
+    );
   } else {
     const again = schema.safeParse(JSON.parse(JSON.stringify(parsed.data)));
     if (!again.success || JSON.stringify(again.data) !== JSON.stringify(parsed.data)) {
@@ -105,21 +116,28 @@ function problemsOf(name: string, schema: z.ZodType): string[] {
 }
 
 describe('the host API contract', () => {
-  it('every request\'s params and result take a value made from their schema, keep it through JSON, and refuse another shape', () => {
+  it("every request's params and result take a value made from their schema, keep it through JSON, and refuse another shape", () => {
     expect(Object.keys(requests).length).toBeGreaterThan(60);
-    expect(Object.entries(requests).flatMap(([method, { params, result }]) => [...problemsOf(`${method} params`, params), ...problemsOf(`${method} result`, result)])).toEqual([]);
+    expect(
+      Object.entries(requests).flatMap(([method, { params, result }]) => [
+        ...problemsOf(`${method} params`, params),
+        ...problemsOf(`${method} result`, result),
+      ]),
+    ).toEqual([]);
   });
 
   it('so does every pushed event', () => {
     expect(Object.entries(pushEvents).flatMap(([name, schema]) => problemsOf(name, schema))).toEqual([]);
   });
 
-  it('so does every transcript event\'s payload', () => {
+  it("so does every transcript event's payload", () => {
     expect(Object.entries(payloadSchemas).flatMap(([type, schema]) => problemsOf(type, schema))).toEqual([]);
   });
 
   it('finds what is wrong: a schema whose sample it refuses, and one that takes any shape', () => {
-    expect(problemsOf('strict', z.object({ id: z.string().regex(/^never$/) }))).toEqual(['strict: refuses a value made from its schema (id: Invalid string: must match pattern /^never$/)']);
+    expect(problemsOf('strict', z.object({ id: z.string().regex(/^never$/) }))).toEqual([
+      'strict: refuses a value made from its schema (id: Invalid string: must match pattern /^never$/)',
+    ]);
     expect(problemsOf('loose', z.union([z.object({ a: z.string() }), z.string()]))).toEqual(['loose: takes "not an object"']);
   });
 });

@@ -13,10 +13,26 @@ import { hostRequests } from './hostRequests.js';
 import { instructionRequests } from './instructionRequests.js';
 import { toolboxRequests } from './toolboxRequests.js';
 
-export { agentProcessSchema, agentSessionSchema, processSharingSchema, registryStatusSchema, type AgentProcess, type AgentSession, type ProcessSharing, type RegistryStatus } from './agentRequests.js';
+export {
+  agentProcessSchema,
+  agentSessionSchema,
+  processSharingSchema,
+  registryStatusSchema,
+  type AgentProcess,
+  type AgentSession,
+  type ProcessSharing,
+  type RegistryStatus,
+} from './agentRequests.js';
 export { MAX_EVENTS_PER_PAGE } from './conversationRequests.js';
 export { preferenceKeySchema } from './hostRequests.js';
-export { importReviewSchema, listCursorSchema, MAX_IMPORT_CHARS, searchHitSchema, type ImportReview, type SearchHit } from './historyRequests.js';
+export {
+  importReviewSchema,
+  listCursorSchema,
+  MAX_IMPORT_CHARS,
+  searchHitSchema,
+  type ImportReview,
+  type SearchHit,
+} from './historyRequests.js';
 export { instructionPreviewSchema, type InstructionPreview } from './instructionRequests.js';
 export { importCandidateSchema, type ImportCandidate } from './toolboxRequests.js';
 export * from './wire.js';

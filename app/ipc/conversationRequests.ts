@@ -19,9 +19,23 @@ const leftOutSchema = z.object({ path: z.string(), reason: z.string() });
  * checkpoint, whether it changed outside any turn (no turn's checkpoints show the change: the
  * person, or something left running between turns), and its text now and after.
  */
-const rewindFileSchema = z.object({ path: z.string(), action: rewindActionSchema, changedByYou: z.boolean(), outsideTurn: z.boolean().default(false), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() });
+const rewindFileSchema = z.object({
+  path: z.string(),
+  action: rewindActionSchema,
+  changedByYou: z.boolean(),
+  outsideTurn: z.boolean().default(false),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  binary: z.boolean(),
+});
 /** One file's change between two checkpoints, with both texts (null: absent, or not text). */
-const fileChangeSchema = z.object({ path: z.string(), change: z.enum(['added', 'modified', 'removed']), before: z.string().nullable(), after: z.string().nullable(), binary: z.boolean() });
+const fileChangeSchema = z.object({
+  path: z.string(),
+  change: z.enum(['added', 'modified', 'removed']),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  binary: z.boolean(),
+});
 
 /** The most events one answer of a paged read carries. */
 export const MAX_EVENTS_PER_PAGE = 10_000;
@@ -87,7 +101,9 @@ export const conversationRequests = {
     }),
     result: z.object({ turnId: z.string(), seq: z.number().int() }),
   },
-  /** Sends a follow-up into the running turn (agents with the steering extension); `steered: false` when it was not (send it as a message). */
+  /**
+   * Sends a follow-up into the running turn (agents with the steering extension); `steered: false` when it was not (send it as a message).
+   */
   steerMessage: {
     params: z.object({ conversationId, text: z.string().min(1).max(1_000_000) }),
     result: z.object({ steered: z.boolean() }),
@@ -124,7 +140,12 @@ export const conversationRequests = {
   },
   /** Answers an agent's request for input: the form's values (accept), or decline / cancel. Values are not recorded. */
   answerElicitation: {
-    params: z.object({ conversationId, requestId: z.string().min(1), action: z.enum(['accept', 'decline', 'cancel']), content: elicitationContentSchema.optional() }),
+    params: z.object({
+      conversationId,
+      requestId: z.string().min(1),
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: elicitationContentSchema.optional(),
+    }),
     result: z.object({}),
   },
   /**
@@ -162,8 +183,19 @@ export const conversationRequests = {
    * and those changed outside any turn, only when listed in `overwrite`). Answers that message's text, for the box.
    */
   rewindConversation: {
-    params: z.object({ conversationId, turnId: z.string().min(1), keepFiles: z.boolean(), overwrite: z.array(z.string()).max(100_000).default([]), /** For Retry: recorded so, and shown as one line. */ retry: z.boolean().optional() }),
-    result: z.object({ rewindId: z.string(), text: z.string(), changed: z.array(z.object({ path: z.string(), action: rewindActionSchema })), failed: z.array(leftOutSchema) }),
+    params: z.object({
+      conversationId,
+      turnId: z.string().min(1),
+      keepFiles: z.boolean(),
+      overwrite: z.array(z.string()).max(100_000).default([]),
+      /** For Retry: recorded so, and shown as one line. */ retry: z.boolean().optional(),
+    }),
+    result: z.object({
+      rewindId: z.string(),
+      text: z.string(),
+      changed: z.array(z.object({ path: z.string(), action: rewindActionSchema })),
+      failed: z.array(leftOutSchema),
+    }),
   },
   /** Undoes a rewind (the last one, before any message since): its turns are back and the files it wrote are as before. */
   undoRewind: {
@@ -176,7 +208,10 @@ export const conversationRequests = {
    * then. Answers the branch and that message's text, for its box.
    */
   branchConversation: {
-    /** `ownCopy`: the branch works in a copy of the folder of its own (a git worktree, or a copy), made from the files before that message when `restoreFiles`. */
+    /**
+     * `ownCopy`: the branch works in a copy of the folder of its own (a git worktree, or a copy), made from the files before that message
+     * when `restoreFiles`.
+     */
     params: z.object({ conversationId, turnId: z.string().min(1), restoreFiles: z.boolean(), ownCopy: z.boolean().optional() }),
     result: z.object({ conversation: conversationSummarySchema, text: z.string(), failed: z.array(leftOutSchema) }),
   },

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { conversationSummarySchema } from '../transcript/summary.js';
 import { conversationId, conversationResult } from './common.js';
 
-/** What an imported conversation brings: its folder (and whether it is as broad as / or the home folder), instructions, injectors and toolbox. */
+/**
+ * What an imported conversation brings: its folder (and whether it is as broad as / or the home folder), instructions, injectors and
+ * toolbox.
+ */
 export const importReviewSchema = z.object({
   cwd: z.string(),
   /** The folder is `/`, the home folder itself, or holds it: an agent there can reach nearly everything. */

@@ -6,7 +6,11 @@ import { z } from 'zod';
 export const preferenceKeySchema = z.enum(['baton.theme', 'baton.recentFolders', 'baton.agentChoices', 'baton.lastConversation']);
 
 /** What the data folder's checkpoints take, and their settings. */
-const checkpointSettingsResult = z.object({ checkpointBytes: z.number().int().nonnegative(), checkpointsOff: z.boolean(), maxFileMegabytes: z.number() });
+const checkpointSettingsResult = z.object({
+  checkpointBytes: z.number().int().nonnegative(),
+  checkpointsOff: z.boolean(),
+  maxFileMegabytes: z.number(),
+});
 
 export const hostRequests = {
   /** Facts about this host needed to draw the first screen. */

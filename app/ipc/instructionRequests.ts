@@ -1,4 +1,6 @@
-/** Requests about standing instructions: the person's own and a conversation's, profiles, trusted folders, per-agent settings, the preview. */
+/**
+ * Requests about standing instructions: the person's own and a conversation's, profiles, trusted folders, per-agent settings, the preview.
+ */
 import { z } from 'zod';
 import { instructionIntentSchema, instructionSourceSchema, instructionTextSchema } from '../instructions/bundle.js';
 import { agentInstructionSettingsSchema, instructionCapabilitySchema, partLevelSchema } from '../instructions/delivery.js';
@@ -9,9 +11,30 @@ export const instructionPreviewSchema = z.object({
   agentId: z.string(),
   agentName: z.string(),
   /** Each part the person wrote, in composition order, with where it lands. */
-  parts: z.array(z.object({ source: instructionSourceSchema, sourceName: z.string(), name: z.string().optional(), intent: instructionIntentSchema, text: z.string(), level: partLevelSchema, label: z.string(), sha256: z.string() })),
+  parts: z.array(
+    z.object({
+      source: instructionSourceSchema,
+      sourceName: z.string(),
+      name: z.string().optional(),
+      intent: instructionIntentSchema,
+      text: z.string(),
+      level: partLevelSchema,
+      label: z.string(),
+      sha256: z.string(),
+    }),
+  ),
   /** What the selected injectors give single turns (on the prompt, ahead of the person's message). */
-  perTurn: z.array(z.object({ name: z.string(), timing: injectorTimingSchema, when: z.string(), text: z.string(), level: partLevelSchema, label: z.string(), sha256: z.string() })),
+  perTurn: z.array(
+    z.object({
+      name: z.string(),
+      timing: injectorTimingSchema,
+      when: z.string(),
+      text: z.string(),
+      level: partLevelSchema,
+      label: z.string(),
+      sha256: z.string(),
+    }),
+  ),
   /** The injectors this conversation can select, the ones that cannot be read, and its switch. */
   injectors: z.object({
     available: z.array(
@@ -27,7 +50,9 @@ export const instructionPreviewSchema = z.object({
         selected: z.boolean(),
       }),
     ),
-    broken: z.array(z.object({ name: z.string(), origin: injectorOriginSchema, folder: z.string(), problem: z.string(), selected: z.boolean() })),
+    broken: z.array(
+      z.object({ name: z.string(), origin: injectorOriginSchema, folder: z.string(), problem: z.string(), selected: z.boolean() }),
+    ),
     off: z.boolean(),
   }),
   /** sha256 of the bundle (recorded on every turn that runs under it). */
@@ -51,8 +76,13 @@ export const instructionPreviewSchema = z.object({
     sha256: z.string().nullable(),
     problem: z.string().nullable(),
     trustedText: z.string().nullable(),
-    /** The injectors under `.agents/instructions/` as they are now: each folder, the files it contributes with their text, or why it cannot be used. */
-    injectors: z.array(z.object({ dir: z.string(), files: z.array(z.object({ file: z.string(), text: z.string() })), problem: z.string().nullable() })),
+    /**
+     * The injectors under `.agents/instructions/` as they are now: each folder, the files it contributes with their text, or why it cannot
+     * be used.
+     */
+    injectors: z.array(
+      z.object({ dir: z.string(), files: z.array(z.object({ file: z.string(), text: z.string() })), problem: z.string().nullable() }),
+    ),
     /** Since the folder was trusted: each file added, changed or removed. */
     changes: z.array(z.string()),
   }),
@@ -66,16 +96,32 @@ export const instructionRequests = {
   /** The person's own instructions, and a conversation's when one is named. */
   getInstructions: {
     params: z.object({ conversationId: z.string().optional() }),
-    result: z.object({ person: instructionTextSchema, conversation: instructionTextSchema.nullable(), injectors: injectorChoiceSchema.nullable() }),
+    result: z.object({
+      person: instructionTextSchema,
+      conversation: instructionTextSchema.nullable(),
+      injectors: injectorChoiceSchema.nullable(),
+    }),
   },
   /** Saves the person's own instructions and/or a conversation's (they apply from its next turn). */
   saveInstructions: {
-    params: z.object({ person: instructionTextSchema.optional(), conversationId: z.string().optional(), conversation: instructionTextSchema.optional(), injectors: injectorChoiceSchema.optional() }),
+    params: z.object({
+      person: instructionTextSchema.optional(),
+      conversationId: z.string().optional(),
+      conversation: instructionTextSchema.optional(),
+      injectors: injectorChoiceSchema.optional(),
+    }),
     result: z.object({}),
   },
   /** Where the given texts would land with one agent, without saving anything. */
   previewInstructions: {
-    params: z.object({ agentId: z.string().min(1), person: instructionTextSchema, conversation: instructionTextSchema.nullable(), profile: instructionTextSchema.optional(), cwd: z.string().optional(), injectors: injectorChoiceSchema.optional() }),
+    params: z.object({
+      agentId: z.string().min(1),
+      person: instructionTextSchema,
+      conversation: instructionTextSchema.nullable(),
+      profile: instructionTextSchema.optional(),
+      cwd: z.string().optional(),
+      injectors: injectorChoiceSchema.optional(),
+    }),
     result: z.object({ preview: instructionPreviewSchema }),
   },
   /** Saves a new revision of an agent's profile. */

@@ -38,7 +38,10 @@ export const toolboxRequests = {
     params: z.object({ server: serverInputSchema }),
     result: z.object({ server: catalogServerSchema }),
   },
-  /** Changes a server (its name too); a secret sent with `keep` stays as it is. Conversations that use it get it as changed from their next message. */
+  /**
+   * Changes a server (its name too); a secret sent with `keep` stays as it is. Conversations that use it get it as changed from their next
+   * message.
+   */
   updateServer: {
     params: z.object({ serverId: z.string().min(1), server: serverInputSchema }),
     result: z.object({ server: catalogServerSchema }),
@@ -59,7 +62,12 @@ export const toolboxRequests = {
   },
   /** Saves a named toolbox (a new one without an id). */
   saveToolbox: {
-    params: z.object({ toolboxId: z.string().optional(), name: z.string().min(1).max(100), serverIds: z.array(z.string()).max(200), isDefault: z.boolean() }),
+    params: z.object({
+      toolboxId: z.string().optional(),
+      name: z.string().min(1).max(100),
+      serverIds: z.array(z.string()).max(200),
+      isDefault: z.boolean(),
+    }),
     result: z.object({ toolbox: toolboxSchema }),
   },
   removeToolbox: {
@@ -69,11 +77,17 @@ export const toolboxRequests = {
   /** Looks for MCP server configs in the usual places (and the working folder), or reads one file; starts nothing. */
   scanServerImports: {
     params: z.object({ cwd: z.string().optional(), file: z.string().optional() }),
-    result: z.object({ candidates: z.array(importCandidateSchema), problems: z.array(z.object({ file: z.string(), message: z.string() })) }),
+    result: z.object({
+      candidates: z.array(importCandidateSchema),
+      problems: z.array(z.object({ file: z.string(), message: z.string() })),
+    }),
   },
   /** Adds the chosen servers of the last scan, with values for their inputs. */
   importServers: {
-    params: z.object({ candidateIds: z.array(z.string()).min(1).max(200), inputs: z.record(z.string(), z.string().max(100_000)).default({}) }),
+    params: z.object({
+      candidateIds: z.array(z.string()).min(1).max(200),
+      inputs: z.record(z.string(), z.string().max(100_000)).default({}),
+    }),
     result: z.object({ servers: z.array(catalogServerSchema) }),
   },
   /**
@@ -83,7 +97,15 @@ export const toolboxRequests = {
   listConversationTools: {
     params: z.object({ conversationId }),
     result: z.object({
-      servers: z.array(z.object({ name: z.string(), transport: transportSchema, tools: z.array(z.string()), error: z.string().nullable(), calledByAgent: z.array(z.string()) })),
+      servers: z.array(
+        z.object({
+          name: z.string(),
+          transport: transportSchema,
+          tools: z.array(z.string()),
+          error: z.string().nullable(),
+          calledByAgent: z.array(z.string()),
+        }),
+      ),
       /** Set for an agent that defers MCP tools (its model sees their names and fetches one when it needs it): says so. */
       onDemand: z.string().nullable().optional(),
     }),

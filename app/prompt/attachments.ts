@@ -17,8 +17,18 @@ export const MAX_ATTACHMENTS = 20;
 export const attachmentSchema = z.discriminatedUnion('type', [
   /** A file in the working folder, by its path relative to it. */
   z.object({ type: z.literal('file'), path: z.string().min(1).max(4096) }),
-  z.object({ type: z.literal('image'), name: z.string().min(1).max(255), mimeType: z.string().regex(/^image\/[\w.+-]+$/), data: z.string().min(1).max(MAX_IMAGE_BASE64) }),
-  z.object({ type: z.literal('document'), name: z.string().min(1).max(255), mimeType: z.string().max(255), text: z.string().max(MAX_DOCUMENT_TEXT) }),
+  z.object({
+    type: z.literal('image'),
+    name: z.string().min(1).max(255),
+    mimeType: z.string().regex(/^image\/[\w.+-]+$/),
+    data: z.string().min(1).max(MAX_IMAGE_BASE64),
+  }),
+  z.object({
+    type: z.literal('document'),
+    name: z.string().min(1).max(255),
+    mimeType: z.string().max(255),
+    text: z.string().max(MAX_DOCUMENT_TEXT),
+  }),
 ]);
 export type Attachment = z.infer<typeof attachmentSchema>;
 
@@ -37,5 +47,9 @@ export type AttachmentRecord = z.infer<typeof attachmentRecordSchema>;
 
 /** The words for an attachment in messages: "the image photo.png". */
 export function attachmentWords(record: Pick<AttachmentRecord, 'type' | 'name'>): string {
-  return record.type === 'image' ? `the image ${record.name}` : record.type === 'document' ? `the attached file ${record.name}` : `the file ${record.name}`;
+  return record.type === 'image'
+    ? `the image ${record.name}`
+    : record.type === 'document'
+      ? `the attached file ${record.name}`
+      : `the file ${record.name}`;
 }

@@ -2,10 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { splitCommandLine } from './commandLine.js';
 
 describe('splitCommandLine', () => {
-  it('splits a pasted command line into the program and its arguments, with the shell\'s quoting', () => {
+  it("splits a pasted command line into the program and its arguments, with the shell's quoting", () => {
     expect(splitCommandLine('node /path/index.js')).toEqual({ command: 'node', args: ['/path/index.js'] });
-    expect(splitCommandLine(`  npx -y "@scope/server name" --root '/my files/x'  `)).toEqual({ command: 'npx', args: ['-y', '@scope/server name', '--root', '/my files/x'] });
-    expect(splitCommandLine('python3 -m my\\ server "say \\"hi\\""')).toEqual({ command: 'python3', args: ['-m', 'my server', 'say "hi"'] });
+    expect(splitCommandLine(`  npx -y "@scope/server name" --root '/my files/x'  `)).toEqual({
+      command: 'npx',
+      args: ['-y', '@scope/server name', '--root', '/my files/x'],
+    });
+    expect(splitCommandLine('python3 -m my\\ server "say \\"hi\\""')).toEqual({
+      command: 'python3',
+      args: ['-m', 'my server', 'say "hi"'],
+    });
     expect(splitCommandLine('uvx')).toEqual({ command: 'uvx', args: [] });
   });
 

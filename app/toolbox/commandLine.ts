@@ -21,7 +21,7 @@ export function splitCommandLine(line: string): CommandLineSplit {
     if (char === "'") {
       const end = line.indexOf("'", index + 1);
       if (end < 0) {
-        return { problem: 'A quote (\') is not closed.' };
+        return { problem: "A quote (') is not closed." };
       }
       word += line.slice(index + 1, end);
       inWord = true;
@@ -52,7 +52,9 @@ export function splitCommandLine(line: string): CommandLineSplit {
       word = '';
       inWord = false;
     } else if (SHELL_ONLY.has(char) || char === '$') {
-      return { problem: `It uses the shell's "${char === '$' ? '$' : char}", and Baton starts the program itself, not through a shell: put the line in a script and give the script as the command.` };
+      return {
+        problem: `It uses the shell's "${char === '$' ? '$' : char}", and Baton starts the program itself, not through a shell: put the line in a script and give the script as the command.`,
+      };
     } else {
       word += char;
       inWord = true;

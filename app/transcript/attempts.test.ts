@@ -6,7 +6,13 @@ import { emptyTranscript } from './state.js';
 import { summarizeAll } from './summary.js';
 
 function events(drafts: EventDraft[], conversationId = 'c1'): TranscriptEvent[] {
-  return drafts.map((draft, index) => ({ conversationId, seq: index + 1, at: `2026-01-01T00:00:${String(index).padStart(2, '0')}Z`, v: 1, ...draft }));
+  return drafts.map((draft, index) => ({
+    conversationId,
+    seq: index + 1,
+    at: `2026-01-01T00:00:${String(index).padStart(2, '0')}Z`,
+    v: 1,
+    ...draft,
+  }));
 }
 
 const created: EventDraft = { type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } };
@@ -35,7 +41,10 @@ describe('attempts in the transcript', () => {
       { type: 'attempt.failed', payload: { attemptsId: 'a1', attemptId: 'y', reason: 'no copy' } },
       // A turn of the conversation meanwhile (asking an agent to compare): the attempts' item is settled by it.
       ...turn('t1'),
-      { type: 'attempt.kept', payload: { attemptsId: 'a1', attemptId: 'x', applied: [{ path: 'a.txt', change: 'modified' }], left: [], failed: [] } },
+      {
+        type: 'attempt.kept',
+        payload: { attemptsId: 'a1', attemptId: 'x', applied: [{ path: 'a.txt', change: 'modified' }], left: [], failed: [] },
+      },
       { type: 'attempts.removed', payload: { attemptsId: 'a1', failed: [] } },
     ]);
     const whole = reduceAll(emptyTranscript('c1'), log);
@@ -61,14 +70,39 @@ describe('attempts in the transcript', () => {
     const log = events(
       [
         created,
-        { type: 'conversation.attempt', payload: { ofConversationId: 'c0', attemptsId: 'a1', attemptId: 'x', fromSeq: 2, agentId: 'codex', chosen: { mode: 'read-only' } } },
-        { type: 'agent.switched', payload: { turnId: 't1', fromAgentId: 'claude', fromAgentName: 'Claude', toAgentId: 'codex', toAgentName: 'Codex' } },
+        {
+          type: 'conversation.attempt',
+          payload: {
+            ofConversationId: 'c0',
+            attemptsId: 'a1',
+            attemptId: 'x',
+            fromSeq: 2,
+            agentId: 'codex',
+            chosen: { mode: 'read-only' },
+          },
+        },
+        {
+          type: 'agent.switched',
+          payload: { turnId: 't1', fromAgentId: 'claude', fromAgentName: 'Claude', toAgentId: 'codex', toAgentName: 'Codex' },
+        },
       ],
       'cx',
     );
-    expect(summarizeAll(undefined, log)).toMatchObject({ lifecycle: 'attempt', attemptOf: { conversationId: 'c0', attemptsId: 'a1', attemptId: 'x', fromSeq: 2 } });
-    expect(reduceAll(emptyTranscript('cx'), log)).toMatchObject({ lifecycle: 'attempt', agentId: 'codex', chosenOptions: { mode: 'read-only' } });
-    const continued = [...log, ...events([{ type: 'conversation.branched', payload: { fromConversationId: 'c0', fromTitle: 'T', fromTurnId: 't1' } }], 'cx').map((event) => ({ ...event, seq: 4 }))];
+    expect(summarizeAll(undefined, log)).toMatchObject({
+      lifecycle: 'attempt',
+      attemptOf: { conversationId: 'c0', attemptsId: 'a1', attemptId: 'x', fromSeq: 2 },
+    });
+    expect(reduceAll(emptyTranscript('cx'), log)).toMatchObject({
+      lifecycle: 'attempt',
+      agentId: 'codex',
+      chosenOptions: { mode: 'read-only' },
+    });
+    const continued = [
+      ...log,
+      ...events([{ type: 'conversation.branched', payload: { fromConversationId: 'c0', fromTitle: 'T', fromTurnId: 't1' } }], 'cx').map(
+        (event) => ({ ...event, seq: 4 }),
+      ),
+    ];
     expect(summarizeAll(undefined, continued)).toMatchObject({ lifecycle: 'active', branchedFrom: { conversationId: 'c0' } });
   });
 

@@ -6,14 +6,27 @@
 import type { TranscriptEvent } from '../events/index.js';
 import type { AttemptView, TranscriptItem, TranscriptState } from './state.js';
 
-type AttemptsEvent = Extract<TranscriptEvent, { type: 'attempts.started' | 'attempt.prepared' | 'attempt.failed' | 'attempt.kept' | 'attempt.continued' | 'attempts.removed' }>;
+type AttemptsEvent = Extract<
+  TranscriptEvent,
+  { type: 'attempts.started' | 'attempt.prepared' | 'attempt.failed' | 'attempt.kept' | 'attempt.continued' | 'attempts.removed' }
+>;
 type AttemptsItem = Extract<TranscriptItem, { kind: 'attempts' }>;
 
 /** Folds an attempts event into `base`, the state with the context already folded. */
 export function foldAttempts(state: TranscriptState, base: TranscriptState, event: AttemptsEvent, key: string): TranscriptState {
   if (event.type === 'attempts.started') {
     const { attemptsId, text, attempts, repository } = event.payload;
-    const item: AttemptsItem = { kind: 'attempts', key, attemptsId, text, at: event.at, repository, attempts: attempts.map((attempt) => ({ ...attempt, state: 'preparing' })), kept: undefined, removed: undefined };
+    const item: AttemptsItem = {
+      kind: 'attempts',
+      key,
+      attemptsId,
+      text,
+      at: event.at,
+      repository,
+      attempts: attempts.map((attempt) => ({ ...attempt, state: 'preparing' })),
+      kept: undefined,
+      removed: undefined,
+    };
     return { ...base, items: [...state.items, item] };
   }
   const index = state.items.findIndex((item) => item.kind === 'attempts' && item.attemptsId === event.payload.attemptsId);
@@ -26,10 +39,18 @@ export function foldAttempts(state: TranscriptState, base: TranscriptState, even
 }
 
 function applyTo(item: AttemptsItem, event: Exclude<AttemptsEvent, { type: 'attempts.started' }>): AttemptsItem {
-  const attempt = (attemptId: string, change: (view: AttemptView) => AttemptView): AttemptsItem => ({ ...item, attempts: item.attempts.map((view) => (view.attemptId === attemptId ? change(view) : view)) });
+  const attempt = (attemptId: string, change: (view: AttemptView) => AttemptView): AttemptsItem => ({
+    ...item,
+    attempts: item.attempts.map((view) => (view.attemptId === attemptId ? change(view) : view)),
+  });
   switch (event.type) {
     case 'attempt.prepared':
-      return attempt(event.payload.attemptId, (view) => ({ ...view, state: 'prepared', checkpointId: event.payload.checkpointId, fromSeq: event.payload.fromSeq }));
+      return attempt(event.payload.attemptId, (view) => ({
+        ...view,
+        state: 'prepared',
+        checkpointId: event.payload.checkpointId,
+        fromSeq: event.payload.fromSeq,
+      }));
     case 'attempt.failed':
       return attempt(event.payload.attemptId, (view) => ({ ...view, state: 'failed', reason: event.payload.reason }));
     case 'attempt.continued':
@@ -46,7 +67,9 @@ export const MAX_ATTEMPTS = 4;
 
 /** The attempts asked in a transcript that are still open: none kept, copies not removed. */
 export function openAttempts(state: Pick<TranscriptState, 'items'>): AttemptsItem[] {
-  return state.items.filter((item): item is AttemptsItem => item.kind === 'attempts' && item.kept === undefined && item.removed === undefined);
+  return state.items.filter(
+    (item): item is AttemptsItem => item.kind === 'attempts' && item.kept === undefined && item.removed === undefined,
+  );
 }
 
 /** A git branch name's part made of an agent id (`registry:kilo` → `registry-kilo`). */

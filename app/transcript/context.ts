@@ -100,8 +100,54 @@ export function emptyContext(conversationId: string): ConversationContext {
 
 /** The context fields of a larger state (a whole transcript). */
 export function contextOf(state: ConversationContext): ConversationContext {
-  const { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted, setAside, sessions, chosenByAgent, contextSizes, lastTurnEndSeq } = state;
-  return { conversationId, title, agentId, agentName, cwd, createdAt, lifecycle, session, usage, sessionOptions, commands, sessionTitle, chosenOptions, instructions, toolbox, injectors, prompted, setAside, sessions, chosenByAgent, contextSizes, lastTurnEndSeq };
+  const {
+    conversationId,
+    title,
+    agentId,
+    agentName,
+    cwd,
+    createdAt,
+    lifecycle,
+    session,
+    usage,
+    sessionOptions,
+    commands,
+    sessionTitle,
+    chosenOptions,
+    instructions,
+    toolbox,
+    injectors,
+    prompted,
+    setAside,
+    sessions,
+    chosenByAgent,
+    contextSizes,
+    lastTurnEndSeq,
+  } = state;
+  return {
+    conversationId,
+    title,
+    agentId,
+    agentName,
+    cwd,
+    createdAt,
+    lifecycle,
+    session,
+    usage,
+    sessionOptions,
+    commands,
+    sessionTitle,
+    chosenOptions,
+    instructions,
+    toolbox,
+    injectors,
+    prompted,
+    setAside,
+    sessions,
+    chosenByAgent,
+    contextSizes,
+    lastTurnEndSeq,
+  };
 }
 
 /**
@@ -127,7 +173,12 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       // The options picked for the attempt's agent are its choices here (taken up when it is switched to).
       const { agentId, chosen } = event.payload;
       const mine = { ...state.chosenByAgent[agentId], ...chosen };
-      return { ...state, lifecycle: 'attempt', chosenByAgent: { ...state.chosenByAgent, [agentId]: mine }, ...(state.agentId === agentId ? { chosenOptions: mine } : {}) };
+      return {
+        ...state,
+        lifecycle: 'attempt',
+        chosenByAgent: { ...state.chosenByAgent, [agentId]: mine },
+        ...(state.agentId === agentId ? { chosenOptions: mine } : {}),
+      };
     }
     case 'conversation.branched':
       return state.lifecycle === 'attempt' ? { ...state, lifecycle: 'active' } : state;
@@ -144,7 +195,11 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       const watermark = reopened && before ? before.watermark : 0;
       // What a session was created with stays its own: agents keep it across a reopen (Claude does).
       const sessionDigest = reopened && before ? before.sessionDigest : event.payload.sessionDigest;
-      return { ...state, session: event.payload, sessions: { ...state.sessions, [agentId]: { sessionId, how, watermark, ...(sessionDigest ? { sessionDigest } : {}) } } };
+      return {
+        ...state,
+        session: event.payload,
+        sessions: { ...state.sessions, [agentId]: { sessionId, how, watermark, ...(sessionDigest ? { sessionDigest } : {}) } },
+      };
     }
     case 'turn.ended': {
       // Only max-updates, so folding a tail over the latest context gives the same answer.
@@ -152,7 +207,8 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
         return state;
       }
       const own = state.sessions[state.agentId];
-      const sessions = own && own.watermark < event.seq ? { ...state.sessions, [state.agentId]: { ...own, watermark: event.seq } } : state.sessions;
+      const sessions =
+        own && own.watermark < event.seq ? { ...state.sessions, [state.agentId]: { ...own, watermark: event.seq } } : state.sessions;
       const lastTurnEndSeq = Math.max(state.lastTurnEndSeq, event.seq);
       return sessions === state.sessions && lastTurnEndSeq === state.lastTurnEndSeq ? state : { ...state, sessions, lastTurnEndSeq };
     }
@@ -164,10 +220,24 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       return { ...state, sessionOptions: event.payload.options };
     case 'session.option.chosen': {
       const chosenOptions = { ...state.chosenOptions, [event.payload.optionId]: event.payload.value };
-      return { ...state, chosenOptions, chosenByAgent: { ...state.chosenByAgent, [state.agentId]: { ...state.chosenByAgent[state.agentId], [event.payload.optionId]: event.payload.value } } };
+      return {
+        ...state,
+        chosenOptions,
+        chosenByAgent: {
+          ...state.chosenByAgent,
+          [state.agentId]: { ...state.chosenByAgent[state.agentId], [event.payload.optionId]: event.payload.value },
+        },
+      };
     }
     case 'usage':
-      return { ...state, usage: event.payload, contextSizes: state.contextSizes[state.agentId] === event.payload.size ? state.contextSizes : { ...state.contextSizes, [state.agentId]: event.payload.size } };
+      return {
+        ...state,
+        usage: event.payload,
+        contextSizes:
+          state.contextSizes[state.agentId] === event.payload.size
+            ? state.contextSizes
+            : { ...state.contextSizes, [state.agentId]: event.payload.size },
+      };
     case 'toolbox.set':
       return { ...state, toolbox: event.payload };
     case 'injectors.set':
@@ -179,7 +249,10 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
     case 'conversation.rewound': {
       const { rewindId, setAside, pointSeq, fork } = event.payload;
       const before = fork ? state.sessions[fork.agentId] : undefined;
-      const kept = withoutSessionsPast({ ...state, setAside: { ...state.setAside, ...Object.fromEntries(setAside.map((turnId) => [turnId, rewindId])) } }, pointSeq);
+      const kept = withoutSessionsPast(
+        { ...state, setAside: { ...state.setAside, ...Object.fromEntries(setAside.map((turnId) => [turnId, rewindId])) } },
+        pointSeq,
+      );
       if (!fork || before?.sessionId !== fork.sessionId) {
         return kept;
       }

@@ -4,14 +4,48 @@ import { exportFileName, parseJsonl, toJsonl, toMarkdown } from './exportFormats
 import type { ConversationSummary } from './summary.js';
 
 const envelopes: Envelope[] = [
-  { conversationId: 'c', seq: 1, at: '2026-01-01T00:00:00.000Z', v: 1, type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } },
-  { conversationId: 'c', seq: 2, at: '2026-01-01T00:00:01.000Z', v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'claude', agentName: 'Claude', text: 'Fix *the* bug' } },
-  { conversationId: 'c', seq: 3, at: '2026-01-01T00:00:02.000Z', v: 1, type: 'tool.call', payload: { turnId: 't', toolCallId: 'x', title: 'Edit a.ts', status: 'completed' } },
+  {
+    conversationId: 'c',
+    seq: 1,
+    at: '2026-01-01T00:00:00.000Z',
+    v: 1,
+    type: 'conversation.created',
+    payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' },
+  },
+  {
+    conversationId: 'c',
+    seq: 2,
+    at: '2026-01-01T00:00:01.000Z',
+    v: 1,
+    type: 'turn.started',
+    payload: { turnId: 't', agentId: 'claude', agentName: 'Claude', text: 'Fix *the* bug' },
+  },
+  {
+    conversationId: 'c',
+    seq: 3,
+    at: '2026-01-01T00:00:02.000Z',
+    v: 1,
+    type: 'tool.call',
+    payload: { turnId: 't', toolCallId: 'x', title: 'Edit a.ts', status: 'completed' },
+  },
   { conversationId: 'c', seq: 4, at: '2026-01-01T00:00:03.000Z', v: 1, type: 'message.chunk', payload: { turnId: 't', text: 'Done.' } },
   { conversationId: 'c', seq: 5, at: '2026-01-01T00:00:04.000Z', v: 2, type: 'hologram.projected', payload: { from: 'the future' } },
-  { conversationId: 'c', seq: 6, at: '2026-01-01T00:00:05.000Z', v: 1, type: 'turn.ended', payload: { turnId: 't', outcome: 'failed', error: { code: 'AgentExited', message: 'Claude exited.' } } },
+  {
+    conversationId: 'c',
+    seq: 6,
+    at: '2026-01-01T00:00:05.000Z',
+    v: 1,
+    type: 'turn.ended',
+    payload: { turnId: 't', outcome: 'failed', error: { code: 'AgentExited', message: 'Claude exited.' } },
+  },
 ];
-const summary = { conversationId: 'c', title: 'Fix: the bug / now!', agents: [{ agentId: 'claude', agentName: 'Claude' }], cwd: '/w', createdAt: '2026-01-01T00:00:00.000Z' } as ConversationSummary;
+const summary = {
+  conversationId: 'c',
+  title: 'Fix: the bug / now!',
+  agents: [{ agentId: 'claude', agentName: 'Claude' }],
+  cwd: '/w',
+  createdAt: '2026-01-01T00:00:00.000Z',
+} as ConversationSummary;
 
 describe('JSONL', () => {
   it('round-trips every envelope, unknown ones included', () => {
@@ -32,7 +66,9 @@ describe('Markdown', () => {
   it('writes who said what, tool calls and failures, in order', () => {
     const markdown = toMarkdown(summary, envelopes);
     expect(markdown.startsWith('# Fix: the bug / now!\n\n_Claude · /w · started 2026-01-01T00:00:00.000Z_')).toBe(true);
-    const order = ['## You\n\nFix *the* bug', '- Tool: **Edit a.ts** (completed)', '## Claude\n\nDone.', '> Error: Claude exited.'].map((part) => markdown.indexOf(part));
+    const order = ['## You\n\nFix *the* bug', '- Tool: **Edit a.ts** (completed)', '## Claude\n\nDone.', '> Error: Claude exited.'].map(
+      (part) => markdown.indexOf(part),
+    );
     expect(order.every((position) => position >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
@@ -57,7 +93,9 @@ describe('Markdown', () => {
         },
       },
     ];
-    expect(toMarkdown(summary, attached)).toContain('## You\n\nLook at these\n\nAttached:\n- File **docs/notes.md** (file:///w/docs/notes.md)\n- Image **shot.png** (image/png, 12,345 bytes)\n');
+    expect(toMarkdown(summary, attached)).toContain(
+      '## You\n\nLook at these\n\nAttached:\n- File **docs/notes.md** (file:///w/docs/notes.md)\n- Image **shot.png** (image/png, 12,345 bytes)\n',
+    );
   });
   it('makes safe file names from titles', () => {
     expect(exportFileName(summary, 'md')).toBe('Fix-the-bug-now.md');

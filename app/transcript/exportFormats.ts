@@ -53,7 +53,11 @@ export function* readJsonl(text: string): Generator<JsonlRecord, void, undefined
     if (!parsed.ok) {
       // Said as what is wrong: not an event at all, or an event whose payload is broken.
       const envelope = envelopeSchema.safeParse(json);
-      throw new InvalidRequestError(envelope.success ? `Line ${number} of the transcript has a broken event: ${parsed.reason}.` : `Line ${number} of the transcript is not a Baton event: ${envelope.error.issues[0]?.message ?? 'invalid'}.`);
+      throw new InvalidRequestError(
+        envelope.success
+          ? `Line ${number} of the transcript has a broken event: ${parsed.reason}.`
+          : `Line ${number} of the transcript is not a Baton event: ${envelope.error.issues[0]?.message ?? 'invalid'}.`,
+      );
     }
     const { conversationId, seq, at, v, type, payload } = json as Envelope;
     found = true;
@@ -66,14 +70,25 @@ export function* readJsonl(text: string): Generator<JsonlRecord, void, undefined
 
 /** A file name made from the title. */
 export function exportFileName(summary: ConversationSummary, extension: 'md' | 'jsonl'): string {
-  const base = (summary.title || 'conversation').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 60) || 'conversation';
+  const base =
+    (summary.title || 'conversation')
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'conversation';
   return `${base}.${extension}`;
 }
 
 /** One attempt's line under its message: its agent, where it ran, and how it ended. */
 function attemptLine(attempt: AttemptView, item: Extract<TranscriptItem, { kind: 'attempts' }>): string {
   const where = attempt.kind === 'worktree' ? `worktree on ${attempt.branch ?? 'its branch'}` : 'a copy of the folder';
-  const ending = item.kept?.attemptId === attempt.attemptId ? ' — kept' : attempt.state === 'failed' ? ` — could not start: ${attempt.reason ?? ''}` : attempt.continuedAs ? ' — continued as a branch' : '';
+  const ending =
+    item.kept?.attemptId === attempt.attemptId
+      ? ' — kept'
+      : attempt.state === 'failed'
+        ? ` — could not start: ${attempt.reason ?? ''}`
+        : attempt.continuedAs
+          ? ' — continued as a branch'
+          : '';
   return `Attempt by **${attempt.agentName}** (${where})${ending}`;
 }
 
@@ -89,7 +104,11 @@ function readableEvents(envelopes: readonly Envelope[]): TranscriptEvent[] {
  * The conversation as Markdown: who said what, tool calls and notices, in order. With the
  * envelopes of its attempts (by conversation), each attempt's own turns follow its message.
  */
-export function toMarkdown(summary: ConversationSummary, envelopes: readonly Envelope[], attempts: ReadonlyMap<string, readonly Envelope[]> = new Map()): string {
+export function toMarkdown(
+  summary: ConversationSummary,
+  envelopes: readonly Envelope[],
+  attempts: ReadonlyMap<string, readonly Envelope[]> = new Map(),
+): string {
   const events = readableEvents(envelopes);
   const state = reduceAll(emptyTranscript(summary.conversationId), events);
   const agents = summary.agents.map((agent) => agent.agentName).join(', ');
@@ -111,11 +130,22 @@ export function toMarkdown(summary: ConversationSummary, envelopes: readonly Env
       // What the rewind set aside is kept: shown folded under its marker.
       const aside = state.items.filter((candidate) => candidate.turnId !== undefined && state.setAside[candidate.turnId] === item.rewindId);
       if (aside.length > 0) {
-        lines.push('<details><summary>Set aside by this rewind (not handed to any agent)</summary>', '', ...aside.flatMap((candidate) => [...markdownOf(candidate, state.terminals), '']), '</details>', '');
+        lines.push(
+          '<details><summary>Set aside by this rewind (not handed to any agent)</summary>',
+          '',
+          ...aside.flatMap((candidate) => [...markdownOf(candidate, state.terminals), '']),
+          '</details>',
+          '',
+        );
       }
     }
   }
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }
 
 /** An attempt's own turns (after the history it was given), folded under its agent's name. */
@@ -127,8 +157,16 @@ function attemptMarkdown(attempt: AttemptView, envelopes: readonly Envelope[] | 
   const from = events.find((event) => event.type === 'conversation.attempt');
   const fromSeq = from?.type === 'conversation.attempt' ? from.payload.fromSeq : 0;
   const state = reduceAll(emptyTranscript(attempt.conversationId), events);
-  const own = state.items.filter((item) => item.turnId !== undefined && (state.turns[item.turnId] ? startedAfter(events, item.turnId, fromSeq) : false));
-  return [`<details><summary>Attempt by ${attempt.agentName}</summary>`, '', ...own.flatMap((item) => [...markdownOf(item, state.terminals), '']), '</details>', ''];
+  const own = state.items.filter(
+    (item) => item.turnId !== undefined && (state.turns[item.turnId] ? startedAfter(events, item.turnId, fromSeq) : false),
+  );
+  return [
+    `<details><summary>Attempt by ${attempt.agentName}</summary>`,
+    '',
+    ...own.flatMap((item) => [...markdownOf(item, state.terminals), '']),
+    '</details>',
+    '',
+  ];
 }
 
 /** True when the turn was started after `seq` (an attempt's own turn, not the history it was given). */
@@ -138,7 +176,9 @@ function startedAfter(events: readonly TranscriptEvent[], turnId: string, seq: n
 
 /** One attachment of the person's message: its name, where it is (a file of the folder) or its type and size. */
 function attachmentLine(record: AttachmentRecord): string {
-  const facts = [record.uri, record.mimeType, record.size === undefined ? undefined : `${record.size.toLocaleString('en')} bytes`].filter(Boolean).join(', ');
+  const facts = [record.uri, record.mimeType, record.size === undefined ? undefined : `${record.size.toLocaleString('en')} bytes`]
+    .filter(Boolean)
+    .join(', ');
   return `- ${record.type === 'image' ? 'Image' : 'File'} **${record.name}**${facts ? ` (${facts})` : ''}`;
 }
 
@@ -147,26 +187,51 @@ function quote(text: string): string[] {
 }
 
 /** A terminal shown by a tool call, as a fenced block with its command and how it ended. */
-function terminalMarkdown(content: Extract<TranscriptItem, { kind: 'tool' }>['content'][number], terminals: TranscriptState['terminals'], title: string): string[] {
+function terminalMarkdown(
+  content: Extract<TranscriptItem, { kind: 'tool' }>['content'][number],
+  terminals: TranscriptState['terminals'],
+  title: string,
+): string[] {
   const terminal = content.type === 'terminal' ? terminals[content.terminalId] : undefined;
   if (!terminal) {
     return [];
   }
-  const ending = terminal.exit ? (terminal.exit.signal ? `killed by ${terminal.exit.signal}` : `exit code ${terminal.exit.exitCode ?? 'unknown'}`) : 'did not finish';
+  const ending = terminal.exit
+    ? terminal.exit.signal
+      ? `killed by ${terminal.exit.signal}`
+      : `exit code ${terminal.exit.exitCode ?? 'unknown'}`
+    : 'did not finish';
   const fence = '`'.repeat(Math.max(3, ...[...terminal.output.matchAll(/`+/g)].map((match) => match[0].length + 1)));
-  return ['', `  ${fence}console`, `  $ ${terminal.command || title}`, ...terminal.output.trimEnd().split('\n').map((line) => `  ${line}`), `  ${fence}`, `  _${ending}${terminal.truncated ? '; output shortened' : ''}_`];
+  return [
+    '',
+    `  ${fence}console`,
+    `  $ ${terminal.command || title}`,
+    ...terminal.output
+      .trimEnd()
+      .split('\n')
+      .map((line) => `  ${line}`),
+    `  ${fence}`,
+    `  _${ending}${terminal.truncated ? '; output shortened' : ''}_`,
+  ];
 }
 
 function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals']): string[] {
   switch (item.kind) {
     case 'user':
-      return ['## You', '', item.text, ...(item.attachments && item.attachments.length > 0 ? ['', 'Attached:', ...item.attachments.map(attachmentLine)] : [])];
+      return [
+        '## You',
+        '',
+        item.text,
+        ...(item.attachments && item.attachments.length > 0 ? ['', 'Attached:', ...item.attachments.map(attachmentLine)] : []),
+      ];
     case 'agent':
       return [`## ${item.agentName}`, '', item.text];
     case 'thought':
       return ['<details><summary>Thinking</summary>', '', item.text, '', '</details>'];
     case 'handoff': {
-      const marker = item.fromAgentName ? `Switched from ${item.fromAgentName} to ${item.toAgentName}` : `${item.toAgentName} was caught up`;
+      const marker = item.fromAgentName
+        ? `Switched from ${item.fromAgentName} to ${item.toAgentName}`
+        : `${item.toAgentName} was caught up`;
       if (!item.prepared) {
         return [`---`, '', `_${marker}_`];
       }
@@ -175,15 +240,39 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
         '---',
         '',
         `_${marker}: ${fidelityBadge(item.prepared.fidelity)}${detail ? ` (${detail})` : ''}_`,
-        ...(item.prepared.text ? ['', `<details><summary>What ${item.toAgentName} was given (not typed by you)</summary>`, '', item.prepared.text, '', `_sha256 ${item.prepared.sha256}_`, '', '</details>'] : []),
+        ...(item.prepared.text
+          ? [
+              '',
+              `<details><summary>What ${item.toAgentName} was given (not typed by you)</summary>`,
+              '',
+              item.prepared.text,
+              '',
+              `_sha256 ${item.prepared.sha256}_`,
+              '',
+              '</details>',
+            ]
+          : []),
       ];
     }
     case 'injected':
-      return [`<details><summary>Injected context: ${item.injector} (${TIMING_NAMES[item.timing]}, ${item.level}; not typed by you)</summary>`, '', item.text, '', `_sha256 ${item.sha256}_`, '', '</details>'];
+      return [
+        `<details><summary>Injected context: ${item.injector} (${TIMING_NAMES[item.timing]}, ${item.level}; not typed by you)</summary>`,
+        '',
+        item.text,
+        '',
+        `_sha256 ${item.sha256}_`,
+        '',
+        '</details>',
+      ];
     case 'tool':
-      return [`- Tool: **${item.title}** (${item.status.replace('_', ' ')})`, ...item.content.flatMap((content) => terminalMarkdown(content, terminals, item.title))];
+      return [
+        `- Tool: **${item.title}** (${item.status.replace('_', ' ')})`,
+        ...item.content.flatMap((content) => terminalMarkdown(content, terminals, item.title)),
+      ];
     case 'elicitation':
-      return [`- Input asked: **${item.request.message}** — ${item.answer ? `${item.answer.action}${item.answer.by === 'person' ? '' : ` (${item.answer.by.replace('-', ' ')})`}` : 'not answered'}`];
+      return [
+        `- Input asked: **${item.request.message}** — ${item.answer ? `${item.answer.action}${item.answer.by === 'person' ? '' : ` (${item.answer.by.replace('-', ' ')})`}` : 'not answered'}`,
+      ];
     case 'plan':
       return ['Plan:', ...item.entries.map((entry) => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content}`)];
     case 'subagent':
@@ -196,12 +285,18 @@ function markdownOf(item: TranscriptItem, terminals: TranscriptState['terminals'
       ];
     case 'permission': {
       const chosen = item.options.find((option) => option.optionId === item.decision?.optionId);
-      return [`- Permission asked: **${item.title}** — ${chosen ? `answered “${chosen.name}”` : 'not answered'}${item.revoked ? ` (revoked ${item.revoked.at})` : ''}`];
+      return [
+        `- Permission asked: **${item.title}** — ${chosen ? `answered “${chosen.name}”` : 'not answered'}${item.revoked ? ` (revoked ${item.revoked.at})` : ''}`,
+      ];
     }
     case 'attempts':
       return ['## You, to several agents', '', item.text, '', ...item.attempts.map((attempt) => `- ${attemptLine(attempt, item)}`)];
     case 'rewind':
-      return ['---', '', `_Rewound to ${item.pointAt}: ${item.setAside.length} turn${item.setAside.length === 1 ? '' : 's'} set aside. ${rewindFilesText(item)}_`];
+      return [
+        '---',
+        '',
+        `_Rewound to ${item.pointAt}: ${item.setAside.length} turn${item.setAside.length === 1 ? '' : 's'} set aside. ${rewindFilesText(item)}_`,
+      ];
     case 'notice':
       return quote(`${item.severity === 'error' ? 'Error' : item.severity === 'warning' ? 'Warning' : 'Note'}: ${item.text}`);
   }

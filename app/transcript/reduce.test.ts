@@ -10,12 +10,27 @@ function events(drafts: EventDraft[], conversationId = 'c1'): TranscriptEvent[] 
 }
 
 const created: EventDraft = { type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } };
-const started = (turnId: string, text = 'hi'): EventDraft => ({ type: 'turn.started', payload: { turnId, agentId: 'claude', agentName: 'Claude', text } });
-const chunk = (turnId: string, text: string, messageId?: string): EventDraft => ({ type: 'message.chunk', payload: { turnId, text, ...(messageId ? { messageId } : {}) } });
+const started = (turnId: string, text = 'hi'): EventDraft => ({
+  type: 'turn.started',
+  payload: { turnId, agentId: 'claude', agentName: 'Claude', text },
+});
+const chunk = (turnId: string, text: string, messageId?: string): EventDraft => ({
+  type: 'message.chunk',
+  payload: { turnId, text, ...(messageId ? { messageId } : {}) },
+});
 
 describe('reduce', () => {
   it('folds a whole turn: the person, streamed agent text, the end', () => {
-    const state = reduceAll(emptyTranscript('c1'), events([created, started('t1', 'hello'), chunk('t1', 'Hel'), chunk('t1', 'lo!'), { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed', stopReason: 'end_turn' } }]));
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1', 'hello'),
+        chunk('t1', 'Hel'),
+        chunk('t1', 'lo!'),
+        { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed', stopReason: 'end_turn' } },
+      ]),
+    );
     expect(state.items).toEqual([
       { kind: 'user', key: '2', turnId: 't1', text: 'hello', at: '2026-01-01T00:00:01Z' },
       { kind: 'agent', key: '3', turnId: 't1', messageId: undefined, agentName: 'Claude', text: 'Hello!', at: '2026-01-01T00:00:02Z' },
@@ -28,19 +43,58 @@ describe('reduce', () => {
   it('marks a turn that ran in a mode where the agent decides alone, and only such a turn', () => {
     const options = (current: string): EventDraft => ({
       type: 'session.options',
-      payload: { options: [{ id: 'mode', name: 'Mode', type: 'select', category: 'mode', currentValue: current, options: [{ value: 'default', name: 'Manual' }, { value: 'auto', name: 'Auto', selfApproving: true }] }] },
+      payload: {
+        options: [
+          {
+            id: 'mode',
+            name: 'Mode',
+            type: 'select',
+            category: 'mode',
+            currentValue: current,
+            options: [
+              { value: 'default', name: 'Manual' },
+              { value: 'auto', name: 'Auto', selfApproving: true },
+            ],
+          },
+        ],
+      },
     });
     const running = (turnId: string): EventDraft => ({ type: 'turn.running', payload: { turnId } });
-    const ended = (turnId: string): EventDraft => ({ type: 'turn.ended', payload: { turnId, outcome: 'completed', stopReason: 'end_turn' } });
+    const ended = (turnId: string): EventDraft => ({
+      type: 'turn.ended',
+      payload: { turnId, outcome: 'completed', stopReason: 'end_turn' },
+    });
     // t1 asks first; t2 runs in Auto (picked); t3 starts in Manual and the agent switches itself to Auto while it runs.
-    const state = reduceAll(emptyTranscript('c1'), events([created, started('t1'), options('default'), running('t1'), ended('t1'), options('auto'), started('t2'), running('t2'), ended('t2'), options('default'), started('t3'), running('t3'), options('auto'), options('default'), ended('t3')]));
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        options('default'),
+        running('t1'),
+        ended('t1'),
+        options('auto'),
+        started('t2'),
+        running('t2'),
+        ended('t2'),
+        options('default'),
+        started('t3'),
+        running('t3'),
+        options('auto'),
+        options('default'),
+        ended('t3'),
+      ]),
+    );
     expect(state.turns.t1?.selfApprovingMode).toBeUndefined();
     expect(state.turns.t2?.selfApprovingMode).toBe('Auto');
     expect(state.turns.t3?.selfApprovingMode).toBe('Auto');
   });
 
-  it('folds a subagent\'s work into its own card in the turn, and closes its open tool calls when a stopped turn ends', () => {
-    const sub = (event: Extract<EventDraft, { type: 'subagent.event' }>['payload']['event']): EventDraft => ({ type: 'subagent.event', payload: { turnId: 't1', subagentId: 's1', event } });
+  it("folds a subagent's work into its own card in the turn, and closes its open tool calls when a stopped turn ends", () => {
+    const sub = (event: Extract<EventDraft, { type: 'subagent.event' }>['payload']['event']): EventDraft => ({
+      type: 'subagent.event',
+      payload: { turnId: 't1', subagentId: 's1', event },
+    });
     const state = reduceAll(
       emptyTranscript('c1'),
       events([
@@ -65,7 +119,17 @@ describe('reduce', () => {
   });
 
   it('makes no empty reply out of an empty chunk ahead of a tool call', () => {
-    const state = reduceAll(emptyTranscript('c1'), events([created, started('t1'), chunk('t1', ''), chunk('t1', ' \n'), { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Read a.md', status: 'in_progress' } }, chunk('t1', 'Done.')]));
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        started('t1'),
+        chunk('t1', ''),
+        chunk('t1', ' \n'),
+        { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Read a.md', status: 'in_progress' } },
+        chunk('t1', 'Done.'),
+      ]),
+    );
     expect(state.items.map((item) => item.kind)).toEqual(['user', 'tool', 'agent']);
   });
 
@@ -98,13 +162,36 @@ describe('reduce', () => {
       events([
         created,
         started('t1'),
-        { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Write a.md', kind: 'edit', status: 'pending', content: [diff] } },
-        { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r', toolCallId: 'x', title: 'Write a.md', options: [{ optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+        {
+          type: 'tool.call',
+          payload: { turnId: 't1', toolCallId: 'x', title: 'Write a.md', kind: 'edit', status: 'pending', content: [diff] },
+        },
+        {
+          type: 'permission.requested',
+          payload: {
+            turnId: 't1',
+            requestId: 'r',
+            toolCallId: 'x',
+            title: 'Write a.md',
+            options: [{ optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+          },
+        },
         { type: 'permission.decided', payload: { turnId: 't1', requestId: 'r', optionId: 'no', by: 'person' } },
-        { type: 'tool.updated', payload: { turnId: 't1', toolCallId: 'x', status: 'failed', content: [{ type: 'text', text: 'User refused permission to run tool' }] } },
+        {
+          type: 'tool.updated',
+          payload: {
+            turnId: 't1',
+            toolCallId: 'x',
+            status: 'failed',
+            content: [{ type: 'text', text: 'User refused permission to run tool' }],
+          },
+        },
       ]),
     );
-    expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'rejected', content: [diff, { type: 'text', text: 'User refused permission to run tool' }] });
+    expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({
+      status: 'rejected',
+      content: [diff, { type: 'text', text: 'User refused permission to run tool' }],
+    });
   });
 
   it('marks an "always" answer revoked, long after its turn ended', () => {
@@ -113,7 +200,15 @@ describe('reduce', () => {
       events([
         created,
         started('t1'),
-        { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r', title: 'Run ls', options: [{ optionId: 'always', name: 'Always allow', kind: 'allow_always' }] } },
+        {
+          type: 'permission.requested',
+          payload: {
+            turnId: 't1',
+            requestId: 'r',
+            title: 'Run ls',
+            options: [{ optionId: 'always', name: 'Always allow', kind: 'allow_always' }],
+          },
+        },
         { type: 'permission.decided', payload: { turnId: 't1', requestId: 'r', optionId: 'always', by: 'person' } },
         { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed', stopReason: 'end_turn' } },
         started('t2'),
@@ -121,7 +216,10 @@ describe('reduce', () => {
         { type: 'permission.revoked', payload: { turnId: 't1', requestId: 'r', note: 'Kept in .claude/settings.local.json.' } },
       ]),
     );
-    expect(state.items.find((item) => item.kind === 'permission')).toMatchObject({ decision: { optionId: 'always' }, revoked: { at: '2026-01-01T00:00:07Z', note: 'Kept in .claude/settings.local.json.' } });
+    expect(state.items.find((item) => item.kind === 'permission')).toMatchObject({
+      decision: { optionId: 'always' },
+      revoked: { at: '2026-01-01T00:00:07Z', note: 'Kept in .claude/settings.local.json.' },
+    });
   });
 
   it('tracks tool calls, permission questions and their answers', () => {
@@ -131,7 +229,16 @@ describe('reduce', () => {
         created,
         started('t1'),
         { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Edit a.ts', status: 'pending' } },
-        { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r', toolCallId: 'x', title: 'Edit a.ts', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] } },
+        {
+          type: 'permission.requested',
+          payload: {
+            turnId: 't1',
+            requestId: 'r',
+            toolCallId: 'x',
+            title: 'Edit a.ts',
+            options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }],
+          },
+        },
         { type: 'permission.decided', payload: { turnId: 't1', requestId: 'r', optionId: 'ok', by: 'person' } },
         { type: 'tool.updated', payload: { turnId: 't1', toolCallId: 'x', status: 'completed' } },
       ]),
@@ -140,10 +247,20 @@ describe('reduce', () => {
       created,
       started('t1'),
       { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Edit a.ts', status: 'pending' } },
-      { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r', toolCallId: 'x', title: 'Edit a.ts', options: [{ optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+      {
+        type: 'permission.requested',
+        payload: {
+          turnId: 't1',
+          requestId: 'r',
+          toolCallId: 'x',
+          title: 'Edit a.ts',
+          options: [{ optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+        },
+      },
       { type: 'permission.decided', payload: { turnId: 't1', requestId: 'r', optionId: 'no', by: 'person' } },
     ]);
-    const toolStatus = (count: number) => reduceAll(emptyTranscript('c1'), steps.slice(0, count)).items.find((item) => item.kind === 'tool');
+    const toolStatus = (count: number) =>
+      reduceAll(emptyTranscript('c1'), steps.slice(0, count)).items.find((item) => item.kind === 'tool');
     expect(toolStatus(4)).toMatchObject({ status: 'awaiting_permission' });
     expect(toolStatus(5)).toMatchObject({ status: 'rejected' });
     expect(state.items.find((item) => item.kind === 'tool')).toMatchObject({ status: 'completed', title: 'Edit a.ts' });
@@ -167,13 +284,29 @@ describe('reduce', () => {
   it('a failed turn shows the error it carried', () => {
     const state = reduceAll(
       emptyTranscript('c1'),
-      events([created, started('t1'), { type: 'turn.ended', payload: { turnId: 't1', outcome: 'failed', error: { code: 'AgentExited', message: 'Claude exited unexpectedly (exit code 1).' } } }]),
+      events([
+        created,
+        started('t1'),
+        {
+          type: 'turn.ended',
+          payload: {
+            turnId: 't1',
+            outcome: 'failed',
+            error: { code: 'AgentExited', message: 'Claude exited unexpectedly (exit code 1).' },
+          },
+        },
+      ]),
     );
-    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', text: 'Claude exited unexpectedly (exit code 1).', error: { code: 'AgentExited' } });
+    expect(state.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      severity: 'error',
+      text: 'Claude exited unexpectedly (exit code 1).',
+      error: { code: 'AgentExited' },
+    });
     expect(state.turns.t1?.status).toBe('failed');
   });
 
-  it('keeps a session per agent with its watermark, and switches to the new agent\'s own session and choices', () => {
+  it("keeps a session per agent with its watermark, and switches to the new agent's own session and choices", () => {
     const log = events([
       created,
       { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'new' } },
@@ -181,7 +314,10 @@ describe('reduce', () => {
       started('t1'),
       { type: 'usage', payload: { turnId: 't1', used: 1200, size: 200000 } },
       { type: 'turn.ended', payload: { turnId: 't1', outcome: 'completed' } },
-      { type: 'agent.switched', payload: { turnId: 't2', fromAgentId: 'claude', fromAgentName: 'Claude', toAgentId: 'codex', toAgentName: 'Codex' } },
+      {
+        type: 'agent.switched',
+        payload: { turnId: 't2', fromAgentId: 'claude', fromAgentName: 'Claude', toAgentId: 'codex', toAgentName: 'Codex' },
+      },
       { type: 'turn.started', payload: { turnId: 't2', agentId: 'codex', agentName: 'Codex', text: 'hi' } },
       { type: 'session.bound', payload: { agentId: 'codex', sessionId: 'x1', how: 'new' } },
       { type: 'turn.ended', payload: { turnId: 't2', outcome: 'completed' } },
@@ -193,13 +329,30 @@ describe('reduce', () => {
     // Claude's context figure is not Codex's.
     expect(switched).toMatchObject({ session: null, agentId: 'codex', agentName: 'Codex', chosenOptions: {}, usage: null });
     const state = reduceAll(emptyTranscript('c1'), log);
-    expect(state.sessions).toEqual({ claude: { sessionId: 's1', how: 'new', watermark: 6 }, codex: { sessionId: 'x1', how: 'new', watermark: 10 } });
+    expect(state.sessions).toEqual({
+      claude: { sessionId: 's1', how: 'new', watermark: 6 },
+      codex: { sessionId: 'x1', how: 'new', watermark: 10 },
+    });
     expect(state.chosenByAgent).toEqual({ claude: { mode: 'plan' } });
     // Back to Claude: its own session and its own choices again.
-    const back = reduce(state, { conversationId: 'c1', seq: 11, at: 'x', v: 1, type: 'agent.switched', payload: { turnId: 't3', fromAgentId: 'codex', fromAgentName: 'Codex', toAgentId: 'claude', toAgentName: 'Claude' } });
+    const back = reduce(state, {
+      conversationId: 'c1',
+      seq: 11,
+      at: 'x',
+      v: 1,
+      type: 'agent.switched',
+      payload: { turnId: 't3', fromAgentId: 'codex', fromAgentName: 'Codex', toAgentId: 'claude', toAgentName: 'Claude' },
+    });
     expect(back).toMatchObject({ agentId: 'claude', session: { sessionId: 's1' }, chosenOptions: { mode: 'plan' } });
     // A reopened session keeps its watermark; folding a tail over the latest context agrees with the whole log.
-    const resumed = reduce(back, { conversationId: 'c1', seq: 12, at: 'x', v: 1, type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'resume' } });
+    const resumed = reduce(back, {
+      conversationId: 'c1',
+      seq: 12,
+      at: 'x',
+      v: 1,
+      type: 'session.bound',
+      payload: { agentId: 'claude', sessionId: 's1', how: 'resume' },
+    });
     expect(resumed.sessions.claude).toEqual({ sessionId: 's1', how: 'resume', watermark: 6 });
     const tail = reduceAll(tailTranscript(contextOf(state), 7), log.slice(6));
     expect(contextOf(tail)).toEqual(contextOf(state));
@@ -214,7 +367,12 @@ describe('reduce', () => {
   });
 
   it('moves a turn from accepted to running to its end', () => {
-    const all = events([created, started('t1'), { type: 'turn.running', payload: { turnId: 't1' } }, { type: 'turn.ended', payload: { turnId: 't1', outcome: 'interrupted' } }]);
+    const all = events([
+      created,
+      started('t1'),
+      { type: 'turn.running', payload: { turnId: 't1' } },
+      { type: 'turn.ended', payload: { turnId: 't1', outcome: 'interrupted' } },
+    ]);
     expect(reduceAll(emptyTranscript('c1'), all.slice(0, 2)).turns.t1?.status).toBe('accepted');
     expect(reduceAll(emptyTranscript('c1'), all.slice(0, 3)).turns.t1?.status).toBe('running');
     const ended = reduceAll(emptyTranscript('c1'), all);
@@ -225,9 +383,19 @@ describe('reduce', () => {
   it('tracks archive, delete and restore', () => {
     const lifecycle = (drafts: EventDraft[]) => reduceAll(emptyTranscript('c1'), events([created, ...drafts])).lifecycle;
     expect(lifecycle([{ type: 'conversation.archived', payload: {} }])).toBe('archived');
-    expect(lifecycle([{ type: 'conversation.archived', payload: {} }, { type: 'conversation.unarchived', payload: {} }])).toBe('active');
+    expect(
+      lifecycle([
+        { type: 'conversation.archived', payload: {} },
+        { type: 'conversation.unarchived', payload: {} },
+      ]),
+    ).toBe('active');
     expect(lifecycle([{ type: 'conversation.deleted', payload: {} }])).toBe('deleted');
-    expect(lifecycle([{ type: 'conversation.deleted', payload: {} }, { type: 'conversation.restored', payload: {} }])).toBe('active');
+    expect(
+      lifecycle([
+        { type: 'conversation.deleted', payload: {} },
+        { type: 'conversation.restored', payload: {} },
+      ]),
+    ).toBe('active');
   });
 
   it('folds a tail the same as the whole for the part it covers', () => {
@@ -239,8 +407,18 @@ describe('reduce', () => {
     expect(tail.agentName).toBe('Claude');
   });
 
-  it('keeps the agent\'s options, commands and title, and the person\'s choices', () => {
-    const option = { id: 'model', name: 'Model', category: 'model', type: 'select' as const, currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] };
+  it("keeps the agent's options, commands and title, and the person's choices", () => {
+    const option = {
+      id: 'model',
+      name: 'Model',
+      category: 'model',
+      type: 'select' as const,
+      currentValue: 'a',
+      options: [
+        { value: 'a', name: 'A' },
+        { value: 'b', name: 'B' },
+      ],
+    };
     const state = reduceAll(
       emptyTranscript('c1'),
       events([
@@ -262,7 +440,10 @@ describe('reduce', () => {
 
 describe('tool calls', () => {
   it('an update or a permission question reaches the tool call of its own turn, though an earlier turn used the same id', () => {
-    const call = (turnId: string): EventDraft => ({ type: 'tool.call', payload: { turnId, toolCallId: 'call-1', title: `read in ${turnId}`, status: 'in_progress' } });
+    const call = (turnId: string): EventDraft => ({
+      type: 'tool.call',
+      payload: { turnId, toolCallId: 'call-1', title: `read in ${turnId}`, status: 'in_progress' },
+    });
     const state = reduceAll(
       emptyTranscript('c1'),
       events([
@@ -274,7 +455,16 @@ describe('tool calls', () => {
         started('t2'),
         call('t2'),
         { type: 'tool.updated', payload: { turnId: 't2', toolCallId: 'call-1', status: 'failed', title: 'read again' } },
-        { type: 'permission.requested', payload: { turnId: 't2', requestId: 'r1', toolCallId: 'call-1', title: 'May I?', options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }] } },
+        {
+          type: 'permission.requested',
+          payload: {
+            turnId: 't2',
+            requestId: 'r1',
+            toolCallId: 'call-1',
+            title: 'May I?',
+            options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }],
+          },
+        },
       ]),
     );
     const tools = state.items.filter((item) => item.kind === 'tool');
@@ -286,7 +476,17 @@ describe('tool calls', () => {
 });
 
 describe('a long conversation opened at its tail', () => {
-  const option = { id: 'model', name: 'Model', category: 'model', type: 'select' as const, currentValue: 'deep', options: [{ value: 'quick', name: 'Quick' }, { value: 'deep', name: 'Deep' }] };
+  const option = {
+    id: 'model',
+    name: 'Model',
+    category: 'model',
+    type: 'select' as const,
+    currentValue: 'deep',
+    options: [
+      { value: 'quick', name: 'Quick' },
+      { value: 'deep', name: 'Deep' },
+    ],
+  };
   const drafts: EventDraft[] = [created];
   for (let turn = 0; turn < 200; turn += 1) {
     drafts.push(started(`t${turn}`, `question ${turn}`));
@@ -321,7 +521,7 @@ describe('a long conversation opened at its tail', () => {
     expect(tail.items).toEqual(whole.items.slice(-100));
   });
 
-  it('the projected context is the whole transcript\'s context, and only context events change it', () => {
+  it("the projected context is the whole transcript's context, and only context events change it", () => {
     expect(projected).toEqual(contextOf(whole));
     const chunkEvent = all.find((event) => event.type === 'message.chunk')!;
     expect(reduceContext(projected, chunkEvent)).toBe(projected);
@@ -329,7 +529,7 @@ describe('a long conversation opened at its tail', () => {
 });
 
 describe('terminals and elicitations in the transcript', () => {
-  it('keeps a terminal\'s output and exit; an elicitation\'s answer and completion', () => {
+  it("keeps a terminal's output and exit; an elicitation's answer and completion", () => {
     const state = reduceAll(
       emptyTranscript('c1'),
       events([
@@ -339,12 +539,22 @@ describe('terminals and elicitations in the transcript', () => {
         { type: 'terminal.output', payload: { terminalId: 'term', text: 'a\n' } },
         { type: 'terminal.output', payload: { terminalId: 'term', text: 'b\n' } },
         { type: 'terminal.exited', payload: { terminalId: 'term', exitCode: 0, signal: null, truncated: false } },
-        { type: 'elicitation.requested', payload: { turnId: 't1', requestId: 'e1', message: 'Sign in', mode: 'url', url: 'https://example.test' } },
+        {
+          type: 'elicitation.requested',
+          payload: { turnId: 't1', requestId: 'e1', message: 'Sign in', mode: 'url', url: 'https://example.test' },
+        },
         { type: 'elicitation.answered', payload: { requestId: 'e1', action: 'accept', by: 'person' } },
         { type: 'elicitation.completed', payload: { requestId: 'e1' } },
       ]),
     );
-    expect(state.terminals.term).toEqual({ terminalId: 'term', command: 'ls', cwd: '/w', output: 'a\nb\n', exit: { exitCode: 0, signal: null }, truncated: false });
+    expect(state.terminals.term).toEqual({
+      terminalId: 'term',
+      command: 'ls',
+      cwd: '/w',
+      output: 'a\nb\n',
+      exit: { exitCode: 0, signal: null },
+      truncated: false,
+    });
     expect(state.items.at(-1)).toMatchObject({ kind: 'elicitation', answer: { action: 'accept' }, completed: true });
   });
 
@@ -355,19 +565,28 @@ describe('terminals and elicitations in the transcript', () => {
         created,
         started('t1'),
         { type: 'terminal.started', payload: { turnId: 't1', terminalId: 'term', command: 'sleep 100', cwd: '/w' } },
-        { type: 'elicitation.requested', payload: { turnId: 't1', requestId: 'e1', message: 'Details?', mode: 'form', schema: { properties: {} } } },
+        {
+          type: 'elicitation.requested',
+          payload: { turnId: 't1', requestId: 'e1', message: 'Details?', mode: 'form', schema: { properties: {} } },
+        },
       ]),
     );
     const drafts = interruptUnfinished(state);
     expect(drafts.map((draft) => draft.type)).toEqual(['elicitation.answered', 'terminal.exited', 'turn.ended']);
-    const closed = reduceAll(state, events([...drafts], 'c1').map((event, index) => ({ ...event, seq: state.lastSeq + index + 1 })));
+    const closed = reduceAll(
+      state,
+      events([...drafts], 'c1').map((event, index) => ({ ...event, seq: state.lastSeq + index + 1 })),
+    );
     expect(closed.items.find((item) => item.kind === 'elicitation')).toMatchObject({ answer: { action: 'cancel', by: 'turn-cancelled' } });
     expect(closed.terminals.term?.exit).toEqual({ exitCode: null, signal: null });
   });
 });
 
 describe('reduceAll', () => {
-  const ended = (turnId: string, outcome: 'completed' | 'cancelled' = 'completed'): EventDraft => ({ type: 'turn.ended', payload: { turnId, outcome, stopReason: 'end_turn' } });
+  const ended = (turnId: string, outcome: 'completed' | 'cancelled' = 'completed'): EventDraft => ({
+    type: 'turn.ended',
+    payload: { turnId, outcome, stopReason: 'end_turn' },
+  });
   // A thread where later events reach back into finished turns: a late tool update, a permission
   // decided after its turn ended, an elicitation answered late, a late chunk, injected context.
   const drafts: EventDraft[] = [
@@ -375,14 +594,34 @@ describe('reduceAll', () => {
     started('t1'),
     { type: 'turn.running', payload: { turnId: 't1' } },
     { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', title: 'Edit a', kind: 'edit', status: 'pending' } },
-    { type: 'permission.requested', payload: { turnId: 't1', requestId: 'p1', toolCallId: 'x', title: 'Edit a', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] } },
+    {
+      type: 'permission.requested',
+      payload: {
+        turnId: 't1',
+        requestId: 'p1',
+        toolCallId: 'x',
+        title: 'Edit a',
+        options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }],
+      },
+    },
     { type: 'elicitation.requested', payload: { turnId: 't1', requestId: 'e1', mode: 'form', message: 'Name?' } },
     chunk('t1', 'one'),
     { type: 'plan', payload: { turnId: 't1', entries: [{ content: 'a', status: 'pending', priority: 'low' }] } },
     ended('t1'),
     { type: 'toolbox.set', payload: { servers: [], digest: 'd' } },
     started('t2'),
-    { type: 'context.injected', payload: { turnId: 't2', injector: 'concise', timing: 'every_turn', origin: 'builtin', level: 'per-turn resource', sha256: 'a'.repeat(64), text: 'Be brief.' } },
+    {
+      type: 'context.injected',
+      payload: {
+        turnId: 't2',
+        injector: 'concise',
+        timing: 'every_turn',
+        origin: 'builtin',
+        level: 'per-turn resource',
+        sha256: 'a'.repeat(64),
+        text: 'Be brief.',
+      },
+    },
     { type: 'tool.updated', payload: { turnId: 't1', toolCallId: 'x', status: 'completed' } },
     chunk('t2', 'two'),
     { type: 'permission.decided', payload: { turnId: 't1', requestId: 'p1', optionId: 'ok', by: 'person' } },
@@ -410,7 +649,12 @@ describe('reduceAll', () => {
     expect(final.items.find((item) => item.kind === 'permission')).toMatchObject({ decision: { optionId: 'ok' } });
     expect(final.items.find((item) => item.kind === 'elicitation')).toMatchObject({ answer: { action: 'decline' } });
     expect(final.items.find((item) => item.kind === 'plan')).toMatchObject({ entries: [{ status: 'completed' }] });
-    expect(final.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['one', 'two', ' late', 'four']);
+    expect(final.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual([
+      'one',
+      'two',
+      ' late',
+      'four',
+    ]);
     expect(final.turns.t3?.usage).toMatchObject({ cost: { amount: 0.01 } });
   });
 

@@ -57,15 +57,27 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const prepared = event.payload;
       const existing = state.items.findIndex((item) => item.kind === 'handoff' && item.turnId === prepared.turnId);
       if (existing >= 0) {
-        return { ...base, items: state.items.map((item, index) => (index === existing && item.kind === 'handoff' ? { ...item, prepared } : item)) };
+        return {
+          ...base,
+          items: state.items.map((item, index) => (index === existing && item.kind === 'handoff' ? { ...item, prepared } : item)),
+        };
       }
-      const item: TranscriptItem = { kind: 'handoff', key, turnId: prepared.turnId, fromAgentName: undefined, toAgentName: prepared.toAgentName, prepared };
+      const item: TranscriptItem = {
+        kind: 'handoff',
+        key,
+        turnId: prepared.turnId,
+        fromAgentName: undefined,
+        toAgentName: prepared.toAgentName,
+        prepared,
+      };
       const at = state.items.findIndex((candidate) => candidate.kind === 'user' && candidate.turnId === prepared.turnId);
       return { ...base, items: at < 0 ? [...state.items, item] : [...state.items.slice(0, at), item, ...state.items.slice(at)] };
     }
     case 'turn.running': {
       const turn = state.turns[event.payload.turnId];
-      return turn ? markSelfApprovingMode({ ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } }, turn.turnId) : base;
+      return turn
+        ? markSelfApprovingMode({ ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, status: 'running' } } }, turn.turnId)
+        : base;
     }
     case 'turn.started': {
       const { turnId, agentId, agentName, text, attachments, withoutInstructions, withoutTools } = event.payload;
@@ -73,16 +85,38 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         ...base,
         activeTurnId: turnId,
         turns: { ...state.turns, [turnId]: { turnId, agentId, agentName, status: 'accepted', stopReason: undefined, startedAt: event.at } },
-        items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, ...(attachments ? { attachments } : {}), ...(withoutInstructions ? { withoutInstructions } : {}), ...(withoutTools ? { withoutTools } : {}) }],
+        items: [
+          ...state.items,
+          {
+            kind: 'user',
+            key,
+            turnId,
+            text,
+            at: event.at,
+            ...(attachments ? { attachments } : {}),
+            ...(withoutInstructions ? { withoutInstructions } : {}),
+            ...(withoutTools ? { withoutTools } : {}),
+          },
+        ],
       };
     }
     case 'turn.steered': {
       const { turnId, text } = event.payload;
-      return state.turns[turnId] ? { ...base, items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, steered: true }] } : base;
+      return state.turns[turnId]
+        ? { ...base, items: [...state.items, { kind: 'user', key, turnId, text, at: event.at, steered: true }] }
+        : base;
     }
     case 'checkpoint.taken': {
       const turn = state.turns[event.payload.turnId];
-      return turn ? { ...base, turns: { ...state.turns, [turn.turnId]: { ...turn, checkpoints: { ...turn.checkpoints, [event.payload.phase]: event.payload } } } } : base;
+      return turn
+        ? {
+            ...base,
+            turns: {
+              ...state.turns,
+              [turn.turnId]: { ...turn, checkpoints: { ...turn.checkpoints, [event.payload.phase]: event.payload } },
+            },
+          }
+        : base;
     }
     case 'file.written': {
       const { turnId, path, bytes, created } = event.payload;
@@ -91,7 +125,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         return base;
       }
       const earlier = turn.written?.find((entry) => entry.path === path);
-      const written = [...(turn.written ?? []).filter((entry) => entry.path !== path), { path, bytes, created: earlier?.created ?? created }];
+      const written = [
+        ...(turn.written ?? []).filter((entry) => entry.path !== path),
+        { path, bytes, created: earlier?.created ?? created },
+      ];
       return { ...base, turns: { ...state.turns, [turnId]: { ...turn, written } } };
     }
     case 'usage': {
@@ -101,9 +138,13 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'turn.ended': {
       const { turnId, outcome, stopReason, error, tokens } = event.payload;
       const turn = state.turns[turnId];
-      const turns = turn ? { ...state.turns, [turnId]: { ...turn, status: outcome, stopReason, ...(tokens ? { tokens } : {}) } } : state.turns;
+      const turns = turn
+        ? { ...state.turns, [turnId]: { ...turn, status: outcome, stopReason, ...(tokens ? { tokens } : {}) } }
+        : state.turns;
       const closed = outcome === 'completed' ? 'completed' : 'cancelled';
-      const items = closeOpenItems(state.items, turnId, closed).map((item) => (item.kind === 'subagent' && item.turnId === turnId ? { ...item, items: closeOpenItems(item.items, turnId, closed) } : item));
+      const items = closeOpenItems(state.items, turnId, closed).map((item) =>
+        item.kind === 'subagent' && item.turnId === turnId ? { ...item, items: closeOpenItems(item.items, turnId, closed) } : item,
+      );
       const notice = turnEndNotice(key, turnId, outcome, error);
       return {
         ...base,
@@ -142,7 +183,17 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     }
     case 'tool.call': {
       const { turnId, toolCallId, title, kind, status, content, rawInput } = event.payload;
-      const item: TranscriptItem = { kind: 'tool', key, turnId, toolCallId, title, toolKind: kind, status, content: content ?? [], ...(rawInput !== undefined ? { rawInput } : {}) };
+      const item: TranscriptItem = {
+        kind: 'tool',
+        key,
+        turnId,
+        toolCallId,
+        title,
+        toolKind: kind,
+        status,
+        content: content ?? [],
+        ...(rawInput !== undefined ? { rawInput } : {}),
+      };
       return { ...base, items: [...state.items, item] };
     }
     case 'tool.updated': {
@@ -154,8 +205,20 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
           item.kind === 'tool' && item.turnId === turnId && item.toolCallId === toolCallId
             ? item.status === 'rejected'
               ? // The person said no: the agent's later report ("refused", failed) adds to the card, which keeps what was proposed.
-                { ...item, title: title ?? item.title, content: content ? [...item.content.filter((part) => part.type === 'diff'), ...content.filter((part) => part.type !== 'diff')] : item.content }
-              : { ...item, title: title ?? item.title, status: status ?? item.status, content: content ?? item.content, ...(rawInput !== undefined ? { rawInput } : {}) }
+                {
+                  ...item,
+                  title: title ?? item.title,
+                  content: content
+                    ? [...item.content.filter((part) => part.type === 'diff'), ...content.filter((part) => part.type !== 'diff')]
+                    : item.content,
+                }
+              : {
+                  ...item,
+                  title: title ?? item.title,
+                  status: status ?? item.status,
+                  content: content ?? item.content,
+                  ...(rawInput !== undefined ? { rawInput } : {}),
+                }
             : item,
         ),
       };
@@ -164,7 +227,10 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const { turnId, entries } = event.payload;
       const existing = state.items.findIndex((item) => item.kind === 'plan' && item.turnId === turnId);
       if (existing >= 0) {
-        return { ...base, items: state.items.map((item, index) => (index === existing && item.kind === 'plan' ? { ...item, entries } : item)) };
+        return {
+          ...base,
+          items: state.items.map((item, index) => (index === existing && item.kind === 'plan' ? { ...item, entries } : item)),
+        };
       }
       return { ...base, items: [...state.items, { kind: 'plan', key, turnId, entries }] };
     }
@@ -186,7 +252,12 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
         ...base,
         items: updateSubagent(state.items, key, turnId, subagentId, (subagent) => {
           // Its work folds exactly as a reply's does, into its own list.
-          const own: TranscriptState = { ...emptyTranscript(event.conversationId), agentName: subagent.title ?? 'Subagent', lastSeq: event.seq - 1, items: subagent.items };
+          const own: TranscriptState = {
+            ...emptyTranscript(event.conversationId),
+            agentName: subagent.title ?? 'Subagent',
+            lastSeq: event.seq - 1,
+            items: subagent.items,
+          };
           return { ...subagent, items: reduce(own, { ...event, ...activity }).items };
         }),
       };
@@ -194,7 +265,23 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
     case 'permission.requested': {
       const { turnId, requestId, toolCallId, title, options, rawInput } = event.payload;
       const items = setToolStatus(state.items, turnId, toolCallId, 'awaiting_permission');
-      return { ...base, items: [...items, { kind: 'permission', key, turnId, requestId, toolCallId, title, options, decision: undefined, ...(rawInput !== undefined ? { rawInput } : {}) }] };
+      return {
+        ...base,
+        items: [
+          ...items,
+          {
+            kind: 'permission',
+            key,
+            turnId,
+            requestId,
+            toolCallId,
+            title,
+            options,
+            decision: undefined,
+            ...(rawInput !== undefined ? { rawInput } : {}),
+          },
+        ],
+      };
     }
     case 'permission.decided': {
       const decision = event.payload;
@@ -206,42 +293,75 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       const toolStatus = !chosen ? 'cancelled' : chosen.kind.startsWith('allow') ? 'in_progress' : 'rejected';
       return {
         ...base,
-        items: setToolStatus(state.items, request.turnId, request.toolCallId, toolStatus, 'awaiting_permission').map((item) => (item === request ? { ...request, decision } : item)),
+        items: setToolStatus(state.items, request.turnId, request.toolCallId, toolStatus, 'awaiting_permission').map((item) =>
+          item === request ? { ...request, decision } : item,
+        ),
       };
     }
     case 'permission.revoked': {
       const { requestId, note } = event.payload;
-      return { ...base, items: state.items.map((item) => (item.kind === 'permission' && item.requestId === requestId ? { ...item, revoked: { at: event.at, note } } : item)) };
+      return {
+        ...base,
+        items: state.items.map((item) =>
+          item.kind === 'permission' && item.requestId === requestId ? { ...item, revoked: { at: event.at, note } } : item,
+        ),
+      };
     }
     case 'terminal.started': {
       const { terminalId, command, cwd } = event.payload;
-      return { ...base, terminals: { ...state.terminals, [terminalId]: { terminalId, command, cwd, output: '', exit: undefined, truncated: false } } };
+      return {
+        ...base,
+        terminals: { ...state.terminals, [terminalId]: { terminalId, command, cwd, output: '', exit: undefined, truncated: false } },
+      };
     }
     case 'terminal.output': {
       const terminal = state.terminals[event.payload.terminalId];
-      return terminal ? { ...base, terminals: { ...state.terminals, [terminal.terminalId]: { ...terminal, output: terminal.output + event.payload.text } } } : base;
+      return terminal
+        ? {
+            ...base,
+            terminals: { ...state.terminals, [terminal.terminalId]: { ...terminal, output: terminal.output + event.payload.text } },
+          }
+        : base;
     }
     case 'terminal.exited': {
       const { terminalId, exitCode, signal, truncated } = event.payload;
       const terminal = state.terminals[terminalId];
-      return terminal ? { ...base, terminals: { ...state.terminals, [terminalId]: { ...terminal, exit: { exitCode, signal }, truncated } } } : base;
+      return terminal
+        ? { ...base, terminals: { ...state.terminals, [terminalId]: { ...terminal, exit: { exitCode, signal }, truncated } } }
+        : base;
     }
     case 'elicitation.requested':
-      return { ...base, items: [...state.items, { kind: 'elicitation', key, turnId: event.payload.turnId, request: event.payload, answer: undefined, completed: false }] };
+      return {
+        ...base,
+        items: [
+          ...state.items,
+          { kind: 'elicitation', key, turnId: event.payload.turnId, request: event.payload, answer: undefined, completed: false },
+        ],
+      };
     case 'elicitation.answered': {
       const answer = event.payload;
       return {
         ...base,
-        items: state.items.map((item) => (item.kind === 'elicitation' && item.request.requestId === answer.requestId && !item.answer ? { ...item, answer } : item)),
+        items: state.items.map((item) =>
+          item.kind === 'elicitation' && item.request.requestId === answer.requestId && !item.answer ? { ...item, answer } : item,
+        ),
       };
     }
     case 'elicitation.completed': {
       const { requestId } = event.payload;
-      return { ...base, items: state.items.map((item) => (item.kind === 'elicitation' && item.request.requestId === requestId ? { ...item, completed: true } : item)) };
+      return {
+        ...base,
+        items: state.items.map((item) =>
+          item.kind === 'elicitation' && item.request.requestId === requestId ? { ...item, completed: true } : item,
+        ),
+      };
     }
     case 'toolbox.set': {
       const names = event.payload.servers.map((server) => server.name);
-      const text = names.length === 0 ? 'Tools: none. The agent gets no MCP servers from the next message on.' : `Tools from the next message on: ${names.join(', ')}.`;
+      const text =
+        names.length === 0
+          ? 'Tools: none. The agent gets no MCP servers from the next message on.'
+          : `Tools from the next message on: ${names.join(', ')}.`;
       return { ...base, items: [...state.items, { kind: 'notice', key, turnId: undefined, severity: 'info', text }] };
     }
     case 'notice': {
@@ -326,8 +446,15 @@ export function startFold(state: TranscriptState): Fold {
       const turnId = typeof payload?.turnId === 'string' ? payload.turnId : undefined;
       const requestId = typeof payload?.requestId === 'string' ? payload.requestId : undefined;
       // An attempts event names its item by attempts id (not a turn): it may be settled too.
-      const attemptsId = typeof payload?.attemptsId === 'string' && event.type !== 'attempts.started' && event.type !== 'conversation.attempt' ? payload.attemptsId : undefined;
-      if ((turnId !== undefined && settledTurnIds.has(turnId)) || (requestId !== undefined && settledRequests.has(requestId)) || (attemptsId !== undefined && settledItems.some((item) => item.kind === 'attempts' && item.attemptsId === attemptsId))) {
+      const attemptsId =
+        typeof payload?.attemptsId === 'string' && event.type !== 'attempts.started' && event.type !== 'conversation.attempt'
+          ? payload.attemptsId
+          : undefined;
+      if (
+        (turnId !== undefined && settledTurnIds.has(turnId)) ||
+        (requestId !== undefined && settledRequests.has(requestId)) ||
+        (attemptsId !== undefined && settledItems.some((item) => item.kind === 'attempts' && item.attemptsId === attemptsId))
+      ) {
         current = restore(current);
       }
       current = reduce(current, event);
@@ -348,10 +475,19 @@ function replaceLast(items: TranscriptItem[], item: TranscriptItem): TranscriptI
 type SubagentItem = Extract<TranscriptItem, { kind: 'subagent' }>;
 
 /** Changes a turn's subagent card, made (at `key`) on its first news. */
-function updateSubagent(items: TranscriptItem[], key: string, turnId: string, subagentId: string, change: (subagent: SubagentItem) => SubagentItem): TranscriptItem[] {
+function updateSubagent(
+  items: TranscriptItem[],
+  key: string,
+  turnId: string,
+  subagentId: string,
+  change: (subagent: SubagentItem) => SubagentItem,
+): TranscriptItem[] {
   const at = items.findIndex((item) => item.kind === 'subagent' && item.subagentId === subagentId);
   if (at < 0) {
-    return [...items, change({ kind: 'subagent', key, turnId, subagentId, title: undefined, description: undefined, state: undefined, items: [] })];
+    return [
+      ...items,
+      change({ kind: 'subagent', key, turnId, subagentId, title: undefined, description: undefined, state: undefined, items: [] }),
+    ];
   }
   return items.map((item, index) => (index === at && item.kind === 'subagent' ? change(item) : item));
 }
@@ -368,7 +504,9 @@ function setToolStatus(
     return items;
   }
   return items.map((item) =>
-    item.kind === 'tool' && item.turnId === turnId && item.toolCallId === toolCallId && (onlyFrom === undefined || item.status === onlyFrom) ? { ...item, status } : item,
+    item.kind === 'tool' && item.turnId === turnId && item.toolCallId === toolCallId && (onlyFrom === undefined || item.status === onlyFrom)
+      ? { ...item, status }
+      : item,
   );
 }
 

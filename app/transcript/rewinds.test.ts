@@ -7,10 +7,19 @@ import { emptyTranscript } from './state.js';
 import { summarizeAll } from './summary.js';
 
 function events(drafts: EventDraft[], conversationId = 'c1'): TranscriptEvent[] {
-  return drafts.map((draft, index) => ({ conversationId, seq: index + 1, at: `2026-01-01T00:00:${String(index).padStart(2, '0')}Z`, v: 1, ...draft }));
+  return drafts.map((draft, index) => ({
+    conversationId,
+    seq: index + 1,
+    at: `2026-01-01T00:00:${String(index).padStart(2, '0')}Z`,
+    v: 1,
+    ...draft,
+  }));
 }
 
-const created: EventDraft = { type: 'conversation.created', payload: { title: 'Files', agentId: 'claude', agentName: 'Claude', cwd: '/w' } };
+const created: EventDraft = {
+  type: 'conversation.created',
+  payload: { title: 'Files', agentId: 'claude', agentName: 'Claude', cwd: '/w' },
+};
 const turn = (turnId: string, text: string): EventDraft[] => [
   { type: 'turn.started', payload: { turnId, agentId: 'claude', agentName: 'Claude', text } },
   { type: 'message.chunk', payload: { turnId, text: `reply to ${text}` } },
@@ -18,7 +27,20 @@ const turn = (turnId: string, text: string): EventDraft[] => [
 ];
 const bound: EventDraft = { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's1', how: 'new' } };
 // seq: 1 created, 2 bound, 3-5 t1, 6-8 t2, 9-11 t3, 12 rewound (to t2, whose start is seq 6)
-const rewound: EventDraft = { type: 'conversation.rewound', payload: { rewindId: 'r1', toTurnId: 't2', pointSeq: 6, pointAt: '2026-01-01T00:00:05Z', setAside: ['t2', 't3'], files: 'restored', checkpointId: 'k', changed: [{ path: 'a.txt', action: 'recreated' }], failed: [] } };
+const rewound: EventDraft = {
+  type: 'conversation.rewound',
+  payload: {
+    rewindId: 'r1',
+    toTurnId: 't2',
+    pointSeq: 6,
+    pointAt: '2026-01-01T00:00:05Z',
+    setAside: ['t2', 't3'],
+    files: 'restored',
+    checkpointId: 'k',
+    changed: [{ path: 'a.txt', action: 'recreated' }],
+    failed: [],
+  },
+};
 const threeTurns = [created, bound, ...turn('t1', 'one'), ...turn('t2', 'two'), ...turn('t3', 'three')];
 
 describe('rewinds in the transcript', () => {
@@ -40,14 +62,33 @@ describe('rewinds in the transcript', () => {
   it('keeps a session that saw nothing past the point', () => {
     const earlier = [created, ...turn('t1', 'one'), bound, ...turn('t2', 'two')];
     // t2's start is seq 5; the session was bound at 5 and took part in t2 (ends at 8): dropped. Rewinding to t3 keeps it.
-    const state = reduceAll(emptyTranscript('c1'), events([...earlier, ...turn('t3', 'three'), { ...rewound, payload: { ...rewound.payload, toTurnId: 't3', pointSeq: 9, setAside: ['t3'] } }]));
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        ...earlier,
+        ...turn('t3', 'three'),
+        { ...rewound, payload: { ...rewound.payload, toTurnId: 't3', pointSeq: 9, setAside: ['t3'] } },
+      ]),
+    );
     expect(Object.keys(state.sessions)).toEqual([]);
-    const kept = reduceAll(emptyTranscript('c1'), events([created, bound, ...turn('t1', 'one'), { type: 'session.bound', payload: { agentId: 'gemini', sessionId: 'g', how: 'new' } }, { ...rewound, payload: { ...rewound.payload, toTurnId: 't1', pointSeq: 3, setAside: ['t1'] } }]));
+    const kept = reduceAll(
+      emptyTranscript('c1'),
+      events([
+        created,
+        bound,
+        ...turn('t1', 'one'),
+        { type: 'session.bound', payload: { agentId: 'gemini', sessionId: 'g', how: 'new' } },
+        { ...rewound, payload: { ...rewound.payload, toTurnId: 't1', pointSeq: 3, setAside: ['t1'] } },
+      ]),
+    );
     expect(Object.keys(kept.sessions)).toEqual(['gemini']);
   });
 
   it('"Undo rewind" brings the turns back and says so; it cannot be undone twice', () => {
-    const state = reduceAll(emptyTranscript('c1'), events([...threeTurns, rewound, { type: 'conversation.rewindUndone', payload: { rewindId: 'r1', failed: [] } }]));
+    const state = reduceAll(
+      emptyTranscript('c1'),
+      events([...threeTurns, rewound, { type: 'conversation.rewindUndone', payload: { rewindId: 'r1', failed: [] } }]),
+    );
     expect(state.setAside).toEqual({});
     expect(state.items.filter((item) => item.kind === 'user')).toHaveLength(3);
     const marker = state.items.find((item) => item.kind === 'rewind');
@@ -56,13 +97,26 @@ describe('rewinds in the transcript', () => {
   });
 
   it('one event at a time folds the same as a whole fold', () => {
-    const all = events([...threeTurns, rewound, ...turn('t4', 'four'), { type: 'conversation.rewindUndone', payload: { rewindId: 'r1', failed: [{ path: 'a.txt', reason: 'changed since the rewind; left as it is' }] } }]);
+    const all = events([
+      ...threeTurns,
+      rewound,
+      ...turn('t4', 'four'),
+      {
+        type: 'conversation.rewindUndone',
+        payload: { rewindId: 'r1', failed: [{ path: 'a.txt', reason: 'changed since the rewind; left as it is' }] },
+      },
+    ]);
     expect(all.reduce(reduce, emptyTranscript('c1'))).toEqual(reduceAll(emptyTranscript('c1'), all));
   });
 
   it('the Markdown export shows the marker with what it set aside folded under it; a branch says where it came from', () => {
     const all = events([...threeTurns, rewound]);
-    const summary = summarizeAll(undefined, [...all, ...events([{ type: 'conversation.branched', payload: { fromConversationId: 'c0', fromTitle: 'Original', fromTurnId: 'tx' } }]).map((event) => ({ ...event, seq: 13 }))])!;
+    const summary = summarizeAll(undefined, [
+      ...all,
+      ...events([{ type: 'conversation.branched', payload: { fromConversationId: 'c0', fromTitle: 'Original', fromTurnId: 'tx' } }]).map(
+        (event) => ({ ...event, seq: 13 }),
+      ),
+    ])!;
     expect(summary.branchedFrom).toEqual({ conversationId: 'c0', title: 'Original' });
     const markdown = toMarkdown(summary, all);
     expect(markdown).toContain('_Branched from Original_');
@@ -93,18 +147,45 @@ describe('rewinds in the transcript', () => {
     });
 
     it('the context keeps that session, to be forked there, with the watermark of the point', () => {
-      const all = events([...two, { type: 'conversation.rewound', payload: { rewindId: 'r1', toTurnId: 't2', pointSeq: 6, pointAt: 'x', setAside: ['t2'], files: 'kept', changed: [], failed: [], fork: pointOf(two) } }]);
+      const all = events([
+        ...two,
+        {
+          type: 'conversation.rewound',
+          payload: {
+            rewindId: 'r1',
+            toTurnId: 't2',
+            pointSeq: 6,
+            pointAt: 'x',
+            setAside: ['t2'],
+            files: 'kept',
+            changed: [],
+            failed: [],
+            fork: pointOf(two),
+          },
+        },
+      ]);
       const state = reduceAll(emptyTranscript('c1'), all);
       expect(state.sessions.claude).toMatchObject({ sessionId: 's1', watermark: 5, forkAt: 'msg_t1' });
       // The fork, once bound, saw what the session saw up to the point; it is reopened as itself later.
-      const forked = reduceAll(state, events([{ type: 'session.bound', payload: { agentId: 'claude', sessionId: 's2', how: 'fork' } }]).map((event) => ({ ...event, seq: 10 })));
+      const forked = reduceAll(
+        state,
+        events([{ type: 'session.bound', payload: { agentId: 'claude', sessionId: 's2', how: 'fork' } }]).map((event) => ({
+          ...event,
+          seq: 10,
+        })),
+      );
       expect(forked.sessions.claude).toEqual({ sessionId: 's2', how: 'fork', watermark: 5 });
     });
 
     it('is none when a tool call came after the message, the turn did not complete, another session ran it, or nothing before the point', () => {
-      const tool: EventDraft = { type: 'tool.call', payload: { turnId: 't1', toolCallId: 'k1', title: 'Read', kind: 'read', status: 'completed' } };
+      const tool: EventDraft = {
+        type: 'tool.call',
+        payload: { turnId: 't1', toolCallId: 'k1', title: 'Read', kind: 'read', status: 'completed' },
+      };
       expect(pointOf([created, bound, ...withIds('t1', [tool]), ...withIds('t2')])).toBeUndefined();
-      const failed = withIds('t1').map((draft) => (draft.type === 'turn.ended' ? { ...draft, payload: { ...draft.payload, outcome: 'failed' as const } } : draft));
+      const failed = withIds('t1').map((draft) =>
+        draft.type === 'turn.ended' ? { ...draft, payload: { ...draft.payload, outcome: 'failed' as const } } : draft,
+      );
       expect(pointOf([created, bound, ...failed, ...withIds('t2')])).toBeUndefined();
       const rebound: EventDraft = { type: 'session.bound', payload: { agentId: 'claude', sessionId: 's9', how: 'new' } };
       // t1 ran in s1; the conversation's Claude session is now s9 (bound in t2).

@@ -9,11 +9,39 @@ type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>;
 
 /** One thing shown in a transcript, in order. */
 export type TranscriptItem =
-  | { kind: 'user'; key: string; turnId: string; text: string; /** When it was committed. */ at: string; /** What was attached to it. */ attachments?: EventPayload<'turn.started'>['attachments']; /** Sent into the running turn ("Send now"), not as a turn of its own. */ steered?: boolean; /** Sent without the person's standing instructions, this once. */ withoutInstructions?: true; /** Sent without the conversation's toolbox, this once. */ withoutTools?: true }
-  | { kind: 'agent'; key: string; turnId: string; messageId: string | undefined; agentName: string; text: string; /** When its first chunk came. */ at: string }
+  | {
+      kind: 'user';
+      key: string;
+      turnId: string;
+      text: string;
+      /** When it was committed. */ at: string;
+      /** What was attached to it. */ attachments?: EventPayload<'turn.started'>['attachments'];
+      /** Sent into the running turn ("Send now"), not as a turn of its own. */ steered?: boolean;
+      /** Sent without the person's standing instructions, this once. */ withoutInstructions?: true;
+      /** Sent without the conversation's toolbox, this once. */ withoutTools?: true;
+    }
+  | {
+      kind: 'agent';
+      key: string;
+      turnId: string;
+      messageId: string | undefined;
+      agentName: string;
+      text: string;
+      /** When its first chunk came. */ at: string;
+    }
   | { kind: 'thought'; key: string; turnId: string; text: string }
-  /** Where the conversation passed to another agent (`fromAgentName` set), or an agent was caught up after its session had to start again; with what it was given once known. */
-  | { kind: 'handoff'; key: string; turnId: string; fromAgentName: string | undefined; toAgentName: string; prepared: EventPayload<'handoff.prepared'> | undefined }
+  /**
+   * Where the conversation passed to another agent (`fromAgentName` set), or an agent was caught up after its session had to start again;
+   * with what it was given once known.
+   */
+  | {
+      kind: 'handoff';
+      key: string;
+      turnId: string;
+      fromAgentName: string | undefined;
+      toAgentName: string;
+      prepared: EventPayload<'handoff.prepared'> | undefined;
+    }
   | ({ kind: 'injected'; key: string } & Omit<EventPayload<'context.injected'>, 'uri'> & { uri: string | undefined })
   | {
       kind: 'tool';
@@ -29,7 +57,16 @@ export type TranscriptItem =
     }
   | { kind: 'plan'; key: string; turnId: string; entries: EventPayload<'plan'>['entries'] }
   /** A subagent the agent ran in the turn, with its own text, tool calls and plan (folded like a reply's). */
-  | { kind: 'subagent'; key: string; turnId: string; subagentId: string; title: string | undefined; description: string | undefined; state: string | undefined; items: TranscriptItem[] }
+  | {
+      kind: 'subagent';
+      key: string;
+      turnId: string;
+      subagentId: string;
+      title: string | undefined;
+      description: string | undefined;
+      state: string | undefined;
+      items: TranscriptItem[];
+    }
   | {
       kind: 'permission';
       key: string;
@@ -54,7 +91,18 @@ export type TranscriptItem =
       completed: boolean;
     }
   /** One message asked of several agents at once: each attempt's state (its text is in its own conversation), and which one was kept. */
-  | { kind: 'attempts'; key: string; turnId?: undefined; attemptsId: string; text: string; at: string; repository: string | undefined; attempts: AttemptView[]; kept: EventPayload<'attempt.kept'> | undefined; removed: EventPayload<'attempts.removed'> | undefined }
+  | {
+      kind: 'attempts';
+      key: string;
+      turnId?: undefined;
+      attemptsId: string;
+      text: string;
+      at: string;
+      repository: string | undefined;
+      attempts: AttemptView[];
+      kept: EventPayload<'attempt.kept'> | undefined;
+      removed: EventPayload<'attempts.removed'> | undefined;
+    }
   /** Where the person rewound the conversation: to before the message of `toTurnId` (`pointAt`), with what happened to the files. */
   | ({ kind: 'rewind'; key: string; turnId?: undefined; at: string } & Omit<EventPayload<'conversation.rewound'>, 'pointSeq'>)
   | { kind: 'notice'; key: string; turnId: string | undefined; severity: 'info' | 'warning' | 'error'; text: string; error?: WireError };
@@ -123,14 +171,28 @@ export type TranscriptState = ConversationContext & {
 };
 
 /** The tool call a permission question is about, if the transcript has it. */
-export function toolOfPermission(items: readonly TranscriptItem[], item: Extract<TranscriptItem, { kind: 'permission' }>): Extract<TranscriptItem, { kind: 'tool' }> | undefined {
-  const tool = items.find((candidate) => candidate.kind === 'tool' && candidate.turnId === item.turnId && candidate.toolCallId === item.toolCallId);
+export function toolOfPermission(
+  items: readonly TranscriptItem[],
+  item: Extract<TranscriptItem, { kind: 'permission' }>,
+): Extract<TranscriptItem, { kind: 'tool' }> | undefined {
+  const tool = items.find(
+    (candidate) => candidate.kind === 'tool' && candidate.turnId === item.turnId && candidate.toolCallId === item.toolCallId,
+  );
   return tool?.kind === 'tool' ? tool : undefined;
 }
 
 /** The state before any event. */
 export function emptyTranscript(conversationId: string): TranscriptState {
-  return { ...emptyContext(conversationId), updatedAt: '', lastSeq: 0, items: [], turns: {}, activeTurnId: null, terminals: {}, skippedEvents: 0 };
+  return {
+    ...emptyContext(conversationId),
+    updatedAt: '',
+    lastSeq: 0,
+    items: [],
+    turns: {},
+    activeTurnId: null,
+    terminals: {},
+    skippedEvents: 0,
+  };
 }
 
 /**

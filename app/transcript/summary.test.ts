@@ -18,48 +18,150 @@ describe('titleFromMessage', () => {
 describe('summarize', () => {
   it('counts turns, titles from the first message, tracks running', () => {
     const at = '2026-01-01T00:00:00Z';
-    let summary = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } });
-    summary = summarize(summary, { conversationId: 'c', seq: 2, at, v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'First question' } });
+    let summary = summarize(undefined, {
+      conversationId: 'c',
+      seq: 1,
+      at,
+      v: 1,
+      type: 'conversation.created',
+      payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' },
+    });
+    summary = summarize(summary, {
+      conversationId: 'c',
+      seq: 2,
+      at,
+      v: 1,
+      type: 'turn.started',
+      payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'First question' },
+    });
     expect(summary).toMatchObject({ title: 'First question', turnCount: 1, running: true });
-    summary = summarize(summary, { conversationId: 'c', seq: 3, at, v: 1, type: 'turn.ended', payload: { turnId: 't', outcome: 'completed' } });
-    summary = summarize(summary, { conversationId: 'c', seq: 4, at, v: 1, type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Second' } });
+    summary = summarize(summary, {
+      conversationId: 'c',
+      seq: 3,
+      at,
+      v: 1,
+      type: 'turn.ended',
+      payload: { turnId: 't', outcome: 'completed' },
+    });
+    summary = summarize(summary, {
+      conversationId: 'c',
+      seq: 4,
+      at,
+      v: 1,
+      type: 'turn.started',
+      payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Second' },
+    });
     expect(summary).toMatchObject({ title: 'First question', turnCount: 2, preview: 'Second', lastSeq: 4 });
-    expect(summarize(undefined, { conversationId: 'c', seq: 9, at, v: 1, type: 'notice', payload: { severity: 'info', text: 'x' } })).toBeUndefined();
+    expect(
+      summarize(undefined, { conversationId: 'c', seq: 9, at, v: 1, type: 'notice', payload: { severity: 'info', text: 'x' } }),
+    ).toBeUndefined();
   });
 
   it('marks a conversation whose last turn failed, until its next message', () => {
     const at = '2026-01-01T00:00:00Z';
-    let summary = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } });
-    summary = summarize(summary, { conversationId: 'c', seq: 2, at, v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'One' } });
-    summary = summarize(summary, { conversationId: 'c', seq: 3, at, v: 1, type: 'turn.ended', payload: { turnId: 't', outcome: 'failed', error: { code: 'AgentExited', message: 'gone' } } });
+    let summary = summarize(undefined, {
+      conversationId: 'c',
+      seq: 1,
+      at,
+      v: 1,
+      type: 'conversation.created',
+      payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' },
+    });
+    summary = summarize(summary, {
+      conversationId: 'c',
+      seq: 2,
+      at,
+      v: 1,
+      type: 'turn.started',
+      payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'One' },
+    });
+    summary = summarize(summary, {
+      conversationId: 'c',
+      seq: 3,
+      at,
+      v: 1,
+      type: 'turn.ended',
+      payload: { turnId: 't', outcome: 'failed', error: { code: 'AgentExited', message: 'gone' } },
+    });
     expect(summary).toMatchObject({ lastTurnFailed: true, running: false });
-    summary = summarize(summary, { conversationId: 'c', seq: 4, at, v: 1, type: 'turn.started', payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Two' } });
+    summary = summarize(summary, {
+      conversationId: 'c',
+      seq: 4,
+      at,
+      v: 1,
+      type: 'turn.started',
+      payload: { turnId: 'u', agentId: 'a', agentName: 'A', text: 'Two' },
+    });
     expect(summary).toMatchObject({ lastTurnFailed: false });
-    summary = summarize(summary, { conversationId: 'c', seq: 5, at, v: 1, type: 'turn.ended', payload: { turnId: 'u', outcome: 'cancelled' } });
+    summary = summarize(summary, {
+      conversationId: 'c',
+      seq: 5,
+      at,
+      v: 1,
+      type: 'turn.ended',
+      payload: { turnId: 'u', outcome: 'cancelled' },
+    });
     expect(summary).toMatchObject({ lastTurnFailed: false });
   });
 
   it("takes the agent's session title over one made from the first message, never over the person's", () => {
     const at = '2026-01-01T00:00:00Z';
-    const created = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } });
-    const first = summarize(created, { conversationId: 'c', seq: 2, at, v: 1, type: 'turn.started', payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'hi' } });
+    const created = summarize(undefined, {
+      conversationId: 'c',
+      seq: 1,
+      at,
+      v: 1,
+      type: 'conversation.created',
+      payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' },
+    });
+    const first = summarize(created, {
+      conversationId: 'c',
+      seq: 2,
+      at,
+      v: 1,
+      type: 'turn.started',
+      payload: { turnId: 't', agentId: 'a', agentName: 'A', text: 'hi' },
+    });
     expect(first).toMatchObject({ title: 'hi', titleFrom: 'message' });
-    const titled = summarize(first, { conversationId: 'c', seq: 3, at, v: 1, type: 'session.info', payload: { title: 'Fixing the **login** flow' } });
+    const titled = summarize(first, {
+      conversationId: 'c',
+      seq: 3,
+      at,
+      v: 1,
+      type: 'session.info',
+      payload: { title: 'Fixing the **login** flow' },
+    });
     expect(titled).toMatchObject({ title: 'Fixing the login flow', titleFrom: 'agent' });
     // A later agent title still replaces the agent's earlier one; a null title changes nothing.
-    expect(summarize(titled, { conversationId: 'c', seq: 4, at, v: 1, type: 'session.info', payload: { title: null } })).toMatchObject({ title: 'Fixing the login flow' });
+    expect(summarize(titled, { conversationId: 'c', seq: 4, at, v: 1, type: 'session.info', payload: { title: null } })).toMatchObject({
+      title: 'Fixing the login flow',
+    });
     const renamed = summarize(titled, { conversationId: 'c', seq: 4, at, v: 1, type: 'conversation.renamed', payload: { title: 'Mine' } });
-    expect(summarize(renamed, { conversationId: 'c', seq: 5, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } })).toMatchObject({ title: 'Mine', titleFrom: 'person' });
+    expect(
+      summarize(renamed, { conversationId: 'c', seq: 5, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } }),
+    ).toMatchObject({ title: 'Mine', titleFrom: 'person' });
     // A title given at creation, and a row from before titles had a source, are kept.
-    const given = summarize(undefined, { conversationId: 'c', seq: 1, at, v: 1, type: 'conversation.created', payload: { title: 'Given', agentId: 'a', agentName: 'A', cwd: '/' } });
-    expect(summarize(given, { conversationId: 'c', seq: 2, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } })).toMatchObject({ title: 'Given' });
+    const given = summarize(undefined, {
+      conversationId: 'c',
+      seq: 1,
+      at,
+      v: 1,
+      type: 'conversation.created',
+      payload: { title: 'Given', agentId: 'a', agentName: 'A', cwd: '/' },
+    });
+    expect(
+      summarize(given, { conversationId: 'c', seq: 2, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } }),
+    ).toMatchObject({ title: 'Given' });
     const { titleFrom: _unknown, ...old } = first!;
-    expect(summarize(old, { conversationId: 'c', seq: 3, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } })).toMatchObject({ title: 'hi' });
+    expect(
+      summarize(old, { conversationId: 'c', seq: 3, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } }),
+    ).toMatchObject({ title: 'hi' });
   });
 });
 
 /** An event of conversation "c", one second apart by seq. */
-const event = (seq: number, type: string, payload: unknown): TranscriptEvent => ({ conversationId: 'c', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, v: 1, type, payload }) as TranscriptEvent;
+const event = (seq: number, type: string, payload: unknown): TranscriptEvent =>
+  ({ conversationId: 'c', seq, at: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, v: 1, type, payload }) as TranscriptEvent;
 
 describe('summarizeAll', () => {
   it('folds a batch exactly as summarize does one event at a time', () => {

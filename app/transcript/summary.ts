@@ -33,7 +33,9 @@ export const conversationSummarySchema = z.object({
   /** `attempt`: one attempt of several asked at once, shown inside the conversation that asked (not in the list) until continued. */
   lifecycle: z.enum(['active', 'archived', 'deleted', 'attempt']),
   /** For an attempt: the conversation that asked, and which attempt this is. */
-  attemptOf: z.object({ conversationId: z.string(), attemptsId: z.string(), attemptId: z.string(), fromSeq: z.number().int().nonnegative() }).optional(),
+  attemptOf: z
+    .object({ conversationId: z.string(), attemptsId: z.string(), attemptId: z.string(), fromSeq: z.number().int().nonnegative() })
+    .optional(),
   /** The conversation this one is a branch of (the list says "Branched from <title>"). */
   branchedFrom: z.object({ conversationId: z.string(), title: z.string() }).optional(),
   /** When it was deleted (tombstoned), for the trash and its undo. */
@@ -62,7 +64,10 @@ function withAgent(agents: ConversationSummary['agents'], agentId: string, agent
 }
 
 /** Folds one event into the conversation's summary (undefined before `conversation.created`). */
-export function summarize(summary: ConversationSummary | undefined, event: TranscriptEvent | UnknownEvent): ConversationSummary | undefined {
+export function summarize(
+  summary: ConversationSummary | undefined,
+  event: TranscriptEvent | UnknownEvent,
+): ConversationSummary | undefined {
   if (isUnknownEvent(event)) {
     return summary && { ...summary, lastSeq: event.seq };
   }
@@ -100,7 +105,9 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
       // The agent's own title for its session replaces one Baton made, never the person's.
       const title = event.payload.title?.trim();
       const replaceable = summary.titleFrom === 'message' || (summary.titleFrom === 'created' && summary.title === '');
-      return title && replaceable ? { ...summary, lastSeq, updatedAt: event.at, title: titleFromMessage(title), titleFrom: 'agent' } : { ...summary, lastSeq, updatedAt: event.at };
+      return title && replaceable
+        ? { ...summary, lastSeq, updatedAt: event.at, title: titleFromMessage(title), titleFrom: 'agent' }
+        : { ...summary, lastSeq, updatedAt: event.at };
     }
     // Filing a conversation away is not activity: it keeps its place in time.
     case 'conversation.archived':
@@ -113,7 +120,12 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
       return { ...summary, lastSeq, lifecycle: 'active', deletedAt: null };
     case 'conversation.branched':
       // An attempt continued as a branch joins the list.
-      return { ...summary, lastSeq, branchedFrom: { conversationId: event.payload.fromConversationId, title: event.payload.fromTitle }, ...(summary.lifecycle === 'attempt' ? { lifecycle: 'active' as const, updatedAt: event.at } : {}) };
+      return {
+        ...summary,
+        lastSeq,
+        branchedFrom: { conversationId: event.payload.fromConversationId, title: event.payload.fromTitle },
+        ...(summary.lifecycle === 'attempt' ? { lifecycle: 'active' as const, updatedAt: event.at } : {}),
+      };
     case 'conversation.attempt': {
       const { ofConversationId, attemptsId, attemptId, fromSeq } = event.payload;
       return { ...summary, lastSeq, lifecycle: 'attempt', attemptOf: { conversationId: ofConversationId, attemptsId, attemptId, fromSeq } };
@@ -136,10 +148,24 @@ export function summarize(summary: ConversationSummary | undefined, event: Trans
     }
     case 'agent.switched': {
       const { toAgentId, toAgentName } = event.payload;
-      return { ...summary, lastSeq, updatedAt: event.at, agentId: toAgentId, agentName: toAgentName, agents: withAgent(summary.agents, toAgentId, toAgentName) };
+      return {
+        ...summary,
+        lastSeq,
+        updatedAt: event.at,
+        agentId: toAgentId,
+        agentName: toAgentName,
+        agents: withAgent(summary.agents, toAgentId, toAgentName),
+      };
     }
     case 'turn.ended':
-      return { ...summary, lastSeq, updatedAt: event.at, running: false, pendingPermissions: 0, lastTurnFailed: event.payload.outcome === 'failed' };
+      return {
+        ...summary,
+        lastSeq,
+        updatedAt: event.at,
+        running: false,
+        pendingPermissions: 0,
+        lastTurnFailed: event.payload.outcome === 'failed',
+      };
     case 'permission.requested':
       return { ...summary, lastSeq, updatedAt: event.at, pendingPermissions: summary.pendingPermissions + 1 };
     case 'permission.decided':
@@ -175,7 +201,10 @@ const SHAPING_TYPES = new Set<string>([
  * Folds a batch of events, as {@link summarize} one by one would, but copies the summary once per
  * run of plain activity (streamed chunks) instead of once per event.
  */
-export function summarizeAll(summary: ConversationSummary | undefined, events: ReadonlyArray<TranscriptEvent | UnknownEvent>): ConversationSummary | undefined {
+export function summarizeAll(
+  summary: ConversationSummary | undefined,
+  events: ReadonlyArray<TranscriptEvent | UnknownEvent>,
+): ConversationSummary | undefined {
   let current = summary;
   let activity: { lastSeq: number; updatedAt: string } | undefined;
   for (const event of events) {

@@ -13,7 +13,9 @@ export function interruptUnfinished(state: TranscriptState): EventDraft[] {
   const inOpenTurn = (turnId: string | undefined): boolean => turnId === undefined || open.has(turnId);
   const withdrawn = state.items.flatMap((item): EventDraft[] => {
     if (item.kind === 'permission' && !item.decision && open.has(item.turnId)) {
-      return [{ type: 'permission.decided', payload: { turnId: item.turnId, requestId: item.requestId, optionId: null, by: 'turn-cancelled' } }];
+      return [
+        { type: 'permission.decided', payload: { turnId: item.turnId, requestId: item.requestId, optionId: null, by: 'turn-cancelled' } },
+      ];
     }
     if (item.kind === 'elicitation' && !item.answer && inOpenTurn(item.turnId)) {
       return [{ type: 'elicitation.answered', payload: { requestId: item.request.requestId, action: 'cancel', by: 'turn-cancelled' } }];
@@ -21,7 +23,18 @@ export function interruptUnfinished(state: TranscriptState): EventDraft[] {
     return [];
   });
   const ended = Object.values(state.terminals).flatMap((terminal): EventDraft[] =>
-    terminal.exit ? [] : [{ type: 'terminal.exited', payload: { terminalId: terminal.terminalId, exitCode: null, signal: null, truncated: terminal.truncated } }],
+    terminal.exit
+      ? []
+      : [
+          {
+            type: 'terminal.exited',
+            payload: { terminalId: terminal.terminalId, exitCode: null, signal: null, truncated: terminal.truncated },
+          },
+        ],
   );
-  return [...withdrawn, ...ended, ...unfinished.map((turn): EventDraft => ({ type: 'turn.ended', payload: { turnId: turn.turnId, outcome: 'interrupted' } }))];
+  return [
+    ...withdrawn,
+    ...ended,
+    ...unfinished.map((turn): EventDraft => ({ type: 'turn.ended', payload: { turnId: turn.turnId, outcome: 'interrupted' } })),
+  ];
 }

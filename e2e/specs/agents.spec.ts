@@ -56,22 +56,28 @@ for (const name of AGENTS) {
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`agents-${name}`));
     await page.getByRole('textbox', { name: 'Message' }).fill(`Hello ${name}, this is Baton`);
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-    await expect(page.getByRole("article", { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, this is Baton`, { timeout: 60_000 });
+    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, this is Baton`, {
+      timeout: 60_000,
+    });
     await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   });
 }
 
-test('Claude says it uses the API key from its environment: its card says so, and offers no Log out it could not keep', async ({ page }) => {
+test('Claude says it uses the API key from its environment: its card says so, and offers no Log out it could not keep', async ({
+  page,
+}) => {
   await page.goto(host.url);
   await chooseAgent(page, 'Claude');
   const card = page.getByRole('region', { name: 'Agent capabilities' });
   await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
-  await expect(card).toContainText('Claude uses the Anthropic API key from ANTHROPIC_API_KEY, set outside Baton: logging out cannot end it.');
+  await expect(card).toContainText(
+    'Claude uses the Anthropic API key from ANTHROPIC_API_KEY, set outside Baton: logging out cannot end it.',
+  );
   await expect(card.getByRole('button', { name: 'Log out' })).toHaveCount(0);
 });
 
-test('the agent\'s own options appear as pickers, and a chosen model is used', async ({ page }) => {
+test("the agent's own options appear as pickers, and a chosen model is used", async ({ page }) => {
   await page.goto(host.url);
   await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-options'));
@@ -84,7 +90,12 @@ test('the agent\'s own options appear as pickers, and a chosen model is used', a
   await page.getByRole('textbox', { name: 'Message' }).fill('second, with haiku');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('second, with haiku');
-  expect(stub.modelRequests().filter((request) => request.lastUserText.includes('second, with haiku')).at(-1)?.model).toContain('haiku');
+  expect(
+    stub
+      .modelRequests()
+      .filter((request) => request.lastUserText.includes('second, with haiku'))
+      .at(-1)?.model,
+  ).toContain('haiku');
 
   // A new conversation with Claude: the pickers are there before the first message, with the last choice.
   await page.getByRole('button', { name: 'New conversation' }).click();
@@ -96,11 +107,19 @@ test('the agent\'s own options appear as pickers, and a chosen model is used', a
   await page.getByRole('textbox', { name: 'Message' }).fill('first of the new one');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('first of the new one');
-  expect(stub.modelRequests().filter((request) => request.lastUserText.includes('first of the new one')).at(-1)?.model).toContain('haiku');
-  await expect(page.getByRole('group', { name: 'Session options' }).getByRole('combobox', { name: 'Model', exact: true })).toHaveAttribute('data-value', 'haiku');
+  expect(
+    stub
+      .modelRequests()
+      .filter((request) => request.lastUserText.includes('first of the new one'))
+      .at(-1)?.model,
+  ).toContain('haiku');
+  await expect(page.getByRole('group', { name: 'Session options' }).getByRole('combobox', { name: 'Model', exact: true })).toHaveAttribute(
+    'data-value',
+    'haiku',
+  );
 });
 
-test('the agent\'s slash commands are offered when a message starts with /', async ({ page }) => {
+test("the agent's slash commands are offered when a message starts with /", async ({ page }) => {
   await page.goto(host.url);
   await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('agents-commands'));
@@ -130,7 +149,9 @@ test('the agent\'s slash commands are offered when a message starts with /', asy
   await expect(commands).toHaveCount(0);
 });
 
-test('a long list of models (OpenCode with twenty) is a searchable combobox: typing part of a name picks it, and that model answers', async ({ page }) => {
+test('a long list of models (OpenCode with twenty) is a searchable combobox: typing part of a name picks it, and that model answers', async ({
+  page,
+}) => {
   // OpenCode offered twenty models by its provider (as a real account offers about 150).
   const env = agentHome('opencode', stub.url);
   const config = path.join(env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json');
@@ -158,7 +179,12 @@ test('a long list of models (OpenCode with twenty) is a searchable combobox: typ
     await page.getByRole('textbox', { name: 'Message' }).fill('second, with model 17');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expect(page.getByRole('article', { name: /^OpenCode/ }).last()).toContainText('second, with model 17', { timeout: 60_000 });
-    expect(stub.modelRequests().filter((request) => request.lastUserText.includes('second, with model 17')).at(-1)?.model).toBe('stub-model-17');
+    expect(
+      stub
+        .modelRequests()
+        .filter((request) => request.lastUserText.includes('second, with model 17'))
+        .at(-1)?.model,
+    ).toBe('stub-model-17');
   } finally {
     await own.kill();
   }

@@ -31,7 +31,12 @@ test.afterEach(async () => {
 });
 
 /** Which agent sent a request: each speaks its own vendor's API to the stub. */
-const AGENT_BY_DIALECT: Record<NormalizedRequest['dialect'], string> = { anthropic: 'claude', 'openai-responses': 'codex', 'openai-chat': 'qwen', gemini: 'gemini' };
+const AGENT_BY_DIALECT: Record<NormalizedRequest['dialect'], string> = {
+  anthropic: 'claude',
+  'openai-responses': 'codex',
+  'openai-chat': 'qwen',
+  gemini: 'gemini',
+};
 
 /** The model's script: each agent writes its own name into shared.txt with its shell tool; asked to compare, it says so. */
 function script(request: NormalizedRequest) {
@@ -56,7 +61,11 @@ function script(request: NormalizedRequest) {
     case 'claude':
       return { kind: 'tool' as const, name: 'Bash', arguments: { command, description: 'Sign shared.txt' } };
     case 'codex':
-      return { kind: 'tool' as const, name: 'exec_command', arguments: { cmd: command, sandbox_permissions: 'require_escalated', justification: 'Sign shared.txt' } };
+      return {
+        kind: 'tool' as const,
+        name: 'exec_command',
+        arguments: { cmd: command, sandbox_permissions: 'require_escalated', justification: 'Sign shared.txt' },
+      };
     default:
       return { kind: 'tool' as const, name: 'run_shell_command', arguments: { command, description: 'Sign shared.txt' } };
   }
@@ -81,7 +90,10 @@ async function askSeveral(page: Page, work: string, agents: readonly string[]): 
   // Each attempt asks before running its command, in its own region: allowed once there.
   for (const agent of agents) {
     const region = attempt(page, agent);
-    await region.getByRole('group', { name: /^Permission: / }).getByRole('button', { name: /^(Yes|Yes, proceed|Allow)$/ }).click({ timeout: 90_000 });
+    await region
+      .getByRole('group', { name: /^Permission: / })
+      .getByRole('button', { name: /^(Yes|Yes, proceed|Allow)$/ })
+      .click({ timeout: 90_000 });
   }
   for (const agent of agents) {
     await expect(attempt(page, agent)).toContainText(`Done by ${agent.toLowerCase()}.`, { timeout: 90_000 });
@@ -97,18 +109,30 @@ function attempt(page: Page, agent: string): Locator {
 /** Each attempt's copy of the working folder, by agent id (under `<data>/attempts/<id>/<agent>`). */
 function copies(dataDir: string): Record<string, string> {
   const top = path.join(dataDir, 'attempts');
-  return Object.fromEntries(readdirSync(top).flatMap((id) => readdirSync(path.join(top, id)).filter((name) => name !== 'owner.json').map((name) => [name, path.join(top, id, name)])));
+  return Object.fromEntries(
+    readdirSync(top).flatMap((id) =>
+      readdirSync(path.join(top, id))
+        .filter((name) => name !== 'owner.json')
+        .map((name) => [name, path.join(top, id, name)]),
+    ),
+  );
 }
 
-const listing = (folder: string): string[] => readdirSync(folder).filter((name) => name !== '.git').sort();
+const listing = (folder: string): string[] =>
+  readdirSync(folder)
+    .filter((name) => name !== '.git')
+    .sort();
 
 for (const kind of ['plain folder', 'git repository'] as const) {
-  test(`Claude, Codex and Qwen each change the file in their own copy; Compare, Ask Claude to compare, keep Codex, continue Claude (${kind})`, async ({ page }) => {
+  test(`Claude, Codex and Qwen each change the file in their own copy; Compare, Ask Claude to compare, keep Codex, continue Claude (${kind})`, async ({
+    page,
+  }) => {
     test.setTimeout(420_000);
     const work = tempDir(`e2e-attempts-${kind === 'git repository' ? 'git' : 'plain'}`);
     writeFileSync(path.join(work, 'shared.txt'), 'original\n');
     writeFileSync(path.join(work, 'notes.md'), 'the person keeps notes here\n');
-    const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], { cwd: work, encoding: 'utf8' });
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], { cwd: work, encoding: 'utf8' });
     const gitState = (): string[] => [git('for-each-ref'), git('worktree', 'list', '--porcelain'), git('ls-files', '-s')];
     let gitBefore: string[] = [];
     if (kind === 'git repository') {
@@ -162,7 +186,9 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     await page.getByRole('combobox', { name: 'Agent to compare' }).selectOption({ label: 'Claude' });
     await page.getByRole('button', { name: 'Ask Claude to compare' }).click();
     const transcript = page.getByRole('region', { name: 'Transcript' });
-    await expect(transcript.getByRole('article', { name: 'Claude' }).filter({ hasText: 'Compared the attempts.' })).toBeVisible({ timeout: 90_000 });
+    await expect(transcript.getByRole('article', { name: 'Claude' }).filter({ hasText: 'Compared the attempts.' })).toBeVisible({
+      timeout: 90_000,
+    });
     const asked = stub!.modelRequests().find((request) => request.lastUserText.includes('Compare their attempts'));
     expect(asked?.dialect).toBe('anthropic');
     for (const agent of ['claude', 'codex', 'qwen']) {
@@ -196,7 +222,10 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     await page.getByRole('textbox', { name: 'Message' }).fill('What did we settle on?');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(transcript.getByRole('article', { name: 'Codex' }).last()).toContainText('Noted by codex.', { timeout: 90_000 });
-    const next = stub!.modelRequests().slice(before).find((request) => request.dialect === 'openai-responses' && request.lastUserText.includes('What did we settle on?'));
+    const next = stub!
+      .modelRequests()
+      .slice(before)
+      .find((request) => request.dialect === 'openai-responses' && request.lastUserText.includes('What did we settle on?'));
     expect(next?.userRaw).toContain('Sign shared.txt with your name');
 
     // Continue Claude's: a branch whose folder holds Claude's change (in a repository, a worktree on a baton/ branch).

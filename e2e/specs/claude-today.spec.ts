@@ -46,7 +46,11 @@ test('a new Claude conversation asks first: Manual, never a self-approving mode 
   expect(modes).toContain('Manual');
   expect(modes).toContain('Auto (the agent decides without asking you)');
   // What Manual does is said in Claude's own words, in the notice and on the picker.
-  await expect(page.getByText('started this session in Auto, where it decides without asking you. Baton set it to Manual (Claude: “Always ask before making changes”); pick another mode')).toBeVisible();
+  await expect(
+    page.getByText(
+      'started this session in Auto, where it decides without asking you. Baton set it to Manual (Claude: “Always ask before making changes”); pick another mode',
+    ),
+  ).toBeVisible();
   await expect(mode).toHaveAccessibleDescription('Always ask before making changes');
 
   // Picked by the person, it is kept, and marked beside the picker.
@@ -72,5 +76,9 @@ test('"Send now" steers a running Claude turn: the follow-up reaches the model w
   await expect(steered).toContainText('sent into the running reply');
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
   // The model is sent the follow-up while the turn still runs (Claude reads it at its next step).
-  await expect.poll(() => stub.modelRequests().some((request) => request.userTexts.some((text) => text.includes('STEER-MARKER'))), { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(() => stub.modelRequests().some((request) => request.userTexts.some((text) => text.includes('STEER-MARKER'))), {
+      timeout: 60_000,
+    })
+    .toBe(true);
 });

@@ -42,7 +42,11 @@ test('the Electron window sends a message to Claude and shows the reply', async 
 
 test('a link in the page never navigates the window, and a forged IPC message is refused while the app keeps running', async () => {
   test.skip(!binary, 'skipped: no Electron binary');
-  const app = await electron.launch({ executablePath: binary, args: [root, '--no-sandbox'], env: { ...agentTestEnv('http://127.0.0.1:9'), BATON_DATA_DIR: tempDir('electron-data') } });
+  const app = await electron.launch({
+    executablePath: binary,
+    args: [root, '--no-sandbox'],
+    env: { ...agentTestEnv('http://127.0.0.1:9'), BATON_DATA_DIR: tempDir('electron-data') },
+  });
   try {
     const page = await app.firstWindow();
     await expect(page.getByRole('button', { name: 'New conversation' })).toBeVisible();
@@ -56,14 +60,28 @@ test('a link in the page never navigates the window, and a forged IPC message is
     expect(page.url()).toBe(before);
     // A frame that is not Baton's page cannot reach the host: from the main process, forge one.
     const refused = await app.evaluate(async ({ ipcMain }) => {
-      const handler = (ipcMain as unknown as { _invokeHandlers: Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>> })._invokeHandlers.get('baton:request');
+      const handler = (
+        ipcMain as unknown as { _invokeHandlers: Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>> }
+      )._invokeHandlers.get('baton:request');
       return handler?.({ senderFrame: { url: 'https://evil.example/' } }, 'listAgents', {});
     });
     expect(refused).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
-    const malformed = await page.evaluate(() => (globalThis as unknown as { baton: { request(method: string, params: unknown): Promise<unknown> } }).baton.request('sendMessage', { conversationId: 'x', text: 42 }));
+    const malformed = await page.evaluate(() =>
+      (globalThis as unknown as { baton: { request(method: string, params: unknown): Promise<unknown> } }).baton.request('sendMessage', {
+        conversationId: 'x',
+        text: 42,
+      }),
+    );
     expect(malformed).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
     // Still serving.
-    expect(await page.evaluate(() => (globalThis as unknown as { baton: { request(method: string, params: unknown): Promise<{ ok: boolean }> } }).baton.request('listAgents', {}))).toMatchObject({ ok: true });
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as { baton: { request(method: string, params: unknown): Promise<{ ok: boolean }> } }).baton.request(
+          'listAgents',
+          {},
+        ),
+      ),
+    ).toMatchObject({ ok: true });
   } finally {
     await app.close();
   }
@@ -72,11 +90,16 @@ test('a link in the page never navigates the window, and a forged IPC message is
 test('the working folder comes from the native folder dialog', async () => {
   test.skip(!binary, 'skipped: no Electron binary');
   const picked = tempDir('electron-picked');
-  const app = await electron.launch({ executablePath: binary, args: [root, '--no-sandbox'], env: { ...agentTestEnv('http://127.0.0.1:9'), BATON_DATA_DIR: tempDir('electron-data') } });
+  const app = await electron.launch({
+    executablePath: binary,
+    args: [root, '--no-sandbox'],
+    env: { ...agentTestEnv('http://127.0.0.1:9'), BATON_DATA_DIR: tempDir('electron-data') },
+  });
   try {
     // The dialog answers as if the person chose a folder (a real one would wait for a click).
     await app.evaluate(({ dialog }, folder) => {
-      (dialog as unknown as { showOpenDialog: () => Promise<{ canceled: boolean; filePaths: string[] }> }).showOpenDialog = () => Promise.resolve({ canceled: false, filePaths: [folder] });
+      (dialog as unknown as { showOpenDialog: () => Promise<{ canceled: boolean; filePaths: string[] }> }).showOpenDialog = () =>
+        Promise.resolve({ canceled: false, filePaths: [folder] });
     }, picked);
     const page = await app.firstWindow();
     await page.getByRole('button', { name: 'New conversation' }).click();

@@ -21,7 +21,10 @@ test.afterEach(async () => {
   host = undefined;
 });
 
-/** The web host (with the fake agent registered, unless `fake` is false) on a data folder of its own, open in the page; resolves with the folder. */
+/**
+ * The web host (with the fake agent registered, unless `fake` is false) on a data folder of its own, open in the page; resolves with the
+ * folder.
+ */
 async function openHost(page: Page, name: string, { fake = true } = {}): Promise<string> {
   const dataDir = tempDir(name);
   if (fake) {
@@ -33,7 +36,10 @@ async function openHost(page: Page, name: string, { fake = true } = {}): Promise
 }
 
 /** Adds a stdio server with the open Toolbox dialog's "Add server" form; `secret` is a variable saved as a secret. */
-async function addServerInDialog(dialog: Locator, server: { name: string; command: string; args?: string; secret?: { name: string; value: string } }): Promise<void> {
+async function addServerInDialog(
+  dialog: Locator,
+  server: { name: string; command: string; args?: string; secret?: { name: string; value: string } },
+): Promise<void> {
   await dialog.getByRole('button', { name: 'Add server' }).click();
   await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(server.name);
   await dialog.getByRole('textbox', { name: 'Command' }).fill(server.command);
@@ -55,7 +61,9 @@ async function fakeDraft(page: Page, name: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(name));
 }
 
-test('the first conversation asks for a folder (never the home folder), checks it as it is typed; the next starts where the last one did', async ({ page }) => {
+test('the first conversation asks for a folder (never the home folder), checks it as it is typed; the next starts where the last one did', async ({
+  page,
+}) => {
   await openHost(page, 'e2e-everyday');
   const folder = page.getByRole('textbox', { name: 'Working folder' });
   const send = page.getByRole('button', { name: 'Send', exact: true });
@@ -69,7 +77,9 @@ test('the first conversation asks for a folder (never the home folder), checks i
   await expect(send).toHaveAccessibleDescription('Choose a working folder first.');
   // A folder that is not there, or a file, is said as it is typed, before any Send.
   await folder.fill(path.join(work, 'no-such-folder'));
-  await expect(page.getByRole('alert').filter({ hasText: `The working folder ${path.join(work, 'no-such-folder')} does not exist.` })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: `The working folder ${path.join(work, 'no-such-folder')} does not exist.` }),
+  ).toBeVisible();
   await expect(folder).toHaveAttribute('aria-invalid', 'true');
   await expect(send).toBeDisabled();
   writeFileSync(path.join(work, 'a-file'), '');
@@ -159,7 +169,10 @@ test('the address carries the open conversation: a reload keeps it, Back and For
   await expect(page.getByRole('main', { name: 'Second talk' })).toContainText('Fake reply: Second talk');
 
   // Back and Forward go through the conversations opened.
-  await page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: /^First talk/ }).click();
+  await page
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button', { name: /^First talk/ })
+    .click();
   await expect(page.getByRole('main', { name: 'First talk' })).toContainText('Fake reply: First talk');
   await page.goBack();
   await expect(page.getByRole('main', { name: 'Second talk' })).toContainText('Fake reply: Second talk');
@@ -195,7 +208,9 @@ test('a long dialog keeps its buttons in view in a short window', async ({ page 
   await openHost(page, 'e2e-everyday-dialog');
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Instructions' });
-  await dialog.getByRole('textbox', { name: 'Your instructions' }).fill(Array.from({ length: 40 }, (_, line) => `Rule ${line + 1}: be careful.`).join('\n'));
+  await dialog
+    .getByRole('textbox', { name: 'Your instructions' })
+    .fill(Array.from({ length: 40 }, (_, line) => `Rule ${line + 1}: be careful.`).join('\n'));
   await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport();
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
   // Scrolled to its end, with every part opened, nothing of the dialog lies under its sticky actions.
@@ -206,7 +221,15 @@ test('a long dialog keeps its buttons in view in a short window', async ({ page 
     element.scrollTop = element.scrollHeight;
     const actions = element.querySelector(':scope > .dialog-actions')!;
     const top = actions.getBoundingClientRect().top;
-    return Array.from(element.querySelectorAll('*')).filter((node) => !actions.contains(node) && node.checkVisibility() && node.getBoundingClientRect().height > 0 && node.getBoundingClientRect().bottom > top + 0.5).map((node) => `${node.tagName.toLowerCase()}.${node.className}`);
+    return Array.from(element.querySelectorAll('*'))
+      .filter(
+        (node) =>
+          !actions.contains(node) &&
+          node.checkVisibility() &&
+          node.getBoundingClientRect().height > 0 &&
+          node.getBoundingClientRect().bottom > top + 0.5,
+      )
+      .map((node) => `${node.tagName.toLowerCase()}.${node.className}`);
   });
   expect(covered).toEqual([]);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -244,7 +267,9 @@ test('a bad agents.json is shown with its line and column where agents are picke
   writeFileSync(path.join(dataDir, 'agents.json'), '{\n  "agents": [\n    { "name": "x", "command": "y" }\n    { "name": "z" }\n  ]\n}\n');
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
-  await expect(page.getByRole('alert').filter({ hasText: 'Your custom agents are not offered' })).toContainText(/agents\.json is not valid JSON: \w+ at line 4, column 5/);
+  await expect(page.getByRole('alert').filter({ hasText: 'Your custom agents are not offered' })).toContainText(
+    /agents\.json is not valid JSON: \w+ at line 4, column 5/,
+  );
   await page.getByRole('button', { name: 'Settings' }).click();
   await expect(page.getByRole('main', { name: 'Settings' })).toContainText(/agents\.json is not valid JSON: \w+ at line 4, column 5/);
 });
@@ -258,11 +283,16 @@ test('a conversation whose agent is gone says so before anything is sent', async
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
 
   // The agent's program goes away (uninstalled, moved): the conversation says so at once.
-  writeFileSync(path.join(dataDir, 'agents.json'), JSON.stringify({ agents: [{ name: 'Fake', command: path.join(dataDir, 'no-such-agent') }] }));
+  writeFileSync(
+    path.join(dataDir, 'agents.json'),
+    JSON.stringify({ agents: [{ name: 'Fake', command: path.join(dataDir, 'no-such-agent') }] }),
+  );
   await page.reload();
   await message.fill('are you there?');
   await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Send', exact: true })).toHaveAccessibleDescription(/Fake is not available here, so nothing can be sent to it/);
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toHaveAccessibleDescription(
+    /Fake is not available here, so nothing can be sent to it/,
+  );
   // The reason has a line of its own: the message box keeps its width, and every button stays in the window.
   const form = await page.locator('form.composer').boundingBox();
   const box = await message.boundingBox();
@@ -333,12 +363,19 @@ test('a server can be removed from the toolbox, saying first which conversations
   await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Fake reply: and now?');
 });
 
-test('a server can be edited in place, in the Toolbox and from Settings: its name too, its secret kept unless retyped', async ({ page }) => {
+test('a server can be edited in place, in the Toolbox and from Settings: its name too, its secret kept unless retyped', async ({
+  page,
+}) => {
   await openHost(page, 'e2e-everyday-edit');
   await fakeDraft(page, 'e2e-everyday-edit-work');
   await page.getByRole('button', { name: 'Toolbox' }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
-  await addServerInDialog(dialog, { name: 'files', command: 'nodee', args: '/srv/files/index.js', secret: { name: 'FILES_TOKEN', value: 't0ken-value' } });
+  await addServerInDialog(dialog, {
+    name: 'files',
+    command: 'nodee',
+    args: '/srv/files/index.js',
+    secret: { name: 'FILES_TOKEN', value: 't0ken-value' },
+  });
   const servers = dialog.getByRole('list', { name: 'Servers' });
   await expect(servers).toContainText('stdio · nodee /srv/files/index.js');
 
@@ -377,12 +414,16 @@ test('a server can be edited in place, in the Toolbox and from Settings: its nam
   await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('button', { name: 'Close' }).click();
   await expect(settings.getByRole('list', { name: 'Servers' })).toContainText('node /srv/files/main.js');
   await settings.getByRole('button', { name: 'Remove other' }).click();
-  await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('group', { name: 'Remove other?' }).getByRole('button', { name: 'Remove other' }).click();
+  await page
+    .getByRole('dialog', { name: 'Toolbox' })
+    .getByRole('group', { name: 'Remove other?' })
+    .getByRole('button', { name: 'Remove other' })
+    .click();
   await page.getByRole('dialog', { name: 'Toolbox' }).getByRole('button', { name: 'Close' }).click();
   await expect(settings.getByRole('list', { name: 'Servers' }).getByRole('listitem')).toHaveCount(1);
 });
 
-test('Settings shows Baton\'s log in the browser version too', async ({ page }) => {
+test("Settings shows Baton's log in the browser version too", async ({ page }) => {
   const dataDir = await openHost(page, 'e2e-everyday-log', { fake: false });
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('main', { name: 'Settings' });
@@ -468,10 +509,15 @@ async function headerHeight(page: Page): Promise<number> {
   return Math.round(bottom.y + bottom.height - top.y);
 }
 
-test('the header is one compact row, the options a row beside the composer that folds into their values; narrow, Toolbox and Instructions are in "Conversation actions"; the options shown are those of the agent the next message goes to', async ({ page }) => {
+test('the header is one compact row, the options a row beside the composer that folds into their values; narrow, Toolbox and Instructions are in "Conversation actions"; the options shown are those of the agent the next message goes to', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   const dataDir = tempDir('e2e-everyday-header');
-  registerFakeAgents(dataDir, [{ name: 'Fake', options: { models: ['alpha', 'beta'] } }, { name: 'Other', options: { models: ['gamma', 'delta'] } }]);
+  registerFakeAgents(dataDir, [
+    { name: 'Fake', options: { models: ['alpha', 'beta'] } },
+    { name: 'Other', options: { models: ['gamma', 'delta'] } },
+  ]);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
   // Other has been used before: Baton knows the options it offers.
@@ -552,7 +598,9 @@ test('the capability bullets stand in columns of one width, each wrapping under 
     await page.setViewportSize({ width, height: 800 });
     const bullets = page.getByRole('list', { name: 'What Fake can do' }).getByRole('listitem');
     await expect(bullets.first()).toBeVisible();
-    const boxes = (await bullets.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().toJSON() as { x: number; width: number }))).map(({ x, width: w }) => ({ x: Math.round(x), width: Math.round(w) }));
+    const boxes = (
+      await bullets.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().toJSON() as { x: number; width: number }))
+    ).map(({ x, width: w }) => ({ x: Math.round(x), width: Math.round(w) }));
     expect(boxes.length).toBeGreaterThan(2);
     // One width for every bullet, and as many left edges as there are columns.
     expect(new Set(boxes.map((box) => box.width)).size).toBe(1);
@@ -561,7 +609,9 @@ test('the capability bullets stand in columns of one width, each wrapping under 
   }
 });
 
-test('"Branch from here" in its own copy: the branch works in a copy of the folder, and the person\'s folder is left as it is', async ({ page }) => {
+test('"Branch from here" in its own copy: the branch works in a copy of the folder, and the person\'s folder is left as it is', async ({
+  page,
+}) => {
   const dataDir = await openHost(page, 'e2e-everyday-branch-copy');
   const work = tempDir('e2e-everyday-branch-copy-work');
   writeFileSync(path.join(work, 'shared.txt'), 'original\n');

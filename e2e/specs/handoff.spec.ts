@@ -61,7 +61,11 @@ for (const other of ['Qwen', 'Gemini']) {
 
     // Attributed turn by turn, in order; the person's messages as typed.
     await expect(replies).toHaveCount(3);
-    await expect(page.getByRole('article', { name: 'You' })).toHaveText([/First question for Claude$/, new RegExp(`Second question for ${other}$`), /Third question, Claude again$/]);
+    await expect(page.getByRole('article', { name: 'You' })).toHaveText([
+      /First question for Claude$/,
+      new RegExp(`Second question for ${other}$`),
+      /Third question, Claude again$/,
+    ]);
     const names = await page.locator('article.message-agent').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')));
     expect(names).toEqual(['Claude', other, 'Claude']);
 
@@ -69,7 +73,10 @@ for (const other of ['Qwen', 'Gemini']) {
 
     // The same after a reload.
     await page.reload();
-    await page.getByRole('button', { name: /First question for Claude/ }).first().click();
+    await page
+      .getByRole('button', { name: /First question for Claude/ })
+      .first()
+      .click();
     await expect(page.getByRole('group', { name: `Switched from Claude to ${other}` })).toContainText('handed off');
     await expect(page.getByRole('group', { name: `Switched from ${other} to Claude` })).toContainText('resumed');
     await expect(page.locator('article.message-agent')).toHaveCount(3);

@@ -32,7 +32,10 @@ test("a Claude session started elsewhere is imported from Claude's card, once", 
   // Elsewhere: another data folder, driven over its API.
   const outside = await startWebHost(tempDir('e2e-outside'), env);
   const client = await connectHostClient(outside.url);
-  const { conversation } = await client.call<{ conversation: { conversationId: string } }>('newConversation', { agentId: 'claude', cwd: work });
+  const { conversation } = await client.call<{ conversation: { conversationId: string } }>('newConversation', {
+    agentId: 'claude',
+    cwd: work,
+  });
   await client.call('sendMessage', { conversationId: conversation.conversationId, text: 'Please remember plums' });
   await expect.poll(() => client.pushed.some((event) => event.type === 'turn.ended'), { timeout: 60_000 }).toBe(true);
   client.close();

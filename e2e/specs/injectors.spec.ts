@@ -32,7 +32,10 @@ function folderWithInjectors(): string {
   const work = tempDir('e2e-injectors-work');
   const checklist = path.join(work, '.agents', 'instructions', 'checklist');
   mkdirSync(checklist, { recursive: true });
-  writeFileSync(path.join(checklist, 'manifest.json'), JSON.stringify({ name: 'checklist', description: 'Release steps', when: 'first_turn', context: ['steps.md'] }));
+  writeFileSync(
+    path.join(checklist, 'manifest.json'),
+    JSON.stringify({ name: 'checklist', description: 'Release steps', when: 'first_turn', context: ['steps.md'] }),
+  );
   writeFileSync(path.join(checklist, 'steps.md'), 'Step one: tag the release (CHECKLIST-MARKER).');
   const voice = path.join(work, '.agents', 'instructions', 'voice');
   mkdirSync(voice, { recursive: true });
@@ -46,7 +49,9 @@ async function openInstructions(page: Page, agentLabel: string) {
   return page.getByRole('dialog', { name: 'Instructions' });
 }
 
-test('trust a folder, select its injectors: the preview shows each part\'s level for Claude, Codex and Gemini, and the transcript shows the injected context apart', async ({ page }) => {
+test("trust a folder, select its injectors: the preview shows each part's level for Claude, Codex and Gemini, and the transcript shows the injected context apart", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   host = await startWebHost(tempDir('e2e-injectors'), allAgentsHome(stub.url));
   const work = folderWithInjectors();
@@ -69,7 +74,9 @@ test('trust a folder, select its injectors: the preview shows each part\'s level
   await expect(folder.getByRole('button', { name: 'Stop trusting this folder' })).toBeVisible();
   await list.getByRole('checkbox', { name: 'checklist', exact: true }).check();
   await list.getByRole('checkbox', { name: 'voice', exact: true }).check();
-  await expect(list.getByRole('listitem').filter({ hasText: 'checklist' })).toContainText(`first turn; this folder, as you trusted it (${path.join(work, '.agents', 'instructions', 'checklist')})`);
+  await expect(list.getByRole('listitem').filter({ hasText: 'checklist' })).toContainText(
+    `first turn; this folder, as you trusted it (${path.join(work, '.agents', 'instructions', 'checklist')})`,
+  );
   const preview = dialog.getByRole('region', { name: 'Delivery preview' });
   await expect(preview).toContainText('Injector "voice" (every turn): system, added');
   await expect(preview).toContainText('Injector "checklist" (the first turn only): per-turn context, as an embedded resource');
@@ -89,7 +96,9 @@ test('trust a folder, select its injectors: the preview shows each part\'s level
     dialog = await openInstructions(page, agent);
     const agentPreview = dialog.getByRole('region', { name: 'Delivery preview' });
     await expect(dialog.getByRole('list', { name: 'Injectors' }).getByRole('checkbox', { name: 'voice', exact: true })).toBeChecked();
-    await expect(agentPreview).toContainText(`Injector "voice" (every turn): refused: ${agent} cannot add to its own prompt; replace it instead`);
+    await expect(agentPreview).toContainText(
+      `Injector "voice" (every turn): refused: ${agent} cannot add to its own prompt; replace it instead`,
+    );
     await expect(agentPreview).toContainText(`Cannot reach ${agent} at the level asked for.`);
     await expect(agentPreview).toContainText('Injector "checklist" (the first turn only): per-turn context, as an embedded resource');
     await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -43,7 +43,10 @@ test('a missing agent is installed with progress, used, and removed', async ({ p
 });
 
 test('a failed install shows why, with npm output', async ({ page }) => {
-  host = await startWebHost(tempDir('e2e-install-fail'), { ...noAgentsEnv(), BATON_AGENT_PACKAGES: JSON.stringify({ codex: [`${tempDir('none')}/missing.tgz`] }) });
+  host = await startWebHost(tempDir('e2e-install-fail'), {
+    ...noAgentsEnv(),
+    BATON_AGENT_PACKAGES: JSON.stringify({ codex: [`${tempDir('none')}/missing.tgz`] }),
+  });
   await page.goto(host.url);
   await chooseAgent(page, 'Codex');
   await page.getByRole('button', { name: /^Install Codex/ }).click();

@@ -21,9 +21,15 @@ test.beforeEach(async () => {
   // The stub says where the marker was: in the system channel, in a user message, or nowhere.
   stub = await startModelStub({
     // Structured requests (Gemini's own checks) get the default script's answer.
-    reply: (request) => request.jsonSchema !== undefined ? undefined : ({
-      chunks: [request.system.includes(MARKER) ? `The system channel holds ${MARKER}` : 'No marker in the system channel', request.userRaw.includes(MARKER) ? ', and a user message holds it too.' : ', and no user message holds it.'],
-    }),
+    reply: (request) =>
+      request.jsonSchema !== undefined
+        ? undefined
+        : {
+            chunks: [
+              request.system.includes(MARKER) ? `The system channel holds ${MARKER}` : 'No marker in the system channel',
+              request.userRaw.includes(MARKER) ? ', and a user message holds it too.' : ', and no user message holds it.',
+            ],
+          },
   });
 });
 
@@ -71,19 +77,25 @@ test('your instructions reach Claude at system level, never as message text', as
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello with instructions');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText(`The system channel holds ${MARKER}, and no user message holds it.`);
+  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText(
+    `The system channel holds ${MARKER}, and no user message holds it.`,
+  );
   // The person's message is shown as they wrote it: the instructions are not in it.
   await expect(page.getByRole('article', { name: /^You/ })).toHaveText(/Hello with instructions$/);
 
   // Saved: the dialog shows them again.
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
-  await expect(page.getByRole('dialog', { name: 'Instructions' }).getByRole('textbox', { name: 'Your instructions' })).toHaveValue(`Always mention ${MARKER}.`);
+  await expect(page.getByRole('dialog', { name: 'Instructions' }).getByRole('textbox', { name: 'Your instructions' })).toHaveValue(
+    `Always mention ${MARKER}.`,
+  );
 });
 
 test('Gemini cannot add to its prompt: the preview and the turn say so, and nothing reaches its model', async ({ page }) => {
   await start(page, 'Gemini');
   const dialog = await writeInstructions(page, "Add to the agent's prompt");
-  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText("Your instructions: refused: Gemini cannot add to its own prompt; replace it instead");
+  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText(
+    'Your instructions: refused: Gemini cannot add to its own prompt; replace it instead',
+  );
   await expect(dialog.getByRole('alert')).toContainText('Gemini would refuse this');
   await saveInstructions(dialog);
   await expect(dialog).toBeHidden();
@@ -108,13 +120,21 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
 
   // Replacing is possible: the next message goes through with the marker at system level.
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Instructions' }).getByRole('radiogroup', { name: 'Your instructions' }).getByRole('radio', { name: "Replace the agent's prompt" }).check();
-  await expect(page.getByRole('dialog', { name: 'Instructions' }).getByRole('region', { name: 'Delivery preview' })).toContainText('Your instructions: system, replaced');
+  await page
+    .getByRole('dialog', { name: 'Instructions' })
+    .getByRole('radiogroup', { name: 'Your instructions' })
+    .getByRole('radio', { name: "Replace the agent's prompt" })
+    .check();
+  await expect(page.getByRole('dialog', { name: 'Instructions' }).getByRole('region', { name: 'Delivery preview' })).toContainText(
+    'Your instructions: system, replaced',
+  );
   await saveInstructions(page.getByRole('dialog', { name: 'Instructions' }));
   await expect(page.getByRole('dialog', { name: 'Instructions' })).toBeHidden();
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello again Gemini');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-  await expect(page.getByRole('article', { name: /^Gemini/ }).last()).toContainText(`The system channel holds ${MARKER}, and no user message holds it.`);
+  await expect(page.getByRole('article', { name: /^Gemini/ }).last()).toContainText(
+    `The system channel holds ${MARKER}, and no user message holds it.`,
+  );
 });
 
 test("a folder's own instructions reach Claude only once you trust the folder; the agent's profile is there too", async ({ page }) => {
@@ -144,15 +164,21 @@ test("a folder's own instructions reach Claude only once you trust the folder; t
 
   await folder.getByRole('button', { name: 'Trust this folder' }).click();
   await expect(folder.getByRole('button', { name: 'Stop trusting this folder' })).toBeVisible();
-  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText("This folder's instructions (.baton/instructions.md): system, added");
+  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText(
+    "This folder's instructions (.baton/instructions.md): system, added",
+  );
   await dialog.getByRole('textbox', { name: 'Instructions for Claude' }).fill('Claude, be brief.');
   await saveInstructions(dialog);
   await expect(dialog).toBeHidden();
 
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello from a trusted folder');
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText(`The system channel holds ${MARKER}, and no user message holds it.`);
-  const request = stub.modelRequests().find((candidate) => candidate.userTexts.some((text) => text.includes('Hello from a trusted folder')));
+  await expect(page.getByRole('article', { name: /^Claude/ })).toContainText(
+    `The system channel holds ${MARKER}, and no user message holds it.`,
+  );
+  const request = stub
+    .modelRequests()
+    .find((candidate) => candidate.userTexts.some((text) => text.includes('Hello from a trusted folder')));
   expect(request?.system).toContain('Claude, be brief.');
 
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();

@@ -25,14 +25,18 @@ test.afterEach(async () => {
 });
 
 /** The conversation's entry in the list (its title is its first message's first line). */
-const entry = (page: Page, title: string) => page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: new RegExp(`^${title}\\b`) });
+const entry = (page: Page, title: string) =>
+  page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: new RegExp(`^${title}\\b`) });
 
 test('five Claude and two Codex conversations reply at once on one process per agent, and each stops on its own', async ({ page }) => {
   test.setTimeout(420_000);
   host = await startWebHost(tempDir('e2e-pool'), allAgentsHome(stub.url));
   await page.goto(host.url);
   const work = tempDir('e2e-pool-work');
-  const conversations = [...['1', '2', '3', '4', '5'].map((n) => ({ agent: 'Claude', title: `Pool Claude ${n}` })), ...['1', '2'].map((n) => ({ agent: 'Codex', title: `Pool Codex ${n}` }))];
+  const conversations = [
+    ...['1', '2', '3', '4', '5'].map((n) => ({ agent: 'Claude', title: `Pool Claude ${n}` })),
+    ...['1', '2'].map((n) => ({ agent: 'Codex', title: `Pool Codex ${n}` })),
+  ];
 
   for (const [index, { agent, title }] of conversations.entries()) {
     if (index > 0) {
@@ -45,7 +49,9 @@ test('five Claude and two Codex conversations reply at once on one process per a
     await message.fill(`${title}\nSLOW_STREAM 150`);
     await message.press('Enter');
     // Answered: its reply streams in this conversation.
-    await expect(page.getByRole('article', { name: new RegExp(`^${agent}`) }).filter({ hasText: 'slow0' })).toContainText('slow2', { timeout: 90_000 });
+    await expect(page.getByRole('article', { name: new RegExp(`^${agent}`) }).filter({ hasText: 'slow0' })).toContainText('slow2', {
+      timeout: 90_000,
+    });
   }
   // All seven reply at the same time.
   for (const { title } of conversations) {
@@ -56,8 +62,18 @@ test('five Claude and two Codex conversations reply at once on one process per a
   const table = page.getByRole('table', { name: 'Agent processes' });
   await expect(table.getByRole('row', { name: /^Claude/ })).toHaveCount(1);
   await expect(table.getByRole('row', { name: /^Codex/ })).toHaveCount(1);
-  await expect(table.getByRole('row', { name: /^Claude/ }).getByRole('cell').nth(2)).toHaveText('5');
-  await expect(table.getByRole('row', { name: /^Codex/ }).getByRole('cell').nth(2)).toHaveText('2');
+  await expect(
+    table
+      .getByRole('row', { name: /^Claude/ })
+      .getByRole('cell')
+      .nth(2),
+  ).toHaveText('5');
+  await expect(
+    table
+      .getByRole('row', { name: /^Codex/ })
+      .getByRole('cell')
+      .nth(2),
+  ).toHaveText('2');
   await page.keyboard.press('Escape');
 
   // Each stops on its own: the others keep replying until their turn comes.
@@ -77,7 +93,10 @@ test('five Claude and two Codex conversations reply at once on one process per a
   await expect(table.getByRole('row', { name: /^Codex/ })).toHaveCount(1);
 
   // Stop in the table ends that process now; the other keeps running, and a conversation of the stopped one starts it again.
-  await table.getByRole('row', { name: /^Codex/ }).getByRole('button', { name: /^Stop Codex's process/ }).click();
+  await table
+    .getByRole('row', { name: /^Codex/ })
+    .getByRole('button', { name: /^Stop Codex's process/ })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: "Stopped Codex's process" })).toBeVisible();
   await expect(table.getByRole('row', { name: /^Codex/ })).toHaveCount(0);
   await expect(table.getByRole('row', { name: /^Claude/ })).toHaveCount(1);

@@ -29,9 +29,20 @@ test.beforeAll(async () => {
   const fake = makeTarGz(fakeAgentEntries(tempDir('registry-fake-data')));
   registry.put('/archives/fake.tar.gz', fake);
   const platform = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
-  const binary = (id: string, name: string, archive: string, sha256: string) => registryEntry(id, name, { binary: { [platform]: { archive: `${registry.url}${archive}`, cmd: './bin/fake-acp', sha256 } } });
+  const binary = (id: string, name: string, archive: string, sha256: string) =>
+    registryEntry(id, name, { binary: { [platform]: { archive: `${registry.url}${archive}`, cmd: './bin/fake-acp', sha256 } } });
   const npx = (id: string, name: string, agent: keyof typeof REGISTRY_TEST_AGENTS) =>
-    registryEntry(id, name, { npx: { package: `${REGISTRY_TEST_AGENTS[agent].package}@${REGISTRY_TEST_AGENTS[agent].version}`, args: [...REGISTRY_TEST_AGENTS[agent].args] } }, { version: REGISTRY_TEST_AGENTS[agent].version, description: `${name}, from the npm registry` });
+    registryEntry(
+      id,
+      name,
+      {
+        npx: {
+          package: `${REGISTRY_TEST_AGENTS[agent].package}@${REGISTRY_TEST_AGENTS[agent].version}`,
+          args: [...REGISTRY_TEST_AGENTS[agent].args],
+        },
+      },
+      { version: REGISTRY_TEST_AGENTS[agent].version, description: `${name}, from the npm registry` },
+    );
   registry.setIndex({
     version: '1.0.0',
     agents: [
@@ -72,7 +83,9 @@ async function say(page: Page, agent: string, text: string): Promise<void> {
   await expect(page.getByRole('article', { name: new RegExp(`^${agent}`) }).last()).toContainText(text, { timeout: 120_000 });
 }
 
-test('with no network, every agent of the shipped snapshot is listed, "copilot" finds GitHub Copilot CLI, and a missing one offers its install', async ({ page }) => {
+test('with no network, every agent of the shipped snapshot is listed, "copilot" finds GitHub Copilot CLI, and a missing one offers its install', async ({
+  page,
+}) => {
   await openHost(page, 'off');
   const picker = page.getByRole('combobox', { name: 'Agent', exact: true });
   await picker.click();
@@ -90,7 +103,7 @@ test('with no network, every agent of the shipped snapshot is listed, "copilot" 
   await page.getByRole('button', { name: 'Settings' }).click();
   const agents = page.getByRole('list', { name: 'Agents' });
   await expect(agents.getByRole('listitem')).toHaveCount(39);
-  await expect(page.getByRole('region', { name: 'ACP Registry' })).toContainText("39 agents, from the list Baton shipped with");
+  await expect(page.getByRole('region', { name: 'ACP Registry' })).toContainText('39 agents, from the list Baton shipped with');
   await expect(page.getByRole('region', { name: 'ACP Registry' })).toContainText('Refreshing is off.');
 });
 
@@ -122,14 +135,18 @@ test('GitHub Copilot CLI starts, shows its version on its card, and its log-in',
   const card = page.getByRole('region', { name: 'Agent capabilities' });
   await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
   await expect(card.getByText(`GitHub Copilot CLI ${REGISTRY_TEST_AGENTS.copilot.version}`, { exact: true })).toBeVisible();
-  await expect(card.getByRole('group', { name: 'Log in to GitHub Copilot CLI' }).getByRole('button', { name: /Log in with Copilot CLI/ })).toBeVisible();
+  await expect(
+    card.getByRole('group', { name: 'Log in to GitHub Copilot CLI' }).getByRole('button', { name: /Log in with Copilot CLI/ }),
+  ).toBeVisible();
 });
 
 test('a binary agent installs with its checksum checked and answers; a wrong checksum and a missing archive say why', async ({ page }) => {
   await openHost(page, registry.indexUrl);
   await chooseAgent(page, 'Fake Bad Sum');
   await page.getByRole('button', { name: 'Install Fake Bad Sum 1.0.0' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Could not install Fake Bad Sum: the archive\'s checksum is' })).toContainText('it is not what the registry published');
+  await expect(page.getByRole('alert').filter({ hasText: "Could not install Fake Bad Sum: the archive's checksum is" })).toContainText(
+    'it is not what the registry published',
+  );
   await chooseAgent(page, 'Fake Missing');
   await page.getByRole('button', { name: 'Install Fake Missing 1.0.0' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Could not install Fake Missing:' })).toContainText('answered 404 Not Found');

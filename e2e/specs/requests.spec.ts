@@ -58,7 +58,9 @@ test('a request for input is a form: checked before sending, answered only by th
   await form.getByRole('checkbox', { name: 'backup' }).check();
   await form.getByRole('button', { name: 'Send', exact: true }).click();
 
-  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Elicitation accept {"name":"baton-demo","region":"eu","replicas":3,"public":false,"features":["backup"]}');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText(
+    'Elicitation accept {"name":"baton-demo","region":"eu","replicas":3,"public":false,"features":["backup"]}',
+  );
   await expect(form).toContainText('You sent: name, region, replicas, public, features (values not kept here).');
   await expect(form.getByRole('button', { name: 'Send', exact: true })).toHaveCount(0);
 });
@@ -70,7 +72,9 @@ test('an agent that never answers: the page shows how long it has waited, and St
   await expect(waiting).toContainText('Fake is working… 0 s');
   await expect(waiting).toContainText(/Waiting for Fake to answer… \d+ s, nothing yet/, { timeout: 10_000 });
   await page.getByRole('button', { name: 'Stop' }).click();
-  await expect(page.getByRole('note').filter({ hasText: 'did not stop within 5 s of being asked, so Baton ended it' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('note').filter({ hasText: 'did not stop within 5 s of being asked, so Baton ended it' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(waiting).toHaveCount(0);
   await send(page, 'are you back');
   await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Fake reply: are you back');
@@ -90,7 +94,9 @@ test('the context use the agent reports is shown', async ({ page }) => {
   await expect(page.getByText(/^Context: 12\.3K of 200K tokens/)).toBeVisible();
   await expect(page.getByRole('meter', { name: 'Context used' })).toHaveAttribute('value', '12345');
   // Under the turn's reply: its tokens, the context window and the session's cost so far.
-  await expect(page.getByRole('article', { name: /^Fake/ }).getByLabel('Usage of this turn')).toHaveText('1,200 tokens in · 34 out · context 6% (12,345 of 200,000) · $0.0123 so far this session');
+  await expect(page.getByRole('article', { name: /^Fake/ }).getByLabel('Usage of this turn')).toHaveText(
+    '1,200 tokens in · 34 out · context 6% (12,345 of 200,000) · $0.0123 so far this session',
+  );
 });
 
 test('a plan is a checklist that updates as the agent works', async ({ page }) => {
@@ -128,7 +134,9 @@ test('a follow-up queued while a reply runs keeps what was attached to it', asyn
   await expect(page.getByRole('listbox', { name: 'Files' }).getByRole('option')).toHaveText(['@notes.md']);
   await message.press('Enter');
   await message.press('Enter');
-  await expect(page.getByRole('status').filter({ hasText: 'Queued, sent when this reply ends: “blocks? see @notes.md” with @notes.md' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Queued, sent when this reply ends: “blocks? see @notes.md” with @notes.md' }),
+  ).toBeVisible();
   await expect(page.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
   // Taken back to edit, the attachment comes back with the text; queued again, it goes with it.
   await page.getByRole('button', { name: 'Edit queued message' }).click();
@@ -141,7 +149,9 @@ test('a follow-up queued while a reply runs keeps what was attached to it', asyn
   await page.waitForTimeout(500);
   await expect(page.getByRole('listbox', { name: 'Files' })).toHaveCount(0);
   await message.press('Enter');
-  await expect(page.getByRole('status').filter({ hasText: 'Queued, sent when this reply ends: “blocks? see @notes.md” with @notes.md' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Queued, sent when this reply ends: “blocks? see @notes.md” with @notes.md' }),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Stop' }).click();
   const reply = page.getByRole('article', { name: /^Fake/ }).last();
   await expect(reply).toContainText('"type":"resource_link"');
@@ -201,7 +211,9 @@ test('a link an MCP server asks the person to open is shown with its host, and o
   const request = page.getByRole('group', { name: 'Input requested: Authorize the deploy server.' });
   await expect(request).toContainText('auth.example.test');
   // The page it opens is answered here (nothing leaves this machine).
-  await page.context().route('https://auth.example.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Authorize</title>' }));
+  await page
+    .context()
+    .route('https://auth.example.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Authorize</title>' }));
   const popup = page.waitForEvent('popup');
   await request.getByRole('button', { name: 'Open link' }).click();
   expect((await popup).url()).toContain('https://auth.example.test/authorize?state=abc');
@@ -233,7 +245,10 @@ test('a file mentioned with @ goes as a link; an image pasted goes only to an ag
   // (no promptCapabilities.image) refuses the turn, naming the image. The message keeps it on record.
   const paste = (): Promise<void> =>
     message.evaluate((box) => {
-      const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+      const bytes = Uint8Array.from(
+        atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='),
+        (c) => c.charCodeAt(0),
+      );
       const data = new DataTransfer();
       data.items.add(new File([bytes], 'dot.png', { type: 'image/png' }));
       box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
@@ -245,7 +260,17 @@ test('a file mentioned with @ goes as a link; an image pasted goes only to an ag
   // Dropped on the message box, an image is attached the same way.
   await message.evaluate((box) => {
     const data = new DataTransfer();
-    data.items.add(new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0))], 'dropped.png', { type: 'image/png' }));
+    data.items.add(
+      new File(
+        [
+          Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) =>
+            c.charCodeAt(0),
+          ),
+        ],
+        'dropped.png',
+        { type: 'image/png' },
+      ),
+    );
     box.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
     box.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
   });
@@ -273,7 +298,7 @@ test('a subagent the agent runs shows as a collapsible card inside the turn, wit
   await expect(card.getByText('The researcher is done.')).toHaveCount(0);
 });
 
-test('a turn\'s card lists the files it changed, from the checkpoints before and after it, with their diffs', async ({ page }) => {
+test("a turn's card lists the files it changed, from the checkpoints before and after it, with their diffs", async ({ page }) => {
   const work = tempDir('e2e-turn-files');
   writeFileSync(path.join(work, 'notes.md'), 'the old notes\n');
   const dataDir = tempDir('e2e-requests');

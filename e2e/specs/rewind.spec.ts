@@ -51,7 +51,11 @@ function fileScript(work: string) {
       return { kind: 'tool' as const, name: 'Write', arguments: { file_path: path.join(work, 'b.txt'), content: 'beta\n' } };
     }
     if (text.includes('TURN-THREE')) {
-      return { kind: 'tool' as const, name: 'Bash', arguments: { command: `rm -f ${path.join(work, 'a.txt')}`, description: 'Remove a.txt' } };
+      return {
+        kind: 'tool' as const,
+        name: 'Bash',
+        arguments: { command: `rm -f ${path.join(work, 'a.txt')}`, description: 'Remove a.txt' },
+      };
     }
     return undefined;
   };
@@ -73,7 +77,10 @@ async function turnWithTool(page: Page, text: string, replies: number): Promise<
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Done.');
 }
 
-const listing = (folder: string): string[] => readdirSync(folder).filter((name) => name !== '.git').sort();
+const listing = (folder: string): string[] =>
+  readdirSync(folder)
+    .filter((name) => name !== '.git')
+    .sort();
 
 /** A digest of every byte (and every name and mode) under a folder. */
 function treeDigest(folder: string): string {
@@ -111,13 +118,19 @@ async function threeClaudeTurns(page: Page, work: string): Promise<string> {
 }
 
 for (const kind of ['plain folder', 'git repository'] as const) {
-  test(`Claude: rewind to the second message puts the files back, hands the next agent only turn one, and undoes (${kind})`, async ({ page }) => {
+  test(`Claude: rewind to the second message puts the files back, hands the next agent only turn one, and undoes (${kind})`, async ({
+    page,
+  }) => {
     test.setTimeout(300_000);
     const work = tempDir(`e2e-rewind-${kind === 'git repository' ? 'git' : 'plain'}`);
     writeFileSync(path.join(work, 'notes.md'), 'the person keeps notes here\n');
     let gitBefore = '';
     if (kind === 'git repository') {
-      const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], { cwd: work, stdio: 'ignore' });
+      const git = (...args: string[]): void =>
+        void execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], {
+          cwd: work,
+          stdio: 'ignore',
+        });
       git('init', '-q');
       git('add', 'notes.md');
       git('commit', '-q', '-m', 'notes');
@@ -148,7 +161,10 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     const before = stub!.modelRequests().length;
     await say(page, 'TURN-FOUR what do you know so far?');
     await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted.');
-    const sent = stub!.modelRequests().slice(before).find((request) => request.userTexts.some((text) => text.includes('TURN-FOUR')));
+    const sent = stub!
+      .modelRequests()
+      .slice(before)
+      .find((request) => request.userTexts.some((text) => text.includes('TURN-FOUR')));
     expect(sent).toBeDefined();
     const seen = JSON.stringify(sent);
     expect(seen).toContain('TURN-ONE');
@@ -172,7 +188,9 @@ for (const kind of ['plain folder', 'git repository'] as const) {
   });
 }
 
-test('"Branch from here" with Qwen continues from turn one\'s point; the original keeps its three turns, after a restart too', async ({ page }) => {
+test('"Branch from here" with Qwen continues from turn one\'s point; the original keeps its three turns, after a restart too', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const work = tempDir('e2e-branch');
   writeFileSync(path.join(work, 'notes.md'), 'the person keeps notes here\n');
@@ -198,7 +216,10 @@ test('"Branch from here" with Qwen continues from turn one\'s point; the origina
   const before = stub!.modelRequests().length;
   await say(page, 'TURN-BRANCH carry on from here');
   await expect(page.getByRole('article', { name: 'Qwen' })).toContainText('Noted.');
-  const sent = stub!.modelRequests().slice(before).find((request) => request.userTexts.some((text) => text.includes('TURN-BRANCH')));
+  const sent = stub!
+    .modelRequests()
+    .slice(before)
+    .find((request) => request.userTexts.some((text) => text.includes('TURN-BRANCH')));
   const seen = JSON.stringify(sent);
   expect(seen).toContain('TURN-ONE');
   expect(seen).not.toContain('TURN-THREE');
@@ -211,12 +232,17 @@ test('"Branch from here" with Qwen continues from turn one\'s point; the origina
   await list.getByRole('button', { name: new RegExp(`^${original} \\(branch\\)`) }).click();
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(2);
   await expect(page.getByRole('article', { name: 'Qwen' })).toContainText('Noted.');
-  await list.getByRole('button', { name: new RegExp(`^${original}(?! \\(branch\\))`) }).first().click();
+  await list
+    .getByRole('button', { name: new RegExp(`^${original}(?! \\(branch\\))`) })
+    .first()
+    .click();
   await expect(page.getByRole('article', { name: 'You' })).toHaveCount(3);
   await expect(page.getByRole('article', { name: 'Claude' })).toHaveCount(3);
 });
 
-test('a file over the checkpoint limit (set in Settings) is shown on the turn card, and the rewind says it cannot put it back', async ({ page }) => {
+test('a file over the checkpoint limit (set in Settings) is shown on the turn card, and the rewind says it cannot put it back', async ({
+  page,
+}) => {
   const work = tempDir('e2e-rewind-limit');
   writeFileSync(path.join(work, 'big.bin'), Buffer.alloc(2 * 1024 * 1024, 1));
   const dataDir = tempDir('e2e-rewind-limit-data');

@@ -1,7 +1,8 @@
 /**
  * The settings page in a real browser with the fake agent: an "always" answer listed under
  * Permissions and revoked (recorded in the conversation, the agent started afresh), every section
- * reachable by keyboard, Claude's own "Always Allow" revoked so that it asks again, the theme, the data folder, exporting every conversation; and the web
+ * reachable by keyboard, Claude's own "Always Allow" revoked so that it asks again, the theme, the data folder, exporting every
+ * conversation; and the web
  * host's "Working folder" field completing folder paths.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -67,7 +68,9 @@ test('an "always" answer is listed in Settings › Permissions and revoked there
   await expect(answers.getByRole('listitem')).toHaveCount(1);
   await expect(answers.getByRole('listitem', { name: 'Always allow — Fake: Write notes.txt' })).toContainText('Always allowed');
   await settings.getByRole('button', { name: 'Revoke Always allow for Fake: Write notes.txt' }).click();
-  await expect(settings.getByRole('status')).toHaveText('Fake starts afresh for its next message in this folder: rules it kept for the session are gone.');
+  await expect(settings.getByRole('status')).toHaveText(
+    'Fake starts afresh for its next message in this folder: rules it kept for the session are gone.',
+  );
   await expect(settings).toContainText('You have given no “always” answers.');
 
   // Recorded in the conversation, and the next message runs in a new agent process.
@@ -92,7 +95,9 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
         return { kind: 'text', chunks: ['Saved.'] };
       }
       const file = /write (\w+)/.exec(request.lastUserText)?.[1];
-      return file ? { kind: 'tool', name: 'Write', arguments: { file_path: path.join(work, `${file}.md`), content: `${file}\n` } } : { kind: 'text', chunks: ['Hello.'] };
+      return file
+        ? { kind: 'tool', name: 'Write', arguments: { file_path: path.join(work, `${file}.md`), content: `${file}\n` } }
+        : { kind: 'text', chunks: ['Hello.'] };
     },
   });
   host = await startWebHost(tempDir('e2e-settings-claude-data'), allAgentsHome(stub.url));
@@ -106,9 +111,16 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
   await expect(questions).toHaveCount(1);
   // Every option Claude offered, allow-once first, the "always" one marked as remembered.
   // claude-agent-acp 0.101 names them "Yes", "Yes, allow all edits during this session", "No".
-  await expect(questions.first().getByRole('button')).toHaveText(['1 Yes', '2 Yes, allow all edits during this session (remembered)', '3 No']);
+  await expect(questions.first().getByRole('button')).toHaveText([
+    '1 Yes',
+    '2 Yes, allow all edits during this session (remembered)',
+    '3 No',
+  ]);
   await expect(questions.first().getByRole('button', { name: /allow all edits/ })).toHaveClass(/\balways\b/);
-  await questions.first().getByRole('button', { name: /allow all edits/ }).click();
+  await questions
+    .first()
+    .getByRole('button', { name: /allow all edits/ })
+    .click();
   await expect(replies.last()).toContainText('Saved.');
   expect(readFileSync(path.join(work, 'one.md'), 'utf8')).toBe('one\n');
   await expect(questions.first()).toContainText('Claude remembers this answer.');
@@ -127,7 +139,9 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
   await expect(answer).toContainText('Claude: Write');
   await answer.getByRole('button', { name: /^Revoke Yes, allow all edits during this session for Claude: Write/ }).click();
   // This Claude keeps the rule for the session only (nothing in .claude/settings.local.json), so nothing else is named.
-  await expect(settings.getByRole('status')).toHaveText('Claude starts afresh for its next message in this folder: rules it kept for the session are gone.');
+  await expect(settings.getByRole('status')).toHaveText(
+    'Claude starts afresh for its next message in this folder: rules it kept for the session are gone.',
+  );
   await settings.getByRole('button', { name: 'Close settings' }).click();
 
   // Claude was started afresh: the same kind of edit is asked about again.
@@ -146,7 +160,15 @@ test('every settings section by keyboard: agents, toolboxes, instructions, appea
   const settings = page.getByRole('main', { name: 'Settings' });
   await expect(settings.getByRole('heading', { name: 'Settings', level: 1 })).toBeFocused();
   const tabs = settings.getByRole('tablist', { name: 'Settings sections' });
-  await expect(tabs.getByRole('tab')).toHaveText(['Agents', 'Toolboxes', 'Instructions', 'Permissions', 'Appearance', 'Data folder', 'Export']);
+  await expect(tabs.getByRole('tab')).toHaveText([
+    'Agents',
+    'Toolboxes',
+    'Instructions',
+    'Permissions',
+    'Appearance',
+    'Data folder',
+    'Export',
+  ]);
 
   // Agents: the catalog, and on request what one can do.
   const fake = settings.getByRole('listitem', { name: 'Fake', exact: true });
@@ -175,7 +197,9 @@ test('every settings section by keyboard: agents, toolboxes, instructions, appea
   await tabs.getByRole('tab', { name: 'Data folder' }).click();
   await expect(settings.getByLabel('Data folder path')).toHaveText(dataDir);
   // The turns so far kept checkpoints of their folder: the data folder says how much they take.
-  await expect(settings.getByLabel('Checkpoints')).toContainText(/Checkpoints of working folders \(kept as long as their conversations\): \d+(\.\d)? (KB|MB)/);
+  await expect(settings.getByLabel('Checkpoints')).toContainText(
+    /Checkpoints of working folders \(kept as long as their conversations\): \d+(\.\d)? (KB|MB)/,
+  );
 
   await tabs.getByRole('tab', { name: 'Export' }).click();
   const download = page.waitForEvent('download');

@@ -25,9 +25,14 @@ async function say(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'Send', exact: true }).click();
 }
 
-test('five agents in one conversation: one badge "Fake E +4", rows that hold their content; a failed last turn is marked in the list and counted on the title', async ({ page }) => {
+test('five agents in one conversation: one badge "Fake E +4", rows that hold their content; a failed last turn is marked in the list and counted on the title', async ({
+  page,
+}) => {
   const dataDir = tempDir('e2e-sidebar');
-  registerFakeAgents(dataDir, AGENTS.map((name) => ({ name })));
+  registerFakeAgents(
+    dataDir,
+    AGENTS.map((name) => ({ name })),
+  );
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   await page.goto(host.url);
   await chooseAgent(page, 'Fake A');
@@ -60,7 +65,11 @@ test('five agents in one conversation: one badge "Fake E +4", rows that hold the
   // Rows hold their content: no row runs into the next, and each badge lies inside its row.
   const boxes = await Promise.all([0, 1].map((index) => list.getByRole('listitem').nth(index).boundingBox()));
   expect(boxes[0]!.y + boxes[0]!.height).toBeLessThanOrEqual(boxes[1]!.y + 1);
-  const badge = await list.getByRole('listitem').filter({ hasText: 'hello Fake A' }).getByLabel(/^Agents: /).boundingBox();
+  const badge = await list
+    .getByRole('listitem')
+    .filter({ hasText: 'hello Fake A' })
+    .getByLabel(/^Agents: /)
+    .boundingBox();
   const row = await list.getByRole('listitem').filter({ hasText: 'hello Fake A' }).boundingBox();
   expect(badge!.y + badge!.height).toBeLessThanOrEqual(row!.y + row!.height);
   expect(badge!.x + badge!.width).toBeLessThanOrEqual(row!.x + row!.width);

@@ -84,9 +84,15 @@ test('an SSE server is refused for Codex in plain words; through the local bridg
 test('servers from a config you already have are imported when you choose them; a broken file is named by line', async ({ page }) => {
   const env = allAgentsHome(stub.url);
   mkdirSync(path.join(env.HOME!, '.cursor'), { recursive: true });
-  writeFileSync(path.join(env.HOME!, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { 'cursor-web': { url: lookup.httpUrl, headers: { Authorization: `Bearer ${TOKEN}` } } } }));
+  writeFileSync(
+    path.join(env.HOME!, '.cursor', 'mcp.json'),
+    JSON.stringify({ mcpServers: { 'cursor-web': { url: lookup.httpUrl, headers: { Authorization: `Bearer ${TOKEN}` } } } }),
+  );
   mkdirSync(path.join(env.HOME!, '.gemini'), { recursive: true });
-  writeFileSync(path.join(env.HOME!, '.gemini', 'settings.json'), '{\n  "mcpServers": {\n    "x": { "command": "x" }\n    "y": {}\n  }\n}\n');
+  writeFileSync(
+    path.join(env.HOME!, '.gemini', 'settings.json'),
+    '{\n  "mcpServers": {\n    "x": { "command": "x" }\n    "y": {}\n  }\n}\n',
+  );
   // The test env's own Gemini settings were in that file; Gemini is not used here.
   await start(page, 'Claude', env);
   await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
@@ -108,7 +114,9 @@ test('servers from a config you already have are imported when you choose them; 
   await expect(dialog.getByRole('combobox', { name: 'Toolbox set' })).toContainText('Web research (default)');
 });
 
-test('a switch to pi, which uses no tools, is flagged at the switch; the message goes without them this time, and the toolbox stays for Claude', async ({ page }) => {
+test('a switch to pi, which uses no tools, is flagged at the switch; the message goes without them this time, and the toolbox stays for Claude', async ({
+  page,
+}) => {
   await start(page, 'Claude');
   await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
@@ -132,7 +140,9 @@ test('a switch to pi, which uses no tools, is flagged at the switch; the message
   const ways = warning.getByRole('group', { name: 'Ways to send it' });
   // The Toolbox says what pi sees: none of them.
   await ways.getByRole('button', { name: 'Open Toolbox' }).click();
-  await expect(dialog.getByRole('region', { name: 'Tools' })).toContainText('None: your next message goes to pi, which uses no MCP servers, so none of these reach it.');
+  await expect(dialog.getByRole('region', { name: 'Tools' })).toContainText(
+    'None: your next message goes to pi, which uses no MCP servers, so none of these reach it.',
+  );
   await dialog.getByRole('button', { name: 'Close' }).click();
   // Sent as it is, it is refused (nothing is left out silently), and the message stays in the box.
   await send(page, 'hello pi');

@@ -37,7 +37,9 @@ async function send(page: Page, text: string): Promise<void> {
   await box.press('Enter');
 }
 
-test('a new user: first launch, a first message with each agent, a toolbox server, instructions, a switch, and a refusal resolved from its buttons', async ({ page }) => {
+test('a new user: first launch, a first message with each agent, a toolbox server, instructions, a switch, and a refusal resolved from its buttons', async ({
+  page,
+}) => {
   test.setTimeout(480_000);
   // First launch: an empty data folder.
   host = await startWebHost(tempDir('e2e-tour'), allAgentsHome(stub.url));
@@ -54,7 +56,9 @@ test('a new user: first launch, a first message with each agent, a toolbox serve
     await chooseAgent(page, name);
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`e2e-tour-${name}`));
     await send(page, `Hello ${name}, first time here`);
-    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, first time here`, { timeout: 90_000 });
+    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, first time here`, {
+      timeout: 90_000,
+    });
   }
   await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('listitem')).toHaveCount(AGENTS.length);
 
@@ -84,12 +88,16 @@ test('a new user: first launch, a first message with each agent, a toolbox serve
   await expect(instructions.getByRole('region', { name: 'Delivery preview' })).toContainText('Your instructions: system, added');
   await instructions.getByRole('button', { name: 'Save', exact: true }).click();
   const cannot = instructions.getByRole('list', { name: 'Agents that cannot take these instructions' });
-  await expect(cannot.getByRole('listitem').filter({ hasText: /^Gemini:/ })).toContainText('Gemini cannot add to its own prompt', { timeout: 60_000 });
+  await expect(cannot.getByRole('listitem').filter({ hasText: /^Gemini:/ })).toContainText('Gemini cannot add to its own prompt', {
+    timeout: 60_000,
+  });
   await instructions.getByRole('button', { name: 'Save anyway' }).click();
   await expect(instructions).toBeHidden();
   await send(page, 'Hello Claude, with instructions');
   await expect(page.getByRole('article', { name: /^Claude/ }).last()).toContainText('Hello Claude, with instructions', { timeout: 90_000 });
-  const toClaude = stub.modelRequests().find((request) => request.userTexts.some((text) => text.includes('Hello Claude, with instructions')));
+  const toClaude = stub
+    .modelRequests()
+    .find((request) => request.userTexts.some((text) => text.includes('Hello Claude, with instructions')));
   expect(toClaude?.system).toContain(MARKER);
   expect(toClaude?.userRaw).not.toContain(MARKER);
 
@@ -105,7 +113,9 @@ test('a new user: first launch, a first message with each agent, a toolbox serve
   await ways.getByRole('button', { name: "Don't send my instructions to Gemini" }).click();
   await expect(page.getByRole('article', { name: /^Gemini/ })).toContainText('Hello Gemini, take over', { timeout: 90_000 });
   await expect(page.getByRole('group', { name: 'Switched from Claude to Gemini' })).toContainText('handed off');
-  const toGemini = stub.modelRequests().filter((request) => request.dialect === 'gemini' && request.userTexts.some((text) => text.includes('Hello Gemini, take over')));
+  const toGemini = stub
+    .modelRequests()
+    .filter((request) => request.dialect === 'gemini' && request.userTexts.some((text) => text.includes('Hello Gemini, take over')));
   expect(toGemini.length).toBeGreaterThan(0);
   expect(JSON.stringify(toGemini)).not.toContain(MARKER);
   await page.screenshot({ path: 'e2e/artifacts/tour.png', fullPage: true });
@@ -124,10 +134,16 @@ function allButQwen(stubUrl: string): Record<string, string> {
       symlinkSync(path.join(testAgentsBin, name), path.join(bin, name));
     }
   }
-  return { ...env, PATH: [bin, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter), npm_config_cache: process.env.npm_config_cache ?? path.join(homedir(), '.npm') };
+  return {
+    ...env,
+    PATH: [bin, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
+    npm_config_cache: process.env.npm_config_cache ?? path.join(homedir(), '.npm'),
+  };
 }
 
-test('a new user, later: Qwen installed from the picker, five agents in one conversation with the list intact, a failure in another conversation marked there, a restart that reopens the last conversation', async ({ page }) => {
+test('a new user, later: Qwen installed from the picker, five agents in one conversation with the list intact, a failure in another conversation marked there, a restart that reopens the last conversation', async ({
+  page,
+}) => {
   test.setTimeout(600_000);
   const dataDir = tempDir('e2e-tour-later');
   const env = allButQwen(stub.url);
@@ -149,7 +165,9 @@ test('a new user, later: Qwen installed from the picker, five agents in one conv
       await chooseAgent(page, name);
     }
     await send(page, `Hello ${name}, in turn`);
-    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, in turn`, { timeout: 90_000 });
+    await expect(page.getByRole('article', { name: new RegExp(`^${name}`) }).last()).toContainText(`Hello ${name}, in turn`, {
+      timeout: 90_000,
+    });
   }
   const list = page.getByRole('list', { name: 'Conversations' });
   const shared = list.getByRole('listitem').filter({ hasText: 'Hello Claude, in turn' });

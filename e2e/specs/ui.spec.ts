@@ -19,7 +19,10 @@ import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const ARTIFACTS = path.resolve('e2e/artifacts');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const CODE_REPLY = ['Here is the fix:\n\n```ts\nconst answer: number = 42; // the answer\n```\n\n', 'See [the docs](https://example.com/docs).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'];
+const CODE_REPLY = [
+  'Here is the fix:\n\n```ts\nconst answer: number = 42; // the answer\n```\n\n',
+  'See [the docs](https://example.com/docs).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n',
+];
 
 /** A 1×1 PNG. */
 const DOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -51,13 +54,27 @@ async function chooseTheme(page: Page, label: 'Light' | 'Dark' | 'As the system'
   await page.getByRole('button', { name: 'Close settings' }).click();
 }
 
-/** Every axe-core finding on the page as it is, of any impact (issue 37: none in the conversation, the dialogs and Settings, in both themes). */
+/**
+ * Every axe-core finding on the page as it is, of any impact (issue 37: none in the conversation, the dialogs and Settings, in both
+ * themes).
+ */
 async function axeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => `${violation.impact ?? 'unknown'} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    return result.violations.map(
+      (violation) => `${violation.impact ?? 'unknown'} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
   });
 }
 
@@ -70,7 +87,10 @@ async function fakeAgentPage(page: Page): Promise<void> {
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-ui-work'));
 }
 
-test('Claude: highlighted code with a copy button, outside links, and an edit permission answered with the keyboard alone', async ({ page, context }) => {
+test('Claude: highlighted code with a copy button, outside links, and an edit permission answered with the keyboard alone', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(180_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const work = tempDir('e2e-ui-claude');
@@ -138,7 +158,9 @@ test('Claude: highlighted code with a copy button, outside links, and an edit pe
 test('Claude: an image pasted into the message goes to the model as an image', async ({ page }) => {
   test.setTimeout(180_000);
   const work = tempDir('e2e-ui-image');
-  stub = await startModelStub({ reply: (request) => (request.jsonSchema === undefined ? { kind: 'text', chunks: ['A single dot.'] } : undefined) });
+  stub = await startModelStub({
+    reply: (request) => (request.jsonSchema === undefined ? { kind: 'text', chunks: ['A single dot.'] } : undefined),
+  });
   host = await startWebHost(tempDir('e2e-ui-image-data'), allAgentsHome(stub.url));
   await page.goto(host.url);
   await chooseAgent(page, 'Claude');
@@ -162,7 +184,9 @@ test('Claude: an image pasted into the message goes to the model as an image', a
   expect(images[0]).toContain(DOT_PNG);
 });
 
-test('Claude: a card per tool call with its kind and one clear status, the output Claude read as it is, and a rejected edit still showing what it proposed', async ({ page }) => {
+test('Claude: a card per tool call with its kind and one clear status, the output Claude read as it is, and a rejected edit still showing what it proposed', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const work = tempDir('e2e-ui-tools');
   writeFileSync(path.join(work, 'readme.txt'), 'hello from the file\n');
@@ -196,7 +220,10 @@ test('Claude: a card per tool call with its kind and one clear status, the outpu
   await expect(read).toContainText('hello from the file');
   // Claude Code 2.1 (in claude-agent-acp 0.101) appends no notes of its own to a Read's output any
   // more (0.23.1 did, which the card folds away): the output reaches the model and the card as read.
-  const sent = stub.modelRequests().map((request) => request.toolResult ?? '').join('\n');
+  const sent = stub
+    .modelRequests()
+    .map((request) => request.toolResult ?? '')
+    .join('\n');
   expect(sent).toContain('hello from the file');
   expect(sent).not.toContain('<system-reminder>');
   await expect(read.locator('details.agent-notes')).toHaveCount(0);
@@ -244,7 +271,9 @@ test('shortcuts, Escape to stop, and "Jump to latest" while a long reply streams
   await page.keyboard.press('Alt+M');
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
   await page.keyboard.press('Control+K');
-  await expect(page.getByRole('searchbox', { name: 'Search conversations' }).or(page.getByRole('searchbox', { name: 'Search conversations' }))).toBeFocused();
+  await expect(
+    page.getByRole('searchbox', { name: 'Search conversations' }).or(page.getByRole('searchbox', { name: 'Search conversations' })),
+  ).toBeFocused();
   await page.keyboard.press('Alt+A');
   await expect(page.getByRole('combobox', { name: 'Agent' })).toBeFocused();
 
@@ -314,7 +343,10 @@ test('the narrow layouts at 700 and 480 px: no sideways scrolling, the list behi
   await expect(page.getByRole('article', { name: 'Fake' })).toBeVisible();
 });
 
-/** Opens each of the conversation's other dialogs in turn (Toolbox, Rewind, Branch, Ask several agents, the shortcuts); axe finds nothing in any. */
+/**
+ * Opens each of the conversation's other dialogs in turn (Toolbox, Rewind, Branch, Ask several agents, the shortcuts); axe finds nothing in
+ * any.
+ */
 async function otherDialogsPassAxe(page: Page): Promise<void> {
   const mine = page.getByRole('article', { name: 'You' }).first();
   const dialogs: Array<{ name: string; open: () => Promise<void>; close: string }> = [
@@ -352,7 +384,10 @@ async function otherDialogsPassAxe(page: Page): Promise<void> {
 test('light and dark themes, from the system or chosen, with screenshots of the main screens', async ({ page }) => {
   mkdirSync(ARTIFACTS, { recursive: true });
   await fakeAgentPage(page);
-  await send(page, 'Show me a table and some code:\n\n| agent | turns |\n|---|---|\n| Claude | 2 |\n| Qwen | 1 |\n\n```ts\n// hand the conversation over\nconst next: string = "qwen";\nawait send(next);\n```');
+  await send(
+    page,
+    'Show me a table and some code:\n\n| agent | turns |\n|---|---|\n| Claude | 2 |\n| Qwen | 1 |\n\n```ts\n// hand the conversation over\nconst next: string = "qwen";\nawait send(next);\n```',
+  );
   await expect(page.getByRole('article', { name: 'Fake' })).toBeVisible();
   const background = (): Promise<string> => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   // The page hears of a change of the system's setting a moment later: wait for it to follow.
@@ -412,7 +447,10 @@ test('light and dark themes, from the system or chosen, with screenshots of the 
   expect(await axeViolations(page)).toEqual([]);
 });
 
-test('messages: their time, copy, edit and resend, retry; a follow-up queued while a reply runs; plain search results; the list preview; recent folders', async ({ page, context }) => {
+test('messages: their time, copy, edit and resend, retry; a follow-up queued while a reply runs; plain search results; the list preview; recent folders', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await fakeAgentPage(page);

@@ -122,7 +122,11 @@ test('agents that are missing or crash are explained in the page, not in a conso
     JSON.stringify({
       agents: [
         { name: 'Ghost', command: `${dataDir}/no-such-agent` },
-        { name: 'Crashy', command: process.execPath, args: ['-e', "process.stderr.write('crashy: no model configured\\n'); process.exit(3)"] },
+        {
+          name: 'Crashy',
+          command: process.execPath,
+          args: ['-e', "process.stderr.write('crashy: no model configured\\n'); process.exit(3)"],
+        },
       ],
     }),
   );

@@ -31,11 +31,20 @@ describe('electron-builder.yml', () => {
 
   it('the same validation rejects a broken configuration', async () => {
     const config = await getConfig(root, path.join(root, 'electron-builder.yml'), null);
-    await expect(validateConfiguration({ ...config, linux: { ...config.linux, category: 42 }, notAnOption: true } as Configuration, new DebugLogger(false))).rejects.toThrow(/notAnOption|category/);
+    await expect(
+      validateConfiguration(
+        { ...config, linux: { ...config.linux, category: 42 }, notAnOption: true } as Configuration,
+        new DebugLogger(false),
+      ),
+    ).rejects.toThrow(/notAnOption|category/);
   });
 
   it('declares the update feed and the signing that updates are checked against, from the packaging environment', async () => {
-    const config = (await getConfig(root, path.join(root, 'electron-builder.yml'), null)) as Configuration & { publish?: unknown; forceCodeSigning?: boolean; win?: { signtoolOptions?: { publisherName?: string } } };
+    const config = (await getConfig(root, path.join(root, 'electron-builder.yml'), null)) as Configuration & {
+      publish?: unknown;
+      forceCodeSigning?: boolean;
+      win?: { signtoolOptions?: { publisherName?: string } };
+    };
     expect(config.publish).toEqual({ provider: 'generic', url: '${env.BATON_UPDATE_URL}' });
     expect(config.forceCodeSigning).toBe(true);
     expect(config.win?.signtoolOptions?.publisherName).toBe('${env.BATON_WIN_PUBLISHER}');
@@ -46,7 +55,11 @@ describe('electron-builder.yml', () => {
     const linux = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--linux'], { cwd: root, env, encoding: 'utf8' });
     expect(linux.status).toBe(1);
     expect(linux.stderr).toContain('BATON_UPDATE_URL');
-    const win = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--win'], { cwd: root, env: { ...env, BATON_UPDATE_URL: 'http://plain.example/feed' }, encoding: 'utf8' });
+    const win = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--win'], {
+      cwd: root,
+      env: { ...env, BATON_UPDATE_URL: 'http://plain.example/feed' },
+      encoding: 'utf8',
+    });
     expect(win.status).toBe(1);
     expect(win.stderr).toContain('BATON_UPDATE_URL');
     expect(win.stderr).toContain('BATON_WIN_PUBLISHER');

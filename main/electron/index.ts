@@ -49,7 +49,11 @@ function savedBounds(): Bounds {
   try {
     const saved = JSON.parse(readFileSync(stateFile(), 'utf8')) as Partial<Bounds>;
     if (typeof saved.width === 'number' && typeof saved.height === 'number' && saved.width >= 400 && saved.height >= 300) {
-      return { width: saved.width, height: saved.height, ...(typeof saved.x === 'number' && typeof saved.y === 'number' ? { x: saved.x, y: saved.y } : {}) };
+      return {
+        width: saved.width,
+        height: saved.height,
+        ...(typeof saved.x === 'number' && typeof saved.y === 'number' ? { x: saved.x, y: saved.y } : {}),
+      };
     }
   } catch {
     // First start, or an unreadable file: the default size.
@@ -64,7 +68,14 @@ async function openLink(url: string): Promise<void> {
     return;
   }
   if (!confirmedHosts.has(link.host)) {
-    const options = { type: 'question' as const, buttons: ['Open in browser', 'Cancel'], defaultId: 0, cancelId: 1, message: `Open ${link.host} in your browser?`, detail: link.href };
+    const options = {
+      type: 'question' as const,
+      buttons: ['Open in browser', 'Cancel'],
+      defaultId: 0,
+      cancelId: 1,
+      message: `Open ${link.host} in your browser?`,
+      detail: link.href,
+    };
     const { response } = window ? await dialog.showMessageBox(window, options) : await dialog.showMessageBox(options);
     if (response !== 0) {
       return;
@@ -179,7 +190,11 @@ async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, async (request) => {
     const file = await resolveStatic(rendererDir, new URL(request.url).pathname);
     return new Response(await readFile(file), {
-      headers: { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' },
+      headers: {
+        'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'x-content-type-options': 'nosniff',
+      },
     });
   });
   try {
@@ -195,7 +210,15 @@ async function start(): Promise<void> {
           ...(process.platform === 'linux' ? { backend: safeStorage.getSelectedStorageBackend() } : {}),
         }
       : undefined;
-    host = new Host({ dataDir, version: app.getVersion(), env, log: writeLog, logFile: log.file, ...(agentPackages ? { agentPackages } : {}), ...(keyWrapper ? { keyWrapper } : {}) });
+    host = new Host({
+      dataDir,
+      version: app.getVersion(),
+      env,
+      log: writeLog,
+      logFile: log.file,
+      ...(agentPackages ? { agentPackages } : {}),
+      ...(keyWrapper ? { keyWrapper } : {}),
+    });
   } catch (error) {
     dialog.showErrorBox('Baton could not start', error instanceof Error ? error.message : String(error));
     app.quit();

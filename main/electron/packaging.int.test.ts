@@ -34,7 +34,16 @@ beforeAll(() => {
   ensureBuilt();
   const standIn = tempDir('electron-dist');
   const binary = path.join(standIn, 'electron');
-  writeFileSync(binary, Buffer.concat([Buffer.from('#!/bin/sh\n# '), Buffer.from(SENTINEL), Buffer.from([1, SHIPPED_WIRE.length]), Buffer.from(SHIPPED_WIRE), Buffer.from('\necho stand-in\n')]));
+  writeFileSync(
+    binary,
+    Buffer.concat([
+      Buffer.from('#!/bin/sh\n# '),
+      Buffer.from(SENTINEL),
+      Buffer.from([1, SHIPPED_WIRE.length]),
+      Buffer.from(SHIPPED_WIRE),
+      Buffer.from('\necho stand-in\n'),
+    ]),
+  );
   chmodSync(binary, 0o755);
   writeFileSync(path.join(standIn, 'version'), '45.5.0');
   mkdirSync(path.join(standIn, 'resources'), { recursive: true });
@@ -43,7 +52,12 @@ beforeAll(() => {
     path.join(root, 'node_modules', '.bin', 'electron-builder'),
     ['--linux', 'dir', `-c.electronDist=${standIn}`, '-c.electronVersion=45.5.0', `-c.directories.output=${output}`, '-c.npmRebuild=false'],
     // The update feed is required by electron-builder.yml (packaging without it fails loudly).
-    { cwd: root, encoding: 'utf8', env: { ...process.env, CI: 'true', BATON_UPDATE_URL: 'https://updates.example.invalid/baton' }, timeout: 240_000 },
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', BATON_UPDATE_URL: 'https://updates.example.invalid/baton' },
+      timeout: 240_000,
+    },
   );
   appDir = path.join(output, 'linux-unpacked');
 }, 300_000);
@@ -52,19 +66,35 @@ describe('packaging with electron-builder (offline, stand-in Electron)', () => {
   it('produces app.asar with the built app and nothing of the sources, tests or fixtures', () => {
     expect(result.status, `${String(result.stdout)}\n${String(result.stderr)}`).toBe(0);
     const files = asar.listPackage(path.join(appDir, 'resources', 'app.asar'), { isPack: false });
-    for (const required of ['/dist/main/electron/index.js', '/dist/main/electron/preload.cjs', '/dist/main/host/Host.js', '/dist/main/host/toolbox/mcpBridge.js', '/dist/main/host/agents/agentLocks/claude/lock.json', '/dist/renderer/index.html', '/package.json']) {
+    for (const required of [
+      '/dist/main/electron/index.js',
+      '/dist/main/electron/preload.cjs',
+      '/dist/main/host/Host.js',
+      '/dist/main/host/toolbox/mcpBridge.js',
+      '/dist/main/host/agents/agentLocks/claude/lock.json',
+      '/dist/renderer/index.html',
+      '/package.json',
+    ]) {
       expect(files).toContain(required);
     }
     expect(files.some((file) => file.startsWith('/dist/renderer/assets/') && file.endsWith('.js'))).toBe(true);
     const own = files.filter((file) => !file.startsWith('/node_modules/'));
     expect(own.filter((file) => /\.(ts|tsx|cts|map)$/.test(file) || /\.test\./.test(file))).toEqual([]);
-    expect(own.filter((file) => /^\/(app|main|renderer|e2e|bench|scripts)\//.test(file) || file.startsWith('/dist/e2e') || file.startsWith('/dist/bench'))).toEqual([]);
+    expect(
+      own.filter(
+        (file) => /^\/(app|main|renderer|e2e|bench|scripts)\//.test(file) || file.startsWith('/dist/e2e') || file.startsWith('/dist/bench'),
+      ),
+    ).toEqual([]);
     // Tooling and test-only packages stay out.
     expect(files.some((file) => /^\/node_modules\/(vitest|@playwright|typescript|vite|electron-builder)\//.test(file))).toBe(false);
   });
 
-  it('unpacks better-sqlite3\'s native module beside the asar', () => {
-    expect(existsSync(path.join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))).toBe(true);
+  it("unpacks better-sqlite3's native module beside the asar", () => {
+    expect(
+      existsSync(
+        path.join(appDir, 'resources', 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
+      ),
+    ).toBe(true);
   });
 
   it('flips the fuses: no running as Node, no NODE_OPTIONS or --inspect, cookies encrypted, the app only from its asar', async () => {

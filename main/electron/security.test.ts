@@ -34,11 +34,28 @@ describe('the desktop window', () => {
 
   it('refuses and logs a forged or malformed IPC message, and passes a good one parsed', () => {
     const log: string[] = [];
-    expect(checkIpcRequest('https://evil.example/', 'listAgents', {}, (line) => log.push(line))).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
-    expect(checkIpcRequest(APP_PAGE, 'rm -rf', {}, (line) => log.push(line))).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: 'Unknown method.' } });
-    expect(checkIpcRequest(APP_PAGE, 'sendMessage', { conversationId: 'c', text: 42 }, (line) => log.push(line))).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringContaining('text') } });
-    expect(log).toEqual(['refused an IPC request: it came from https://evil.example/', 'refused an IPC request: unknown method "rm -rf"', 'refused an IPC request: malformed params for sendMessage']);
-    expect(checkIpcRequest(APP_PAGE, 'sendMessage', { conversationId: 'c', text: 'hi' }, (line) => log.push(line))).toEqual({ ok: true, method: 'sendMessage', params: { conversationId: 'c', text: 'hi' } });
+    expect(checkIpcRequest('https://evil.example/', 'listAgents', {}, (line) => log.push(line))).toMatchObject({
+      ok: false,
+      error: { code: 'InvalidRequest' },
+    });
+    expect(checkIpcRequest(APP_PAGE, 'rm -rf', {}, (line) => log.push(line))).toMatchObject({
+      ok: false,
+      error: { code: 'InvalidRequest', message: 'Unknown method.' },
+    });
+    expect(checkIpcRequest(APP_PAGE, 'sendMessage', { conversationId: 'c', text: 42 }, (line) => log.push(line))).toMatchObject({
+      ok: false,
+      error: { code: 'InvalidRequest', message: expect.stringContaining('text') },
+    });
+    expect(log).toEqual([
+      'refused an IPC request: it came from https://evil.example/',
+      'refused an IPC request: unknown method "rm -rf"',
+      'refused an IPC request: malformed params for sendMessage',
+    ]);
+    expect(checkIpcRequest(APP_PAGE, 'sendMessage', { conversationId: 'c', text: 'hi' }, (line) => log.push(line))).toEqual({
+      ok: true,
+      method: 'sendMessage',
+      params: { conversationId: 'c', text: 'hi' },
+    });
   });
 
   it('opens only http(s) links outside, and grants no permission', () => {

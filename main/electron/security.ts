@@ -52,7 +52,12 @@ export type CheckedRequest = { ok: true; method: Method; params: unknown } | { o
  * params parse with that method's schema. A forged or malformed one is refused and logged; the
  * app goes on.
  */
-export function checkIpcRequest(senderUrl: string | undefined, method: unknown, params: unknown, log: (line: string) => void): CheckedRequest {
+export function checkIpcRequest(
+  senderUrl: string | undefined,
+  method: unknown,
+  params: unknown,
+  log: (line: string) => void,
+): CheckedRequest {
   const refuse = (why: string, message: string): CheckedRequest => {
     log(`refused an IPC request: ${why}`);
     return { ok: false, error: toWireError(new InvalidRequestError(message)) };
@@ -65,7 +70,10 @@ export function checkIpcRequest(senderUrl: string | undefined, method: unknown, 
   }
   const parsed = requests[method].params.safeParse(params ?? {});
   if (!parsed.success) {
-    return refuse(`malformed params for ${method}`, `Bad parameters for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`);
+    return refuse(
+      `malformed params for ${method}`,
+      `Bad parameters for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`,
+    );
   }
   return { ok: true, method, params: parsed.data };
 }

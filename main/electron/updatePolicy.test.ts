@@ -11,12 +11,16 @@ describe('updates', () => {
   });
 
   it('go ahead where the signature is checked', () => {
-    expect(updateRefusal('win32', { provider: 'generic', url: 'https://updates.example/baton', publisherName: ['Baton contributors'] })).toBeNull();
+    expect(
+      updateRefusal('win32', { provider: 'generic', url: 'https://updates.example/baton', publisherName: ['Baton contributors'] }),
+    ).toBeNull();
     expect(updateRefusal('darwin', { provider: 'generic', url: 'https://updates.example/baton' })).toBeNull();
   });
 
   it("reads electron-builder's app-update.yml", () => {
-    const config = parseUpdateConfig("provider: generic\nurl: 'https://updates.example/baton'\npublisherName:\n  - Baton contributors\nupdaterCacheDirName: baton-updater\n");
+    const config = parseUpdateConfig(
+      "provider: generic\nurl: 'https://updates.example/baton'\npublisherName:\n  - Baton contributors\nupdaterCacheDirName: baton-updater\n",
+    );
     expect(config).toEqual({ provider: 'generic', url: 'https://updates.example/baton', publisherName: ['Baton contributors'] });
   });
 });

@@ -21,7 +21,9 @@ export function updateRefusal(platform: NodeJS.Platform, config: UpdateConfig | 
   switch (platform) {
     case 'win32': {
       const publishers = typeof config.publisherName === 'string' ? [config.publisherName] : (config.publisherName ?? []);
-      return publishers.length === 0 ? 'this build names no signing publisher (win.signtoolOptions.publisherName), so an update\'s signature could not be checked' : null;
+      return publishers.length === 0
+        ? "this build names no signing publisher (win.signtoolOptions.publisherName), so an update's signature could not be checked"
+        : null;
     }
     case 'darwin':
       return null;

@@ -144,8 +144,18 @@ export class Host {
       throw error;
     }
     const toolbox = this.toolbox;
-    const installer = new AgentInstaller(dataDir, env, (progress) => this.emit({ name: 'agentInstallProgress', payload: progress }), options.agentPackages);
-    const registry = new AgentRegistry({ dataDir, env, setting: () => this.store.getSetting('agents.registryUrl', z.string().nullable(), null) ?? undefined, log });
+    const installer = new AgentInstaller(
+      dataDir,
+      env,
+      (progress) => this.emit({ name: 'agentInstallProgress', payload: progress }),
+      options.agentPackages,
+    );
+    const registry = new AgentRegistry({
+      dataDir,
+      env,
+      setting: () => this.store.getSetting('agents.registryUrl', z.string().nullable(), null) ?? undefined,
+      log,
+    });
     const catalog = new AgentCatalog(dataDir, env, installer, registry);
     // Asked in the background: the list Baton shipped with (or the last good copy) serves meanwhile.
     void registry.refreshIfDue();
@@ -158,11 +168,22 @@ export class Host {
     this.launcher = LaunchRegistry.open({ dataDir, launch: bridgeLaunch(env, 'mcpLauncher.js'), secrets, log });
     SessionFolder.removeLeftovers(dataDir);
     // The turns are built last: the committer and the sessions reach them only once a turn runs.
-    this.committer = new Committer(this.store, (event) => this.emit(event), (conversationId, error) => this.turns.onStoreFailure(conversationId, error), secrets);
+    this.committer = new Committer(
+      this.store,
+      (event) => this.emit(event),
+      (conversationId, error) => this.turns.onStoreFailure(conversationId, error),
+      secrets,
+    );
     this.instructions = new InstructionSettings(this.store, env, dataDir, secrets);
     this.importReview = new ImportReview(this.store, homeDir);
     this.checkpoints = CheckpointStore.open(dataDir);
-    this.turnCheckpoints = new TurnCheckpoints(this.checkpoints, this.store, (conversationId, drafts) => this.committer.commit(conversationId, drafts), homeDir, log);
+    this.turnCheckpoints = new TurnCheckpoints(
+      this.checkpoints,
+      this.store,
+      (conversationId, drafts) => this.committer.commit(conversationId, drafts),
+      homeDir,
+      log,
+    );
     const common = { store: this.store, catalog, access, agentEnv: env, committer: this.committer, instructions: this.instructions };
     const pendingFolders = new PendingFolders();
     this.conversations = new ConversationSettings({
@@ -179,14 +200,26 @@ export class Host {
       settings: this.conversations,
       importReview: this.importReview,
       pool: this.pool,
-      turns: { activeTurnId: (conversationId) => this.turns.activeTurnId(conversationId), onStoreFailure: (conversationId, error) => this.turns.onStoreFailure(conversationId, error) },
+      turns: {
+        activeTurnId: (conversationId) => this.turns.activeTurnId(conversationId),
+        onStoreFailure: (conversationId, error) => this.turns.onStoreFailure(conversationId, error),
+      },
       secrets,
       log,
       dataDir,
       launcher: this.launcher,
       pendingFolders,
     });
-    this.turns = new Turns({ ...common, settings: this.conversations, importReview: this.importReview, sessions: this.sessions, pool: this.pool, log, checkpoints: this.turnCheckpoints, pendingFolders });
+    this.turns = new Turns({
+      ...common,
+      settings: this.conversations,
+      importReview: this.importReview,
+      sessions: this.sessions,
+      pool: this.pool,
+      log,
+      checkpoints: this.turnCheckpoints,
+      pendingFolders,
+    });
     this.history = new HistoryService(
       this.store,
       this.committer,
@@ -348,7 +381,9 @@ export class Host {
   private async dispatch<M extends Method>(method: M, raw: unknown): Promise<Result<M>> {
     const parsed = requests[method].params.safeParse(raw ?? {});
     if (!parsed.success) {
-      throw new InvalidRequestError(`Bad parameters for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`);
+      throw new InvalidRequestError(
+        `Bad parameters for ${method}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'params'}: ${issue.message}`).join('; ')}`,
+      );
     }
     const handler = this.handlers[method] as (params: Params<M>) => Result<M> | Promise<Result<M>>;
     const result = await handler(parsed.data as Params<M>);

@@ -92,7 +92,10 @@ describe('web host', () => {
   });
 
   it('does not honour the cookie of another port', async () => {
-    expect((await fetch(`${base}/`, { headers: { cookie: `baton_token=${server.token}; ${cookieName(server.port + 1)}=${server.token}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${base}/`, { headers: { cookie: `baton_token=${server.token}; ${cookieName(server.port + 1)}=${server.token}` } }))
+        .status,
+    ).toBe(401);
   });
 
   it('never serves files outside the renderer folder', async () => {
@@ -103,7 +106,10 @@ describe('web host', () => {
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const http = await import('node:http');
     const status = await new Promise<number>((resolve) => {
-      http.get({ host: '127.0.0.1', port: server.port, path: `/?token=${server.token}`, headers: { host: 'evil.example:80' } }, (response) => resolve(response.statusCode ?? 0));
+      http.get(
+        { host: '127.0.0.1', port: server.port, path: `/?token=${server.token}`, headers: { host: 'evil.example:80' } },
+        (response) => resolve(response.statusCode ?? 0),
+      );
     });
     expect(status).toBe(421);
   });
@@ -145,8 +151,22 @@ describe('uploads', () => {
     fetch(`${base}${UPLOAD_PATH}${method}`, { method: 'POST', body, headers: { cookie: cookie(), origin: base, ...headers } });
   const transcript = (title: string): string =>
     [
-      { conversationId: 'elsewhere', seq: 1, at: '2026-12-02T10:00:00Z', v: 1, type: 'conversation.created', payload: { title, agentId: 'claude', agentName: 'Claude', cwd: '/tmp' } },
-      { conversationId: 'elsewhere', seq: 2, at: '2026-12-02T10:00:01Z', v: 1, type: 'turn.started', payload: { turnId: 't1', agentId: 'claude', agentName: 'Claude', text: 'Grüße, a question' } },
+      {
+        conversationId: 'elsewhere',
+        seq: 1,
+        at: '2026-12-02T10:00:00Z',
+        v: 1,
+        type: 'conversation.created',
+        payload: { title, agentId: 'claude', agentName: 'Claude', cwd: '/tmp' },
+      },
+      {
+        conversationId: 'elsewhere',
+        seq: 2,
+        at: '2026-12-02T10:00:01Z',
+        v: 1,
+        type: 'turn.started',
+        payload: { turnId: 't1', agentId: 'claude', agentName: 'Claude', text: 'Grüße, a question' },
+      },
     ]
       .map((envelope) => JSON.stringify(envelope))
       .join('\n');
@@ -166,7 +186,10 @@ describe('uploads', () => {
   it('refuses an upload from another origin, without the cookie, of another method, or that is not UTF-8', async () => {
     const before = host.store.listSummaries({}).conversations.length;
     expect((await upload(transcript('Foreign'), { origin: 'http://127.0.0.1:1' })).status).toBe(403);
-    expect((await fetch(`${base}${UPLOAD_PATH}importConversation`, { method: 'POST', body: transcript('No cookie'), headers: { origin: base } })).status).toBe(401);
+    expect(
+      (await fetch(`${base}${UPLOAD_PATH}importConversation`, { method: 'POST', body: transcript('No cookie'), headers: { origin: base } }))
+        .status,
+    ).toBe(401);
     expect((await upload(transcript('Other'), {}, 'renameConversation')).status).toBe(404);
     expect((await fetch(`${base}${UPLOAD_PATH}importConversation`, { headers: { cookie: cookie() } })).status).toBe(405);
     const latin1 = await upload(new Blob([new Uint8Array([0x7b, 0x22, 0xe9, 0x22, 0x7d])]));
@@ -177,11 +200,15 @@ describe('uploads', () => {
 
   it('refuses a file over the import limit before reading it', async () => {
     const status = await new Promise<number | undefined>((resolve, reject) => {
-      const request = http.request(`${base}${UPLOAD_PATH}importConversation`, { method: 'POST', headers: { cookie: cookie(), origin: base, 'content-length': String(MAX_IMPORT_CHARS + 1) } }, (response) => {
-        response.resume();
-        request.destroy();
-        resolve(response.statusCode);
-      });
+      const request = http.request(
+        `${base}${UPLOAD_PATH}importConversation`,
+        { method: 'POST', headers: { cookie: cookie(), origin: base, 'content-length': String(MAX_IMPORT_CHARS + 1) } },
+        (response) => {
+          response.resume();
+          request.destroy();
+          resolve(response.statusCode);
+        },
+      );
       request.on('error', reject);
       request.write('{');
     });
@@ -257,22 +284,37 @@ describe('web host limits', () => {
     const interfaces = {
       eth0: [
         { address: '192.0.2.7', family: 'IPv4', internal: false, netmask: '255.255.255.0', mac: '00:00:00:00:00:00', cidr: '192.0.2.7/24' },
-        { address: 'fe80::1%eth0', family: 'IPv6', internal: false, netmask: 'ffff:ffff:ffff:ffff::', mac: '00:00:00:00:00:00', cidr: 'fe80::1/64', scopeid: 2 },
+        {
+          address: 'fe80::1%eth0',
+          family: 'IPv6',
+          internal: false,
+          netmask: 'ffff:ffff:ffff:ffff::',
+          mac: '00:00:00:00:00:00',
+          cidr: 'fe80::1/64',
+          scopeid: 2,
+        },
       ],
     } as const;
     const v4 = servedHostNames('0.0.0.0', interfaces as unknown as Parameters<typeof servedHostNames>[1]);
     expect(v4).toContain('192.0.2.7');
     expect(v4).not.toContain('0.0.0.0');
     expect(v4).not.toContain('[fe80::1]');
-    expect(servedHostNames('::', interfaces as unknown as Parameters<typeof servedHostNames>[1])).toEqual(expect.arrayContaining(['192.0.2.7', '[fe80::1]']));
+    expect(servedHostNames('::', interfaces as unknown as Parameters<typeof servedHostNames>[1])).toEqual(
+      expect.arrayContaining(['192.0.2.7', '[fe80::1]']),
+    );
     // A wildcard bind on this machine answers to its own interface addresses, not with 421.
     const wide = await startWebServer({ host, staticDir: tempDir('static-wide'), bindAddress: '0.0.0.0', exposed: true });
     try {
       const http = await import('node:http');
       const os = await import('node:os');
-      const own = Object.values(os.networkInterfaces()).flat().find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address ?? '127.0.0.1';
+      const own =
+        Object.values(os.networkInterfaces())
+          .flat()
+          .find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address ?? '127.0.0.1';
       const status = await new Promise<number>((resolve) => {
-        http.get({ host: '127.0.0.1', port: wide.port, path: '/', headers: { host: `${own}:${wide.port}` } }, (response) => resolve(response.statusCode ?? 0));
+        http.get({ host: '127.0.0.1', port: wide.port, path: '/', headers: { host: `${own}:${wide.port}` } }, (response) =>
+          resolve(response.statusCode ?? 0),
+        );
       });
       expect(status).toBe(401);
     } finally {
@@ -281,6 +323,8 @@ describe('web host limits', () => {
   });
 
   it('refuses to listen beyond this machine unless asked to (--host)', async () => {
-    await expect(startWebServer({ host, staticDir: tempDir('static-exposed'), bindAddress: '0.0.0.0' })).rejects.toThrow('serving on 0.0.0.0 needs --host 0.0.0.0');
+    await expect(startWebServer({ host, staticDir: tempDir('static-exposed'), bindAddress: '0.0.0.0' })).rejects.toThrow(
+      'serving on 0.0.0.0 needs --host 0.0.0.0',
+    );
   });
 });

@@ -18,7 +18,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { toWireError, InvalidRequestError } from '../../app/errors.js';
-import { clientMessageSchema, fileParams, isFileMethod, MAX_IMPORT_CHARS, UPLOAD_PATH, type HostMessage, type ResponseBody } from '../../app/ipc/index.js';
+import {
+  clientMessageSchema,
+  fileParams,
+  isFileMethod,
+  MAX_IMPORT_CHARS,
+  UPLOAD_PATH,
+  type HostMessage,
+  type ResponseBody,
+} from '../../app/ipc/index.js';
 import type { Host } from '../host/Host.js';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES, resolveStatic } from './staticFiles.js';
 
@@ -56,7 +64,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const token = options.token ?? randomBytes(24).toString('base64url');
   const bindAddress = options.bindAddress ?? '127.0.0.1';
   if (!LOOPBACK.has(bindAddress) && !options.exposed) {
-    throw new Error(`Baton serves only this machine (127.0.0.1); serving on ${bindAddress} needs --host ${bindAddress}, which lets anyone who can reach it and has the token use your agents.`);
+    throw new Error(
+      `Baton serves only this machine (127.0.0.1); serving on ${bindAddress} needs --host ${bindAddress}, which lets anyone who can reach it and has the token use your agents.`,
+    );
   }
   let port = 0;
   const hostNames = servedHostNames(bindAddress, os.networkInterfaces());
@@ -113,11 +123,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const address = request.socket.remoteAddress ?? '';
     const verdict = admit(fromQuery, cookieToken(request, port), address);
     if (verdict === 'turned-away') {
-      response.writeHead(429, { 'content-type': 'text/plain', 'retry-after': String(FAILURE_WINDOW_MS / 1000) }).end('Baton: too many wrong tokens; wait a minute, then open the address Baton printed.');
+      response
+        .writeHead(429, { 'content-type': 'text/plain', 'retry-after': String(FAILURE_WINDOW_MS / 1000) })
+        .end('Baton: too many wrong tokens; wait a minute, then open the address Baton printed.');
       return;
     }
     if (verdict === 'refused') {
-      response.writeHead(401, { 'content-type': 'text/plain' }).end('Baton: missing or wrong token. Open the address Baton printed when it started.');
+      response
+        .writeHead(401, { 'content-type': 'text/plain' })
+        .end('Baton: missing or wrong token. Open the address Baton printed when it started.');
       return;
     }
     if (url.pathname.startsWith(UPLOAD_PATH)) {
@@ -138,7 +152,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       // The token is exchanged for the cookie and leaves the address bar (and the history).
       url.searchParams.delete('token');
       response
-        .writeHead(303, { ...headers, 'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`, location: sameSiteLocation(url) })
+        .writeHead(303, {
+          ...headers,
+          'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+          location: sameSiteLocation(url),
+        })
         .end();
       return;
     }
@@ -155,9 +173,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
    */
   async function serveUpload(request: http.IncomingMessage, response: http.ServerResponse, method: string): Promise<void> {
     const answer = (status: number, body: ResponseBody): void => {
-      response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body));
+      response
+        .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+        .end(JSON.stringify(body));
     };
-    const refuse = (status: number, message: string): void => answer(status, { ok: false, error: toWireError(new InvalidRequestError(message)) });
+    const refuse = (status: number, message: string): void =>
+      answer(status, { ok: false, error: toWireError(new InvalidRequestError(message)) });
     const tooLarge = (): void => refuse(413, `The file is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB.`);
     if (!isFileMethod(method)) {
       refuse(404, `There is no upload for "${method}".`);
@@ -168,7 +189,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return;
     }
     if (!allowedHosts().some((allowed) => request.headers.origin === `http://${allowed}`)) {
-      refuse(403, 'An upload must come from Baton\'s own page.');
+      refuse(403, "An upload must come from Baton's own page.");
       return;
     }
     const declared = Number(request.headers['content-length'] ?? 0);
@@ -206,7 +227,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
     const address = request.socket.remoteAddress ?? '';
-    const verdict = allowedHosts().includes(request.headers.host ?? '') ? admit(url.searchParams.get('token'), cookieToken(request, port), address) : 'misdirected';
+    const verdict = allowedHosts().includes(request.headers.host ?? '')
+      ? admit(url.searchParams.get('token'), cookieToken(request, port), address)
+      : 'misdirected';
     if (verdict === 'misdirected') {
       reject(421, 'Misdirected Request');
     } else if (verdict === 'turned-away') {
@@ -253,7 +276,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const frame = clientMessageSchema.safeParse(json);
     if (!frame.success) {
       const id = typeof (json as { id?: unknown } | undefined)?.id === 'number' ? (json as { id: number }).id : null;
-      reply({ kind: 'response', id, ok: false, error: toWireError(new InvalidRequestError('Malformed message: expected {"kind":"request","id":number,"method":string,"params":object}.')) });
+      reply({
+        kind: 'response',
+        id,
+        ok: false,
+        error: toWireError(
+          new InvalidRequestError('Malformed message: expected {"kind":"request","id":number,"method":string,"params":object}.'),
+        ),
+      });
       return;
     }
     const body = await host.handle(frame.data.method, frame.data.params);

@@ -38,9 +38,16 @@ it('a host SIGKILLed mid-attempt keeps what streamed, marks the attempts interru
   const work = tempDir('attempts-crash-work');
   writeFileSync(path.join(work, 'shared.txt'), 'original\n');
   const first = await start(dataDir);
-  const { conversation } = await first.client.call<{ conversation: { conversationId: string } }>('newConversation', { agentId: fakeAgentId('Fake A'), cwd: work });
+  const { conversation } = await first.client.call<{ conversation: { conversationId: string } }>('newConversation', {
+    agentId: fakeAgentId('Fake A'),
+    cwd: work,
+  });
   const conversationId = conversation.conversationId;
-  await first.client.call('askAgents', { conversationId, text: 'slow', agents: [{ agentId: fakeAgentId('Fake A') }, { agentId: fakeAgentId('Fake B') }] });
+  await first.client.call('askAgents', {
+    conversationId,
+    text: 'slow',
+    agents: [{ agentId: fakeAgentId('Fake A') }, { agentId: fakeAgentId('Fake B') }],
+  });
   const parent = await read(first.client, conversationId);
   const item = parent.items.find((entry) => entry.kind === 'attempts');
   const attempts = item?.kind === 'attempts' ? item.attempts : [];
@@ -51,7 +58,9 @@ it('a host SIGKILLed mid-attempt keeps what streamed, marks the attempts interru
       .filter((envelope) => envelope.conversationId === id && envelope.type === 'message.chunk')
       .map((envelope) => (envelope.payload as { text: string }).text)
       .join('');
-  await expect.poll(() => attempts.map((attempt) => streamed(attempt.conversationId).split(' ').length >= 5), { timeout: 20_000 }).toEqual([true, true]);
+  await expect
+    .poll(() => attempts.map((attempt) => streamed(attempt.conversationId).split(' ').length >= 5), { timeout: 20_000 })
+    .toEqual([true, true]);
   await first.host.kill('SIGKILL');
   const before = new Map(attempts.map((attempt) => [attempt.conversationId, streamed(attempt.conversationId)]));
   // A folder of attempts that never got its list (a host killed before writing it).
@@ -66,7 +75,9 @@ it('a host SIGKILLed mid-attempt keeps what streamed, marks the attempts interru
     // Its copy is still there, listed with its attempts (which are open: they can be kept or set aside).
     expect(existsSync(attempt.folder)).toBe(true);
   }
-  const listed = JSON.parse(readFileSync(path.join(dataDir, 'attempts', item!.kind === 'attempts' ? item!.attemptsId : '', 'owner.json'), 'utf8')) as { copies: Array<{ root: string }> };
+  const listed = JSON.parse(
+    readFileSync(path.join(dataDir, 'attempts', item!.kind === 'attempts' ? item!.attemptsId : '', 'owner.json'), 'utf8'),
+  ) as { copies: Array<{ root: string }> };
   expect(listed.copies.map((copy) => copy.root).sort()).toEqual(attempts.map((attempt) => attempt.folder).sort());
   await expect.poll(() => readdirSync(path.join(dataDir, 'attempts'))).toEqual([item!.kind === 'attempts' ? item!.attemptsId : '']);
   // The person's folder was never touched.

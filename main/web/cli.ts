@@ -17,7 +17,11 @@ import { rememberedPort, rememberPort } from './rememberedPort.js';
 
 function openBrowser(url: string): void {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => console.error(`Could not open a browser; open the address above yourself.`));
@@ -48,8 +52,15 @@ async function main(): Promise<void> {
   const host = new Host({ dataDir: options.dataDir, log, logFile: file.file, env, ...(agentPackages ? { agentPackages } : {}) });
   // The port this data folder used last (the browser's cookie is per port), when it is free.
   const remembered = options.port === undefined ? rememberedPort(options.dataDir) : undefined;
-  const serve = (port: number) => startWebServer({ host, staticDir, port, log, ...(options.host ? { bindAddress: options.host, exposed: true } : {}) });
-  const server = await (remembered !== undefined ? serve(remembered).catch((error: unknown) => ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? serve(0) : Promise.reject(error))) : serve(options.port ?? 0)).catch(async (error: unknown) => {
+  const serve = (port: number) =>
+    startWebServer({ host, staticDir, port, log, ...(options.host ? { bindAddress: options.host, exposed: true } : {}) });
+  const server = await (
+    remembered !== undefined
+      ? serve(remembered).catch((error: unknown) =>
+          (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? serve(0) : Promise.reject(error),
+        )
+      : serve(options.port ?? 0)
+  ).catch(async (error: unknown) => {
     await host.dispose();
     throw error;
   });

@@ -24,10 +24,13 @@ beforeAll(() => ensureBuilt(), 120_000);
 afterEach(() => hosts.stopAll());
 
 function reduceEnvelopes(conversationId: string, envelopes: Envelope[]) {
-  return reduceAll(emptyTranscript(conversationId), envelopes.flatMap((envelope) => {
-    const parsed = parseEnvelope(envelope);
-    return parsed.ok ? [parsed.event] : [];
-  }));
+  return reduceAll(
+    emptyTranscript(conversationId),
+    envelopes.flatMap((envelope) => {
+      const parsed = parseEnvelope(envelope);
+      return parsed.ok ? [parsed.event] : [];
+    }),
+  );
 }
 
 /** True while `pid` runs (a zombie, ended and waiting to be reaped, does not count). */
@@ -43,31 +46,44 @@ function alive(pid: number): boolean {
 describe.skipIf(process.platform !== 'linux')('agents die with the host [reads Linux /proc]', () => {
   it.each([
     ['the host alone is SIGKILLed', false],
-    ['the host\'s whole process group is SIGKILLed', true],
-  ])('%s: the agent and everything in its group end within a few seconds', async (_, wholeGroup) => {
-    const dataDir = tempDir('lifeline');
-    registerFakeAgent(dataDir);
-    const host = await startWebHost(dataDir, env, 15_000, { ownGroup: wholeGroup });
-    running.push(host);
-    const client = await connectHostClient(host.url);
-    clients.push(client);
-    const { conversation } = await client.call<{ conversation: { conversationId: string } }>('newConversation', { agentId: FAKE_AGENT_ID, cwd: tempDir('work') });
-    await client.call('sendMessage', { conversationId: conversation.conversationId, text: 'outlive' });
-    let reply = '';
-    await expect
-      .poll(() => {
-        reply = client.pushed.filter((event) => event.type === 'message.chunk').map((event) => (event.payload as { text: string }).text).join('');
-        return reply;
-      }, { timeout: 20_000 })
-      .toMatch(/^Helper \d+ under agent \d+$/);
-    const [helper, agent] = [...reply.matchAll(/\d+/g)].map((match) => Number(match[0]));
-    expect(alive(helper!) && alive(agent!)).toBe(true);
-    if (wholeGroup) {
-      process.kill(-host.child.pid!, 'SIGKILL');
-    }
-    await host.kill('SIGKILL');
-    await expect.poll(() => [alive(agent!), alive(helper!)], { timeout: 5_000 }).toEqual([false, false]);
-  }, 60_000);
+    ["the host's whole process group is SIGKILLed", true],
+  ])(
+    '%s: the agent and everything in its group end within a few seconds',
+    async (_, wholeGroup) => {
+      const dataDir = tempDir('lifeline');
+      registerFakeAgent(dataDir);
+      const host = await startWebHost(dataDir, env, 15_000, { ownGroup: wholeGroup });
+      running.push(host);
+      const client = await connectHostClient(host.url);
+      clients.push(client);
+      const { conversation } = await client.call<{ conversation: { conversationId: string } }>('newConversation', {
+        agentId: FAKE_AGENT_ID,
+        cwd: tempDir('work'),
+      });
+      await client.call('sendMessage', { conversationId: conversation.conversationId, text: 'outlive' });
+      let reply = '';
+      await expect
+        .poll(
+          () => {
+            reply = client.pushed
+              .filter((event) => event.type === 'message.chunk')
+              .map((event) => (event.payload as { text: string }).text)
+              .join('');
+            return reply;
+          },
+          { timeout: 20_000 },
+        )
+        .toMatch(/^Helper \d+ under agent \d+$/);
+      const [helper, agent] = [...reply.matchAll(/\d+/g)].map((match) => Number(match[0]));
+      expect(alive(helper!) && alive(agent!)).toBe(true);
+      if (wholeGroup) {
+        process.kill(-host.child.pid!, 'SIGKILL');
+      }
+      await host.kill('SIGKILL');
+      await expect.poll(() => [alive(agent!), alive(helper!)], { timeout: 5_000 }).toEqual([false, false]);
+    },
+    60_000,
+  );
 });
 
 describe('a host killed mid-stream', () => {
@@ -75,10 +91,15 @@ describe('a host killed mid-stream', () => {
     const dataDir = tempDir('crash');
     registerFakeAgent(dataDir);
     const first = await start(dataDir);
-    const { conversation } = await first.client.call<{ conversation: { conversationId: string } }>('newConversation', { agentId: FAKE_AGENT_ID, cwd: tempDir('work') });
+    const { conversation } = await first.client.call<{ conversation: { conversationId: string } }>('newConversation', {
+      agentId: FAKE_AGENT_ID,
+      cwd: tempDir('work'),
+    });
     const { conversationId } = conversation;
     const { turnId } = await first.client.call<{ turnId: string }>('sendMessage', { conversationId, text: 'a long answer please' });
-    await expect.poll(() => first.client.pushed.filter((event) => event.type === 'message.chunk').length, { timeout: 20_000 }).toBeGreaterThan(40);
+    await expect
+      .poll(() => first.client.pushed.filter((event) => event.type === 'message.chunk').length, { timeout: 20_000 })
+      .toBeGreaterThan(40);
     await first.host.kill('SIGKILL');
     const pushed = [...first.client.pushed];
 
@@ -93,9 +114,18 @@ describe('a host killed mid-stream', () => {
     expect(state.items.some((item) => item.kind === 'notice' && item.text.startsWith('Interrupted'))).toBe(true);
 
     const next = await second.client.call<{ turnId: string }>('sendMessage', { conversationId, text: 'are you still there?' });
-    await expect.poll(() => second.client.pushed.some((event) => event.type === 'turn.ended' && (event.payload as { turnId: string }).turnId === next.turnId), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          second.client.pushed.some((event) => event.type === 'turn.ended' && (event.payload as { turnId: string }).turnId === next.turnId),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     const after = await second.client.call<{ events: Envelope[] }>('openConversation', { conversationId });
-    expect(reduceEnvelopes(conversationId, after.events).items.at(-1)).toMatchObject({ kind: 'agent', text: 'Fake reply: are you still there?' });
+    expect(reduceEnvelopes(conversationId, after.events).items.at(-1)).toMatchObject({
+      kind: 'agent',
+      text: 'Fake reply: are you still there?',
+    });
   }, 60_000);
 
   it('a second host on the same data folder refuses to start and names the first', async () => {

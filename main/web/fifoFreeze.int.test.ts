@@ -24,27 +24,40 @@ describe('an agent that opens FIFOs', () => {
     await web?.kill('SIGKILL');
   });
 
-  it.skipIf(process.platform === 'win32')('gets each read refused at once, and the host keeps serving the page', async () => {
-    ensureBuilt();
-    const dataDir = tempDir('fifo-host');
-    registerFakeAgent(dataDir);
-    web = await startWebHost(dataDir, { ...process.env, HOME: tempDir('home') });
-    client = await connectHostClient(web.url);
-    const work = tempDir('fifo-work');
-    const fifos = [1, 2, 3, 4, 5].map((index) => path.join(work, `pipe-${index}`));
-    execFileSync('mkfifo', fifos);
+  it.skipIf(process.platform === 'win32')(
+    'gets each read refused at once, and the host keeps serving the page',
+    async () => {
+      ensureBuilt();
+      const dataDir = tempDir('fifo-host');
+      registerFakeAgent(dataDir);
+      web = await startWebHost(dataDir, { ...process.env, HOME: tempDir('home') });
+      client = await connectHostClient(web.url);
+      const work = tempDir('fifo-work');
+      const fifos = [1, 2, 3, 4, 5].map((index) => path.join(work, `pipe-${index}`));
+      execFileSync('mkfifo', fifos);
 
-    const { conversation } = await client.call<{ conversation: { conversationId: string } }>('newConversation', { agentId: FAKE_AGENT_ID, cwd: work });
-    await client.call('sendMessage', { conversationId: conversation.conversationId, text: `read-all:${fifos.join(',')}` });
-    // Today's reads come back at once; a frozen host would never report them.
-    const reply = await until(() => client?.pushed.find((event) => event.type === 'message.chunk' && JSON.stringify(event.payload).includes('Read all')), 10_000);
-    const said = JSON.stringify(reply.payload);
-    expect(said.match(/is not a file/g)).toHaveLength(5);
+      const { conversation } = await client.call<{ conversation: { conversationId: string } }>('newConversation', {
+        agentId: FAKE_AGENT_ID,
+        cwd: work,
+      });
+      await client.call('sendMessage', { conversationId: conversation.conversationId, text: `read-all:${fifos.join(',')}` });
+      // Today's reads come back at once; a frozen host would never report them.
+      const reply = await until(
+        () => client?.pushed.find((event) => event.type === 'message.chunk' && JSON.stringify(event.payload).includes('Read all')),
+        10_000,
+      );
+      const said = JSON.stringify(reply.payload);
+      expect(said.match(/is not a file/g)).toHaveLength(5);
 
-    // The page (a file the host reads) is served while (and after) the agent asked.
-    const address = new URL(web.url);
-    const page = await fetch(`${address.origin}/`, { headers: { cookie: `${cookieName(Number(address.port))}=${address.searchParams.get('token')}` }, signal: AbortSignal.timeout(5_000) });
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<');
-  }, 60_000);
+      // The page (a file the host reads) is served while (and after) the agent asked.
+      const address = new URL(web.url);
+      const page = await fetch(`${address.origin}/`, {
+        headers: { cookie: `${cookieName(Number(address.port))}=${address.searchParams.get('token')}` },
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<');
+    },
+    60_000,
+  );
 });

@@ -1,4 +1,7 @@
-/** The built renderer's files, for the web host and the desktop's app:// protocol alike: confined to their folder, with one Content-Security-Policy. */
+/**
+ * The built renderer's files, for the web host and the desktop's app:// protocol alike: confined to their folder, with one
+ * Content-Security-Policy.
+ */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 

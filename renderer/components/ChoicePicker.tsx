@@ -12,7 +12,21 @@ import type { PickerEntry } from './SearchablePicker.js';
 export type ChoiceEntry = PickerEntry & { note?: string | undefined };
 
 /** The picker. The chosen value is also on the trigger as `data-value`. */
-export function ChoicePicker({ label, entries, value, onChange, describedBy, title }: { label: string; entries: readonly ChoiceEntry[]; value: string; onChange: (value: string) => void; describedBy?: string | undefined; title?: string | undefined }) {
+export function ChoicePicker({
+  label,
+  entries,
+  value,
+  onChange,
+  describedBy,
+  title,
+}: {
+  label: string;
+  entries: readonly ChoiceEntry[];
+  value: string;
+  onChange: (value: string) => void;
+  describedBy?: string | undefined;
+  title?: string | undefined;
+}) {
   const current = entries.find((entry) => entry.value === value);
   return (
     <Select.Root value={value} onValueChange={onChange}>

@@ -34,7 +34,12 @@ export function CodeBlock({ node, children }: { node?: HastNode; children?: Reac
     <div className="code-block">
       <div className="code-header">
         <span className="code-language">{language ?? 'text'}</span>
-        <button type="button" className="code-copy" aria-label={`${copied ? 'Copied' : 'Copy'} ${language ?? ''} code`.replace('  ', ' ')} onClick={() => copy(textOf(node).replace(/\n$/, ''))}>
+        <button
+          type="button"
+          className="code-copy"
+          aria-label={`${copied ? 'Copied' : 'Copy'} ${language ?? ''} code`.replace('  ', ' ')}
+          onClick={() => copy(textOf(node).replace(/\n$/, ''))}
+        >
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>

@@ -10,8 +10,8 @@ export function ConnectionBanner() {
   if (connection === 'unauthorized') {
     return (
       <div className="connection-banner" role="alert">
-        This window is no longer signed in to Baton (it was restarted, or its token changed), so it stopped reconnecting. Open the address Baton printed when it started
-        (<code>Baton is running at http://127.0.0.1:…/?token=…</code>) to get back in.
+        This window is no longer signed in to Baton (it was restarted, or its token changed), so it stopped reconnecting. Open the address
+        Baton printed when it started (<code>Baton is running at http://127.0.0.1:…/?token=…</code>) to get back in.
       </div>
     );
   }

@@ -7,7 +7,25 @@ import type { ReactNode } from 'react';
 import { useModalDialog } from './useModalDialog.js';
 
 /** A modal dialog titled `title` (its accessible name). */
-export function DialogFrame({ open, id, title, className, hint, onClose, actions, children }: { open: boolean; id: string; title: string; className: string; hint?: ReactNode; onClose: () => void; actions: ReactNode; children: ReactNode }) {
+export function DialogFrame({
+  open,
+  id,
+  title,
+  className,
+  hint,
+  onClose,
+  actions,
+  children,
+}: {
+  open: boolean;
+  id: string;
+  title: string;
+  className: string;
+  hint?: ReactNode;
+  onClose: () => void;
+  actions: ReactNode;
+  children: ReactNode;
+}) {
   const element = useModalDialog(open);
   return (
     <dialog ref={element} className={className} aria-labelledby={id} onClose={onClose}>

@@ -6,7 +6,12 @@ import { useEffect, useRef, useState } from 'react';
 import { selectActiveTranscript } from '../store/selectors/transcript.js';
 import { useBaton } from '../store/index.js';
 
-const ENDINGS: Record<string, string> = { completed: 'replied', cancelled: 'stopped', failed: 'could not finish its reply', interrupted: 'was interrupted' };
+const ENDINGS: Record<string, string> = {
+  completed: 'replied',
+  cancelled: 'stopped',
+  failed: 'could not finish its reply',
+  interrupted: 'was interrupted',
+};
 
 /** The live region. */
 export function ReplyAnnouncer() {

@@ -24,10 +24,25 @@ function matches(entry: PickerEntry, query: string): boolean {
 }
 
 /** The picker. */
-export function SearchablePicker({ label, entries, value, onChange, describedBy }: { label: string; entries: readonly PickerEntry[]; value: string; onChange: (value: string) => void; describedBy?: string | undefined }) {
+export function SearchablePicker({
+  label,
+  entries,
+  value,
+  onChange,
+  describedBy,
+}: {
+  label: string;
+  entries: readonly PickerEntry[];
+  value: string;
+  onChange: (value: string) => void;
+  describedBy?: string | undefined;
+}) {
   const [query, setQuery] = useState<string | null>(null);
   const selected = entries.find((entry) => entry.value === value) ?? null;
-  const items = useMemo(() => (query === null || query === '' ? [...entries] : entries.filter((entry) => matches(entry, query))), [entries, query]);
+  const items = useMemo(
+    () => (query === null || query === '' ? [...entries] : entries.filter((entry) => matches(entry, query))),
+    [entries, query],
+  );
   const { isOpen, getInputProps, getMenuProps, getItemProps, getToggleButtonProps, highlightedIndex } = useCombobox<PickerEntry>({
     items,
     selectedItem: selected,
@@ -46,8 +61,21 @@ export function SearchablePicker({ label, entries, value, onChange, describedBy 
   return (
     <span className="searchable-picker">
       <span className="agent-picker-field">
-        <input {...getInputProps({ 'aria-label': label, ...(describedBy ? { 'aria-describedby': describedBy } : {}), placeholder: `Search ${entries.length} entries`, title: selected?.description })} className="agent-picker-input" />
-        <button type="button" className="agent-picker-toggle" {...getToggleButtonProps({ 'aria-label': `All ${label.toLowerCase()} choices (${entries.length})` })} tabIndex={-1}>
+        <input
+          {...getInputProps({
+            'aria-label': label,
+            ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+            placeholder: `Search ${entries.length} entries`,
+            title: selected?.description,
+          })}
+          className="agent-picker-input"
+        />
+        <button
+          type="button"
+          className="agent-picker-toggle"
+          {...getToggleButtonProps({ 'aria-label': `All ${label.toLowerCase()} choices (${entries.length})` })}
+          tabIndex={-1}
+        >
           ▾
         </button>
       </span>
@@ -55,7 +83,13 @@ export function SearchablePicker({ label, entries, value, onChange, describedBy 
         {isOpen && items.length === 0 ? <li className="agent-picker-empty">Nothing matches “{query}”.</li> : null}
         {isOpen
           ? items.map((entry, index) => (
-              <li key={entry.value} {...getItemProps({ item: entry, index, 'aria-label': entry.name })} className={['agent-option', highlightedIndex === index ? 'highlighted' : '', entry.value === value ? 'selected' : ''].filter(Boolean).join(' ')}>
+              <li
+                key={entry.value}
+                {...getItemProps({ item: entry, index, 'aria-label': entry.name })}
+                className={['agent-option', highlightedIndex === index ? 'highlighted' : '', entry.value === value ? 'selected' : '']
+                  .filter(Boolean)
+                  .join(' ')}
+              >
                 <span className="agent-option-text">
                   <span className="agent-option-name">
                     {entry.name}

@@ -55,7 +55,12 @@ export function Shortcuts() {
       } else if (event.altKey && (event.code === 'KeyM' || key === 'm')) {
         event.preventDefault();
         focus('textarea[aria-label="Message"]');
-      } else if (key === 'escape' && !document.querySelector('dialog[open]') && !useBaton.getState().settings && selectActiveTranscript(useBaton.getState())?.activeTurnId) {
+      } else if (
+        key === 'escape' &&
+        !document.querySelector('dialog[open]') &&
+        !useBaton.getState().settings &&
+        selectActiveTranscript(useBaton.getState())?.activeTurnId
+      ) {
         void cancel();
       } else if (event.key === '?' && !typing(event.target) && !document.querySelector('dialog[open]')) {
         event.preventDefault();
@@ -69,11 +74,20 @@ export function Shortcuts() {
     return null;
   }
   return (
-    <DialogFrame open={true} id="shortcuts-title" title="Keyboard shortcuts" className="shortcuts-dialog" onClose={() => setOpen(false)} actions={<>
-        <button type="button" className="primary" onClick={() => setOpen(false)}>
-          Close
-        </button>
-            </>}>
+    <DialogFrame
+      open={true}
+      id="shortcuts-title"
+      title="Keyboard shortcuts"
+      className="shortcuts-dialog"
+      onClose={() => setOpen(false)}
+      actions={
+        <>
+          <button type="button" className="primary" onClick={() => setOpen(false)}>
+            Close
+          </button>
+        </>
+      }
+    >
       <table>
         <tbody>
           {SHORTCUTS.map((shortcut) => (

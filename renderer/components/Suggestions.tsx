@@ -6,9 +6,28 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 /** Listbox "<label>" with id `<prefix>-suggestions`; the highlighted option is the active one. */
-export function SuggestionList({ prefix, label, className, options, highlight, choose }: { prefix: string; label: string; className?: string; options: ReadonlyArray<{ key: string; content: ReactNode }>; highlight: number; choose: (index: number) => void }) {
+export function SuggestionList({
+  prefix,
+  label,
+  className,
+  options,
+  highlight,
+  choose,
+}: {
+  prefix: string;
+  label: string;
+  className?: string;
+  options: ReadonlyArray<{ key: string; content: ReactNode }>;
+  highlight: number;
+  choose: (index: number) => void;
+}) {
   return (
-    <ul className={className ? `command-suggestions ${className}` : 'command-suggestions'} id={`${prefix}-suggestions`} role="listbox" aria-label={label}>
+    <ul
+      className={className ? `command-suggestions ${className}` : 'command-suggestions'}
+      id={`${prefix}-suggestions`}
+      role="listbox"
+      aria-label={label}
+    >
       {options.map((option, index) => (
         <li
           key={option.key}

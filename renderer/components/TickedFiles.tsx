@@ -38,7 +38,8 @@ export function TickedFiles<F extends { path: string }>({
         {files.map((file) => (
           <li key={file.path} aria-label={itemName(file)}>
             <label className="checkbox">
-              <input type="checkbox" checked={ticked.includes(file.path)} onChange={(event) => tick(file.path, event.target.checked)} /> {boxLabel(file)}
+              <input type="checkbox" checked={ticked.includes(file.path)} onChange={(event) => tick(file.path, event.target.checked)} />{' '}
+              {boxLabel(file)}
             </label>
             {view(file)}
           </li>

@@ -9,7 +9,11 @@ describe('markdownBlocks', () => {
   });
 
   it('keeps a fenced code block with blank lines whole, and an unclosed fence open to the end', () => {
-    expect(texts('Before\n\n```ts\nconst a = 1;\n\n\nconst b = 2;\n```\n\nAfter')).toEqual(['Before', '```ts\nconst a = 1;\n\n\nconst b = 2;\n```', 'After']);
+    expect(texts('Before\n\n```ts\nconst a = 1;\n\n\nconst b = 2;\n```\n\nAfter')).toEqual([
+      'Before',
+      '```ts\nconst a = 1;\n\n\nconst b = 2;\n```',
+      'After',
+    ]);
     expect(texts('```\nopen\n\nstill code')).toEqual(['```\nopen\n\nstill code']);
     // A shorter or different fence does not close it.
     expect(texts('````\na\n```\n\nb\n````\n\nc')).toEqual(['````\na\n```\n\nb\n````', 'c']);
@@ -32,7 +36,13 @@ describe('markdownBlocks', () => {
   });
 
   it('cuts a long paragraph at spaces outside inline spans, and earlier cuts never move', () => {
-    const words = Array.from({ length: 2_000 }, (_, index) => (index === 300 ? '`code with spaces and more words than fit in the rest of a segment`' : index % 50 === 1 ? '**bold words here**' : 'word')).join(' ');
+    const words = Array.from({ length: 2_000 }, (_, index) =>
+      index === 300
+        ? '`code with spaces and more words than fit in the rest of a segment`'
+        : index % 50 === 1
+          ? '**bold words here**'
+          : 'word',
+    ).join(' ');
     const block = markdownBlocks(words)[0]!;
     expect(block.segments!.length).toBeGreaterThan(2);
     expect(block.segments!.join(' ')).toBe(words);

@@ -25,7 +25,11 @@ const UNDERLINE_OR_ROW = /\n {0,3}(=+|-+\s*$|\|)/m;
 
 /** The blocks of `text`. */
 export function markdownBlocks(text: string): MarkdownBlock[] {
-  return splitLines(text).map((block) => (block.length <= SEGMENT_CHARS || NOT_PARAGRAPH.test(block) || UNDERLINE_OR_ROW.test(block) ? { text: block } : { text: block, segments: paragraphSegments(block) }));
+  return splitLines(text).map((block) =>
+    block.length <= SEGMENT_CHARS || NOT_PARAGRAPH.test(block) || UNDERLINE_OR_ROW.test(block)
+      ? { text: block }
+      : { text: block, segments: paragraphSegments(block) },
+  );
 }
 
 /** Top-level blocks as text; each keeps its own lines, blank lines between blocks are dropped. */
@@ -96,7 +100,8 @@ function paragraphSegments(paragraph: string): string[] {
   for (let index = 0; index < paragraph.length; index += 1) {
     const code = paragraph.charCodeAt(index);
     if (code === 32 && index - start >= SEGMENT_CHARS && index + 1 < paragraph.length) {
-      const open = ticks % 2 !== 0 || stars % 2 !== 0 || unders % 2 !== 0 || tildes % 2 !== 0 || brackets !== 0 || angles !== 0 || parens !== 0;
+      const open =
+        ticks % 2 !== 0 || stars % 2 !== 0 || unders % 2 !== 0 || tildes % 2 !== 0 || brackets !== 0 || angles !== 0 || parens !== 0;
       // The next segment must start with a letter, so it cannot open a block of its own.
       if (!open && /\p{L}/u.test(paragraph[index + 1]!)) {
         segments.push(paragraph.slice(start, index));
@@ -105,17 +110,39 @@ function paragraphSegments(paragraph: string): string[] {
       continue;
     }
     switch (code) {
-      case 96: ticks += 1; break; // `
-      case 42: stars += 1; break; // *
-      case 95: unders += 1; break; // _
-      case 126: tildes += 1; break; // ~
-      case 91: brackets += 1; break; // [
-      case 93: brackets -= 1; break; // ]
-      case 60: angles += 1; break; // <
-      case 62: angles -= 1; break; // >
-      case 40: parens += 1; break; // (
-      case 41: parens -= 1; break; // )
-      case 92: index += 1; break; // \ escapes the next character
+      case 96:
+        ticks += 1;
+        break; // `
+      case 42:
+        stars += 1;
+        break; // *
+      case 95:
+        unders += 1;
+        break; // _
+      case 126:
+        tildes += 1;
+        break; // ~
+      case 91:
+        brackets += 1;
+        break; // [
+      case 93:
+        brackets -= 1;
+        break; // ]
+      case 60:
+        angles += 1;
+        break; // <
+      case 62:
+        angles -= 1;
+        break; // >
+      case 40:
+        parens += 1;
+        break; // (
+      case 41:
+        parens -= 1;
+        break; // )
+      case 92:
+        index += 1;
+        break; // \ escapes the next character
     }
   }
   segments.push(paragraph.slice(start));

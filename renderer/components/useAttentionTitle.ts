@@ -10,7 +10,12 @@ const BASE_TITLE = 'Baton';
 
 /** Keeps document.title counting the conversations that need the person. */
 export function useAttentionTitle(): void {
-  const count = useBaton((state) => state.conversations.filter((conversation) => (conversation.lastTurnFailed && !conversation.running) || conversation.pendingPermissions > 0).length);
+  const count = useBaton(
+    (state) =>
+      state.conversations.filter(
+        (conversation) => (conversation.lastTurnFailed && !conversation.running) || conversation.pendingPermissions > 0,
+      ).length,
+  );
   useEffect(() => {
     document.title = count > 0 ? `(${count}) ${BASE_TITLE}` : BASE_TITLE;
   }, [count]);

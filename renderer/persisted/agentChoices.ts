@@ -33,7 +33,12 @@ export function agentChoices(agentId: string): AgentChoices | undefined {
     return undefined;
   }
   const options = entry.options.filter((option) => typeof option?.id === 'string' && Array.isArray(option.options));
-  return options.length > 0 ? { options, chosen: Object.fromEntries(Object.entries(entry.chosen).filter((pair): pair is [string, string] => typeof pair[1] === 'string')) } : undefined;
+  return options.length > 0
+    ? {
+        options,
+        chosen: Object.fromEntries(Object.entries(entry.chosen).filter((pair): pair is [string, string] => typeof pair[1] === 'string')),
+      }
+    : undefined;
 }
 
 /** Remembers the options an agent offered (keeping the choices made earlier; `choicesToApply` drops those no longer offered). */
@@ -64,7 +69,10 @@ export function rememberChoice(agentId: string, optionId: string, value: string)
  * choice of an option it still offers, with a value it still offers. (A new session's defaults are
  * not known beforehand, so a choice equal to one is applied too; setting it again changes nothing.)
  */
-export function choicesToApply(choices: AgentChoices | undefined, override: Record<string, string> = {}): Array<{ optionId: string; value: string }> {
+export function choicesToApply(
+  choices: AgentChoices | undefined,
+  override: Record<string, string> = {},
+): Array<{ optionId: string; value: string }> {
   if (!choices) {
     return [];
   }

@@ -1,6 +1,9 @@
 /**
- * The renderer's one zustand store, made of slices: host (connection, log-ins, errors), agents (the list, the registry, cards, installs), transcripts (the
- * open conversation), composer (what is being written, the queue), drafts (what the next message goes with), history (the list and its actions), search, the Instructions and Toolbox dialogs, the settings page, the review of an imported conversation, going back (rewind, branch), and asking several agents (attempts). Actions go through `api`;
+ * The renderer's one zustand store, made of slices: host (connection, log-ins, errors), agents (the list, the registry, cards, installs),
+ * transcripts (the
+ * open conversation), composer (what is being written, the queue), drafts (what the next message goes with), history (the list and its
+ * actions), search, the Instructions and Toolbox dialogs, the settings page, the review of an imported conversation, going back (rewind,
+ * branch), and asking several agents (attempts). Actions go through `api`;
  * components only select state and call actions.
  */
 import { create } from 'zustand';

@@ -28,7 +28,11 @@ describe('applyEnvelopes', () => {
   });
 
   it('moves past an event it cannot read instead of stalling', () => {
-    const state = applyEnvelopes(emptyBuffered('c'), [history[0]!, envelope(2, 'notice', { severity: 'loud' }), envelope(3, 'notice', { severity: 'info', text: 'after' })]).state;
+    const state = applyEnvelopes(emptyBuffered('c'), [
+      history[0]!,
+      envelope(2, 'notice', { severity: 'loud' }),
+      envelope(3, 'notice', { severity: 'info', text: 'after' }),
+    ]).state;
     expect(state.lastSeq).toBe(3);
     expect(state.items.at(-1)).toMatchObject({ kind: 'notice', text: 'after' });
   });
@@ -41,12 +45,42 @@ describe('applyEnvelopes', () => {
 
 describe('readInSlices', () => {
   it('folds a long read in slices, pausing between them, to the same state as one fold', async () => {
-    const long: Envelope[] = [{ conversationId: 'c1', seq: 1, at: '2026-01-01T00:00:00Z', v: 1, type: 'conversation.created', payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' } }];
+    const long: Envelope[] = [
+      {
+        conversationId: 'c1',
+        seq: 1,
+        at: '2026-01-01T00:00:00Z',
+        v: 1,
+        type: 'conversation.created',
+        payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' },
+      },
+    ];
     for (let turn = 0; turn < 1500; turn += 1) {
       const at = '2026-01-01T00:00:01Z';
-      long.push({ conversationId: 'c1', seq: long.length + 1, at, v: 1, type: 'turn.started', payload: { turnId: `t${turn}`, agentId: 'a', agentName: 'A', text: `q${turn}` } });
-      long.push({ conversationId: 'c1', seq: long.length + 1, at, v: 1, type: 'message.chunk', payload: { turnId: `t${turn}`, text: `r${turn}` } });
-      long.push({ conversationId: 'c1', seq: long.length + 1, at, v: 1, type: 'turn.ended', payload: { turnId: `t${turn}`, outcome: 'completed' } });
+      long.push({
+        conversationId: 'c1',
+        seq: long.length + 1,
+        at,
+        v: 1,
+        type: 'turn.started',
+        payload: { turnId: `t${turn}`, agentId: 'a', agentName: 'A', text: `q${turn}` },
+      });
+      long.push({
+        conversationId: 'c1',
+        seq: long.length + 1,
+        at,
+        v: 1,
+        type: 'message.chunk',
+        payload: { turnId: `t${turn}`, text: `r${turn}` },
+      });
+      long.push({
+        conversationId: 'c1',
+        seq: long.length + 1,
+        at,
+        v: 1,
+        type: 'turn.ended',
+        payload: { turnId: `t${turn}`, outcome: 'completed' },
+      });
     }
     let pauses = 0;
     const pause = (): Promise<void> => {

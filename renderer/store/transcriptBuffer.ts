@@ -3,7 +3,14 @@
  * history and pushed events can interleave). Events after a gap wait until the gap is filled.
  */
 import { parseEnvelope, type Envelope, type TranscriptEvent, type UnknownEvent } from '../../app/events/index.js';
-import { emptyTranscript, reduceAll, startFold, tailTranscript, type ConversationContext, type TranscriptState } from '../../app/transcript/index.js';
+import {
+  emptyTranscript,
+  reduceAll,
+  startFold,
+  tailTranscript,
+  type ConversationContext,
+  type TranscriptState,
+} from '../../app/transcript/index.js';
 
 /** A transcript (possibly only its tail, from `firstSeq`) plus the events that arrived ahead of a gap. */
 export type BufferedTranscript = { state: TranscriptState; waiting: ReadonlyMap<number, Envelope>; firstSeq: number };

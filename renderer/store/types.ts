@@ -7,7 +7,15 @@ import type { InstructionText } from '../../app/instructions/bundle.js';
 import type { AgentInstructionSettings } from '../../app/instructions/delivery.js';
 import type { InjectorChoice } from '../../app/instructions/injectors.js';
 import type { Result } from '../../app/ipc/index.js';
-import type { AgentProcess, AgentSession, ImportCandidate, ImportReview, InstructionPreview, ProcessSharing, SearchHit } from '../../app/ipc/index.js';
+import type {
+  AgentProcess,
+  AgentSession,
+  ImportCandidate,
+  ImportReview,
+  InstructionPreview,
+  ProcessSharing,
+  SearchHit,
+} from '../../app/ipc/index.js';
 import type { CatalogServer, ServerInput, Toolbox } from '../../app/toolbox/catalog.js';
 import type { ConversationSummary } from '../../app/transcript/summary.js';
 import type { Api } from '../api.js';
@@ -59,12 +67,26 @@ export type HostSlice = {
   /** Whether log-in methods that run in a terminal can run on this host. */
   terminalLogin: boolean;
   /** The log-in terminal shown, if any: what it printed so far and, once ended, how. */
-  loginTerminal: { terminalId: string; agentId: string; methodName: string; output: string; exit: { code: number | null; signal: string | null } | null } | null;
+  loginTerminal: {
+    terminalId: string;
+    agentId: string;
+    methodName: string;
+    output: string;
+    exit: { code: number | null; signal: string | null } | null;
+  } | null;
   startLoginTerminal(agentId: string, methodId: string, methodName: string, size: { cols: number; rows: number }): Promise<void>;
   sendLoginInput(data: string): void;
   closeLoginTerminal(): Promise<void>;
   /** The sessions an agent keeps itself, as last listed (for importing them). */
-  agentSessions: { agentId: string; cwd: string | undefined; loading: boolean; sessions: AgentSession[]; truncated: boolean; error: string | null; importing: string | null } | null;
+  agentSessions: {
+    agentId: string;
+    cwd: string | undefined;
+    loading: boolean;
+    sessions: AgentSession[];
+    truncated: boolean;
+    error: string | null;
+    importing: string | null;
+  } | null;
   listAgentSessions(agentId: string, cwd: string | undefined): Promise<void>;
   closeAgentSessions(): void;
   /** Imports one (or opens the conversation it was imported into before). */
@@ -104,7 +126,12 @@ export type TranscriptsSlice = {
   /** Answers a permission question of the open conversation, or of `conversationId` (an attempt's). */
   answerPermission(requestId: string, optionId: string, conversationId?: string): Promise<void>;
   /** Resolves true once the agent has the answer. */
-  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>, conversationId?: string): Promise<boolean>;
+  answerElicitation(
+    requestId: string,
+    action: 'accept' | 'decline' | 'cancel',
+    content?: Record<string, ElicitationValue>,
+    conversationId?: string,
+  ): Promise<boolean>;
   /** What changed in the working folder during a turn of the open conversation (or of `conversationId`), from its checkpoints. */
   fetchTurnChanges(turnId: string, conversationId?: string): Promise<Result<'listTurnChanges'>>;
   /** Reads a conversation shown beside the open one (an attempt's) and keeps it current. */
@@ -139,7 +166,10 @@ export type ComposerSlice = {
    * it out of the box once delivered; throws what `deliver` threw, the message still in the box.
    */
   submitBox(deliver: (conversationId: string, text: string, attached: readonly ComposerAttachment[]) => Promise<void>): Promise<void>;
-  /** Resolves a refusal of the person's instructions met by sending (a switch refused before anything was recorded): the box's message goes again. */
+  /**
+   * Resolves a refusal of the person's instructions met by sending (a switch refused before anything was recorded): the box's message goes
+   * again.
+   */
   resolveSendRefusal(choice: RefusalChoice): Promise<void>;
   /** Puts one of the person's earlier messages in the message box to edit and send again. */
   editMessage(text: string): void;
@@ -162,7 +192,14 @@ export type ComposerSlice = {
 /** What the next message goes with: the new conversation being set up, the agent picked for a conversation's next turn, session options. */
 export type DraftsSlice = {
   /** The new conversation being set up; `options` holds the session options chosen before its first message. */
-  draft: { agentId: string; cwd: string; instructions?: InstructionText; serverIds?: string[]; injectors?: InjectorChoice; options?: Record<string, string> };
+  draft: {
+    agentId: string;
+    cwd: string;
+    instructions?: InstructionText;
+    serverIds?: string[];
+    injectors?: InjectorChoice;
+    options?: Record<string, string>;
+  };
   /** The agent the person picked for a conversation's next turn, when it is not the one that has it. */
   nextAgent: Record<string, string>;
   setDraftAgent(agentId: string): void;
@@ -171,7 +208,9 @@ export type DraftsSlice = {
   /** Picks the agent that handles the open conversation's next turn (the switch happens when the message is sent). */
   setNextAgent(conversationId: string, agentId: string): void;
   setDraftCwd(cwd: string): void;
-  /** Why the new conversation's folder cannot be worked in (checked with the host as it is typed); null: it can, or it is not checked yet. */
+  /**
+   * Why the new conversation's folder cannot be worked in (checked with the host as it is typed); null: it can, or it is not checked yet.
+   */
   draftFolderProblem: string | null;
   /** Sets one of the open conversation's session options (model, mode…); remembered for its agent. */
   setSessionOption(optionId: string, value: string): Promise<void>;
@@ -323,7 +362,10 @@ export type RewindSlice = {
   setRewindChoice(changes: { keepFiles?: boolean; overwrite?: { path: string; on: boolean } }): void;
   confirmRewind(): Promise<void>;
   undoRewind(rewindId: string): Promise<void>;
-  /** Replaces the last reply: its turn is set aside (files kept) and the message is sent again (this once without the person's instructions, if asked). */
+  /**
+   * Replaces the last reply: its turn is set aside (files kept) and the message is sent again (this once without the person's instructions,
+   * if asked).
+   */
   retry(turnId: string, options?: { withoutInstructions?: boolean }): Promise<void>;
   /** "Edit and resend": the last message with no file to put back goes straight back to the box; otherwise dialog "Rewind". */
   editAndResend(turnId: string): Promise<void>;
@@ -334,7 +376,15 @@ export type RewindSlice = {
   resolveRefusal(turnId: string, choice: RefusalChoice): Promise<void>;
   /** Dialog "Branch from here" while open. */
   /** `ownCopy`: the branch works in a copy of the folder of its own (a git worktree, or a copy in Baton's data folder). */
-  branchDialog: { conversationId: string; turnId: string; agentId: string; restoreFiles: boolean; ownCopy: boolean; busy: boolean; problem: string | null } | null;
+  branchDialog: {
+    conversationId: string;
+    turnId: string;
+    agentId: string;
+    restoreFiles: boolean;
+    ownCopy: boolean;
+    busy: boolean;
+    problem: string | null;
+  } | null;
   openBranch(turnId: string): void;
   closeBranch(): void;
   setBranchChoice(changes: { agentId?: string; restoreFiles?: boolean; ownCopy?: boolean }): void;
@@ -387,7 +437,19 @@ export type SettingsSlice = {
 };
 
 /** The whole renderer state. */
-export type BatonState = HostSlice & AgentsSlice & AttemptsSlice & TranscriptsSlice & ComposerSlice & DraftsSlice & HistorySlice & SearchSlice & InstructionsSlice & ToolboxSlice & SettingsSlice & ImportReviewSlice & RewindSlice;
+export type BatonState = HostSlice &
+  AgentsSlice &
+  AttemptsSlice &
+  TranscriptsSlice &
+  ComposerSlice &
+  DraftsSlice &
+  HistorySlice &
+  SearchSlice &
+  InstructionsSlice &
+  ToolboxSlice &
+  SettingsSlice &
+  ImportReviewSlice &
+  RewindSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;
@@ -395,7 +457,8 @@ export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;
 /** Turns anything thrown into what the error banner shows. */
 export function shownError(error: unknown): ShownError {
   if (error && typeof error === 'object' && 'code' in error && 'message' in error) {
-    const details = 'details' in error && error.details && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : undefined;
+    const details =
+      'details' in error && error.details && typeof error.details === 'object' ? (error.details as Record<string, unknown>) : undefined;
     return { code: String(error.code), message: String(error.message), ...(details ? { details } : {}) };
   }
   return { code: 'Internal', message: String(error) };

@@ -7,7 +7,9 @@ export function ipcTransport(bridge: PreloadBridge): Transport {
   const request: Transport['request'] = async (method, params) => {
     const raw = await bridge.request(method, params);
     const parsed = responseBodySchema.safeParse(raw);
-    return parsed.success ? parsed.data : { ok: false, error: { code: 'Internal', message: 'The host answered with a malformed message.' } };
+    return parsed.success
+      ? parsed.data
+      : { ok: false, error: { code: 'Internal', message: 'The host answered with a malformed message.' } };
   };
   return {
     request,

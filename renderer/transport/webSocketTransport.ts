@@ -31,7 +31,12 @@ export function webSocketTransport(location: Location): Transport {
   /** False only when the web host answers that this window is not (or no longer) let in. */
   const stillLetIn = async (): Promise<boolean> => {
     try {
-      const response = await fetch(`${location.pathname}${location.search}`, { method: 'HEAD', cache: 'no-store', credentials: 'same-origin', redirect: 'manual' });
+      const response = await fetch(`${location.pathname}${location.search}`, {
+        method: 'HEAD',
+        cache: 'no-store',
+        credentials: 'same-origin',
+        redirect: 'manual',
+      });
       return response.status !== 401 && response.status !== 429;
     } catch {
       // Baton is not answering at all (stopped or restarting): keep trying.
@@ -107,7 +112,12 @@ export function webSocketTransport(location: Location): Transport {
     async requestWithFile(method, file) {
       let response: Response;
       try {
-        response = await fetch(`${UPLOAD_PATH}${method}${token ? `?token=${encodeURIComponent(token)}` : ''}`, { method: 'POST', body: file, credentials: 'same-origin', headers: { 'content-type': 'application/octet-stream' } });
+        response = await fetch(`${UPLOAD_PATH}${method}${token ? `?token=${encodeURIComponent(token)}` : ''}`, {
+          method: 'POST',
+          body: file,
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/octet-stream' },
+        });
       } catch {
         return LOST;
       }
@@ -116,7 +126,15 @@ export function webSocketTransport(location: Location): Transport {
         return parsed.data;
       }
       const refused = response.status === 401 || response.status === 429;
-      return { ok: false, error: { code: 'Internal', message: refused ? 'Baton no longer lets this window in. Open the address Baton printed when it started.' : `Baton answered the upload with ${response.status} and no readable message.` } };
+      return {
+        ok: false,
+        error: {
+          code: 'Internal',
+          message: refused
+            ? 'Baton no longer lets this window in. Open the address Baton printed when it started.'
+            : `Baton answered the upload with ${response.status} and no readable message.`,
+        },
+      };
     },
     onEvent(listener) {
       eventListeners.add(listener);

@@ -44,7 +44,10 @@ const HOST_FLOORS = {
 
 /** The floor of a file under main/host (its first folder, or the file itself at the top), if it is one. */
 function hostRoom(file) {
-  const relative = path.relative(path.join(root, 'main', 'host'), file).split(path.sep).join('/');
+  const relative = path
+    .relative(path.join(root, 'main', 'host'), file)
+    .split(path.sep)
+    .join('/');
   if (relative.startsWith('..')) {
     return undefined;
   }
@@ -78,7 +81,8 @@ const NODE = new Set(builtinModules);
 
 /** What each layer may import: layers by name, plus the kinds node / electron / react / packages. */
 const ALLOWED = {
-  app: { layers: ['app'], node: false, electron: false, react: false, packages: ['zod', 're2js'] }, // re2js: pure linear-time regular expressions, for rules from trusted folders
+  // re2js: pure linear-time regular expressions, for rules from trusted folders.
+  app: { layers: ['app'], node: false, electron: false, react: false, packages: ['zod', 're2js'] },
   host: { layers: ['app', 'host'], node: true, electron: false, react: false, packages: true },
   'electron-shell': { layers: ['app', 'host', 'electron-shell', 'web'], node: true, electron: true, react: false, packages: true },
   web: { layers: ['app', 'host', 'web'], node: true, electron: false, react: false, packages: true },
@@ -161,14 +165,22 @@ const rule = {
       if (!source || typeof source.value !== 'string') {
         return;
       }
-      const reason = verdict(fromLayer, classify(source.value, file), typeOnly, isTest) ?? (fromLayer === 'host' && !isTest ? floorVerdict(file, source.value, typeOnly) : undefined);
+      const reason =
+        verdict(fromLayer, classify(source.value, file), typeOnly, isTest) ??
+        (fromLayer === 'host' && !isTest ? floorVerdict(file, source.value, typeOnly) : undefined);
       if (reason) {
         context.report({ node, messageId: 'forbidden', data: { reason, specifier: source.value } });
       }
     };
     return {
       // `import { type A, type B }` is gone once compiled, like `import type`.
-      ImportDeclaration: (node) => check(node, node.source, node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type'))),
+      ImportDeclaration: (node) =>
+        check(
+          node,
+          node.source,
+          node.importKind === 'type' ||
+            (node.specifiers.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type')),
+        ),
       ExportNamedDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
       ExportAllDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
       ImportExpression: (node) => check(node, node.source, false),

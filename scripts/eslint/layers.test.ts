@@ -21,10 +21,19 @@ tester.run('baton/layers', plugin.rules.layers as never, {
     { filename: at('renderer/x.tsx'), code: "import { useState } from 'react'; import { reduce } from '../app/transcript/index.js';" },
     { filename: at('e2e/specs/x.ts'), code: "import type { Envelope } from '../../app/events/index.js'; import fs from 'node:fs';" },
     { filename: at('main/host/x.int.test.ts'), code: "import { startModelStub } from '../../e2e/fixtures/modelStub.js';" },
-    { filename: at('bench/x.ts'), code: "import { Host } from '../main/host/Host.js'; import { tempDir } from '../e2e/fixtures/agentEnv.js'; import os from 'node:os';" },
+    {
+      filename: at('bench/x.ts'),
+      code: "import { Host } from '../main/host/Host.js'; import { tempDir } from '../e2e/fixtures/agentEnv.js'; import os from 'node:os';",
+    },
     // The host's floors: down at run time, up for types only.
-    { filename: at('main/host/agents/x.ts'), code: "import { leaseFor } from '../pool/leaseFor.js'; import { ownLaunch } from '../binding/ownLaunch.js';" },
-    { filename: at('main/host/pool/x.ts'), code: "import type { AgentCatalog } from '../agents/AgentCatalog.js'; import { type AgentAccess } from '../agents/AgentAccess.js';" },
+    {
+      filename: at('main/host/agents/x.ts'),
+      code: "import { leaseFor } from '../pool/leaseFor.js'; import { ownLaunch } from '../binding/ownLaunch.js';",
+    },
+    {
+      filename: at('main/host/pool/x.ts'),
+      code: "import type { AgentCatalog } from '../agents/AgentCatalog.js'; import { type AgentAccess } from '../agents/AgentAccess.js';",
+    },
     { filename: at('main/host/Host.ts'), code: "import { Turns } from './conversations/Turns.js';" },
   ],
   invalid: [
@@ -43,9 +52,21 @@ tester.run('baton/layers', plugin.rules.layers as never, {
     { filename: at('bench/x.ts'), code: "import { app } from 'electron';", errors: [{ messageId: 'forbidden' }] },
     { filename: at('bench/x.ts'), code: "import { createServer } from '../main/web/WebServer.js';", errors: [{ messageId: 'forbidden' }] },
     { filename: at('bench/x.ts'), code: "import { useBaton } from '../renderer/store/index.js';", errors: [{ messageId: 'forbidden' }] },
-    { filename: at('main/host/pool/x.ts'), code: "import { AgentProbe } from '../agents/AgentProbe.js';", errors: [{ messageId: 'forbidden' }] },
-    { filename: at('main/host/adapters/x.ts'), code: "import { type A, leaseFor } from '../pool/leaseFor.js';", errors: [{ messageId: 'forbidden' }] },
+    {
+      filename: at('main/host/pool/x.ts'),
+      code: "import { AgentProbe } from '../agents/AgentProbe.js';",
+      errors: [{ messageId: 'forbidden' }],
+    },
+    {
+      filename: at('main/host/adapters/x.ts'),
+      code: "import { type A, leaseFor } from '../pool/leaseFor.js';",
+      errors: [{ messageId: 'forbidden' }],
+    },
     { filename: at('main/host/process/x.ts'), code: "import { Host } from '../Host.js';", errors: [{ messageId: 'forbidden' }] },
-    { filename: at('main/host/newroom/x.ts'), code: "import { ownLaunch } from '../binding/ownLaunch.js';", errors: [{ messageId: 'forbidden' }] },
+    {
+      filename: at('main/host/newroom/x.ts'),
+      code: "import { ownLaunch } from '../binding/ownLaunch.js';",
+      errors: [{ messageId: 'forbidden' }],
+    },
   ],
 });

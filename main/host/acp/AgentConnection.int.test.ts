@@ -7,7 +7,12 @@ describe('an agent that exits before the handshake', () => {
   it('is reported with its exit code and the last line of its error output', async () => {
     const start = AgentConnection.start({
       agentName: 'Broken',
-      launch: { command: process.execPath, args: ['-e', "process.stderr.write('loading config\\nfatal: config missing API_URL\\n'); process.exit(3)"], env: { PATH: process.env.PATH ?? '' }, cwd: tempDir('broken-agent') },
+      launch: {
+        command: process.execPath,
+        args: ['-e', "process.stderr.write('loading config\\nfatal: config missing API_URL\\n'); process.exit(3)"],
+        env: { PATH: process.env.PATH ?? '' },
+        cwd: tempDir('broken-agent'),
+      },
       handlers: { session: () => undefined },
     });
     await expect(start).rejects.toMatchObject({

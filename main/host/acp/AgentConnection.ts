@@ -28,12 +28,24 @@ import { z } from 'zod';
 export type TerminalLoginMethod = { command?: string; args: string[]; env: Record<string, string> };
 
 /** `_meta["terminal-auth"]` of an auth method (the convention before ACP's `type: "terminal"`). */
-const terminalAuthMeta = z.object({ command: z.string().min(1), args: z.array(z.string()).default([]), env: z.record(z.string(), z.string()).default({}) });
+const terminalAuthMeta = z.object({
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+});
 
 /** How a prompt turn ended, as the agent answered `session/prompt`. */
 export type PromptOutcome = { stopReason: acp.StopReason; tokens?: TurnTokens };
 
-export type { SessionUpdate, RequestPermissionRequest, RequestPermissionResponse, InitializeResponse, CreateElicitationRequest, CreateElicitationResponse, ContentBlock as PromptBlock } from '@agentclientprotocol/sdk/unstable';
+export type {
+  SessionUpdate,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  InitializeResponse,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  ContentBlock as PromptBlock,
+} from '@agentclientprotocol/sdk/unstable';
 /** The JSON-RPC error a client handler throws to refuse a request. */
 export { RequestError } from '@agentclientprotocol/sdk/unstable';
 export type { AgentConnectionHandlers, SessionHandlers } from './clientMethods.js';
@@ -49,7 +61,12 @@ export type SessionExtras = {
  * SDK's schema, so typed here); it is sent only to agents that advertise it.
  */
 function extras(extra: SessionExtras): Record<string, unknown> {
-  return { ...(extra.meta ? { _meta: { ...extra.meta } } : {}), ...(extra.systemPrompt ? { systemPrompt: { mode: extra.systemPrompt.mode, content: extra.systemPrompt.content.map((block) => ({ ...block })) } } : {}) };
+  return {
+    ...(extra.meta ? { _meta: { ...extra.meta } } : {}),
+    ...(extra.systemPrompt
+      ? { systemPrompt: { mode: extra.systemPrompt.mode, content: extra.systemPrompt.content.map((block) => ({ ...block })) } }
+      : {}),
+  };
 }
 
 /** Options for {@link AgentConnection.start}. */
@@ -113,7 +130,11 @@ export class AgentConnection {
     const updates = { lastAt: 0 };
     const offers = handlers.offers ?? {};
     const auth = new AuthStatusWatch();
-    const client = answerClientMethods(acp.client({ name: 'Baton' }), handlers, updates).onNotification(AUTH_STATUS_METHOD, authStatusParams, ({ params }) => auth.set(params.authStatus));
+    const client = answerClientMethods(acp.client({ name: 'Baton' }), handlers, updates).onNotification(
+      AUTH_STATUS_METHOD,
+      authStatusParams,
+      ({ params }) => auth.set(params.authStatus),
+    );
     const connection = client.connect(stream);
     void child.exited.then((exit) => {
       connection.close(new AgentExitedError(agentName, describeExit(exit), child.stderr.lastLines(STDERR_LINES_IN_ERRORS)));
@@ -143,17 +164,29 @@ export class AgentConnection {
           clientInfo: { name: 'baton', title: 'Baton', version: '0.1.0' },
         }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new AgentFailedToStartError(agentName, `no answer to initialize within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+          timer = setTimeout(
+            () => reject(new AgentFailedToStartError(agentName, `no answer to initialize within ${Math.round(timeoutMs / 1000)} s`)),
+            timeoutMs,
+          );
         }),
       ]);
       if (initialized.protocolVersion !== acp.PROTOCOL_VERSION) {
-        throw new AgentFailedToStartError(agentName, `it speaks ACP version ${initialized.protocolVersion}; Baton speaks ${acp.PROTOCOL_VERSION}`);
+        throw new AgentFailedToStartError(
+          agentName,
+          `it speaks ACP version ${initialized.protocolVersion}; Baton speaks ${acp.PROTOCOL_VERSION}`,
+        );
       }
       return new AgentConnection(agentName, child, connection, initialized, updates, auth);
     } catch (error) {
       // An agent that exits at once (a missing setting) breaks the pipe before it is seen to exit:
       // its exit, and what it said last, are the cause, not the broken pipe.
-      const exitedAlone = error instanceof AgentFailedToStartError ? undefined : await Promise.race([child.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HANDSHAKE_EXIT_MS))]);
+      const exitedAlone =
+        error instanceof AgentFailedToStartError
+          ? undefined
+          : await Promise.race([
+              child.exited,
+              new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HANDSHAKE_EXIT_MS)),
+            ]);
       await child.dispose();
       const tail = child.stderr.lastLines(STDERR_LINES_IN_ERRORS);
       if (error instanceof AgentFailedToStartError) {
@@ -161,7 +194,11 @@ export class AgentConnection {
       }
       if (exitedAlone || error instanceof AgentExitedError) {
         const said = lastLine(tail);
-        throw new AgentFailedToStartError(agentName, `it exited (${describeExit(exitedAlone ?? child.exit)}) before answering${said ? `: ${said}` : ''}`, tail);
+        throw new AgentFailedToStartError(
+          agentName,
+          `it exited (${describeExit(exitedAlone ?? child.exit)}) before answering${said ? `: ${said}` : ''}`,
+          tail,
+        );
       }
       throw new AgentFailedToStartError(agentName, error instanceof Error ? error.message : String(error), tail);
     } finally {
@@ -175,7 +212,11 @@ export class AgentConnection {
   }
 
   /** `session/new`; resolves with the session and the options it offers. */
-  async newSession(cwd: string, mcpServers: readonly McpServer[], extra: SessionExtras = {}): Promise<{ sessionId: string; options: SessionOption[] }> {
+  async newSession(
+    cwd: string,
+    mcpServers: readonly McpServer[],
+    extra: SessionExtras = {},
+  ): Promise<{ sessionId: string; options: SessionOption[] }> {
     const response = await this.call<acp.NewSessionResponse>(() =>
       this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [...mcpServers], ...extras(extra) }),
     );
@@ -189,10 +230,18 @@ export class AgentConnection {
       return withCurrentMode(current, value);
     }
     const option = current.find((candidate) => candidate.id === optionId);
-    const params = option?.type === 'boolean' ? { sessionId, configId: optionId, type: 'boolean' as const, value: value === 'true' } : { sessionId, configId: optionId, value };
-    const response = await this.call<acp.SetSessionConfigOptionResponse>(() => this.connection.agent.request(acp.methods.agent.session.setConfigOption, params));
+    const params =
+      option?.type === 'boolean'
+        ? { sessionId, configId: optionId, type: 'boolean' as const, value: value === 'true' }
+        : { sessionId, configId: optionId, value };
+    const response = await this.call<acp.SetSessionConfigOptionResponse>(() =>
+      this.connection.agent.request(acp.methods.agent.session.setConfigOption, params),
+    );
     const mode = current.find((candidate) => candidate.id === MODE_OPTION_ID);
-    return sessionOptions(mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value: id, name }) => ({ id, name })) } : null, response.configOptions);
+    return sessionOptions(
+      mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value: id, name }) => ({ id, name })) } : null,
+      response.configOptions,
+    );
   }
 
   /** The ways the agent offers to log in. */
@@ -278,7 +327,12 @@ export class AgentConnection {
   }
 
   /** `session/resume`: reopens a session without replaying its history; resolves with its options. */
-  async resumeSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], extra: SessionExtras = {}): Promise<SessionOption[]> {
+  async resumeSession(
+    sessionId: string,
+    cwd: string,
+    mcpServers: readonly McpServer[],
+    extra: SessionExtras = {},
+  ): Promise<SessionOption[]> {
     const response = await this.call<acp.ResumeSessionResponse>(() =>
       this.connection.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [...mcpServers], ...extras(extra) }),
     );
@@ -294,7 +348,12 @@ export class AgentConnection {
    * `session/fork`: a new session holding a copy of `sessionId`'s history (up to the point `meta`
    * names, for an agent that takes one); resolves with the new session's id and options.
    */
-  async forkSession(sessionId: string, cwd: string, mcpServers: readonly McpServer[], extra: SessionExtras = {}): Promise<{ sessionId: string; options: SessionOption[] }> {
+  async forkSession(
+    sessionId: string,
+    cwd: string,
+    mcpServers: readonly McpServer[],
+    extra: SessionExtras = {},
+  ): Promise<{ sessionId: string; options: SessionOption[] }> {
     const response = await this.call<acp.ForkSessionResponse>(() =>
       this.connection.agent.request(acp.methods.agent.session.fork, { sessionId, cwd, mcpServers: [...mcpServers], ...extras(extra) }),
     );
@@ -323,7 +382,9 @@ export class AgentConnection {
    * A malformed `usage` is left out rather than failing a turn that otherwise ended well.
    */
   async prompt(sessionId: string, prompt: acp.ContentBlock[]): Promise<PromptOutcome> {
-    const response = await this.call<acp.PromptResponse & { usage?: unknown }>(() => this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }));
+    const response = await this.call<acp.PromptResponse & { usage?: unknown }>(() =>
+      this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }),
+    );
     const tokens = turnTokensSchema.safeParse(response.usage);
     return { stopReason: response.stopReason, ...(tokens.success ? { tokens: tokens.data } : {}) };
   }
@@ -341,7 +402,11 @@ export class AgentConnection {
    */
   async steer(sessionId: string, text: string): Promise<boolean> {
     const response = await this.call<{ outcome?: string } | null>(() =>
-      this.connection.agent.request<{ outcome?: string } | null>('_session/steering', { sessionId, prompt: [{ type: 'text', text }], _meta: { steering: { idleBehavior: 'promptRequired' } } }),
+      this.connection.agent.request<{ outcome?: string } | null>('_session/steering', {
+        sessionId,
+        prompt: [{ type: 'text', text }],
+        _meta: { steering: { idleBehavior: 'promptRequired' } },
+      }),
     );
     return response?.outcome !== 'promptRequired';
   }
@@ -421,7 +486,10 @@ export class AgentConnection {
     } catch (error) {
       // The cause wins over its consequence: the agent may exit only because the connection was closed on it.
       if (error instanceof acp.MessageTooLargeError) {
-        throw new ProtocolError(this.agentName, `it sent a message over the ${Math.round(error.maxMessageBytes / 1024 / 1024)} MiB limit (${error.message.replace(/\.$/, '')}).`);
+        throw new ProtocolError(
+          this.agentName,
+          `it sent a message over the ${Math.round(error.maxMessageBytes / 1024 / 1024)} MiB limit (${error.message.replace(/\.$/, '')}).`,
+        );
       }
       // The stream usually ends a moment before the process's exit is reported: wait for it, so
       // a dead agent is reported as such and not as a protocol fault.

@@ -65,12 +65,15 @@ function handlerError(error: unknown): acp.RequestError {
  * `session/update` (for the settle after a load). Returns the same client.
  */
 export function answerClientMethods(client: acp.ClientApp, handlers: AgentConnectionHandlers, updates: { lastAt: number }): acp.ClientApp {
-const offers = handlers.offers ?? {};
+  const offers = handlers.offers ?? {};
   /** The session a request is for, or the JSON-RPC error the agent gets. */
   const route = (sessionId: string | undefined): SessionHandlers => {
     const session = handlers.session(sessionId);
     if (!session) {
-      throw new acp.RequestError(-32602, sessionId ? `Baton has no session ${sessionId} on this connection.` : 'Baton cannot tell which session this request is for.');
+      throw new acp.RequestError(
+        -32602,
+        sessionId ? `Baton has no session ${sessionId} on this connection.` : 'Baton cannot tell which session this request is for.',
+      );
     }
     return session;
   };
@@ -113,11 +116,19 @@ const offers = handlers.offers ?? {};
   };
   if (offers.files) {
     client
-      .onRequest(acp.methods.client.fs.readTextFile, guarded(async (session, params: acp.ReadTextFileRequest) => ({ content: await filesOf(session).read(params.path, params.line, params.limit) })))
-      .onRequest(acp.methods.client.fs.writeTextFile, guarded(async (session, params: acp.WriteTextFileRequest) => {
-        await filesOf(session).write(params.path, params.content);
-        return {};
-      }));
+      .onRequest(
+        acp.methods.client.fs.readTextFile,
+        guarded(async (session, params: acp.ReadTextFileRequest) => ({
+          content: await filesOf(session).read(params.path, params.line, params.limit),
+        })),
+      )
+      .onRequest(
+        acp.methods.client.fs.writeTextFile,
+        guarded(async (session, params: acp.WriteTextFileRequest) => {
+          await filesOf(session).write(params.path, params.content);
+          return {};
+        }),
+      );
   }
   if (offers.elicitation) {
     client.onRequest(acp.methods.client.elicitation.create, async ({ params, signal }) => {
@@ -135,17 +146,32 @@ const offers = handlers.offers ?? {};
   }
   if (offers.terminals) {
     client
-      .onRequest(acp.methods.client.terminal.create, guarded(async (session, params: acp.CreateTerminalRequest) => ({ terminalId: await terminalsOf(session).create(params) })))
-      .onRequest(acp.methods.client.terminal.output, guarded((session, params: acp.TerminalOutputRequest) => terminalsOf(session).output(params.terminalId)))
-      .onRequest(acp.methods.client.terminal.waitForExit, guarded((session, params: acp.WaitForTerminalExitRequest) => terminalsOf(session).waitForExit(params.terminalId)))
-      .onRequest(acp.methods.client.terminal.kill, guarded(async (session, params: acp.KillTerminalRequest) => {
-        await terminalsOf(session).kill(params.terminalId);
-        return {};
-      }))
-      .onRequest(acp.methods.client.terminal.release, guarded(async (session, params: acp.ReleaseTerminalRequest) => {
-        await terminalsOf(session).release(params.terminalId);
-        return {};
-      }));
+      .onRequest(
+        acp.methods.client.terminal.create,
+        guarded(async (session, params: acp.CreateTerminalRequest) => ({ terminalId: await terminalsOf(session).create(params) })),
+      )
+      .onRequest(
+        acp.methods.client.terminal.output,
+        guarded((session, params: acp.TerminalOutputRequest) => terminalsOf(session).output(params.terminalId)),
+      )
+      .onRequest(
+        acp.methods.client.terminal.waitForExit,
+        guarded((session, params: acp.WaitForTerminalExitRequest) => terminalsOf(session).waitForExit(params.terminalId)),
+      )
+      .onRequest(
+        acp.methods.client.terminal.kill,
+        guarded(async (session, params: acp.KillTerminalRequest) => {
+          await terminalsOf(session).kill(params.terminalId);
+          return {};
+        }),
+      )
+      .onRequest(
+        acp.methods.client.terminal.release,
+        guarded(async (session, params: acp.ReleaseTerminalRequest) => {
+          await terminalsOf(session).release(params.terminalId);
+          return {};
+        }),
+      );
   }
   return client;
 }

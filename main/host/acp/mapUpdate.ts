@@ -3,7 +3,14 @@
  * beyond its arguments. Update kinds Baton does not record yet map to nothing; kinds it does not
  * know at all are reported through `unknownKind` so the caller can log them, never crash.
  */
-import type { ContentBlock, SessionUpdate, ToolCall, ToolCallContent, ToolCallStatus, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
+import type {
+  ContentBlock,
+  SessionUpdate,
+  ToolCall,
+  ToolCallContent,
+  ToolCallStatus,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk/unstable';
 import type { EventDraft, EventPayload } from '../../../app/events/index.js';
 
 type ToolContent = NonNullable<EventPayload<'tool.call'>['content']>[number];
@@ -77,7 +84,19 @@ export function mapUpdate(update: SessionUpdate, turnId: string, context: MapCon
         ],
       };
     case 'usage_update':
-      return { drafts: [{ type: 'usage', payload: { turnId, used: update.used, size: update.size, ...(update.cost ? { cost: { amount: update.cost.amount, currency: update.cost.currency } } : {}) } }] };
+      return {
+        drafts: [
+          {
+            type: 'usage',
+            payload: {
+              turnId,
+              used: update.used,
+              size: update.size,
+              ...(update.cost ? { cost: { amount: update.cost.amount, currency: update.cost.currency } } : {}),
+            },
+          },
+        ],
+      };
     case 'notice':
       return {
         drafts: [
@@ -194,7 +213,9 @@ function toolStatus(status: ToolCallStatus): EventPayload<'tool.call'>['status']
 export function toolContent(content: ToolCallContent): ToolContent {
   switch (content.type) {
     case 'content':
-      return content.content.type === 'text' ? { type: 'text', text: content.content.text } : { type: 'other', summary: contentText(content.content) };
+      return content.content.type === 'text'
+        ? { type: 'text', text: content.content.text }
+        : { type: 'other', summary: contentText(content.content) };
     case 'diff':
       return { type: 'diff', path: content.path, oldText: content.oldText ?? null, newText: content.newText };
     case 'terminal':

@@ -5,7 +5,10 @@
  */
 import type { SessionOption } from './sessionOptions.js';
 
-/** An agent's permission modes by what they do: the one that asks the person first, and those in which the agent approves on its own (see `AgentAdapter.modes`). */
+/**
+ * An agent's permission modes by what they do: the one that asks the person first, and those in which the agent approves on its own (see
+ * `AgentAdapter.modes`).
+ */
 export type PermissionModes = Readonly<{ asking: string; selfApproving: readonly string[] }>;
 
 /** The session's mode option (the agent's own, or Baton's synthesized one). */
@@ -19,7 +22,12 @@ export function markSelfApproving(options: SessionOption[], modes: PermissionMod
     return options;
   }
   return options.map((option) =>
-    option.category === 'mode' ? { ...option, options: option.options.map((value) => (modes.selfApproving.includes(value.value) ? { ...value, selfApproving: true } : value)) } : option,
+    option.category === 'mode'
+      ? {
+          ...option,
+          options: option.options.map((value) => (modes.selfApproving.includes(value.value) ? { ...value, selfApproving: true } : value)),
+        }
+      : option,
   );
 }
 
@@ -27,7 +35,11 @@ export function markSelfApproving(options: SessionOption[], modes: PermissionMod
  * The mode to set, when the session's current mode lets the agent approve on its own and the
  * person did not pick it: the asking mode, if the session offers it. Undefined: leave it.
  */
-export function modeToRestore(options: readonly SessionOption[], modes: PermissionModes | undefined, picked: string | undefined): { option: SessionOption; from: string; to: string } | undefined {
+export function modeToRestore(
+  options: readonly SessionOption[],
+  modes: PermissionModes | undefined,
+  picked: string | undefined,
+): { option: SessionOption; from: string; to: string } | undefined {
   const option = modeOption(options);
   if (!modes || !option || !modes.selfApproving.includes(option.currentValue) || option.currentValue === picked) {
     return undefined;

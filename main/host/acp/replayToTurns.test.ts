@@ -17,8 +17,19 @@ describe('replayToTurns', () => {
       { agentId: 'claude', agentName: 'Claude' },
       () => `t${++next}`,
     );
-    expect(drafts.map((draft) => draft.type)).toEqual(['turn.started', 'message.chunk', 'tool.call', 'turn.ended', 'turn.started', 'message.chunk', 'turn.ended']);
-    expect(drafts[0]).toEqual({ type: 'turn.started', payload: { turnId: 't1', agentId: 'claude', agentName: 'Claude', text: 'Hello there' } });
+    expect(drafts.map((draft) => draft.type)).toEqual([
+      'turn.started',
+      'message.chunk',
+      'tool.call',
+      'turn.ended',
+      'turn.started',
+      'message.chunk',
+      'turn.ended',
+    ]);
+    expect(drafts[0]).toEqual({
+      type: 'turn.started',
+      payload: { turnId: 't1', agentId: 'claude', agentName: 'Claude', text: 'Hello there' },
+    });
     expect(drafts[2]).toMatchObject({ type: 'tool.call', payload: { turnId: 't1', toolCallId: 'x', status: 'completed' } });
     expect(drafts[4]).toMatchObject({ payload: { turnId: 't2', text: 'Thanks' } });
   });
@@ -37,7 +48,11 @@ describe('replayToTurns', () => {
   });
 
   it('agent content before any message of the person gets a turn of its own', () => {
-    const drafts = replayToTurns([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Welcome back.' } }], { agentId: 'a', agentName: 'A' }, () => 'only');
+    const drafts = replayToTurns(
+      [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Welcome back.' } }],
+      { agentId: 'a', agentName: 'A' },
+      () => 'only',
+    );
     expect(drafts.map((draft) => draft.type)).toEqual(['turn.started', 'message.chunk', 'turn.ended']);
     expect(drafts[0]).toMatchObject({ payload: { text: '' } });
   });

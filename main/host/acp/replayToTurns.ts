@@ -44,7 +44,9 @@ export function replayToTurns(
       continue;
     }
     const current = turn ?? { turnId: newTurnId(), text: '', drafts: [] };
-    const mapped = mapUpdate(update, current.turnId, { isKnownToolCall: (id) => toolCalls.has(id) }).drafts.filter((draft) => draft.type !== 'usage');
+    const mapped = mapUpdate(update, current.turnId, { isKnownToolCall: (id) => toolCalls.has(id) }).drafts.filter(
+      (draft) => draft.type !== 'usage',
+    );
     if (mapped.length === 0) {
       continue;
     }

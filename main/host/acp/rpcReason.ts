@@ -5,6 +5,13 @@
  * error" and says why only in `data.details`): the person sees the why, not only the code's name.
  */
 export function rpcReason(message: string, data: unknown): string {
-  const details = typeof data === 'string' ? data : typeof data === 'object' && data !== null ? ((data as { details?: unknown }).details ?? (data as { message?: unknown }).message) : undefined;
-  return typeof details === 'string' && details.trim() !== '' && details.trim() !== message.trim() ? `${message} (${details.trim()})` : message;
+  const details =
+    typeof data === 'string'
+      ? data
+      : typeof data === 'object' && data !== null
+        ? ((data as { details?: unknown }).details ?? (data as { message?: unknown }).message)
+        : undefined;
+  return typeof details === 'string' && details.trim() !== '' && details.trim() !== message.trim()
+    ? `${message} (${details.trim()})`
+    : message;
 }

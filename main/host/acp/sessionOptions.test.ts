@@ -18,7 +18,17 @@ describe('session options from what the agent reports', () => {
       { value: 'agent', name: 'Auto review' },
     ]);
     const fromConfig = sessionOptions(null, [
-      { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'default', options: [{ value: 'default', name: 'Manual', description: '  Always ask before making changes ' }, { value: 'plan', name: 'Plan', description: 'x'.repeat(600) }] },
+      {
+        id: 'mode',
+        name: 'Mode',
+        category: 'mode',
+        type: 'select',
+        currentValue: 'default',
+        options: [
+          { value: 'default', name: 'Manual', description: '  Always ask before making changes ' },
+          { value: 'plan', name: 'Plan', description: 'x'.repeat(600) },
+        ],
+      },
     ]);
     expect(fromConfig[0]?.options[0]).toEqual({ value: 'default', name: 'Manual', description: 'Always ask before making changes' });
     expect(fromConfig[0]?.options[1]?.description).toHaveLength(500);

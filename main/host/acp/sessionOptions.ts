@@ -20,16 +20,34 @@ function said(description: string | null | undefined): { description?: string } 
 
 function fromConfig(option: SessionConfigOption): SessionOption {
   if (option.type === 'boolean') {
-    const base = { id: option.id, name: option.name, type: 'boolean' as const, currentValue: String(option.currentValue), options: [{ value: 'true', name: 'On' }, { value: 'false', name: 'Off' }] };
+    const base = {
+      id: option.id,
+      name: option.name,
+      type: 'boolean' as const,
+      currentValue: String(option.currentValue),
+      options: [
+        { value: 'true', name: 'On' },
+        { value: 'false', name: 'Off' },
+      ],
+    };
     return option.category ? { ...base, category: option.category } : base;
   }
   const flat = option.options.flatMap((entry) => ('group' in entry ? entry.options : [entry]));
-  const base = { id: option.id, name: option.name, type: 'select' as const, currentValue: option.currentValue, options: flat.map(({ value, name, description }) => ({ value, name, ...said(description) })) };
+  const base = {
+    id: option.id,
+    name: option.name,
+    type: 'select' as const,
+    currentValue: option.currentValue,
+    options: flat.map(({ value, name, description }) => ({ value, name, ...said(description) })),
+  };
   return option.category ? { ...base, category: option.category } : base;
 }
 
 /** The options of a session from its modes and config options. */
-export function sessionOptions(modes: SessionModeState | null | undefined, configOptions: SessionConfigOption[] | null | undefined): SessionOption[] {
+export function sessionOptions(
+  modes: SessionModeState | null | undefined,
+  configOptions: SessionConfigOption[] | null | undefined,
+): SessionOption[] {
   const options = (configOptions ?? []).map(fromConfig);
   if (modes && modes.availableModes.length > 1 && !options.some((option) => option.category === 'mode')) {
     options.unshift({

@@ -145,4 +145,3 @@ export type RegistryFacts = Readonly<{
   repository?: string;
   license?: string;
 }>;
-

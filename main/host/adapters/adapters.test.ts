@@ -11,14 +11,22 @@ describe('custom agents', () => {
   it('reads agents.json, with unique ids for equal names', () => {
     const dir = tempDir('agents');
     const file = path.join(dir, 'agents.json');
-    writeFileSync(file, JSON.stringify({ agents: [{ name: 'My Agent', command: 'my-agent', args: ['--acp'], env: { A: '1' } }, { name: 'My Agent', command: 'other' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        agents: [
+          { name: 'My Agent', command: 'my-agent', args: ['--acp'], env: { A: '1' } },
+          { name: 'My Agent', command: 'other' },
+        ],
+      }),
+    );
     const { adapters, problem } = readCustomAgents(file);
     expect(problem).toBeUndefined();
     expect(adapters.map((adapter) => adapter.agentId)).toEqual(['custom:my-agent', 'custom:my-agent-2']);
     expect(adapters[0]).toMatchObject({ displayName: 'My Agent', command: 'my-agent', args: ['--acp'], env: { A: '1' }, source: 'custom' });
   });
 
-  it('takes Zed\'s agent_servers shape, comments and trailing commas included', () => {
+  it("takes Zed's agent_servers shape, comments and trailing commas included", () => {
     const dir = tempDir('agents');
     const file = path.join(dir, 'agents.json');
     writeFileSync(
@@ -55,7 +63,7 @@ describe('custom agents', () => {
     expect(readCustomAgents(path.join(dir, 'agents.json')).problem).toMatch(/agent_servers/);
   });
 
-  it("the catalog says why a bad agents.json was not read, keeping the built-ins", () => {
+  it('the catalog says why a bad agents.json was not read, keeping the built-ins', () => {
     const dir = tempDir('agents');
     writeFileSync(path.join(dir, 'agents.json'), '[]');
     const { agents, agentsFileProblem } = new AgentCatalog(dir, { PATH: '' }).list();
@@ -88,7 +96,9 @@ describe('claude quirk', () => {
 
 describe('pinned packages', () => {
   it('Baton installs exactly the versions the conformance suite runs (e2e/agents/package.json)', () => {
-    const testAgents = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../e2e/agents/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const testAgents = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../e2e/agents/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     for (const adapter of builtinAdapters) {
       expect(adapter.npmPackages?.length, adapter.agentId).toBeGreaterThan(0);
       for (const spec of adapter.npmPackages ?? []) {

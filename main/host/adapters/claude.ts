@@ -36,7 +36,11 @@ export const claudeAdapter = builtinAdapter({
       append: { level: 'system', via: '_meta.systemPrompt.append on session/new, load and resume' },
     },
     sessionMeta: ({ replace, append }) =>
-      replace !== null ? { systemPrompt: append === null ? replace : `${replace}\n\n${append}` } : append !== null ? { systemPrompt: { append } } : undefined,
+      replace !== null
+        ? { systemPrompt: append === null ? replace : `${replace}\n\n${append}` }
+        : append !== null
+          ? { systemPrompt: { append } }
+          : undefined,
   },
   mcpToolTitle: 'mcp__{server}__{tool}',
   asksBeforeMcpTools: true,

@@ -23,7 +23,11 @@ export const codexAdapter = builtinAdapter({
   // Append: the ACP standard systemPrompt (2.6 advertises append only), which Codex puts in its
   // developer instructions. Replace: model_instructions_file, read by each new process.
   instructions: {
-    standard: { level: 'developer', lands: "Codex's developer instructions: above the conversation, below Codex's own prompt", expected: { append: true, override: false } },
+    standard: {
+      level: 'developer',
+      lands: "Codex's developer instructions: above the conversation, below Codex's own prompt",
+      expected: { append: true, override: false },
+    },
     capability: { replace: { level: 'system', via: 'model_instructions_file (a file Baton writes), set at launch through CODEX_CONFIG' } },
     // codex-acp 2.x takes Codex config as JSON in CODEX_CONFIG (its command line is not read): the
     // person's own CODEX_CONFIG is kept, with model_instructions_file added.
@@ -32,7 +36,10 @@ export const codexAdapter = builtinAdapter({
         return launch;
       }
       const file = folder().write('instructions.md', delivered.replace);
-      return { ...launch, env: { ...launch.env, CODEX_CONFIG: JSON.stringify({ ...ownCodexConfig(launch.env.CODEX_CONFIG), model_instructions_file: file }) } };
+      return {
+        ...launch,
+        env: { ...launch.env, CODEX_CONFIG: JSON.stringify({ ...ownCodexConfig(launch.env.CODEX_CONFIG), model_instructions_file: file }) },
+      };
     },
   },
   mcpToolTitle: '{server}/{tool}',

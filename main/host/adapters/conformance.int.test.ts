@@ -6,7 +6,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentHome, agentUnavailable, CONFORMANCE_AGENTS, everythingServer, withSkipReason, type ConformanceAgent } from '../../../e2e/fixtures/agentSetups.js';
+import {
+  agentHome,
+  agentUnavailable,
+  CONFORMANCE_AGENTS,
+  everythingServer,
+  withSkipReason,
+  type ConformanceAgent,
+} from '../../../e2e/fixtures/agentSetups.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
 import type { EventDraft } from '../../../app/events/index.js';
@@ -78,7 +85,9 @@ class Recorder {
       this.drafts.push(...drafts);
       for (const draft of drafts) {
         if (draft.type === 'permission.requested') {
-          const option = draft.payload.options.find((candidate) => candidate.kind === (this.policy === 'allow' ? 'allow_once' : 'reject_once')) ?? draft.payload.options.find((candidate) => candidate.kind.startsWith(this.policy));
+          const option =
+            draft.payload.options.find((candidate) => candidate.kind === (this.policy === 'allow' ? 'allow_once' : 'reject_once')) ??
+            draft.payload.options.find((candidate) => candidate.kind.startsWith(this.policy));
           setTimeout(() => this.live?.answer(draft.payload.requestId, option?.optionId ?? ''), 10);
         }
       }
@@ -130,12 +139,31 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   });
 
   /** Opens a session; a fresh environment (private HOME) means a process of its own. */
-  async function open(options: { env?: Record<string, string>; cwd?: string; mcpServers?: McpServer[]; previousSessionId?: string; pool?: AgentProcesses; shield?: (server: McpServer) => McpServer } = {}) {
+  async function open(
+    options: {
+      env?: Record<string, string>;
+      cwd?: string;
+      mcpServers?: McpServer[];
+      previousSessionId?: string;
+      pool?: AgentProcesses;
+      shield?: (server: McpServer) => McpServer;
+    } = {},
+  ) {
     const recorder = new Recorder();
     const env = options.env ?? agentHome(agent, stub.url);
     const executable = findExecutable(adapter.command, env)!;
     const cwd = options.cwd ?? tempDir(`${agent}-work`);
-    const live = await openLiveSession({ adapter, executable, baseEnv: env, cwd, mcpServers: options.mcpServers ?? [], ...(options.shield ? { shield: options.shield } : {}) }, { pool: options.pool ?? pool, owner: recorder.owner });
+    const live = await openLiveSession(
+      {
+        adapter,
+        executable,
+        baseEnv: env,
+        cwd,
+        mcpServers: options.mcpServers ?? [],
+        ...(options.shield ? { shield: options.shield } : {}),
+      },
+      { pool: options.pool ?? pool, owner: recorder.owner },
+    );
     opened.push(live);
     recorder.live = live;
     const drafts = await live.bind(adapter, options.previousSessionId);
@@ -145,116 +173,161 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     return { live, recorder, env, bound, binding: live.binding, drafts };
   }
 
-  it.skipIf(skip)(withSkipReason('handshake and one streamed turn', skip), async () => {
-    const { live, recorder, bound } = await open();
-    expect(live.initialized.protocolVersion).toBe(1);
-    expect(bound).toMatchObject({ type: 'session.bound', payload: { how: 'new' } });
-    const { stopReason } = await live.prompt('Hello from the conformance suite');
-    expect(stopReason).toBe('end_turn');
-    expect(recorder.text()).toContain('Stub reply: you said');
-    expect(recorder.text()).toContain('Hello from the conformance suite');
-    expect(stub.modelRequests().some((request) => request.lastUserText.includes('Hello from the conformance suite'))).toBe(true);
-  }, TURN_TIMEOUT);
+  it.skipIf(skip)(
+    withSkipReason('handshake and one streamed turn', skip),
+    async () => {
+      const { live, recorder, bound } = await open();
+      expect(live.initialized.protocolVersion).toBe(1);
+      expect(bound).toMatchObject({ type: 'session.bound', payload: { how: 'new' } });
+      const { stopReason } = await live.prompt('Hello from the conformance suite');
+      expect(stopReason).toBe('end_turn');
+      expect(recorder.text()).toContain('Stub reply: you said');
+      expect(recorder.text()).toContain('Hello from the conformance suite');
+      expect(stub.modelRequests().some((request) => request.lastUserText.includes('Hello from the conformance suite'))).toBe(true);
+    },
+    TURN_TIMEOUT,
+  );
 
   const everything: McpServer = { name: 'everything', command: everythingServer.command, args: everythingServer.args, env: [] };
 
-  it.skipIf(skip)(withSkipReason('initialize: the pinned version, and the channels Baton picks for append and replace', skip), async () => {
-    const { live } = await open();
-    const pinned = adapter.npmPackages?.[0]?.split('@').at(-1);
-    expect(live.initialized.agentInfo?.version).toBe(pinned);
-    const channels = capabilityOf(adapter, live.initialized);
-    const kinds = { append: channels.append ? (channels.append.standard ? 'standard' : 'own') : 'none', replace: channels.replace ? (channels.replace.standard ? 'standard' : 'own') : 'none' };
-    expect(kinds).toEqual(CHANNELS[agent]);
-  }, TURN_TIMEOUT);
+  it.skipIf(skip)(
+    withSkipReason('initialize: the pinned version, and the channels Baton picks for append and replace', skip),
+    async () => {
+      const { live } = await open();
+      const pinned = adapter.npmPackages?.[0]?.split('@').at(-1);
+      expect(live.initialized.agentInfo?.version).toBe(pinned);
+      const channels = capabilityOf(adapter, live.initialized);
+      const kinds = {
+        append: channels.append ? (channels.append.standard ? 'standard' : 'own') : 'none',
+        replace: channels.replace ? (channels.replace.standard ? 'standard' : 'own') : 'none',
+      };
+      expect(kinds).toEqual(CHANNELS[agent]);
+    },
+    TURN_TIMEOUT,
+  );
 
-  it.skipIf(skip)(withSkipReason('a new session starts in a mode that asks the person', skip), async () => {
-    const { drafts } = await open();
-    const options = drafts.find((draft) => draft.type === 'session.options');
-    const mode = options?.type === 'session.options' ? options.payload.options.find((option) => option.category === 'mode') : undefined;
-    if (!adapter.modes) {
-      expect(mode === undefined || mode.options.every((value) => !value.selfApproving)).toBe(true);
-      return;
-    }
-    expect(mode?.currentValue).toBe(adapter.modes.asking);
-    // Where the agent started on its own in a mode that decides without asking, the transcript says Baton set it back.
-    const noticed = drafts.some((draft) => draft.type === 'notice' && draft.payload.text.includes('decides without asking you'));
-    expect(noticed).toBe(STARTS_SELF_APPROVING.includes(agent));
-  }, TURN_TIMEOUT);
+  it.skipIf(skip)(
+    withSkipReason('a new session starts in a mode that asks the person', skip),
+    async () => {
+      const { drafts } = await open();
+      const options = drafts.find((draft) => draft.type === 'session.options');
+      const mode = options?.type === 'session.options' ? options.payload.options.find((option) => option.category === 'mode') : undefined;
+      if (!adapter.modes) {
+        expect(mode === undefined || mode.options.every((value) => !value.selfApproving)).toBe(true);
+        return;
+      }
+      expect(mode?.currentValue).toBe(adapter.modes.asking);
+      // Where the agent started on its own in a mode that decides without asking, the transcript says Baton set it back.
+      const noticed = drafts.some((draft) => draft.type === 'notice' && draft.payload.text.includes('decides without asking you'));
+      expect(noticed).toBe(STARTS_SELF_APPROVING.includes(agent));
+    },
+    TURN_TIMEOUT,
+  );
 
-  it.skipIf(skip)(withSkipReason('two sessions at once share one process (one each where the agent cannot carry two), and each gets its own answer', skip), async () => {
-    const env = agentHome(agent, stub.url);
-    const [first, second] = await Promise.all([open({ env }), open({ env })]);
-    const apart = adapter.processPerSession?.(first.live.initialized.agentInfo?.version) === true;
-    expect(first.live.processGroupId === second.live.processGroupId).toBe(!apart);
-    const [a, b] = await Promise.all([first.live.prompt('First conversation says ALPHA'), second.live.prompt('Second conversation says BRAVO')]);
-    expect([a.stopReason, b.stopReason]).toEqual(['end_turn', 'end_turn']);
-    expect(first.recorder.text()).toContain('ALPHA');
-    expect(first.recorder.text()).not.toContain('BRAVO');
-    expect(second.recorder.text()).toContain('BRAVO');
-    expect(second.recorder.text()).not.toContain('ALPHA');
-  }, TURN_TIMEOUT);
+  it.skipIf(skip)(
+    withSkipReason(
+      'two sessions at once share one process (one each where the agent cannot carry two), and each gets its own answer',
+      skip,
+    ),
+    async () => {
+      const env = agentHome(agent, stub.url);
+      const [first, second] = await Promise.all([open({ env }), open({ env })]);
+      const apart = adapter.processPerSession?.(first.live.initialized.agentInfo?.version) === true;
+      expect(first.live.processGroupId === second.live.processGroupId).toBe(!apart);
+      const [a, b] = await Promise.all([
+        first.live.prompt('First conversation says ALPHA'),
+        second.live.prompt('Second conversation says BRAVO'),
+      ]);
+      expect([a.stopReason, b.stopReason]).toEqual(['end_turn', 'end_turn']);
+      expect(first.recorder.text()).toContain('ALPHA');
+      expect(first.recorder.text()).not.toContain('BRAVO');
+      expect(second.recorder.text()).toContain('BRAVO');
+      expect(second.recorder.text()).not.toContain('ALPHA');
+    },
+    TURN_TIMEOUT,
+  );
 
   // Scenarios that do not apply to an agent are not registered for it (not applying is not a skip).
   if (adapter.takesMcpServers !== false) {
-    it.skipIf(skip)(withSkipReason('a tool call into a stdio MCP server, with permission allowed', skip), async () => {
-      const { live, recorder } = await open({ mcpServers: [everything] });
-      recorder.policy = 'allow';
-      const { stopReason } = await live.prompt('Please call the echo tool [tool:echo]');
-      expect(stopReason).toBe('end_turn');
-      expect(recorder.types()).toContain('tool.call');
-      expect(recorder.text()).toContain('Echo: hello from baton');
-      const asked = recorder.drafts.filter((draft) => draft.type === 'permission.requested');
-      // Whether an agent asks before an MCP tool is its own policy, recorded on its adapter (and its card).
-      expect(asked.length > 0).toBe(adapter.asksBeforeMcpTools === true);
-      expect(recorder.drafts.filter((draft) => draft.type === 'permission.decided')).toHaveLength(asked.length);
-    }, TURN_TIMEOUT);
+    it.skipIf(skip)(
+      withSkipReason('a tool call into a stdio MCP server, with permission allowed', skip),
+      async () => {
+        const { live, recorder } = await open({ mcpServers: [everything] });
+        recorder.policy = 'allow';
+        const { stopReason } = await live.prompt('Please call the echo tool [tool:echo]');
+        expect(stopReason).toBe('end_turn');
+        expect(recorder.types()).toContain('tool.call');
+        expect(recorder.text()).toContain('Echo: hello from baton');
+        const asked = recorder.drafts.filter((draft) => draft.type === 'permission.requested');
+        // Whether an agent asks before an MCP tool is its own policy, recorded on its adapter (and its card).
+        expect(asked.length > 0).toBe(adapter.asksBeforeMcpTools === true);
+        expect(recorder.drafts.filter((draft) => draft.type === 'permission.decided')).toHaveLength(asked.length);
+      },
+      TURN_TIMEOUT,
+    );
   }
 
-
   if (adapter.takesMcpServers !== false) {
-    it.skipIf(skip)(withSkipReason('server secrets and the process list: measured, and kept off it through the launcher', skip), async () => {
-      const marker = `BATONSECRET${agent.toUpperCase()}MARKER`;
-      const secretServer: McpServer = { ...everything, env: [{ name: 'LOC_TOKEN', value: marker }] };
-      const http = await startMcpHttpServer();
-      const httpServer: McpServer = { type: 'http', name: 'feed', url: http.httpUrl, headers: [{ name: 'Authorization', value: `Bearer ${marker}H` }] };
-      const launcher = LaunchRegistry.open({ dataDir: tempDir(`${agent}-launcher`), launch: { command: process.execPath, args: [builtFile('mcpLauncher.js')] }, secrets: () => [marker, `${marker}H`] });
-      try {
-        const servers = (): McpServer[] => [secretServer, ...(CHANNELS_HTTP.includes(agent) ? [httpServer] : [])];
-        const exposed = async (shield?: (server: McpServer) => McpServer): Promise<boolean> => {
-          const { live, recorder } = await open({ mcpServers: servers(), ...(shield ? { shield } : {}) });
-          recorder.policy = 'allow';
-          await live.prompt('Please call the echo tool [tool:echo]');
-          const seen = commandLines().some((line) => line.includes(marker));
-          expect(recorder.text()).toContain('Echo: hello from baton');
-          await live.dispose();
-          return seen;
+    it.skipIf(skip)(
+      withSkipReason('server secrets and the process list: measured, and kept off it through the launcher', skip),
+      async () => {
+        const marker = `BATONSECRET${agent.toUpperCase()}MARKER`;
+        const secretServer: McpServer = { ...everything, env: [{ name: 'LOC_TOKEN', value: marker }] };
+        const http = await startMcpHttpServer();
+        const httpServer: McpServer = {
+          type: 'http',
+          name: 'feed',
+          url: http.httpUrl,
+          headers: [{ name: 'Authorization', value: `Bearer ${marker}H` }],
         };
-        // Measured without the launcher: only agents marked as exposing their server config put it on a command line.
-        expect(await exposed()).toBe(adapter.exposesServerConfig === true);
-        await launcher.ready;
-        // Granted as a session would be: the launcher answers its ids only while it lives.
-        const revoke = launcher.grant('conformance', servers());
+        const launcher = LaunchRegistry.open({
+          dataDir: tempDir(`${agent}-launcher`),
+          launch: { command: process.execPath, args: [builtFile('mcpLauncher.js')] },
+          secrets: () => [marker, `${marker}H`],
+        });
         try {
-          expect(await exposed((server) => launcher.shield(server, 'conformance'))).toBe(false);
+          const servers = (): McpServer[] => [secretServer, ...(CHANNELS_HTTP.includes(agent) ? [httpServer] : [])];
+          const exposed = async (shield?: (server: McpServer) => McpServer): Promise<boolean> => {
+            const { live, recorder } = await open({ mcpServers: servers(), ...(shield ? { shield } : {}) });
+            recorder.policy = 'allow';
+            await live.prompt('Please call the echo tool [tool:echo]');
+            const seen = commandLines().some((line) => line.includes(marker));
+            expect(recorder.text()).toContain('Echo: hello from baton');
+            await live.dispose();
+            return seen;
+          };
+          // Measured without the launcher: only agents marked as exposing their server config put it on a command line.
+          expect(await exposed()).toBe(adapter.exposesServerConfig === true);
+          await launcher.ready;
+          // Granted as a session would be: the launcher answers its ids only while it lives.
+          const revoke = launcher.grant('conformance', servers());
+          try {
+            expect(await exposed((server) => launcher.shield(server, 'conformance'))).toBe(false);
+          } finally {
+            revoke();
+          }
         } finally {
-          revoke();
+          await launcher.close();
+          await http.close();
         }
-      } finally {
-        await launcher.close();
-        await http.close();
-      }
-    }, TURN_TIMEOUT);
+      },
+      TURN_TIMEOUT,
+    );
   }
 
   if (adapter.asksBeforeMcpTools === true) {
-    it.skipIf(skip)(withSkipReason('a tool call the person denies does not run', skip), async () => {
-      const { live, recorder } = await open({ mcpServers: [everything] });
-      recorder.policy = 'reject';
-      await live.prompt('Please call the echo tool [tool:echo]');
-      expect(recorder.types()).toContain('permission.requested');
-      expect(recorder.text()).not.toContain('Echo: hello from baton');
-      expect(stub.modelRequests().at(-1)?.toolResult ?? '').not.toContain('Echo: hello from baton');
-    }, TURN_TIMEOUT);
+    it.skipIf(skip)(
+      withSkipReason('a tool call the person denies does not run', skip),
+      async () => {
+        const { live, recorder } = await open({ mcpServers: [everything] });
+        recorder.policy = 'reject';
+        await live.prompt('Please call the echo tool [tool:echo]');
+        expect(recorder.types()).toContain('permission.requested');
+        expect(recorder.text()).not.toContain('Echo: hello from baton');
+        expect(stub.modelRequests().at(-1)?.toolResult ?? '').not.toContain('Echo: hello from baton');
+      },
+      TURN_TIMEOUT,
+    );
   }
 
   if (adapter.takesMcpServers === false) {
@@ -263,43 +336,59 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     });
   }
 
-  it.skipIf(skip)(withSkipReason('cancel mid-turn ends the turn as cancelled', skip), async () => {
-    const { live, recorder } = await open();
-    const turn = live.prompt('Stream slowly please [slow]');
-    for (let waited = 0; !recorder.text().includes('word3') && waited < 30_000; waited += 50) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(recorder.text()).toContain('word3');
-    await live.cancel();
-    expect((await turn).stopReason).toBe('cancelled');
-    expect(recorder.text()).not.toContain('word199');
-  }, TURN_TIMEOUT);
+  it.skipIf(skip)(
+    withSkipReason('cancel mid-turn ends the turn as cancelled', skip),
+    async () => {
+      const { live, recorder } = await open();
+      const turn = live.prompt('Stream slowly please [slow]');
+      for (let waited = 0; !recorder.text().includes('word3') && waited < 30_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(recorder.text()).toContain('word3');
+      await live.cancel();
+      expect((await turn).stopReason).toBe('cancelled');
+      expect(recorder.text()).not.toContain('word199');
+    },
+    TURN_TIMEOUT,
+  );
 
-  it.skipIf(skip)(withSkipReason('a session reopened in a fresh process carries its history, or says it cannot', skip), async () => {
-    const first = await open();
-    await first.live.prompt('Remember the word pomegranate');
-    const sessionId = first.bound.type === 'session.bound' ? first.bound.payload.sessionId : '';
-    await first.live.dispose();
-    const second = await open({ env: first.env, cwd: first.binding.cwd, previousSessionId: sessionId });
-    const how = second.bound.type === 'session.bound' ? second.bound.payload.how : undefined;
-    await second.live.prompt('Which word did I ask you to remember?');
-    const last = stub.modelRequests().filter((request) => request.lastUserText.includes('Which word did I ask you to remember?')).at(-1);
-    // An agent that cannot reopen (Gemini, whose own lookup fails) gets a new session; the conversation service hands it the conversation and says so.
-    expect(REOPENS[agent], `reopened by ${how}; ${second.recorder.logs.join('\n')}`).toContain(how);
-    if (how === 'new') {
-      // Not silently: the log says the session could not be reopened, and the agent's own reason.
-      expect(second.recorder.logs.join('\n')).toMatch(new RegExp(`could not load session ${sessionId}: .+\\(.+\\)`));
-    }
-    expect(last?.userTexts.some((text) => text.includes('pomegranate'))).toBe(how !== 'new');
-  }, TURN_TIMEOUT);
+  it.skipIf(skip)(
+    withSkipReason('a session reopened in a fresh process carries its history, or says it cannot', skip),
+    async () => {
+      const first = await open();
+      await first.live.prompt('Remember the word pomegranate');
+      const sessionId = first.bound.type === 'session.bound' ? first.bound.payload.sessionId : '';
+      await first.live.dispose();
+      const second = await open({ env: first.env, cwd: first.binding.cwd, previousSessionId: sessionId });
+      const how = second.bound.type === 'session.bound' ? second.bound.payload.how : undefined;
+      await second.live.prompt('Which word did I ask you to remember?');
+      const last = stub
+        .modelRequests()
+        .filter((request) => request.lastUserText.includes('Which word did I ask you to remember?'))
+        .at(-1);
+      // An agent that cannot reopen (Gemini, whose own lookup fails) gets a new session; the conversation service hands it the conversation
+      // and says so.
+      expect(REOPENS[agent], `reopened by ${how}; ${second.recorder.logs.join('\n')}`).toContain(how);
+      if (how === 'new') {
+        // Not silently: the log says the session could not be reopened, and the agent's own reason.
+        expect(second.recorder.logs.join('\n')).toMatch(new RegExp(`could not load session ${sessionId}: .+\\(.+\\)`));
+      }
+      expect(last?.userTexts.some((text) => text.includes('pomegranate'))).toBe(how !== 'new');
+    },
+    TURN_TIMEOUT,
+  );
 
-  it.skipIf(skip)(withSkipReason('dispose leaves no process behind', skip), async () => {
-    const { live } = await open({ mcpServers: adapter.takesMcpServers === false ? [] : [everything] });
-    await live.prompt('One more hello');
-    const group = live.processGroupId!;
-    expect(processesInGroup(group).length).toBeGreaterThan(0);
-    await live.dispose();
-    // The kill is delivered; the kernel may take a moment to finish the last exits.
-    await expect.poll(() => processesInGroup(group), { timeout: 5_000 }).toEqual([]);
-  }, TURN_TIMEOUT);
+  it.skipIf(skip)(
+    withSkipReason('dispose leaves no process behind', skip),
+    async () => {
+      const { live } = await open({ mcpServers: adapter.takesMcpServers === false ? [] : [everything] });
+      await live.prompt('One more hello');
+      const group = live.processGroupId!;
+      expect(processesInGroup(group).length).toBeGreaterThan(0);
+      await live.dispose();
+      // The kill is delivered; the kernel may take a moment to finish the last exits.
+      await expect.poll(() => processesInGroup(group), { timeout: 5_000 }).toEqual([]);
+    },
+    TURN_TIMEOUT,
+  );
 });

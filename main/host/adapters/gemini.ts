@@ -14,7 +14,10 @@ export const geminiAdapter = builtinAdapter({
   // which Baton does not edit: append is refused.
   instructions: {
     capability: { replace: { level: 'system', via: 'GEMINI_SYSTEM_MD naming a file Baton writes' } },
-    project: (launch, delivered, folder) => (delivered.replace === null ? launch : { ...launch, env: { ...launch.env, GEMINI_SYSTEM_MD: folder().write('system.md', delivered.replace) } }),
+    project: (launch, delivered, folder) =>
+      delivered.replace === null
+        ? launch
+        : { ...launch, env: { ...launch.env, GEMINI_SYSTEM_MD: folder().write('system.md', delivered.replace) } },
     ownPromptEnv: { replace: ['GEMINI_SYSTEM_MD'] },
   },
   asksBeforeMcpTools: true,

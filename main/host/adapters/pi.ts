@@ -14,15 +14,24 @@ export const piAdapter = builtinAdapter({
   // process list) and runs the pi the person had.
   instructions: {
     capability: {
-      replace: { level: 'system', via: '--system-prompt, through a wrapper Baton gives pi-acp as PI_ACP_PI_COMMAND', visibleInProcessList: true },
-      append: { level: 'system', via: '--append-system-prompt, through a wrapper Baton gives pi-acp as PI_ACP_PI_COMMAND', visibleInProcessList: true },
+      replace: {
+        level: 'system',
+        via: '--system-prompt, through a wrapper Baton gives pi-acp as PI_ACP_PI_COMMAND',
+        visibleInProcessList: true,
+      },
+      append: {
+        level: 'system',
+        via: '--append-system-prompt, through a wrapper Baton gives pi-acp as PI_ACP_PI_COMMAND',
+        visibleInProcessList: true,
+      },
     },
     project: (launch, delivered, folder) => {
       if (delivered.replace === null && delivered.append === null) {
         return launch;
       }
       const dir = folder();
-      const flag = (name: string, file: string, text: string | null): string => (text === null ? '' : ` ${name} "$(cat ${shellWord(dir.write(file, text))})"`);
+      const flag = (name: string, file: string, text: string | null): string =>
+        text === null ? '' : ` ${name} "$(cat ${shellWord(dir.write(file, text))})"`;
       const pi = launch.env.PI_ACP_PI_COMMAND ?? 'pi';
       const script = `#!/bin/sh\nexec ${shellWord(pi)}${flag('--system-prompt', 'system.md', delivered.replace)}${flag('--append-system-prompt', 'append.md', delivered.append)} "$@"\n`;
       return { ...launch, env: { ...launch.env, PI_ACP_PI_COMMAND: dir.write('pi-with-instructions', script, 0o700) } };

@@ -18,7 +18,8 @@ export const qwenAdapter = builtinAdapter({
       append: { level: 'system', via: '--append-system-prompt', visibleInProcessList: true },
     },
     project: (launch, delivered, folder) => {
-      const env = delivered.replace === null ? launch.env : { ...launch.env, QWEN_SYSTEM_MD: folder().write('system.md', delivered.replace) };
+      const env =
+        delivered.replace === null ? launch.env : { ...launch.env, QWEN_SYSTEM_MD: folder().write('system.md', delivered.replace) };
       const args = delivered.append === null ? launch.args : [...launch.args, '--append-system-prompt', delivered.append];
       return { ...launch, env, args };
     },

@@ -29,36 +29,50 @@ describe('the agent outside a conversation', () => {
   });
 
   const noPty = ptyProgram(definedEnv(process.env)) === undefined;
-  it.skipIf(noPty)(`a terminal log-in started while a conversation with the same agent streams leaves that conversation streaming${noPty ? ' (skipped: this system has no `script` command for a pseudo-terminal)' : ''}`, async () => {
-    expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'token' })).toMatchObject({ ok: true });
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('access-work'));
-    host.turns.send(conversationId, 'slow');
-    const streamed = (): string => {
-      const reply = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast((item) => item.kind === 'agent');
-      return reply?.kind === 'agent' ? reply.text : '';
-    };
-    await until(() => streamed().includes('word3 '));
-    const [agentProcess] = fakeAgentProcesses(dataDir);
-    expect(agentProcess).toBeDefined();
+  it.skipIf(noPty)(
+    `a terminal log-in started while a conversation with the same agent streams leaves that conversation streaming${noPty ? ' (skipped: this system has no `script` command for a pseudo-terminal)' : ''}`,
+    async () => {
+      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'token' })).toMatchObject({ ok: true });
+      const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('access-work'));
+      host.turns.send(conversationId, 'slow');
+      const streamed = (): string => {
+        const reply = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast(
+          (item) => item.kind === 'agent',
+        );
+        return reply?.kind === 'agent' ? reply.text : '';
+      };
+      await until(() => streamed().includes('word3 '));
+      const [agentProcess] = fakeAgentProcesses(dataDir);
+      expect(agentProcess).toBeDefined();
 
-    const started = await host.handle('startLoginTerminal', { agentId: FAKE_AGENT_ID, methodId: 'login-shell', cols: 80, rows: 24 });
-    expect(started.ok, JSON.stringify(started)).toBe(true);
-    const { terminalId } = (started.ok ? started.result : {}) as { terminalId: string };
+      const started = await host.handle('startLoginTerminal', { agentId: FAKE_AGENT_ID, methodId: 'login-shell', cols: 80, rows: 24 });
+      expect(started.ok, JSON.stringify(started)).toBe(true);
+      const { terminalId } = (started.ok ? started.result : {}) as { terminalId: string };
 
-    // The conversation's agent is still there and still streaming, well after the log-in started.
-    const before = streamed().length;
-    await until(() => streamed().length > before + 60, 5_000);
-    expect(host.turns.isRunning(conversationId)).toBe(true);
-    expect(fakeAgentProcesses(dataDir)).toContain(agentProcess);
+      // The conversation's agent is still there and still streaming, well after the log-in started.
+      const before = streamed().length;
+      await until(() => streamed().length > before + 60, 5_000);
+      expect(host.turns.isRunning(conversationId)).toBe(true);
+      expect(fakeAgentProcesses(dataDir)).toContain(agentProcess);
 
-    await host.handle('closeLoginTerminal', { terminalId });
-    await host.turns.cancel(conversationId);
-    await host.turns.idle();
-    expect(reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.some((item) => item.kind === 'notice' && item.severity === 'error')).toBe(false);
-  });
+      await host.handle('closeLoginTerminal', { terminalId });
+      await host.turns.cancel(conversationId);
+      await host.turns.idle();
+      expect(
+        reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.some(
+          (item) => item.kind === 'notice' && item.severity === 'error',
+        ),
+      ).toBe(false);
+    },
+  );
 
   it('a loan with nothing running starts a process of its own, which ends once given back', async () => {
-    const access = new AgentAccess(new AgentCatalog(dataDir, definedEnv(process.env)), definedEnv(process.env), new AgentProcesses(), tempDir('home'));
+    const access = new AgentAccess(
+      new AgentCatalog(dataDir, definedEnv(process.env)),
+      definedEnv(process.env),
+      new AgentProcesses(),
+      tempDir('home'),
+    );
     const loan = await access.borrow(FAKE_AGENT_ID);
     expect(loan.connection.initialized.agentInfo?.name).toBe('fake-agent');
     expect(fakeAgentProcesses(dataDir)).toHaveLength(1);

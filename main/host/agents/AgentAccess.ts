@@ -101,7 +101,8 @@ export class AgentAccess {
       adapter,
       connection: lease.agent.connection,
       // Nothing a loan runs can ask the person: a question is answered "cancelled", never allowed.
-      route: (sessionId, onUpdate) => lease.agent.register(sessionId, { onUpdate, requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) }),
+      route: (sessionId, onUpdate) =>
+        lease.agent.register(sessionId, { onUpdate, requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) }),
       release: () => lease.release(),
     };
   }

@@ -26,7 +26,14 @@ import type { AgentRegistry } from './registry/AgentRegistry.js';
 import { registryAdapters } from './registry/registryAdapters.js';
 
 /** Built-in adapters in picker order. */
-export const builtinAdapters: readonly AgentAdapter[] = [claudeAdapter, codexAdapter, geminiAdapter, qwenAdapter, opencodeAdapter, piAdapter];
+export const builtinAdapters: readonly AgentAdapter[] = [
+  claudeAdapter,
+  codexAdapter,
+  geminiAdapter,
+  qwenAdapter,
+  opencodeAdapter,
+  piAdapter,
+];
 
 /** What the catalog answers: its agents, and why `agents.json` was not read, if it was not. */
 export type CatalogList = { agents: AgentInfo[]; agentsFileProblem: string | null };
@@ -89,7 +96,10 @@ export class AgentCatalog {
   list(): CatalogList {
     const custom = this.customAgents();
     const { builtins, adapters } = this.registryPart();
-    return { agents: [...builtins, ...adapters, ...custom.adapters].map((adapter) => this.describe(adapter)), agentsFileProblem: custom.problem ?? null };
+    return {
+      agents: [...builtins, ...adapters, ...custom.adapters].map((adapter) => this.describe(adapter)),
+      agentsFileProblem: custom.problem ?? null,
+    };
   }
 
   /** One adapter by id. */
@@ -113,7 +123,8 @@ export class AgentCatalog {
       return this.managedExecutable(adapter);
     }
     // Looked at only when the person's copy is too old: this runs for every session Baton starts.
-    const managed = adapter.oldestSupported !== undefined && tooOld(adapter, packageVersion(own)) ? this.managedExecutable(adapter) : undefined;
+    const managed =
+      adapter.oldestSupported !== undefined && tooOld(adapter, packageVersion(own)) ? this.managedExecutable(adapter) : undefined;
     return managed && !tooOld(adapter, packageVersion(managed)) ? managed : own;
   }
 
@@ -133,7 +144,10 @@ export class AgentCatalog {
     if (!installer || (!installer.packages(adapter) && !adapter.archive)) {
       return undefined;
     }
-    return installer.installedExecutable(adapter) ?? findExecutable(adapter.command, { PATH: installer.binDir(adapter), PATHEXT: this.env.PATHEXT ?? '' });
+    return (
+      installer.installedExecutable(adapter) ??
+      findExecutable(adapter.command, { PATH: installer.binDir(adapter), PATHEXT: this.env.PATHEXT ?? '' })
+    );
   }
 
   private describe(adapter: AgentAdapter): AgentInfo {
@@ -147,7 +161,9 @@ export class AgentCatalog {
     const pinned = adapter.source === 'registry' ? adapter.registry?.version : installer?.pinnedVersion(adapter);
     const installed = installer?.installedVersion(adapter);
     const update = installed && pinned && compareVersions(pinned, installed) > 0 ? { update: pinned } : {};
-    const managed = installable ? { ...(pinned ? { pinned } : {}), ...(installed ? { installed } : {}), inUse: managedPath !== undefined, ...update } : undefined;
+    const managed = installable
+      ? { ...(pinned ? { pinned } : {}), ...(installed ? { installed } : {}), inUse: managedPath !== undefined, ...update }
+      : undefined;
     const icon = adapter.registry ? this.registry?.icon(adapter.registry.id) : undefined;
     return {
       agentId: adapter.agentId,

@@ -38,7 +38,10 @@ describe('managed installs', () => {
     host.subscribe((event) => pushed.push(event));
 
     const before = await host.handle('listAgents', {});
-    expect(before.ok && claude((before.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: false, managed: { inUse: false } });
+    expect(before.ok && claude((before.result as { agents: AgentInfo[] }).agents)).toMatchObject({
+      available: false,
+      managed: { inUse: false },
+    });
 
     const installed = await host.handle('installAgent', { agentId: 'claude' });
     expect(installed.ok, JSON.stringify(installed)).toBe(true);
@@ -60,29 +63,50 @@ describe('managed installs', () => {
     // An update that fails keeps the working copy.
     packages.claude = [path.join(tempDir('nothing'), 'missing.tgz')];
     const failed = await host.handle('installAgent', { agentId: 'claude' });
-    expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringMatching(/^Could not update Claude: npm failed: ENOENT: no such file or directory, open '.*missing\.tgz'\.$/) } });
+    expect(failed).toMatchObject({
+      ok: false,
+      error: {
+        code: 'AgentInstallFailed',
+        message: expect.stringMatching(/^Could not update Claude: npm failed: ENOENT: no such file or directory, open '.*missing\.tgz'\.$/),
+      },
+    });
     expect((failed.ok ? {} : failed.error.details) ?? {}).toHaveProperty('stderrTail');
     const afterFailure = await host.handle('listAgents', {});
-    expect(afterFailure.ok && claude((afterFailure.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: true, managed: { installed: '1.2.3' } });
+    expect(afterFailure.ok && claude((afterFailure.result as { agents: AgentInfo[] }).agents)).toMatchObject({
+      available: true,
+      managed: { installed: '1.2.3' },
+    });
     expect(existsSync(path.join(dataDir, 'agents', 'claude.staging'))).toBe(false);
 
     // A good update replaces it.
     packages.claude = [packFakeClaude('1.3.0')];
     const updated = await host.handle('installAgent', { agentId: 'claude' });
-    expect(updated.ok && claude((updated.result as { agents: AgentInfo[] }).agents)).toMatchObject({ version: '1.3.0', managed: { installed: '1.3.0' } });
+    expect(updated.ok && claude((updated.result as { agents: AgentInfo[] }).agents)).toMatchObject({
+      version: '1.3.0',
+      managed: { installed: '1.3.0' },
+    });
 
     const removed = await host.handle('removeAgent', { agentId: 'claude' });
     expect(removed.ok && claude((removed.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: false });
     expect(existsSync(path.join(dataDir, 'agents', 'claude'))).toBe(false);
-    expect(await host.handle('removeAgent', { agentId: 'claude' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringContaining('was not installed by Baton') } });
+    expect(await host.handle('removeAgent', { agentId: 'claude' })).toMatchObject({
+      ok: false,
+      error: { code: 'InvalidRequest', message: expect.stringContaining('was not installed by Baton') },
+    });
   }, 120_000);
 
   it("runs npm with only what it needs: a package's install script never sees the agents' keys", async () => {
     const dataDir = tempDir('managed-env');
-    host = new Host({ dataDir, env: { ...env, OPENAI_API_KEY: 'sk-never-for-npm', CUSTOM_SETTING: 'kept-from-npm', npm_config_fund: 'false' }, agentPackages: { claude: [packFakeAgent('claude-agent-acp', '1.0.0', { recordEnv: true })] } });
+    host = new Host({
+      dataDir,
+      env: { ...env, OPENAI_API_KEY: 'sk-never-for-npm', CUSTOM_SETTING: 'kept-from-npm', npm_config_fund: 'false' },
+      agentPackages: { claude: [packFakeAgent('claude-agent-acp', '1.0.0', { recordEnv: true })] },
+    });
     const installed = await host.handle('installAgent', { agentId: 'claude' });
     expect(installed.ok, JSON.stringify(installed)).toBe(true);
-    const seen = JSON.parse(readFileSync(path.join(dataDir, 'agents', 'claude', 'node_modules', 'fake-claude-agent-acp', 'install-env.json'), 'utf8')) as string[];
+    const seen = JSON.parse(
+      readFileSync(path.join(dataDir, 'agents', 'claude', 'node_modules', 'fake-claude-agent-acp', 'install-env.json'), 'utf8'),
+    ) as string[];
     expect(seen).toEqual(expect.arrayContaining(['PATH', 'HOME', 'npm_config_fund']));
     expect(seen).not.toContain('OPENAI_API_KEY');
     expect(seen).not.toContain('CUSTOM_SETTING');
@@ -92,9 +116,17 @@ describe('managed installs', () => {
     const own = tempDir('own-bin');
     mkdirSync(own, { recursive: true });
     writeFileSync(path.join(own, 'claude-agent-acp'), '#!/bin/sh\n', { mode: 0o755 });
-    host = new Host({ dataDir: tempDir('managed-own'), env: { ...env, PATH: `${own}:${env.PATH}` }, agentPackages: { claude: [packFakeClaude('1.2.3')] } });
+    host = new Host({
+      dataDir: tempDir('managed-own'),
+      env: { ...env, PATH: `${own}:${env.PATH}` },
+      agentPackages: { claude: [packFakeClaude('1.2.3')] },
+    });
     const listed = await host.handle('listAgents', {});
-    expect(listed.ok && claude((listed.result as { agents: AgentInfo[] }).agents)).toMatchObject({ available: true, path: path.join(own, 'claude-agent-acp'), managed: { inUse: false } });
+    expect(listed.ok && claude((listed.result as { agents: AgentInfo[] }).agents)).toMatchObject({
+      available: true,
+      path: path.join(own, 'claude-agent-acp'),
+      managed: { inUse: false },
+    });
     expect(await host.handle('removeAgent', { agentId: 'claude' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
     expect(existsSync(path.join(own, 'claude-agent-acp'))).toBe(true);
   }, 60_000);
@@ -105,10 +137,18 @@ describe('managed installs', () => {
     writeFileSync(path.join(own, 'package.json'), JSON.stringify({ name: '@zed-industries/codex-acp', version: '0.16.0' }));
     writeFileSync(path.join(own, 'codex-acp'), '#!/bin/sh\n', { mode: 0o755 });
     const dataDir = tempDir('managed-outdated');
-    host = new Host({ dataDir, env: { ...env, PATH: `${own}:${env.PATH}` }, agentPackages: { codex: [packFakeAgent('codex-acp', '2.6.0')] } });
+    host = new Host({
+      dataDir,
+      env: { ...env, PATH: `${own}:${env.PATH}` },
+      agentPackages: { codex: [packFakeAgent('codex-acp', '2.6.0')] },
+    });
     const codex = (agents: AgentInfo[]): AgentInfo | undefined => agents.find((agent) => agent.agentId === 'codex');
     const before = await host.handle('listAgents', {});
-    expect(before.ok && codex((before.result as { agents: AgentInfo[] }).agents)).toMatchObject({ path: path.join(own, 'codex-acp'), version: '0.16.0', managed: { inUse: false } });
+    expect(before.ok && codex((before.result as { agents: AgentInfo[] }).agents)).toMatchObject({
+      path: path.join(own, 'codex-acp'),
+      version: '0.16.0',
+      managed: { inUse: false },
+    });
     const updated = await host.handle('installAgent', { agentId: 'codex' });
     const info = updated.ok ? codex((updated.result as { agents: AgentInfo[] }).agents) : undefined;
     expect(info, JSON.stringify(updated)).toMatchObject({ version: '2.6.0', managed: { installed: '2.6.0', inUse: true } });
@@ -127,7 +167,9 @@ describe('managed installs', () => {
     const plain = host.conversations.create('codex', tempDir('too-old-work'));
     host.turns.send(plain.conversationId, 'hello old codex');
     await host.turns.idle();
-    expect(stateOf(plain.conversationId).items.findLast((item) => item.kind === 'agent')).toMatchObject({ text: 'Fake reply: hello old codex' });
+    expect(stateOf(plain.conversationId).items.findLast((item) => item.kind === 'agent')).toMatchObject({
+      text: 'Fake reply: hello old codex',
+    });
     await host.turns.release(plain.conversationId);
     // With the person's instructions it is refused before anything is sent, naming the versions.
     host.instructions.setPerson({ text: 'Always answer in French.', intent: 'replace' });
@@ -144,9 +186,19 @@ describe('managed installs', () => {
   }, 60_000);
 
   it('a registry npm cannot reach is named plainly, with the setting for a mirror', async () => {
-    host = new Host({ dataDir: tempDir('managed-offline'), env: { ...env, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' }, agentPackages: { codex: ['baton-test-no-such-package@1.0.0'] } });
+    host = new Host({
+      dataDir: tempDir('managed-offline'),
+      env: { ...env, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' },
+      agentPackages: { codex: ['baton-test-no-such-package@1.0.0'] },
+    });
     const failed = await host.handle('installAgent', { agentId: 'codex' });
-    expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('npm cannot reach the npm registry (http://127.0.0.1:9/: ECONNREFUSED)') } });
+    expect(failed).toMatchObject({
+      ok: false,
+      error: {
+        code: 'AgentInstallFailed',
+        message: expect.stringContaining('npm cannot reach the npm registry (http://127.0.0.1:9/: ECONNREFUSED)'),
+      },
+    });
     expect(failed.ok ? '' : failed.error.message).toContain('npm_config_registry');
   }, 60_000);
 
@@ -157,15 +209,24 @@ describe('managed installs', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as net.AddressInfo;
     const dataDir = tempDir('managed-cancel');
-    host = new Host({ dataDir, env: { ...env, npm_config_registry: `http://127.0.0.1:${port}/` }, agentPackages: { codex: ['baton-test-no-such-package@1.0.0'] } });
-    const started = new Promise<void>((resolve) => host!.subscribe((event: PushEvent) => event.name === 'agentInstallProgress' && resolve()));
+    host = new Host({
+      dataDir,
+      env: { ...env, npm_config_registry: `http://127.0.0.1:${port}/` },
+      agentPackages: { codex: ['baton-test-no-such-package@1.0.0'] },
+    });
+    const started = new Promise<void>((resolve) =>
+      host!.subscribe((event: PushEvent) => event.name === 'agentInstallProgress' && resolve()),
+    );
     const installing = host.handle('installAgent', { agentId: 'codex' });
     await started;
     await new Promise((resolve) => setTimeout(resolve, 500));
     const cancelled = await host.handle('cancelAgentInstall', { agentId: 'codex' });
     expect(cancelled).toEqual({ ok: true, result: { cancelled: true } });
     const failed = await installing;
-    expect(failed).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('you cancelled it. Nothing was changed.') } });
+    expect(failed).toMatchObject({
+      ok: false,
+      error: { code: 'AgentInstallFailed', message: expect.stringContaining('you cancelled it. Nothing was changed.') },
+    });
     expect(existsSync(path.join(dataDir, 'agents', 'codex'))).toBe(false);
     expect(existsSync(path.join(dataDir, 'agents', 'codex.staging'))).toBe(false);
     // Nothing to cancel any more.
@@ -176,7 +237,10 @@ describe('managed installs', () => {
 
   it('without npm, installing says so', async () => {
     host = new Host({ dataDir: tempDir('managed-no-npm'), env: { PATH: tempDir('empty-path') } });
-    expect(await host.handle('installAgent', { agentId: 'codex' })).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringContaining('npm was not found') } });
+    expect(await host.handle('installAgent', { agentId: 'codex' })).toMatchObject({
+      ok: false,
+      error: { code: 'AgentInstallFailed', message: expect.stringContaining('npm was not found') },
+    });
   });
 
   it('agents Baton has no package for cannot be installed', async () => {
@@ -197,7 +261,10 @@ describe('the lockfiles Baton ships', () => {
       const tree = JSON.parse(lock!.lock) as { packages: Record<string, { version?: string; integrity?: string }> };
       for (const spec of adapter.npmPackages ?? []) {
         const at = spec.lastIndexOf('@');
-        expect(tree.packages[`node_modules/${spec.slice(0, at)}`]).toMatchObject({ version: spec.slice(at + 1), integrity: expect.stringMatching(/^sha512-/) });
+        expect(tree.packages[`node_modules/${spec.slice(0, at)}`]).toMatchObject({
+          version: spec.slice(at + 1),
+          integrity: expect.stringMatching(/^sha512-/),
+        });
       }
     }
   });
@@ -228,13 +295,20 @@ describe('the lockfiles Baton ships', () => {
     // The installed copy is the locked tree: every package at the version and integrity Baton shipped
     // (npm rewrites only where a local tarball lies relative to the folder).
     type Lock = { packages: Record<string, { version?: string; integrity?: string }> };
-    const tree = (lock: Lock) => Object.fromEntries(Object.entries(lock.packages).map(([name, entry]) => [name, [entry.version, entry.integrity]]));
+    const tree = (lock: Lock) =>
+      Object.fromEntries(Object.entries(lock.packages).map(([name, entry]) => [name, [entry.version, entry.integrity]]));
     const installedLock = JSON.parse(readFileSync(path.join(dataDir, 'agents', 'claude', 'package-lock.json'), 'utf8')) as Lock;
     const shipped = JSON.parse(readFileSync(path.join(lockFolder, 'lock.json'), 'utf8')) as Lock;
     expect(tree(installedLock)).toEqual(tree(shipped));
     expect(Object.keys(installedLock.packages)).toContain('node_modules/fake-claude-agent-acp');
     // Without a lock for the packages asked for, it says it resolves them afresh.
-    const unlocked = new AgentInstaller(tempDir('unlocked-install'), env, (event) => progress.push(event.text), { claude: [tarball] }, locksDir);
+    const unlocked = new AgentInstaller(
+      tempDir('unlocked-install'),
+      env,
+      (event) => progress.push(event.text),
+      { claude: [tarball] },
+      locksDir,
+    );
     await unlocked.install(claudeAdapter);
     expect(progress.find((text) => text.startsWith('Installing Claude: npm install '))).toBeDefined();
   });

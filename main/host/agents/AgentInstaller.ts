@@ -107,7 +107,11 @@ export class AgentInstaller {
     const action = this.installedVersion(adapter) ? 'update' : 'install';
     const packages = this.packages(adapter);
     if (adapter.archive === undefined && (!packages || packages.length === 0)) {
-      throw new UnsupportedInputError(adapter.displayName, 'installing it', adapter.installHint ?? 'Baton does not know which npm package it comes in; install it yourself and put it on PATH');
+      throw new UnsupportedInputError(
+        adapter.displayName,
+        'installing it',
+        adapter.installHint ?? 'Baton does not know which npm package it comes in; install it yourself and put it on PATH',
+      );
     }
     if (adapter.archive && adapter.archive.sha256 === undefined && options.unverified !== true) {
       throw new UnverifiedDownloadError(adapter.displayName, adapter.agentId, adapter.archive.url);
@@ -121,7 +125,9 @@ export class AgentInstaller {
       const run = { group: undefined as ProcessGroup | undefined, abort: new AbortController(), cancelled: false };
       this.runs.set(adapter.agentId, run);
       try {
-        const installed = adapter.archive ? await this.fromArchive(adapter, adapter.archive, staging, say, action, run) : await this.fromNpm(adapter, packages ?? [], staging, say, action, run);
+        const installed = adapter.archive
+          ? await this.fromArchive(adapter, adapter.archive, staging, say, action, run)
+          : await this.fromNpm(adapter, packages ?? [], staging, say, action, run);
         if (run.cancelled) {
           throw new AgentInstallFailedError(adapter.displayName, action, 'you cancelled it. Nothing was changed.');
         }
@@ -129,7 +135,10 @@ export class AgentInstaller {
           say(`Checking that ${adapter.displayName} answers…`);
           await this.answers(adapter, path.join(staging, installed.executable), action);
         }
-        writeFileSync(path.join(staging, MANIFEST), JSON.stringify({ agentId: adapter.agentId, ...installed, installedAt: new Date().toISOString() }, null, 2));
+        writeFileSync(
+          path.join(staging, MANIFEST),
+          JSON.stringify({ agentId: adapter.agentId, ...installed, installedAt: new Date().toISOString() }, null, 2),
+        );
         this.swapIn(staging, folder);
         say(`${adapter.displayName} ${installed.version ?? ''} is ${action === 'update' ? 'updated' : 'installed'}.`.replace('  ', ' '));
       } catch (error) {
@@ -145,10 +154,21 @@ export class AgentInstaller {
   }
 
   /** An npm install into `staging`: following the shipped lock for pinned packages, else resolving afresh; finds the agent's command. */
-  private async fromNpm(adapter: AgentAdapter, packages: readonly string[], staging: string, say: (text: string) => void, action: 'install' | 'update', run: Run): Promise<Installed> {
+  private async fromNpm(
+    adapter: AgentAdapter,
+    packages: readonly string[],
+    staging: string,
+    say: (text: string) => void,
+    action: 'install' | 'update',
+    run: Run,
+  ): Promise<Installed> {
     const npm = findExecutable('npm', this.env);
     if (!npm) {
-      throw new AgentInstallFailedError(adapter.displayName, action, 'npm was not found on PATH. Install Node.js (which comes with npm), or install the agent yourself.');
+      throw new AgentInstallFailedError(
+        adapter.displayName,
+        action,
+        'npm was not found on PATH. Install Node.js (which comes with npm), or install the agent yourself.',
+      );
     }
     // The pinned packages come with the lock Baton was tested with, which npm follows (every
     // package's version and integrity). Not `npm ci`: npm 11 writes locks that leave out the
@@ -159,21 +179,35 @@ export class AgentInstaller {
       writeFileSync(path.join(staging, 'package.json'), locked.manifest);
       writeFileSync(path.join(staging, 'package-lock.json'), locked.lock);
     } else {
-      writeFileSync(path.join(staging, 'package.json'), JSON.stringify({ name: `baton-agent-${path.basename(this.folder(adapter))}`, private: true }, null, 2));
+      writeFileSync(
+        path.join(staging, 'package.json'),
+        JSON.stringify({ name: `baton-agent-${path.basename(this.folder(adapter))}`, private: true }, null, 2),
+      );
     }
-    const npmArgs = locked ? [...LOCKED_INSTALL] : ['install', '--no-audit', '--no-fund', '--omit=dev', '--prefer-offline', '--loglevel=http', ...packages];
-    say(`${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm install ${locked ? `(the lock Baton ships for ${packages.join(' ')})` : packages.join(' ')}`);
+    const npmArgs = locked
+      ? [...LOCKED_INSTALL]
+      : ['install', '--no-audit', '--no-fund', '--omit=dev', '--prefer-offline', '--loglevel=http', ...packages];
+    say(
+      `${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm install ${locked ? `(the lock Baton ships for ${packages.join(' ')})` : packages.join(' ')}`,
+    );
     const output = await this.runNpm(npm, npmArgs, staging, say, run);
     if (run.cancelled) {
       return { executable: '', version: undefined, packages };
     }
     const main = this.mainPackage(staging, packages[0]!);
-    const unpublished = (part: string): string => `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${part}, the part of ${main} for this platform (${process.platform}-${process.arch}). Choose a version of ${adapter.displayName} that has it, or install it yourself.`;
+    const unpublished = (part: string): string =>
+      `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${part}, the part of ${main} for this platform (${process.platform}-${process.arch}). Choose a version of ${adapter.displayName} that has it, or install it yourself.`;
     if (output.exit !== 0) {
       const unreachable = unreachableRegistry(output.tail, this.env);
       const missing = missingPackage(output.tail);
       const part = unreachable || missing ? undefined : await this.unpublishedPart(npm, packages[0]!, run);
-      const reason = unreachable ?? (missing ? `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${missing}, which it needs.` : part ? unpublished(part) : `npm failed: ${lastMeaningfulLine(output.tail) ?? `it exited with ${output.exit}`}.`);
+      const reason =
+        unreachable ??
+        (missing
+          ? `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${missing}, which it needs.`
+          : part
+            ? unpublished(part)
+            : `npm failed: ${lastMeaningfulLine(output.tail) ?? `it exited with ${output.exit}`}.`);
       throw new AgentInstallFailedError(adapter.displayName, action, reason, output.tail);
     }
     const part = this.missingPlatformPart(staging, main);
@@ -182,13 +216,25 @@ export class AgentInstaller {
     }
     const command = this.commandIn(staging, adapter, main);
     if (!command) {
-      throw new AgentInstallFailedError(adapter.displayName, action, `the package installed, but it has no "${adapter.command}" command.`, output.tail);
+      throw new AgentInstallFailedError(
+        adapter.displayName,
+        action,
+        `the package installed, but it has no "${adapter.command}" command.`,
+        output.tail,
+      );
     }
     return { executable: path.relative(staging, command), version: this.versionIn(staging, packages[0]!), packages };
   }
 
   /** An archive install into `staging`. */
-  private async fromArchive(adapter: AgentAdapter, archive: NonNullable<AgentAdapter['archive']>, staging: string, say: (text: string) => void, action: 'install' | 'update', run: Run): Promise<Installed> {
+  private async fromArchive(
+    adapter: AgentAdapter,
+    archive: NonNullable<AgentAdapter['archive']>,
+    staging: string,
+    say: (text: string) => void,
+    action: 'install' | 'update',
+    run: Run,
+  ): Promise<Installed> {
     try {
       const installed = await installArchive(archive, staging, { signal: run.abort.signal, say });
       return { executable: installed.executable, version: adapter.registry?.version, source: archive.url, sha256: installed.sha256 };
@@ -208,7 +254,9 @@ export class AgentInstaller {
       return named;
     }
     try {
-      const manifest = JSON.parse(readFileSync(path.join(staging, 'node_modules', main, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+      const manifest = JSON.parse(readFileSync(path.join(staging, 'node_modules', main, 'package.json'), 'utf8')) as {
+        bin?: string | Record<string, string>;
+      };
       const names = typeof manifest.bin === 'string' ? [main.split('/').at(-1)!] : Object.keys(manifest.bin ?? {});
       const chosen = names.find((name) => name === main.split('/').at(-1)) ?? names[0];
       return chosen ? findExecutable(chosen, { PATH: bin, PATHEXT: this.env.PATHEXT ?? '' }) : undefined;
@@ -221,7 +269,10 @@ export class AgentInstaller {
   private mainPackage(staging: string, spec: string): string {
     const name = packageName(spec);
     try {
-      const dependencies = Object.keys((JSON.parse(readFileSync(path.join(staging, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+      const dependencies = Object.keys(
+        (JSON.parse(readFileSync(path.join(staging, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ??
+          {},
+      );
       return dependencies.includes(name) ? name : (dependencies[0] ?? name);
     } catch {
       return name;
@@ -237,7 +288,8 @@ export class AgentInstaller {
     if (!/^(@[^/@]+\/)?[^/@]+@[^/]+$/.test(spec)) {
       return undefined;
     }
-    const view = async (args: string[]): Promise<{ exit: number | null; tail: string }> => this.runNpm(npm, ['view', ...args, '--json', '--loglevel=error'], this.dataDir, () => {}, run);
+    const view = async (args: string[]): Promise<{ exit: number | null; tail: string }> =>
+      this.runNpm(npm, ['view', ...args, '--json', '--loglevel=error'], this.dataDir, () => {}, run);
     const optional = await view([spec, 'optionalDependencies']);
     if (optional.exit !== 0) {
       return undefined;
@@ -253,10 +305,17 @@ export class AgentInstaller {
   /** The platform part of a package built per platform, when npm installed the package but not that part. */
   private missingPlatformPart(staging: string, main: string): string | undefined {
     try {
-      const manifest = JSON.parse(readFileSync(path.join(staging, 'node_modules', main, 'package.json'), 'utf8')) as { optionalDependencies?: Record<string, string> };
+      const manifest = JSON.parse(readFileSync(path.join(staging, 'node_modules', main, 'package.json'), 'utf8')) as {
+        optionalDependencies?: Record<string, string>;
+      };
       const part = platformPart(manifest.optionalDependencies ?? {}, process.platform, process.arch);
       const name = part ? packageName(part) : undefined;
-      return part && name && !existsSync(path.join(staging, 'node_modules', name, 'package.json')) && !existsSync(path.join(staging, 'node_modules', main, 'node_modules', name, 'package.json')) ? part : undefined;
+      return part &&
+        name &&
+        !existsSync(path.join(staging, 'node_modules', name, 'package.json')) &&
+        !existsSync(path.join(staging, 'node_modules', main, 'node_modules', name, 'package.json'))
+        ? part
+        : undefined;
     } catch {
       return undefined;
     }
@@ -273,7 +332,11 @@ export class AgentInstaller {
         initializeTimeoutMs: ANSWER_TIMEOUT_MS,
       });
     } catch (error) {
-      throw new AgentInstallFailedError(adapter.displayName, action, `the new copy did not answer: ${(error as Error).message}${action === 'update' ? ' The copy you had is kept.' : ''}`);
+      throw new AgentInstallFailedError(
+        adapter.displayName,
+        action,
+        `the new copy did not answer: ${(error as Error).message}${action === 'update' ? ' The copy you had is kept.' : ''}`,
+      );
     } finally {
       await connection?.dispose().catch(() => undefined);
     }
@@ -316,7 +379,9 @@ export class AgentInstaller {
   private versionIn(root: string, spec: string): string | undefined {
     try {
       const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-      const name = Object.keys(manifest.dependencies ?? {}).find((dependency) => spec === dependency || spec.startsWith(`${dependency}@`)) ?? Object.keys(manifest.dependencies ?? {})[0];
+      const name =
+        Object.keys(manifest.dependencies ?? {}).find((dependency) => spec === dependency || spec.startsWith(`${dependency}@`)) ??
+        Object.keys(manifest.dependencies ?? {})[0];
       if (!name) {
         return undefined;
       }
@@ -358,13 +423,23 @@ export class AgentInstaller {
   }
 
   /** Runs npm, passing each output line on; resolves with its exit code and last lines. */
-  private async runNpm(npm: string, args: string[], cwd: string, line: (text: string) => void, run: Run): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
+  private async runNpm(
+    npm: string,
+    args: string[],
+    cwd: string,
+    line: (text: string) => void,
+    run: Run,
+  ): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
     const child = new ProcessGroup({ command: npm, args, cwd, env: { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' } });
     run.group = child;
     return this.readNpm(child, line, run);
   }
 
-  private async readNpm(child: ProcessGroup, line: (text: string) => void, run: { cancelled: boolean }): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
+  private async readNpm(
+    child: ProcessGroup,
+    line: (text: string) => void,
+    run: { cancelled: boolean },
+  ): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
     try {
       await child.spawned();
     } catch (error) {
@@ -396,7 +471,8 @@ export class AgentInstaller {
 }
 
 /** Names npm (and the install scripts it runs) may see: where things are, the locale, npm's own settings, the proxy and certificates. */
-const NPM_NAMES = /^(PATH|PATHEXT|HOME|USERPROFILE|APPDATA|LOCALAPPDATA|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|TEMP|TMP|TMPDIR|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|XDG_(CONFIG|CACHE|DATA|STATE)_HOME|(HTTPS?|NO|ALL)_PROXY|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|NPM_CONFIG_.+|BATON_TEST_RUN)$/i;
+const NPM_NAMES =
+  /^(PATH|PATHEXT|HOME|USERPROFILE|APPDATA|LOCALAPPDATA|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|TEMP|TMP|TMPDIR|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|XDG_(CONFIG|CACHE|DATA|STATE)_HOME|(HTTPS?|NO|ALL)_PROXY|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|NPM_CONFIG_.+|BATON_TEST_RUN)$/i;
 
 /**
  * The environment npm runs with: only what it needs, never the agents' keys or anything else of

@@ -54,7 +54,9 @@ export class AgentProbe {
         throw new InvalidRequestError(`${connection.agentName} offers no log-in method "${methodId}".`);
       }
       if (method.terminal) {
-        throw new InvalidRequestError(`${connection.agentName}'s log-in method "${method.name}" runs in a terminal: start it with startLoginTerminal.`);
+        throw new InvalidRequestError(
+          `${connection.agentName}'s log-in method "${method.name}" runs in a terminal: start it with startLoginTerminal.`,
+        );
       }
       await connection.authenticate(methodId);
       // The card's sign-in state may have changed.
@@ -69,11 +71,19 @@ export class AgentProbe {
     const { connection, release } = await this.access.borrow(agentId);
     try {
       if (!connection.canLogout) {
-        throw new UnsupportedInputError(connection.agentName, 'logging out', 'it does not offer a way to log out over ACP; use its own command-line tool');
+        throw new UnsupportedInputError(
+          connection.agentName,
+          'logging out',
+          'it does not offer a way to log out over ACP; use its own command-line tool',
+        );
       }
       const status = await connection.authStatus(AUTH_STATUS_WAIT_MS);
       if (status && !(await connection.logoutEnds(0))) {
-        throw new UnsupportedInputError(connection.agentName, 'logging out', `it uses ${signedInWords(status)}, which logging out cannot end: ${status.kind === 'api_key' ? 'remove the key from the environment Baton starts it with' : 'change it where it is set'}`);
+        throw new UnsupportedInputError(
+          connection.agentName,
+          'logging out',
+          `it uses ${signedInWords(status)}, which logging out cannot end: ${status.kind === 'api_key' ? 'remove the key from the environment Baton starts it with' : 'change it where it is set'}`,
+        );
       }
       await connection.logout();
       this.cards.delete(agentId);
@@ -106,10 +116,23 @@ export class AgentProbe {
         agentId,
         displayName: adapter.displayName,
         ...(agentInfo ? { implementation: `${agentInfo.title ?? agentInfo.name} ${agentInfo.version}`, version: agentInfo.version } : {}),
-        ...(adapter.oldestSupported && agentInfo?.version && compareVersions(agentInfo.version, adapter.oldestSupported) < 0 ? { oldestSupported: adapter.oldestSupported } : {}),
+        ...(adapter.oldestSupported && agentInfo?.version && compareVersions(agentInfo.version, adapter.oldestSupported) < 0
+          ? { oldestSupported: adapter.oldestSupported }
+          : {}),
         protocolVersion,
-        sessions: { load: capabilities?.loadSession === true, list: Boolean(sessions?.list), resume: Boolean(sessions?.resume), fork: Boolean((sessions as Record<string, unknown> | undefined)?.fork), close: Boolean(sessions?.close), subagents: Boolean((sessions as Record<string, unknown> | undefined)?.subagents) },
-        mcp: { stdio: adapter.takesMcpServers !== false, http: capabilities?.mcpCapabilities?.http === true, sse: capabilities?.mcpCapabilities?.sse === true },
+        sessions: {
+          load: capabilities?.loadSession === true,
+          list: Boolean(sessions?.list),
+          resume: Boolean(sessions?.resume),
+          fork: Boolean((sessions as Record<string, unknown> | undefined)?.fork),
+          close: Boolean(sessions?.close),
+          subagents: Boolean((sessions as Record<string, unknown> | undefined)?.subagents),
+        },
+        mcp: {
+          stdio: adapter.takesMcpServers !== false,
+          http: capabilities?.mcpCapabilities?.http === true,
+          sse: capabilities?.mcpCapabilities?.sse === true,
+        },
         prompt: {
           image: capabilities?.promptCapabilities?.image === true,
           audio: capabilities?.promptCapabilities?.audio === true,

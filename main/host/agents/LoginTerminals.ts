@@ -19,7 +19,12 @@ import type { AgentAccess } from './AgentAccess.js';
 import type { AgentProbe } from './AgentProbe.js';
 
 /** What a log-in terminal reports: output as it comes, then how it ended. */
-export type LoginTerminalEvent = { terminalId: string; agentId: string; data?: string; exit?: { code: number | null; signal: string | null } };
+export type LoginTerminalEvent = {
+  terminalId: string;
+  agentId: string;
+  data?: string;
+  exit?: { code: number | null; signal: string | null };
+};
 
 /** How long a hung-up log-in gets to end before its group is ended. */
 const HANGUP_GRACE_MS = 1_000;
@@ -64,7 +69,11 @@ export class LoginTerminals {
     const adapter = this.access.catalog.get(agentId);
     const script = ptyProgram(this.env);
     if (!script) {
-      throw new UnsupportedInputError(adapter.displayName, 'a log-in that runs in a terminal', 'this system offers no pseudo-terminal to Baton; log in from a terminal, then try again');
+      throw new UnsupportedInputError(
+        adapter.displayName,
+        'a log-in that runs in a terminal',
+        'this system offers no pseudo-terminal to Baton; log in from a terminal, then try again',
+      );
     }
     if ([...this.running.values()].some((running) => running.agentId === agentId)) {
       throw new InvalidRequestError(`A log-in to ${adapter.displayName} is already open.`);
@@ -87,7 +96,12 @@ export class LoginTerminals {
     // The agent's own program with the method's arguments, or the command the method names.
     const words = method.command ? [method.command, ...method.args] : [launch.command, ...launch.args, ...method.args];
     const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${words.map(shellWord).join(' ')}`;
-    const child = new ProcessGroup({ command: script, args: scriptArgs(line, process.platform), env: { ...launch.env, ...method.env, TERM: 'xterm-256color' }, cwd: launch.cwd });
+    const child = new ProcessGroup({
+      command: script,
+      args: scriptArgs(line, process.platform),
+      env: { ...launch.env, ...method.env, TERM: 'xterm-256color' },
+      cwd: launch.cwd,
+    });
     await child.spawned();
     const terminalId = `login-${newId()}`;
     this.running.set(terminalId, { agentId, process: child });

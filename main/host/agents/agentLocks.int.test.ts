@@ -26,16 +26,31 @@ function npm(which: string, args: readonly string[], cwd: string): { status: num
 }
 
 describe('the shipped agent locks', () => {
-  it.each(Object.keys(NPMS))('all install with %s', (which) => {
-    const results = agents.map((agent) => {
-      const work = tempDir(`lock-${agent}`);
-      copyFileSync(path.join(locks, agent, 'manifest.json'), path.join(work, 'package.json'));
-      copyFileSync(path.join(locks, agent, 'lock.json'), path.join(work, 'package-lock.json'));
-      const { status, output, version } = npm(which, [...LOCKED_INSTALL, '--dry-run', '--ignore-scripts', '--loglevel=error'], work);
-      expect(version).toMatch(which === 'npm 10' ? /^10\./ : /^11\./);
-      return { agent, ok: status === 0, why: status === 0 ? '' : output.split('\n').filter((line) => /error/i.test(line)).slice(0, 3).join(' | ') };
-    });
-    expect(results.filter((result) => !result.ok)).toEqual([]);
-    expect(results.map((result) => result.agent)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'pi', 'qwen']);
-  }, 600_000);
+  it.each(Object.keys(NPMS))(
+    'all install with %s',
+    (which) => {
+      const results = agents.map((agent) => {
+        const work = tempDir(`lock-${agent}`);
+        copyFileSync(path.join(locks, agent, 'manifest.json'), path.join(work, 'package.json'));
+        copyFileSync(path.join(locks, agent, 'lock.json'), path.join(work, 'package-lock.json'));
+        const { status, output, version } = npm(which, [...LOCKED_INSTALL, '--dry-run', '--ignore-scripts', '--loglevel=error'], work);
+        expect(version).toMatch(which === 'npm 10' ? /^10\./ : /^11\./);
+        return {
+          agent,
+          ok: status === 0,
+          why:
+            status === 0
+              ? ''
+              : output
+                  .split('\n')
+                  .filter((line) => /error/i.test(line))
+                  .slice(0, 3)
+                  .join(' | '),
+        };
+      });
+      expect(results.filter((result) => !result.ok)).toEqual([]);
+      expect(results.map((result) => result.agent)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'pi', 'qwen']);
+    },
+    600_000,
+  );
 });

@@ -23,7 +23,9 @@ export function agentPackagesFromEnv(env: Env): Record<string, string[]> | undef
   }
   const parsed = overridesSchema.safeParse(json);
   if (!parsed.success) {
-    throw new InvalidRequestError(`BATON_AGENT_PACKAGES should map agent ids to lists of npm specs: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+    throw new InvalidRequestError(
+      `BATON_AGENT_PACKAGES should map agent ids to lists of npm specs: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
+    );
   }
   return parsed.data;
 }

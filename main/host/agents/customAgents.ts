@@ -31,7 +31,9 @@ const zedServerSchema = z.object({
 
 const agentsFileSchema = z
   .object({ agents: z.array(customAgentSchema).optional(), agent_servers: z.record(z.string(), z.unknown()).optional() })
-  .refine((file) => file.agents !== undefined || file.agent_servers !== undefined, { message: 'expected "agents" (a list) or "agent_servers" (Zed\'s settings shape)' });
+  .refine((file) => file.agents !== undefined || file.agent_servers !== undefined, {
+    message: 'expected "agents" (a list) or "agent_servers" (Zed\'s settings shape)',
+  });
 
 /** What reading `agents.json` produced. */
 export type CustomAgentsResult = { adapters: AgentAdapter[]; problem: string | undefined };
@@ -63,7 +65,9 @@ export function readCustomAgents(file: string): CustomAgentsResult {
   const fromZed = Object.entries(parsed.data.agent_servers ?? {}).flatMap(([name, server]) => {
     const entry = zedServerSchema.safeParse(server);
     // Zed's own extension agents (no command) are Zed's business; only commands can be run here.
-    return entry.success && (entry.data.type === undefined || entry.data.type === 'custom') ? [{ name, command: entry.data.command, args: entry.data.args, env: entry.data.env, exposesServerConfig: false }] : [];
+    return entry.success && (entry.data.type === undefined || entry.data.type === 'custom')
+      ? [{ name, command: entry.data.command, args: entry.data.args, env: entry.data.env, exposesServerConfig: false }]
+      : [];
   });
   const seen = new Set<string>();
   const adapters = [...(parsed.data.agents ?? []), ...fromZed].map((agent): AgentAdapter => {
@@ -88,5 +92,10 @@ export function readCustomAgents(file: string): CustomAgentsResult {
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'agent'
+  );
 }

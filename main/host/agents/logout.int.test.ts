@@ -24,18 +24,21 @@ afterEach(async () => {
 });
 
 describe('logging out', () => {
-  it.skipIf(skip)(withSkipReason('Claude with a key from the environment: no Log out, and a log-out is refused naming the key', skip), async () => {
-    stub = await startModelStub();
-    host = new Host({ dataDir: tempDir('logout-claude-data'), env: agentHome('claude', stub.url) });
-    const described = await host.handle('describeAgent', { agentId: 'claude' });
-    expect(described.ok, JSON.stringify(described)).toBe(true);
-    const { card } = (described.ok ? described.result : { card: {} }) as { card: { logout?: boolean; signedIn?: unknown } };
-    expect(card.signedIn).toEqual({ kind: 'api_key', label: 'Anthropic API key', detail: 'ANTHROPIC_API_KEY' });
-    expect(card.logout).toBe(false);
-    const refused = await host.handle('logoutAgent', { agentId: 'claude' });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'UnsupportedInput' } });
-    expect(JSON.stringify(refused)).toContain('the Anthropic API key from ANTHROPIC_API_KEY, which logging out cannot end');
-  });
+  it.skipIf(skip)(
+    withSkipReason('Claude with a key from the environment: no Log out, and a log-out is refused naming the key', skip),
+    async () => {
+      stub = await startModelStub();
+      host = new Host({ dataDir: tempDir('logout-claude-data'), env: agentHome('claude', stub.url) });
+      const described = await host.handle('describeAgent', { agentId: 'claude' });
+      expect(described.ok, JSON.stringify(described)).toBe(true);
+      const { card } = (described.ok ? described.result : { card: {} }) as { card: { logout?: boolean; signedIn?: unknown } };
+      expect(card.signedIn).toEqual({ kind: 'api_key', label: 'Anthropic API key', detail: 'ANTHROPIC_API_KEY' });
+      expect(card.logout).toBe(false);
+      const refused = await host.handle('logoutAgent', { agentId: 'claude' });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'UnsupportedInput' } });
+      expect(JSON.stringify(refused)).toContain('the Anthropic API key from ANTHROPIC_API_KEY, which logging out cannot end');
+    },
+  );
 
   it('an agent that says nothing of its log-in keeps the Log out it advertises', async () => {
     const dataDir = tempDir('logout-fake-data');
@@ -46,8 +49,12 @@ describe('logging out', () => {
     expect(described.ok && 'signedIn' in (described.result as { card: object }).card).toBe(false);
   });
 
-  it('reads an account\'s e-mail as the detail, and ignores what else the status carries', () => {
-    expect(authStatusParams.parse({ authStatus: { kind: 'account', label: 'Claude Max', account: { plan: 'max', email: 'a@example.com' }, vendor: 'x' } })).toEqual({
+  it("reads an account's e-mail as the detail, and ignores what else the status carries", () => {
+    expect(
+      authStatusParams.parse({
+        authStatus: { kind: 'account', label: 'Claude Max', account: { plan: 'max', email: 'a@example.com' }, vendor: 'x' },
+      }),
+    ).toEqual({
       authStatus: { kind: 'account', label: 'Claude Max', detail: 'a@example.com' },
     });
   });

@@ -23,7 +23,9 @@ export function missingPackage(tail: string): string | undefined {
   if (notarget?.[1]) {
     return notarget[1];
   }
-  const notFound = /404 Not Found - GET \S+\/(@[^/\s]+%2f[^/\s]+|[^/\s@][^/\s]*)(?:\/-\/\S+)?\b/.exec(tail) ?? /'(\S+)' is not in this registry/.exec(tail);
+  const notFound =
+    /404 Not Found - GET \S+\/(@[^/\s]+%2f[^/\s]+|[^/\s@][^/\s]*)(?:\/-\/\S+)?\b/.exec(tail) ??
+    /'(\S+)' is not in this registry/.exec(tail);
   return notFound?.[1] ? decodeURIComponent(notFound[1]) : undefined;
 }
 
@@ -55,5 +57,12 @@ export function lastMeaningfulLine(tail: string): string | undefined {
     .map((line) => line.replace(/^npm (error|ERR!)\s*/, '').trim())
     .filter((line) => line !== '' && !FIELD_LINE.test(line) && !USAGE_LINE.test(line) && !line.startsWith('['));
   const first = errors[0]?.replace(/^[a-z]+ (?=[A-Z`])/, '');
-  return first ?? tail.split('\n').map((line) => line.trim()).filter(Boolean).at(-1);
+  return (
+    first ??
+    tail
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .at(-1)
+  );
 }

@@ -34,7 +34,9 @@ function partCaseUnavailable(): string | undefined {
   if (view.status === 0) {
     return `skipped: the npm registry here now has ${KILO_PART}, so the install would not fail`;
   }
-  return /E404|ETARGET|No match found/.test(`${view.stdout}${view.stderr}`) ? undefined : `skipped: npm view could not ask the npm registry (${(view.stderr || view.stdout).trim().split('\n')[0]})`;
+  return /E404|ETARGET|No match found/.test(`${view.stdout}${view.stderr}`)
+    ? undefined
+    : `skipped: npm view could not ask the npm registry (${(view.stderr || view.stdout).trim().split('\n')[0]})`;
 }
 
 describe('installing agents of the ACP Registry', () => {
@@ -44,7 +46,12 @@ describe('installing agents of the ACP Registry', () => {
   const fake = makeTarGz(fakeAgentEntries(tempDir('fake-data')));
 
   const binary = (id: string, name: string, archive: string, sha256?: string, version = '1.0.0') =>
-    registryEntry(id, name, { binary: { [platform]: { archive: `${server.url}${archive}`, cmd: './bin/fake-acp', ...(sha256 ? { sha256 } : {}) } } }, { version });
+    registryEntry(
+      id,
+      name,
+      { binary: { [platform]: { archive: `${server.url}${archive}`, cmd: './bin/fake-acp', ...(sha256 ? { sha256 } : {}) } } },
+      { version },
+    );
 
   beforeEach(async () => {
     server = await startRegistryServer({ version: '1.0.0', agents: [], extensions: [] });
@@ -64,7 +71,11 @@ describe('installing agents of the ACP Registry', () => {
       extensions: [],
     });
     dataDir = tempDir('registry-installs');
-    host = new Host({ dataDir, env: { ...noAgentsEnv(), BATON_REGISTRY_URL: server.indexUrl }, agentPackages: { 'registry:fake-npx': [packFakeAgent('fake-npx-command', '1.0.0')] } });
+    host = new Host({
+      dataDir,
+      env: { ...noAgentsEnv(), BATON_REGISTRY_URL: server.indexUrl },
+      agentPackages: { 'registry:fake-npx': [packFakeAgent('fake-npx-command', '1.0.0')] },
+    });
     await host.handle('refreshRegistry', {});
   });
   afterEach(async () => {
@@ -80,14 +91,21 @@ describe('installing agents of the ACP Registry', () => {
     const { conversationId } = host.conversations.create(agentId, tempDir('registry-work'));
     host.turns.send(conversationId, text);
     await host.turns.idle();
-    const reply = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast((item) => item.kind === 'agent');
+    const reply = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast(
+      (item) => item.kind === 'agent',
+    );
     await host.turns.release(conversationId);
     return reply?.kind === 'agent' ? reply.text : '';
   };
   const leftovers = (): string[] => (existsSync(path.join(dataDir, 'agents')) ? readdirSync(path.join(dataDir, 'agents')) : []);
 
   it('installs a binary agent whose checksum matches, and it answers', async () => {
-    expect(await agent('registry:fake-binary')).toMatchObject({ source: 'registry', available: false, managed: { pinned: '1.0.0', inUse: false }, registry: { distribution: 'binary' } });
+    expect(await agent('registry:fake-binary')).toMatchObject({
+      source: 'registry',
+      available: false,
+      managed: { pinned: '1.0.0', inUse: false },
+      registry: { distribution: 'binary' },
+    });
     const installed = await host.handle('installAgent', { agentId: 'registry:fake-binary' });
     expect(installed.ok, JSON.stringify(installed)).toBe(true);
     expect(await agent('registry:fake-binary')).toMatchObject({ available: true, managed: { installed: '1.0.0', inUse: true } });
@@ -97,11 +115,17 @@ describe('installing agents of the ACP Registry', () => {
   it('fails a wrong checksum and an archive that answers 404, naming the agent and the cause, leaving nothing behind', async () => {
     expect(await host.handle('installAgent', { agentId: 'registry:fake-bad-sum' })).toMatchObject({
       ok: false,
-      error: { code: 'AgentInstallFailed', message: `Could not install Fake Bad Sum: the archive's checksum is ${sha256Of(fake)}, but the registry lists ${'f'.repeat(64)}: it is not what the registry published, so nothing was installed.` },
+      error: {
+        code: 'AgentInstallFailed',
+        message: `Could not install Fake Bad Sum: the archive's checksum is ${sha256Of(fake)}, but the registry lists ${'f'.repeat(64)}: it is not what the registry published, so nothing was installed.`,
+      },
     });
     expect(await host.handle('installAgent', { agentId: 'registry:fake-missing' })).toMatchObject({
       ok: false,
-      error: { code: 'AgentInstallFailed', message: `Could not install Fake Missing: ${server.url}/archives/missing.tar.gz answered 404 Not Found.` },
+      error: {
+        code: 'AgentInstallFailed',
+        message: `Could not install Fake Missing: ${server.url}/archives/missing.tar.gz answered 404 Not Found.`,
+      },
     });
     expect(leftovers()).toEqual([]);
     expect(await agent('registry:fake-bad-sum')).toMatchObject({ available: false });
@@ -109,31 +133,57 @@ describe('installing agents of the ACP Registry', () => {
 
   it('installs an archive without a checksum only once the person agrees', async () => {
     expect(await agent('registry:fake-no-sum')).toMatchObject({ registry: { unverified: true } });
-    expect(await host.handle('installAgent', { agentId: 'registry:fake-no-sum' })).toMatchObject({ ok: false, error: { code: 'UnverifiedDownload', details: { url: `${server.url}/archives/fake.zip` } } });
+    expect(await host.handle('installAgent', { agentId: 'registry:fake-no-sum' })).toMatchObject({
+      ok: false,
+      error: { code: 'UnverifiedDownload', details: { url: `${server.url}/archives/fake.zip` } },
+    });
     expect(leftovers()).toEqual([]);
     expect(await host.handle('installAgent', { agentId: 'registry:fake-no-sum', unverified: true })).toMatchObject({ ok: true });
     expect(await answers('registry:fake-no-sum', 'zip')).toBe('Fake reply: zip');
   });
 
   it('says a Python agent needs uv where uv is not installed', async () => {
-    expect(await agent('registry:fake-python')).toMatchObject({ available: false, unavailableReason: 'it runs with uv (uvx), which was not found on PATH.', installHint: expect.stringContaining('https://docs.astral.sh/uv/') });
-    expect(await host.handle('installAgent', { agentId: 'registry:fake-python' })).toMatchObject({ ok: false, error: { code: 'UnsupportedInput', message: expect.stringContaining('install uv') } });
+    expect(await agent('registry:fake-python')).toMatchObject({
+      available: false,
+      unavailableReason: 'it runs with uv (uvx), which was not found on PATH.',
+      installHint: expect.stringContaining('https://docs.astral.sh/uv/'),
+    });
+    expect(await host.handle('installAgent', { agentId: 'registry:fake-python' })).toMatchObject({
+      ok: false,
+      error: { code: 'UnsupportedInput', message: expect.stringContaining('install uv') },
+    });
   });
 
   it("installs an npm agent at the registry's version and finds its command", async () => {
     expect(await host.handle('installAgent', { agentId: 'registry:fake-npx' })).toMatchObject({ ok: true });
-    expect(await agent('registry:fake-npx')).toMatchObject({ available: true, path: expect.stringContaining(path.join('node_modules', '.bin', 'fake-npx-command')) });
+    expect(await agent('registry:fake-npx')).toMatchObject({
+      available: true,
+      path: expect.stringContaining(path.join('node_modules', '.bin', 'fake-npx-command')),
+    });
     expect(await answers('registry:fake-npx', 'npm')).toBe('Fake reply: npm');
   }, 60_000);
 
   it('offers a newer registry version as an update, and keeps the working copy when the new one does not answer', async () => {
     await host.handle('installAgent', { agentId: 'registry:fake-binary' });
-    const broken = makeTarGz([{ name: 'bin/' }, { name: 'bin/fake-acp', mode: 0o755, data: '#!/bin/sh\necho "this copy is broken" >&2\nexit 3\n' }]);
+    const broken = makeTarGz([
+      { name: 'bin/' },
+      { name: 'bin/fake-acp', mode: 0o755, data: '#!/bin/sh\necho "this copy is broken" >&2\nexit 3\n' },
+    ]);
     server.put('/archives/broken.tar.gz', broken);
-    server.setIndex({ version: '1.0.0', agents: [binary('fake-binary', 'Fake Binary', '/archives/broken.tar.gz', sha256Of(broken), '1.1.0')], extensions: [] });
+    server.setIndex({
+      version: '1.0.0',
+      agents: [binary('fake-binary', 'Fake Binary', '/archives/broken.tar.gz', sha256Of(broken), '1.1.0')],
+      extensions: [],
+    });
     await host.handle('refreshRegistry', {});
     expect(await agent('registry:fake-binary')).toMatchObject({ managed: { installed: '1.0.0', pinned: '1.1.0', update: '1.1.0' } });
-    expect(await host.handle('installAgent', { agentId: 'registry:fake-binary' })).toMatchObject({ ok: false, error: { code: 'AgentInstallFailed', message: expect.stringMatching(/^Could not update Fake Binary: the new copy did not answer: .*The copy you had is kept\.$/) } });
+    expect(await host.handle('installAgent', { agentId: 'registry:fake-binary' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'AgentInstallFailed',
+        message: expect.stringMatching(/^Could not update Fake Binary: the new copy did not answer: .*The copy you had is kept\.$/),
+      },
+    });
     expect(await agent('registry:fake-binary')).toMatchObject({ available: true, managed: { installed: '1.0.0' } });
     expect(await answers('registry:fake-binary', 'still here')).toBe('Fake reply: still here');
     expect(leftovers()).toEqual(['registry_fake-binary']);

@@ -26,7 +26,14 @@ import type { Result } from '../../../app/ipc/index.js';
 import { branchPart, MAX_ATTEMPTS, openAttempts } from '../../../app/transcript/attempts.js';
 import { emptyTranscript, reduceAll, type AttemptView, type TranscriptState } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
-import { diffManifests, type Checkpoint, type CheckpointEntry, type CheckpointStore, type FileChange, type LeftOut } from '../checkpoints/CheckpointStore.js';
+import {
+  diffManifests,
+  type Checkpoint,
+  type CheckpointEntry,
+  type CheckpointStore,
+  type FileChange,
+  type LeftOut,
+} from '../checkpoints/CheckpointStore.js';
 import { restoreFiles } from '../checkpoints/restoreFiles.js';
 import { maxFileBytesSetting, type TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
 import { shownText } from '../checkpoints/turnChanges.js';
@@ -35,12 +42,42 @@ import type { ImportReview } from '../conversations/ImportReview.js';
 import type { PendingFolders } from '../conversations/PendingFolders.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
-import { fillCopy, fillWorktree, freeBranch, git, gitPlaceOf, makeCopy, makeWorktree, removeCopy, startWorktree, type GitPlace } from './folderCopies.js';
+import {
+  fillCopy,
+  fillWorktree,
+  freeBranch,
+  git,
+  gitPlaceOf,
+  makeCopy,
+  makeWorktree,
+  removeCopy,
+  startWorktree,
+  type GitPlace,
+} from './folderCopies.js';
 
 /** Event types of the asking conversation an attempt's history leaves out: its sessions, its place in the list, its own attempts. */
-const NOT_GIVEN = new Set(['session.bound', 'conversation.archived', 'conversation.unarchived', 'conversation.deleted', 'conversation.restored', 'attempts.started', 'attempt.prepared', 'attempt.failed', 'attempt.kept', 'attempt.continued', 'attempts.removed']);
+const NOT_GIVEN = new Set([
+  'session.bound',
+  'conversation.archived',
+  'conversation.unarchived',
+  'conversation.deleted',
+  'conversation.restored',
+  'attempts.started',
+  'attempt.prepared',
+  'attempt.failed',
+  'attempt.kept',
+  'attempt.continued',
+  'attempts.removed',
+]);
 /** Event types of an attempt's own turns that stay with it when it is kept: its session and its copy's checkpoints. */
-const NOT_KEPT = new Set(['session.bound', 'checkpoint.taken', 'conversation.renamed', 'conversation.attempt', 'conversation.branched', 'binding.changed']);
+const NOT_KEPT = new Set([
+  'session.bound',
+  'checkpoint.taken',
+  'conversation.renamed',
+  'conversation.attempt',
+  'conversation.branched',
+  'binding.changed',
+]);
 
 /** Where the copies of one ask are, written before any is made. */
 const ownerSchema = z.object({
@@ -148,14 +185,27 @@ export class Attempts {
       });
     }
     // Listed before any copy exists: a host that dies from here on leaves nothing unaccounted for.
-    this.writeOwner({ conversationId, attemptsId, ...(place ? { repository: place.root } : {}), copies: planned.map(({ attemptId, root, branch }) => ({ attemptId, root, ...(branch ? { branch } : {}) })) });
+    this.writeOwner({
+      conversationId,
+      attemptsId,
+      ...(place ? { repository: place.root } : {}),
+      copies: planned.map(({ attemptId, root, branch }) => ({ attemptId, root, ...(branch ? { branch } : {}) })),
+    });
     committer.commit(conversationId, [
       {
         type: 'attempts.started',
         payload: {
           attemptsId,
           text,
-          attempts: planned.map(({ attemptId, agentId, agentName, conversationId: attemptConversation, folder, kind, branch }) => ({ attemptId, agentId, agentName, conversationId: attemptConversation, folder, kind, ...(branch ? { branch } : {}) })),
+          attempts: planned.map(({ attemptId, agentId, agentName, conversationId: attemptConversation, folder, kind, branch }) => ({
+            attemptId,
+            agentId,
+            agentName,
+            conversationId: attemptConversation,
+            folder,
+            kind,
+            ...(branch ? { branch } : {}),
+          })),
           ...(place ? { repository: place.root } : {}),
         },
       },
@@ -178,7 +228,9 @@ export class Attempts {
     }
     const { item, attempt } = this.find(summary.attemptOf.conversationId, summary.attemptOf.attemptsId, summary.attemptOf.attemptId);
     if (item.kept || item.removed) {
-      throw new InvalidRequestError(`${attempt.agentName}'s attempt is closed (${item.kept ? 'another was kept' : 'the attempts were set aside'}); continue it as a branch to go on with it.`);
+      throw new InvalidRequestError(
+        `${attempt.agentName}'s attempt is closed (${item.kept ? 'another was kept' : 'the attempts were set aside'}); continue it as a branch to go on with it.`,
+      );
     }
     if (agentId !== undefined && agentId !== attempt.agentId) {
       throw new InvalidRequestError(`An attempt keeps its agent (${attempt.agentName}); continue it as a branch to hand it to another.`);
@@ -198,7 +250,12 @@ export class Attempts {
   async previewKeep(conversationId: string, attemptsId: string, attemptId: string): Promise<Result<'previewKeep'>> {
     const plan = await this.planKeep(conversationId, attemptsId, attemptId);
     return {
-      files: plan.changes.map((change) => ({ path: change.path, change: change.change, changedByYou: plan.changedByYou.has(change.path), ...this.texts(change) })),
+      files: plan.changes.map((change) => ({
+        path: change.path,
+        change: change.change,
+        changedByYou: plan.changedByYou.has(change.path),
+        ...this.texts(change),
+      })),
       cannot: plan.cannot,
     };
   }
@@ -223,20 +280,55 @@ export class Attempts {
       checkpoints.folderOf(before.checkpointId).real ?? undefined,
     );
     const failedPaths = new Set(notWritten.map((file) => file.path));
-    const applied = chosen.filter((change) => !failedPaths.has(change.path)).map((change) => ({ path: change.path, change: change.change }));
+    const applied = chosen
+      .filter((change) => !failedPaths.has(change.path))
+      .map((change) => ({ path: change.path, change: change.change }));
     const after = await checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(store) });
     const failed = [...plan.cannot, ...notWritten];
     // The attempt's own turns join the conversation as they were, its copy's checkpoints replaced by the working folder's.
     const own = this.ownEvents(plan.attempt.conversationId);
     const turnIds = own.flatMap((event) => (event.type === 'turn.started' ? [event.payload.turnId] : []));
-    const drafts: EventDraft[] = own.filter((event) => !NOT_KEPT.has(event.type)).map((event) => ({ type: event.type, payload: event.payload }) as EventDraft);
+    const drafts: EventDraft[] = own
+      .filter((event) => !NOT_KEPT.has(event.type))
+      .map((event) => ({ type: event.type, payload: event.payload }) as EventDraft);
     const first = turnIds[0];
     const last = turnIds.at(-1);
     const checkpointsOf: EventDraft[] = [
-      ...(first ? [{ type: 'checkpoint.taken' as const, payload: { turnId: first, phase: 'before' as const, checkpointId: before.checkpointId, files: before.files, tooLarge: before.tooLarge, failed: before.failed } }] : []),
-      ...(last ? [{ type: 'checkpoint.taken' as const, payload: { turnId: last, phase: 'after' as const, checkpointId: after.checkpointId, files: after.files, tooLarge: after.tooLarge, failed: after.failed } }] : []),
+      ...(first
+        ? [
+            {
+              type: 'checkpoint.taken' as const,
+              payload: {
+                turnId: first,
+                phase: 'before' as const,
+                checkpointId: before.checkpointId,
+                files: before.files,
+                tooLarge: before.tooLarge,
+                failed: before.failed,
+              },
+            },
+          ]
+        : []),
+      ...(last
+        ? [
+            {
+              type: 'checkpoint.taken' as const,
+              payload: {
+                turnId: last,
+                phase: 'after' as const,
+                checkpointId: after.checkpointId,
+                files: after.files,
+                tooLarge: after.tooLarge,
+                failed: after.failed,
+              },
+            },
+          ]
+        : []),
     ];
-    committer.commit(conversationId, [{ type: 'attempt.kept', payload: { attemptsId, attemptId, applied, left, failed } }, ...insertCheckpoints(drafts, checkpointsOf)]);
+    committer.commit(conversationId, [
+      { type: 'attempt.kept', payload: { attemptsId, attemptId, applied, left, failed } },
+      ...insertCheckpoints(drafts, checkpointsOf),
+    ]);
     // The copies go in the background (attempts.removed says when, and what could not be removed):
     // the person's folder is ready now.
     const removing = this.removeCopies(conversationId, attemptsId)
@@ -267,9 +359,18 @@ export class Attempts {
     const firstTurn = this.ownEvents(attempt.conversationId).find((event) => event.type === 'turn.started');
     const summary = committer.commit(attempt.conversationId, [
       { type: 'conversation.renamed', payload: { title: `${parent.title || 'Conversation'} (${attempt.agentName}'s attempt)` } },
-      { type: 'conversation.branched', payload: { fromConversationId: conversationId, fromTitle: parent.title, fromTurnId: firstTurn?.type === 'turn.started' ? firstTurn.payload.turnId : attemptsId } },
+      {
+        type: 'conversation.branched',
+        payload: {
+          fromConversationId: conversationId,
+          fromTitle: parent.title,
+          fromTurnId: firstTurn?.type === 'turn.started' ? firstTurn.payload.turnId : attemptsId,
+        },
+      },
     ]).summary;
-    committer.commit(conversationId, [{ type: 'attempt.continued', payload: { attemptsId, attemptId, conversationId: attempt.conversationId } }]);
+    committer.commit(conversationId, [
+      { type: 'attempt.continued', payload: { attemptsId, attemptId, conversationId: attempt.conversationId } },
+    ]);
     // The branch's copy is its own now: it goes when the branch is erased, not with the attempts.
     this.forgetCopy(attemptsId, attemptId);
     return summary;
@@ -284,12 +385,22 @@ export class Attempts {
     const attempts = [];
     for (const attempt of item.attempts) {
       if (attempt.state !== 'prepared' || !attempt.checkpointId) {
-        attempts.push({ attemptId: attempt.attemptId, agentName: attempt.agentName, files: [], unavailable: attempt.reason ?? 'Its copy is not ready yet.' });
+        attempts.push({
+          attemptId: attempt.attemptId,
+          agentName: attempt.agentName,
+          files: [],
+          unavailable: attempt.reason ?? 'Its copy is not ready yet.',
+        });
         continue;
       }
       try {
         const changes = await this.changesOf(item, attempt);
-        attempts.push({ attemptId: attempt.attemptId, agentName: attempt.agentName, files: changes.map((change) => ({ path: change.path, change: change.change, ...this.texts(change) })), unavailable: null });
+        attempts.push({
+          attemptId: attempt.attemptId,
+          agentName: attempt.agentName,
+          files: changes.map((change) => ({ path: change.path, change: change.change, ...this.texts(change) })),
+          unavailable: null,
+        });
       } catch (error) {
         attempts.push({ attemptId: attempt.attemptId, agentName: attempt.agentName, files: [], unavailable: (error as Error).message });
       }
@@ -301,11 +412,27 @@ export class Attempts {
   async comparisonMessage(conversationId: string, attemptsId: string): Promise<string> {
     const { item } = this.find(conversationId, attemptsId);
     const { attempts } = await this.compare(conversationId, attemptsId);
-    const parts = [`I asked ${item.attempts.length} agents the same thing, each in its own copy of this folder:`, '', quoteBlock(item.text), '', 'Compare their attempts: what each did, whether it did what I asked, and which one I should keep. Here are their replies and their changes.'];
+    const parts = [
+      `I asked ${item.attempts.length} agents the same thing, each in its own copy of this folder:`,
+      '',
+      quoteBlock(item.text),
+      '',
+      'Compare their attempts: what each did, whether it did what I asked, and which one I should keep. Here are their replies and their changes.',
+    ];
     for (const attempt of item.attempts) {
       const compared = attempts.find((candidate) => candidate.attemptId === attempt.attemptId);
       const reply = this.replyOf(attempt.conversationId);
-      parts.push('', `## Attempt by ${attempt.agentName}`, '', '### Its reply', '', reply.trim() === '' ? '(no reply)' : reply.trim(), '', '### Its changes', '');
+      parts.push(
+        '',
+        `## Attempt by ${attempt.agentName}`,
+        '',
+        '### Its reply',
+        '',
+        reply.trim() === '' ? '(no reply)' : reply.trim(),
+        '',
+        '### Its changes',
+        '',
+      );
       if (!compared || compared.unavailable !== null) {
         parts.push(`(not available: ${compared?.unavailable ?? 'unknown'})`);
       } else if (compared.files.length === 0) {
@@ -373,10 +500,16 @@ export class Attempts {
         removed.push(directory);
         continue;
       }
-      const item = this.exists(owner.conversationId) ? this.read(owner.conversationId).items.find((candidate) => candidate.kind === 'attempts' && candidate.attemptsId === owner.attemptsId) : undefined;
+      const item = this.exists(owner.conversationId)
+        ? this.read(owner.conversationId).items.find(
+            (candidate) => candidate.kind === 'attempts' && candidate.attemptsId === owner.attemptsId,
+          )
+        : undefined;
       if (!item || item.kind !== 'attempts' || item.removed) {
         for (const copy of owner.copies) {
-          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps.env).catch((error: unknown) => this.deps.log(`could not remove ${copy.root}: ${String(error)}`));
+          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps.env).catch(
+            (error: unknown) => this.deps.log(`could not remove ${copy.root}: ${String(error)}`),
+          );
           removed.push(copy.root);
         }
         await rm(directory, { recursive: true, force: true });
@@ -394,7 +527,14 @@ export class Attempts {
       if (unfinished.length > 0) {
         this.deps.committer.commit(
           owner.conversationId,
-          unfinished.map((attempt) => ({ type: 'attempt.failed' as const, payload: { attemptsId: owner.attemptsId, attemptId: attempt.attemptId, reason: 'Baton stopped before its copy of the folder was ready.' } })),
+          unfinished.map((attempt) => ({
+            type: 'attempt.failed' as const,
+            payload: {
+              attemptsId: owner.attemptsId,
+              attemptId: attempt.attemptId,
+              reason: 'Baton stopped before its copy of the folder was ready.',
+            },
+          })),
         );
       }
     }
@@ -409,12 +549,27 @@ export class Attempts {
     }
     return readdirSync(top).flatMap((name) => {
       const owner = this.readOwner(name);
-      return owner ? [{ attemptsId: owner.attemptsId, conversationId: owner.conversationId, roots: owner.copies.map((copy) => copy.root).filter((root) => existsSync(root)) }] : [];
+      return owner
+        ? [
+            {
+              attemptsId: owner.attemptsId,
+              conversationId: owner.conversationId,
+              roots: owner.copies.map((copy) => copy.root).filter((root) => existsSync(root)),
+            },
+          ]
+        : [];
     });
   }
 
   /** Makes the copies, creates each attempt's conversation and sends it the message. */
-  private async prepare(summary: ConversationSummary, attemptsId: string, text: string, planned: Planned[], place: GitPlace | undefined, options: ReadonlyMap<string, Readonly<Record<string, string>>>): Promise<void> {
+  private async prepare(
+    summary: ConversationSummary,
+    attemptsId: string,
+    text: string,
+    planned: Planned[],
+    place: GitPlace | undefined,
+    options: ReadonlyMap<string, Readonly<Record<string, string>>>,
+  ): Promise<void> {
     const { checkpoints, committer, store, log } = this.deps;
     const conversationId = summary.conversationId;
     const fail = (attempt: Planned, reason: string): void => {
@@ -460,7 +615,14 @@ export class Attempts {
             if (left instanceof Error) {
               reject(left);
             } else if (left.length > 0) {
-              reject(new Error(`${attempt.agentName}'s copy of the folder could not be made: ${left.length} file${left.length === 1 ? '' : 's'} could not be copied (${left.slice(0, 3).map((file) => `${file.path}: ${file.reason}`).join('; ')})`));
+              reject(
+                new Error(
+                  `${attempt.agentName}'s copy of the folder could not be made: ${left.length} file${left.length === 1 ? '' : 's'} could not be copied (${left
+                    .slice(0, 3)
+                    .map((file) => `${file.path}: ${file.reason}`)
+                    .join('; ')})`,
+                ),
+              );
             } else {
               resolve();
             }
@@ -480,12 +642,21 @@ export class Attempts {
     }
     const fill = async ({ attempt, fromSeq, filled }: (typeof started)[number]): Promise<void> => {
       try {
-        const left = place ? await fillWorktree(place, attempt.root, manifest, content, this.deps.env) : await fillCopy(attempt.root, manifest, content);
+        const left = place
+          ? await fillWorktree(place, attempt.root, manifest, content, this.deps.env)
+          : await fillCopy(attempt.root, manifest, content);
         filled(left);
         if (left.length > 0) {
-          throw new Error(`${left.length} file${left.length === 1 ? '' : 's'} could not be copied (${left.slice(0, 3).map((file) => `${file.path}: ${file.reason}`).join('; ')})`);
+          throw new Error(
+            `${left.length} file${left.length === 1 ? '' : 's'} could not be copied (${left
+              .slice(0, 3)
+              .map((file) => `${file.path}: ${file.reason}`)
+              .join('; ')})`,
+          );
         }
-        committer.commit(conversationId, [{ type: 'attempt.prepared', payload: { attemptsId, attemptId: attempt.attemptId, checkpointId: base.checkpointId, fromSeq } }]);
+        committer.commit(conversationId, [
+          { type: 'attempt.prepared', payload: { attemptsId, attemptId: attempt.attemptId, checkpointId: base.checkpointId, fromSeq } },
+        ]);
       } catch (error) {
         filled(error as Error);
         await this.deps.turns.release(attempt.conversationId).catch(() => undefined);
@@ -497,17 +668,37 @@ export class Attempts {
   }
 
   /** The attempt's conversation: the asking one's history (in the copy's folder), then the attempt's own mark. */
-  private createConversation(summary: ConversationSummary, attemptsId: string, attempt: Planned, chosen: Readonly<Record<string, string>>): number {
+  private createConversation(
+    summary: ConversationSummary,
+    attemptsId: string,
+    attempt: Planned,
+    chosen: Readonly<Record<string, string>>,
+  ): number {
     const { store, committer } = this.deps;
     this.deps.committer.flush(summary.conversationId);
     const history: Envelope[] = store
       .readEnvelopes(summary.conversationId)
       .filter((envelope) => !NOT_GIVEN.has(envelope.type))
-      .map((envelope, index) => ({ ...envelope, conversationId: attempt.conversationId, seq: index + 1, ...(envelope.type === 'conversation.created' ? { payload: { ...(envelope.payload as object), cwd: attempt.folder } } : {}) }));
+      .map((envelope, index) => ({
+        ...envelope,
+        conversationId: attempt.conversationId,
+        seq: index + 1,
+        ...(envelope.type === 'conversation.created' ? { payload: { ...(envelope.payload as object), cwd: attempt.folder } } : {}),
+      }));
     store.importEnvelopes(attempt.conversationId, history);
     committer.commit(attempt.conversationId, [
       { type: 'conversation.renamed', payload: { title: `${summary.title || 'Conversation'} — attempt by ${attempt.agentName}` } },
-      { type: 'conversation.attempt', payload: { ofConversationId: summary.conversationId, attemptsId, attemptId: attempt.attemptId, fromSeq: history.length + 2, agentId: attempt.agentId, chosen: { ...chosen } } },
+      {
+        type: 'conversation.attempt',
+        payload: {
+          ofConversationId: summary.conversationId,
+          attemptsId,
+          attemptId: attempt.attemptId,
+          fromSeq: history.length + 2,
+          agentId: attempt.agentId,
+          chosen: { ...chosen },
+        },
+      },
     ]);
     return history.length + 2;
   }
@@ -528,7 +719,19 @@ export class Attempts {
   }
 
   /** What keeping the attempt would apply, and which of those files the person changed since. */
-  private async planKeep(conversationId: string, attemptsId: string, attemptId: string, keeping = false): Promise<{ state: TranscriptState; attempt: AttemptView; changes: FileChange[]; changedByYou: Set<string>; cannot: LeftOut[]; folderNow?: Checkpoint }> {
+  private async planKeep(
+    conversationId: string,
+    attemptsId: string,
+    attemptId: string,
+    keeping = false,
+  ): Promise<{
+    state: TranscriptState;
+    attempt: AttemptView;
+    changes: FileChange[];
+    changedByYou: Set<string>;
+    cannot: LeftOut[];
+    folderNow?: Checkpoint;
+  }> {
     const { item, attempt, state } = this.find(conversationId, attemptsId, attemptId);
     if (item.kept) {
       throw new InvalidRequestError('One of these attempts was kept already.');
@@ -541,7 +744,9 @@ export class Attempts {
     }
     this.deps.importReview.requireConfirmed(conversationId);
     if (this.deps.turns.activeTurnId(attempt.conversationId) !== undefined) {
-      throw new InvalidRequestError(`${attempt.agentName} is still working on its attempt: stop it, or wait for it to finish, before keeping it.`);
+      throw new InvalidRequestError(
+        `${attempt.agentName} is still working on its attempt: stop it, or wait for it to finish, before keeping it.`,
+      );
     }
     if (this.deps.turns.activeTurnId(conversationId) !== undefined) {
       throw new TurnInProgressError(conversationId);
@@ -553,18 +758,28 @@ export class Attempts {
     const changes = diffManifests(start, checkpoints.manifest(now.checkpointId));
     // Keeping: the working folder as it is now is kept as a checkpoint (the kept turns' "before"); a preview only looks.
     const folderNow = keeping ? await checkpoints.take(state.cwd, { maxFileBytes: maxFileBytesSetting(store) }) : undefined;
-    const yours = folderNow ? checkpoints.manifest(folderNow.checkpointId) : await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
-    const changedByYou = new Set(changes.filter((change) => yours.get(change.path)?.hash !== start.get(change.path)?.hash).map((change) => change.path));
+    const yours = folderNow
+      ? checkpoints.manifest(folderNow.checkpointId)
+      : await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const changedByYou = new Set(
+      changes.filter((change) => yours.get(change.path)?.hash !== start.get(change.path)?.hash).map((change) => change.path),
+    );
     const cannot = [...now.tooLarge, ...now.failed].map((file) => ({ path: file.path, reason: `not kept: ${file.reason}` }));
     return { state, attempt, changes, changedByYou, cannot, ...(folderNow ? { folderNow } : {}) };
   }
 
   /** Stops the attempts still running, keeps each one's last checkpoint, removes the copies (not those continued) and records it. */
-  private async removeCopies(conversationId: string, attemptsId: string, options: { record: boolean } = { record: true }): Promise<Result<'setAttemptsAside'>> {
+  private async removeCopies(
+    conversationId: string,
+    attemptsId: string,
+    options: { record: boolean } = { record: true },
+  ): Promise<Result<'setAttemptsAside'>> {
     await this.preparing.get(attemptsId);
     const owner = this.readOwner(attemptsId);
     const state = this.exists(conversationId) ? this.read(conversationId) : undefined;
-    const item = state?.items.find((candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptsId);
+    const item = state?.items.find(
+      (candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptsId,
+    );
     const failed: Array<{ attemptId: string; reason: string }> = [];
     for (const attempt of item?.attempts ?? []) {
       if (attempt.continuedAs || !this.exists(attempt.conversationId)) {
@@ -574,11 +789,15 @@ export class Attempts {
       await this.deps.turnCheckpoints?.idle(attempt.conversationId);
       if (options.record && attempt.state === 'prepared' && existsSync(attempt.folder)) {
         // Its last state is kept, so it can still be continued as a branch.
-        await this.keepFinal(attempt).catch((error: unknown) => this.deps.log(`could not keep the last state of ${attempt.folder}: ${String(error)}`));
+        await this.keepFinal(attempt).catch((error: unknown) =>
+          this.deps.log(`could not keep the last state of ${attempt.folder}: ${String(error)}`),
+        );
       }
     }
     for (const copy of owner?.copies ?? []) {
-      await removeCopy({ folder: copy.root, repository: owner?.repository, branch: copy.branch }, this.deps.env).catch((error: unknown) => failed.push({ attemptId: copy.attemptId, reason: (error as Error).message }));
+      await removeCopy({ folder: copy.root, repository: owner?.repository, branch: copy.branch }, this.deps.env).catch((error: unknown) =>
+        failed.push({ attemptId: copy.attemptId, reason: (error as Error).message }),
+      );
     }
     if (failed.length === 0) {
       await rm(this.directoryOf(attemptsId), { recursive: true, force: true }).catch(() => undefined);
@@ -595,13 +814,27 @@ export class Attempts {
     const final = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store) });
     const lastTurn = this.ownEvents(attempt.conversationId).findLast((event) => event.type === 'turn.started');
     if (lastTurn?.type === 'turn.started') {
-      committer.commit(attempt.conversationId, [{ type: 'checkpoint.taken', payload: { turnId: lastTurn.payload.turnId, phase: 'after', checkpointId: final.checkpointId, files: final.files, tooLarge: final.tooLarge, failed: final.failed } }]);
+      committer.commit(attempt.conversationId, [
+        {
+          type: 'checkpoint.taken',
+          payload: {
+            turnId: lastTurn.payload.turnId,
+            phase: 'after',
+            checkpointId: final.checkpointId,
+            files: final.files,
+            tooLarge: final.tooLarge,
+            failed: final.failed,
+          },
+        },
+      ]);
     }
   }
 
   /** The last checkpoint of an attempt's copy recorded in its conversation. */
   private finalCheckpoint(attemptConversationId: string): string | undefined {
-    const taken = this.ownEvents(attemptConversationId).findLast((event) => event.type === 'checkpoint.taken' && event.payload.checkpointId !== undefined);
+    const taken = this.ownEvents(attemptConversationId).findLast(
+      (event) => event.type === 'checkpoint.taken' && event.payload.checkpointId !== undefined,
+    );
     return taken?.type === 'checkpoint.taken' ? taken.payload.checkpointId : undefined;
   }
 
@@ -610,7 +843,9 @@ export class Attempts {
     const { checkpoints } = this.deps;
     const final = this.finalCheckpoint(attempt.conversationId) ?? attempt.checkpointId;
     if (!final) {
-      throw new InvalidRequestError(`${attempt.agentName}'s copy was removed and no checkpoint of it was kept, so it cannot be made again.`);
+      throw new InvalidRequestError(
+        `${attempt.agentName}'s copy was removed and no checkpoint of it was kept, so it cannot be made again.`,
+      );
     }
     const root = attempt.kind === 'worktree' && item.repository ? rootOf(attempt) : attempt.folder;
     if (existsSync(root)) {
@@ -620,15 +855,32 @@ export class Attempts {
     try {
       manifest = checkpoints.manifest(final);
     } catch {
-      throw new InvalidRequestError(`${attempt.agentName}'s copy cannot be made again: its last checkpoint is not in this data folder (an imported conversation keeps only the text).`);
+      throw new InvalidRequestError(
+        `${attempt.agentName}'s copy cannot be made again: its last checkpoint is not in this data folder (an imported conversation keeps only the text).`,
+      );
     }
     const content = (hash: string): Buffer => checkpoints.content(hash);
-    const place = attempt.kind === 'worktree' && item.repository ? await gitPlaceOf(this.deps.store.getSummary(conversationId).cwd, this.deps.env) : undefined;
-    const branch = place ? await freeBranch(place.root, attempt.branch ?? `baton/${branchPart(conversationId)}/${branchPart(attempt.agentId)}`, this.deps.env) : undefined;
-    this.writeOwner({ conversationId, attemptsId: item.attemptsId, ...(place ? { repository: place.root } : {}), copies: [{ attemptId: attempt.attemptId, root, ...(branch ? { branch } : {}) }] });
-    const left = place && branch ? await makeWorktree(place, root, branch, manifest, content, this.deps.env) : await makeCopy(attempt.folder, manifest, content);
+    const place =
+      attempt.kind === 'worktree' && item.repository
+        ? await gitPlaceOf(this.deps.store.getSummary(conversationId).cwd, this.deps.env)
+        : undefined;
+    const branch = place
+      ? await freeBranch(place.root, attempt.branch ?? `baton/${branchPart(conversationId)}/${branchPart(attempt.agentId)}`, this.deps.env)
+      : undefined;
+    this.writeOwner({
+      conversationId,
+      attemptsId: item.attemptsId,
+      ...(place ? { repository: place.root } : {}),
+      copies: [{ attemptId: attempt.attemptId, root, ...(branch ? { branch } : {}) }],
+    });
+    const left =
+      place && branch
+        ? await makeWorktree(place, root, branch, manifest, content, this.deps.env)
+        : await makeCopy(attempt.folder, manifest, content);
     if (left.length > 0) {
-      throw new InvalidRequestError(`${attempt.agentName}'s copy could not be made again: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}`);
+      throw new InvalidRequestError(
+        `${attempt.agentName}'s copy could not be made again: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}`,
+      );
     }
   }
 
@@ -636,7 +888,9 @@ export class Attempts {
   private async removeContinuedCopy(summary: ConversationSummary): Promise<void> {
     const attemptOf = summary.attemptOf!;
     const parent = this.exists(attemptOf.conversationId) ? this.read(attemptOf.conversationId) : undefined;
-    const item = parent?.items.find((candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptOf.attemptsId);
+    const item = parent?.items.find(
+      (candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptOf.attemptsId,
+    );
     const attempt = item?.attempts.find((candidate) => candidate.attemptId === attemptOf.attemptId);
     const root = attempt && attempt.kind === 'worktree' ? rootOf(attempt) : summary.cwd;
     const repository = item?.repository;
@@ -644,7 +898,9 @@ export class Attempts {
     if (repository && attempt?.kind === 'worktree' && existsSync(root)) {
       branch = (await git(root, ['rev-parse', '--abbrev-ref', 'HEAD'], this.deps.env).catch(() => '')).trim() || undefined;
     }
-    await removeCopy({ folder: root, repository: branch ? repository : undefined, branch }, this.deps.env).catch((error: unknown) => this.deps.log(`could not remove ${root}: ${String(error)}`));
+    await removeCopy({ folder: root, repository: branch ? repository : undefined, branch }, this.deps.env).catch((error: unknown) =>
+      this.deps.log(`could not remove ${root}: ${String(error)}`),
+    );
   }
 
   private requireAsking(summary: ConversationSummary): void {
@@ -657,9 +913,15 @@ export class Attempts {
   }
 
   /** The attempts item (and one attempt of it) of a conversation. */
-  private find(conversationId: string, attemptsId: string, attemptId?: string): { state: TranscriptState; item: AttemptsItem; attempt: AttemptView } {
+  private find(
+    conversationId: string,
+    attemptsId: string,
+    attemptId?: string,
+  ): { state: TranscriptState; item: AttemptsItem; attempt: AttemptView } {
     const state = this.read(conversationId);
-    const item = state.items.find((candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptsId);
+    const item = state.items.find(
+      (candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptsId,
+    );
     if (!item) {
       throw new NotFoundError('attempts', attemptsId);
     }
@@ -726,7 +988,10 @@ export class Attempts {
   private writeOwner(owner: Owner): void {
     const directory = this.directoryOf(owner.attemptsId);
     const existing = this.readOwner(owner.attemptsId);
-    const copies = [...(existing?.copies ?? []).filter((copy) => !owner.copies.some((mine) => mine.attemptId === copy.attemptId)), ...owner.copies];
+    const copies = [
+      ...(existing?.copies ?? []).filter((copy) => !owner.copies.some((mine) => mine.attemptId === copy.attemptId)),
+      ...owner.copies,
+    ];
     const file = path.join(directory, 'owner.json');
     mkdirSync(directory, { recursive: true, mode: 0o700 });
     writeFileSync(`${file}.tmp`, JSON.stringify({ ...owner, copies }), { mode: 0o600 });
@@ -738,7 +1003,9 @@ export class Attempts {
     const owner = this.readOwner(attemptsId);
     if (owner) {
       const file = path.join(this.directoryOf(attemptsId), 'owner.json');
-      writeFileSync(`${file}.tmp`, JSON.stringify({ ...owner, copies: owner.copies.filter((copy) => copy.attemptId !== attemptId) }), { mode: 0o600 });
+      writeFileSync(`${file}.tmp`, JSON.stringify({ ...owner, copies: owner.copies.filter((copy) => copy.attemptId !== attemptId) }), {
+        mode: 0o600,
+      });
       renameSync(`${file}.tmp`, file);
     }
   }
@@ -784,7 +1051,15 @@ function unifiedDiff(file: string, before: string | null, after: string | null, 
   if (binary) {
     return `Binary file ${file} changed`;
   }
-  return createTwoFilesPatch(before === null ? '/dev/null' : `a/${file}`, after === null ? '/dev/null' : `b/${file}`, before ?? '', after ?? '', undefined, undefined, { context: 3 })
+  return createTwoFilesPatch(
+    before === null ? '/dev/null' : `a/${file}`,
+    after === null ? '/dev/null' : `b/${file}`,
+    before ?? '',
+    after ?? '',
+    undefined,
+    undefined,
+    { context: 3 },
+  )
     .split('\n')
     .filter((line) => !line.startsWith('====='))
     .join('\n')

@@ -64,7 +64,10 @@ export class BranchCopies {
     writeFileSync(this.ownerFile(branchId), JSON.stringify(copy), { mode: 0o600 });
     try {
       const content = (hash: string): Buffer => checkpoints.content(hash);
-      const left: LeftOut[] = place && branch ? await makeWorktree(place, root, branch, manifest, content, this.deps.env) : await makeCopy(root, manifest, content);
+      const left: LeftOut[] =
+        place && branch
+          ? await makeWorktree(place, root, branch, manifest, content, this.deps.env)
+          : await makeCopy(root, manifest, content);
       if (left.length > 0) {
         throw new InvalidRequestError(`The copy could not be made: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}.`);
       }
@@ -73,7 +76,9 @@ export class BranchCopies {
       rmSync(this.ownerFile(branchId), { force: true });
       return made;
     } catch (error) {
-      await removeCopy(copy, this.deps.env).catch((problem: unknown) => this.deps.log(`could not remove the branch copy ${root}: ${String(problem)}`));
+      await removeCopy(copy, this.deps.env).catch((problem: unknown) =>
+        this.deps.log(`could not remove the branch copy ${root}: ${String(problem)}`),
+      );
       rmSync(this.ownerFile(branchId), { force: true });
       throw error;
     }
@@ -83,7 +88,9 @@ export class BranchCopies {
   async beforePurge(conversationId: string): Promise<void> {
     const copy = this.copyOf(conversationId);
     if (copy) {
-      await removeCopy(copy, this.deps.env).catch((error: unknown) => this.deps.log(`could not remove the branch copy ${copy.folder}: ${String(error)}`));
+      await removeCopy(copy, this.deps.env).catch((error: unknown) =>
+        this.deps.log(`could not remove the branch copy ${copy.folder}: ${String(error)}`),
+      );
     }
   }
 
@@ -100,7 +107,9 @@ export class BranchCopies {
       const branchId = name.slice(0, -'.json'.length);
       const parsed = copySchema.safeParse(readJson(path.join(this.top, name)));
       if (parsed.success && path.dirname(parsed.data.folder) === this.top && !this.recorded(branchId)) {
-        await removeCopy(parsed.data, this.deps.env).catch((error: unknown) => this.deps.log(`could not remove ${parsed.data.folder}: ${String(error)}`));
+        await removeCopy(parsed.data, this.deps.env).catch((error: unknown) =>
+          this.deps.log(`could not remove ${parsed.data.folder}: ${String(error)}`),
+        );
         removed.push(parsed.data.folder);
       }
       rmSync(path.join(this.top, name), { force: true });
@@ -114,7 +123,9 @@ export class BranchCopies {
     if (fromBefore) {
       const before = checkpointsByTurn(store.readEvents(summary.conversationId).events).get(turnId)?.before?.checkpointId;
       if (!before) {
-        throw new InvalidRequestError('The copy cannot start from the files before that message: no checkpoint was taken before it. Start it from the folder as it is now.');
+        throw new InvalidRequestError(
+          'The copy cannot start from the files before that message: no checkpoint was taken before it. Start it from the folder as it is now.',
+        );
       }
       return checkpoints.manifest(before);
     }

@@ -72,7 +72,8 @@ function seedFolder(): string {
   return work;
 }
 
-const gitIn = (folder: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: folder, encoding: 'utf8' });
+const gitIn = (folder: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: folder, encoding: 'utf8' });
 
 describe('asking several agents', () => {
   it('runs each attempt in its own copy, compares them, keeps one and continues another as a branch', async () => {
@@ -105,18 +106,46 @@ describe('asking several agents', () => {
       // Each attempt is an ordinary conversation in its copy, hidden from the list, with the history handed to it.
       const own = stateOf(attempt.conversationId);
       expect(own.cwd).toBe(attempt.folder);
-      expect(host!.store.getSummary(attempt.conversationId)).toMatchObject({ lifecycle: 'attempt', attemptOf: { conversationId, attemptsId } });
+      expect(host!.store.getSummary(attempt.conversationId)).toMatchObject({
+        lifecycle: 'attempt',
+        attemptOf: { conversationId, attemptsId },
+      });
       expect(own.items.findLast((entry) => entry.kind === 'agent')).toMatchObject({ text: 'Shell: 0' });
       expect(own.items.find((entry) => entry.kind === 'handoff')).toMatchObject({ prepared: { fidelity: 'handed-off' } });
     }
-    expect(host!.store.listSummaries({ lifecycle: 'active' }).conversations.map((summary) => summary.conversationId)).toEqual([conversationId]);
+    expect(host!.store.listSummaries({ lifecycle: 'active' }).conversations.map((summary) => summary.conversationId)).toEqual([
+      conversationId,
+    ]);
 
     // Compare: each attempt's change against the folder as they started.
     const compared = await host!.attempts.compare(conversationId, attemptsId);
-    expect(compared.attempts.map((attempt) => [attempt.agentName, attempt.files.map((file) => [file.path, file.change, file.before, file.after])])).toEqual([
-      ['Fake A', [['A.txt', 'added', null, ''], ['shared.txt', 'modified', 'original\n', 'by A\n']]],
-      ['Fake B', [['B.txt', 'added', null, ''], ['shared.txt', 'modified', 'original\n', 'by B\n']]],
-      ['Fake C', [['C.txt', 'added', null, ''], ['shared.txt', 'modified', 'original\n', 'by C\n']]],
+    expect(
+      compared.attempts.map((attempt) => [
+        attempt.agentName,
+        attempt.files.map((file) => [file.path, file.change, file.before, file.after]),
+      ]),
+    ).toEqual([
+      [
+        'Fake A',
+        [
+          ['A.txt', 'added', null, ''],
+          ['shared.txt', 'modified', 'original\n', 'by A\n'],
+        ],
+      ],
+      [
+        'Fake B',
+        [
+          ['B.txt', 'added', null, ''],
+          ['shared.txt', 'modified', 'original\n', 'by B\n'],
+        ],
+      ],
+      [
+        'Fake C',
+        [
+          ['C.txt', 'added', null, ''],
+          ['shared.txt', 'modified', 'original\n', 'by C\n'],
+        ],
+      ],
     ]);
     const message = await host!.attempts.comparisonMessage(conversationId, attemptsId);
     expect(message).toContain('## Attempt by Fake A');
@@ -125,7 +154,14 @@ describe('asking several agents', () => {
 
     // Keep B: exactly B's change, its turn in the conversation, the copies gone.
     const kept = await host!.attempts.keep(conversationId, attemptsId, item.attempts[1]!.attemptId, []);
-    expect(kept).toEqual({ applied: [{ path: 'B.txt', change: 'added' }, { path: 'shared.txt', change: 'modified' }], left: [], failed: [] });
+    expect(kept).toEqual({
+      applied: [
+        { path: 'B.txt', change: 'added' },
+        { path: 'shared.txt', change: 'modified' },
+      ],
+      left: [],
+      failed: [],
+    });
     // The copies go in the background, once the folder is ready.
     await host!.attempts.idle();
     expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by B\n');
@@ -142,7 +178,10 @@ describe('asking several agents', () => {
     // The next message goes to B, which is handed the conversation: the first message and the attempts' one.
     host!.turns.send(conversationId, 'what now?');
     await host!.turns.idle();
-    expect(stateOf(conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({ agentName: 'Fake B', text: 'Fake reply: what now?' });
+    expect(stateOf(conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({
+      agentName: 'Fake B',
+      text: 'Fake reply: what now?',
+    });
     const handoff = stateOf(conversationId).items.findLast((entry) => entry.kind === 'handoff');
     expect(handoff).toMatchObject({ toAgentName: 'Fake B', prepared: { fidelity: 'handed-off' } });
     const given = handoff?.kind === 'handoff' ? (handoff.prepared?.text ?? '') : '';
@@ -152,12 +191,19 @@ describe('asking several agents', () => {
 
     // Continue A (its copy is gone: made again from its last checkpoint) as a branch of its own.
     const branch = await host!.attempts.continueAttempt(conversationId, attemptsId, item.attempts[0]!.attemptId);
-    expect(branch).toMatchObject({ lifecycle: 'active', branchedFrom: { conversationId }, title: expect.stringContaining("(Fake A's attempt)") });
+    expect(branch).toMatchObject({
+      lifecycle: 'active',
+      branchedFrom: { conversationId },
+      title: expect.stringContaining("(Fake A's attempt)"),
+    });
     expect(readFileSync(path.join(branch.cwd, 'shared.txt'), 'utf8')).toBe('by A\n');
     expect(existsSync(path.join(branch.cwd, 'A.txt'))).toBe(true);
     host!.turns.send(branch.conversationId, 'still there?');
     await host!.turns.idle();
-    expect(stateOf(branch.conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({ agentName: 'Fake A', text: 'Fake reply: still there?' });
+    expect(stateOf(branch.conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({
+      agentName: 'Fake A',
+      text: 'Fake reply: still there?',
+    });
 
     // Erasing the branch takes its copy; erasing the conversation takes its attempts.
     await host!.history.delete(branch.conversationId);
@@ -197,7 +243,12 @@ describe('asking several agents', () => {
     writeFileSync(path.join(work, 'shared.txt'), 'original, edited\n');
     writeFileSync(path.join(work, 'draft.txt'), 'not committed\n');
     gitIn(work, 'rm', '-q', 'notes.txt');
-    const gitState = (): string[] => [gitIn(work, 'for-each-ref'), gitIn(work, 'worktree', 'list', '--porcelain'), gitIn(work, 'ls-files', '-s'), gitIn(work, 'stash', 'list')];
+    const gitState = (): string[] => [
+      gitIn(work, 'for-each-ref'),
+      gitIn(work, 'worktree', 'list', '--porcelain'),
+      gitIn(work, 'ls-files', '-s'),
+      gitIn(work, 'stash', 'list'),
+    ];
     const before = gitState();
     start(tempDir('attempts-data'));
     const { conversationId } = host!.conversations.create(A, work);
@@ -216,7 +267,10 @@ describe('asking several agents', () => {
     }
     expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('original, edited\n');
     const compared = await host!.attempts.compare(conversationId, attemptsId);
-    expect(compared.attempts[1]!.files.find((file) => file.path === 'shared.txt')).toMatchObject({ before: 'original, edited\n', after: 'by C\n' });
+    expect(compared.attempts[1]!.files.find((file) => file.path === 'shared.txt')).toMatchObject({
+      before: 'original, edited\n',
+      after: 'by C\n',
+    });
 
     await host!.attempts.keep(conversationId, attemptsId, item.attempts[1]!.attemptId, []);
     await host!.attempts.idle();
@@ -240,7 +294,9 @@ describe('asking several agents', () => {
     await expect(host!.attempts.ask(conversationId, 'x', [{ agentId: A }])).rejects.toThrow('Pick two to 4 agents');
     await expect(host!.attempts.ask(conversationId, 'x', [{ agentId: A }, { agentId: A }])).rejects.toThrow('Pick each agent once.');
     host!.store.setSetting('attempts.max', 2);
-    await expect(host!.attempts.ask(conversationId, 'x', [{ agentId: A }, { agentId: B }, { agentId: C }])).rejects.toThrow('Pick two to 2 agents');
+    await expect(host!.attempts.ask(conversationId, 'x', [{ agentId: A }, { agentId: B }, { agentId: C }])).rejects.toThrow(
+      'Pick two to 2 agents',
+    );
   });
 
   it('carries the attempts through export and import, and search finds their text in the conversation that asked', async () => {
@@ -266,8 +322,13 @@ describe('asking several agents', () => {
     expect(attempts).toHaveLength(2);
     for (const attempt of attempts) {
       expect(attempt.conversationId).not.toBe(conversationId);
-      expect(host!.store.getSummary(attempt.conversationId)).toMatchObject({ lifecycle: 'attempt', attemptOf: { conversationId: imported.conversationId } });
-      expect(stateOf(attempt.conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({ text: 'Fake reply: tell me about zebrafish' });
+      expect(host!.store.getSummary(attempt.conversationId)).toMatchObject({
+        lifecycle: 'attempt',
+        attemptOf: { conversationId: imported.conversationId },
+      });
+      expect(stateOf(attempt.conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({
+        text: 'Fake reply: tell me about zebrafish',
+      });
     }
     // Its copies are not here: it cannot be kept, and a follow-up to one attempt is refused.
     await expect(host!.attempts.keep(imported.conversationId, attemptsId, attempts[0]!.attemptId, [])).rejects.toThrow('set aside');

@@ -29,7 +29,8 @@ function start(dataDir: string): Host {
   return host;
 }
 
-const gitIn = (folder: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: folder, encoding: 'utf8' });
+const gitIn = (folder: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: folder, encoding: 'utf8' });
 
 /** A conversation whose one turn changed shared.txt ("original" before it). */
 async function oneTurn(work: string): Promise<{ conversationId: string; turnId: string }> {
@@ -42,7 +43,7 @@ async function oneTurn(work: string): Promise<{ conversationId: string; turnId: 
 }
 
 describe('a branch in its own copy of the folder', () => {
-  it('in a plain folder: made from the files before the message, worked in apart from the person\'s folder, removed with the branch', async () => {
+  it("in a plain folder: made from the files before the message, worked in apart from the person's folder, removed with the branch", async () => {
     const dataDir = tempDir('branch-copy-data');
     start(dataDir);
     const work = tempDir('branch-copy-work');

@@ -43,7 +43,13 @@ export function git(cwd: string, args: readonly string[], env: Env): Promise<str
     execFile(
       'git',
       [...GIT_CONFIG, ...args],
-      { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' }, maxBuffer: 64 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, encoding: 'utf8' },
+      {
+        cwd,
+        env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: GIT_TIMEOUT_MS,
+        encoding: 'utf8',
+      },
       (error, stdout, stderr) => {
         if (error) {
           const words = (stderr || error.message).trim().split('\n').filter(Boolean).at(-1) ?? error.message;
@@ -65,7 +71,10 @@ export async function gitPlaceOf(cwd: string, env: Env): Promise<GitPlace | unde
       return undefined;
     }
     const root = await realpath(top);
-    const subdir = path.relative(root, await realpath(cwd)).split(path.sep).join('/');
+    const subdir = path
+      .relative(root, await realpath(cwd))
+      .split(path.sep)
+      .join('/');
     return subdir.startsWith('..') ? undefined : { root, commit, subdir };
   } catch {
     return undefined;
@@ -119,7 +128,13 @@ export async function startWorktree(place: GitPlace, worktree: string, branch: s
  * working folder's checkpoint) holds: what git reports changed, new or missing since the commit is
  * written from the checkpoint. Returns the files that could not be written.
  */
-export async function fillWorktree(place: GitPlace, worktree: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer, env: Env): Promise<LeftOut[]> {
+export async function fillWorktree(
+  place: GitPlace,
+  worktree: string,
+  base: ReadonlyMap<string, CheckpointEntry>,
+  content: (hash: string) => Buffer,
+  env: Env,
+): Promise<LeftOut[]> {
   await git(worktree, ['reset', '--hard', '--quiet'], env);
   const folder = place.subdir === '' ? worktree : path.join(worktree, ...place.subdir.split('/'));
   const changed = await changedSinceCommit(place, env);
@@ -140,7 +155,14 @@ export async function fillWorktree(place: GitPlace, worktree: string, base: Read
 }
 
 /** Makes a worktree and its files at once (a copy made again, nobody working in it yet). */
-export async function makeWorktree(place: GitPlace, worktree: string, branch: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer, env: Env): Promise<LeftOut[]> {
+export async function makeWorktree(
+  place: GitPlace,
+  worktree: string,
+  branch: string,
+  base: ReadonlyMap<string, CheckpointEntry>,
+  content: (hash: string) => Buffer,
+  env: Env,
+): Promise<LeftOut[]> {
   await startWorktree(place, worktree, branch, env);
   return fillWorktree(place, worktree, base, content, env);
 }
@@ -153,7 +175,11 @@ const COPY_CONCURRENCY = 32;
  * folder that nothing has run in yet: each file is created (never opened if it exists, so never
  * written through a link), its folders made first. Returns the files that could not be written.
  */
-export async function fillCopy(folder: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer): Promise<LeftOut[]> {
+export async function fillCopy(
+  folder: string,
+  base: ReadonlyMap<string, CheckpointEntry>,
+  content: (hash: string) => Buffer,
+): Promise<LeftOut[]> {
   const failed: LeftOut[] = [];
   const entries = [...base.values()].filter((entry) => {
     const parts = entry.path.split('/');
@@ -183,7 +209,11 @@ export async function fillCopy(folder: string, base: ReadonlyMap<string, Checkpo
 }
 
 /** Makes `folder` (new, owner-only) and writes every file of `base` into it. */
-export async function makeCopy(folder: string, base: ReadonlyMap<string, CheckpointEntry>, content: (hash: string) => Buffer): Promise<LeftOut[]> {
+export async function makeCopy(
+  folder: string,
+  base: ReadonlyMap<string, CheckpointEntry>,
+  content: (hash: string) => Buffer,
+): Promise<LeftOut[]> {
   await mkdir(folder, { recursive: true, mode: 0o700 });
   return fillCopy(folder, base, content);
 }
@@ -192,7 +222,10 @@ export async function makeCopy(folder: string, base: ReadonlyMap<string, Checkpo
  * Removes a worktree, its entry in the repository and its branch; a copy is removed as a folder.
  * What could not be removed is said in the error.
  */
-export async function removeCopy(copy: { folder: string; repository?: string | undefined; branch?: string | undefined }, env: Env): Promise<void> {
+export async function removeCopy(
+  copy: { folder: string; repository?: string | undefined; branch?: string | undefined },
+  env: Env,
+): Promise<void> {
   const problems: string[] = [];
   if (copy.repository && copy.branch) {
     await git(copy.repository, ['worktree', 'remove', '--force', '--force', copy.folder], env).catch(() => undefined);

@@ -12,7 +12,15 @@ import { sha256Hex } from '../sha256.js';
 /** A digest of a JSON value with its keys sorted, so equal values digest equally. */
 export function digestOf(value: unknown): string {
   const sorted = (node: unknown): unknown =>
-    Array.isArray(node) ? node.map(sorted) : node && typeof node === 'object' ? Object.fromEntries(Object.entries(node).sort(([a], [b]) => a.localeCompare(b)).map(([key, inner]) => [key, sorted(inner)])) : node;
+    Array.isArray(node)
+      ? node.map(sorted)
+      : node && typeof node === 'object'
+        ? Object.fromEntries(
+            Object.entries(node)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([key, inner]) => [key, sorted(inner)]),
+          )
+        : node;
   return sha256Hex(JSON.stringify(sorted(value)));
 }
 

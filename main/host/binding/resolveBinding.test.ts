@@ -14,14 +14,30 @@ import type { Instructions } from './PreparedBinding.js';
 import { resolveBinding } from './resolveBinding.js';
 
 const settings = { off: false, commandLineAccepted: false, contextAsText: false };
-const instructions = (append: string | null, replace: string | null = null): Instructions => ({ append, replace, sha256: `${append}|${replace}`, settings, fragment: false });
-const answer = (systemPrompt: unknown, version = '1.0.0'): InitializeResponse => ({ protocolVersion: 1, agentInfo: { name: 'x', version }, agentCapabilities: { sessionCapabilities: { systemPrompt } } }) as InitializeResponse;
+const instructions = (append: string | null, replace: string | null = null): Instructions => ({
+  append,
+  replace,
+  sha256: `${append}|${replace}`,
+  settings,
+  fragment: false,
+});
+const answer = (systemPrompt: unknown, version = '1.0.0'): InitializeResponse =>
+  ({
+    protocolVersion: 1,
+    agentInfo: { name: 'x', version },
+    agentCapabilities: { sessionCapabilities: { systemPrompt } },
+  }) as InitializeResponse;
 const folder = (): SessionFolder => ({ write: (name: string) => `/private/${name}` }) as unknown as SessionFolder;
 const base = { executable: '/bin/agent', baseEnv: { HOME: '/home/p' }, cwd: '/work' };
 
 describe('resolveBinding', () => {
   it('puts both intents on the standard systemPrompt where the agent advertises override', () => {
-    const binding = resolveBinding({ ...base, adapter: claudeAdapter, instructions: instructions('ADD', 'REPLACE'), initialized: answer({ mode: { override: {} } }) });
+    const binding = resolveBinding({
+      ...base,
+      adapter: claudeAdapter,
+      instructions: instructions('ADD', 'REPLACE'),
+      initialized: answer({ mode: { override: {} } }),
+    });
     expect(binding.session.systemPrompt).toEqual({ mode: 'override', content: [{ type: 'text', text: 'REPLACE\n\nADD' }] });
     expect(binding.session.meta).toBeUndefined();
     expect(binding.plan.levels).toEqual({ replace: { kind: 'system-replaced' }, append: { kind: 'system-added' } });
@@ -35,7 +51,12 @@ describe('resolveBinding', () => {
   });
 
   it('sends Codex an append on the standard (developer level) and a replacement on its launch', () => {
-    const binding = resolveBinding({ ...base, adapter: codexAdapter, instructions: instructions('ADD', 'REPLACE'), initialized: answer({}) });
+    const binding = resolveBinding({
+      ...base,
+      adapter: codexAdapter,
+      instructions: instructions('ADD', 'REPLACE'),
+      initialized: answer({}),
+    });
     expect(binding.session.systemPrompt).toEqual({ mode: 'append', content: [{ type: 'text', text: 'ADD' }] });
     expect(binding.plan.levels.append).toEqual({ kind: 'developer' });
     const launch = binding.launch.materialize(folder);
@@ -46,7 +67,13 @@ describe('resolveBinding', () => {
 
   it('digests the session part by what it carries, not by when it was made', () => {
     const one = resolveBinding({ ...base, adapter: claudeAdapter, instructions: instructions('ADD'), initialized: answer({}) });
-    const two = resolveBinding({ ...base, adapter: claudeAdapter, instructions: instructions('ADD'), initialized: answer({}), chosenOptions: { model: 'opus' } });
+    const two = resolveBinding({
+      ...base,
+      adapter: claudeAdapter,
+      instructions: instructions('ADD'),
+      initialized: answer({}),
+      chosenOptions: { model: 'opus' },
+    });
     const other = resolveBinding({ ...base, adapter: claudeAdapter, instructions: instructions('OTHER'), initialized: answer({}) });
     expect(one.session.digest).toBe(two.session.digest);
     expect(one.session.digest).not.toBe(other.session.digest);
@@ -58,14 +85,21 @@ describe('resolveBinding', () => {
     expect(tools.refusals.map((error) => error.message)).toEqual([expect.stringContaining('it does not use MCP servers')]);
     const append = resolveBinding({ ...base, adapter: geminiAdapter, instructions: instructions('ADD'), initialized: answer(undefined) });
     expect(append.refusals.map((error) => error.message)).toEqual([expect.stringContaining('Gemini cannot add to its own prompt')]);
-    const sse = resolveBinding({ ...base, adapter: codexAdapter, mcpServers: [{ type: 'sse', name: 'feed', url: 'http://127.0.0.1:1/sse', headers: [] }], initialized: answer({}) });
+    const sse = resolveBinding({
+      ...base,
+      adapter: codexAdapter,
+      mcpServers: [{ type: 'sse', name: 'feed', url: 'http://127.0.0.1:1/sse', headers: [] }],
+      initialized: answer({}),
+    });
     expect(sse.refusals.map((error) => error.message)).toEqual([expect.stringContaining('does not take SSE MCP servers')]);
   });
 
   it('puts servers with secrets behind the launcher only for agents that expose their server config', () => {
     const server = { name: 'a', command: 'x', args: [], env: [{ name: 'API_TOKEN', value: 'v' }] };
     const shield = () => ({ name: 'a', command: 'launcher', args: [], env: [] });
-    expect(resolveBinding({ ...base, adapter: claudeAdapter, mcpServers: [server], shield }).mcpServers[0]).toMatchObject({ command: 'launcher' });
+    expect(resolveBinding({ ...base, adapter: claudeAdapter, mcpServers: [server], shield }).mcpServers[0]).toMatchObject({
+      command: 'launcher',
+    });
     expect(resolveBinding({ ...base, adapter: codexAdapter, mcpServers: [server], shield }).mcpServers[0]).toBe(server);
   });
 });

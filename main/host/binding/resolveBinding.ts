@@ -10,7 +10,13 @@ import { intentInputName, planDelivery, type DeliveredInstructions } from '../..
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { InitializeResponse } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
-import { BATON_META, capabilityOf, negotiatesInstructions, ownPromptSettings, splitDelivered } from '../instructions/deliverInstructions.js';
+import {
+  BATON_META,
+  capabilityOf,
+  negotiatesInstructions,
+  ownPromptSettings,
+  splitDelivered,
+} from '../instructions/deliverInstructions.js';
 import type { SessionFolder } from '../process/SessionFolder.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
 import { digestOf, launchDigest, ownLaunch } from './ownLaunch.js';
@@ -37,14 +43,23 @@ export type BindingRequest = {
   shield?: (server: McpServer) => McpServer;
 };
 
-
 /** The refusals for servers the agent cannot take. */
-function serverRefusals(adapter: AgentAdapter, servers: readonly McpServer[], initialized: InitializeResponse | undefined): UnsupportedInputError[] {
+function serverRefusals(
+  adapter: AgentAdapter,
+  servers: readonly McpServer[],
+  initialized: InitializeResponse | undefined,
+): UnsupportedInputError[] {
   if (servers.length === 0) {
     return [];
   }
   if (adapter.takesMcpServers === false) {
-    return [new UnsupportedInputError(adapter.displayName, `the conversation's toolbox (${servers.length} MCP server(s))`, 'it does not use MCP servers, so the tools you picked would be silently missing; choose no tools in Toolbox for it')];
+    return [
+      new UnsupportedInputError(
+        adapter.displayName,
+        `the conversation's toolbox (${servers.length} MCP server(s))`,
+        'it does not use MCP servers, so the tools you picked would be silently missing; choose no tools in Toolbox for it',
+      ),
+    ];
   }
   return initialized ? refusedServers(adapter.displayName, servers, initialized) : [];
 }
@@ -78,7 +93,12 @@ export function resolveBinding(request: BindingRequest): PreparedBinding {
   const launchTexts = project && (split.own.replace !== null || split.own.append !== null) ? split.own : null;
   const launch: LaunchPart = Object.freeze({
     own,
-    ...(launchTexts ? { channel: capability.replace?.via && launchTexts.replace !== null ? capability.replace.via : (capability.append?.via ?? 'its launch') } : {}),
+    ...(launchTexts
+      ? {
+          channel:
+            capability.replace?.via && launchTexts.replace !== null ? capability.replace.via : (capability.append?.via ?? 'its launch'),
+        }
+      : {}),
     digest: launchDigest(own, launchTexts),
     materialize: (folder: () => SessionFolder): LaunchSpec => (launchTexts && project ? project(own, launchTexts, folder) : own),
   });
@@ -86,16 +106,35 @@ export function resolveBinding(request: BindingRequest): PreparedBinding {
   // The session part: the standard system prompt, the agent's own `_meta` channel or Baton's extension.
   const systemPrompt: SystemPrompt | undefined =
     split.standard.replace !== null
-      ? { mode: 'override', content: [{ type: 'text', text: split.standard.append === null ? split.standard.replace : `${split.standard.replace}\n\n${split.standard.append}` }] }
+      ? {
+          mode: 'override',
+          content: [
+            {
+              type: 'text',
+              text: split.standard.append === null ? split.standard.replace : `${split.standard.replace}\n\n${split.standard.append}`,
+            },
+          ],
+        }
       : split.standard.append !== null
         ? { mode: 'append', content: [{ type: 'text', text: split.standard.append }] }
         : undefined;
-  const ownMeta = !project && (split.own.replace !== null || split.own.append !== null) ? adapter.instructions?.sessionMeta?.(split.own) : undefined;
-  const extensionMeta = split.extension.replace !== null || split.extension.append !== null ? { [BATON_META]: { instructions: split.extension } } : undefined;
+  const ownMeta =
+    !project && (split.own.replace !== null || split.own.append !== null) ? adapter.instructions?.sessionMeta?.(split.own) : undefined;
+  const extensionMeta =
+    split.extension.replace !== null || split.extension.append !== null ? { [BATON_META]: { instructions: split.extension } } : undefined;
   const meta = ownMeta || extensionMeta ? { ...ownMeta, ...extensionMeta } : undefined;
-  const mcpServers = Object.freeze((request.mcpServers ?? []).map((server) => (adapter.exposesServerConfig && request.shield ? request.shield(server) : server)));
+  const mcpServers = Object.freeze(
+    (request.mcpServers ?? []).map((server) => (adapter.exposesServerConfig && request.shield ? request.shield(server) : server)),
+  );
   const chosenOptions = Object.freeze({ ...(request.chosenOptions ?? {}) });
-  const sessionFields = { cwd, mcpServers, ...(systemPrompt ? { systemPrompt } : {}), ...(meta ? { meta } : {}), permissionMode: 'ask' as const, chosenOptions };
+  const sessionFields = {
+    cwd,
+    mcpServers,
+    ...(systemPrompt ? { systemPrompt } : {}),
+    ...(meta ? { meta } : {}),
+    permissionMode: 'ask' as const,
+    chosenOptions,
+  };
   const session: SessionPart = Object.freeze({ ...sessionFields, digest: digestOf({ ...sessionFields, chosenOptions: undefined }) });
 
   const agentVersion = initialized?.agentInfo?.version;

@@ -42,7 +42,7 @@ describe('checkpoints', () => {
     store = undefined;
   });
 
-  it('keep a plain folder\'s files, honour .gitignore and .ignore, skip dependency folders and list files over the limit', async () => {
+  it("keep a plain folder's files, honour .gitignore and .ignore, skip dependency folders and list files over the limit", async () => {
     const folder = tempDir('plain');
     write(folder, {
       'a.txt': 'alpha',
@@ -89,10 +89,21 @@ describe('checkpoints', () => {
     ]);
   });
 
-  it('never write to a git repository\'s .git (refs, index and objects stay byte-identical)', async () => {
+  it("never write to a git repository's .git (refs, index and objects stay byte-identical)", async () => {
     const folder = tempDir('repo');
     write(folder, { 'README.md': '# repo\n', 'src/main.c': 'int main(void) { return 0; }\n' });
-    const git = (...args: string[]): string => execFileSync('git', args, { cwd: folder, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } });
+    const git = (...args: string[]): string =>
+      execFileSync('git', args, {
+        cwd: folder,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@example.com',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@example.com',
+        },
+      });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-qm', 'first');

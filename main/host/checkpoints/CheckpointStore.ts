@@ -123,7 +123,11 @@ export class CheckpointStore {
       for (const blob of stored) {
         this.insertBlob.run(blob.hash, blob.size, blob.data);
       }
-      this.db.prepare('INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest, real_folder) VALUES (?, ?, ?, ?, ?, ?, ?)').run(checkpointId, folder, new Date().toISOString(), entries.length, bytes, manifest, real);
+      this.db
+        .prepare(
+          'INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest, real_folder) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(checkpointId, folder, new Date().toISOString(), entries.length, bytes, manifest, real);
     })();
     // A checkpoint that stored much leaves a large write-ahead log: fold it into the database now,
     // so that the next (small, incremental) checkpoint does not pay for it.
@@ -131,7 +135,16 @@ export class CheckpointStore {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     }
     this.latest.set(folder, new Map(entries.map((entry) => [entry.path, entry])));
-    return { checkpointId, folder, files: entries.length, bytes, tooLarge: scanned.tooLarge, failed: scanned.failed, read: scanned.read, reused: scanned.reused };
+    return {
+      checkpointId,
+      folder,
+      files: entries.length,
+      bytes,
+      tooLarge: scanned.tooLarge,
+      failed: scanned.failed,
+      read: scanned.read,
+      reused: scanned.reused,
+    };
   }
 
   /** The folder's files as they are now (what a checkpoint would hold), without storing anything. */
@@ -140,8 +153,21 @@ export class CheckpointStore {
     return new Map(entries.map((entry) => [entry.path, entry]));
   }
 
-  /** Walks and hashes the folder (reading only what changed since its last checkpoint); with `keep`, compresses the contents not stored yet. */
-  private async scan(folder: string, options: TakeOptions, keep = true): Promise<{ entries: CheckpointEntry[]; stored: Array<{ hash: string; size: number; data: Buffer }>; tooLarge: LeftOut[]; failed: LeftOut[]; read: number; reused: number }> {
+  /**
+   * Walks and hashes the folder (reading only what changed since its last checkpoint); with `keep`, compresses the contents not stored yet.
+   */
+  private async scan(
+    folder: string,
+    options: TakeOptions,
+    keep = true,
+  ): Promise<{
+    entries: CheckpointEntry[];
+    stored: Array<{ hash: string; size: number; data: Buffer }>;
+    tooLarge: LeftOut[];
+    failed: LeftOut[];
+    read: number;
+    reused: number;
+  }> {
     const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const previous = this.latestManifest(folder);
     const walked = await walkFolder(folder, options.maxFiles ?? DEFAULT_MAX_FILES, options.signal);
@@ -154,7 +180,13 @@ export class CheckpointStore {
       const known = previous.get(file.path);
       if (!file.link && file.size > maxFileBytes) {
         tooLarge.push({ path: file.path, reason: `${file.size} bytes, over the limit of ${maxFileBytes}` });
-      } else if (known && known.size === file.size && known.mtimeMs === file.mtimeMs && known.ino === file.ino && Boolean(known.link) === file.link) {
+      } else if (
+        known &&
+        known.size === file.size &&
+        known.mtimeMs === file.mtimeMs &&
+        known.ino === file.ino &&
+        Boolean(known.link) === file.link
+      ) {
         // Its content is stored: the last checkpoint, which holds it, keeps it from being removed.
         entries.push({ ...known, mode: file.mode });
         reused += 1;
@@ -178,7 +210,15 @@ export class CheckpointStore {
           continue;
         }
         const hash = createHash('sha256').update(result.content).digest('hex');
-        entries.push({ path: file.path, hash, size: result.content.length, mode: file.mode, mtimeMs: file.mtimeMs, ino: file.ino, ...(file.link ? { link: true as const } : {}) });
+        entries.push({
+          path: file.path,
+          hash,
+          size: result.content.length,
+          mode: file.mode,
+          mtimeMs: file.mtimeMs,
+          ino: file.ino,
+          ...(file.link ? { link: true as const } : {}),
+        });
         if (keep && !this.hasBlob.get(hash)) {
           stored.push({ hash, size: result.content.length, data: deflateRawSync(result.content, { level: 1 }) });
         }
@@ -190,7 +230,8 @@ export class CheckpointStore {
 
   /** A checkpoint's files, by path. */
   manifest(checkpointId: string): Map<string, CheckpointEntry> {
-    const row = this.db.prepare('SELECT manifest FROM checkpoints WHERE checkpoint_id = ?').get(checkpointId) as { manifest: Buffer } | undefined;
+    const row = this.db.prepare('SELECT manifest FROM checkpoints WHERE checkpoint_id = ?').get(checkpointId) as
+      { manifest: Buffer } | undefined;
     if (!row) {
       throw new Error(`No checkpoint ${checkpointId}.`);
     }
@@ -199,7 +240,8 @@ export class CheckpointStore {
 
   /** Where a checkpoint was taken. */
   folderOf(checkpointId: string): CheckpointFolder {
-    const row = this.db.prepare('SELECT folder, real_folder AS real FROM checkpoints WHERE checkpoint_id = ?').get(checkpointId) as CheckpointFolder | undefined;
+    const row = this.db.prepare('SELECT folder, real_folder AS real FROM checkpoints WHERE checkpoint_id = ?').get(checkpointId) as
+      CheckpointFolder | undefined;
     if (!row) {
       throw new Error(`No checkpoint ${checkpointId}.`);
     }
@@ -210,7 +252,6 @@ export class CheckpointStore {
   changes(fromId: string, toId: string): FileChange[] {
     return diffManifests(this.manifest(fromId), this.manifest(toId));
   }
-
 
   /** The content stored for a hash. */
   content(hash: string): Buffer {
@@ -266,7 +307,9 @@ export class CheckpointStore {
     if (kept) {
       return kept;
     }
-    const row = this.db.prepare('SELECT manifest FROM checkpoints WHERE folder = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').get(folder) as { manifest: Buffer } | undefined;
+    const row = this.db
+      .prepare('SELECT manifest FROM checkpoints WHERE folder = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
+      .get(folder) as { manifest: Buffer } | undefined;
     return row ? toMap(row.manifest) : new Map();
   }
 }
@@ -300,7 +343,11 @@ function toMap(manifest: Buffer): Map<string, CheckpointEntry> {
  * the walk saw (same device and inode): one swapped meanwhile, or reached through a folder swapped
  * for a link, is not read. At most the size limit is read; a FIFO or device is never opened for long.
  */
-async function readEntry(folder: string, file: WalkedFile, maxFileBytes: number): Promise<{ content: Buffer } | { reason: string } | { tooLarge: true }> {
+async function readEntry(
+  folder: string,
+  file: WalkedFile,
+  maxFileBytes: number,
+): Promise<{ content: Buffer } | { reason: string } | { tooLarge: true }> {
   const absolute = path.join(folder, ...file.path.split('/'));
   try {
     if (file.link) {

@@ -24,7 +24,13 @@ import { maxFileBytesSetting, type TurnCheckpoints } from './TurnCheckpoints.js'
 import { checkpointsByTurn, MAX_TEXT_BYTES, shownText } from './turnChanges.js';
 
 /** Event types a branch does not copy: the original's agent sessions and its place in the history are its own. */
-const NOT_BRANCHED = new Set(['session.bound', 'conversation.archived', 'conversation.unarchived', 'conversation.deleted', 'conversation.restored']);
+const NOT_BRANCHED = new Set([
+  'session.bound',
+  'conversation.archived',
+  'conversation.unarchived',
+  'conversation.deleted',
+  'conversation.restored',
+]);
 
 type Action = 'restored' | 'removed' | 'recreated';
 /**
@@ -33,7 +39,14 @@ type Action = 'restored' | 'removed' | 'recreated';
  * it (`outsideTurn`: the person, or an agent's background process, between turns). Only the
  * agent's own, unchanged since, are put back unless ticked.
  */
-type PlannedFile = { path: string; action: Action; changedByYou: boolean; outsideTurn: boolean; target: CheckpointEntry | undefined; now: CheckpointEntry | undefined };
+type PlannedFile = {
+  path: string;
+  action: Action;
+  changedByYou: boolean;
+  outsideTurn: boolean;
+  target: CheckpointEntry | undefined;
+  now: CheckpointEntry | undefined;
+};
 /** What rewinding to a message would do. */
 type Plan = {
   state: TranscriptState;
@@ -75,7 +88,13 @@ export class Rewinds {
   /** What rewinding to before the message of `turnId` would set aside and do to the files. */
   async preview(conversationId: string, turnId: string): Promise<Result<'previewRewind'>> {
     const plan = await this.plan(conversationId, turnId);
-    const files = plan.files.map((file) => ({ path: file.path, action: file.action, changedByYou: file.changedByYou, outsideTurn: file.outsideTurn, ...this.texts(plan.state.cwd, file) }));
+    const files = plan.files.map((file) => ({
+      path: file.path,
+      action: file.action,
+      changedByYou: file.changedByYou,
+      outsideTurn: file.outsideTurn,
+      ...this.texts(plan.state.cwd, file),
+    }));
     const setAside = plan.setAside.map((id) => {
       const message = plan.state.items.find((item) => item.kind === 'user' && item.turnId === id && !item.steered);
       return { turnId: id, text: message?.kind === 'user' ? message.text : '', at: plan.state.turns[id]?.startedAt ?? '' };
@@ -84,7 +103,11 @@ export class Rewinds {
   }
 
   /** Rewinds to before the message of `turnId`; returns that message for the box and what happened to the files. */
-  async rewind(conversationId: string, turnId: string, options: { keepFiles: boolean; overwrite: readonly string[]; retry?: boolean }): Promise<Result<'rewindConversation'>> {
+  async rewind(
+    conversationId: string,
+    turnId: string,
+    options: { keepFiles: boolean; overwrite: readonly string[]; retry?: boolean },
+  ): Promise<Result<'rewindConversation'>> {
     const restoring = !options.keepFiles;
     const plan = await this.plan(conversationId, turnId);
     const { store, checkpoints, committer } = this.deps;
@@ -95,7 +118,12 @@ export class Rewinds {
       // The folder as it is now, kept so "Undo rewind" can put it back.
       checkpointId = (await checkpoints.take(plan.state.cwd, { maxFileBytes: maxFileBytesSetting(store) })).checkpointId;
       const chosen = plan.files.filter((file) => putBackUnticked(file) || options.overwrite.includes(file.path));
-      const notWritten = await restoreFiles(plan.state.cwd, chosen.map((file): Restore => ({ path: file.path, entry: file.target })), (hash) => checkpoints.content(hash), plan.real ?? undefined);
+      const notWritten = await restoreFiles(
+        plan.state.cwd,
+        chosen.map((file): Restore => ({ path: file.path, entry: file.target })),
+        (hash) => checkpoints.content(hash),
+        plan.real ?? undefined,
+      );
       const notDone = new Set(notWritten.map((file) => file.path));
       changed = chosen.filter((file) => !notDone.has(file.path)).map((file) => ({ path: file.path, action: file.action }));
       failed = [...failed, ...notWritten];
@@ -108,7 +136,19 @@ export class Rewinds {
     committer.commit(conversationId, [
       {
         type: 'conversation.rewound',
-        payload: { rewindId, toTurnId: turnId, pointSeq: plan.pointSeq, pointAt: plan.pointAt, setAside: plan.setAside, files: restoring ? 'restored' : 'kept', ...(checkpointId ? { checkpointId } : {}), changed, failed, ...(options.retry ? { retry: true as const } : {}), ...(fork ? { fork } : {}) },
+        payload: {
+          rewindId,
+          toTurnId: turnId,
+          pointSeq: plan.pointSeq,
+          pointAt: plan.pointAt,
+          setAside: plan.setAside,
+          files: restoring ? 'restored' : 'kept',
+          ...(checkpointId ? { checkpointId } : {}),
+          changed,
+          failed,
+          ...(options.retry ? { retry: true as const } : {}),
+          ...(fork ? { fork } : {}),
+        },
       },
     ]);
     return { rewindId, text: plan.text, changed, failed };
@@ -131,7 +171,10 @@ export class Rewinds {
     if (!canUndoRewind(state, marker)) {
       throw new InvalidRequestError('This rewind was undone already.');
     }
-    const rewound = events.find((event): event is Extract<TranscriptEvent, { type: 'conversation.rewound' }> => event.type === 'conversation.rewound' && event.payload.rewindId === rewindId);
+    const rewound = events.find(
+      (event): event is Extract<TranscriptEvent, { type: 'conversation.rewound' }> =>
+        event.type === 'conversation.rewound' && event.payload.rewindId === rewindId,
+    );
     const failed: LeftOut[] = [];
     const target = checkpointsByTurn(events).get(marker.toTurnId)?.before?.checkpointId;
     if (rewound?.payload.checkpointId && target && rewound.payload.changed.length > 0) {
@@ -163,31 +206,54 @@ export class Rewinds {
   async branch(
     conversationId: string,
     turnId: string,
-    options: { restoreFiles: boolean; /** In its own copy: its id, the folder it works in, and the copy to record. */ ownCopy?: { branchId: string; cwd: string; copy: { folder: string; repository?: string; branch?: string } } },
+    options: {
+      restoreFiles: boolean;
+      /** In its own copy: its id, the folder it works in, and the copy to record. */ ownCopy?: {
+        branchId: string;
+        cwd: string;
+        copy: { folder: string; repository?: string; branch?: string };
+      };
+    },
   ): Promise<{ summary: ConversationSummary; text: string; failed: LeftOut[] }> {
     const { store, committer, checkpoints, importReview } = this.deps;
     importReview.requireConfirmed(conversationId);
     const plan = await this.plan(conversationId, turnId);
     const source = store.getSummary(conversationId);
-    const envelopes = store.readEnvelopes(conversationId).filter((envelope) => envelope.seq < plan.pointSeq && !NOT_BRANCHED.has(envelope.type));
+    const envelopes = store
+      .readEnvelopes(conversationId)
+      .filter((envelope) => envelope.seq < plan.pointSeq && !NOT_BRANCHED.has(envelope.type));
     const own = options.ownCopy;
     const branchId = own?.branchId ?? newId();
     store.importEnvelopes(
       branchId,
       // In its own copy, the branch works there from its first event on.
-      envelopes.map((envelope, index) => ({ ...envelope, seq: index + 1, ...(own && envelope.type === 'conversation.created' ? { payload: { ...(envelope.payload as object), cwd: own.cwd } } : {}) })),
+      envelopes.map((envelope, index) => ({
+        ...envelope,
+        seq: index + 1,
+        ...(own && envelope.type === 'conversation.created' ? { payload: { ...(envelope.payload as object), cwd: own.cwd } } : {}),
+      })),
     );
     const title = `${source.title || 'Conversation'} (branch)`;
     const summary = committer.commit(branchId, [
       { type: 'conversation.renamed', payload: { title } },
-      { type: 'conversation.branched', payload: { fromConversationId: conversationId, fromTitle: source.title, fromTurnId: turnId, ...(own ? { copy: own.copy } : {}) } },
+      {
+        type: 'conversation.branched',
+        payload: { fromConversationId: conversationId, fromTitle: source.title, fromTurnId: turnId, ...(own ? { copy: own.copy } : {}) },
+      },
     ]).summary;
     let failed: LeftOut[] = [];
     if (options.restoreFiles && !own) {
       failed = plan.unavailable !== null ? [{ path: '.', reason: plan.unavailable }] : [...plan.cannot];
       if (plan.unavailable === null) {
         const chosen = plan.files.filter(putBackUnticked);
-        failed.push(...(await restoreFiles(plan.state.cwd, chosen.map((file) => ({ path: file.path, entry: file.target })), (hash) => checkpoints.content(hash), plan.real ?? undefined)));
+        failed.push(
+          ...(await restoreFiles(
+            plan.state.cwd,
+            chosen.map((file) => ({ path: file.path, entry: file.target })),
+            (hash) => checkpoints.content(hash),
+            plan.real ?? undefined,
+          )),
+        );
       }
     }
     return { summary, text: plan.text, failed };
@@ -213,19 +279,28 @@ export class Rewinds {
     // Only this conversation's checkpoints: another conversation's slow one does not hold it up.
     await this.deps.turnCheckpoints?.idle(conversationId);
     const { state, events } = this.read(conversationId);
-    const started = events.find((event): event is Extract<TranscriptEvent, { type: 'turn.started' }> => event.type === 'turn.started' && event.payload.turnId === turnId);
+    const started = events.find(
+      (event): event is Extract<TranscriptEvent, { type: 'turn.started' }> =>
+        event.type === 'turn.started' && event.payload.turnId === turnId,
+    );
     if (!started) {
       throw new NotFoundError('message', turnId);
     }
     if (state.setAside[turnId] !== undefined) {
       throw new InvalidRequestError('That message was set aside by a rewind; undo the rewind, or branch from it.');
     }
-    const setAside = events.flatMap((event) => (event.type === 'turn.started' && event.seq >= started.seq && state.setAside[event.payload.turnId] === undefined ? [event.payload.turnId] : []));
+    const setAside = events.flatMap((event) =>
+      event.type === 'turn.started' && event.seq >= started.seq && state.setAside[event.payload.turnId] === undefined
+        ? [event.payload.turnId]
+        : [],
+    );
     const base = { state, events, toTurnId: turnId, pointSeq: started.seq, pointAt: started.at, text: started.payload.text, setAside };
     const taken = checkpointsByTurn(events);
     const before = taken.get(turnId)?.before;
     if (!before?.checkpointId) {
-      const why = before?.error ? `no checkpoint could be taken before that message (${before.error})` : 'no checkpoint was taken before that message';
+      const why = before?.error
+        ? `no checkpoint could be taken before that message (${before.error})`
+        : 'no checkpoint was taken before that message';
       return { ...base, files: [], cannot: [], unavailable: `The files cannot be put back: ${why}.`, real: null };
     }
     const { checkpoints, store } = this.deps;
@@ -273,7 +348,14 @@ export class Rewinds {
         cannot.push({ path: file, reason: `the checkpoint before that message does not hold it (${leftOut.get(file)})` });
         continue;
       }
-      const action: Action | null = was && !is ? 'recreated' : was && is && (was.hash !== is.hash || Boolean(was.link) !== Boolean(is.link) || (was.mode & 0o777) !== (is.mode & 0o777)) ? 'restored' : !was && is ? 'removed' : null;
+      const action: Action | null =
+        was && !is
+          ? 'recreated'
+          : was && is && (was.hash !== is.hash || Boolean(was.link) !== Boolean(is.link) || (was.mode & 0o777) !== (is.mode & 0o777))
+            ? 'restored'
+            : !was && is
+              ? 'removed'
+              : null;
       if (action) {
         const outsideTurn = !touched.has(file);
         files.push({ path: file, action, changedByYou: !outsideTurn && byYou.has(file), outsideTurn, target: was, now: is });
@@ -299,7 +381,10 @@ export class Rewinds {
   }
 }
 
-/** A file's content now, for the dialog: never through a link, never blocking on a FIFO, at most what a diff shows (one byte more marks it too large). */
+/**
+ * A file's content now, for the dialog: never through a link, never blocking on a FIFO, at most what a diff shows (one byte more marks it
+ * too large).
+ */
 function readNow(cwd: string, relative: string): Buffer | null {
   try {
     const read = readBytesAtMostSync(path.join(cwd, ...relative.split('/')), MAX_TEXT_BYTES);

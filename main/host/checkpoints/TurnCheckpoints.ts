@@ -60,7 +60,13 @@ export class TurnCheckpoints {
     await (conversationId === undefined ? Promise.all([...this.chains.values()]) : this.chains.get(conversationId));
   }
 
-  private async record(conversationId: string, turnId: string, cwd: string, phase: 'before' | 'after', options: TurnCheckpointOptions): Promise<void> {
+  private async record(
+    conversationId: string,
+    turnId: string,
+    cwd: string,
+    phase: 'before' | 'after',
+    options: TurnCheckpointOptions,
+  ): Promise<void> {
     let draft: EventDraft;
     try {
       if (isBroadFolder(cwd, this.homeDir)) {
@@ -77,10 +83,26 @@ export class TurnCheckpoints {
         this.before.set(turnId, checkpoint.checkpointId);
       }
       const changed = phase === 'after' && before ? { changed: this.checkpoints.changes(before, checkpoint.checkpointId).length } : {};
-      draft = { type: 'checkpoint.taken', payload: { turnId, phase, checkpointId: checkpoint.checkpointId, files: checkpoint.files, tooLarge: checkpoint.tooLarge, failed: checkpoint.failed, ...approximate, ...changed } };
+      draft = {
+        type: 'checkpoint.taken',
+        payload: {
+          turnId,
+          phase,
+          checkpointId: checkpoint.checkpointId,
+          files: checkpoint.files,
+          tooLarge: checkpoint.tooLarge,
+          failed: checkpoint.failed,
+          ...approximate,
+          ...changed,
+        },
+      };
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-      const reason = timedOut ? `it took longer than ${Math.round(this.timeLimitMs / 1000)} s, so Baton stopped looking at the folder` : error instanceof Error ? error.message : String(error);
+      const reason = timedOut
+        ? `it took longer than ${Math.round(this.timeLimitMs / 1000)} s, so Baton stopped looking at the folder`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       this.log(`the ${phase} checkpoint of turn ${turnId} was not taken: ${reason}`);
       draft = { type: 'checkpoint.taken', payload: { turnId, phase, tooLarge: [], failed: [], error: reason } };
     }

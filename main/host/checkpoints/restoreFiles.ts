@@ -20,7 +20,12 @@ const WRITE_CONCURRENCY = 16;
  * time (each prunes the folders it emptied, so a file can take a folder's place), then the writes,
  * several at once. With `recordedReal`, the folder must still be that real path.
  */
-export async function restoreFiles(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]> {
+export async function restoreFiles(
+  folder: string,
+  restores: readonly Restore[],
+  content: (hash: string) => Buffer,
+  recordedReal?: string,
+): Promise<LeftOut[]> {
   let tree: ConfinedTree;
   try {
     tree = await ConfinedTree.open(folder, recordedReal);
@@ -47,7 +52,9 @@ export async function restoreFiles(folder: string, restores: readonly Restore[],
     }
     try {
       const data = content(restore.entry.hash);
-      await (restore.entry.link ? tree.writeLink(restore.path, data.toString('utf8')) : tree.writeFile(restore.path, data, restore.entry.mode));
+      await (restore.entry.link
+        ? tree.writeLink(restore.path, data.toString('utf8'))
+        : tree.writeFile(restore.path, data, restore.entry.mode));
     } catch (error) {
       failed.push({ path: restore.path, reason: reasonOf(error) });
     }

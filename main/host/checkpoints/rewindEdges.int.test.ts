@@ -34,9 +34,10 @@ describe('rewind edges', () => {
     await host.turnCheckpoints.idle();
     return turnId;
   };
-  const changesOf = (conversationId: string, turnId: string) => turnChanges(host.checkpoints, host.store.readEvents(conversationId).events, turnId);
+  const changesOf = (conversationId: string, turnId: string) =>
+    turnChanges(host.checkpoints, host.store.readEvents(conversationId).events, turnId);
 
-  it("lists a file changed between turns as changed outside a turn, and puts it back only when ticked", async () => {
+  it('lists a file changed between turns as changed outside a turn, and puts it back only when ticked', async () => {
     writeFileSync(path.join(work, 'b.txt'), 'the person wrote this\n');
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const first = await send(conversationId, `TURN-ONE bg300[printf 'the agent overwrote it\\n' > b.txt]`);
@@ -52,7 +53,10 @@ describe('rewind edges', () => {
       ['a.txt', 'removed', false, false],
       ['b.txt', 'restored', true, false],
     ]);
-    expect(preview.files.find((file) => file.path === 'b.txt')).toMatchObject({ before: 'the agent overwrote it\n', after: 'the person wrote this\n' });
+    expect(preview.files.find((file) => file.path === 'b.txt')).toMatchObject({
+      before: 'the agent overwrote it\n',
+      after: 'the person wrote this\n',
+    });
 
     // Not ticked: left as it is.
     const kept = await host.rewinds.rewind(conversationId, first, { keepFiles: false, overwrite: [] });
@@ -76,7 +80,10 @@ describe('rewind edges', () => {
     const exported = host.history.export(conversationId, 'jsonl').content;
 
     const imported = host.history.import(exported).conversationId;
-    for (const attempt of [() => host.rewinds.preview(imported, first), () => host.rewinds.rewind(imported, first, { keepFiles: false, overwrite: [] })]) {
+    for (const attempt of [
+      () => host.rewinds.preview(imported, first),
+      () => host.rewinds.rewind(imported, first, { keepFiles: false, overwrite: [] }),
+    ]) {
       await expect(attempt()).rejects.toMatchObject({ code: 'ImportNotConfirmed' });
     }
 
@@ -86,7 +93,9 @@ describe('rewind edges', () => {
     host.importReview.confirm(edited, elsewhere);
     const preview = await host.rewinds.preview(edited, first);
     expect(preview.files).toEqual([]);
-    expect(preview.unavailable).toBe(`The files cannot be put back: its checkpoint is of another folder (${work}), not this conversation's (${elsewhere}).`);
+    expect(preview.unavailable).toBe(
+      `The files cannot be put back: its checkpoint is of another folder (${work}), not this conversation's (${elsewhere}).`,
+    );
     await host.rewinds.rewind(edited, first, { keepFiles: false, overwrite: [] });
     expect(readdirSync(elsewhere)).toEqual([]);
   });

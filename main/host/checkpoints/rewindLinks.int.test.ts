@@ -23,19 +23,25 @@ describe('a rewind and a link the agent planted', () => {
   const made: string[] = [];
   afterAll(() => made.splice(0).forEach(removeUserFolder));
 
-  it.skipIf('reason' in user)(`writes nothing through a link whose removal failed (run as an ordinary user)${'reason' in user ? `; skipped: ${user.reason}` : ''}`, () => {
-    ensureBuilt();
-    const as = user as OrdinaryUser;
-    const scenario = userFolder(as, 'link-rewind');
-    made.push(scenario);
-    const rewound = runAsUser<Rewound>(as, 'rewindThroughLink.mjs', [scenario, fakeAgentScript], { PATH: process.env.PATH ?? '/usr/bin:/bin' });
-    // Nothing reached the folder outside ("~/.ssh").
-    expect(rewound.outside).toEqual([]);
-    // The link could not be removed (its folder is read-only), so nothing was written beneath it.
-    const reasons = Object.fromEntries(rewound.failed.map((entry) => [entry.path, entry.reason]));
-    expect(reasons['d/zzz']).toBe('permission denied');
-    expect(reasons['d/zzz/authorized_keys']).toMatch(/not written: d\/zzz could not be removed|is a link/);
-  }, 120_000);
+  it.skipIf('reason' in user)(
+    `writes nothing through a link whose removal failed (run as an ordinary user)${'reason' in user ? `; skipped: ${user.reason}` : ''}`,
+    () => {
+      ensureBuilt();
+      const as = user as OrdinaryUser;
+      const scenario = userFolder(as, 'link-rewind');
+      made.push(scenario);
+      const rewound = runAsUser<Rewound>(as, 'rewindThroughLink.mjs', [scenario, fakeAgentScript], {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+      });
+      // Nothing reached the folder outside ("~/.ssh").
+      expect(rewound.outside).toEqual([]);
+      // The link could not be removed (its folder is read-only), so nothing was written beneath it.
+      const reasons = Object.fromEntries(rewound.failed.map((entry) => [entry.path, entry.reason]));
+      expect(reasons['d/zzz']).toBe('permission denied');
+      expect(reasons['d/zzz/authorized_keys']).toMatch(/not written: d\/zzz could not be removed|is a link/);
+    },
+    120_000,
+  );
 
   describe('in a host', () => {
     let host: Host;
@@ -110,7 +116,12 @@ describe('confined writes', () => {
     symlinkSync(other, link);
     await expect(ConfinedTree.open(link)).rejects.toThrow('is a link');
     await expect(ConfinedTree.open(other, root)).rejects.toThrow(`is now ${other}, not the folder ${root} that was recorded`);
-    const failed = await restoreFiles(other, [{ path: 'f.txt', entry: { path: 'f.txt', hash: 'h', size: 1, mode: 0o644, mtimeMs: 0, ino: 0 } }], () => Buffer.from('x'), root);
+    const failed = await restoreFiles(
+      other,
+      [{ path: 'f.txt', entry: { path: 'f.txt', hash: 'h', size: 1, mode: 0o644, mtimeMs: 0, ino: 0 } }],
+      () => Buffer.from('x'),
+      root,
+    );
     expect(failed).toEqual([{ path: 'f.txt', reason: `${other} is now ${other}, not the folder ${root} that was recorded` }]);
     expect(readdirSync(other)).toEqual([]);
   });

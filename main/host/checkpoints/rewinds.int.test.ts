@@ -35,7 +35,8 @@ describe('rewind and branch', () => {
     await host.turnCheckpoints.idle();
     return turnId;
   };
-  const stateOf = (conversationId: string): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+  const stateOf = (conversationId: string): TranscriptState =>
+    reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
   const lastReply = (conversationId: string): string => {
     const reply = stateOf(conversationId).items.findLast((item) => item.kind === 'agent');
     return reply?.kind === 'agent' ? reply.text : '';
@@ -121,7 +122,11 @@ describe('rewind and branch', () => {
     const { conversationId, turns } = await threeTurns();
     writeFileSync(path.join(work, 'b.txt'), 'the person edited b\n');
     const preview = await host.rewinds.preview(conversationId, turns[1]!);
-    expect(preview.files.find((file) => file.path === 'b.txt')).toMatchObject({ action: 'removed', changedByYou: true, before: 'the person edited b\n' });
+    expect(preview.files.find((file) => file.path === 'b.txt')).toMatchObject({
+      action: 'removed',
+      changedByYou: true,
+      before: 'the person edited b\n',
+    });
     await host.rewinds.rewind(conversationId, turns[1]!, { keepFiles: false, overwrite: [] });
     expect(listing()).toEqual(['a.txt', 'b.txt', 'untouched.txt']);
     expect(readFileSync(path.join(work, 'b.txt'), 'utf8')).toBe('the person edited b\n');
@@ -150,7 +155,9 @@ describe('rewind and branch', () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const first = await send(conversationId, `write:${path.join(work, 'big.bin')}`);
     const preview = await host.rewinds.preview(conversationId, first);
-    expect(preview.cannot).toEqual([{ path: 'big.bin', reason: expect.stringMatching(/does not hold it \(2097152 bytes, over the limit/) }]);
+    expect(preview.cannot).toEqual([
+      { path: 'big.bin', reason: expect.stringMatching(/does not hold it \(2097152 bytes, over the limit/) },
+    ]);
     expect(preview.files).toEqual([]);
     const rewound = await host.rewinds.rewind(conversationId, first, { keepFiles: false, overwrite: [] });
     expect(rewound.failed.map((file) => file.path)).toEqual(['big.bin']);
@@ -166,7 +173,9 @@ describe('rewind and branch', () => {
     expect(branch.summary.branchedFrom).toEqual({ conversationId, title: host.store.getSummary(conversationId).title });
     expect(listing()).toEqual(['b.txt', 'untouched.txt']);
     const branchState = stateOf(branch.summary.conversationId);
-    expect(branchState.items.filter((item) => item.kind === 'user').map((item) => (item.kind === 'user' ? item.text : ''))).toEqual([expect.stringContaining('TURN-ONE')]);
+    expect(branchState.items.filter((item) => item.kind === 'user').map((item) => (item.kind === 'user' ? item.text : ''))).toEqual([
+      expect.stringContaining('TURN-ONE'),
+    ]);
     expect(Object.keys(branchState.sessions)).toEqual([]);
     // The original keeps its three turns.
     expect(stateOf(conversationId).items.filter((item) => item.kind === 'user')).toHaveLength(3);

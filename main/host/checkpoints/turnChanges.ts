@@ -7,7 +7,9 @@ import type { CheckpointStore } from './CheckpointStore.js';
 export const MAX_TEXT_BYTES = 1024 * 1024;
 
 /** Each turn's checkpoints, from its `checkpoint.taken` events. */
-export function checkpointsByTurn(events: readonly TranscriptEvent[]): Map<string, Partial<Record<'before' | 'after', EventPayload<'checkpoint.taken'>>>> {
+export function checkpointsByTurn(
+  events: readonly TranscriptEvent[],
+): Map<string, Partial<Record<'before' | 'after', EventPayload<'checkpoint.taken'>>>> {
   const taken = new Map<string, Partial<Record<'before' | 'after', EventPayload<'checkpoint.taken'>>>>();
   for (const event of events) {
     if (event.type === 'checkpoint.taken') {
@@ -22,7 +24,9 @@ export function shownText(content: Buffer | null): { text: string | null; binary
   if (content === null) {
     return { text: null, binary: false };
   }
-  return content.length > MAX_TEXT_BYTES || content.includes(0) ? { text: null, binary: true } : { text: content.toString('utf8'), binary: false };
+  return content.length > MAX_TEXT_BYTES || content.includes(0)
+    ? { text: null, binary: true }
+    : { text: content.toString('utf8'), binary: false };
 }
 
 /** The checkpoint taken after the turn before `turnId` ended (the last one recorded ahead of the turn's own "before"). */
@@ -50,12 +54,23 @@ export function turnChanges(checkpoints: CheckpointStore, events: readonly Trans
   const { before, after } = checkpointsByTurn(events).get(turnId) ?? {};
   const approximate = before?.approximate === true;
   if (!before || !after) {
-    return { changes: [], sinceLastTurn: [], approximate, unavailable: !before ? 'No checkpoint was taken before this turn.' : 'The checkpoint after this turn is not taken yet.' };
+    return {
+      changes: [],
+      sinceLastTurn: [],
+      approximate,
+      unavailable: !before ? 'No checkpoint was taken before this turn.' : 'The checkpoint after this turn is not taken yet.',
+    };
   }
   if (!before.checkpointId || !after.checkpointId) {
-    return { changes: [], sinceLastTurn: [], approximate, unavailable: `No checkpoint could be taken: ${before.error ?? after.error ?? 'unknown reason'}.` };
+    return {
+      changes: [],
+      sinceLastTurn: [],
+      approximate,
+      unavailable: `No checkpoint could be taken: ${before.error ?? after.error ?? 'unknown reason'}.`,
+    };
   }
-  const text = (hash: string | undefined): { text: string | null; binary: boolean } => shownText(hash === undefined ? null : checkpoints.content(hash));
+  const text = (hash: string | undefined): { text: string | null; binary: boolean } =>
+    shownText(hash === undefined ? null : checkpoints.content(hash));
   const shown = (from: string, to: string): Result<'listTurnChanges'>['changes'] =>
     checkpoints.changes(from, to).map((change) => {
       const was = text(change.before?.hash);

@@ -57,8 +57,14 @@ describe('checkpoints around turns', () => {
     const second = host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
-    expect(await changesOf(conversationId, second.turnId)).toEqual({ changes: [], sinceLastTurn: [], approximate: false, unavailable: null });
-    const after = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).turns[second.turnId]?.checkpoints?.after;
+    expect(await changesOf(conversationId, second.turnId)).toEqual({
+      changes: [],
+      sinceLastTurn: [],
+      approximate: false,
+      unavailable: null,
+    });
+    const after = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).turns[second.turnId]?.checkpoints
+      ?.after;
     expect(after).toMatchObject({ changed: 0 });
   });
 
@@ -101,7 +107,10 @@ describe('checkpoints around turns', () => {
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
-    expect(state.turns[turnId]?.checkpoints?.before).toMatchObject({ files: 1, tooLarge: [{ path: 'huge.bin', reason: expect.stringContaining('over the limit') }] });
+    expect(state.turns[turnId]?.checkpoints?.before).toMatchObject({
+      files: 1,
+      tooLarge: [{ path: 'huge.bin', reason: expect.stringContaining('over the limit') }],
+    });
   });
 
   it('a full disk or an unreadable file fails no turn: the turn card says so', async () => {
@@ -115,7 +124,10 @@ describe('checkpoints around turns', () => {
     const full = host.turns.send(conversationId, 'hello on a full disk');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
-    host.checkpoints.take = async (folder, options) => ({ ...(await take(folder, options)), failed: [{ path: 'secret.txt', reason: 'EACCES' }] });
+    host.checkpoints.take = async (folder, options) => ({
+      ...(await take(folder, options)),
+      failed: [{ path: 'secret.txt', reason: 'EACCES' }],
+    });
     const unreadable = host.turns.send(conversationId, 'hello with an unreadable file');
     await host.turns.idle();
     await host.turnCheckpoints.idle();

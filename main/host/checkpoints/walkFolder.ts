@@ -19,7 +19,22 @@ export type WalkedFile = { path: string; size: number; mode: number; mtimeMs: nu
 type FolderId = { dev: number; ino: number };
 
 /** Folders never looked into: version control and installed dependencies. */
-const SKIPPED_FOLDERS = new Set(['.git', '.hg', '.svn', 'node_modules', 'bower_components', '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.pytest_cache', '.gradle', '.next', '.nuxt']);
+const SKIPPED_FOLDERS = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  'node_modules',
+  'bower_components',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.gradle',
+  '.next',
+  '.nuxt',
+]);
 /** The ignore files honoured, in each folder. */
 const IGNORE_FILES = ['.gitignore', '.ignore'];
 /** An ignore file larger than this is not read (it ignores nothing). */
@@ -47,7 +62,11 @@ function stillFolder(absolute: string, expected: FolderId): boolean {
  * Walks `root`; paths come back relative to it, with `/`. Throws {@link TooManyFiles} past
  * `maxFiles`, and the signal's reason once `signal` is aborted.
  */
-export async function walkFolder(root: string, maxFiles = Number.POSITIVE_INFINITY, signal?: AbortSignal): Promise<{ files: WalkedFile[]; failed: Array<{ path: string; reason: string }> }> {
+export async function walkFolder(
+  root: string,
+  maxFiles = Number.POSITIVE_INFINITY,
+  signal?: AbortSignal,
+): Promise<{ files: WalkedFile[]; failed: Array<{ path: string; reason: string }> }> {
   const files: WalkedFile[] = [];
   const failed: Array<{ path: string; reason: string }> = [];
   const rootStat = lstatSync(root);
@@ -89,7 +108,15 @@ export async function walkFolder(root: string, maxFiles = Number.POSITIVE_INFINI
         }
         // A `.git` file (a worktree's or a submodule's pointer to its repository) is git's, never the folder's content.
       } else if ((stat.isFile() || stat.isSymbolicLink()) && !SKIPPED_FOLDERS.has(name) && !ignored(rules, child, false)) {
-        found.push({ path: child, size: stat.size, mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, link: stat.isSymbolicLink() });
+        found.push({
+          path: child,
+          size: stat.size,
+          mode: stat.mode & 0o7777,
+          mtimeMs: stat.mtimeMs,
+          ino: stat.ino,
+          dev: stat.dev,
+          link: stat.isSymbolicLink(),
+        });
       }
     }
     // Looked at through the folder it was: what was listed (and its ignore files) came from inside.

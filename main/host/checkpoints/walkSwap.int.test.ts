@@ -54,7 +54,9 @@ describe('a folder swapped for a link mid-walk', () => {
 
     const db = new Database(path.join(dataDir, 'checkpoints.sqlite'), { readonly: true });
     try {
-      const blobs = (db.prepare('SELECT data FROM blobs').all() as Array<{ data: Buffer }>).map((row) => inflateRawSync(row.data).toString('utf8'));
+      const blobs = (db.prepare('SELECT data FROM blobs').all() as Array<{ data: Buffer }>).map((row) =>
+        inflateRawSync(row.data).toString('utf8'),
+      );
       expect(blobs.some((text) => text.includes('a decoy the agent planted'))).toBe(true);
       expect(blobs.filter((text) => text.includes(MARKER))).toEqual([]);
     } finally {
@@ -63,7 +65,7 @@ describe('a folder swapped for a link mid-walk', () => {
   }, 60_000);
 });
 
-describe("a checkpoint that does not finish", () => {
+describe('a checkpoint that does not finish', () => {
   it('holds up only its own conversation, and is stopped at its time limit with why', async () => {
     const dataDir = tempDir('stuck');
     const host = new Host({ dataDir, homeDir: tempDir('home'), env: definedEnv(process.env) });
@@ -76,16 +78,29 @@ describe("a checkpoint that does not finish", () => {
             ? new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(options.signal?.reason as Error)))
             : Promise.resolve({ checkpointId: 'ok', folder, files: 0, bytes: 0, tooLarge: [], failed: [], read: 0, reused: 0 }),
       } as unknown as CheckpointStore;
-      const checkpoints = new TurnCheckpoints(store, host.store, (conversationId, drafts) => drafts.forEach((draft) => recorded.push({ conversationId, draft })), '/nowhere', () => {}, 300);
+      const checkpoints = new TurnCheckpoints(
+        store,
+        host.store,
+        (conversationId, drafts) => drafts.forEach((draft) => recorded.push({ conversationId, draft })),
+        '/nowhere',
+        () => {},
+        300,
+      );
       const stuck = checkpoints.take('A', 'turn-a', '/stuck', 'before');
       void checkpoints.take('B', 'turn-b', '/fine', 'before');
       // B's own checkpoints are done at once, whatever A's does.
-      const waited = await Promise.race([checkpoints.idle('B').then(() => 'B is idle'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 200))]);
+      const waited = await Promise.race([
+        checkpoints.idle('B').then(() => 'B is idle'),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 200)),
+      ]);
       expect(waited).toBe('B is idle');
       await until(() => recorded.some((entry) => entry.conversationId === 'A'), 5_000);
       await stuck;
       const a = recorded.find((entry) => entry.conversationId === 'A')?.draft;
-      expect(a).toMatchObject({ type: 'checkpoint.taken', payload: { turnId: 'turn-a', phase: 'before', error: 'it took longer than 0 s, so Baton stopped looking at the folder' } });
+      expect(a).toMatchObject({
+        type: 'checkpoint.taken',
+        payload: { turnId: 'turn-a', phase: 'before', error: 'it took longer than 0 s, so Baton stopped looking at the folder' },
+      });
     } finally {
       await host.dispose();
     }

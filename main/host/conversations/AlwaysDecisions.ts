@@ -66,10 +66,15 @@ export class AlwaysDecisions {
       throw new NotFoundError('remembered permission answer', id);
     }
     const note = this.noteFor(decision);
-    this.store.setSetting(KEY, all.filter((candidate) => candidate !== decision));
+    this.store.setSetting(
+      KEY,
+      all.filter((candidate) => candidate !== decision),
+    );
     this.sessions.restartAgents(decision.agentId, decision.cwd);
     try {
-      this.committer.commit(decision.conversationId, [{ type: 'permission.revoked', payload: { turnId: decision.turnId, requestId: decision.requestId, note: note.kept } }]);
+      this.committer.commit(decision.conversationId, [
+        { type: 'permission.revoked', payload: { turnId: decision.turnId, requestId: decision.requestId, note: note.kept } },
+      ]);
     } catch (error) {
       // The conversation was erased since: the list is all there is to change.
       if (!(error instanceof NotFoundError)) {
@@ -83,7 +88,10 @@ export class AlwaysDecisions {
     const restart = `${decision.agentName} starts afresh for its next message in this folder: rules it kept for the session are gone.`;
     const adapter = this.catalog.adapters().find((candidate) => candidate.agentId === decision.agentId);
     const files = (adapter?.savedRuleFiles ?? []).map((file) => path.join(decision.cwd, file)).filter((file) => existsSync(file));
-    const kept = files.length === 0 ? null : `${decision.agentName} may also have saved the rule in ${files.join(', ')}; Baton does not change the agent's own files.`;
+    const kept =
+      files.length === 0
+        ? null
+        : `${decision.agentName} may also have saved the rule in ${files.join(', ')}; Baton does not change the agent's own files.`;
     return { restart, kept };
   }
 }

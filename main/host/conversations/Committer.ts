@@ -51,14 +51,17 @@ export class Committer {
     }
     // What arrives in the same read joins the group (a timer runs after the read's callbacks).
     const sinceLast = performance.now() - (this.lastGroupAt.get(conversationId) ?? -Infinity);
-    const timer = setTimeout(() => {
-      this.lastGroupAt.set(conversationId, performance.now());
-      try {
-        this.flush(conversationId);
-      } catch (error) {
-        this.onBatchFailure(conversationId, error);
-      }
-    }, Math.max(0, BATCH_WINDOW_MS - sinceLast));
+    const timer = setTimeout(
+      () => {
+        this.lastGroupAt.set(conversationId, performance.now());
+        try {
+          this.flush(conversationId);
+        } catch (error) {
+          this.onBatchFailure(conversationId, error);
+        }
+      },
+      Math.max(0, BATCH_WINDOW_MS - sinceLast),
+    );
     this.waiting.set(conversationId, { drafts: [...drafts], timer });
   }
 

@@ -65,7 +65,14 @@ export class ConversationSettings {
   }
 
   /** Creates a conversation bound to an agent and a working folder, with its own instructions if given. */
-  create(agentId: string, cwd: string, title = '', instructions?: InstructionText, serverIds?: readonly string[], injectors?: InjectorChoice): ConversationSummary {
+  create(
+    agentId: string,
+    cwd: string,
+    title = '',
+    instructions?: InstructionText,
+    serverIds?: readonly string[],
+    injectors?: InjectorChoice,
+  ): ConversationSummary {
     const adapter = this.deps.catalog.get(agentId);
     checkWorkingFolder(cwd);
     const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }];
@@ -79,7 +86,10 @@ export class ConversationSettings {
       drafts.push({ type: 'toolbox.set', payload: this.requireToolbox().choose(servers) });
     }
     if (injectors && (injectors.names.length > 0 || injectors.off)) {
-      drafts.push({ type: 'injectors.set', payload: injectorChoiceSchema.parse({ names: [...new Set(injectors.names)], off: injectors.off }) });
+      drafts.push({
+        type: 'injectors.set',
+        payload: injectorChoiceSchema.parse({ names: [...new Set(injectors.names)], off: injectors.off }),
+      });
     }
     return this.deps.committer.commit(newId(), drafts, 0).summary;
   }
@@ -108,7 +118,9 @@ export class ConversationSettings {
     } catch (error) {
       if (error instanceof NotFoundError) {
         const missing = this.deps.store.getContext(conversationId).toolbox?.servers.find((server) => server.serverId === error.details?.id);
-        throw new InvalidRequestError(`The MCP server "${missing?.name ?? String(error.details?.id)}" chosen for this conversation is no longer in your toolbox; choose its tools again in Toolbox.`);
+        throw new InvalidRequestError(
+          `The MCP server "${missing?.name ?? String(error.details?.id)}" chosen for this conversation is no longer in your toolbox; choose its tools again in Toolbox.`,
+        );
       }
       throw error;
     }
@@ -127,7 +139,9 @@ export class ConversationSettings {
     if (summary.lifecycle === 'deleted') {
       throw new InvalidRequestError('This conversation is in the trash; restore it to change its injectors.');
     }
-    this.deps.committer.commit(conversationId, [{ type: 'injectors.set', payload: injectorChoiceSchema.parse({ names: [...new Set(choice.names)], off: choice.off }) }]);
+    this.deps.committer.commit(conversationId, [
+      { type: 'injectors.set', payload: injectorChoiceSchema.parse({ names: [...new Set(choice.names)], off: choice.off }) },
+    ]);
   }
 
   /** Sets a conversation's own instructions (empty text clears them); they apply from its next turn. */

@@ -74,28 +74,43 @@ export class HistoryService {
     await this.turns.release(conversationId);
     await this.beforePurge?.(conversationId);
     this.committer.flush(conversationId);
-    const sessions = Object.entries(this.store.getContext(conversationId).sessions).filter(([, session]) => !this.importReview.isImportedSession(conversationId, session.sessionId));
+    const sessions = Object.entries(this.store.getContext(conversationId).sessions).filter(
+      ([, session]) => !this.importReview.isImportedSession(conversationId, session.sessionId),
+    );
     for (const [agentId, { sessionId }] of sessions) {
-      await this.deleteAgentSession?.(agentId, sessionId).catch((error: unknown) => this.log(`could not delete ${agentId}'s session ${sessionId}: ${String(error)}`));
+      await this.deleteAgentSession?.(agentId, sessionId).catch((error: unknown) =>
+        this.log(`could not delete ${agentId}'s session ${sessionId}: ${String(error)}`),
+      );
     }
     // Its checkpoints are its own (taken around its turns): they go with it, and contents no other checkpoint uses.
     const checkpointIds = this.store
       .readEvents(conversationId)
-      .events.flatMap((event) => ((event.type === 'checkpoint.taken' || event.type === 'conversation.rewound') && event.payload.checkpointId ? [event.payload.checkpointId] : []));
+      .events.flatMap((event) =>
+        (event.type === 'checkpoint.taken' || event.type === 'conversation.rewound') && event.payload.checkpointId
+          ? [event.payload.checkpointId]
+          : [],
+      );
     this.store.purge(conversationId);
     this.removeCheckpoints?.(checkpointIds);
     this.committer.forget(conversationId);
     this.committer.push({ name: 'conversationRemoved', payload: { conversationId } });
   }
 
-  /** The conversation as a file; its attempts (each its own conversation) go with it: in the JSONL after its own lines, in Markdown under their message. */
+  /**
+   * The conversation as a file; its attempts (each its own conversation) go with it: in the JSONL after its own lines, in Markdown under
+   * their message.
+   */
   export(conversationId: string, format: 'markdown' | 'jsonl'): ExportedFile {
     this.committer.flush(conversationId);
     const summary = this.store.getSummary(conversationId);
     const envelopes = this.store.readEnvelopes(conversationId);
     const attempts = this.attemptsOf(envelopes);
     return format === 'jsonl'
-      ? { fileName: exportFileName(summary, 'jsonl'), mimeType: 'application/x-ndjson', content: toJsonl([...envelopes, ...[...attempts.values()].flat()]) }
+      ? {
+          fileName: exportFileName(summary, 'jsonl'),
+          mimeType: 'application/x-ndjson',
+          content: toJsonl([...envelopes, ...[...attempts.values()].flat()]),
+        }
       : { fileName: exportFileName(summary, 'md'), mimeType: 'text/markdown', content: toMarkdown(summary, envelopes, attempts) };
   }
 
@@ -135,7 +150,12 @@ export class HistoryService {
       return toMarkdown(summary, this.store.readEnvelopes(summary.conversationId));
     });
     const day = new Date().toISOString().slice(0, 10);
-    return { fileName: `baton-conversations-${day}.md`, mimeType: 'text/markdown', content: parts.join('\n\n---\n\n'), count: summaries.length };
+    return {
+      fileName: `baton-conversations-${day}.md`,
+      mimeType: 'text/markdown',
+      content: parts.join('\n\n---\n\n'),
+      count: summaries.length,
+    };
   }
 
   /** Stores a JSONL export as a new conversation titled "<title> (imported)"; a reply that was unfinished in it is marked interrupted. */
@@ -164,17 +184,26 @@ export class HistoryService {
     // Opened first: its messages are indexed for search a moment later (or by the first search).
     let summary = this.store.importRecords(conversationId, own(), { search: 'later' });
     for (const [old, records] of attempts) {
-      this.store.importRecords(idFor(old), records.map((record) => relinked(record, idFor, known)), { search: 'later' });
+      this.store.importRecords(
+        idFor(old),
+        records.map((record) => relinked(record, idFor, known)),
+        { search: 'later' },
+      );
     }
     // Its attempts' copies are not on this machine: they can be read, and continued from a checkpoint where one is here, never kept.
     const open = openAttempts(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events));
     if (open.length > 0) {
-      this.record(conversationId, open.map((item) => ({ type: 'attempts.removed' as const, payload: { attemptsId: item.attemptsId, failed: [] } })));
+      this.record(
+        conversationId,
+        open.map((item) => ({ type: 'attempts.removed' as const, payload: { attemptsId: item.attemptsId, failed: [] } })),
+      );
     }
     // Shown as it was, but nothing of it reaches an agent until the person confirms it.
     this.importReview.begin(conversationId);
     // Only a transcript that ends mid-turn needs folding (to close what was left open): most end between turns.
-    const closing = summary.running ? interruptUnfinished(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events)) : [];
+    const closing = summary.running
+      ? interruptUnfinished(reduceAll(emptyTranscript(conversationId), this.store.readEvents(conversationId).events))
+      : [];
     // The copy says what it is in the list, beside the conversation it may have come from.
     const title = summary.title.trim() === '' ? 'Imported conversation' : `${summary.title} (imported)`;
     summary = this.record(conversationId, [...closing, { type: 'conversation.renamed', payload: { title } }]);
@@ -192,7 +221,13 @@ function relinked(record: JsonlRecord, idFor: (old: string) => string, known: (o
   let changed: Record<string, unknown> | undefined;
   switch (record.envelope.type) {
     case 'attempts.started':
-      changed = { ...payload, attempts: (payload.attempts as Array<{ conversationId: string }>).map((attempt) => ({ ...attempt, conversationId: idFor(attempt.conversationId) })) };
+      changed = {
+        ...payload,
+        attempts: (payload.attempts as Array<{ conversationId: string }>).map((attempt) => ({
+          ...attempt,
+          conversationId: idFor(attempt.conversationId),
+        })),
+      };
       break;
     case 'attempt.continued':
       changed = { ...payload, conversationId: idFor(payload.conversationId as string) };
@@ -202,7 +237,10 @@ function relinked(record: JsonlRecord, idFor: (old: string) => string, known: (o
       break;
     case 'conversation.branched':
       // Only a branch the file carries (an attempt continued) points at its new id; others keep theirs.
-      changed = record.envelope.conversationId === (payload.fromConversationId as string) ? payload : { ...payload, fromConversationId: known(payload.fromConversationId as string) };
+      changed =
+        record.envelope.conversationId === (payload.fromConversationId as string)
+          ? payload
+          : { ...payload, fromConversationId: known(payload.fromConversationId as string) };
       break;
     default:
       return record;

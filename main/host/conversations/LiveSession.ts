@@ -9,7 +9,14 @@ import path from 'node:path';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { DeliveryPlan } from '../../../app/instructions/delivery.js';
-import { AgentConnection, type InitializeResponse, type PromptBlock, type PromptOutcome, type SessionHandlers, type SessionUpdate } from '../acp/AgentConnection.js';
+import {
+  AgentConnection,
+  type InitializeResponse,
+  type PromptBlock,
+  type PromptOutcome,
+  type SessionHandlers,
+  type SessionUpdate,
+} from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
@@ -97,8 +104,18 @@ export class LiveSession {
     private readonly onDetach: (() => void) | undefined,
   ) {
     this.permissions = new SessionPermissions(owner, this.toolCalls);
-    this.subagents = new SessionSubagents(owner, () => lease.agent, () => this.sessionId);
-    this.modes = new SessionModes({ agentName: binding.agentName, modes: adapter.modes, owner, connection: () => this.connection, sessionId: () => this.sessionId });
+    this.subagents = new SessionSubagents(
+      owner,
+      () => lease.agent,
+      () => this.sessionId,
+    );
+    this.modes = new SessionModes({
+      agentName: binding.agentName,
+      modes: adapter.modes,
+      owner,
+      connection: () => this.connection,
+      sessionId: () => this.sessionId,
+    });
     this.gate = new SessionGate(owner, binding.agentName);
     const files = new SessionFiles([binding.cwd], adapter.missingFileReadsAsEmpty?.(lease.agent.initialized.agentInfo?.version) === true);
     const gate = this.gate;
@@ -108,7 +125,10 @@ export class LiveSession {
       onSubagentUpdate: (subagentId, update) => this.replaying || this.subagents.onUpdate(subagentId, update),
       requestPermission: (request, signal) => this.permissions.request(request, signal),
       elicit: (request, signal) => {
-        gate.require('ask you for input', 'toolCallId' in request && typeof request.toolCallId === 'string' ? request.toolCallId : undefined);
+        gate.require(
+          'ask you for input',
+          'toolCallId' in request && typeof request.toolCallId === 'string' ? request.toolCallId : undefined,
+        );
         return this.elicitations.request(request, signal, owner);
       },
       onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId, owner),
@@ -122,7 +142,17 @@ export class LiveSession {
           const written = await files.write(file, content);
           const turnId = owner.activeTurnId();
           if (turnId) {
-            owner.commit([{ type: 'file.written', payload: { turnId, path: path.relative(binding.cwd, written.path) || written.path, bytes: written.bytes, created: written.created } }]);
+            owner.commit([
+              {
+                type: 'file.written',
+                payload: {
+                  turnId,
+                  path: path.relative(binding.cwd, written.path) || written.path,
+                  bytes: written.bytes,
+                  created: written.created,
+                },
+              },
+            ]);
           }
         },
       },
@@ -149,7 +179,13 @@ export class LiveSession {
   /** Leases the agent process for the binding (shared with other sessions of the same launch) and prepares the session. */
   static async start(options: LiveSessionStart): Promise<LiveSession> {
     const { adapter, binding, owner } = options;
-    const terminals = new SessionTerminals({ cwd: binding.cwd, env: binding.launch.own.env, record: (drafts) => owner.commit(drafts), turnId: () => owner.activeTurnId(), ...(owner.redact ? { redact: owner.redact } : {}) });
+    const terminals = new SessionTerminals({
+      cwd: binding.cwd,
+      env: binding.launch.own.env,
+      record: (drafts) => owner.commit(drafts),
+      turnId: () => owner.activeTurnId(),
+      ...(owner.redact ? { redact: owner.redact } : {}),
+    });
     const lease = options.lease ?? (await leaseFor(options));
     return new LiveSession(binding, lease, owner, terminals, adapter, options.onDetach);
   }
@@ -195,7 +231,17 @@ export class LiveSession {
       this.boundHow = 'new';
     }
     const steering = this.connection.canSteer ? { steering: true } : {};
-    const bound: EventDraft = { type: 'session.bound', payload: { agentId: this.binding.agentId, sessionId: this.sessionId, how: this.boundHow, ...versionField, sessionDigest: this.binding.session.digest, ...steering } };
+    const bound: EventDraft = {
+      type: 'session.bound',
+      payload: {
+        agentId: this.binding.agentId,
+        sessionId: this.sessionId,
+        how: this.boundHow,
+        ...versionField,
+        sessionDigest: this.binding.session.digest,
+        ...steering,
+      },
+    };
     const kept = await this.modes.keepAsking(this.requireSession(), this.modes.pickedIn(this.binding.session.chosenOptions));
     return [bound, ...kept, { type: 'session.options', payload: { options: [...this.modes.current] } }];
   }
@@ -228,7 +274,11 @@ export class LiveSession {
    * A copy of `sessionId` that ends at the agent's message `messageId`, where the agent advertises
    * `session/fork` and takes a fork point at this version; undefined otherwise or when the fork fails.
    */
-  private async fork(sessionId: string, messageId: string, version: string | undefined): Promise<{ sessionId: string; options: SessionOption[] } | undefined> {
+  private async fork(
+    sessionId: string,
+    messageId: string,
+    version: string | undefined,
+  ): Promise<{ sessionId: string; options: SessionOption[] } | undefined> {
     const point = this.adapter.forkAtMessage?.(version, messageId);
     if (!point || !this.connection.canForkSession) {
       return undefined;
@@ -276,7 +326,10 @@ export class LiveSession {
     return undefined;
   }
 
-  /** Sends the person's text, after any context blocks that go ahead of it; resolves with the agent's stop reason (and tokens, when reported). */
+  /**
+   * Sends the person's text, after any context blocks that go ahead of it; resolves with the agent's stop reason (and tokens, when
+   * reported).
+   */
   async prompt(text: string, ahead: readonly PromptBlock[] = []): Promise<PromptOutcome> {
     const sessionId = this.requireSession();
     this.prompting = true;
@@ -424,7 +477,11 @@ export class LiveSession {
       return;
     }
     if (update.sessionUpdate === 'available_commands_update') {
-      const commands = update.availableCommands.map(({ name, description, input }) => ({ name, description, ...(input && 'hint' in input ? { hint: input.hint } : {}) }));
+      const commands = update.availableCommands.map(({ name, description, input }) => ({
+        name,
+        description,
+        ...(input && 'hint' in input ? { hint: input.hint } : {}),
+      }));
       owner.commit([{ type: 'session.commands', payload: { commands } }]);
       return;
     }
@@ -460,7 +517,11 @@ export class LiveSession {
   }
 
   /** Answers an elicitation with what the person chose; a form's values are checked first. */
-  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined): ElicitationAnswerResult {
+  answerElicitation(
+    requestId: string,
+    action: 'accept' | 'decline' | 'cancel',
+    content: Record<string, ElicitationValue> | undefined,
+  ): ElicitationAnswerResult {
     return this.elicitations.answer(requestId, action, content, this.owner);
   }
 

@@ -98,7 +98,8 @@ export class LiveSessions {
       this.live.delete(conversationId);
       await existing.dispose();
     }
-    const pending = this.starting.get(conversationId) ?? this.start(conversationId, request).finally(() => this.starting.delete(conversationId));
+    const pending =
+      this.starting.get(conversationId) ?? this.start(conversationId, request).finally(() => this.starting.delete(conversationId));
     this.starting.set(conversationId, pending);
     return pending;
   }
@@ -160,7 +161,16 @@ export class LiveSessions {
     if (Number.isFinite(override) && override > 0) {
       return override;
     }
-    return this.deps.store.getSetting('agents.idleMinutes', z.number().min(1).max(24 * 60), DEFAULT_IDLE_MINUTES) * 60_000;
+    return (
+      this.deps.store.getSetting(
+        'agents.idleMinutes',
+        z
+          .number()
+          .min(1)
+          .max(24 * 60),
+        DEFAULT_IDLE_MINUTES,
+      ) * 60_000
+    );
   }
 
   /**
@@ -172,13 +182,17 @@ export class LiveSessions {
     if (adapter.exclusiveState) {
       return { kind: 'launch' };
     }
-    return processPerConversation(this.deps.store).includes(adapter.agentId) ? { kind: 'conversation', conversationId } : { kind: 'folder', cwd };
+    return processPerConversation(this.deps.store).includes(adapter.agentId)
+      ? { kind: 'conversation', conversationId }
+      : { kind: 'folder', cwd };
   }
 
   /** The other conversations whose live sessions run on the same agent process as this one's (none when it has no live session). */
   sharingWith(conversationId: string): string[] {
     const own = this.live.get(conversationId)?.process;
-    return own === undefined ? [] : [...this.live].flatMap(([other, live]) => (other !== conversationId && live.process === own ? [other] : []));
+    return own === undefined
+      ? []
+      : [...this.live].flatMap(([other, live]) => (other !== conversationId && live.process === own ? [other] : []));
   }
 
   /** The conversations whose live sessions run on the pooled process with this key. */
@@ -200,9 +214,15 @@ export class LiveSessions {
     clearTimeout(this.idleTimers.get(conversationId));
     const timer = setTimeout(() => {
       this.idleTimers.delete(conversationId);
-      if (this.live.get(conversationId) === live && this.deps.turns.activeTurnId(conversationId) === undefined && !this.starting.has(conversationId)) {
+      if (
+        this.live.get(conversationId) === live &&
+        this.deps.turns.activeTurnId(conversationId) === undefined &&
+        !this.starting.has(conversationId)
+      ) {
         this.live.delete(conversationId);
-        void live.dispose().catch((error: unknown) => this.deps.log(`could not close the idle session of ${conversationId}: ${String(error)}`));
+        void live
+          .dispose()
+          .catch((error: unknown) => this.deps.log(`could not close the idle session of ${conversationId}: ${String(error)}`));
       }
     }, this.idleMs);
     timer.unref();
@@ -238,7 +258,13 @@ export class LiveSessions {
     // starts them then) until the session ends.
     const revoke = launcher && adapter.exposesServerConfig ? launcher.grant(conversationId, request.mcpServers ?? []) : () => {};
     const sharing = this.sharingFor(conversationId, adapter, request.cwd);
-    const live = await openLiveSession(request, { pool, owner: this.owner(conversationId), onDetach: revoke, sharing, ...(dataDir ? { sessionFilesDir: dataDir } : {}) }).catch((error: unknown) => {
+    const live = await openLiveSession(request, {
+      pool,
+      owner: this.owner(conversationId),
+      onDetach: revoke,
+      sharing,
+      ...(dataDir ? { sessionFilesDir: dataDir } : {}),
+    }).catch((error: unknown) => {
       revoke();
       throw error;
     });
@@ -255,14 +281,22 @@ export class LiveSessions {
       // A session named by an imported file is not reopened: it may not be this conversation's at all.
       const previous = recorded && !changedSince && !importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
       const turnId = this.deps.turns.activeTurnId(conversationId);
-      const drafts = (await live.bind(adapter, previous, previous ? own?.forkAt : undefined)).map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft));
+      const drafts = (await live.bind(adapter, previous, previous ? own?.forkAt : undefined)).map((draft) =>
+        draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft,
+      );
       const bound = drafts[0];
       // After a rewind, an agent that cannot fork its session there gets a new one without a word (as ever).
       if (previous && own?.forkAt === undefined && bound?.type === 'session.bound' && bound.payload.how === 'new') {
         // The turn's catch-up hands it the conversation instead, and says so.
-        this.fellBack.set(live, `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`);
+        this.fellBack.set(
+          live,
+          `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`,
+        );
       } else if (recorded && changedSince) {
-        this.fellBack.set(live, `${adapter.displayName}'s toolbox or instructions changed, which its earlier session would not take, so Baton started a new session and handed it the conversation`);
+        this.fellBack.set(
+          live,
+          `${adapter.displayName}'s toolbox or instructions changed, which its earlier session would not take, so Baton started a new session and handed it the conversation`,
+        );
       }
       committer.commit(conversationId, drafts);
       live.start();
@@ -276,7 +310,12 @@ export class LiveSessions {
   }
 
   /** Applies what the person chose for this conversation to a session that was just bound. */
-  private async reapplyChoices(conversationId: string, live: LiveSession, chosen: Record<string, string>, turnId: string | undefined): Promise<void> {
+  private async reapplyChoices(
+    conversationId: string,
+    live: LiveSession,
+    chosen: Record<string, string>,
+    turnId: string | undefined,
+  ): Promise<void> {
     for (const [optionId, value] of Object.entries(chosen)) {
       const option = live.sessionOptions.find((candidate) => candidate.id === optionId);
       if (!option || option.currentValue === value) {
@@ -286,7 +325,12 @@ export class LiveSessions {
         this.deps.committer.commit(conversationId, [await live.choose(optionId, value)]);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        this.deps.committer.commit(conversationId, [{ type: 'notice', payload: { turnId, severity: 'warning', text: `Your choice of ${option.name} could not be applied again: ${reason}` } }]);
+        this.deps.committer.commit(conversationId, [
+          {
+            type: 'notice',
+            payload: { turnId, severity: 'warning', text: `Your choice of ${option.name} could not be applied again: ${reason}` },
+          },
+        ]);
       }
     }
   }
@@ -313,11 +357,19 @@ export class LiveSessions {
 function bindingChanged(from: PreparedBinding, to: PreparedBinding): EventDraft {
   const changed = [
     ...(JSON.stringify(from.mcpServers) !== JSON.stringify(to.mcpServers) ? ['the toolbox'] : []),
-    ...(from.instructions?.sha256 !== to.instructions?.sha256 || JSON.stringify(from.instructions?.settings) !== JSON.stringify(to.instructions?.settings) ? ['the instructions'] : []),
+    ...(from.instructions?.sha256 !== to.instructions?.sha256 ||
+    JSON.stringify(from.instructions?.settings) !== JSON.stringify(to.instructions?.settings)
+      ? ['the instructions']
+      : []),
   ];
   return {
     type: 'binding.changed',
-    payload: { ...(to.instructions ? { instructionsDigest: to.instructions.sha256 } : {}), launchDigest: to.launch.digest, sessionDigest: to.session.digest, changed: changed.length > 0 ? changed : ["the agent's settings"] },
+    payload: {
+      ...(to.instructions ? { instructionsDigest: to.instructions.sha256 } : {}),
+      launchDigest: to.launch.digest,
+      sessionDigest: to.session.digest,
+      changed: changed.length > 0 ? changed : ["the agent's settings"],
+    },
   };
 }
 

@@ -32,7 +32,12 @@ export class SessionElicitations {
   ) {}
 
   /** Answers a request with what the person chose; a form's values are checked first. */
-  answer(requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined, owner: LiveSessionOwner): ElicitationAnswerResult {
+  answer(
+    requestId: string,
+    action: 'accept' | 'decline' | 'cancel',
+    content: Record<string, ElicitationValue> | undefined,
+    owner: LiveSessionOwner,
+  ): ElicitationAnswerResult {
     const pending = this.pending.get(requestId);
     if (!pending) {
       return { kind: 'unknown-request' };
@@ -45,7 +50,9 @@ export class SessionElicitations {
       }
     }
     this.pending.delete(requestId);
-    owner.commit([{ type: 'elicitation.answered', payload: { requestId, action, by: 'person', ...(values ? { fields: Object.keys(values) } : {}) } }]);
+    owner.commit([
+      { type: 'elicitation.answered', payload: { requestId, action, by: 'person', ...(values ? { fields: Object.keys(values) } : {}) } },
+    ]);
     pending.resolve(values ? { action: 'accept', content: values } : { action });
     return { kind: 'answered' };
   }

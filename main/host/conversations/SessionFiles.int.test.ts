@@ -101,4 +101,3 @@ describe('SessionFiles', () => {
     await expect(new SessionFiles([root]).read(path.join(root, 'b.txt'))).rejects.toMatchObject({ kind: 'not-found' });
   });
 });
-

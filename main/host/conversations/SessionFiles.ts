@@ -29,7 +29,10 @@ export class FileAccessError extends Error {
 export class SessionFiles {
   constructor(
     private readonly roots: readonly string[],
-    /** A missing file inside the folder reads as empty (an agent that cannot tell "no such file" from a failed read: see `adapters/quirks/geminiMissingFile.ts`). */
+    /**
+     * A missing file inside the folder reads as empty (an agent that cannot tell "no such file" from a failed read: see
+     * `adapters/quirks/geminiMissingFile.ts`).
+     */
     private readonly missingAsEmpty = false,
   ) {}
 
@@ -69,7 +72,12 @@ export class SessionFiles {
     const data = Buffer.from(content, 'utf8');
     const tree = await ConfinedTree.open(root);
     const mode = existing ? existing.mode : 0o666 & ~process.umask();
-    await tree.writeFile(path.relative(root, real).split(path.sep).join('/'), data, mode, existing ? { uid: existing.uid, gid: existing.gid } : undefined);
+    await tree.writeFile(
+      path.relative(root, real).split(path.sep).join('/'),
+      data,
+      mode,
+      existing ? { uid: existing.uid, gid: existing.gid } : undefined,
+    );
     return { path: real, bytes: data.length, created: existing === undefined };
   }
 
@@ -111,7 +119,10 @@ export class SessionFiles {
     }
     const root = roots.find((candidate) => isInside(candidate, real));
     if (root === undefined || root === real) {
-      throw new FileAccessError(`${file} is outside the session's folder${roots.length > 1 ? 's' : ''} (${this.roots.join(', ')}).`, 'outside');
+      throw new FileAccessError(
+        `${file} is outside the session's folder${roots.length > 1 ? 's' : ''} (${this.roots.join(', ')}).`,
+        'outside',
+      );
     }
     return { real, root };
   }

@@ -45,7 +45,9 @@ export class SessionGate {
     }
   }
 
-  /** Throws {@link NotInTurnError} (and says so in the conversation) unless a turn runs or `toolCallId` is one of its running tool calls. */
+  /**
+   * Throws {@link NotInTurnError} (and says so in the conversation) unless a turn runs or `toolCallId` is one of its running tool calls.
+   */
   require(what: string, toolCallId?: string | null): void {
     if (this.owner.activeTurnId() !== undefined || (toolCallId && this.running.has(toolCallId))) {
       return;

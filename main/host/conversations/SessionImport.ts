@@ -44,7 +44,13 @@ export class SessionImport {
       const bound = this.store.sessionsBoundTo(agentId);
       const sessions = listed
         .slice(0, MAX_SESSIONS)
-        .map((info) => ({ sessionId: info.sessionId, cwd: info.cwd, title: info.title ?? null, updatedAt: info.updatedAt ?? null, conversationId: bound.get(info.sessionId) ?? null }))
+        .map((info) => ({
+          sessionId: info.sessionId,
+          cwd: info.cwd,
+          title: info.title ?? null,
+          updatedAt: info.updatedAt ?? null,
+          conversationId: bound.get(info.sessionId) ?? null,
+        }))
         .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
       return { sessions, truncated: listed.length > MAX_SESSIONS };
     } finally {
@@ -60,7 +66,11 @@ export class SessionImport {
     return pending;
   }
 
-  private async importOnce(agentId: string, sessionId: string, cwd: string): Promise<{ conversation: ConversationSummary; alreadyImported: boolean }> {
+  private async importOnce(
+    agentId: string,
+    sessionId: string,
+    cwd: string,
+  ): Promise<{ conversation: ConversationSummary; alreadyImported: boolean }> {
     const existing = this.store.sessionsBoundTo(agentId).get(sessionId);
     if (existing) {
       return { conversation: this.store.getSummary(existing), alreadyImported: true };
@@ -69,7 +79,9 @@ export class SessionImport {
       throw new InvalidRequestError(`The session's folder must be an absolute path; "${cwd}" is not.`);
     }
     if (!existsSync(cwd)) {
-      throw new InvalidRequestError(`The session's folder ${cwd} no longer exists, so the session cannot be continued; restore the folder to import it.`);
+      throw new InvalidRequestError(
+        `The session's folder ${cwd} no longer exists, so the session cannot be continued; restore the folder to import it.`,
+      );
     }
     const replayed: SessionUpdate[] = [];
     const { adapter, connection, route, release } = await this.access.borrow(agentId, { cwd });

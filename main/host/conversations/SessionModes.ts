@@ -23,7 +23,9 @@ export type SessionModesOf = {
 };
 
 /** The synthesized mode option as ACP mode state, so it survives a config-option update. */
-function modeState(options: readonly SessionOption[]): { currentModeId: string; availableModes: Array<{ id: string; name: string }> } | null {
+function modeState(
+  options: readonly SessionOption[],
+): { currentModeId: string; availableModes: Array<{ id: string; name: string }> } | null {
   const mode = options.find((option) => option.id === MODE_OPTION_ID);
   return mode ? { currentModeId: mode.currentValue, availableModes: mode.options.map(({ value, name }) => ({ id: value, name })) } : null;
 }
@@ -85,7 +87,11 @@ export class SessionModes {
     if (update.sessionUpdate !== 'current_mode_update' && update.sessionUpdate !== 'config_option_update') {
       return false;
     }
-    this.reported(update.sessionUpdate === 'current_mode_update' ? withCurrentMode(this.options, update.currentModeId) : sessionOptions(modeState(this.options), update.configOptions));
+    this.reported(
+      update.sessionUpdate === 'current_mode_update'
+        ? withCurrentMode(this.options, update.currentModeId)
+        : sessionOptions(modeState(this.options), update.configOptions),
+    );
     this.of.owner.commit([{ type: 'session.options', payload: { options: this.options } }]);
     void this.undoOwnSwitch();
     return true;
@@ -104,7 +110,10 @@ export class SessionModes {
       this.reported(await connection.setOption(sessionId, this.options, restore.option.id, restore.to));
       const text = `${agentName} switched itself to ${modeName(restore.option, restore.from)}, where it decides without asking you. Baton switched it back to ${modeName(restore.option, restore.to)}${inItsWords(agentName, restore.option, restore.to)}.`;
       const turnId = owner.activeTurnId();
-      owner.commit([{ type: 'session.options', payload: { options: this.options } }, { type: 'notice', payload: { ...(turnId ? { turnId } : {}), severity: 'warning', text } }]);
+      owner.commit([
+        { type: 'session.options', payload: { options: this.options } },
+        { type: 'notice', payload: { ...(turnId ? { turnId } : {}), severity: 'warning', text } },
+      ]);
     } catch (error) {
       owner.log(`could not switch ${agentName} back to ${restore.to}: ${String(error)}`);
     }

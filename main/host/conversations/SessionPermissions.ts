@@ -46,11 +46,26 @@ export class SessionPermissions {
     // A question about a tool call not announced yet announces it, so the answer has something to attach to.
     if (!this.toolCalls.has(toolCallId)) {
       this.toolCalls.add(toolCallId);
-      owner.commit([{ type: 'tool.call', payload: { turnId, toolCallId, title, ...(request.toolCall.kind ? { kind: request.toolCall.kind } : {}), status: 'pending', ...content, ...keptInput(request.toolCall.rawInput) } }]);
+      owner.commit([
+        {
+          type: 'tool.call',
+          payload: {
+            turnId,
+            toolCallId,
+            title,
+            ...(request.toolCall.kind ? { kind: request.toolCall.kind } : {}),
+            status: 'pending',
+            ...content,
+            ...keptInput(request.toolCall.rawInput),
+          },
+        },
+      ]);
     } else if (content.content) {
       owner.commit([{ type: 'tool.updated', payload: { turnId, toolCallId, ...content } }]);
     }
-    owner.commit([{ type: 'permission.requested', payload: { turnId, requestId, toolCallId, title, options, ...keptInput(request.toolCall.rawInput) } }]);
+    owner.commit([
+      { type: 'permission.requested', payload: { turnId, requestId, toolCallId, title, options, ...keptInput(request.toolCall.rawInput) } },
+    ]);
     return new Promise((resolve) => {
       this.pending.set(requestId, { turnId, title, toolKind: request.toolCall.kind ?? undefined, options, resolve });
       signal.addEventListener('abort', () => this.withdraw(requestId), { once: true });
@@ -86,7 +101,9 @@ export class SessionPermissions {
       return;
     }
     this.pending.delete(requestId);
-    this.owner.commit([{ type: 'permission.decided', payload: { turnId: pending.turnId, requestId, optionId: null, by: 'turn-cancelled' } }]);
+    this.owner.commit([
+      { type: 'permission.decided', payload: { turnId: pending.turnId, requestId, optionId: null, by: 'turn-cancelled' } },
+    ]);
     pending.resolve({ outcome: { outcome: 'cancelled' } });
   }
 }

@@ -55,7 +55,18 @@ export class SessionSubagents {
     }
     const turnId = this.owner.activeTurnId();
     if (turnId) {
-      this.owner.commit([{ type: 'subagent.updated', payload: { turnId, subagentId, ...(title !== undefined ? { title } : {}), ...(description !== undefined ? { description } : {}), ...(state ? { state: state.state } : {}) } }]);
+      this.owner.commit([
+        {
+          type: 'subagent.updated',
+          payload: {
+            turnId,
+            subagentId,
+            ...(title !== undefined ? { title } : {}),
+            ...(description !== undefined ? { description } : {}),
+            ...(state ? { state: state.state } : {}),
+          },
+        },
+      ]);
     }
     return true;
   }

@@ -158,7 +158,10 @@ export class SessionTerminals {
     const real = realpathSync(cwd);
     const roots = (this.options.roots ?? [this.options.cwd]).map((root) => realpathSync(root));
     if (!roots.some((root) => isInside(root, real))) {
-      throw new TerminalError(`The working directory ${cwd} is outside this conversation's folder (${roots.join(', ')}); commands run only inside it.`, 'invalid');
+      throw new TerminalError(
+        `The working directory ${cwd} is outside this conversation's folder (${roots.join(', ')}); commands run only inside it.`,
+        'invalid',
+      );
     }
     const args = request.args ?? [];
     const env = { ...this.options.env, ...Object.fromEntries((request.env ?? []).map(({ name, value }) => [name, value])) };
@@ -168,7 +171,10 @@ export class SessionTerminals {
       await child.spawned();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new TerminalError(code === 'ENOENT' ? `Command not found: ${request.command}` : `Could not start ${request.command}: ${(error as Error).message}`, 'failed');
+      throw new TerminalError(
+        code === 'ENOENT' ? `Command not found: ${request.command}` : `Could not start ${request.command}: ${(error as Error).message}`,
+        'failed',
+      );
     }
     child.child.stdin.end();
     const terminalId = `term-${newId()}`;
@@ -186,7 +192,10 @@ export class SessionTerminals {
     };
     const turnId = this.options.turnId();
     this.options.record([
-      { type: 'terminal.started', payload: { ...(turnId ? { turnId } : {}), terminalId, command: [request.command, ...args].map(shellWord).join(' '), cwd } },
+      {
+        type: 'terminal.started',
+        payload: { ...(turnId ? { turnId } : {}), terminalId, command: [request.command, ...args].map(shellWord).join(' '), cwd },
+      },
     ]);
     const onData = (chunk: Buffer): void => {
       terminal.output.push(chunk);
@@ -206,7 +215,11 @@ export class SessionTerminals {
   output(terminalId: string): TerminalOutput {
     const terminal = this.get(terminalId);
     const text = terminal.output.text();
-    return { output: this.options.redact ? this.options.redact(text) : text, truncated: terminal.output.truncated, exitStatus: terminal.exit ?? null };
+    return {
+      output: this.options.redact ? this.options.redact(text) : text,
+      truncated: terminal.output.truncated,
+      exitStatus: terminal.exit ?? null,
+    };
   }
 
   /** Resolves when the command ends. */
@@ -307,6 +320,8 @@ export class SessionTerminals {
     this.gather(terminal, terminal.decoder.end());
     this.flush(terminal);
     const exit = terminal.exit ?? { exitCode: null, signal: null };
-    this.options.record([{ type: 'terminal.exited', payload: { terminalId: terminal.terminalId, ...exit, truncated: terminal.recordTruncated } }]);
+    this.options.record([
+      { type: 'terminal.exited', payload: { terminalId: terminal.terminalId, ...exit, truncated: terminal.recordTruncated } },
+    ]);
   }
 }

@@ -30,7 +30,10 @@ const SHUTDOWN_GRACE_MS = 2_000;
 /** How long a failed turn waits for the agent's last error output to arrive before recording it. */
 const STDERR_SETTLE_MS = 150;
 
-/** How long a prompt waits for its turn's checkpoint (taken while the session starts); past it, the prompt goes out and the checkpoint goes on. */
+/**
+ * How long a prompt waits for its turn's checkpoint (taken while the session starts); past it, the prompt goes out and the checkpoint goes
+ * on.
+ */
 const CHECKPOINT_WAIT_MS = 250;
 
 /**
@@ -88,7 +91,9 @@ export class Turns implements TurnState {
   recoverInterrupted(): void {
     const { store, committer } = this.deps;
     for (const summary of store.runningSummaries()) {
-      const drafts = interruptUnfinished(reduceAll(emptyTranscript(summary.conversationId), store.readEvents(summary.conversationId).events));
+      const drafts = interruptUnfinished(
+        reduceAll(emptyTranscript(summary.conversationId), store.readEvents(summary.conversationId).events),
+      );
       if (drafts.length > 0) {
         committer.commit(summary.conversationId, drafts);
       }
@@ -100,7 +105,13 @@ export class Turns implements TurnState {
    * With another `agentId` than the conversation's, the conversation passes to that agent: the
    * switch is committed with the turn it serves, after what the agent cannot take is refused.
    */
-  send(conversationId: string, text: string, agentId?: string, attachments: readonly Attachment[] = [], options: { withoutInstructions?: boolean; withoutTools?: boolean } = {}): { turnId: string; seq: number } {
+  send(
+    conversationId: string,
+    text: string,
+    agentId?: string,
+    attachments: readonly Attachment[] = [],
+    options: { withoutInstructions?: boolean; withoutTools?: boolean } = {},
+  ): { turnId: string; seq: number } {
     const { store, catalog, instructions: settings, committer } = this.deps;
     const current = store.getSummary(conversationId);
     if (current.lifecycle === 'deleted') {
@@ -119,7 +130,8 @@ export class Turns implements TurnState {
     let refusal: unknown;
     const without = options.withoutInstructions === true;
     try {
-      injectors = context.injectors && !context.injectors.off && !without ? settings.injectors.resolve(context.injectors.names, summary.cwd) : [];
+      injectors =
+        context.injectors && !context.injectors.off && !without ? settings.injectors.resolve(context.injectors.names, summary.cwd) : [];
     } catch (error) {
       refusal = error;
     }
@@ -142,8 +154,35 @@ export class Turns implements TurnState {
     const attached = prepareAttachments(attachments, summary.cwd);
     const turnId = newId();
     const { events } = committer.commit(conversationId, [
-      ...(switching ? [{ type: 'agent.switched' as const, payload: { turnId, fromAgentId: current.agentId, fromAgentName: current.agentName, toAgentId: adapter.agentId, toAgentName: adapter.displayName } }] : []),
-      { type: 'turn.started', payload: { turnId, agentId: adapter.agentId, agentName: adapter.displayName, text, instructionsSha256: instructions.sha256, instructionSources: instructions.sources, ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}), ...(attached.length > 0 ? { attachments: attached.map((ready) => ready.record) } : {}), ...(without ? { withoutInstructions: true as const } : {}), ...(withoutTools ? { withoutTools: true as const } : {}) } },
+      ...(switching
+        ? [
+            {
+              type: 'agent.switched' as const,
+              payload: {
+                turnId,
+                fromAgentId: current.agentId,
+                fromAgentName: current.agentName,
+                toAgentId: adapter.agentId,
+                toAgentName: adapter.displayName,
+              },
+            },
+          ]
+        : []),
+      {
+        type: 'turn.started',
+        payload: {
+          turnId,
+          agentId: adapter.agentId,
+          agentName: adapter.displayName,
+          text,
+          instructionsSha256: instructions.sha256,
+          instructionSources: instructions.sources,
+          ...(context.toolbox ? { toolboxDigest: context.toolbox.digest } : {}),
+          ...(attached.length > 0 ? { attachments: attached.map((ready) => ready.record) } : {}),
+          ...(without ? { withoutInstructions: true as const } : {}),
+          ...(withoutTools ? { withoutTools: true as const } : {}),
+        },
+      },
     ]);
     const running: Running = {
       turnId,
@@ -164,7 +203,12 @@ export class Turns implements TurnState {
     const checkpoints = this.deps.checkpoints;
     const folderReady = this.deps.pendingFolders?.ready(conversationId) ?? Promise.resolve();
     // Of the folder as it is once made (a folder that could not be made fails the turn before any agent session).
-    running.checkpointBefore = checkpoints ? folderReady.then(() => checkpoints.take(conversationId, turnId, summary.cwd, 'before', { promptSent: () => running.promptSent }), () => undefined) : Promise.resolve();
+    running.checkpointBefore = checkpoints
+      ? folderReady.then(
+          () => checkpoints.take(conversationId, turnId, summary.cwd, 'before', { promptSent: () => running.promptSent }),
+          () => undefined,
+        )
+      : Promise.resolve();
     this.running.set(conversationId, running);
     this.deps.sessions.holdOpen(conversationId);
     running.done = this.run(conversationId, summary, running, text);
@@ -250,7 +294,12 @@ export class Turns implements TurnState {
   }
 
   /** Passes the person's answer to a waiting elicitation (a form's values are checked first). */
-  answerElicitation(conversationId: string, requestId: string, action: 'accept' | 'decline' | 'cancel', content: Record<string, ElicitationValue> | undefined): void {
+  answerElicitation(
+    conversationId: string,
+    requestId: string,
+    action: 'accept' | 'decline' | 'cancel',
+    content: Record<string, ElicitationValue> | undefined,
+  ): void {
     const live = this.deps.sessions.get(conversationId);
     const result = live ? live.answerElicitation(requestId, action, content) : { kind: 'unknown-request' as const };
     if (result.kind === 'unknown-request') {
@@ -315,7 +364,11 @@ export class Turns implements TurnState {
         appendLevel: running.injectors.length > 0 ? live.deliveryPlan.levels.append : undefined,
       });
       // Refused here, before a catch-up is prepared, when the agent cannot take what was attached.
-      const attachedBlocks = attachmentBlocks(running.attached, { agentName: live.binding.agentName, image: live.takesImages, embeddedContext: live.takesEmbeddedContext });
+      const attachedBlocks = attachmentBlocks(running.attached, {
+        agentName: live.binding.agentName,
+        image: live.takesImages,
+        embeddedContext: live.takesEmbeddedContext,
+      });
       const caught = await catchUpTurn({
         conversationId,
         store: this.deps.store,
@@ -335,7 +388,11 @@ export class Turns implements TurnState {
       // Handled below; this keeps a rejection from counting as unhandled if the commit throws first.
       reply.catch(() => undefined);
       // Recorded once the prompt is on its way, so the agent is not kept waiting for the disk.
-      committer.commit(conversationId, [...(caught ? [caught.draft] : []), ...injection.drafts, { type: 'turn.running', payload: { turnId } }]);
+      committer.commit(conversationId, [
+        ...(caught ? [caught.draft] : []),
+        ...injection.drafts,
+        { type: 'turn.running', payload: { turnId } },
+      ]);
       const { stopReason, tokens } = await reply;
       if (running.storeFailure) {
         throw running.storeFailure;
@@ -365,7 +422,14 @@ export class Turns implements TurnState {
     const { committer } = this.deps;
     if (running.forced && !running.storeFailure) {
       committer.commit(conversationId, [
-        { type: 'notice', payload: { turnId, severity: 'warning', text: `${summary.agentName} did not stop within ${STOP_GRACE_MS / 1000} s of being asked, so Baton ended it. Your next message starts it again.` } },
+        {
+          type: 'notice',
+          payload: {
+            turnId,
+            severity: 'warning',
+            text: `${summary.agentName} did not stop within ${STOP_GRACE_MS / 1000} s of being asked, so Baton ended it. Your next message starts it again.`,
+          },
+        },
         { type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } },
       ]);
       return;

@@ -12,7 +12,8 @@ describe('"always" answers', () => {
   let dataDir: string;
   let host: Host;
 
-  const transcript = (conversationId: string): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+  const transcript = (conversationId: string): TranscriptState =>
+    reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
   /** Calls the host as a window does, typed by the contract; a refusal fails the test. */
   const call = async <M extends Method>(method: M, params: Params<M>): Promise<Result<M>> => {
     const response = await host.handle(method, params);
@@ -50,7 +51,17 @@ describe('"always" answers', () => {
 
     const { decisions } = await call('listAlwaysDecisions', {});
     expect(decisions).toEqual([
-      expect.objectContaining({ agentId: FAKE_AGENT_ID, agentName: 'Fake', cwd: work, title: 'Write notes.txt', optionName: 'Always allow', decision: 'allow', conversationId, turnId, requestId }),
+      expect.objectContaining({
+        agentId: FAKE_AGENT_ID,
+        agentName: 'Fake',
+        cwd: work,
+        title: 'Write notes.txt',
+        optionName: 'Always allow',
+        decision: 'allow',
+        conversationId,
+        turnId,
+        requestId,
+      }),
     ]);
     // The same agent process serves the conversation until then.
     expect(await agentPid(conversationId)).toBe(before);
@@ -58,7 +69,9 @@ describe('"always" answers', () => {
     const revoked = await call('revokeAlwaysDecision', { id: decisions[0]!.id });
     expect(revoked.decisions).toEqual([]);
     expect(revoked.note).toBe('Fake starts afresh for its next message in this folder: rules it kept for the session are gone.');
-    expect(transcript(conversationId).items.find((item) => item.kind === 'permission')).toMatchObject({ revoked: { at: expect.any(String), note: null } });
+    expect(transcript(conversationId).items.find((item) => item.kind === 'permission')).toMatchObject({
+      revoked: { at: expect.any(String), note: null },
+    });
     // The next message runs in a new agent process.
     const after = await agentPid(conversationId);
     expect(after).toMatch(/^Agent pid \d+$/);
@@ -71,7 +84,11 @@ describe('"always" answers', () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('always-work'));
     host.turns.send(conversationId, 'please ask permission');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
-    await call('answerPermission', { conversationId, requestId: request.kind === 'permission' ? request.requestId : '', optionId: 'allow' });
+    await call('answerPermission', {
+      conversationId,
+      requestId: request.kind === 'permission' ? request.requestId : '',
+      optionId: 'allow',
+    });
     await host.turns.idle();
     expect((await call('listAlwaysDecisions', {})).decisions).toEqual([]);
   });
@@ -85,7 +102,10 @@ describe('"always" answers', () => {
     const data = tempDir('always-data');
     registerFakeAgent(data);
     host = new Host({ dataDir: data, env: definedEnv(process.env), homeDir: home });
-    expect((await call('listFolders', { typed: `${home}/projects/ba` })).folders).toEqual([`${home}/projects/banana`, `${home}/projects/baton`]);
+    expect((await call('listFolders', { typed: `${home}/projects/ba` })).folders).toEqual([
+      `${home}/projects/banana`,
+      `${home}/projects/baton`,
+    ]);
     expect((await call('listFolders', { typed: '~/projects/' })).folders).toEqual([`${home}/projects/banana`, `${home}/projects/baton`]);
     expect((await call('listFolders', { typed: '~/projects/.' })).folders).toEqual([`${home}/projects/.hidden`]);
     expect((await call('listFolders', { typed: 'relative/path' })).folders).toEqual([]);

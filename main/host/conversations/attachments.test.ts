@@ -22,7 +22,9 @@ describe('attachments', () => {
     symlinkSync(path.join(outside, 'src', 'notes.md'), path.join(cwd, 'escape.md'));
     const [ready] = prepareAttachments([{ type: 'file', path: 'src/notes.md' }], cwd);
     expect(ready!.record).toMatchObject({ type: 'file', name: 'src/notes.md', size: 5 });
-    expect(attachmentBlocks([ready!], { agentName: 'A', image: false, embeddedContext: false })).toEqual([{ type: 'resource_link', uri: ready!.uri, name: 'src/notes.md', size: 5 }]);
+    expect(attachmentBlocks([ready!], { agentName: 'A', image: false, embeddedContext: false })).toEqual([
+      { type: 'resource_link', uri: ready!.uri, name: 'src/notes.md', size: 5 },
+    ]);
     expect(() => prepareAttachments([{ type: 'file', path: '../x' }], cwd)).toThrow(/not in the working folder/);
     expect(() => prepareAttachments([{ type: 'file', path: 'escape.md' }], cwd)).toThrow(/not a file inside the working folder/);
     expect(() => prepareAttachments([{ type: 'file', path: 'src' }], cwd)).toThrow(/not a file inside/);
@@ -41,8 +43,18 @@ describe('attachments', () => {
       { type: 'image', name: 'shot.png', size: 9 },
       { type: 'document', name: 'log.txt', size: 4 },
     ]);
-    expect(attachmentBlocks(ready, { agentName: 'A', image: true, embeddedContext: true })).toMatchObject([{ type: 'image', mimeType: 'image/png' }, { type: 'resource', resource: { text: 'line' } }]);
-    expect(() => attachmentBlocks(ready, { agentName: 'Gemini', image: false, embeddedContext: true })).toThrow(expect.objectContaining({ code: 'UnsupportedInput', message: expect.stringMatching(/^Gemini cannot take the image shot\.png: it does not take images/) }));
-    expect(() => attachmentBlocks(ready.slice(1), { agentName: 'Gemini', image: true, embeddedContext: false })).toThrow(/Gemini cannot take the attached file log\.txt/);
+    expect(attachmentBlocks(ready, { agentName: 'A', image: true, embeddedContext: true })).toMatchObject([
+      { type: 'image', mimeType: 'image/png' },
+      { type: 'resource', resource: { text: 'line' } },
+    ]);
+    expect(() => attachmentBlocks(ready, { agentName: 'Gemini', image: false, embeddedContext: true })).toThrow(
+      expect.objectContaining({
+        code: 'UnsupportedInput',
+        message: expect.stringMatching(/^Gemini cannot take the image shot\.png: it does not take images/),
+      }),
+    );
+    expect(() => attachmentBlocks(ready.slice(1), { agentName: 'Gemini', image: true, embeddedContext: false })).toThrow(
+      /Gemini cannot take the attached file log\.txt/,
+    );
   });
 });

@@ -37,10 +37,22 @@ export function prepareAttachments(attachments: readonly Attachment[], cwd: stri
       }
       case 'image': {
         const bytes = Buffer.from(attachment.data, 'base64');
-        return { attachment, record: { type: 'image', name: attachment.name, mimeType: attachment.mimeType, size: bytes.length, sha256: sha256Hex(bytes) } };
+        return {
+          attachment,
+          record: { type: 'image', name: attachment.name, mimeType: attachment.mimeType, size: bytes.length, sha256: sha256Hex(bytes) },
+        };
       }
       case 'document':
-        return { attachment, record: { type: 'document', name: attachment.name, mimeType: attachment.mimeType, size: Buffer.byteLength(attachment.text), sha256: sha256Hex(attachment.text) } };
+        return {
+          attachment,
+          record: {
+            type: 'document',
+            name: attachment.name,
+            mimeType: attachment.mimeType,
+            size: Buffer.byteLength(attachment.text),
+            sha256: sha256Hex(attachment.text),
+          },
+        };
     }
   });
 }
@@ -56,14 +68,29 @@ export function attachmentBlocks(ready: readonly ReadyAttachment[], ability: Pro
         return { type: 'resource_link', uri: uri!, name: record.name, ...(record.size !== undefined ? { size: record.size } : {}) };
       case 'image':
         if (!ability.image) {
-          throw new UnsupportedInputError(ability.agentName, attachmentWords(record), 'it does not take images in a prompt (promptCapabilities.image); send the message without it, or pick an agent that does');
+          throw new UnsupportedInputError(
+            ability.agentName,
+            attachmentWords(record),
+            'it does not take images in a prompt (promptCapabilities.image); send the message without it, or pick an agent that does',
+          );
         }
         return { type: 'image', mimeType: attachment.mimeType, data: attachment.data };
       case 'document':
         if (!ability.embeddedContext) {
-          throw new UnsupportedInputError(ability.agentName, attachmentWords(record), 'it does not take attached files in a prompt (promptCapabilities.embeddedContext); mention a file of the working folder with @ instead');
+          throw new UnsupportedInputError(
+            ability.agentName,
+            attachmentWords(record),
+            'it does not take attached files in a prompt (promptCapabilities.embeddedContext); mention a file of the working folder with @ instead',
+          );
         }
-        return { type: 'resource', resource: { uri: `baton://attachment/${encodeURIComponent(attachment.name)}`, mimeType: attachment.mimeType || 'text/plain', text: attachment.text } };
+        return {
+          type: 'resource',
+          resource: {
+            uri: `baton://attachment/${encodeURIComponent(attachment.name)}`,
+            mimeType: attachment.mimeType || 'text/plain',
+            text: attachment.text,
+          },
+        };
     }
   });
 }

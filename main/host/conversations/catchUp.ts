@@ -7,7 +7,14 @@
  * Also: option choices carried from the previous agent where the new one has an equivalent.
  */
 import type { EventDraft, EventPayload, TranscriptEvent } from '../../../app/events/index.js';
-import { buildHandoff, DEFAULT_HANDOFF_BUDGET, delimitedHandoff, handoffBudget, handoffTurns, handoffUri } from '../../../app/handoff/handoff.js';
+import {
+  buildHandoff,
+  DEFAULT_HANDOFF_BUDGET,
+  delimitedHandoff,
+  handoffBudget,
+  handoffTurns,
+  handoffUri,
+} from '../../../app/handoff/handoff.js';
 import { emptyTranscript, isSetAside, reduceAll } from '../../../app/transcript/index.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
 import type { PromptBlock } from '../acp/AgentConnection.js';
@@ -22,7 +29,13 @@ export type SessionHow = EventPayload<'handoff.prepared'>['how'];
 /** The catch-up for one turn: the block for the prompt (if any) and the event to record. */
 export type CatchUp = { block: PromptBlock | null; draft: EventDraft };
 
-const FIDELITY: Record<SessionHow, EventPayload<'handoff.prepared'>['fidelity']> = { live: 'resumed', resume: 'resumed', fork: 'resumed', load: 'replayed', new: 'handed-off' };
+const FIDELITY: Record<SessionHow, EventPayload<'handoff.prepared'>['fidelity']> = {
+  live: 'resumed',
+  resume: 'resumed',
+  fork: 'resumed',
+  load: 'replayed',
+  new: 'handed-off',
+};
 
 /**
  * The catch-up for the turn `turnId` with `agentId`'s session bound `how` (watermark: the last
@@ -75,7 +88,11 @@ export function catchUp(options: {
   const uri = handoffUri(conversationId, turnNumber);
   const level = text === '' ? 'none' : embeddedContext ? 'resource' : 'text';
   const block: PromptBlock | null =
-    level === 'resource' ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text } } : level === 'text' ? { type: 'text', text: delimitedHandoff(uri, text) } : null;
+    level === 'resource'
+      ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text } }
+      : level === 'text'
+        ? { type: 'text', text: delimitedHandoff(uri, text) }
+        : null;
   return {
     block,
     draft: {
@@ -102,11 +119,17 @@ export function catchUp(options: {
 
 const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** One of the previous agent's choices and what the new agent has for it (nothing: no equivalent; `skip`: the person already chose there). */
+/**
+ * One of the previous agent's choices and what the new agent has for it (nothing: no equivalent; `skip`: the person already chose there).
+ */
 type ChoiceMatch = { label: string; target: { optionId: string; value: string; apply: boolean } | null; skip: boolean };
 
 /** Matches each of the previous agent's choices to the new agent's options (same id or category, a value of the same id or name). */
-function matchChoices(from: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> }, to: readonly SessionOption[], alreadyChosen: Readonly<Record<string, string>>): ChoiceMatch[] {
+function matchChoices(
+  from: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> },
+  to: readonly SessionOption[],
+  alreadyChosen: Readonly<Record<string, string>>,
+): ChoiceMatch[] {
   return Object.entries(from.chosen).map(([optionId, value]) => {
     const source = from.options.find((option) => option.id === optionId);
     const valueName = source?.options.find((candidate) => candidate.value === value)?.name ?? value;
@@ -116,7 +139,11 @@ function matchChoices(from: { options: readonly SessionOption[]; chosen: Readonl
     if (!target || !match) {
       return { label, target: null, skip: false };
     }
-    return { label, target: { optionId: target.id, value: match.value, apply: target.currentValue !== match.value }, skip: alreadyChosen[target.id] !== undefined };
+    return {
+      label,
+      target: { optionId: target.id, value: match.value, apply: target.currentValue !== match.value },
+      skip: alreadyChosen[target.id] !== undefined,
+    };
   });
 }
 
@@ -124,7 +151,11 @@ function matchChoices(from: { options: readonly SessionOption[]; chosen: Readonl
  * The previous agent's choices the new agent has an equivalent for, except where the person
  * already chose for the new agent: what to apply, what carried over, what did not.
  */
-export function equivalentChoices(from: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> }, to: readonly SessionOption[], alreadyChosen: Readonly<Record<string, string>>): {
+export function equivalentChoices(
+  from: { options: readonly SessionOption[]; chosen: Readonly<Record<string, string>> },
+  to: readonly SessionOption[],
+  alreadyChosen: Readonly<Record<string, string>>,
+): {
   apply: Array<{ optionId: string; value: string }>;
   carried: string[];
   notCarried: string[];
@@ -180,7 +211,10 @@ export async function catchUpTurn(options: {
       }
       try {
         if (match.target.apply) {
-          options.commit([{ type: 'session.option.chosen', payload: { optionId: match.target.optionId, value: match.target.value } }, await live.choose(match.target.optionId, match.target.value)]);
+          options.commit([
+            { type: 'session.option.chosen', payload: { optionId: match.target.optionId, value: match.target.value } },
+            await live.choose(match.target.optionId, match.target.value),
+          ]);
         }
         carried.carried.push(match.label);
       } catch (error) {

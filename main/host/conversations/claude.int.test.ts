@@ -27,12 +27,14 @@ describe('a real turn through claude-agent-acp', () => {
     await stub.close();
   });
 
-  it('streams the reply, commits it, and sends the person\'s text to the model', async () => {
+  it("streams the reply, commits it, and sends the person's text to the model", async () => {
     const conversation = host.conversations.create('claude', tempDir('work'));
     const { turnId } = host.turns.send(conversation.conversationId, 'What is the airspeed of a swallow?');
     await host.turns.idle();
 
-    const chunks = pushed.flatMap((event) => (event.name === 'transcript' ? event.payload.events : [])).filter((event) => event.type === 'message.chunk');
+    const chunks = pushed
+      .flatMap((event) => (event.name === 'transcript' ? event.payload.events : []))
+      .filter((event) => event.type === 'message.chunk');
     expect(chunks.length).toBeGreaterThan(1);
 
     const { events } = host.store.readEvents(conversation.conversationId);
@@ -62,8 +64,11 @@ describe('a real turn through claude-agent-acp', () => {
     const cwd = tempDir('work');
     const conversation = host.conversations.create('claude', cwd);
     const { turnId } = host.turns.send(conversation.conversationId, 'Stream slowly please [slow]');
-    const transcript = () => reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
-    await expect.poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('word2')), { timeout: 30_000 }).toBe(true);
+    const transcript = () =>
+      reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
+    await expect
+      .poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('word2')), { timeout: 30_000 })
+      .toBe(true);
 
     // The agent process is the one running claude-agent-acp in this conversation's folder.
     const pid = readdirSync('/proc')
@@ -80,7 +85,11 @@ describe('a real turn through claude-agent-acp', () => {
     await host.turns.idle();
     const failed = transcript();
     expect(failed.turns[turnId]?.status).toBe('failed');
-    expect(failed.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', error: { code: 'AgentExited', message: expect.stringContaining('Claude exited unexpectedly (signal SIGKILL)') } });
+    expect(failed.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      severity: 'error',
+      error: { code: 'AgentExited', message: expect.stringContaining('Claude exited unexpectedly (signal SIGKILL)') },
+    });
 
     const next = host.turns.send(conversation.conversationId, 'Are you back?');
     await host.turns.idle();
@@ -89,7 +98,7 @@ describe('a real turn through claude-agent-acp', () => {
     expect(after.items.at(-1)).toMatchObject({ kind: 'agent', text: expect.stringContaining('Are you back?') });
   }, 120_000);
 
-  it('a model chosen from the agent\'s own options reaches the model, and is applied again after a restart', async () => {
+  it("a model chosen from the agent's own options reaches the model, and is applied again after a restart", async () => {
     const dataDir = tempDir('options');
     await host.dispose();
     host = new Host({ dataDir, env: agentTestEnv(stub.url) });
@@ -102,11 +111,18 @@ describe('a real turn through claude-agent-acp', () => {
     expect(await host.handle('setSessionOption', { conversationId, optionId: model!.id, value: 'haiku' })).toMatchObject({ ok: true });
     expect(state().chosenOptions).toEqual({ [model!.id]: 'haiku' });
     expect(state().sessionOptions.find((option) => option.id === model!.id)?.currentValue).toBe('haiku');
-    expect(await host.handle('setSessionOption', { conversationId, optionId: model!.id, value: 'no-such-model' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    expect(await host.handle('setSessionOption', { conversationId, optionId: model!.id, value: 'no-such-model' })).toMatchObject({
+      ok: false,
+      error: { code: 'InvalidRequest' },
+    });
 
     host.turns.send(conversationId, 'second message');
     await host.turns.idle();
-    const modelOf = (text: string) => stub.modelRequests().filter((request) => request.lastUserText.includes(text)).at(-1)?.model ?? '';
+    const modelOf = (text: string) =>
+      stub
+        .modelRequests()
+        .filter((request) => request.lastUserText.includes(text))
+        .at(-1)?.model ?? '';
     expect(modelOf('second message')).toContain('haiku');
 
     await host.dispose();
@@ -123,25 +139,39 @@ describe('a real turn through claude-agent-acp', () => {
       reply: (request) =>
         request.toolResult !== undefined
           ? { kind: 'text', chunks: ['Done: ', request.toolResult] }
-          : { kind: 'tool', name: 'Bash', arguments: { command: 'echo written-by-claude > out.txt && cat out.txt', description: 'Write and show a file' } },
+          : {
+              kind: 'tool',
+              name: 'Bash',
+              arguments: { command: 'echo written-by-claude > out.txt && cat out.txt', description: 'Write and show a file' },
+            },
     });
     await host.dispose();
     host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
     const cwd = tempDir('work');
     const conversation = host.conversations.create('claude', cwd);
     const { turnId } = host.turns.send(conversation.conversationId, 'Write the file please');
-    const transcript = () => reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
+    const transcript = () =>
+      reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
     const request = await until(() => transcript().items.find((item) => item.kind === 'permission'), 60_000);
     // Nothing ran before the person answered.
     expect(() => readFileSync(`${cwd}/out.txt`)).toThrow();
     const allowOnce = request?.kind === 'permission' ? request.options.find((option) => option.kind === 'allow_once') : undefined;
-    host.turns.answerPermission(conversation.conversationId, request?.kind === 'permission' ? request.requestId : '', allowOnce?.optionId ?? '');
+    host.turns.answerPermission(
+      conversation.conversationId,
+      request?.kind === 'permission' ? request.requestId : '',
+      allowOnce?.optionId ?? '',
+    );
     await host.turns.idle();
     const state = transcript();
     expect(state.turns[turnId]?.status).toBe('completed');
     expect(readFileSync(`${cwd}/out.txt`, 'utf8')).toBe('written-by-claude\n');
     const tool = state.items.find((item) => item.kind === 'tool');
-    expect(tool).toMatchObject({ kind: 'tool', toolKind: 'execute', status: 'completed', title: 'echo written-by-claude > out.txt && cat out.txt' });
+    expect(tool).toMatchObject({
+      kind: 'tool',
+      toolKind: 'execute',
+      status: 'completed',
+      title: 'echo written-by-claude > out.txt && cat out.txt',
+    });
     // Baton asks for Claude's shell-output extension: the command shows as a terminal with its output and exit.
     const terminalId = tool?.kind === 'tool' && tool.content[0]?.type === 'terminal' ? tool.content[0].terminalId : '';
     expect(state.terminals[terminalId]).toMatchObject({ exit: { exitCode: 0 } });
@@ -156,7 +186,9 @@ describe('a real turn through claude-agent-acp', () => {
     const { conversationId } = host.conversations.create('claude', tempDir('work'));
     const transcript = () => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     const first = host.turns.send(conversationId, 'Tell me a long story\nSLOW_STREAM 60');
-    await expect.poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('slow3')), { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('slow3')), { timeout: 60_000 })
+      .toBe(true);
     expect(await host.turns.cancel(conversationId)).toBe(true);
     await host.turns.idle();
     expect(transcript().turns[first.turnId]?.status).toBe('cancelled');
@@ -176,7 +208,10 @@ describe('a real turn through claude-agent-acp', () => {
     expect(replyTo(second.turnId)).toContain('second ping');
     expect(replyTo(second.turnId)).not.toContain('ping after stop');
     // The model was asked about each message once, in order.
-    const asked = stub.modelRequests().map((request) => request.lastUserText).filter((text) => /ping/.test(text));
+    const asked = stub
+      .modelRequests()
+      .map((request) => request.lastUserText)
+      .filter((text) => /ping/.test(text));
     expect(asked.filter((text) => text.includes('ping after stop')).length).toBeGreaterThanOrEqual(1);
     expect(asked.at(-1)).toContain('second ping');
   }, 180_000);

@@ -29,7 +29,8 @@ describe('one agent process, several conversations', () => {
     await host.dispose();
   });
 
-  const stateOf = (conversationId: string): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+  const stateOf = (conversationId: string): TranscriptState =>
+    reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
   const send = async (conversationId: string, text: string): Promise<string> => {
     host.turns.send(conversationId, text);
     await host.turns.idle();
@@ -51,7 +52,12 @@ describe('one agent process, several conversations', () => {
     await send(b, 'hello from B');
     await send(a, 'hello from A');
     expect(await send(a, 'pid?')).toBe(await send(b, 'pid?'));
-    expect(await call('getProcessSharing', { conversationId: a })).toMatchObject({ live: true, sharedWith: [{ conversationId: b, title: 'B' }], perConversation: false, cannotSeparate: null });
+    expect(await call('getProcessSharing', { conversationId: a })).toMatchObject({
+      live: true,
+      sharedWith: [{ conversationId: b, title: 'B' }],
+      perConversation: false,
+      cannotSeparate: null,
+    });
 
     // B's session is the newest the process saw ("foreign" names it); B has no turn running.
     await send(b, 'B again');
@@ -88,6 +94,9 @@ describe('one agent process, several conversations', () => {
     await send(a, `write:${path.join(work, 'sub', 'new.txt')}`);
     await send(a, `write:${path.join(work, 'old.txt')}`);
     const turns = Object.values(stateOf(a).turns);
-    expect(turns.map((turn) => turn.written)).toEqual([[{ path: 'sub/new.txt', bytes: 25, created: true }], [{ path: 'old.txt', bytes: 25, created: false }]]);
+    expect(turns.map((turn) => turn.written)).toEqual([
+      [{ path: 'sub/new.txt', bytes: 25, created: true }],
+      [{ path: 'old.txt', bytes: 25, created: false }],
+    ]);
   });
 });

@@ -25,20 +25,48 @@ export async function openLiveSession(
   let initialized = pool.knownAnswer(adapter.agentId, executable);
   let held: Lease | undefined;
   if (!initialized) {
-    held = await leaseFor({ adapter, executable, baseEnv, pool, binding: resolveBinding({ ...request, instructions: null }), ...sessionFilesDir, ...sharing });
+    held = await leaseFor({
+      adapter,
+      executable,
+      baseEnv,
+      pool,
+      binding: resolveBinding({ ...request, instructions: null }),
+      ...sessionFilesDir,
+      ...sharing,
+    });
     initialized = held.agent.initialized;
   }
   const binding = resolveBinding({ ...request, initialized });
   // The process started to read the answer is the session's own when its launch is the same.
   if (held && held.agent.launchDigest === binding.launch.digest) {
     const adopted = held;
-    return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, lease: adopted, ...sessionFilesDir, ...onDetach, ...sharing }).catch(async (error: unknown) => {
+    return LiveSession.start({
+      adapter,
+      executable,
+      binding,
+      baseEnv,
+      owner: options.owner,
+      pool,
+      lease: adopted,
+      ...sessionFilesDir,
+      ...onDetach,
+      ...sharing,
+    }).catch(async (error: unknown) => {
       await adopted.release();
       throw error;
     });
   }
   // An agent that cannot run twice must not find its first process still held for another launch.
   await held?.release();
-  return LiveSession.start({ adapter, executable, binding, baseEnv, owner: options.owner, pool, ...sessionFilesDir, ...onDetach, ...sharing });
+  return LiveSession.start({
+    adapter,
+    executable,
+    binding,
+    baseEnv,
+    owner: options.owner,
+    pool,
+    ...sessionFilesDir,
+    ...onDetach,
+    ...sharing,
+  });
 }
-

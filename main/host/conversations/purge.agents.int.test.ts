@@ -22,17 +22,21 @@ describe('erasing a Codex conversation for good', () => {
     await stub?.close();
   });
 
-  it.skipIf(skip)(withSkipReason('deletes the Codex session Baton created for it', skip), async () => {
-    const work = tempDir('purge-work');
-    const { conversationId } = host.conversations.create('codex', work);
-    host.turns.send(conversationId, 'Remember this, then be erased');
-    await host.turns.idle();
-    const sessionId = host.store.getContext(conversationId).sessions.codex?.sessionId;
-    expect(sessionId).toBeDefined();
-    const listed = async (): Promise<string[]> => (await host.imports.list('codex', work)).sessions.map((session) => session.sessionId);
-    expect(await listed()).toContain(sessionId);
-    await host.history.delete(conversationId);
-    await host.history.purge(conversationId);
-    expect(await listed()).not.toContain(sessionId);
-  }, 120_000);
+  it.skipIf(skip)(
+    withSkipReason('deletes the Codex session Baton created for it', skip),
+    async () => {
+      const work = tempDir('purge-work');
+      const { conversationId } = host.conversations.create('codex', work);
+      host.turns.send(conversationId, 'Remember this, then be erased');
+      await host.turns.idle();
+      const sessionId = host.store.getContext(conversationId).sessions.codex?.sessionId;
+      expect(sessionId).toBeDefined();
+      const listed = async (): Promise<string[]> => (await host.imports.list('codex', work)).sessions.map((session) => session.sessionId);
+      expect(await listed()).toContain(sessionId);
+      await host.history.delete(conversationId);
+      await host.history.purge(conversationId);
+      expect(await listed()).not.toContain(sessionId);
+    },
+    120_000,
+  );
 });

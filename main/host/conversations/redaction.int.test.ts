@@ -32,9 +32,23 @@ describe('secrets', () => {
   it('are in no byte of the data folder, no export and nothing the agent was sent', async () => {
     const dataDir = tempDir('redaction');
     const work = tempDir('redaction-work');
-    registerFakeAgent(dataDir, { sessionInstructions: true, sessions: true, env: { CUSTOM_API_KEY: AGENT_SECRET, FAKE_AGENT_STDERR_SECRET: TOOLBOX_SECRET } });
+    registerFakeAgent(dataDir, {
+      sessionInstructions: true,
+      sessions: true,
+      env: { CUSTOM_API_KEY: AGENT_SECRET, FAKE_AGENT_STDERR_SECRET: TOOLBOX_SECRET },
+    });
     host = new Host({ dataDir, env: { ...definedEnv(process.env), MARKER_SERVICE_TOKEN: HOST_SECRET } });
-    host.toolbox.addServer({ name: 'loc', description: '', transport: 'stdio', command: 'loc-server', args: [], env: [{ name: 'LOC_TOKEN', value: TOOLBOX_SECRET, secret: true }], headers: [], variables: 'none', bridge: false });
+    host.toolbox.addServer({
+      name: 'loc',
+      description: '',
+      transport: 'stdio',
+      command: 'loc-server',
+      args: [],
+      env: [{ name: 'LOC_TOKEN', value: TOOLBOX_SECRET, secret: true }],
+      headers: [],
+      variables: 'none',
+      bridge: false,
+    });
     // A trusted folder whose instructions name the toolbox secret and the host's key.
     mkdirSync(path.join(work, '.baton'));
     writeFileSync(path.join(work, '.baton', 'instructions.md'), `Use the token ${TOOLBOX_SECRET} and ${HOST_SECRET} for deploys.\n`);

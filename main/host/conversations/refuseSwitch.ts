@@ -11,7 +11,12 @@ import { requireBindable, resolveBinding, type BindingRequest } from '../binding
 import type { AgentProcesses } from '../pool/AgentProcesses.js';
 
 /** Throws the typed error for the first thing `adapter` cannot take. */
-export function refuseSwitch(adapter: AgentAdapter, access: AgentAccess, pool: AgentProcesses, request: Omit<BindingRequest, 'adapter' | 'executable' | 'initialized'>): void {
+export function refuseSwitch(
+  adapter: AgentAdapter,
+  access: AgentAccess,
+  pool: AgentProcesses,
+  request: Omit<BindingRequest, 'adapter' | 'executable' | 'initialized'>,
+): void {
   const executable = access.executableOf(adapter);
   access.requireCurrentFor(adapter, request.instructions ?? null);
   const initialized = pool.knownAnswer(adapter.agentId, executable);

@@ -8,11 +8,17 @@ import { agentTestEnv, tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { isSideRequest, startModelStub, type ModelStub, type RecordedRequest } from '../../../e2e/fixtures/modelStub.js';
 import { Host } from '../Host.js';
 
-/** The test's own texts in an Anthropic request's messages, by role, in order ("user: …", "assistant: …"); Claude Code's own blocks left out. */
+/**
+ * The test's own texts in an Anthropic request's messages, by role, in order ("user: …", "assistant: …"); Claude Code's own blocks left
+ * out.
+ */
 function history(request: RecordedRequest): string[] {
-  const messages = (request.body as { messages?: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }> }).messages ?? [];
+  const messages =
+    (request.body as { messages?: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }> }).messages ?? [];
   return messages.flatMap(({ role, content }) =>
-    (typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []))).filter((text) => /^(\w+ question|Answer \d+ to \w+ question)$/.test(text.trim())).map((text) => `${role}: ${text.trim()}`),
+    (typeof content === 'string' ? [content] : content.flatMap((block) => (block.type === 'text' && block.text ? [block.text] : [])))
+      .filter((text) => /^(\w+ question|Answer \d+ to \w+ question)$/.test(text.trim()))
+      .map((text) => `${role}: ${text.trim()}`),
   );
 }
 
@@ -24,7 +30,10 @@ describe('Retry with Claude', () => {
   beforeEach(async () => {
     replies = 0;
     stub = await startModelStub({
-      reply: (request) => (!isSideRequest(request) && request.lastUserText.includes('question') ? { chunks: [`Answer ${++replies} to `, request.lastUserText.trim()] } : undefined),
+      reply: (request) =>
+        !isSideRequest(request) && request.lastUserText.includes('question')
+          ? { chunks: [`Answer ${++replies} to `, request.lastUserText.trim()] }
+          : undefined,
     });
     host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
   });
@@ -35,7 +44,10 @@ describe('Retry with Claude', () => {
   });
 
   /** The turn requests (with their bodies) whose last user text has `text`. */
-  const turnRequests = (text: string): RecordedRequest[] => stub.requests.filter((request) => request.model?.stream === true && !isSideRequest(request.model) && request.model.lastUserText.includes(text));
+  const turnRequests = (text: string): RecordedRequest[] =>
+    stub.requests.filter(
+      (request) => request.model?.stream === true && !isSideRequest(request.model) && request.model.lastUserText.includes(text),
+    );
 
   it('forks its own session at the rewind point: the model sees the first exchange and not the reply set aside, and nothing is handed off', async () => {
     const conversation = host.conversations.create('claude', tempDir('work'));
@@ -44,7 +56,11 @@ describe('Retry with Claude', () => {
     await host.turns.idle();
     const second = host.turns.send(conversationId, 'second question');
     await host.turns.idle();
-    expect(history(turnRequests('second question').at(-1)!)).toEqual(['user: first question', 'assistant: Answer 1 to first question', 'user: second question']);
+    expect(history(turnRequests('second question').at(-1)!)).toEqual([
+      'user: first question',
+      'assistant: Answer 1 to first question',
+      'user: second question',
+    ]);
 
     // Retry: rewind to before the second message (the files kept) and send it again.
     await host.rewinds.rewind(conversationId, second.turnId, { keepFiles: true, overwrite: [], retry: true });

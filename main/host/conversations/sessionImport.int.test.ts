@@ -23,7 +23,12 @@ describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent
   const skip = agentUnavailable(agent);
 
   beforeAll(async () => {
-    stub = await startModelStub({ reply: ({ lastUserText }) => ({ chunks: [lastUserText.includes('tangerine') ? 'Noted: ' : 'Still here: ', 'tangerine.'], delayMs: 5 }) });
+    stub = await startModelStub({
+      reply: ({ lastUserText }) => ({
+        chunks: [lastUserText.includes('tangerine') ? 'Noted: ' : 'Still here: ', 'tangerine.'],
+        delayMs: 5,
+      }),
+    });
     env = agentHome(agent, stub.url);
   });
 
@@ -31,70 +36,87 @@ describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent
     await stub.close();
   });
 
-  it.skipIf(skip)(withSkipReason('lists it, imports its messages once, and continues it', skip), async () => {
-    const work = tempDir(`import-${agent}`);
-    // Somewhere else (another data folder: as far as this one knows, outside Baton).
-    const outside = new Host({ dataDir: tempDir('outside'), env });
-    let sessionId: string;
-    try {
-      const { conversationId } = outside.conversations.create(agent, work);
-      outside.turns.send(conversationId, 'Remember the word tangerine');
-      await outside.turns.idle();
-      const state = transcript(outside, conversationId);
-      expect(Object.values(state.turns)[0]?.status).toBe('completed');
-      sessionId = state.session!.sessionId;
-    } finally {
-      await outside.dispose();
-    }
+  it.skipIf(skip)(
+    withSkipReason('lists it, imports its messages once, and continues it', skip),
+    async () => {
+      const work = tempDir(`import-${agent}`);
+      // Somewhere else (another data folder: as far as this one knows, outside Baton).
+      const outside = new Host({ dataDir: tempDir('outside'), env });
+      let sessionId: string;
+      try {
+        const { conversationId } = outside.conversations.create(agent, work);
+        outside.turns.send(conversationId, 'Remember the word tangerine');
+        await outside.turns.idle();
+        const state = transcript(outside, conversationId);
+        expect(Object.values(state.turns)[0]?.status).toBe('completed');
+        sessionId = state.session!.sessionId;
+      } finally {
+        await outside.dispose();
+      }
 
-    const host = new Host({ dataDir: tempDir('importing'), env });
-    try {
-      const listed = await host.handle('listAgentSessions', { agentId: agent, cwd: work });
-      expect(listed.ok, JSON.stringify(listed)).toBe(true);
-      const sessions = listed.ok ? (listed.result as { sessions: Array<{ sessionId: string; conversationId: string | null }> }).sessions : [];
-      expect(sessions.find((session) => session.sessionId === sessionId)).toMatchObject({ conversationId: null });
+      const host = new Host({ dataDir: tempDir('importing'), env });
+      try {
+        const listed = await host.handle('listAgentSessions', { agentId: agent, cwd: work });
+        expect(listed.ok, JSON.stringify(listed)).toBe(true);
+        const sessions = listed.ok
+          ? (listed.result as { sessions: Array<{ sessionId: string; conversationId: string | null }> }).sessions
+          : [];
+        expect(sessions.find((session) => session.sessionId === sessionId)).toMatchObject({ conversationId: null });
 
-      const imported = await host.handle('importAgentSession', { agentId: agent, sessionId, cwd: work });
-      expect(imported).toMatchObject({ ok: true, result: { alreadyImported: false } });
-      const conversationId = imported.ok ? (imported.result as { conversation: { conversationId: string } }).conversation.conversationId : '';
-      let state = transcript(host, conversationId);
-      expect(state.items.filter((item) => item.kind === 'user')).toMatchObject([{ text: 'Remember the word tangerine' }]);
-      expect(state.items.find((item) => item.kind === 'agent')).toMatchObject({ text: expect.stringContaining('Noted: tangerine.') });
-      expect(state.session).toMatchObject({ agentId: agent, sessionId });
-      expect(host.store.getSummary(conversationId).title).not.toBe('');
+        const imported = await host.handle('importAgentSession', { agentId: agent, sessionId, cwd: work });
+        expect(imported).toMatchObject({ ok: true, result: { alreadyImported: false } });
+        const conversationId = imported.ok
+          ? (imported.result as { conversation: { conversationId: string } }).conversation.conversationId
+          : '';
+        let state = transcript(host, conversationId);
+        expect(state.items.filter((item) => item.kind === 'user')).toMatchObject([{ text: 'Remember the word tangerine' }]);
+        expect(state.items.find((item) => item.kind === 'agent')).toMatchObject({ text: expect.stringContaining('Noted: tangerine.') });
+        expect(state.session).toMatchObject({ agentId: agent, sessionId });
+        expect(host.store.getSummary(conversationId).title).not.toBe('');
 
-      // Imported once: listing shows where it went, importing again returns the same conversation.
-      const again = await host.handle('importAgentSession', { agentId: agent, sessionId, cwd: work });
-      expect(again).toMatchObject({ ok: true, result: { alreadyImported: true, conversation: { conversationId } } });
-      const relisted = await host.handle('listAgentSessions', { agentId: agent, cwd: work });
-      expect(relisted.ok && (relisted.result as { sessions: Array<{ sessionId: string; conversationId: string | null }> }).sessions.find((session) => session.sessionId === sessionId)).toMatchObject({ conversationId });
+        // Imported once: listing shows where it went, importing again returns the same conversation.
+        const again = await host.handle('importAgentSession', { agentId: agent, sessionId, cwd: work });
+        expect(again).toMatchObject({ ok: true, result: { alreadyImported: true, conversation: { conversationId } } });
+        const relisted = await host.handle('listAgentSessions', { agentId: agent, cwd: work });
+        expect(
+          relisted.ok &&
+            (relisted.result as { sessions: Array<{ sessionId: string; conversationId: string | null }> }).sessions.find(
+              (session) => session.sessionId === sessionId,
+            ),
+        ).toMatchObject({ conversationId });
 
-      // The next message continues the agent's own session.
-      const { turnId } = host.turns.send(conversationId, 'Are you still there?');
-      await host.turns.idle();
-      state = transcript(host, conversationId);
-      expect(state.turns[turnId]?.status).toBe('completed');
-      expect(state.session).toMatchObject({ sessionId, how: expect.stringMatching(/^(resume|load)$/) });
-    } finally {
-      await host.dispose();
-    }
-  }, 180_000);
+        // The next message continues the agent's own session.
+        const { turnId } = host.turns.send(conversationId, 'Are you still there?');
+        await host.turns.idle();
+        state = transcript(host, conversationId);
+        expect(state.turns[turnId]?.status).toBe('completed');
+        expect(state.session).toMatchObject({ sessionId, how: expect.stringMatching(/^(resume|load)$/) });
+      } finally {
+        await host.dispose();
+      }
+    },
+    180_000,
+  );
 });
 
 describe('an agent without session/list', () => {
   const skip = agentUnavailable('gemini');
-  it.skipIf(skip)(withSkipReason('is refused plainly when asked for its sessions', skip), async () => {
-    const stub = await startModelStub();
-    const env = agentHome('gemini', stub.url);
-    const host = new Host({ dataDir: tempDir('no-list'), env });
-    try {
-      expect(await host.handle('listAgentSessions', { agentId: 'gemini' })).toMatchObject({
-        ok: false,
-        error: { code: 'UnsupportedInput', message: expect.stringContaining('Gemini') },
-      });
-    } finally {
-      await host.dispose();
-      await stub.close();
-    }
-  }, 60_000);
+  it.skipIf(skip)(
+    withSkipReason('is refused plainly when asked for its sessions', skip),
+    async () => {
+      const stub = await startModelStub();
+      const env = agentHome('gemini', stub.url);
+      const host = new Host({ dataDir: tempDir('no-list'), env });
+      try {
+        expect(await host.handle('listAgentSessions', { agentId: 'gemini' })).toMatchObject({
+          ok: false,
+          error: { code: 'UnsupportedInput', message: expect.stringContaining('Gemini') },
+        });
+      } finally {
+        await host.dispose();
+        await stub.close();
+      }
+    },
+    60_000,
+  );
 });

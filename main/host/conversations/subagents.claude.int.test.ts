@@ -22,7 +22,13 @@ describe('subagents of the real Claude agent', () => {
         }
         if (request.lastUserText.includes('START-A-SUBAGENT') && request.toolResult === undefined) {
           const tool = request.toolNames.find((name) => name === 'Agent' || name === 'Task');
-          return tool ? { kind: 'tool', name: tool, arguments: { description: 'Look around', prompt: 'INNER-TASK: look around and report', subagent_type: 'general-purpose' } } : { chunks: ['No subagent tool was offered.'] };
+          return tool
+            ? {
+                kind: 'tool',
+                name: tool,
+                arguments: { description: 'Look around', prompt: 'INNER-TASK: look around and report', subagent_type: 'general-purpose' },
+              }
+            : { chunks: ['No subagent tool was offered.'] };
         }
         if (request.toolResult !== undefined) {
           return { chunks: ['The parent heard back.'] };

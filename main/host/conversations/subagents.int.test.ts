@@ -22,7 +22,7 @@ describe('subagents', () => {
     await host.dispose();
   });
 
-  it('a subagent\'s work is kept in a card of its own inside the turn that ran it', async () => {
+  it("a subagent's work is kept in a card of its own inside the turn that ran it", async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
     const { turnId } = host.turns.send(conversationId, 'use a subagent please');
     await host.turns.idle();
@@ -34,7 +34,9 @@ describe('subagents', () => {
     expect(card?.kind === 'subagent' && card.items[0]).toMatchObject({ kind: 'agent', text: 'Reading the notes for the parent.' });
     expect(card?.kind === 'subagent' && card.items[1]).toMatchObject({ kind: 'tool', title: 'Read notes.md', status: 'completed' });
     // The parent's own reply stays the parent's.
-    expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['The researcher is done.']);
+    expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual([
+      'The researcher is done.',
+    ]);
 
     const markdown = await host.handle('exportConversation', { conversationId, format: 'markdown' });
     expect(markdown.ok && (markdown.result as { content: string }).content).toContain('Subagent: Researcher');

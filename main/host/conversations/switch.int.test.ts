@@ -39,7 +39,10 @@ async function ask(host: Host, conversationId: string, text: string, agentId?: s
   const { turnId } = host.turns.send(conversationId, text, agentId);
   await host.turns.idle();
   const state = transcript(host, conversationId);
-  const reply = state.items.filter((item) => item.kind === 'agent' && item.turnId === turnId).map((item) => (item.kind === 'agent' ? item.text : '')).join('');
+  const reply = state.items
+    .filter((item) => item.kind === 'agent' && item.turnId === turnId)
+    .map((item) => (item.kind === 'agent' ? item.text : ''))
+    .join('');
   return { state, turnId, reply, status: state.turns[turnId]?.status };
 }
 
@@ -53,7 +56,8 @@ describe('switching agents in a conversation', () => {
     expect(first.reply).toBe('Fake reply: Remember MARK-ONE please');
 
     // To Fake Two (no embedded context): a new session, handed the conversation as delimited text.
-    const promptOf = (text: string) => fakeAgentLog(dataDir).find((entry) => entry.method === 'session/prompt' && entry.prompt?.at(-1)?.text === text)?.prompt ?? [];
+    const promptOf = (text: string) =>
+      fakeAgentLog(dataDir).find((entry) => entry.method === 'session/prompt' && entry.prompt?.at(-1)?.text === text)?.prompt ?? [];
     const second = await ask(host, conversationId, 'Take over MARK-TWO', TWO);
     expect(second.status).toBe('completed');
     const handoff = promptOf('Take over MARK-TWO');
@@ -83,22 +87,35 @@ describe('switching agents in a conversation', () => {
     const state = history.state;
     expect(Object.values(state.turns).map((turn) => turn.agentName)).toEqual(['Fake', 'Fake Two', 'Fake', 'Fake']);
     const markers = state.items.filter((item) => item.kind === 'handoff');
-    expect(markers.map((item) => [item.fromAgentName, item.toAgentName, item.prepared?.fidelity, item.prepared?.kind, item.prepared?.level])).toEqual([
+    expect(
+      markers.map((item) => [item.fromAgentName, item.toAgentName, item.prepared?.fidelity, item.prepared?.kind, item.prepared?.level]),
+    ).toEqual([
       ['Fake', 'Fake Two', 'handed-off', 'handoff', 'text'],
       ['Fake Two', 'Fake', 'resumed', 'delta', 'resource'],
     ]);
     expect(markers[0]!.prepared?.turns).toEqual({ full: 1, summarised: 0, omitted: 0 });
-    expect(state.items.filter((item) => item.kind === 'user').map((item) => item.text)).toEqual(['Remember MARK-ONE please', 'Take over MARK-TWO', 'Back with MARK-THREE', 'history?']);
+    expect(state.items.filter((item) => item.kind === 'user').map((item) => item.text)).toEqual([
+      'Remember MARK-ONE please',
+      'Take over MARK-TWO',
+      'Back with MARK-THREE',
+      'history?',
+    ]);
     expect(host.store.getSummary(conversationId)).toMatchObject({ agentId: ONE, agents: [{ agentId: ONE }, { agentId: TWO }] });
 
     // Exported and imported again, it keeps its switches; search finds each reply under its own agent.
     const imported = host.history.import(host.history.export(conversationId, 'jsonl').content);
     const copy = transcript(host, imported.conversationId);
-    expect(copy.items.filter((item) => item.kind === 'handoff').map((item) => item.kind === 'handoff' && [item.toAgentName, item.prepared?.fidelity])).toEqual([
+    expect(
+      copy.items
+        .filter((item) => item.kind === 'handoff')
+        .map((item) => item.kind === 'handoff' && [item.toAgentName, item.prepared?.fidelity]),
+    ).toEqual([
       ['Fake Two', 'handed-off'],
       ['Fake', 'resumed'],
     ]);
-    expect(host.history.export(conversationId, 'markdown').content).toContain('_Switched from Fake to Fake Two: handed off (1 turn in full, 0 summarised, 0 left out)_');
+    expect(host.history.export(conversationId, 'markdown').content).toContain(
+      '_Switched from Fake to Fake Two: handed off (1 turn in full, 0 summarised, 0 left out)_',
+    );
     const hits = host.store.search({ text: 'MARK-TWO', agentId: TWO });
     expect(hits.length).toBeGreaterThan(0);
 
@@ -107,7 +124,9 @@ describe('switching agents in a conversation', () => {
     hosts.splice(hosts.indexOf(host), 1);
     const again = open(dataDir);
     expect(JSON.stringify(transcript(again, conversationId).items)).toBe(JSON.stringify(state.items));
-    expect(again.store.getContext(conversationId).sessions[TWO]?.sessionId).toBe(log.filter((entry) => entry.method === 'session/new')[1]!.sessionId);
+    expect(again.store.getContext(conversationId).sessions[TWO]?.sessionId).toBe(
+      log.filter((entry) => entry.method === 'session/new')[1]!.sessionId,
+    );
   });
 
   it('reopens an agent that can only load its session as "replayed", its replayed history not shown twice', async () => {
@@ -126,8 +145,16 @@ describe('switching agents in a conversation', () => {
     expect(fakeAgentLog(dataDir).map((entry) => entry.method)).toEqual(['session/new', 'session/prompt', 'session/load', 'session/prompt']);
     const markers = back.state.items.filter((item) => item.kind === 'handoff');
     expect(markers.map((item) => item.prepared?.fidelity)).toEqual(['handed-off', 'replayed']);
-    expect(back.state.items.filter((item) => item.kind === 'user').map((item) => item.text)).toEqual(['first with one', 'then with two', 'history?']);
-    expect(back.state.items.filter((item) => item.kind === 'agent').map((item) => item.text)).toEqual(['Fake reply: first with one', 'Fake reply: then with two', 'History: ["first with one"]']);
+    expect(back.state.items.filter((item) => item.kind === 'user').map((item) => item.text)).toEqual([
+      'first with one',
+      'then with two',
+      'history?',
+    ]);
+    expect(back.state.items.filter((item) => item.kind === 'agent').map((item) => item.text)).toEqual([
+      'Fake reply: first with one',
+      'Fake reply: then with two',
+      'History: ["first with one"]',
+    ]);
   });
 
   it('after a restart, an agent that cannot reopen its session is handed the conversation, and the marker says so', async () => {
@@ -143,15 +170,30 @@ describe('switching agents in a conversation', () => {
     hosts.push(host);
     const after = await ask(host, conversationId, 'after the restart');
     const marker = after.state.items.find((item) => item.kind === 'handoff');
-    expect(marker).toMatchObject({ fromAgentName: undefined, toAgentName: 'Fake', prepared: { fidelity: 'handed-off', level: 'text', fellBack: 'Fake could not reopen its own earlier session, so Baton handed it the conversation instead' } });
+    expect(marker).toMatchObject({
+      fromAgentName: undefined,
+      toAgentName: 'Fake',
+      prepared: {
+        fidelity: 'handed-off',
+        level: 'text',
+        fellBack: 'Fake could not reopen its own earlier session, so Baton handed it the conversation instead',
+      },
+    });
     expect(marker?.kind === 'handoff' && marker.prepared?.text).toContain('before the restart');
   });
 
   it('keeps the toolbox and the instruction bundle across a switch: the same digests on the turns before and after', async () => {
     const dataDir = tempDir('switch');
     const host = open(dataDir);
-    const server = host.toolbox.addServer({ name: 'everything', transport: 'stdio', command: everythingServer.command, args: everythingServer.args });
-    const { conversationId } = host.conversations.create(ONE, tempDir('work'), '', { text: 'Be exact.', intent: 'append' }, [server.serverId]);
+    const server = host.toolbox.addServer({
+      name: 'everything',
+      transport: 'stdio',
+      command: everythingServer.command,
+      args: everythingServer.args,
+    });
+    const { conversationId } = host.conversations.create(ONE, tempDir('work'), '', { text: 'Be exact.', intent: 'append' }, [
+      server.serverId,
+    ]);
     await ask(host, conversationId, 'instructions?');
     const after = await ask(host, conversationId, 'instructions?', TWO);
     expect(after.reply).toContain('Be exact.');
@@ -161,7 +203,10 @@ describe('switching agents in a conversation', () => {
     expect(started[1]!.toolboxDigest).toBe(started[0]!.toolboxDigest);
     const log = fakeAgentLog(dataDir);
     const news = log.filter((entry) => entry.method === 'session/new');
-    expect(news.map((entry) => (entry.mcpServers as Array<{ name: string }>).map((mcp) => mcp.name))).toEqual([['everything'], ['everything']]);
+    expect(news.map((entry) => (entry.mcpServers as Array<{ name: string }>).map((mcp) => mcp.name))).toEqual([
+      ['everything'],
+      ['everything'],
+    ]);
   });
 
   it('is refused while a turn runs, and for an agent that cannot take the conversation (nothing committed)', async () => {
@@ -187,11 +232,35 @@ describe('switching agents in a conversation', () => {
 });
 
 describe('option choices across a switch', () => {
-  const mode = (values: string[], current: string) => ({ id: 'mode', name: 'Mode', category: 'mode', type: 'select' as const, currentValue: current, options: values.map((value) => ({ value, name: value[0]!.toUpperCase() + value.slice(1) })) });
+  const mode = (values: string[], current: string) => ({
+    id: 'mode',
+    name: 'Mode',
+    category: 'mode',
+    type: 'select' as const,
+    currentValue: current,
+    options: values.map((value) => ({ value, name: value[0]!.toUpperCase() + value.slice(1) })),
+  });
   it('carry over where the new agent has an equivalent, say which did not, and never override a choice made for the new agent', () => {
-    const from = { options: [mode(['ask', 'plan'], 'plan'), { id: 'effort', name: 'Reasoning', category: 'thought_level', type: 'select' as const, currentValue: 'high', options: [{ value: 'high', name: 'High' }] }], chosen: { mode: 'plan', effort: 'high' } };
+    const from = {
+      options: [
+        mode(['ask', 'plan'], 'plan'),
+        {
+          id: 'effort',
+          name: 'Reasoning',
+          category: 'thought_level',
+          type: 'select' as const,
+          currentValue: 'high',
+          options: [{ value: 'high', name: 'High' }],
+        },
+      ],
+      chosen: { mode: 'plan', effort: 'high' },
+    };
     const to = [{ ...mode(['default', 'plan'], 'default'), id: 'session_mode' }];
-    expect(equivalentChoices(from, to, {})).toEqual({ apply: [{ optionId: 'session_mode', value: 'plan' }], carried: ['Mode: Plan'], notCarried: ['Reasoning: High'] });
+    expect(equivalentChoices(from, to, {})).toEqual({
+      apply: [{ optionId: 'session_mode', value: 'plan' }],
+      carried: ['Mode: Plan'],
+      notCarried: ['Reasoning: High'],
+    });
     expect(equivalentChoices(from, to, { session_mode: 'default' }).apply).toEqual([]);
   });
 });

@@ -49,13 +49,17 @@ describe('terminals the agent reports itself', () => {
       { type: 'terminal.output', payload: { terminalId: 'x', text: big } },
       { type: 'terminal.exited', payload: { terminalId: 'x', exitCode: 0, signal: null, truncated: false } },
     ]);
-    expect(kept.map((draft) => (draft.type === 'terminal.output' ? draft.payload.text.length : draft.type))).toEqual([200 * 1024, 56 * 1024, 'terminal.exited']);
+    expect(kept.map((draft) => (draft.type === 'terminal.output' ? draft.payload.text.length : draft.type))).toEqual([
+      200 * 1024,
+      56 * 1024,
+      'terminal.exited',
+    ]);
     expect(kept.at(-1)).toMatchObject({ payload: { truncated: true } });
   });
 });
 
-describe('a terminal\'s working directory', () => {
-  it('must be inside the conversation\'s folder, symlinks resolved', async () => {
+describe("a terminal's working directory", () => {
+  it("must be inside the conversation's folder, symlinks resolved", async () => {
     const work = tempDir('terminal-root');
     const outside = tempDir('terminal-outside');
     mkdirSync(path.join(work, 'sub'));
@@ -80,7 +84,10 @@ describe('terminal output handed to the agent', () => {
       turnId: () => undefined,
       redact: (text) => text.split('marker-terminal-secret-42').join('[secret redacted by Baton]'),
     });
-    const terminalId = await terminals.create({ command: process.execPath, args: ['-e', 'console.log("token=" + process.env.SERVICE_TOKEN)'] });
+    const terminalId = await terminals.create({
+      command: process.execPath,
+      args: ['-e', 'console.log("token=" + process.env.SERVICE_TOKEN)'],
+    });
     await terminals.waitForExit(terminalId);
     expect(terminals.output(terminalId).output).toBe('token=[secret redacted by Baton]\n');
     await terminals.dispose();
@@ -91,7 +98,8 @@ describe('client terminals', () => {
   let dataDir: string;
   let host: Host;
 
-  const transcript = (conversationId: string): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+  const transcript = (conversationId: string): TranscriptState =>
+    reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
   const reply = (state: TranscriptState): string => state.items.flatMap((item) => (item.kind === 'agent' ? [item.text] : [])).join('');
 
   beforeEach(() => {

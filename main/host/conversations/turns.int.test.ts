@@ -40,7 +40,11 @@ describe('turns through a real ACP process', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(transcript(conversationId).turns[turnId]?.status).toBe('running');
 
-    const answer = await host.handle('answerPermission', { conversationId, requestId: request.kind === 'permission' ? request.requestId : '', optionId: 'allow-always' });
+    const answer = await host.handle('answerPermission', {
+      conversationId,
+      requestId: request.kind === 'permission' ? request.requestId : '',
+      optionId: 'allow-always',
+    });
     expect(answer.ok).toBe(true);
     await host.turns.idle();
     const state = transcript(conversationId);
@@ -64,7 +68,9 @@ describe('turns through a real ACP process', () => {
   it('Stop cancels the running turn through session/cancel and withdraws open questions', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
     const { turnId } = host.turns.send(conversationId, 'be slow');
-    await until(() => (transcript(conversationId).items.some((item) => item.kind === 'agent' && item.text.includes('word2')) ? true : undefined));
+    await until(() =>
+      transcript(conversationId).items.some((item) => item.kind === 'agent' && item.text.includes('word2')) ? true : undefined,
+    );
     expect(await host.turns.cancel(conversationId)).toBe(true);
     await host.turns.idle();
     const state = transcript(conversationId);
@@ -101,7 +107,10 @@ describe('turns through a real ACP process', () => {
     const state = transcript(conversationId);
     expect(state.turns[first.turnId]?.status).toBe('completed');
     expect(state.turns[second.turnId]?.status).toBe('completed');
-    expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual(['Fine after garbage.', 'Fine after an unknown update.']);
+    expect(state.items.filter((item) => item.kind === 'agent').map((item) => item.kind === 'agent' && item.text)).toEqual([
+      'Fine after garbage.',
+      'Fine after an unknown update.',
+    ]);
   });
 
   it('a 50 MiB message fails the turn as a protocol error, ends that agent, and the next message works', async () => {
@@ -110,7 +119,10 @@ describe('turns through a real ACP process', () => {
     await host.turns.idle();
     let state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('failed');
-    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'ProtocolError', message: expect.stringContaining('byte limit') } });
+    expect(state.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      error: { code: 'ProtocolError', message: expect.stringContaining('byte limit') },
+    });
     await expect.poll(() => fakeAgentProcesses(dataDir).length, { timeout: 5_000 }).toBe(0);
     const next = host.turns.send(conversationId, 'hello again');
     await host.turns.idle();
@@ -151,7 +163,9 @@ describe('turns through a real ACP process', () => {
     expect(took).toBeLessThan(STOP_GRACE_MS + 4_000);
     const state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('cancelled');
-    expect(state.items.find((item) => item.kind === 'notice' && item.severity === 'warning')).toMatchObject({ text: expect.stringContaining('did not stop') });
+    expect(state.items.find((item) => item.kind === 'notice' && item.severity === 'warning')).toMatchObject({
+      text: expect.stringContaining('did not stop'),
+    });
     await expect.poll(() => fakeAgentProcesses(dataDir), { timeout: 5_000 }).toEqual([]);
 
     const next = host.turns.send(conversationId, 'hello again');
@@ -205,7 +219,10 @@ describe('turns through a real ACP process', () => {
     // What a host killed mid-turn leaves behind: a started turn and an unanswered question.
     host.store.append(conversationId, lastSeq, [
       { type: 'turn.started', payload: { turnId: 't1', agentId: FAKE_AGENT_ID, agentName: 'Fake', text: 'hi' } },
-      { type: 'permission.requested', payload: { turnId: 't1', requestId: 'r1', title: 'Run it?', options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] } },
+      {
+        type: 'permission.requested',
+        payload: { turnId: 't1', requestId: 'r1', title: 'Run it?', options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] },
+      },
     ]);
     await host.dispose();
 
@@ -231,11 +248,25 @@ describe('logging in', () => {
       expect(state.turns[first.turnId]?.status).toBe('failed');
       expect(state.items.at(-1)).toMatchObject({
         kind: 'notice',
-        error: { code: 'AuthRequired', details: { methods: [{ id: 'token', name: 'Token', description: 'Log in with a token' }, { id: 'login-shell', name: 'Terminal login', terminal: true }] } },
+        error: {
+          code: 'AuthRequired',
+          details: {
+            methods: [
+              { id: 'token', name: 'Token', description: 'Log in with a token' },
+              { id: 'login-shell', name: 'Terminal login', terminal: true },
+            ],
+          },
+        },
       });
       // A terminal method is not run through authenticate: it has a terminal of its own (below).
-      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'login-shell' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest', message: expect.stringContaining('runs in a terminal') } });
-      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'nope' })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'login-shell' })).toMatchObject({
+        ok: false,
+        error: { code: 'InvalidRequest', message: expect.stringContaining('runs in a terminal') },
+      });
+      expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'nope' })).toMatchObject({
+        ok: false,
+        error: { code: 'InvalidRequest' },
+      });
       expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'token' })).toMatchObject({ ok: true });
       const second = host.turns.send(conversationId, 'hello again');
       await host.turns.idle();
@@ -243,7 +274,10 @@ describe('logging in', () => {
       expect(state.turns[second.turnId]?.status).toBe('completed');
 
       // Logging out (offered by this agent) makes the agent forget it: the next turn needs a log-in again.
-      expect((await host.handle('describeAgent', { agentId: FAKE_AGENT_ID }))).toMatchObject({ ok: true, result: { card: { logout: true } } });
+      expect(await host.handle('describeAgent', { agentId: FAKE_AGENT_ID })).toMatchObject({
+        ok: true,
+        result: { card: { logout: true } },
+      });
       expect(await host.handle('logoutAgent', { agentId: FAKE_AGENT_ID })).toMatchObject({ ok: true });
       await host.turns.release(conversationId);
       const third = host.turns.send(conversationId, 'after logging out');
@@ -255,7 +289,7 @@ describe('logging in', () => {
     }
   });
 
-  it('a terminal log-in runs the agent with the method\'s arguments in a real terminal the person types into', async () => {
+  it("a terminal log-in runs the agent with the method's arguments in a real terminal the person types into", async () => {
     const dataDir = tempDir('terminal-login');
     registerFakeAgent(dataDir, { requireAuth: true });
     const host = new Host({ dataDir, env: definedEnv(process.env) });
@@ -300,7 +334,9 @@ describe('logging in', () => {
       const { terminalId } = (started.ok ? started.result : {}) as { terminalId: string };
       await until(() => (events.some((event) => event.data?.includes('Paste your token:')) ? true : undefined));
       // A second log-in to the same agent while one is open is refused.
-      expect(await host.handle('startLoginTerminal', { agentId: FAKE_AGENT_ID, methodId: 'login-shell', cols: 80, rows: 24 })).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+      expect(
+        await host.handle('startLoginTerminal', { agentId: FAKE_AGENT_ID, methodId: 'login-shell', cols: 80, rows: 24 }),
+      ).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
       expect(await host.handle('closeLoginTerminal', { terminalId })).toMatchObject({ ok: true });
       const exit = await until(() => events.find((event) => event.exit)?.exit);
       expect(exit.code === 0).toBe(false);
@@ -336,8 +372,14 @@ describe('host API validation', () => {
         ok: false,
         error: { code: 'InvalidRequest', message: expect.stringContaining('absolute') },
       });
-      expect(await host.handle('newConversation', { agentId: 'nobody', cwd: '/' })).toMatchObject({ ok: false, error: { code: 'NotFound' } });
-      expect(await host.handle('openConversation', { conversationId: 'missing' })).toMatchObject({ ok: false, error: { code: 'NotFound' } });
+      expect(await host.handle('newConversation', { agentId: 'nobody', cwd: '/' })).toMatchObject({
+        ok: false,
+        error: { code: 'NotFound' },
+      });
+      expect(await host.handle('openConversation', { conversationId: 'missing' })).toMatchObject({
+        ok: false,
+        error: { code: 'NotFound' },
+      });
     } finally {
       await host.dispose();
     }
@@ -351,7 +393,10 @@ describe('host API validation', () => {
       await host.turns.idle();
       const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[turnId]?.status).toBe('failed');
-      expect(state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'AgentNotInstalled', message: expect.stringContaining('npm i -g @agentclientprotocol/claude-agent-acp') } });
+      expect(state.items.at(-1)).toMatchObject({
+        kind: 'notice',
+        error: { code: 'AgentNotInstalled', message: expect.stringContaining('npm i -g @agentclientprotocol/claude-agent-acp') },
+      });
     } finally {
       await host.dispose();
     }

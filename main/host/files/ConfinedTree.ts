@@ -43,7 +43,9 @@ export class ConfinedTree {
     const absolute = path.resolve(root);
     const stat = await lstat(absolute);
     if (stat.isSymbolicLink() || !stat.isDirectory()) {
-      throw new OutsideTreeError(`${absolute} is ${stat.isSymbolicLink() ? 'a link' : 'not a folder'}; Baton writes only into the folder itself`);
+      throw new OutsideTreeError(
+        `${absolute} is ${stat.isSymbolicLink() ? 'a link' : 'not a folder'}; Baton writes only into the folder itself`,
+      );
     }
     if (recordedReal !== undefined) {
       const real = await realpath(absolute);
@@ -170,7 +172,9 @@ export class ConfinedTree {
     for (const seen of chain) {
       const now = await lstat(seen.path).catch(() => undefined);
       if (!now || now.isSymbolicLink() || !now.isDirectory() || now.dev !== seen.dev || now.ino !== seen.ino) {
-        throw new OutsideTreeError(`${seen.path === this.root ? this.root : path.relative(this.root, seen.path)} changed while Baton was writing (a folder was moved or replaced by a link)`);
+        throw new OutsideTreeError(
+          `${seen.path === this.root ? this.root : path.relative(this.root, seen.path)} changed while Baton was writing (a folder was moved or replaced by a link)`,
+        );
       }
     }
   }

@@ -14,7 +14,8 @@ import { open } from 'node:fs/promises';
 export type BoundedRead = { kind: 'text'; text: string } | { kind: 'too-large' } | { kind: 'not-a-file' };
 
 /** What a bounded read of bytes found. */
-export type BoundedBytes = { kind: 'bytes'; data: Buffer; stat: Stats } | { kind: 'too-large'; stat: Stats } | { kind: 'not-a-file' } | { kind: 'changed' };
+export type BoundedBytes =
+  { kind: 'bytes'; data: Buffer; stat: Stats } | { kind: 'too-large'; stat: Stats } | { kind: 'not-a-file' } | { kind: 'changed' };
 
 /** The identity a file is expected to have (as a folder walk saw it). */
 export type FileIdentity = { dev: number; ino: number };
@@ -108,7 +109,11 @@ export async function readBytesAtMost(file: string, limit: number, expected?: Fi
 
 /** A bytes read as text. */
 function asText(read: BoundedBytes): BoundedRead {
-  return read.kind === 'bytes' ? { kind: 'text', text: read.data.toString('utf8') } : read.kind === 'too-large' ? { kind: 'too-large' } : { kind: 'not-a-file' };
+  return read.kind === 'bytes'
+    ? { kind: 'text', text: read.data.toString('utf8') }
+    : read.kind === 'too-large'
+      ? { kind: 'too-large' }
+      : { kind: 'not-a-file' };
 }
 
 /** Reads `file` as UTF-8 if it is a regular file of at most `limit` bytes (a last-link symlink is refused by the open). */

@@ -18,4 +18,3 @@ export function checkWorkingFolder(cwd: string): void {
     throw new InvalidRequestError(`The working folder ${cwd} is not a folder.`);
   }
 }
-

@@ -76,7 +76,10 @@ export function folderCompletions(typed: string, homeDir: string, limit = 20): s
   }
   const lower = prefix.toLowerCase();
   return entries
-    .filter((entry) => entry.isDirectory() && entry.name.toLowerCase().startsWith(lower) && (!entry.name.startsWith('.') || prefix.startsWith('.')))
+    .filter(
+      (entry) =>
+        entry.isDirectory() && entry.name.toLowerCase().startsWith(lower) && (!entry.name.startsWith('.') || prefix.startsWith('.')),
+    )
     .map((entry) => entry.name)
     .sort((a, b) => a.localeCompare(b))
     .slice(0, limit)

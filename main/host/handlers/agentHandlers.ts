@@ -59,7 +59,9 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
       probe.forget(agentId);
       return agentList();
     },
-    startLoginTerminal: async ({ agentId, methodId, cols, rows }) => ({ terminalId: await logins.start(agentId, methodId, { cols, rows }) }),
+    startLoginTerminal: async ({ agentId, methodId, cols, rows }) => ({
+      terminalId: await logins.start(agentId, methodId, { cols, rows }),
+    }),
     loginTerminalInput: ({ terminalId, data }) => {
       logins.input(terminalId, data);
       return {};
@@ -90,7 +92,11 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
         };
       }),
       perConversation: processPerConversation(store),
-      cannotSeparate: Object.fromEntries(catalog.adapters().flatMap((adapter) => (adapter.exclusiveState ? [[adapter.agentId, sharedStateReason(adapter.displayName)]] : []))),
+      cannotSeparate: Object.fromEntries(
+        catalog
+          .adapters()
+          .flatMap((adapter) => (adapter.exclusiveState ? [[adapter.agentId, sharedStateReason(adapter.displayName)]] : [])),
+      ),
     }),
     stopAgentProcess: async ({ launchDigest }) => {
       // Its turns end as stopped (as with Stop in the conversation), not as a crash.
@@ -112,7 +118,11 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
     setProcessPerConversation: ({ agentId, on }) => {
       const adapter = catalog.get(agentId);
       if (on && adapter.exclusiveState) {
-        throw new UnsupportedInputError(adapter.displayName, 'one process per conversation', 'it keeps its state in one database that only one process may hold');
+        throw new UnsupportedInputError(
+          adapter.displayName,
+          'one process per conversation',
+          'it keeps its state in one database that only one process may hold',
+        );
       }
       const agentIds = [...new Set([...processPerConversation(store).filter((id) => id !== agentId), ...(on ? [agentId] : [])])];
       store.setSetting('agents.processPerConversation', agentIds);
@@ -125,7 +135,10 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
 function instructionNotes({ catalog, env, instructions }: HostParts, agentId: string): string {
   const adapter = catalog.get(agentId);
   const own = ownPromptSettings(adapter, { args: adapter.args, env: { ...env, ...adapter.env } });
-  const notes = Object.entries<string>(own).map(([intent, setting]) => ` Your own ${setting} is in force (${intent === 'replace' ? 'replacing' : 'adding to'} its prompt): Baton adds no second one.`);
+  const notes = Object.entries<string>(own).map(
+    ([intent, setting]) =>
+      ` Your own ${setting} is in force (${intent === 'replace' ? 'replacing' : 'adding to'} its prompt): Baton adds no second one.`,
+  );
   if (instructions.agent(agentId).off) {
     notes.push(` Baton's delivery is turned off for ${adapter.displayName}: it runs with only its own prompt.`);
   }

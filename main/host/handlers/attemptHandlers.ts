@@ -1,7 +1,8 @@
 /** Requests of "Ask several agents": ask, compare, ask an agent to compare, keep one, continue one, set them aside. */
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type AttemptMethods = 'askAgents' | 'compareAttempts' | 'askToCompare' | 'previewKeep' | 'keepAttempt' | 'continueAttempt' | 'setAttemptsAside';
+type AttemptMethods =
+  'askAgents' | 'compareAttempts' | 'askToCompare' | 'previewKeep' | 'keepAttempt' | 'continueAttempt' | 'setAttemptsAside';
 
 /** The attempts' handlers. */
 export function attemptHandlers({ attempts, turns }: HostParts): HandlerGroup<AttemptMethods> {
@@ -14,7 +15,9 @@ export function attemptHandlers({ attempts, turns }: HostParts): HandlerGroup<At
     },
     previewKeep: ({ conversationId, attemptsId, attemptId }) => attempts.previewKeep(conversationId, attemptsId, attemptId),
     keepAttempt: ({ conversationId, attemptsId, attemptId, overwrite }) => attempts.keep(conversationId, attemptsId, attemptId, overwrite),
-    continueAttempt: async ({ conversationId, attemptsId, attemptId }) => ({ conversation: await attempts.continueAttempt(conversationId, attemptsId, attemptId) }),
+    continueAttempt: async ({ conversationId, attemptsId, attemptId }) => ({
+      conversation: await attempts.continueAttempt(conversationId, attemptsId, attemptId),
+    }),
     setAttemptsAside: ({ conversationId, attemptsId }) => attempts.setAside(conversationId, attemptsId),
   };
 }

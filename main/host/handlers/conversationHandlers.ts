@@ -20,9 +20,19 @@ type ConversationMethods =
 const DEFAULT_TURNS_SHOWN = 50;
 
 /** The conversations' handlers. */
-export function conversationHandlers({ store, committer, conversations, turns, always, checkpoints, attempts }: HostParts): HandlerGroup<ConversationMethods> {
+export function conversationHandlers({
+  store,
+  committer,
+  conversations,
+  turns,
+  always,
+  checkpoints,
+  attempts,
+}: HostParts): HandlerGroup<ConversationMethods> {
   return {
-    newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({ conversation: conversations.create(agentId, cwd, title, instructions, serverIds, injectors) }),
+    newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({
+      conversation: conversations.create(agentId, cwd, title, instructions, serverIds, injectors),
+    }),
     openConversation: ({ conversationId, turns: turnsShown, aroundSeq, maxEvents }) => {
       // Chunks still waiting for their group commit are written first, so nothing is missing.
       committer.flush(conversationId);
@@ -40,7 +50,10 @@ export function conversationHandlers({ store, committer, conversations, turns, a
     sendMessage: ({ conversationId, text, agentId, attachments, withoutInstructions, withoutTools }) => {
       // A follow-up to one attempt alone: only while its attempts are open, and only to its own agent.
       attempts.requireOpenAttempt(conversationId, agentId);
-      return turns.send(conversationId, text, agentId, attachments, { withoutInstructions: withoutInstructions === true, withoutTools: withoutTools === true });
+      return turns.send(conversationId, text, agentId, attachments, {
+        withoutInstructions: withoutInstructions === true,
+        withoutTools: withoutTools === true,
+      });
     },
     steerMessage: async ({ conversationId, text }) => ({ steered: await turns.steer(conversationId, text) }),
     cancelTurn: async ({ conversationId }) => ({ cancelled: await turns.cancel(conversationId) }),

@@ -7,11 +7,25 @@ import { preferenceKeySchema } from '../../../app/ipc/index.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type HostMethods = 'getHostInfo' | 'listFolderFiles' | 'listFolders' | 'getDataFolderUsage' | 'setCheckpointSettings' | 'readLog' | 'getPreferences' | 'setPreference' | 'takeConversationAtStart' | 'checkFolder';
+type HostMethods =
+  | 'getHostInfo'
+  | 'listFolderFiles'
+  | 'listFolders'
+  | 'getDataFolderUsage'
+  | 'setCheckpointSettings'
+  | 'readLog'
+  | 'getPreferences'
+  | 'setPreference'
+  | 'takeConversationAtStart'
+  | 'checkFolder';
 
 /** The host's own handlers. */
 export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, store, logFile }: HostParts): HandlerGroup<HostMethods> {
-  const usage = () => ({ checkpointBytes: checkpoints.size(), checkpointsOff: store.getSetting('checkpoints.off', z.boolean(), false), maxFileMegabytes: maxFileBytesSetting(store) / (1024 * 1024) });
+  const usage = () => ({
+    checkpointBytes: checkpoints.size(),
+    checkpointsOff: store.getSetting('checkpoints.off', z.boolean(), false),
+    maxFileMegabytes: maxFileBytesSetting(store) / (1024 * 1024),
+  });
   // The conversation open last when the host started; given once, to the first window that asks.
   let atStart = store.getSetting('preference.baton.lastConversation', z.string().nullable(), null);
   return {
@@ -33,10 +47,12 @@ export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, s
     listFolders: ({ typed }) => ({ folders: folderCompletions(typed, homeDir) }),
     getDataFolderUsage: usage,
     getPreferences: () => ({
-      preferences: Object.fromEntries(preferenceKeySchema.options.flatMap((key) => {
-        const value = store.getSetting(`preference.${key}`, z.string().nullable(), null);
-        return value === null ? [] : [[key, value]];
-      })),
+      preferences: Object.fromEntries(
+        preferenceKeySchema.options.flatMap((key) => {
+          const value = store.getSetting(`preference.${key}`, z.string().nullable(), null);
+          return value === null ? [] : [[key, value]];
+        }),
+      ),
     }),
     setPreference: ({ key, value }) => {
       store.setSetting(`preference.${key}`, value);
@@ -72,5 +88,8 @@ function lastLines(file: string, count: number): string[] {
   } catch {
     return [];
   }
-  return text.split('\n').filter((line) => line !== '').slice(-count);
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .slice(-count);
 }

@@ -1,4 +1,7 @@
-/** Requests about standing instructions: the person's own and a conversation's, agent profiles, trusted folders, per-agent settings, the delivery preview. */
+/**
+ * Requests about standing instructions: the person's own and a conversation's, agent profiles, trusted folders, per-agent settings, the
+ * delivery preview.
+ */
 import os from 'node:os';
 import type { DeliveryPlan, InstructionCapability } from '../../../app/instructions/delivery.js';
 import { resolveBinding } from '../binding/resolveBinding.js';
@@ -7,10 +10,19 @@ import type { ComposedInstructions } from '../instructions/InstructionSettings.j
 import { previewInstructions } from '../instructions/previewInstructions.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type InstructionMethods = 'getInstructions' | 'saveInstructions' | 'saveAgentProfile' | 'setFolderTrust' | 'previewInstructions' | 'setAgentInstructionSettings';
+type InstructionMethods =
+  'getInstructions' | 'saveInstructions' | 'saveAgentProfile' | 'setFolderTrust' | 'previewInstructions' | 'setAgentInstructionSettings';
 
 /** The instructions' handlers. */
-export function instructionHandlers({ store, catalog, probe, pool, env, instructions: settings, conversations }: HostParts): HandlerGroup<InstructionMethods> {
+export function instructionHandlers({
+  store,
+  catalog,
+  probe,
+  pool,
+  env,
+  instructions: settings,
+  conversations,
+}: HostParts): HandlerGroup<InstructionMethods> {
   return {
     getInstructions: ({ conversationId }) => ({
       person: settings.person(),
@@ -50,13 +62,26 @@ export function instructionHandlers({ store, catalog, probe, pool, env, instruct
       // The card is asked for only when it is needed (it is cached): for agents that negotiate
       // their channels, and for whether per-turn context can travel as embedded resources.
       const available = settings.injectors.available(cwd);
-      const perTurn = available.injectors.some((injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0));
-      const card = negotiatesInstructions(adapter) ? await probe.describe(agentId) : perTurn ? await probe.describe(agentId).catch(() => undefined) : undefined;
+      const perTurn = available.injectors.some(
+        (injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0),
+      );
+      const card = negotiatesInstructions(adapter)
+        ? await probe.describe(agentId)
+        : perTurn
+          ? await probe.describe(agentId).catch(() => undefined)
+          : undefined;
       const executable = catalog.resolve(adapter) ?? adapter.command;
       // The agent's own answer where one was read this run (the card reads one), else what its adapter expects.
       const initialized = pool.knownAnswer(agentId, executable);
       const plan = (composed: ComposedInstructions): { plan: DeliveryPlan; channels: InstructionCapability } => {
-        const binding = resolveBinding({ adapter, executable, baseEnv: env, cwd: cwd ?? env.HOME ?? os.homedir(), instructions: settings.forBinding(agentId, composed), ...(initialized ? { initialized } : {}) });
+        const binding = resolveBinding({
+          adapter,
+          executable,
+          baseEnv: env,
+          cwd: cwd ?? env.HOME ?? os.homedir(),
+          instructions: settings.forBinding(agentId, composed),
+          ...(initialized ? { initialized } : {}),
+        });
         return { plan: binding.plan, channels: binding.channels };
       };
       return {

@@ -1,4 +1,6 @@
-/** Requests about the toolbox: its servers and named toolboxes, imports from other clients, a conversation's choice and the tools it sees. */
+/**
+ * Requests about the toolbox: its servers and named toolboxes, imports from other clients, a conversation's choice and the tools it sees.
+ */
 import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import { listServerTools } from '../toolbox/listServerTools.js';
@@ -39,16 +41,24 @@ export function toolboxHandlers({ toolbox, serverImports, conversations, store, 
     importServers: ({ candidateIds, inputs }) => ({ servers: serverImports.import(candidateIds, inputs) }),
     listConversationTools: async ({ conversationId }) => {
       const { servers, cwd } = conversations.resolvedServers(conversationId);
-      const calls = reduceAll(emptyTranscript(conversationId), store.readEvents(conversationId).events).items.flatMap((item) => (item.kind === 'tool' ? [item.title] : []));
+      const calls = reduceAll(emptyTranscript(conversationId), store.readEvents(conversationId).events).items.flatMap((item) =>
+        item.kind === 'tool' ? [item.title] : [],
+      );
       const listed = await Promise.all(servers.map((server) => listServerTools(server, cwd, env)));
       const adapter = catalog.get(store.getSummary(conversationId).agentId);
       const titles = toolTitles(catalog.adapters());
       return {
-        onDemand: adapter.loadsToolsOnDemand ? `${adapter.displayName} loads these tools on demand: its model is given their names, and fetches a tool's description when it needs it.` : null,
+        onDemand: adapter.loadsToolsOnDemand
+          ? `${adapter.displayName} loads these tools on demand: its model is given their names, and fetches a tool's description when it needs it.`
+          : null,
         servers: listed.map((entry) => ({
           ...entry,
           // Any agent of the conversation may have called it, each naming it its own way.
-          calledByAgent: entry.tools.filter((tool) => calls.some((title) => titles.some((pattern) => title.includes(pattern.replace('{server}', entry.name).replace('{tool}', tool))))),
+          calledByAgent: entry.tools.filter((tool) =>
+            calls.some((title) =>
+              titles.some((pattern) => title.includes(pattern.replace('{server}', entry.name).replace('{tool}', tool))),
+            ),
+          ),
         })),
       };
     },

@@ -38,7 +38,11 @@ export class InjectorRegistry {
     const trusted = cwd ? this.projects.trustedInjectors(cwd) : null;
     for (const snapshot of trusted?.injectors ?? []) {
       const folder = path.join(trusted!.folder, '.agents', 'instructions', snapshot.dir);
-      entries.push(snapshot.problem !== undefined ? { name: snapshot.dir, origin: 'folder', folder, problem: snapshot.problem } : parseInjector(snapshot.dir, 'folder', folder, snapshotReader(snapshot.files)));
+      entries.push(
+        snapshot.problem !== undefined
+          ? { name: snapshot.dir, origin: 'folder', folder, problem: snapshot.problem }
+          : parseInjector(snapshot.dir, 'folder', folder, snapshotReader(snapshot.files)),
+      );
     }
     entries.push(...BUILTIN_INJECTORS);
     const seen = new Set<string>();

@@ -5,7 +5,15 @@
  * conversation's bundle (with its trusted folder's instructions) and its digest.
  */
 import { z } from 'zod';
-import { composeBundle, digestInput, instructionTextSchema, type InstructionBundle, type InstructionPart, type InstructionSource, type InstructionText } from '../../../app/instructions/bundle.js';
+import {
+  composeBundle,
+  digestInput,
+  instructionTextSchema,
+  type InstructionBundle,
+  type InstructionPart,
+  type InstructionSource,
+  type InstructionText,
+} from '../../../app/instructions/bundle.js';
 import { agentInstructionSettingsSchema, type AgentInstructionSettings } from '../../../app/instructions/delivery.js';
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { Instructions } from '../binding/PreparedBinding.js';
@@ -20,7 +28,11 @@ const agentKey = (agentId: string): string => `instructions.agent.${agentId}`;
 const profileKey = (agentId: string): string => `instructions.profile.${agentId}`;
 
 /** One revision of an agent's profile: every change makes a new one. */
-export const profileSchema = instructionTextSchema.extend({ revision: z.number().int().nonnegative(), sha256: z.string(), updatedAt: z.string() });
+export const profileSchema = instructionTextSchema.extend({
+  revision: z.number().int().nonnegative(),
+  sha256: z.string(),
+  updatedAt: z.string(),
+});
 /** One of {@link profileSchema}. */
 export type AgentProfile = z.infer<typeof profileSchema>;
 
@@ -48,7 +60,6 @@ export type BundleInputs = {
   injectors?: readonly Injector[];
 };
 
-
 /** sha256 of what a bundle delivers. */
 export function bundleDigest(bundle: InstructionBundle): string {
   return sha256Hex(digestInput(bundle));
@@ -75,7 +86,13 @@ export class InstructionSettings {
 
   /** An agent's profile as last saved (revision 0: never written). */
   profile(agentId: string): AgentProfile {
-    return this.store.getSetting(profileKey(agentId), profileSchema, { text: '', intent: 'append', revision: 0, sha256: sha256Hex(''), updatedAt: '' });
+    return this.store.getSetting(profileKey(agentId), profileSchema, {
+      text: '',
+      intent: 'append',
+      revision: 0,
+      sha256: sha256Hex(''),
+      updatedAt: '',
+    });
   }
 
   /** Saves a new revision of an agent's profile (nothing changes when the text and intent are the same). */
@@ -85,7 +102,12 @@ export class InstructionSettings {
       return current;
     }
     composeBundle([{ source: 'profile', ...value }]);
-    const next: AgentProfile = { ...value, revision: current.revision + 1, sha256: sha256Hex(`${value.intent}\n${value.text}`), updatedAt: new Date().toISOString() };
+    const next: AgentProfile = {
+      ...value,
+      revision: current.revision + 1,
+      sha256: sha256Hex(`${value.intent}\n${value.text}`),
+      updatedAt: new Date().toISOString(),
+    };
     this.store.setSetting(profileKey(agentId), next);
     return next;
   }
@@ -130,7 +152,9 @@ export class InstructionSettings {
       { source: 'person', ...person },
       ...(project === null ? [] : [{ source: 'project' as const, text: project, intent: 'append' as const }]),
       ...(profile ? [{ source: 'profile' as const, text: profile.text, intent: profile.intent }] : []),
-      ...(inputs.injectors ?? []).filter((injector) => injector.when === 'every_turn').map((injector) => ({ source: 'injector' as const, name: injector.name, text: injector.instructions, intent: 'append' as const })),
+      ...(inputs.injectors ?? [])
+        .filter((injector) => injector.when === 'every_turn')
+        .map((injector) => ({ source: 'injector' as const, name: injector.name, text: injector.instructions, intent: 'append' as const })),
       ...(inputs.conversation ? [{ source: 'conversation' as const, ...inputs.conversation }] : []),
     ];
     const bundle = composeBundle(parts);
@@ -145,6 +169,12 @@ export class InstructionSettings {
 
   /** What a binding for `agentId` carries. */
   forBinding(agentId: string, composed: ComposedInstructions): Instructions {
-    return Object.freeze({ replace: composed.bundle.replace, append: composed.bundle.append, sha256: composed.sha256, settings: this.agent(agentId), fragment: this.fragment });
+    return Object.freeze({
+      replace: composed.bundle.replace,
+      append: composed.bundle.append,
+      sha256: composed.sha256,
+      settings: this.agent(agentId),
+      fragment: this.fragment,
+    });
   }
 }

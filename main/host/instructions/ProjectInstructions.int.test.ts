@@ -1,4 +1,7 @@
-/** A working folder's `.baton/instructions.md` on real files: found in the folder or its repository root, never read through a link out of it, trusted by digest. */
+/**
+ * A working folder's `.baton/instructions.md` on real files: found in the folder or its repository root, never read through a link out of
+ * it, trusted by digest.
+ */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -25,7 +25,12 @@ export const PROJECT_INJECTORS = path.join('.agents', 'instructions');
 const MAX_FILE_BYTES = 64 * 1024;
 
 const snapshotSchema = z.object({ dir: z.string(), files: z.record(z.string(), z.string()), problem: z.string().optional() });
-const trustSchema = z.object({ sha256: z.string(), text: z.string(), injectors: z.array(snapshotSchema).default([]), trustedAt: z.string() });
+const trustSchema = z.object({
+  sha256: z.string(),
+  text: z.string(),
+  injectors: z.array(snapshotSchema).default([]),
+  trustedAt: z.string(),
+});
 type Trust = z.infer<typeof trustSchema>;
 
 /** What a folder contributes, and whether it is trusted. */
@@ -48,13 +53,23 @@ export type FolderInstructions = {
   changes: string[];
 };
 
-
 /**
  * The digest of a contribution. A folder with only its instructions file keeps the digest of that
  * text alone, so trust given before injectors existed still holds.
  */
 function contributionDigest(text: string | null, injectors: readonly InjectorSnapshot[]): string {
-  return injectors.length === 0 ? sha256Hex(text ?? '') : sha256Hex(JSON.stringify({ instructions: text, injectors: injectors.map(({ dir, files, problem }) => ({ dir, problem: problem ?? null, files: Object.entries(files).sort(([a], [b]) => a.localeCompare(b)) })) }));
+  return injectors.length === 0
+    ? sha256Hex(text ?? '')
+    : sha256Hex(
+        JSON.stringify({
+          instructions: text,
+          injectors: injectors.map(({ dir, files, problem }) => ({
+            dir,
+            problem: problem ?? null,
+            files: Object.entries(files).sort(([a], [b]) => a.localeCompare(b)),
+          })),
+        }),
+      );
 }
 
 /** Each contributed file added, changed or removed between two contributions, in words. */
@@ -119,7 +134,17 @@ export class ProjectInstructions {
   read(cwd: string): FolderInstructions {
     const found = this.trustOf(cwd);
     if (!found) {
-      return { folder: null, file: null, text: null, sha256: null, problem: null, injectors: [], trusted: null, state: 'none', changes: [] };
+      return {
+        folder: null,
+        file: null,
+        text: null,
+        sha256: null,
+        problem: null,
+        injectors: [],
+        trusted: null,
+        state: 'none',
+        changes: [],
+      };
     }
     const { folder, trusted } = found;
     const file = path.join(folder, PROJECT_FILE);
@@ -180,11 +205,19 @@ export class ProjectInstructions {
       throw new InvalidRequestError(now.problem ?? 'This folder has no .baton/instructions.md or .agents/instructions/ to trust.');
     }
     if (now.sha256 !== sha256) {
-      throw new InvalidRequestError('The folder\'s instructions changed since you read them; read them again before trusting them.');
+      throw new InvalidRequestError("The folder's instructions changed since you read them; read them again before trusting them.");
     }
     const secrets = this.secrets();
-    const injectors = now.injectors.map((snapshot) => ({ ...snapshot, files: Object.fromEntries(Object.entries(snapshot.files).map(([file, text]) => [file, redactSecrets(text, secrets)])) }));
-    this.store.setSetting(trustKey(now.folder), { sha256, text: redactSecrets(now.text ?? '', secrets), injectors, trustedAt: new Date().toISOString() } satisfies Trust);
+    const injectors = now.injectors.map((snapshot) => ({
+      ...snapshot,
+      files: Object.fromEntries(Object.entries(snapshot.files).map(([file, text]) => [file, redactSecrets(text, secrets)])),
+    }));
+    this.store.setSetting(trustKey(now.folder), {
+      sha256,
+      text: redactSecrets(now.text ?? '', secrets),
+      injectors,
+      trustedAt: new Date().toISOString(),
+    } satisfies Trust);
     return this.read(cwd);
   }
 

@@ -3,7 +3,14 @@ import { geminiAdapter } from '../adapters/gemini.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import { negotiatedCapability, ownPromptSettings } from './deliverInstructions.js';
 
-const custom: AgentAdapter = { agentId: 'custom:mine', displayName: 'Mine', source: 'custom', command: 'mine', args: [], instructions: { capability: 'negotiated' } };
+const custom: AgentAdapter = {
+  agentId: 'custom:mine',
+  displayName: 'Mine',
+  source: 'custom',
+  command: 'mine',
+  args: [],
+  instructions: { capability: 'negotiated' },
+};
 
 describe("the person's own system-prompt settings", () => {
   it.each([
@@ -15,7 +22,7 @@ describe("the person's own system-prompt settings", () => {
     [['--system-prompt=you are'], 'replace', '--system-prompt'],
     [['--system-prompt-file', '/x'], 'replace', '--system-prompt-file'],
     [['--system-prompt-file=/x'], 'replace', '--system-prompt-file'],
-  ])('%j in a custom agent\'s arguments is found (%s)', (args, intent, flag) => {
+  ])("%j in a custom agent's arguments is found (%s)", (args, intent, flag) => {
     expect(ownPromptSettings(custom, { args, env: {} })).toEqual({ [intent]: `${flag} in its arguments` });
   });
 
@@ -24,12 +31,16 @@ describe("the person's own system-prompt settings", () => {
   });
 
   it('an environment variable the agent reads for its prompt is found', () => {
-    expect(ownPromptSettings(geminiAdapter, { args: ['--acp'], env: { GEMINI_SYSTEM_MD: '1' } })).toEqual({ replace: 'GEMINI_SYSTEM_MD setting in its environment' });
+    expect(ownPromptSettings(geminiAdapter, { args: ['--acp'], env: { GEMINI_SYSTEM_MD: '1' } })).toEqual({
+      replace: 'GEMINI_SYSTEM_MD setting in its environment',
+    });
     expect(ownPromptSettings(geminiAdapter, { args: ['--acp'], env: {} })).toEqual({});
   });
 
   it('custom agents negotiate their channels at initialize', () => {
     expect(negotiatedCapability({ protocolVersion: 1, agentCapabilities: {} })).toEqual({});
-    expect(negotiatedCapability({ protocolVersion: 1, agentCapabilities: { _meta: { 'baton.dev': { sessionInstructions: true } } } })).toMatchObject({ replace: { level: 'system' }, append: { level: 'system' } });
+    expect(
+      negotiatedCapability({ protocolVersion: 1, agentCapabilities: { _meta: { 'baton.dev': { sessionInstructions: true } } } }),
+    ).toMatchObject({ replace: { level: 'system' }, append: { level: 'system' } });
   });
 });

@@ -74,7 +74,9 @@ export function ownPromptSettings(adapter: AgentAdapter, launch: Pick<LaunchSpec
       found[flag.startsWith('--append') ? 'append' : 'replace'] ??= `${flag} in its arguments`;
     }
   }
-  for (const [intent, names] of Object.entries(adapter.instructions?.ownPromptEnv ?? {}) as Array<['append' | 'replace', readonly string[]]>) {
+  for (const [intent, names] of Object.entries(adapter.instructions?.ownPromptEnv ?? {}) as Array<
+    ['append' | 'replace', readonly string[]]
+  >) {
     const name = names.find((candidate) => launch.env[candidate] !== undefined && launch.env[candidate] !== '');
     if (name) {
       found[intent] ??= `${name} setting in its environment`;
@@ -93,7 +95,10 @@ export function describeChannels(agentName: string, capability: InstructionCapab
     const level = channel.level === 'system' ? 'system level' : 'developer level';
     return `${label}: ${level}, through ${channel.via}${channel.visibleInProcessList ? ' (the text is visible in the process list; Baton asks you once before using it)' : ''}`;
   };
-  const note = capability.append?.level === 'system' ? "Baton's short note (that the conversation may pass between agents) is added to its prompt" : "Baton's short note is added only after a replacement you ask for (it has no other channel for it)";
+  const note =
+    capability.append?.level === 'system'
+      ? "Baton's short note (that the conversation may pass between agents) is added to its prompt"
+      : "Baton's short note is added only after a replacement you ask for (it has no other channel for it)";
   return `${line('replace', 'Replace its prompt')}. ${line('append', 'Add to its prompt')}. ${note}.`;
 }
 
@@ -101,7 +106,11 @@ export function describeChannels(agentName: string, capability: InstructionCapab
  * The delivered texts split by where they go: the standard `systemPrompt`, Baton's extension on
  * `_meta`, and the agent's own channels (its launch, or its own `_meta`).
  */
-export function splitDelivered(capability: InstructionCapability, delivered: DeliveredInstructions, negotiated: boolean): { standard: DeliveredInstructions; extension: DeliveredInstructions; own: DeliveredInstructions } {
+export function splitDelivered(
+  capability: InstructionCapability,
+  delivered: DeliveredInstructions,
+  negotiated: boolean,
+): { standard: DeliveredInstructions; extension: DeliveredInstructions; own: DeliveredInstructions } {
   const none: DeliveredInstructions = { replace: null, append: null };
   const pick = (test: (intent: 'replace' | 'append') => boolean): DeliveredInstructions => ({
     replace: delivered.replace !== null && test('replace') ? delivered.replace : null,

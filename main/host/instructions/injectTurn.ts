@@ -11,7 +11,6 @@ import type { AgentInstructionSettings, PartLevel } from '../../../app/instructi
 import type { PromptBlock } from '../acp/AgentConnection.js';
 import { sha256Hex } from '../sha256.js';
 
-
 /** The blocks for the prompt and the events for the transcript. */
 export type TurnInjection = { blocks: PromptBlock[]; drafts: EventDraft[] };
 
@@ -36,9 +35,24 @@ export function injectTurn(options: {
   const drafts: EventDraft[] = [];
   for (const injector of injectors) {
     // Every-turn instructions went into the session's bundle; recorded at the level they reached.
-    if (injector.when === 'every_turn' && injector.instructions.trim() !== '' && (appendLevel?.kind === 'system-added' || appendLevel?.kind === 'developer')) {
+    if (
+      injector.when === 'every_turn' &&
+      injector.instructions.trim() !== '' &&
+      (appendLevel?.kind === 'system-added' || appendLevel?.kind === 'developer')
+    ) {
       const text = injector.instructions.trim();
-      drafts.push({ type: 'context.injected', payload: { turnId, injector: injector.name, timing: injector.when, origin: injector.origin, level: appendLevel.kind === 'developer' ? 'developer' : 'system', sha256: sha256Hex(text), text } });
+      drafts.push({
+        type: 'context.injected',
+        payload: {
+          turnId,
+          injector: injector.name,
+          timing: injector.when,
+          origin: injector.origin,
+          level: appendLevel.kind === 'developer' ? 'developer' : 'system',
+          sha256: sha256Hex(text),
+          text,
+        },
+      });
     }
     const text = perTurnText(injector, { first, message });
     if (text === null) {
@@ -56,7 +70,19 @@ export function injectTurn(options: {
         `it does not take embedded context in a prompt (promptCapabilities.embeddedContext); in Instructions, let per-turn context reach ${agentName} as labelled text, or deselect the injector`,
       );
     }
-    drafts.push({ type: 'context.injected', payload: { turnId, injector: injector.name, timing: injector.when, origin: injector.origin, level: embeddedContext ? 'per-turn resource' : 'per-turn text', sha256: sha256Hex(text), text, uri } });
+    drafts.push({
+      type: 'context.injected',
+      payload: {
+        turnId,
+        injector: injector.name,
+        timing: injector.when,
+        origin: injector.origin,
+        level: embeddedContext ? 'per-turn resource' : 'per-turn text',
+        sha256: sha256Hex(text),
+        text,
+        uri,
+      },
+    });
   }
   return { blocks, drafts };
 }

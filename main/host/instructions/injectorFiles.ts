@@ -8,7 +8,15 @@ import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readTextAtMostSync } from '../files/boundedRead.js';
 import { isInside } from '../files/isInside.js';
-import { compileMatch, injectorManifestSchema, injectorNameSchema, MANIFEST_KEYS, type BrokenInjector, type Injector, type InjectorOrigin } from '../../../app/instructions/injectors.js';
+import {
+  compileMatch,
+  injectorManifestSchema,
+  injectorNameSchema,
+  MANIFEST_KEYS,
+  type BrokenInjector,
+  type Injector,
+  type InjectorOrigin,
+} from '../../../app/instructions/injectors.js';
 
 /** The largest file an injector may name. */
 export const MAX_INJECTOR_FILE_BYTES = 64 * 1024;
@@ -86,7 +94,12 @@ export function snapshotReader(files: Readonly<Record<string, string>>): Injecto
  * Parses one injector folder named `dirName`. A manifest's unknown keys (tools, permissions,
  * code…) are listed as ignored and contribute nothing.
  */
-export function parseInjector(dirName: string, origin: InjectorOrigin, folder: string, files: InjectorFileReader): Injector | BrokenInjector {
+export function parseInjector(
+  dirName: string,
+  origin: InjectorOrigin,
+  folder: string,
+  files: InjectorFileReader,
+): Injector | BrokenInjector {
   const broken = (problem: string): BrokenInjector => ({ name: dirName, origin, folder, problem });
   try {
     if (files.has(MANIFEST)) {
@@ -104,9 +117,13 @@ export function parseInjector(dirName: string, origin: InjectorOrigin, folder: s
       }
       const record = raw as Record<string, unknown>;
       const ignored = Object.keys(record).filter((key) => !(MANIFEST_KEYS as readonly string[]).includes(key));
-      const parsed = injectorManifestSchema.safeParse(Object.fromEntries(MANIFEST_KEYS.filter((key) => key in record).map((key) => [key, record[key]])));
+      const parsed = injectorManifestSchema.safeParse(
+        Object.fromEntries(MANIFEST_KEYS.filter((key) => key in record).map((key) => [key, record[key]])),
+      );
       if (!parsed.success) {
-        throw new InjectorFileProblem(`"${MANIFEST}": ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'manifest'}: ${issue.message}`).join('; ')}`);
+        throw new InjectorFileProblem(
+          `"${MANIFEST}": ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'manifest'}: ${issue.message}`).join('; ')}`,
+        );
       }
       const manifest = parsed.data;
       try {
@@ -116,13 +133,33 @@ export function parseInjector(dirName: string, origin: InjectorOrigin, folder: s
       }
       const instructions = manifest.instructions === undefined ? '' : files.read(manifest.instructions);
       const context = manifest.context.map((file) => ({ file, text: files.read(file) }));
-      return { name: manifest.name, description: manifest.description, when: manifest.when, match: manifest.match ?? null, origin, folder, instructions, context, ignored };
+      return {
+        name: manifest.name,
+        description: manifest.description,
+        when: manifest.when,
+        match: manifest.match ?? null,
+        origin,
+        folder,
+        instructions,
+        context,
+        ignored,
+      };
     }
     if (files.has(STATIC)) {
       if (!injectorNameSchema.safeParse(dirName).success) {
         throw new InjectorFileProblem(`the folder name "${dirName}" is not a usable injector name (letters, digits, ".", "_" and "-")`);
       }
-      return { name: dirName, description: '', when: 'every_turn', match: null, origin, folder, instructions: files.read(STATIC), context: [], ignored: [] };
+      return {
+        name: dirName,
+        description: '',
+        when: 'every_turn',
+        match: null,
+        origin,
+        folder,
+        instructions: files.read(STATIC),
+        context: [],
+        ignored: [],
+      };
     }
     return broken(`the folder has neither ${MANIFEST} nor ${STATIC}`);
   } catch (error) {
@@ -148,7 +185,13 @@ export function snapshotInjectors(parent: string, boundary: string): InjectorSna
     return [];
   }
   if (!isInside(boundary, real)) {
-    return [{ dir: path.basename(parent), files: {}, problem: `"${path.relative(boundary, parent)}" leads outside ${boundary} (through a symbolic link); Baton does not follow it` }];
+    return [
+      {
+        dir: path.basename(parent),
+        files: {},
+        problem: `"${path.relative(boundary, parent)}" leads outside ${boundary} (through a symbolic link); Baton does not follow it`,
+      },
+    ];
   }
   const snapshots: InjectorSnapshot[] = [];
   for (const entry of readdirSync(real, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -163,12 +206,20 @@ export function snapshotInjectors(parent: string, boundary: string): InjectorSna
       continue;
     }
     if (!isInside(real, target)) {
-      snapshots.push({ dir: entry.name, files: {}, problem: `"${entry.name}" leads outside the folder's injectors (through a symbolic link); Baton does not follow it` });
+      snapshots.push({
+        dir: entry.name,
+        files: {},
+        problem: `"${entry.name}" leads outside the folder's injectors (through a symbolic link); Baton does not follow it`,
+      });
       continue;
     }
     const reader = diskReader(target);
     const parsed = parseInjector(entry.name, 'folder', target, reader);
-    snapshots.push({ dir: entry.name, files: Object.fromEntries(reader.files), ...('problem' in parsed ? { problem: parsed.problem } : {}) });
+    snapshots.push({
+      dir: entry.name,
+      files: Object.fromEntries(reader.files),
+      ...('problem' in parsed ? { problem: parsed.problem } : {}),
+    });
   }
   return snapshots;
 }

@@ -22,7 +22,6 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.dispose()));
 });
 
-
 function read(dir: string): Injector | BrokenInjector {
   return parseInjector(path.basename(dir), 'data', dir, diskReader(dir));
 }
@@ -30,12 +29,28 @@ function read(dir: string): Injector | BrokenInjector {
 describe('an injector folder', () => {
   it('with only INSTRUCTIONS.md is a static every-turn injector named by its folder', () => {
     const dir = writeInjector(tempDir('injectors'), 'house-style', { 'INSTRUCTIONS.md': 'Use British spelling.' });
-    expect(read(dir)).toMatchObject({ name: 'house-style', when: 'every_turn', instructions: 'Use British spelling.', context: [], ignored: [] });
+    expect(read(dir)).toMatchObject({
+      name: 'house-style',
+      when: 'every_turn',
+      instructions: 'Use British spelling.',
+      context: [],
+      ignored: [],
+    });
   });
 
   it('reads its manifest as data: the files it names, and nothing from keys Baton does not know (tools, permissions, code)', () => {
     const dir = writeInjector(tempDir('injectors'), 'api', {
-      'manifest.json': { name: 'api', description: 'API notes', when: 'on_input', match: '\\bapi\\b', instructions: 'rules.md', context: ['docs/endpoints.md'], tools: [{ name: 'rm' }], permissions: { allow: '*' }, code: 'index.js' },
+      'manifest.json': {
+        name: 'api',
+        description: 'API notes',
+        when: 'on_input',
+        match: '\\bapi\\b',
+        instructions: 'rules.md',
+        context: ['docs/endpoints.md'],
+        tools: [{ name: 'rm' }],
+        permissions: { allow: '*' },
+        code: 'index.js',
+      },
       'rules.md': 'Follow the API rules.',
       'docs/endpoints.md': 'GET /items',
       'index.js': 'process.exit(1)',
@@ -101,7 +116,10 @@ async function ask(host: Host, conversationId: string, text: string) {
   const { turnId } = host.turns.send(conversationId, text);
   await host.turns.idle();
   const state = transcript(host, conversationId);
-  const reply = state.items.filter((item) => item.kind === 'agent' && item.turnId === turnId).map((item) => (item.kind === 'agent' ? item.text : '')).join('');
+  const reply = state.items
+    .filter((item) => item.kind === 'agent' && item.turnId === turnId)
+    .map((item) => (item.kind === 'agent' ? item.text : ''))
+    .join('');
   return { state, turnId, reply, status: state.turns[turnId]?.status };
 }
 
@@ -112,15 +130,32 @@ describe('injectors in a conversation with the fake agent', () => {
   it('first_turn context travels as an embedded resource on turn 1 only; on_input only on matching turns; each is recorded apart', async () => {
     const { host, dataDir } = openHost({ embeddedContext: true });
     const mine = personInjectorFolder(dataDir);
-    writeInjector(mine, 'onboarding', { 'manifest.json': { name: 'onboarding', when: 'first_turn', instructions: 'intro.md', context: ['map.md'] }, 'intro.md': 'FIRST-TURN-MARKER', 'map.md': 'src/ holds the code' });
-    writeInjector(mine, 'deploys', { 'manifest.json': { name: 'deploys', when: 'on_input', match: '\\bdeploy\\b', instructions: 'deploy.md' }, 'deploy.md': 'ON-INPUT-MARKER' });
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, { names: ['onboarding', 'deploys'], off: false });
+    writeInjector(mine, 'onboarding', {
+      'manifest.json': { name: 'onboarding', when: 'first_turn', instructions: 'intro.md', context: ['map.md'] },
+      'intro.md': 'FIRST-TURN-MARKER',
+      'map.md': 'src/ holds the code',
+    });
+    writeInjector(mine, 'deploys', {
+      'manifest.json': { name: 'deploys', when: 'on_input', match: '\\bdeploy\\b', instructions: 'deploy.md' },
+      'deploy.md': 'ON-INPUT-MARKER',
+    });
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, {
+      names: ['onboarding', 'deploys'],
+      off: false,
+    });
 
     const first = await ask(host, conversationId, 'blocks? hello');
     expect(first.status).toBe('completed');
     const firstBlocks = blocksOf(first.reply);
     expect(firstBlocks).toEqual([
-      { type: 'resource', resource: { uri: injectorUri('onboarding', 1), mimeType: 'text/markdown', text: 'FIRST-TURN-MARKER\n\n## map.md\n\nsrc/ holds the code' } },
+      {
+        type: 'resource',
+        resource: {
+          uri: injectorUri('onboarding', 1),
+          mimeType: 'text/markdown',
+          text: 'FIRST-TURN-MARKER\n\n## map.md\n\nsrc/ holds the code',
+        },
+      },
       { type: 'text', text: 'blocks? hello' },
     ]);
 
@@ -149,14 +184,24 @@ describe('injectors in a conversation with the fake agent', () => {
   it('every_turn instructions join the session bundle (system level) on every turn and are recorded so', async () => {
     const { host, dataDir } = openHost({ sessionInstructions: true, embeddedContext: true });
     writeInjector(personInjectorFolder(dataDir), 'tone', { 'INSTRUCTIONS.md': 'EVERY-TURN-MARKER' });
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, { names: ['tone'], off: false });
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, {
+      names: ['tone'],
+      off: false,
+    });
     for (const turn of [1, 2]) {
       const { reply, state, turnId } = await ask(host, conversationId, 'instructions?');
       expect(JSON.parse(reply.replace(/^Instructions: /, ''))).toMatchObject({ append: expect.stringContaining('EVERY-TURN-MARKER') });
-      expect(state.items.find((item) => item.kind === 'injected' && item.turnId === turnId), `turn ${turn}`).toMatchObject({ injector: 'tone', timing: 'every_turn', level: 'system', text: 'EVERY-TURN-MARKER' });
+      expect(
+        state.items.find((item) => item.kind === 'injected' && item.turnId === turnId),
+        `turn ${turn}`,
+      ).toMatchObject({ injector: 'tone', timing: 'every_turn', level: 'system', text: 'EVERY-TURN-MARKER' });
     }
     const started = host.store.readEvents(conversationId).events.filter((event) => event.type === 'turn.started');
-    expect(started.map((event) => (event.type === 'turn.started' ? event.payload.instructionSources?.find((source) => source.source === 'injector')?.name : undefined))).toEqual(['tone', 'tone']);
+    expect(
+      started.map((event) =>
+        event.type === 'turn.started' ? event.payload.instructionSources?.find((source) => source.source === 'injector')?.name : undefined,
+      ),
+    ).toEqual(['tone', 'tone']);
     // The switch turns them all off from the next turn.
     host.conversations.setInjectors(conversationId, { names: ['tone'], off: true });
     const off = await ask(host, conversationId, 'instructions?');
@@ -166,50 +211,88 @@ describe('injectors in a conversation with the fake agent', () => {
   it('an unknown or vanished name fails the turn with the typed error naming it, before any agent starts', async () => {
     const { host, dataDir } = openHost({ embeddedContext: true });
     const dir = writeInjector(personInjectorFolder(dataDir), 'brief', { 'INSTRUCTIONS.md': 'Be brief.' });
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, { names: ['brief', 'no-such-injector'], off: false });
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, {
+      names: ['brief', 'no-such-injector'],
+      off: false,
+    });
     const unknown = await ask(host, conversationId, 'hello');
     expect(unknown.status).toBe('failed');
-    expect(unknown.state.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', error: { code: 'InjectorUnavailable', details: { name: 'no-such-injector' } } });
+    expect(unknown.state.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      severity: 'error',
+      error: { code: 'InjectorUnavailable', details: { name: 'no-such-injector' } },
+    });
     expect(fakeAgentProcesses(dataDir)).toEqual([]);
     host.conversations.setInjectors(conversationId, { names: ['brief'], off: false });
     rmSync(dir, { recursive: true });
     const vanished = await ask(host, conversationId, 'hello');
-    expect(vanished.state.items.at(-1)).toMatchObject({ kind: 'notice', error: { code: 'InjectorUnavailable', details: { name: 'brief' } } });
+    expect(vanished.state.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      error: { code: 'InjectorUnavailable', details: { name: 'brief' } },
+    });
     expect(fakeAgentProcesses(dataDir)).toEqual([]);
   });
 
   it('an injector whose manifest names a file outside its folder fails the turn, naming the file', async () => {
     const { host, dataDir } = openHost({ embeddedContext: true });
-    writeInjector(personInjectorFolder(dataDir), 'escape', { 'manifest.json': { name: 'escape', when: 'every_turn', context: ['../../baton.db'] } });
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, { names: ['escape'], off: false });
+    writeInjector(personInjectorFolder(dataDir), 'escape', {
+      'manifest.json': { name: 'escape', when: 'every_turn', context: ['../../baton.db'] },
+    });
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, {
+      names: ['escape'],
+      off: false,
+    });
     const { status, state } = await ask(host, conversationId, 'hello');
     expect(status).toBe('failed');
-    expect(state.items.at(-1)).toMatchObject({ error: { code: 'InjectorUnavailable', message: expect.stringContaining('"../../baton.db" climbs out') } });
+    expect(state.items.at(-1)).toMatchObject({
+      error: { code: 'InjectorUnavailable', message: expect.stringContaining('"../../baton.db" climbs out') },
+    });
   });
 
   it('per-turn context for an agent without embedded context is refused, unless the person lets it travel as labelled text', async () => {
     const { host, dataDir } = openHost();
-    writeInjector(personInjectorFolder(dataDir), 'kickoff', { 'manifest.json': { name: 'kickoff', when: 'on_input', instructions: 'k.md' }, 'k.md': 'KICKOFF-MARKER' });
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, { names: ['kickoff'], off: false });
+    writeInjector(personInjectorFolder(dataDir), 'kickoff', {
+      'manifest.json': { name: 'kickoff', when: 'on_input', instructions: 'k.md' },
+      'k.md': 'KICKOFF-MARKER',
+    });
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', undefined, undefined, {
+      names: ['kickoff'],
+      off: false,
+    });
     const refused = await ask(host, conversationId, 'blocks?');
     expect(refused.status).toBe('failed');
-    expect(refused.state.items.at(-1)).toMatchObject({ error: { code: 'UnsupportedInput', details: { agentName: 'Fake', input: 'context from the injector "kickoff"' } } });
+    expect(refused.state.items.at(-1)).toMatchObject({
+      error: { code: 'UnsupportedInput', details: { agentName: 'Fake', input: 'context from the injector "kickoff"' } },
+    });
     expect(refused.reply).toBe('');
 
     host.instructions.setAgent(FAKE_AGENT_ID, { contextAsText: true });
     const allowed = await ask(host, conversationId, 'blocks?');
     const blocks = blocksOf(allowed.reply);
     expect(blocks).toHaveLength(2);
-    expect(blocks[0]).toMatchObject({ type: 'text', text: expect.stringMatching(new RegExp(`^<injected-context source="${injectorUri('kickoff', 2)}">[\\s\\S]*KICKOFF-MARKER[\\s\\S]*</injected-context>$`)) });
+    expect(blocks[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringMatching(
+        new RegExp(`^<injected-context source="${injectorUri('kickoff', 2)}">[\\s\\S]*KICKOFF-MARKER[\\s\\S]*</injected-context>$`),
+      ),
+    });
     expect(allowed.state.items.find((item) => item.kind === 'injected')).toMatchObject({ level: 'per-turn text' });
   });
 
   it('known secrets are redacted from injector output before it is sent or recorded', async () => {
     const marker = 'INJECTOR-SECRET-5be1d0c9';
     const { host, dataDir } = openHost({ embeddedContext: true });
-    host.toolbox.addServer({ name: 'vault', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: marker, secret: true }] });
+    host.toolbox.addServer({
+      name: 'vault',
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: [{ name: 'Authorization', value: marker, secret: true }],
+    });
     const work = tempDir('work');
-    writeInjector(path.join(work, '.agents', 'instructions'), 'leaky', { 'manifest.json': { name: 'leaky', when: 'first_turn', context: ['env.md'] }, 'env.md': `token=${marker}` });
+    writeInjector(path.join(work, '.agents', 'instructions'), 'leaky', {
+      'manifest.json': { name: 'leaky', when: 'first_turn', context: ['env.md'] },
+      'env.md': `token=${marker}`,
+    });
     const projects = host.instructions.projects;
     projects.trust(work, projects.read(work).sha256!);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work, '', undefined, [], { names: ['leaky'], off: false });

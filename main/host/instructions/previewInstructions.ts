@@ -33,7 +33,14 @@ export function previewInstructions(options: {
   const { available } = options;
   const selectedNames = options.injectors.off ? [] : options.injectors.names;
   const selected = selectedNames.flatMap((name) => available.injectors.filter((injector) => injector.name === name));
-  const composed = settings.compose({ conversation, person, agentId: adapter.agentId, injectors: selected, ...(options.profile ? { profile: options.profile } : {}), ...(cwd ? { cwd } : {}) });
+  const composed = settings.compose({
+    conversation,
+    person,
+    agentId: adapter.agentId,
+    injectors: selected,
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(cwd ? { cwd } : {}),
+  });
   const folder = cwd ? settings.projects.read(cwd) : null;
   const saved = settings.profile(adapter.agentId);
   const agentSettings = settings.agent(adapter.agentId);
@@ -45,9 +52,20 @@ export function previewInstructions(options: {
         ? { kind: 'off', reason: 'a later replacement wins over this one' }
         : (plan.levels[part.intent] ?? { kind: 'refused', reason: 'no channel' });
     const sourceName = part.source === 'injector' ? `Injector "${part.name ?? ''}" (every turn)` : SOURCE_NAMES[part.source];
-    return { source: part.source, sourceName, ...(part.name !== undefined ? { name: part.name } : {}), intent: part.intent, text: part.text, level, label: levelLabel(level), sha256: composed.sources[index]?.sha256 ?? '' };
+    return {
+      source: part.source,
+      sourceName,
+      ...(part.name !== undefined ? { name: part.name } : {}),
+      intent: part.intent,
+      text: part.text,
+      level,
+      label: levelLabel(level),
+      sha256: composed.sources[index]?.sha256 ?? '',
+    };
   });
-  const perTurn = selected.flatMap((injector) => perTurnPart(injector, adapter.displayName, agentSettings.contextAsText, options.embeddedContext));
+  const perTurn = selected.flatMap((injector) =>
+    perTurnPart(injector, adapter.displayName, agentSettings.contextAsText, options.embeddedContext),
+  );
   return {
     agentId: adapter.agentId,
     agentName: adapter.displayName,
@@ -68,8 +86,17 @@ export function previewInstructions(options: {
       broken: [
         ...available.broken.map((entry) => ({ ...entry, selected: options.injectors.names.includes(entry.name) })),
         ...options.injectors.names
-          .filter((name) => !available.injectors.some((injector) => injector.name === name) && !available.broken.some((entry) => entry.name === name))
-          .map((name) => ({ name, origin: 'data' as const, folder: '', problem: 'no injector of that name can be found any more', selected: true })),
+          .filter(
+            (name) =>
+              !available.injectors.some((injector) => injector.name === name) && !available.broken.some((entry) => entry.name === name),
+          )
+          .map((name) => ({
+            name,
+            origin: 'data' as const,
+            folder: '',
+            problem: 'no injector of that name can be found any more',
+            selected: true,
+          })),
       ],
       off: options.injectors.off,
     },
@@ -82,7 +109,20 @@ export function previewInstructions(options: {
     refusal: plan.refusal ? plan.refusal.reason : null,
     profile: { text: saved.text, intent: saved.intent, revision: saved.revision },
     project: folder
-      ? { state: folder.state, folder: folder.folder, text: folder.text, sha256: folder.sha256, problem: folder.problem, trustedText: folder.trusted?.text ?? null, injectors: folder.injectors.map((entry) => ({ dir: entry.dir, files: Object.entries(entry.files).map(([file, text]) => ({ file, text })), problem: entry.problem ?? null })), changes: folder.changes }
+      ? {
+          state: folder.state,
+          folder: folder.folder,
+          text: folder.text,
+          sha256: folder.sha256,
+          problem: folder.problem,
+          trustedText: folder.trusted?.text ?? null,
+          injectors: folder.injectors.map((entry) => ({
+            dir: entry.dir,
+            files: Object.entries(entry.files).map(([file, text]) => ({ file, text })),
+            problem: entry.problem ?? null,
+          })),
+          changes: folder.changes,
+        }
       : { state: 'none', folder: null, text: null, sha256: null, problem: null, trustedText: null, injectors: [], changes: [] },
   };
 }
@@ -90,7 +130,12 @@ export function previewInstructions(options: {
 const WHEN: Record<Injector['when'], string> = { first_turn: 'the first turn only', every_turn: 'every turn', on_input: 'every turn' };
 
 /** What one injector gives single turns, and how it would travel to this agent. */
-function perTurnPart(injector: Injector, agentName: string, contextAsText: boolean, embeddedContext: boolean | undefined): InstructionPreview['perTurn'] {
+function perTurnPart(
+  injector: Injector,
+  agentName: string,
+  contextAsText: boolean,
+  embeddedContext: boolean | undefined,
+): InstructionPreview['perTurn'] {
   const text = perTurnContent(injector);
   if (text === null) {
     return [];
@@ -100,7 +145,10 @@ function perTurnPart(injector: Injector, agentName: string, contextAsText: boole
     embeddedContext === false
       ? contextAsText
         ? { kind: 'per-turn', as: 'text' }
-        : { kind: 'refused', reason: `${agentName} does not take embedded context; allow per-turn context as labelled text for it below, or deselect the injector` }
+        : {
+            kind: 'refused',
+            reason: `${agentName} does not take embedded context; allow per-turn context as labelled text for it below, or deselect the injector`,
+          }
       : { kind: 'per-turn', as: 'resource', ...(embeddedContext === undefined ? { unverified: true } : {}) };
   return [{ name: injector.name, timing: injector.when, when, text, level, label: levelLabel(level), sha256: sha256Hex(text) }];
 }

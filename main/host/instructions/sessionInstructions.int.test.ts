@@ -29,45 +29,66 @@ function transcript(host: Host, conversationId: string): TranscriptState {
 }
 
 /** Sends `text`, waits, and returns the agent's reply and the turn's recorded digest. */
-async function ask(host: Host, conversationId: string, text: string): Promise<{ reply: string; sha256: string | undefined; state: TranscriptState }> {
+async function ask(
+  host: Host,
+  conversationId: string,
+  text: string,
+): Promise<{ reply: string; sha256: string | undefined; state: TranscriptState }> {
   const { turnId } = host.turns.send(conversationId, text);
   await host.turns.idle();
   const state = transcript(host, conversationId);
-  const reply = state.items.filter((item) => item.kind === 'agent' && item.turnId === turnId).map((item) => (item.kind === 'agent' ? item.text : '')).join('');
-  const started = host.store.readEvents(conversationId).events.find((event) => event.type === 'turn.started' && event.payload.turnId === turnId);
+  const reply = state.items
+    .filter((item) => item.kind === 'agent' && item.turnId === turnId)
+    .map((item) => (item.kind === 'agent' ? item.text : ''))
+    .join('');
+  const started = host.store
+    .readEvents(conversationId)
+    .events.find((event) => event.type === 'turn.started' && event.payload.turnId === turnId);
   return { reply, sha256: started?.type === 'turn.started' ? started.payload.instructionsSha256 : undefined, state };
 }
 
 const deliveredOf = (reply: string): unknown => JSON.parse(reply.replace(/^Instructions: /, ''));
 
-describe('instructions for an agent that advertises Baton\'s extension', () => {
-  it('gets the bundle on session/new: the replacement, then the additions and Baton\'s note', async () => {
+describe("instructions for an agent that advertises Baton's extension", () => {
+  it("gets the bundle on session/new: the replacement, then the additions and Baton's note", async () => {
     const host = open({ sessionInstructions: true });
     host.instructions.setPerson({ text: 'Answer in French.', intent: 'append' });
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'You are a careful reviewer.', intent: 'replace' });
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', {
+      text: 'You are a careful reviewer.',
+      intent: 'replace',
+    });
     const { reply } = await ask(host, conversationId, 'instructions?');
     expect(deliveredOf(reply)).toEqual({ replace: 'You are a careful reviewer.', append: `Answer in French.\n\n${BATON_FRAGMENT}` });
   });
 
-  it('BATON_NO_SYSTEM_PROMPT_APPEND=1 leaves Baton\'s note out', async () => {
+  it("BATON_NO_SYSTEM_PROMPT_APPEND=1 leaves Baton's note out", async () => {
     const host = open({ sessionInstructions: true }, { ...definedEnv(process.env), BATON_NO_SYSTEM_PROMPT_APPEND: '1' });
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'Be brief.', intent: 'append' });
     expect(deliveredOf((await ask(host, conversationId, 'instructions?')).reply)).toEqual({ replace: null, append: 'Be brief.' });
   });
 
-  it.each(['--append-system-prompt=mine', '--append-system-prompt', '--append-system-prompt-file=/tmp/mine.md', '--append-system-prompt-file'])(
-    'never adds a second prompt over the person\'s own %s: that part is refused, a replacement still goes',
-    async (flag) => {
-      const host = open({ sessionInstructions: true, extraArgs: flag.includes('=') ? [flag] : [flag, 'mine'] });
-      const refused = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'Add this.', intent: 'append' });
-      const { state } = await ask(host, refused.conversationId, 'instructions?');
-      expect(state.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', error: { code: 'UnsupportedInput', message: expect.stringContaining(`your own ${flag.split('=')[0]} in its arguments is in force`) } });
+  it.each([
+    '--append-system-prompt=mine',
+    '--append-system-prompt',
+    '--append-system-prompt-file=/tmp/mine.md',
+    '--append-system-prompt-file',
+  ])("never adds a second prompt over the person's own %s: that part is refused, a replacement still goes", async (flag) => {
+    const host = open({ sessionInstructions: true, extraArgs: flag.includes('=') ? [flag] : [flag, 'mine'] });
+    const refused = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'Add this.', intent: 'append' });
+    const { state } = await ask(host, refused.conversationId, 'instructions?');
+    expect(state.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      severity: 'error',
+      error: { code: 'UnsupportedInput', message: expect.stringContaining(`your own ${flag.split('=')[0]} in its arguments is in force`) },
+    });
 
-      const replaced = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'Replace with this.', intent: 'replace' });
-      // Baton's own note is not added either: the person's own addition is in force.
-      expect(deliveredOf((await ask(host, replaced.conversationId, 'instructions?')).reply)).toEqual({ replace: `Replace with this.\n\n${BATON_FRAGMENT}`, append: null });
-    },
-  );
+    const replaced = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'Replace with this.', intent: 'replace' });
+    // Baton's own note is not added either: the person's own addition is in force.
+    expect(deliveredOf((await ask(host, replaced.conversationId, 'instructions?')).reply)).toEqual({
+      replace: `Replace with this.\n\n${BATON_FRAGMENT}`,
+      append: null,
+    });
+  });
 
   it('records the digest on every turn; it changes only when an instruction changes, and the next turn runs under the new bundle', async () => {
     const host = open({ sessionInstructions: true });
@@ -93,7 +114,11 @@ describe('instructions for an agent that does not advertise a channel', () => {
     const host = open();
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'), '', { text: 'Be brief.', intent: 'append' });
     const { state } = await ask(host, conversationId, 'instructions?');
-    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', severity: 'error', error: { code: 'UnsupportedInput', details: { agentName: 'Fake', input: 'instructions to add to its prompt' } } });
+    expect(state.items.at(-1)).toMatchObject({
+      kind: 'notice',
+      severity: 'error',
+      error: { code: 'UnsupportedInput', details: { agentName: 'Fake', input: 'instructions to add to its prompt' } },
+    });
     expect(state.session).toBeNull();
 
     const plain = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
@@ -123,7 +148,9 @@ describe("an agent's profile", () => {
     expect(deliveredOf(second.reply)).toMatchObject({ append: expect.stringContaining('Profile two.') });
     const revisions = host.store
       .readEvents(conversationId)
-      .events.flatMap((event) => (event.type === 'turn.started' ? [event.payload.instructionSources?.find((source) => source.source === 'profile')?.revision] : []));
+      .events.flatMap((event) =>
+        event.type === 'turn.started' ? [event.payload.instructionSources?.find((source) => source.source === 'profile')?.revision] : [],
+      );
     expect(revisions).toEqual([1, 2]);
   });
 });

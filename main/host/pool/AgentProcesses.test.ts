@@ -39,7 +39,10 @@ describe('updates for sessions with no handler', () => {
     }
     const delivered: string[] = [];
     for (let index = 0; index < 1000; index += 1) {
-      agent.register(`id-${index}`, { onUpdate: () => delivered.push(`id-${index}`), requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) });
+      agent.register(`id-${index}`, {
+        onUpdate: () => delivered.push(`id-${index}`),
+        requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+      });
     }
     expect(delivered).toHaveLength(32);
     expect(lines.length).toBe(1000 - 32);
@@ -51,7 +54,11 @@ describe('updates for sessions with no handler', () => {
     agent.handlers.onUnrouted?.('s1', chunk('one'));
     agent.handlers.onUnrouted?.('s1', chunk('two'));
     const seen: string[] = [];
-    agent.register('s1', { onUpdate: (update) => seen.push(update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? update.content.text : '?'), requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }) });
+    agent.register('s1', {
+      onUpdate: (update) =>
+        seen.push(update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? update.content.text : '?'),
+      requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+    });
     expect(seen).toEqual(['one', 'two']);
   });
 });

@@ -6,7 +6,13 @@
  * and its state database) is never started a second time while one of it runs.
  */
 import { UnsupportedInputError } from '../../../app/errors.js';
-import type { AgentConnection, AgentConnectionHandlers, InitializeResponse, SessionHandlers, SessionUpdate } from '../acp/AgentConnection.js';
+import type {
+  AgentConnection,
+  AgentConnectionHandlers,
+  InitializeResponse,
+  SessionHandlers,
+  SessionUpdate,
+} from '../acp/AgentConnection.js';
 
 /** How many updates are kept for a session whose handlers are not registered yet. */
 const UNROUTED_LIMIT = 2_000;
@@ -328,11 +334,25 @@ export class AgentProcesses {
         return [];
       }
       const state = !agent.started ? 'starting' : agent.ending ? 'ending' : 'running';
-      return [{ agentId: agent.agentId, agentName: agent.agentName, key, pid: agent.started ? agent.connection.processGroupId : undefined, version: agent.started ? agent.version : undefined, sessions: agent.sessionCount, users: agent.users, state }];
+      return [
+        {
+          agentId: agent.agentId,
+          agentName: agent.agentName,
+          key,
+          pid: agent.started ? agent.connection.processGroupId : undefined,
+          version: agent.started ? agent.version : undefined,
+          sessions: agent.sessionCount,
+          users: agent.users,
+          state,
+        },
+      ];
     });
   }
 
-  /** Ends one process now (the person's Stop); its sessions hear it exit and start again with their next message. False: none runs under `key`. */
+  /**
+   * Ends one process now (the person's Stop); its sessions hear it exit and start again with their next message. False: none runs under
+   * `key`.
+   */
   async stop(key: string): Promise<boolean> {
     const agent = await this.entries.get(key)?.catch(() => undefined);
     if (!agent || agent.exited || agent.ending) {
@@ -365,11 +385,20 @@ export class AgentProcesses {
           await running.ended;
           continue;
         }
-        if (running && running.agentId === request.agentId && running.stateKey === exclusive.key && !running.exited && exclusive.applies(running.version)) {
+        if (
+          running &&
+          running.agentId === request.agentId &&
+          running.stateKey === exclusive.key &&
+          !running.exited &&
+          exclusive.applies(running.version)
+        ) {
           throw new UnsupportedInputError(
             request.agentName,
             'a second agent process',
-            `${request.agentName} ${running.version ?? ''} keeps its state in a database that one process holds, and it already runs for another conversation with another launch (other instructions on its command line or environment); finish that conversation's work and close it, or give this one the same instructions`.replace(/\s+/g, ' '),
+            `${request.agentName} ${running.version ?? ''} keeps its state in a database that one process holds, and it already runs for another conversation with another launch (other instructions on its command line or environment); finish that conversation's work and close it, or give this one the same instructions`.replace(
+              /\s+/g,
+              ' ',
+            ),
           );
         }
       }

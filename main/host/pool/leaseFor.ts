@@ -33,7 +33,9 @@ export function leaseFor(options: {
     agentId: adapter.agentId,
     agentName: adapter.displayName,
     executable,
-    ...(adapter.exclusiveState ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } } : {}),
+    ...(adapter.exclusiveState
+      ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } }
+      : {}),
     start: async (handlers) => {
       let folder: SessionFolder | undefined;
       const makeFolder = (): SessionFolder => {
@@ -45,7 +47,11 @@ export function leaseFor(options: {
       };
       try {
         const launch = binding.launch.materialize(makeFolder);
-        const connection = await AgentConnection.start({ agentName: adapter.displayName, launch, handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined } });
+        const connection = await AgentConnection.start({
+          agentName: adapter.displayName,
+          launch,
+          handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined },
+        });
         return { connection, cleanup: () => folder?.dispose() };
       } catch (error) {
         folder?.dispose();
@@ -54,4 +60,3 @@ export function leaseFor(options: {
     },
   });
 }
-

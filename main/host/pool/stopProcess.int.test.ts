@@ -22,10 +22,14 @@ describe('stopping an agent process', () => {
     const dataDir = tempDir('stop-process');
     registerFakeAgent(dataDir);
     host = new Host({ dataDir, env: definedEnv(process.env) });
-    const transcript = (conversationId: string): TranscriptState => reduceAll(emptyTranscript(conversationId), host!.store.readEvents(conversationId).events);
+    const transcript = (conversationId: string): TranscriptState =>
+      reduceAll(emptyTranscript(conversationId), host!.store.readEvents(conversationId).events);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('stop-process-work'));
     const turn = host.turns.send(conversationId, 'slow please');
-    await until(() => (transcript(conversationId).items.some((item) => item.kind === 'agent' && item.text.length > 0) ? true : undefined), 20_000);
+    await until(
+      () => (transcript(conversationId).items.some((item) => item.kind === 'agent' && item.text.length > 0) ? true : undefined),
+      20_000,
+    );
     const row = host.pool.table().find((candidate) => candidate.agentId === FAKE_AGENT_ID);
     expect(row?.pid).toBeDefined();
 

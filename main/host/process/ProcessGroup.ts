@@ -84,7 +84,10 @@ function startLifeline(pgid: number): ChildProcess | undefined {
     return undefined;
   }
   // Its own session (detached): a signal to the host's group, such as a terminal's, spares it.
-  const lifeline = spawn('/bin/sh', ['-c', LIFELINE_SCRIPT, 'baton-lifeline', String(pgid)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  const lifeline = spawn('/bin/sh', ['-c', LIFELINE_SCRIPT, 'baton-lifeline', String(pgid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
   lifeline.on('error', () => {
     // No shell: the group is still ended by dispose, only not after a crash.
   });

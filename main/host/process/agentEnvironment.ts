@@ -23,21 +23,26 @@ export type AgentEnvironmentOptions = {
 /** Reads the login shell's environment; undefined when there is none or it does not answer in time. */
 export function loginShellEnv(shell: string, timeoutMs: number): Promise<Env | undefined> {
   return new Promise((resolve) => {
-    execFile(shell, ['-ilc', `printf '%s\\n' '${MARKER}'; env`], { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => {
-      const start = stdout.indexOf(MARKER);
-      if (error || start < 0) {
-        resolve(undefined);
-        return;
-      }
-      const env: Record<string, string> = {};
-      for (const line of stdout.slice(start + MARKER.length).split('\n')) {
-        const equals = line.indexOf('=');
-        if (equals > 0) {
-          env[line.slice(0, equals)] = line.slice(equals + 1);
+    execFile(
+      shell,
+      ['-ilc', `printf '%s\\n' '${MARKER}'; env`],
+      { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 4 * 1024 * 1024 },
+      (error, stdout) => {
+        const start = stdout.indexOf(MARKER);
+        if (error || start < 0) {
+          resolve(undefined);
+          return;
         }
-      }
-      resolve(env);
-    });
+        const env: Record<string, string> = {};
+        for (const line of stdout.slice(start + MARKER.length).split('\n')) {
+          const equals = line.indexOf('=');
+          if (equals > 0) {
+            env[line.slice(0, equals)] = line.slice(equals + 1);
+          }
+        }
+        resolve(env);
+      },
+    );
   });
 }
 
@@ -69,7 +74,8 @@ export function shimFolders(home: string): string[] {
 export async function agentEnvironment(base: Env, options: AgentEnvironmentOptions): Promise<Env> {
   const home = options.home ?? base.HOME ?? os.homedir();
   const shell = base.SHELL;
-  const fromShell = options.askLoginShell && shell && process.platform !== 'win32' ? await loginShellEnv(shell, options.timeoutMs ?? 3_000) : undefined;
+  const fromShell =
+    options.askLoginShell && shell && process.platform !== 'win32' ? await loginShellEnv(shell, options.timeoutMs ?? 3_000) : undefined;
   const merged: Record<string, string> = { ...(fromShell ?? {}), ...base };
   const entries = [...(base.PATH ?? '').split(path.delimiter), ...(fromShell?.PATH ?? '').split(path.delimiter), ...shimFolders(home)];
   merged.PATH = [...new Set(entries.filter(Boolean))].join(path.delimiter);

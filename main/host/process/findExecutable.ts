@@ -7,14 +7,21 @@ import path from 'node:path';
  * path separator is checked as given. On Windows, PATH is split on ";", PATHEXT extensions are
  * tried (npm's `.cmd` shims), and no execute bit is required. `platform` is for tests.
  */
-export function findExecutable(command: string, env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string | undefined {
+export function findExecutable(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   const isWindows = platform === 'win32';
   const extensions = isWindows ? ['', ...(env.PATHEXT ?? env.Pathext ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
   const delimiter = isWindows ? ';' : ':';
   const candidates =
     command.includes('/') || (isWindows && command.includes('\\'))
       ? [path.resolve(command)]
-      : (env.PATH ?? env.Path ?? '').split(delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+      : (env.PATH ?? env.Path ?? '')
+          .split(delimiter)
+          .filter(Boolean)
+          .map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     for (const extension of extensions) {
       // Windows file names are case-insensitive; other systems need the extension's case as listed and in lower case.

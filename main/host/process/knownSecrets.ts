@@ -6,14 +6,32 @@
 import type { Env } from './env.js';
 
 /** Words of a setting's name that mark it as holding a secret (whole words: AUTHOR is not AUTH). */
-const SECRET_WORDS = new Set(['KEY', 'APIKEY', 'TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'PASS', 'PWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'AUTH', 'COOKIE', 'DSN']);
+const SECRET_WORDS = new Set([
+  'KEY',
+  'APIKEY',
+  'TOKEN',
+  'SECRET',
+  'PASSWORD',
+  'PASSWD',
+  'PASS',
+  'PWD',
+  'PASSPHRASE',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'AUTH',
+  'COOKIE',
+  'DSN',
+]);
 /** Whole names that hold credentials without saying so. */
 const SECRET_NAMES = /^(DATABASE_URL|.*_DATABASE_URL|.*_CONNECTION_STRING|.*_CONN_STR)$/;
 
 /** Names with a secret-looking word that are not secrets: the shell's working folders (`PWD` is also short for password). */
 const NOT_SECRETS = new Set(['PWD', 'OLDPWD']);
 
-/** True when a setting named `name` holds a secret: `OPENAI_API_KEY`, `DB_PASS`, `DB_PWD`, `DATABASE_URL`, `apiKey`; not `GIT_AUTHOR_NAME`, not `PWD`. */
+/**
+ * True when a setting named `name` holds a secret: `OPENAI_API_KEY`, `DB_PASS`, `DB_PWD`, `DATABASE_URL`, `apiKey`; not `GIT_AUTHOR_NAME`,
+ * not `PWD`.
+ */
 export function isSecretName(name: string): boolean {
   const upper = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
   if (NOT_SECRETS.has(upper)) {

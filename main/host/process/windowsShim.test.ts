@@ -29,7 +29,12 @@ describe('Windows .cmd shims', () => {
   });
 
   it('run through cmd.exe with every argument escaped; other launches are unchanged', () => {
-    const spec = { command: 'C:\\Program Files\\nodejs\\claude-agent-acp.cmd', args: ['--flag', 'a & calc', '50%'], env: { ComSpec: 'C:\\Windows\\system32\\cmd.exe' }, cwd: 'C:\\work' };
+    const spec = {
+      command: 'C:\\Program Files\\nodejs\\claude-agent-acp.cmd',
+      args: ['--flag', 'a & calc', '50%'],
+      env: { ComSpec: 'C:\\Windows\\system32\\cmd.exe' },
+      cwd: 'C:\\work',
+    };
     expect(windowsShimLaunch(spec, 'win32')).toEqual({
       ...spec,
       command: 'C:\\Windows\\system32\\cmd.exe',

@@ -73,35 +73,48 @@ describe('the data-folder lock', () => {
     expect(() => take(dataDir)).not.toThrow();
   });
 
-  it.skipIf(process.platform !== 'linux')('is free when its SIGKILLed holder is a zombie nobody reaps (kill(pid, 0) still succeeds) [needs Linux /proc]', async () => {
-    const dataDir = tempDir('lock-zombie');
-    // sh starts the holder in the background, then becomes `sleep`, which never reaps it.
-    const script = `${JSON.stringify(process.execPath)} ${nodeArgs(dataDir).map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ')} & exec sleep 600`;
-    const { lines } = await startHolder('/bin/sh', ['-c', script]);
-    const holderPid = Number(lines[0]!.split(' ')[1]);
-    process.kill(holderPid, 'SIGKILL');
-    await expect.poll(() => zombie(holderPid), { timeout: 5_000 }).toBe(true);
-    // The leader shows as a zombie a moment before the kernel has ended its other threads (and so
-    // closed its files, and its lock): the lock is free once that is done, however long the pid stays.
-    await expect.poll(() => {
-      try {
-        take(dataDir);
-        return true;
-      } catch (error) {
-        if (error instanceof DataDirInUseError) {
-          return false;
-        }
-        throw error;
-      }
-    }, { timeout: 5_000 }).toBe(true);
-    // The pid still answers a signal probe: exactly what a pid-based lock mistook for a live holder.
-    expect(zombie(holderPid)).toBe(true);
-    expect(() => process.kill(holderPid, 0)).not.toThrow();
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'is free when its SIGKILLed holder is a zombie nobody reaps (kill(pid, 0) still succeeds) [needs Linux /proc]',
+    async () => {
+      const dataDir = tempDir('lock-zombie');
+      // sh starts the holder in the background, then becomes `sleep`, which never reaps it.
+      const script = `${JSON.stringify(process.execPath)} ${nodeArgs(dataDir)
+        .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
+        .join(' ')} & exec sleep 600`;
+      const { lines } = await startHolder('/bin/sh', ['-c', script]);
+      const holderPid = Number(lines[0]!.split(' ')[1]);
+      process.kill(holderPid, 'SIGKILL');
+      await expect.poll(() => zombie(holderPid), { timeout: 5_000 }).toBe(true);
+      // The leader shows as a zombie a moment before the kernel has ended its other threads (and so
+      // closed its files, and its lock): the lock is free once that is done, however long the pid stays.
+      await expect
+        .poll(
+          () => {
+            try {
+              take(dataDir);
+              return true;
+            } catch (error) {
+              if (error instanceof DataDirInUseError) {
+                return false;
+              }
+              throw error;
+            }
+          },
+          { timeout: 5_000 },
+        )
+        .toBe(true);
+      // The pid still answers a signal probe: exactly what a pid-based lock mistook for a live holder.
+      expect(zombie(holderPid)).toBe(true);
+      expect(() => process.kill(holderPid, 0)).not.toThrow();
+    },
+  );
 
   it('ignores a pid file naming a live unrelated process (a reboot reused the pid)', () => {
     const dataDir = tempDir('lock-stale');
-    writeFileSync(path.join(dataDir, LOCK_FILE), JSON.stringify({ pid: process.ppid, hostname: 'this-host', startedAt: 'before the reboot' }));
+    writeFileSync(
+      path.join(dataDir, LOCK_FILE),
+      JSON.stringify({ pid: process.ppid, hostname: 'this-host', startedAt: 'before the reboot' }),
+    );
     expect(() => take(dataDir)).not.toThrow();
   });
 

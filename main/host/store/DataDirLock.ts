@@ -86,7 +86,9 @@ export class DataDirLock {
 function readHolder(file: string): Holder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
-    return typeof parsed.pid === 'number' ? { pid: parsed.pid, hostname: String(parsed.hostname ?? ''), startedAt: String(parsed.startedAt ?? '') } : undefined;
+    return typeof parsed.pid === 'number'
+      ? { pid: parsed.pid, hostname: String(parsed.hostname ?? ''), startedAt: String(parsed.startedAt ?? '') }
+      : undefined;
   } catch {
     return undefined;
   }

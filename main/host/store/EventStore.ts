@@ -6,7 +6,14 @@
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { ConcurrencyError, InvalidRequestError, NotFoundError, StoreError } from '../../../app/errors.js';
-import { EVENT_VERSION, parseDraft, type Envelope, type EventDraft, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
+import {
+  EVENT_VERSION,
+  parseDraft,
+  type Envelope,
+  type EventDraft,
+  type TranscriptEvent,
+  type UnknownEvent,
+} from '../../../app/events/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { conversationContextSchema, type ConversationContext } from '../../../app/transcript/context.js';
 import { openDatabase, type OpenOptions } from './openDatabase.js';
@@ -18,7 +25,14 @@ export { DATABASE_FILE } from './openDatabase.js';
 type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
 
 function toEnvelope(row: EventRow): Envelope {
-  return { conversationId: row.conversation_id, seq: row.seq, at: row.at, v: row.v, type: row.type, payload: JSON.parse(row.payload) as unknown };
+  return {
+    conversationId: row.conversation_id,
+    seq: row.seq,
+    at: row.at,
+    v: row.v,
+    type: row.type,
+    payload: JSON.parse(row.payload) as unknown,
+  };
 }
 
 /** How long after an import its search index is built (a search before that builds it at once). */
@@ -34,10 +48,7 @@ export class EventStore {
   private readonly statements;
 
   /** Opens (creating and migrating if needed) the database in `dataDir`. */
-  constructor(
-    dataDir: string,
-    options: OpenOptions & { now?: () => Date } = {},
-  ) {
+  constructor(dataDir: string, options: OpenOptions & { now?: () => Date } = {}) {
     this.db = openDatabase(dataDir, options);
     this.now = options.now ?? (() => new Date());
     this.projector = new Projector(this.db);
@@ -46,9 +57,15 @@ export class EventStore {
       insertEvent: this.db.prepare('INSERT INTO events (conversation_id, seq, at, v, type, payload) VALUES (?, ?, ?, ?, ?, ?)'),
       events: this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq'),
       eventsFrom: this.db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq >= ? ORDER BY seq'),
-      eventsPage: this.db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq >= ? ORDER BY seq LIMIT ?'),
-      nthLastTurn: this.db.prepare<[string, number], { start_seq: number }>('SELECT start_seq FROM turns WHERE conversation_id = ? ORDER BY start_seq DESC LIMIT 1 OFFSET ?'),
-      turnHolding: this.db.prepare<[string, number], { start_seq: number | null }>('SELECT MAX(start_seq) AS start_seq FROM turns WHERE conversation_id = ? AND start_seq <= ?'),
+      eventsPage: this.db.prepare<[string, number, number], EventRow>(
+        'SELECT * FROM events WHERE conversation_id = ? AND seq >= ? ORDER BY seq LIMIT ?',
+      ),
+      nthLastTurn: this.db.prepare<[string, number], { start_seq: number }>(
+        'SELECT start_seq FROM turns WHERE conversation_id = ? ORDER BY start_seq DESC LIMIT 1 OFFSET ?',
+      ),
+      turnHolding: this.db.prepare<[string, number], { start_seq: number | null }>(
+        'SELECT MAX(start_seq) AS start_seq FROM turns WHERE conversation_id = ? AND start_seq <= ?',
+      ),
       exists: this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM events WHERE conversation_id = ? LIMIT 1'),
       running: this.db.prepare<[], { summary: string }>("SELECT summary FROM conversations WHERE json_extract(summary, '$.running') = 1"),
       purgeEvents: this.db.prepare('DELETE FROM events WHERE conversation_id = ?'),
@@ -58,12 +75,16 @@ export class EventStore {
       purgeDocs: this.db.prepare('DELETE FROM search_docs WHERE conversation_id = ?'),
       purgeSessions: this.db.prepare('DELETE FROM agent_sessions WHERE conversation_id = ?'),
       purgeContext: this.db.prepare('DELETE FROM conversation_context WHERE conversation_id = ?'),
-      searchPending: this.db.prepare<[], { conversation_id: string; up_to_seq: number }>('SELECT conversation_id, up_to_seq FROM search_pending'),
+      searchPending: this.db.prepare<[], { conversation_id: string; up_to_seq: number }>(
+        'SELECT conversation_id, up_to_seq FROM search_pending',
+      ),
       putSearchPending: this.db.prepare('INSERT OR REPLACE INTO search_pending (conversation_id, up_to_seq) VALUES (?, ?)'),
       clearSearchPending: this.db.prepare('DELETE FROM search_pending WHERE conversation_id = ?'),
       setting: this.db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
       putSetting: this.db.prepare('INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)'),
-      sessionsOf: this.db.prepare<[string], { session_id: string; conversation_id: string }>('SELECT session_id, conversation_id FROM agent_sessions WHERE agent_id = ?'),
+      sessionsOf: this.db.prepare<[string], { session_id: string; conversation_id: string }>(
+        'SELECT session_id, conversation_id FROM agent_sessions WHERE agent_id = ?',
+      ),
     };
     // An import the last run did not get to index.
     if (this.statements.searchPending.all().length > 0) {
@@ -106,11 +127,14 @@ export class EventStore {
    * types kept). The envelopes must run from seq 1 without gaps and start with its creation.
    */
   importEnvelopes(conversationId: string, envelopes: Iterable<Envelope>): ConversationSummary {
-    return this.importRecords(conversationId, (function* () {
-      for (const envelope of envelopes) {
-        yield { envelope };
-      }
-    })());
+    return this.importRecords(
+      conversationId,
+      (function* () {
+        for (const envelope of envelopes) {
+          yield { envelope };
+        }
+      })(),
+    );
   }
 
   /**
@@ -119,7 +143,11 @@ export class EventStore {
    * not the creation all refuse the whole). A record's event, when the caller has read it already
    * (an import from a file), is not read again.
    */
-  importRecords(conversationId: string, records: Iterable<{ envelope: Envelope; event?: TranscriptEvent | UnknownEvent }>, options: { search?: 'now' | 'later' } = {}): ConversationSummary {
+  importRecords(
+    conversationId: string,
+    records: Iterable<{ envelope: Envelope; event?: TranscriptEvent | UnknownEvent }>,
+    options: { search?: 'now' | 'later' } = {},
+  ): ConversationSummary {
     const search = options.search ?? 'now';
     const summary = this.write(() => {
       if (this.statements.exists.get(conversationId)) {
@@ -137,11 +165,22 @@ export class EventStore {
         }
         const payload = JSON.stringify(envelope.payload);
         this.statements.insertEvent.run(conversationId, envelope.seq, envelope.at, envelope.v, envelope.type, payload);
-        whole.add(event ? { ...event, conversationId } : eventFromRow({ conversation_id: conversationId, seq: envelope.seq, at: envelope.at, v: envelope.v, type: envelope.type, payload }));
+        whole.add(
+          event
+            ? { ...event, conversationId }
+            : eventFromRow({
+                conversation_id: conversationId,
+                seq: envelope.seq,
+                at: envelope.at,
+                v: envelope.v,
+                type: envelope.type,
+                payload,
+              }),
+        );
       }
       const summary = expected === 0 ? undefined : whole.finish();
       if (!summary) {
-        throw new InvalidRequestError(expected === 0 ? 'The transcript has no events.' : 'The transcript\'s first event could not be read.');
+        throw new InvalidRequestError(expected === 0 ? 'The transcript has no events.' : "The transcript's first event could not be read.");
       }
       if (search === 'later') {
         this.statements.putSearchPending.run(conversationId, expected);
@@ -196,7 +235,12 @@ export class EventStore {
    * The tail of a transcript in whole turns: from the start of the `turns`-th last turn, or of
    * the turn holding `aroundSeq` if that is earlier. Seq 1 when the conversation is shorter.
    */
-  readTail(conversationId: string, turns: number, aroundSeq?: number, maxEvents?: number): { firstSeq: number; envelopes: Envelope[]; nextSeq: number | null } {
+  readTail(
+    conversationId: string,
+    turns: number,
+    aroundSeq?: number,
+    maxEvents?: number,
+  ): { firstSeq: number; envelopes: Envelope[]; nextSeq: number | null } {
     const start = this.statements.nthLastTurn.get(conversationId, turns - 1)?.start_seq;
     // A conversation with no more turns than asked for is read whole, with what preceded its first turn.
     const hasEarlierTurns = this.statements.nthLastTurn.get(conversationId, turns) !== undefined;
@@ -292,17 +336,25 @@ export class EventStore {
 
   /** The conversations not in the trash whose toolbox has the server, by title. */
   conversationsUsingServer(serverId: string): Array<{ conversationId: string; title: string }> {
-    const rows = this.db.prepare<[string], { conversation_id: string; context: string }>('SELECT conversation_id, context FROM conversation_context WHERE instr(context, ?) > 0').all(serverId);
+    const rows = this.db
+      .prepare<[string], { conversation_id: string; context: string }>(
+        'SELECT conversation_id, context FROM conversation_context WHERE instr(context, ?) > 0',
+      )
+      .all(serverId);
     return rows.flatMap((row) => {
       const context = conversationContextSchema.parse(JSON.parse(row.context));
-      return context.lifecycle !== 'deleted' && context.toolbox?.servers.some((server) => server.serverId === serverId) ? [{ conversationId: row.conversation_id, title: this.getSummary(row.conversation_id).title || 'New conversation' }] : [];
+      return context.lifecycle !== 'deleted' && context.toolbox?.servers.some((server) => server.serverId === serverId)
+        ? [{ conversationId: row.conversation_id, title: this.getSummary(row.conversation_id).title || 'New conversation' }]
+        : [];
     });
   }
 
   /** The checkpoints of working folders that some conversation's events name (a branch shares its original's). */
   checkpointIdsInUse(): Set<string> {
     const rows = this.db
-      .prepare<[], { id: string | null }>("SELECT DISTINCT json_extract(payload, '$.checkpointId') AS id FROM events WHERE type IN ('checkpoint.taken', 'conversation.rewound')")
+      .prepare<[], { id: string | null }>(
+        "SELECT DISTINCT json_extract(payload, '$.checkpointId') AS id FROM events WHERE type IN ('checkpoint.taken', 'conversation.rewound')",
+      )
       .all();
     return new Set(rows.flatMap((row) => (row.id ? [row.id] : [])));
   }
@@ -314,7 +366,16 @@ export class EventStore {
       throw new InvalidRequestError('Only a deleted conversation can be erased for good; delete it first.');
     }
     this.write(() => {
-      for (const statement of [this.statements.clearSearchPending, this.statements.purgeText, this.statements.purgeDocs, this.statements.purgeSessions, this.statements.purgeContext, this.statements.purgeTurns, this.statements.purgeCatalog, this.statements.purgeEvents]) {
+      for (const statement of [
+        this.statements.clearSearchPending,
+        this.statements.purgeText,
+        this.statements.purgeDocs,
+        this.statements.purgeSessions,
+        this.statements.purgeContext,
+        this.statements.purgeTurns,
+        this.statements.purgeCatalog,
+        this.statements.purgeEvents,
+      ]) {
         statement.run(conversationId);
       }
     });

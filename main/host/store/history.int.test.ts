@@ -1,4 +1,6 @@
-/** History on real SQLite files: migration from schema 1, search, lifecycle, export/import, damaged files, a second instance, a full disk. */
+/**
+ * History on real SQLite files: migration from schema 1, search, lifecycle, export/import, damaged files, a second instance, a full disk.
+ */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, openSync, writeSync, closeSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -44,18 +46,46 @@ describe('migration', () => {
     migrations[0]!(db);
     db.pragma('user_version = 1');
     const insert = db.prepare('INSERT INTO events VALUES (?, ?, ?, 1, ?, ?)');
-    insert.run('old', 1, '2025-01-01T00:00:00.000Z', 'conversation.created', JSON.stringify({ title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' }));
-    insert.run('old', 2, '2025-01-01T00:00:01.000Z', 'turn.started', JSON.stringify({ turnId: 't', agentId: 'claude', agentName: 'Claude', text: 'How do lighthouses rotate?' }));
+    insert.run(
+      'old',
+      1,
+      '2025-01-01T00:00:00.000Z',
+      'conversation.created',
+      JSON.stringify({ title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' }),
+    );
+    insert.run(
+      'old',
+      2,
+      '2025-01-01T00:00:01.000Z',
+      'turn.started',
+      JSON.stringify({ turnId: 't', agentId: 'claude', agentName: 'Claude', text: 'How do lighthouses rotate?' }),
+    );
     insert.run('old', 3, '2025-01-01T00:00:02.000Z', 'message.chunk', JSON.stringify({ turnId: 't', text: 'With a clockwork mechanism.' }));
     insert.run('old', 4, '2025-01-01T00:00:03.000Z', 'turn.ended', JSON.stringify({ turnId: 't', outcome: 'completed' }));
-    insert.run('old', 5, '2025-01-01T00:00:04.000Z', 'session.bound', JSON.stringify({ agentId: 'claude', sessionId: 'claude-session-1', how: 'new' }));
+    insert.run(
+      'old',
+      5,
+      '2025-01-01T00:00:04.000Z',
+      'session.bound',
+      JSON.stringify({ agentId: 'claude', sessionId: 'claude-session-1', how: 'new' }),
+    );
     // Schema 1's catalog row had fewer fields.
-    db.prepare('INSERT INTO conversations VALUES (?, ?, ?, ?)').run('old', 4, '2025-01-01T00:00:03.000Z', JSON.stringify({ conversationId: 'old', title: 'x' }));
+    db.prepare('INSERT INTO conversations VALUES (?, ?, ?, ?)').run(
+      'old',
+      4,
+      '2025-01-01T00:00:03.000Z',
+      JSON.stringify({ conversationId: 'old', title: 'x' }),
+    );
     db.close();
 
     const store = new EventStore(dir);
     try {
-      expect(store.getSummary('old')).toMatchObject({ title: 'How do lighthouses rotate?', turnCount: 1, lifecycle: 'active', agents: [{ agentId: 'claude' }] });
+      expect(store.getSummary('old')).toMatchObject({
+        title: 'How do lighthouses rotate?',
+        turnCount: 1,
+        lifecycle: 'active',
+        agents: [{ agentId: 'claude' }],
+      });
       expect(store.search({ text: 'clockwork mechanism' })).toMatchObject([{ conversationId: 'old', seq: 3, role: 'agent' }]);
       expect(store.readEvents('old').events).toHaveLength(5);
       // Schema 3's projection: the agent session it is bound to.
@@ -100,7 +130,10 @@ describe('reading the history starts no agent', () => {
     const host = openHost(dir);
     expect(await host.handle('listConversations', {})).toMatchObject({ ok: true });
     expect(await host.handle('openConversation', { conversationId: id })).toMatchObject({ ok: true });
-    expect(await host.handle('searchConversations', { text: 'quiet' })).toMatchObject({ ok: true, result: { results: [{ conversationId: id }, { conversationId: id }] } });
+    expect(await host.handle('searchConversations', { text: 'quiet' })).toMatchObject({
+      ok: true,
+      result: { results: [{ conversationId: id }, { conversationId: id }] },
+    });
     expect(await host.handle('exportConversation', { conversationId: id, format: 'markdown' })).toMatchObject({ ok: true });
     expect(fakeAgentProcesses(dir)).toEqual([]);
   });
@@ -133,7 +166,7 @@ describe('reading long transcripts', () => {
     expect(opened.events).toHaveLength(120);
     expect(opened.firstSeq).toBe(whole[0]!.seq);
     const seqs = opened.events.map((event) => event.seq);
-    for (let next = opened.nextSeq; next !== null; ) {
+    for (let next = opened.nextSeq; next !== null;) {
       const page = await host.handle('readConversationEvents', { conversationId: long.conversationId, fromSeq: next, limit: 120 });
       if (!page.ok) {
         throw new Error(JSON.stringify(page.error));
@@ -180,7 +213,10 @@ describe('a long conversation opened at its tail', () => {
     const { firstSeq, envelopes } = host.store.readTail(conversationId, 50);
     expect(firstSeq).toBeGreaterThan(100);
     const check = (context: ReturnType<EventStore['getContext']>) => {
-      const tail = reduceAll(tailTranscript(context, firstSeq), envelopes.map((envelope) => parseEnvelope(envelope)).flatMap((parsed) => (parsed.ok ? [parsed.event] : [])));
+      const tail = reduceAll(
+        tailTranscript(context, firstSeq),
+        envelopes.map((envelope) => parseEnvelope(envelope)).flatMap((parsed) => (parsed.ok ? [parsed.event] : [])),
+      );
       expect(tail.session).toMatchObject({ sessionId: 'synthetic-session-1' });
       expect(tail.sessionOptions).toEqual([SYNTHETIC_MODEL_OPTION]);
       expect(tail.chosenOptions).toEqual({ model: 'deep' });
@@ -193,7 +229,9 @@ describe('a long conversation opened at its tail', () => {
     await host.dispose();
     hosts.splice(hosts.indexOf(host), 1);
     const db = new Database(path.join(dir, DATABASE_FILE));
-    db.exec('DROP TABLE conversation_context; DROP TABLE settings; DROP TABLE mcp_servers; DROP TABLE secrets; DROP TABLE toolboxes; DROP TABLE search_pending');
+    db.exec(
+      'DROP TABLE conversation_context; DROP TABLE settings; DROP TABLE mcp_servers; DROP TABLE secrets; DROP TABLE toolboxes; DROP TABLE search_pending',
+    );
     db.pragma('user_version = 3');
     db.close();
     const reopened = openHost(dir);
@@ -209,7 +247,8 @@ describe('lifecycle', () => {
     const removed: string[] = [];
     host.subscribe((event: PushEvent) => event.name === 'conversationRemoved' && removed.push(event.payload.conversationId));
     const id = await chat(host, 'hello there');
-    const list = (lifecycle: 'active' | 'archived' | 'deleted') => host.store.listSummaries({ lifecycle }).conversations.map((c) => c.conversationId);
+    const list = (lifecycle: 'active' | 'archived' | 'deleted') =>
+      host.store.listSummaries({ lifecycle }).conversations.map((c) => c.conversationId);
 
     expect(host.history.rename(id, '  Greetings  ').title).toBe('Greetings');
     host.history.setArchived(id, true);
@@ -220,7 +259,10 @@ describe('lifecycle', () => {
     expect(list('active')).toEqual([]);
     expect(list('deleted')).toEqual([id]);
     expect(host.store.getSummary(id).deletedAt).not.toBeNull();
-    await expect(host.handle('sendMessage', { conversationId: id, text: 'x' })).resolves.toMatchObject({ ok: false, error: { code: 'InvalidRequest' } });
+    await expect(host.handle('sendMessage', { conversationId: id, text: 'x' })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'InvalidRequest' },
+    });
     host.history.restore(id);
     expect(list('active')).toEqual([id]);
     expect(host.store.readEvents(id).events.length).toBeGreaterThan(5);
@@ -271,7 +313,10 @@ describe('export and import', () => {
     // Event for event, then the copy's own title.
     const copy = strip(host.store.readEnvelopes(imported.conversationId));
     expect(copy.slice(0, -1)).toEqual(strip(host.store.readEnvelopes(id)));
-    expect(copy.at(-1)).toMatchObject({ type: 'conversation.renamed', payload: { title: `${host.store.getSummary(id).title} (imported)` } });
+    expect(copy.at(-1)).toMatchObject({
+      type: 'conversation.renamed',
+      payload: { title: `${host.store.getSummary(id).title} (imported)` },
+    });
     expect(imported).toMatchObject({ title: `${host.store.getSummary(id).title} (imported)`, turnCount: 1 });
     const markdown = host.history.export(id, 'markdown').content;
     expect(markdown).toContain('## You\n\nask permission about exports');
@@ -291,7 +336,9 @@ describe('damaged or busy data folders', () => {
     const dir = tempDir('corrupt');
     const store = new EventStore(dir);
     for (let index = 0; index < 200; index += 1) {
-      store.append(`c${index}`, 0, [{ type: 'conversation.created', payload: { title: `t${index} ${'x'.repeat(300)}`, agentId: 'a', agentName: 'A', cwd: '/' } }]);
+      store.append(`c${index}`, 0, [
+        { type: 'conversation.created', payload: { title: `t${index} ${'x'.repeat(300)}`, agentId: 'a', agentName: 'A', cwd: '/' } },
+      ]);
     }
     store.close();
     const file = path.join(dir, DATABASE_FILE);
@@ -312,7 +359,10 @@ describe('damaged or busy data folders', () => {
     await first.dispose();
     hosts.splice(hosts.indexOf(first), 1);
     // A pid file naming this very process, as a lock guessed from pids would have trusted.
-    writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid: process.pid, hostname: (await import('node:os')).hostname(), startedAt: 'then' }));
+    writeFileSync(
+      path.join(dir, LOCK_FILE),
+      JSON.stringify({ pid: process.pid, hostname: (await import('node:os')).hostname(), startedAt: 'then' }),
+    );
     expect(() => openHost(dir)).not.toThrow();
   });
 
@@ -340,7 +390,12 @@ describe('damaged or busy data folders', () => {
     const ended = state.turns[turnId]?.status;
     // Either the failure itself was recorded, or (no room even for that) it was reported to the windows.
     expect(ended === 'failed' || hostError !== undefined).toBe(true);
-    const error = ended === 'failed' ? state.items.findLast((item) => item.kind === 'notice') : hostError?.name === 'hostError' ? hostError.payload : undefined;
+    const error =
+      ended === 'failed'
+        ? state.items.findLast((item) => item.kind === 'notice')
+        : hostError?.name === 'hostError'
+          ? hostError.payload
+          : undefined;
     expect(JSON.stringify(error)).toContain('full');
     expect(state.items[0]).toMatchObject({ kind: 'user', text: 'hello before the disk fills' });
     expect(state.items[1]).toMatchObject({ kind: 'agent', text: 'Fake reply: hello before the disk fills' });

@@ -123,7 +123,11 @@ export function checkSchemaVersion(db: Database.Database): number {
  * then one rebuild of the projections if any step asked for it. A failure leaves the file as it was.
  * `rebuild` is this build's projection code; tests pass an older version's to build old files.
  */
-export function migrate(db: Database.Database, upTo = migrations.length, rebuild: (db: Database.Database) => unknown = rebuildProjections): void {
+export function migrate(
+  db: Database.Database,
+  upTo = migrations.length,
+  rebuild: (db: Database.Database) => unknown = rebuildProjections,
+): void {
   const current = checkSchemaVersion(db);
   if (current >= upTo) {
     return;

@@ -42,7 +42,9 @@ describe('the data folder', () => {
         new RotatingLog(dataDir).write('hello');
         const found = modes(dataDir);
         const names = found.map((entry) => path.basename(entry.file));
-        expect(names).toEqual(expect.arrayContaining(['baton.sqlite', 'baton.sqlite-wal', 'baton.sqlite-shm', 'baton.lock.sqlite', 'baton.lock', 'baton.log']));
+        expect(names).toEqual(
+          expect.arrayContaining(['baton.sqlite', 'baton.sqlite-wal', 'baton.sqlite-shm', 'baton.lock.sqlite', 'baton.lock', 'baton.log']),
+        );
         for (const entry of found) {
           expect({ file: entry.file, mode: entry.mode.toString(8) }).toEqual({ file: entry.file, mode: entry.folder ? '700' : '600' });
         }

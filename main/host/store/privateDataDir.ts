@@ -51,7 +51,10 @@ export function ensurePrivateDataDir(dataDir: string): string[] {
   return tightened;
 }
 
-/** Makes sure `file` exists with owner-only access before someone else (SQLite) opens it; SQLite gives its -wal and -shm files the database file's mode. */
+/**
+ * Makes sure `file` exists with owner-only access before someone else (SQLite) opens it; SQLite gives its -wal and -shm files the database
+ * file's mode.
+ */
 export function createPrivateFile(file: string): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
   closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));

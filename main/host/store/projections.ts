@@ -8,14 +8,30 @@
  */
 import type Database from 'better-sqlite3';
 import { parseEnvelope, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
-import { conversationContextSchema, emptyContext, emptyTranscript, reduceAll, reduceContext, startFold, type ConversationContext, type TranscriptState } from '../../../app/transcript/index.js';
+import {
+  conversationContextSchema,
+  emptyContext,
+  emptyTranscript,
+  reduceAll,
+  reduceContext,
+  startFold,
+  type ConversationContext,
+  type TranscriptState,
+} from '../../../app/transcript/index.js';
 import { conversationSummarySchema, summarizeAll, type ConversationSummary } from '../../../app/transcript/summary.js';
 
 type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
 
 /** Reads a stored row back as an event (unknown and unreadable rows come back unknown). */
 export function eventFromRow(row: EventRow): TranscriptEvent | UnknownEvent {
-  const raw = { conversationId: row.conversation_id, seq: row.seq, at: row.at, v: row.v, type: row.type, payload: JSON.parse(row.payload) as unknown };
+  const raw = {
+    conversationId: row.conversation_id,
+    seq: row.seq,
+    at: row.at,
+    v: row.v,
+    type: row.type,
+    payload: JSON.parse(row.payload) as unknown,
+  };
   const parsed = parseEnvelope(raw);
   return parsed.ok ? parsed.event : { ...raw, unknown: true };
 }
@@ -40,8 +56,12 @@ export class Projector {
            summary = excluded.summary, lifecycle = excluded.lifecycle, agent_ids = excluded.agent_ids`,
       ),
       insertTurn: db.prepare('INSERT OR REPLACE INTO turns (conversation_id, turn_id, start_seq) VALUES (?, ?, ?)'),
-      turnStart: db.prepare<[string, string], { start_seq: number }>('SELECT start_seq FROM turns WHERE conversation_id = ? AND turn_id = ?'),
-      eventsAfter: db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE conversation_id = ? AND seq > ? AND seq <= ? ORDER BY seq'),
+      turnStart: db.prepare<[string, string], { start_seq: number }>(
+        'SELECT start_seq FROM turns WHERE conversation_id = ? AND turn_id = ?',
+      ),
+      eventsAfter: db.prepare<[string, number, number], EventRow>(
+        'SELECT * FROM events WHERE conversation_id = ? AND seq > ? AND seq <= ? ORDER BY seq',
+      ),
       insertDoc: db.prepare('INSERT INTO search_docs (conversation_id, seq, role, agent_id, at) VALUES (?, ?, ?, ?, ?)'),
       insertText: db.prepare('INSERT INTO search (rowid, text) VALUES (?, ?)'),
       bindSession: db.prepare('INSERT OR REPLACE INTO agent_sessions (agent_id, session_id, conversation_id) VALUES (?, ?, ?)'),
@@ -123,7 +143,10 @@ export class Projector {
    * `events` already) and none of them kept; `finish` writes what they add up to (the context,
    * the summary and, unless `search` is `later`, the search index) and returns the summary.
    */
-  applyWhole(conversationId: string, search: 'now' | 'later' = 'now'): { add(event: TranscriptEvent | UnknownEvent): void; finish(): ConversationSummary | undefined } {
+  applyWhole(
+    conversationId: string,
+    search: 'now' | 'later' = 'now',
+  ): { add(event: TranscriptEvent | UnknownEvent): void; finish(): ConversationSummary | undefined } {
     let summary: ConversationSummary | undefined;
     // Summarized a run at a time: one copy of the summary per run of streamed chunks, not per event.
     const unsummarized: Array<TranscriptEvent | UnknownEvent> = [];
@@ -185,7 +208,9 @@ export class Projector {
         const replies = repliesByTurn(fold.result());
         for (const document of documents) {
           if (typeof document === 'string') {
-            replies.get(document)?.forEach((reply) => this.addDocument(conversationId, reply.seq, 'agent', reply.agentId, reply.at, reply.text));
+            replies
+              .get(document)
+              ?.forEach((reply) => this.addDocument(conversationId, reply.seq, 'agent', reply.agentId, reply.at, reply.text));
           } else {
             this.addDocument(conversationId, document.seq, 'user', document.agentId, document.at, document.text);
           }
@@ -197,7 +222,14 @@ export class Projector {
   private storeSummary(summary: ConversationSummary | undefined): ConversationSummary | undefined {
     if (summary) {
       const agentIds = `,${summary.agents.map((agent) => agent.agentId).join(',')},`;
-      this.statements.upsertSummary.run(summary.conversationId, summary.lastSeq, summary.updatedAt, JSON.stringify(summary), summary.lifecycle, agentIds);
+      this.statements.upsertSummary.run(
+        summary.conversationId,
+        summary.lastSeq,
+        summary.updatedAt,
+        JSON.stringify(summary),
+        summary.lifecycle,
+        agentIds,
+      );
       this.cache.set(summary.conversationId, summary);
     }
     return summary;
@@ -219,7 +251,11 @@ export class Projector {
   }
 
   /** The agent's messages of a finished turn, grouped exactly as the reducer shows them. */
-  private readReplies(ended: Extract<TranscriptEvent, { type: 'turn.ended' }>, batch: ReadonlyArray<TranscriptEvent | UnknownEvent>, at: number): Reply[] {
+  private readReplies(
+    ended: Extract<TranscriptEvent, { type: 'turn.ended' }>,
+    batch: ReadonlyArray<TranscriptEvent | UnknownEvent>,
+    at: number,
+  ): Reply[] {
     const start = this.statements.turnStart.get(ended.conversationId, ended.payload.turnId);
     if (!start) {
       return [];
@@ -228,8 +264,13 @@ export class Projector {
     // committed at once), else read back from the log.
     const from = at - (ended.seq - start.start_seq);
     const inBatch = from >= 0 && batch[from]?.seq === start.start_seq && batch[at]?.seq === ended.seq;
-    const events = inBatch ? batch.slice(from, at + 1) : this.statements.eventsAfter.all(ended.conversationId, start.start_seq - 1, ended.seq).map(eventFromRow);
-    const state = reduceAll(emptyTranscript(ended.conversationId), events.map((event, index) => ({ ...event, seq: index + 1 })));
+    const events = inBatch
+      ? batch.slice(from, at + 1)
+      : this.statements.eventsAfter.all(ended.conversationId, start.start_seq - 1, ended.seq).map(eventFromRow);
+    const state = reduceAll(
+      emptyTranscript(ended.conversationId),
+      events.map((event, index) => ({ ...event, seq: index + 1 })),
+    );
     // Keys are the renumbered seqs: each reply is recorded at its first chunk's own seq.
     return (repliesByTurn(state).get(ended.payload.turnId) ?? []).map((reply) => ({ ...reply, seq: events[reply.seq - 1]!.seq }));
   }
@@ -263,7 +304,9 @@ function repliesByTurn(state: TranscriptState): Map<string, Reply[]> {
 /** Empties every projection and refills it from the event log. */
 export function rebuildProjections(db: Database.Database): { conversations: number; events: number } {
   // A rebuild indexes every conversation for search, those imported a moment ago too.
-  db.exec('DELETE FROM conversations; DELETE FROM turns; DELETE FROM search_docs; DELETE FROM search; DELETE FROM agent_sessions; DELETE FROM conversation_context; DELETE FROM search_pending;');
+  db.exec(
+    'DELETE FROM conversations; DELETE FROM turns; DELETE FROM search_docs; DELETE FROM search; DELETE FROM agent_sessions; DELETE FROM conversation_context; DELETE FROM search_pending;',
+  );
   const projector = new Projector(db);
   const ids = db.prepare<[], { conversation_id: string }>('SELECT DISTINCT conversation_id FROM events').all();
   const read = db.prepare<[string], EventRow>('SELECT * FROM events WHERE conversation_id = ? ORDER BY seq');

@@ -16,7 +16,15 @@ export type ListQuery = {
 export type SearchQuery = { text: string; agentId?: string; from?: string; to?: string; limit?: number };
 
 /** One matching message. `snippet` marks matches with \u0002 … \u0003. */
-export type SearchHit = { conversationId: string; seq: number; role: 'user' | 'agent'; agentId: string; at: string; snippet: string; title: string };
+export type SearchHit = {
+  conversationId: string;
+  seq: number;
+  role: 'user' | 'agent';
+  agentId: string;
+  at: string;
+  snippet: string;
+  title: string;
+};
 
 const DEFAULT_PAGE = 200;
 
@@ -48,11 +56,17 @@ export function listPage(db: Database.Database, query: ListQuery): { conversatio
           `SELECT summary FROM conversations WHERE lifecycle = ? AND (updated_at, conversation_id) < (?, ?)
            ORDER BY updated_at DESC, conversation_id DESC LIMIT ?`,
         ).all(lifecycle, query.before.updatedAt, query.before.conversationId, limit + 1)
-      : statement(db, 'SELECT summary FROM conversations WHERE lifecycle = ? ORDER BY updated_at DESC, conversation_id DESC LIMIT ?').all(lifecycle, limit + 1)
+      : statement(db, 'SELECT summary FROM conversations WHERE lifecycle = ? ORDER BY updated_at DESC, conversation_id DESC LIMIT ?').all(
+          lifecycle,
+          limit + 1,
+        )
   ) as Array<{ summary: string }>;
   const conversations = rows.slice(0, limit).map((row) => JSON.parse(row.summary) as ConversationSummary);
   const last = conversations.at(-1);
-  return { conversations, nextCursor: rows.length > limit && last ? { updatedAt: last.updatedAt, conversationId: last.conversationId } : null };
+  return {
+    conversations,
+    nextCursor: rows.length > limit && last ? { updatedAt: last.updatedAt, conversationId: last.conversationId } : null,
+  };
 }
 
 /**
@@ -94,10 +108,26 @@ export function searchMessages(db: Database.Database, query: SearchQuery): Searc
        FROM search JOIN search_docs d ON d.doc_id = search.rowid JOIN conversations c ON c.conversation_id = d.conversation_id
        WHERE search MATCH ? AND c.lifecycle != 'deleted' ${filters.join(' ')}
        ORDER BY rank LIMIT ?`,
-  ).all(...params) as Array<{ conversation_id: string; seq: number; role: 'user' | 'agent'; agent_id: string; at: string; snippet: string; summary: string }>;
+  ).all(...params) as Array<{
+    conversation_id: string;
+    seq: number;
+    role: 'user' | 'agent';
+    agent_id: string;
+    at: string;
+    snippet: string;
+    summary: string;
+  }>;
   return rows.flatMap((row) => {
     const summary = JSON.parse(row.summary) as ConversationSummary;
-    const hit = { conversationId: row.conversation_id, seq: row.seq, role: row.role, agentId: row.agent_id, at: row.at, snippet: row.snippet, title: summary.title };
+    const hit = {
+      conversationId: row.conversation_id,
+      seq: row.seq,
+      role: row.role,
+      agentId: row.agent_id,
+      at: row.at,
+      snippet: row.snippet,
+      title: summary.title,
+    };
     if (summary.lifecycle !== 'attempt' || !summary.attemptOf) {
       return [hit];
     }
@@ -111,6 +141,9 @@ export function searchMessages(db: Database.Database, query: SearchQuery): Searc
 
 /** Where a conversation asked the attempts `attemptsId` (the seq of its `attempts.started`), if it still does. */
 function askedAt(db: Database.Database, conversationId: string, attemptsId: string): number | undefined {
-  const row = statement(db, "SELECT e.seq FROM events e JOIN conversations c ON c.conversation_id = e.conversation_id WHERE e.conversation_id = ? AND e.type = 'attempts.started' AND json_extract(e.payload, '$.attemptsId') = ? AND c.lifecycle != 'deleted'").get(conversationId, attemptsId) as { seq: number } | undefined;
+  const row = statement(
+    db,
+    "SELECT e.seq FROM events e JOIN conversations c ON c.conversation_id = e.conversation_id WHERE e.conversation_id = ? AND e.type = 'attempts.started' AND json_extract(e.payload, '$.attemptsId') = ? AND c.lifecycle != 'deleted'",
+  ).get(conversationId, attemptsId) as { seq: number } | undefined;
   return row?.seq;
 }

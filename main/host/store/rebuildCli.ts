@@ -28,7 +28,9 @@ try {
     const started = performance.now();
     const { conversations, events } = store.rebuildProjections();
     store.close();
-    console.log(`Rebuilt the history of ${conversations} conversations from ${events} events in ${Math.round(performance.now() - started)} ms (${dataDir}).`);
+    console.log(
+      `Rebuilt the history of ${conversations} conversations from ${events} events in ${Math.round(performance.now() - started)} ms (${dataDir}).`,
+    );
   } finally {
     lock.release();
   }

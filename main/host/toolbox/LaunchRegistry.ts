@@ -25,7 +25,13 @@ export function holdsSecrets(server: McpServer, secrets: readonly string[]): boo
 /** The server's environment values or headers that are secret: by name, or because Baton keeps them secret. */
 function secretEntries(server: McpServer, secrets: readonly string[]): Array<{ name: string; value: string }> {
   const entries = 'command' in server ? server.env : server.headers;
-  return entries.filter(({ name, value }) => value !== '' && (isSecretName(name) || /^authorization$|cookie|api[-_]?key/i.test(name) || secrets.some((secret) => secret.length >= 4 && value.includes(secret))));
+  return entries.filter(
+    ({ name, value }) =>
+      value !== '' &&
+      (isSecretName(name) ||
+        /^authorization$|cookie|api[-_]?key/i.test(name) ||
+        secrets.some((secret) => secret.length >= 4 && value.includes(secret))),
+  );
 }
 
 /** A server granted to one conversation's live session, under its id. */
@@ -53,7 +59,12 @@ export class LaunchRegistry {
   ready: Promise<void> = Promise.resolve();
 
   /** Listens in `<dataDir>/run` (or a private temp folder when that path is too long for a socket). */
-  static open(options: { dataDir: string; launch: BridgeLaunch; secrets: () => string[]; log?: (message: string) => void }): LaunchRegistry {
+  static open(options: {
+    dataDir: string;
+    launch: BridgeLaunch;
+    secrets: () => string[];
+    log?: (message: string) => void;
+  }): LaunchRegistry {
     let socketPath: string;
     let cleanup: () => void;
     if (process.platform === 'win32') {
@@ -113,7 +124,9 @@ export class LaunchRegistry {
   /** Answers the ids of `servers` (as {@link shield} made them for `scope`) until the returned revocation runs. */
   grant(scope: string, servers: readonly McpServer[]): () => void {
     const known = this.secrets();
-    const grants = servers.filter((server) => holdsSecrets(server, known)).map((server) => ({ id: this.idOf(server, scope), grant: { server, scope, revoked: false } }));
+    const grants = servers
+      .filter((server) => holdsSecrets(server, known))
+      .map((server) => ({ id: this.idOf(server, scope), grant: { server, scope, revoked: false } }));
     for (const { id, grant } of grants) {
       // A later session of the same conversation takes the id over; the earlier one's revocation leaves it.
       this.granted.set(id, grant);
@@ -193,7 +206,16 @@ export class LaunchRegistry {
         id = undefined;
       }
       const server = typeof id === 'string' ? this.granted.get(id)?.server : undefined;
-      socket.end(JSON.stringify(server ? { server, redact: ownSecretValues(server, this.secrets()) } : { error: 'Baton gives no server for that id now (its conversation\'s session ended, its toolbox changed, the server was changed or removed, or Baton was restarted); send the message again' }));
+      socket.end(
+        JSON.stringify(
+          server
+            ? { server, redact: ownSecretValues(server, this.secrets()) }
+            : {
+                error:
+                  "Baton gives no server for that id now (its conversation's session ended, its toolbox changed, the server was changed or removed, or Baton was restarted); send the message again",
+              },
+        ),
+      );
     });
   }
 }

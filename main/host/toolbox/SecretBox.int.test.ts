@@ -1,4 +1,7 @@
-/** The toolbox secrets key on real files: wrapped only by a real keychain, marked as such, and a key that cannot be unwrapped leaves Baton running with its secrets closed. */
+/**
+ * The toolbox secrets key on real files: wrapped only by a real keychain, marked as such, and a key that cannot be unwrapped leaves Baton
+ * running with its secrets closed.
+ */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,15 +52,27 @@ describe('the secrets key', () => {
     const log: string[] = [];
     const host = new Host({ dataDir: dir, env: { PATH: '' }, log: (line) => log.push(line) });
     try {
-      const added = await host.handle('addServer', { server: { name: 'loc', transport: 'stdio', command: 'loc', env: [{ name: 'LOC_TOKEN', value: 'marker-secret', secret: true }] } });
-      expect(added).toMatchObject({ ok: false, error: { code: 'StoreError', message: expect.stringContaining('Your saved toolbox secrets cannot be opened') } });
+      const added = await host.handle('addServer', {
+        server: { name: 'loc', transport: 'stdio', command: 'loc', env: [{ name: 'LOC_TOKEN', value: 'marker-secret', secret: true }] },
+      });
+      expect(added).toMatchObject({
+        ok: false,
+        error: { code: 'StoreError', message: expect.stringContaining('Your saved toolbox secrets cannot be opened') },
+      });
       expect(log.join('\n')).toContain('not available now');
       // Nothing that was there was changed.
       expect(readFileSync(path.join(dir, SECRET_KEY_FILE)).toString('latin1').startsWith('baton-secrets-key v1 wrapped\n')).toBe(true);
     } finally {
       await host.dispose();
     }
-    expect(() => SecretBox.forDataDir(dir, { wrap: (key) => key, unwrap: () => { throw new Error('locked'); } }).open('AAAA')).toThrow(StoreError);
+    expect(() =>
+      SecretBox.forDataDir(dir, {
+        wrap: (key) => key,
+        unwrap: () => {
+          throw new Error('locked');
+        },
+      }).open('AAAA'),
+    ).toThrow(StoreError);
   });
 
   it('reads the key files older Baton versions wrote, with no header', () => {

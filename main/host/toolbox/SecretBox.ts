@@ -41,7 +41,9 @@ export class SecretBox {
     const file = path.join(dataDir, SECRET_KEY_FILE);
     const usable = wrapper && wrapper.backend !== 'basic_text' ? wrapper : undefined;
     if (wrapper && !usable) {
-      log('The system keychain is not available to Baton (Chromium would fall back to a built-in password, basic_text), so the toolbox secrets key is protected only by its file permissions (0600).');
+      log(
+        'The system keychain is not available to Baton (Chromium would fall back to a built-in password, basic_text), so the toolbox secrets key is protected only by its file permissions (0600).',
+      );
     }
     let stored: Buffer | undefined;
     try {
@@ -52,7 +54,10 @@ export class SecretBox {
     if (!stored) {
       const key = randomBytes(32);
       try {
-        writeFileSync(file, usable ? Buffer.concat([WRAPPED_HEADER, usable.wrap(key)]) : Buffer.concat([PLAIN_HEADER, key]), { mode: 0o600, flag: 'wx' });
+        writeFileSync(file, usable ? Buffer.concat([WRAPPED_HEADER, usable.wrap(key)]) : Buffer.concat([PLAIN_HEADER, key]), {
+          mode: 0o600,
+          flag: 'wx',
+        });
         chmodSync(file, 0o600);
       } catch (error) {
         throw new StoreError(`Baton could not save the key for your secrets (${file}): ${(error as Error).message}.`, { file });
@@ -68,11 +73,17 @@ export class SecretBox {
       return body.length === 32 ? new SecretBox(body, null) : SecretBox.closed(file, 'it is not a key Baton wrote', log);
     }
     if (!wrapper) {
-      return SecretBox.closed(file, "it is wrapped by the system keychain, which is not available now (in the browser version, or the desktop's keychain is locked or gone)", log);
+      return SecretBox.closed(
+        file,
+        "it is wrapped by the system keychain, which is not available now (in the browser version, or the desktop's keychain is locked or gone)",
+        log,
+      );
     }
     try {
       const key = wrapper.unwrap(body);
-      return key.length === 32 ? new SecretBox(key, null) : SecretBox.closed(file, 'the keychain gave back something that is not a key Baton wrote', log);
+      return key.length === 32
+        ? new SecretBox(key, null)
+        : SecretBox.closed(file, 'the keychain gave back something that is not a key Baton wrote', log);
     } catch (error) {
       return SecretBox.closed(file, `the system keychain could not unwrap it (${(error as Error).message})`, log);
     }

@@ -8,7 +8,15 @@ import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import type { CatalogServer, EntryInput } from '../../../app/toolbox/catalog.js';
 import type { ImportCandidate } from '../../../app/ipc/contract.js';
-import { ConfigSyntaxError, dialectOfFile, knownPlaces, parseServerConfig, scanPlaces, type ImportedServer, type ScanResult } from './importServers.js';
+import {
+  ConfigSyntaxError,
+  dialectOfFile,
+  knownPlaces,
+  parseServerConfig,
+  scanPlaces,
+  type ImportedServer,
+  type ScanResult,
+} from './importServers.js';
 import type { ToolboxCatalog } from './ToolboxCatalog.js';
 
 /** Scans and imports. */
@@ -41,7 +49,14 @@ export class ServerImports {
         throw new InvalidRequestError(`${options.file}: ${(error as Error).message}`);
       }
     } else {
-      result = scanPlaces(knownPlaces({ home: this.home, platform: process.platform, ...(this.appData ? { appData: this.appData } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) }));
+      result = scanPlaces(
+        knownPlaces({
+          home: this.home,
+          platform: process.platform,
+          ...(this.appData ? { appData: this.appData } : {}),
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+        }),
+      );
     }
     const known = new Set(this.catalog.listServers().map((server) => server.name.toLowerCase()));
     this.candidates = new Map(result.found.map((imported) => [newId(), imported]));
@@ -76,7 +91,11 @@ export class ServerImports {
       return imported;
     });
     return chosen.map(({ server, origin }) => {
-      const fill = (list: EntryInput[] | undefined): EntryInput[] => (list ?? []).map((entry) => ({ ...entry, value: entry.value.replace(/\$\{input:([^}]+)\}/g, (_, id: string) => inputs[id] ?? '') }));
+      const fill = (list: EntryInput[] | undefined): EntryInput[] =>
+        (list ?? []).map((entry) => ({
+          ...entry,
+          value: entry.value.replace(/\$\{input:([^}]+)\}/g, (_, id: string) => inputs[id] ?? ''),
+        }));
       return this.catalog.addServer({ ...server, env: fill(server.env), headers: fill(server.headers) }, origin);
     });
   }

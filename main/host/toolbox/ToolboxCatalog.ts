@@ -28,7 +28,10 @@ import { resolveVariables, type VariableScope } from '../../../app/toolbox/varia
 import type { EventStore } from '../store/EventStore.js';
 import type { SecretBox } from './SecretBox.js';
 
-const storedEntrySchema = z.union([z.object({ name: z.string(), value: z.string() }), z.object({ name: z.string(), secretId: z.string() })]);
+const storedEntrySchema = z.union([
+  z.object({ name: z.string(), value: z.string() }),
+  z.object({ name: z.string(), secretId: z.string() }),
+]);
 type StoredEntry = z.infer<typeof storedEntrySchema>;
 
 const storedSpecSchema = z.object({
@@ -165,7 +168,11 @@ export class ToolboxCatalog {
   }
 
   /** What is stored for a server; secret values are sealed (a kept one reuses its sealed value). Runs inside a write. */
-  private spec(server: z.output<typeof serverInputSchema>, origin: ServerOrigin, sealedBefore: ReadonlyArray<{ name: string; secretId: string }>): StoredSpec {
+  private spec(
+    server: z.output<typeof serverInputSchema>,
+    origin: ServerOrigin,
+    sealedBefore: ReadonlyArray<{ name: string; secretId: string }>,
+  ): StoredSpec {
     const seal = (entries: typeof server.env): StoredEntry[] =>
       entries.map(({ name, value, secret, keep }) => {
         if (!secret) {
@@ -247,7 +254,10 @@ export class ToolboxCatalog {
     return this.statements.toolboxes.all().map((row) => ({
       toolboxId: row.toolbox_id,
       name: row.name,
-      serverIds: z.array(z.string()).parse(JSON.parse(row.server_ids)).filter((serverId) => known.has(serverId)),
+      serverIds: z
+        .array(z.string())
+        .parse(JSON.parse(row.server_ids))
+        .filter((serverId) => known.has(serverId)),
       isDefault: row.is_default === 1,
     }));
   }
@@ -309,7 +319,12 @@ export class ToolboxCatalog {
       };
       const pairs = (entries: StoredEntry[]) => entries.map((entry) => ({ name: entry.name, value: value(entry) }));
       if (spec.transport === 'stdio') {
-        return { name: row.name, command: resolveVariables(spec.command ?? '', spec.variables, scope), args: spec.args.map((arg) => resolveVariables(arg, spec.variables, scope)), env: pairs(spec.env) };
+        return {
+          name: row.name,
+          command: resolveVariables(spec.command ?? '', spec.variables, scope),
+          args: spec.args.map((arg) => resolveVariables(arg, spec.variables, scope)),
+          env: pairs(spec.env),
+        };
       }
       const url = resolveVariables(spec.url ?? '', spec.variables, scope);
       if (spec.bridge) {
@@ -342,7 +357,10 @@ export class ToolboxCatalog {
 
   private shown(row: ServerRow): CatalogServer {
     const spec = storedSpecSchema.parse(JSON.parse(row.spec));
-    const entries = (list: StoredEntry[]) => list.map((entry) => ('value' in entry ? { name: entry.name, value: entry.value, secret: false } : { name: entry.name, secret: true }));
+    const entries = (list: StoredEntry[]) =>
+      list.map((entry) =>
+        'value' in entry ? { name: entry.name, value: entry.value, secret: false } : { name: entry.name, secret: true },
+      );
     return catalogServerSchema.parse({
       serverId: row.server_id,
       name: row.name,
@@ -373,5 +391,7 @@ function refuseCommandLine(command: string | undefined): void {
   if ('problem' in split) {
     throw new InvalidRequestError(`Command "${command}" cannot be started as it is: ${split.problem}`);
   }
-  throw new InvalidRequestError(`Command takes the program only, not a whole command line: put "${split.command}" in Command and ${split.args.map((arg) => `"${arg}"`).join(', ')} in Arguments.`);
+  throw new InvalidRequestError(
+    `Command takes the program only, not a whole command line: put "${split.command}" in Command and ${split.args.map((arg) => `"${arg}"`).join(', ')} in Arguments.`,
+  );
 }

@@ -12,10 +12,18 @@ export { REDACTED_MARK, redactLine, redactMessage } from './redactLines.js';
 import { redactLine, redactMessage } from './redactLines.js';
 
 /** Bridges this process's stdio to a remote server until either side closes; exits the process then. */
-export async function runBridge(options: { url: string; kind: 'sse' | 'http'; headers: Record<string, string>; redact: readonly string[]; label: string }): Promise<void> {
+export async function runBridge(options: {
+  url: string;
+  kind: 'sse' | 'http';
+  headers: Record<string, string>;
+  redact: readonly string[];
+  label: string;
+}): Promise<void> {
   const requestInit = { headers: options.headers };
   const remote: Transport =
-    options.kind === 'sse' ? new SSEClientTransport(new URL(options.url), { requestInit }) : new StreamableHTTPClientTransport(new URL(options.url), { requestInit });
+    options.kind === 'sse'
+      ? new SSEClientTransport(new URL(options.url), { requestInit })
+      : new StreamableHTTPClientTransport(new URL(options.url), { requestInit });
   const local = new StdioServerTransport();
   const fail = (error: unknown): void => {
     // An error may quote the request (its URL, a header): redacted like everything else it says.

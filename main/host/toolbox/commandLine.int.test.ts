@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { Host, definedEnv } from '../Host.js';
 
-describe('a stdio server\'s command', () => {
+describe("a stdio server's command", () => {
   let host: Host | undefined;
   afterEach(async () => {
     await host?.dispose();
@@ -17,13 +17,19 @@ describe('a stdio server\'s command', () => {
 
   it('is refused as a whole command line, with how to split it; a program with a space in its path is kept', async () => {
     host = new Host({ dataDir: tempDir('command-line'), homeDir: tempDir('home'), env: definedEnv(process.env) });
-    const refused = await host.handle('addServer', { server: { name: 'files', transport: 'stdio', command: 'node /srv/mcp/index.js --root /tmp' } });
+    const refused = await host.handle('addServer', {
+      server: { name: 'files', transport: 'stdio', command: 'node /srv/mcp/index.js --root /tmp' },
+    });
     expect(refused.ok).toBe(false);
-    expect(!refused.ok && refused.error.message).toBe('Command takes the program only, not a whole command line: put "node" in Command and "/srv/mcp/index.js", "--root", "/tmp" in Arguments.');
+    expect(!refused.ok && refused.error.message).toBe(
+      'Command takes the program only, not a whole command line: put "node" in Command and "/srv/mcp/index.js", "--root", "/tmp" in Arguments.',
+    );
     const shell = await host.handle('addServer', { server: { name: 'piped', transport: 'stdio', command: 'node a.js | tee log' } });
     expect(!shell.ok && shell.error.message).toMatch(/cannot be started as it is: It uses the shell's "\|"/);
 
-    const split = await host.handle('addServer', { server: { name: 'files', transport: 'stdio', command: 'node', args: ['/srv/mcp/index.js', '--root', '/tmp'] } });
+    const split = await host.handle('addServer', {
+      server: { name: 'files', transport: 'stdio', command: 'node', args: ['/srv/mcp/index.js', '--root', '/tmp'] },
+    });
     expect(split.ok).toBe(true);
     const folder = path.join(tempDir('spaced'), 'My Tools');
     mkdirSync(folder);

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { InvalidRequestError } from '../../../app/errors.js';
-import { looksSecret, type EntryInput, type ServerInput, type ServerOrigin, type Transport, type VariableSyntax } from '../../../app/toolbox/catalog.js';
+import {
+  looksSecret,
+  type EntryInput,
+  type ServerInput,
+  type ServerOrigin,
+  type Transport,
+  type VariableSyntax,
+} from '../../../app/toolbox/catalog.js';
 
 /** The config dialects Baton reads. */
 export const DIALECTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'zed', 'codex', 'gemini'] as const;
@@ -37,9 +44,12 @@ export class ConfigSyntaxError extends InvalidRequestError {
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
-const record = (value: unknown): Array<[string, string]> => (isObject(value) ? Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string') : []);
-const entries = (pairs: Array<[string, string]>): EntryInput[] => pairs.map(([name, value]) => ({ name, value, secret: looksSecret(name) }));
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+const record = (value: unknown): Array<[string, string]> =>
+  isObject(value) ? Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string') : [];
+const entries = (pairs: Array<[string, string]>): EntryInput[] =>
+  pairs.map(([name, value]) => ({ name, value, secret: looksSecret(name) }));
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
@@ -67,7 +77,12 @@ function readTomlFile(text: string, file: string): Json {
     return parseToml(text);
   } catch (error) {
     if (error instanceof TomlError) {
-      throw new ConfigSyntaxError(file, error.line, error.column, error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? 'invalid TOML');
+      throw new ConfigSyntaxError(
+        file,
+        error.line,
+        error.column,
+        error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? 'invalid TOML',
+      );
     }
     throw error;
   }
@@ -77,7 +92,12 @@ function readTomlFile(text: string, file: string): Json {
 const guessTransport = (url: string): Transport => (/\/sse\/?(\?|$)/.test(url) ? 'sse' : 'http');
 
 /** One server of the common `{command, args, env}` / `{url, headers}` shape. */
-function commonServer(name: string, raw: Json, variables: VariableSyntax, options: { urlKey?: string; transport?: Transport } = {}): ServerInput | undefined {
+function commonServer(
+  name: string,
+  raw: Json,
+  variables: VariableSyntax,
+  options: { urlKey?: string; transport?: Transport } = {},
+): ServerInput | undefined {
   const url = typeof raw[options.urlKey ?? 'url'] === 'string' ? (raw[options.urlKey ?? 'url'] as string) : undefined;
   if (typeof raw.command === 'string') {
     return { name, transport: 'stdio', command: raw.command, args: strings(raw.args), env: entries(record(raw.env)), variables };
@@ -88,7 +108,12 @@ function commonServer(name: string, raw: Json, variables: VariableSyntax, option
   return undefined;
 }
 
-function fromMap(map: unknown, keyPrefix: string, origin: (key: string) => ImportedServer['origin'], build: (name: string, raw: Json) => ServerInput | undefined): ImportedServer[] {
+function fromMap(
+  map: unknown,
+  keyPrefix: string,
+  origin: (key: string) => ImportedServer['origin'],
+  build: (name: string, raw: Json) => ServerInput | undefined,
+): ImportedServer[] {
   if (!isObject(map)) {
     return [];
   }
@@ -116,13 +141,17 @@ export function parseServerConfig(dialect: Dialect, text: string, file: string):
       const projects = isObject(json.projects) ? Object.entries(json.projects) : [];
       return [
         ...fromMap(json.mcpServers, 'mcpServers', origin, build),
-        ...projects.flatMap(([project, settings]) => (isObject(settings) ? fromMap(settings.mcpServers, `projects["${project}"].mcpServers`, origin, build) : [])),
+        ...projects.flatMap(([project, settings]) =>
+          isObject(settings) ? fromMap(settings.mcpServers, `projects["${project}"].mcpServers`, origin, build) : [],
+        ),
       ];
     }
     case 'cursor':
       return fromMap(readJsonc(text, file).mcpServers, 'mcpServers', origin, (name, raw) => commonServer(name, raw, 'cursor'));
     case 'windsurf':
-      return fromMap(readJsonc(text, file).mcpServers, 'mcpServers', origin, (name, raw) => commonServer(name, raw, 'windsurf', { urlKey: typeof raw.serverUrl === 'string' ? 'serverUrl' : 'url' }));
+      return fromMap(readJsonc(text, file).mcpServers, 'mcpServers', origin, (name, raw) =>
+        commonServer(name, raw, 'windsurf', { urlKey: typeof raw.serverUrl === 'string' ? 'serverUrl' : 'url' }),
+      );
     case 'vscode':
       return vscodeServers(readJsonc(text, file), origin);
     case 'zed':
@@ -130,7 +159,14 @@ export function parseServerConfig(dialect: Dialect, text: string, file: string):
         // Older settings nest the command: { "command": { "path", "args", "env" } }.
         const nested = isObject(raw.command) ? raw.command : undefined;
         if (nested && typeof nested.path === 'string') {
-          return { name, transport: 'stdio', command: nested.path, args: strings(nested.args), env: entries(record(nested.env)), variables: 'none' };
+          return {
+            name,
+            transport: 'stdio',
+            command: nested.path,
+            args: strings(nested.args),
+            env: entries(record(nested.env)),
+            variables: 'none',
+          };
         }
         return commonServer(name, raw, 'none');
       });
@@ -154,7 +190,9 @@ function geminiNotCarried(map: unknown, name: string): string[] {
 
 function vscodeServers(json: Json, origin: (key: string) => ImportedServer['origin']): ImportedServer[] {
   const inputs = new Map(
-    (Array.isArray(json.inputs) ? json.inputs : []).filter(isObject).flatMap((input) => (typeof input.id === 'string' ? [[input.id, input] as const] : [])),
+    (Array.isArray(json.inputs) ? json.inputs : [])
+      .filter(isObject)
+      .flatMap((input) => (typeof input.id === 'string' ? [[input.id, input] as const] : [])),
   );
   const servers = isObject(json.servers) ? json.servers : {};
   return Object.entries(servers).flatMap(([name, raw]) => {
@@ -175,10 +213,15 @@ function vscodeServers(json: Json, origin: (key: string) => ImportedServer['orig
           return entry;
         }
         const input = inputs.get(inputId);
-        needsInput.push({ inputId, description: typeof input?.description === 'string' ? input.description : inputId, password: input?.password === true });
+        needsInput.push({
+          inputId,
+          description: typeof input?.description === 'string' ? input.description : inputId,
+          password: input?.password === true,
+        });
         return { ...entry, secret: true };
       });
-    const marked: ServerInput = server.transport === 'stdio' ? { ...server, env: mark(server.env) } : { ...server, headers: mark(server.headers) };
+    const marked: ServerInput =
+      server.transport === 'stdio' ? { ...server, env: mark(server.env) } : { ...server, headers: mark(server.headers) };
     return [{ server: marked, origin: origin(`servers.${name}`), needsInput, notCarried: [] }];
   });
 }
@@ -194,15 +237,31 @@ function codexServers(toml: Json, origin: (key: string) => ImportedServer['origi
     const passed = strings(raw.env_vars).map((variable): [string, string] => [variable, `\${${variable}}`]);
     if (typeof raw.command === 'string') {
       const env = [...record(raw.env), ...passed];
-      return [{ server: { name, transport: 'stdio', command: raw.command, args: strings(raw.args), env: entries(env), variables: 'claude' }, origin: origin(`mcp_servers.${name}`), needsInput: [], notCarried }];
+      return [
+        {
+          server: { name, transport: 'stdio', command: raw.command, args: strings(raw.args), env: entries(env), variables: 'claude' },
+          origin: origin(`mcp_servers.${name}`),
+          needsInput: [],
+          notCarried,
+        },
+      ];
     }
     if (typeof raw.url === 'string') {
       const headers: Array<[string, string]> = [
         ...record(raw.http_headers),
         ...record(raw.env_http_headers).map(([header, variable]): [string, string] => [header, `\${${variable}}`]),
-        ...(typeof raw.bearer_token_env_var === 'string' ? [['Authorization', `Bearer \${${raw.bearer_token_env_var}}`] as [string, string]] : []),
+        ...(typeof raw.bearer_token_env_var === 'string'
+          ? [['Authorization', `Bearer \${${raw.bearer_token_env_var}}`] as [string, string]]
+          : []),
       ];
-      return [{ server: { name, transport: 'http', url: raw.url, headers: entries(headers), variables: 'claude' }, origin: origin(`mcp_servers.${name}`), needsInput: [], notCarried }];
+      return [
+        {
+          server: { name, transport: 'http', url: raw.url, headers: entries(headers), variables: 'claude' },
+          origin: origin(`mcp_servers.${name}`),
+          needsInput: [],
+          notCarried,
+        },
+      ];
     }
     return [];
   });
@@ -215,14 +274,18 @@ export type KnownPlace = { dialect: Dialect; file: string };
 export function knownPlaces(options: { home: string; platform: NodeJS.Platform; appData?: string; cwd?: string }): KnownPlace[] {
   const { home, platform, cwd } = options;
   const appData = options.appData ?? path.join(home, 'AppData', 'Roaming');
-  const config = platform === 'darwin' ? path.join(home, 'Library', 'Application Support') : platform === 'win32' ? appData : path.join(home, '.config');
+  const config =
+    platform === 'darwin' ? path.join(home, 'Library', 'Application Support') : platform === 'win32' ? appData : path.join(home, '.config');
   const places: KnownPlace[] = [
     { dialect: 'claude-desktop', file: path.join(config, 'Claude', 'claude_desktop_config.json') },
     { dialect: 'claude-code', file: path.join(home, '.claude.json') },
     { dialect: 'cursor', file: path.join(home, '.cursor', 'mcp.json') },
     { dialect: 'vscode', file: path.join(config, 'Code', 'User', 'mcp.json') },
     { dialect: 'windsurf', file: path.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
-    { dialect: 'zed', file: platform === 'win32' ? path.join(appData, 'Zed', 'settings.json') : path.join(home, '.config', 'zed', 'settings.json') },
+    {
+      dialect: 'zed',
+      file: platform === 'win32' ? path.join(appData, 'Zed', 'settings.json') : path.join(home, '.config', 'zed', 'settings.json'),
+    },
     { dialect: 'codex', file: path.join(home, '.codex', 'config.toml') },
     { dialect: 'gemini', file: path.join(home, '.gemini', 'settings.json') },
   ];

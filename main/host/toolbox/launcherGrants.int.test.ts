@@ -17,7 +17,11 @@ const A_SECRET = 'alpha-server-secret-0a1';
 const B_SECRET = 'bravo-server-secret-0b2';
 const AGENT_KEY = 'other-agent-api-key-0c3';
 
-type Asked = Array<{ name: string; id: string; answer: { server?: { name: string; env: Array<{ name: string; value: string }> }; redact?: string[]; error?: string } }>;
+type Asked = Array<{
+  name: string;
+  id: string;
+  answer: { server?: { name: string; env: Array<{ name: string; value: string }> }; redact?: string[]; error?: string };
+}>;
 
 describe("Baton's launcher, asked by a fake agent", () => {
   let host: Host;
@@ -35,7 +39,9 @@ describe("Baton's launcher, asked by a fake agent", () => {
   });
 
   const lastReply = (conversationId: string): string => {
-    const reply = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast((item) => item.kind === 'agent');
+    const reply = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast(
+      (item) => item.kind === 'agent',
+    );
     return reply?.kind === 'agent' ? reply.text : '';
   };
   const send = async (conversationId: string, text: string): Promise<string> => {
@@ -51,7 +57,14 @@ describe("Baton's launcher, asked by a fake agent", () => {
   };
 
   it('answers each id with its own server only, and nothing after removal or once its session ended', async () => {
-    const server = (name: string, secret: string) => host.toolbox.addServer({ name, transport: 'stdio', command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: [{ name: 'LOC_TOKEN', value: secret, secret: true }] });
+    const server = (name: string, secret: string) =>
+      host.toolbox.addServer({
+        name,
+        transport: 'stdio',
+        command: process.execPath,
+        args: ['-e', 'setInterval(() => {}, 1000)'],
+        env: [{ name: 'LOC_TOKEN', value: secret, secret: true }],
+      });
     const alpha = server('alpha', A_SECRET);
     const bravo = server('bravo', B_SECRET);
     const a = host.conversations.create(FAKE_AGENT_ID, work, 'A', undefined, [alpha.serverId]).conversationId;
@@ -75,7 +88,9 @@ describe("Baton's launcher, asked by a fake agent", () => {
     // B's session ends: its id answers nothing more.
     await host.sessions.release(b);
     const afterEnd = await asked(a);
-    expect(afterEnd.find((entry) => entry.name === 'bravo')?.answer).toEqual({ error: expect.stringContaining('gives no server for that id') });
+    expect(afterEnd.find((entry) => entry.name === 'bravo')?.answer).toEqual({
+      error: expect.stringContaining('gives no server for that id'),
+    });
     expect(afterEnd.find((entry) => entry.name === 'alpha')?.answer.server?.name).toBe('alpha');
 
     // alpha is removed from the catalog: its id answers nothing more, though A's session still
@@ -83,7 +98,9 @@ describe("Baton's launcher, asked by a fake agent", () => {
     host.toolbox.removeServer(alpha.serverId);
     expect(host.sessions.get(a)).toBeDefined();
     const afterRemoval = await asked(b);
-    expect(afterRemoval.find((entry) => entry.name === 'alpha')?.answer).toEqual({ error: expect.stringContaining('gives no server for that id') });
+    expect(afterRemoval.find((entry) => entry.name === 'alpha')?.answer).toEqual({
+      error: expect.stringContaining('gives no server for that id'),
+    });
     expect(afterRemoval.find((entry) => entry.name === 'bravo')?.answer.server?.name).toBe('bravo');
     expect(JSON.stringify(afterRemoval)).not.toContain(A_SECRET);
   });

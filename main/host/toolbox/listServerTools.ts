@@ -19,16 +19,30 @@ export type ServerTools = { name: string; transport: 'stdio' | 'http' | 'sse'; t
 
 function transportFor(server: McpServer, cwd: string): Transport {
   if (!('type' in server)) {
-    return new StdioClientTransport({ command: server.command, args: server.args, env: Object.fromEntries(server.env.map(({ name, value }) => [name, value])), cwd, stderr: 'ignore' });
+    return new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: Object.fromEntries(server.env.map(({ name, value }) => [name, value])),
+      cwd,
+      stderr: 'ignore',
+    });
   }
   const requestInit = { headers: Object.fromEntries(server.headers.map(({ name, value }) => [name, value])) };
-  return server.type === 'sse' ? new SSEClientTransport(new URL(server.url), { requestInit }) : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
+  return server.type === 'sse'
+    ? new SSEClientTransport(new URL(server.url), { requestInit })
+    : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
 }
 
 /** Lists one server's tools, or says why it could not. */
-export async function listServerTools(server: McpServer, cwd: string, baseEnv: Readonly<Record<string, string>>, timeoutMs = LIST_TOOLS_TIMEOUT_MS): Promise<ServerTools> {
+export async function listServerTools(
+  server: McpServer,
+  cwd: string,
+  baseEnv: Readonly<Record<string, string>>,
+  timeoutMs = LIST_TOOLS_TIMEOUT_MS,
+): Promise<ServerTools> {
   const transport = transportOf(server);
-  const withBaseEnv: McpServer = 'type' in server ? server : { ...server, env: [...Object.entries(baseEnv).map(([name, value]) => ({ name, value })), ...server.env] };
+  const withBaseEnv: McpServer =
+    'type' in server ? server : { ...server, env: [...Object.entries(baseEnv).map(([name, value]) => ({ name, value })), ...server.env] };
   const client = new Client({ name: 'baton', version: '0.1.0' });
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -43,7 +57,12 @@ export async function listServerTools(server: McpServer, cwd: string, baseEnv: R
     ]);
     return { name: server.name, transport, tools: listed.tools.map((tool) => tool.name), error: null };
   } catch (error) {
-    return { name: server.name, transport, tools: [], error: `"${server.name}" could not be asked for its tools: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      name: server.name,
+      transport,
+      tools: [],
+      error: `"${server.name}" could not be asked for its tools: ${error instanceof Error ? error.message : String(error)}`,
+    };
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => undefined);

@@ -1,4 +1,6 @@
-/** Baton's stdio bridge in a real process: an MCP client over stdio reaches an SSE and a streamable-HTTP server through it, headers and all. */
+/**
+ * Baton's stdio bridge in a real process: an MCP client over stdio reaches an SSE and a streamable-HTTP server through it, headers and all.
+ */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +24,11 @@ describe('the stdio bridge', () => {
     const stdio = new StdioClientTransport({
       command: process.execPath,
       args: [builtFile('main/host/toolbox/mcpBridge.js')],
-      env: { BATON_BRIDGE_URL: transport === 'sse' ? server.sseUrl : server.httpUrl, BATON_BRIDGE_TRANSPORT: transport, BATON_BRIDGE_HEADERS: JSON.stringify({ Authorization: `Bearer ${TOKEN}` }) },
+      env: {
+        BATON_BRIDGE_URL: transport === 'sse' ? server.sseUrl : server.httpUrl,
+        BATON_BRIDGE_TRANSPORT: transport,
+        BATON_BRIDGE_HEADERS: JSON.stringify({ Authorization: `Bearer ${TOKEN}` }),
+      },
       stderr: 'pipe',
     });
     let stderr = '';
@@ -30,7 +36,10 @@ describe('the stdio bridge', () => {
     try {
       await client.connect(stdio);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name), stderr).toEqual(['lookup']);
+      expect(
+        tools.map((tool) => tool.name),
+        stderr,
+      ).toEqual(['lookup']);
       const result = await client.callTool({ name: 'lookup', arguments: { message: `via ${transport}` } });
       expect(result.content).toEqual([{ type: 'text', text: `Looked up: via ${transport}` }]);
     } finally {

@@ -26,7 +26,11 @@ let registry: LaunchRegistry;
 beforeAll(async () => {
   ensureBuilt();
   http = await startMcpHttpServer({ token: TOKEN });
-  registry = LaunchRegistry.open({ dataDir: tempDir('launcher'), launch: { command: process.execPath, args: [builtFile('main/host/toolbox/mcpLauncher.js')] }, secrets: () => [TOKEN, SECRET] });
+  registry = LaunchRegistry.open({
+    dataDir: tempDir('launcher'),
+    launch: { command: process.execPath, args: [builtFile('main/host/toolbox/mcpLauncher.js')] },
+    secrets: () => [TOKEN, SECRET],
+  });
   await registry.ready;
 }, 120_000);
 afterAll(async () => {
@@ -49,13 +53,25 @@ async function connect(server: McpServer, agentEnv: Record<string, string> = {})
   }
   const shown = JSON.stringify(shielded);
   const client = new Client({ name: 'launcher-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: shielded.command, args: [...shielded.args], env: { ...agentEnv, ...Object.fromEntries(shielded.env.map(({ name, value }) => [name, value])) }, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: shielded.command,
+      args: [...shielded.args],
+      env: { ...agentEnv, ...Object.fromEntries(shielded.env.map(({ name, value }) => [name, value])) },
+      stderr: 'pipe',
+    }),
+  );
   return { client, shown };
 }
 
 describe("Baton's MCP launcher", () => {
   it('runs a stdio server with its secret variable, and takes the secret out of what it answers', async () => {
-    const { client, shown } = await connect({ name: 'everything', command: everythingServer.command, args: everythingServer.args, env: [{ name: 'LOC_TOKEN', value: SECRET }] });
+    const { client, shown } = await connect({
+      name: 'everything',
+      command: everythingServer.command,
+      args: everythingServer.args,
+      env: [{ name: 'LOC_TOKEN', value: SECRET }],
+    });
     try {
       expect(shown).not.toContain(SECRET);
       const result = await client.callTool({ name: 'get-env', arguments: {} });
@@ -70,7 +86,12 @@ describe("Baton's MCP launcher", () => {
   });
 
   it('reaches an HTTP server with its secret header, which is nowhere in what the agent is given', async () => {
-    const { client, shown } = await connect({ type: 'http', name: 'lookup', url: http.httpUrl, headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}` }] });
+    const { client, shown } = await connect({
+      type: 'http',
+      name: 'lookup',
+      url: http.httpUrl,
+      headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}` }],
+    });
     try {
       expect(shown).not.toContain(TOKEN);
       const { tools } = await client.listTools();
@@ -89,7 +110,10 @@ describe("Baton's MCP launcher", () => {
   });
 
   it("takes a known secret of the agent's environment, which the server inherits, out of what it says (get-env)", async () => {
-    const { client, shown } = await connect({ name: 'everything', command: everythingServer.command, args: everythingServer.args, env: [{ name: 'LOC_TOKEN', value: TOKEN }] }, { HOST_SIDE_TOKEN: SECRET });
+    const { client, shown } = await connect(
+      { name: 'everything', command: everythingServer.command, args: everythingServer.args, env: [{ name: 'LOC_TOKEN', value: TOKEN }] },
+      { HOST_SIDE_TOKEN: SECRET },
+    );
     try {
       expect(shown).not.toContain(SECRET);
       const result = await client.callTool({ name: 'get-env', arguments: {} });
@@ -102,14 +126,22 @@ describe("Baton's MCP launcher", () => {
     }
   });
 
-  it("takes the secret out of what the server writes to its error output, too", async () => {
-    const server: McpServer = { name: 'noisy', command: process.execPath, args: ['-e', "console.error('starting with ' + process.env.LOC_TOKEN)"], env: [{ name: 'LOC_TOKEN', value: SECRET }] };
+  it('takes the secret out of what the server writes to its error output, too', async () => {
+    const server: McpServer = {
+      name: 'noisy',
+      command: process.execPath,
+      args: ['-e', "console.error('starting with ' + process.env.LOC_TOKEN)"],
+      env: [{ name: 'LOC_TOKEN', value: SECRET }],
+    };
     revocations.push(registry.grant(SCOPE, [server]));
     const shielded = registry.shield(server, SCOPE);
     if (!('command' in shielded)) {
       throw new Error('not shielded');
     }
-    const child = spawn(shielded.command, shielded.args, { env: { PATH: process.env.PATH ?? '', ...Object.fromEntries(shielded.env.map(({ name, value }) => [name, value])) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(shielded.command, shielded.args, {
+      env: { PATH: process.env.PATH ?? '', ...Object.fromEntries(shielded.env.map(({ name, value }) => [name, value])) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     await new Promise((resolve) => child.on('exit', resolve));
@@ -141,8 +173,18 @@ function idOf(shielded: McpServer): string {
 }
 
 describe("the launcher's socket", () => {
-  const mine: McpServer = { name: 'mine', command: 'node', args: ['mine.js'], env: [{ name: 'MINE_TOKEN', value: 'mine-secret-value-111' }] };
-  const theirs: McpServer = { name: 'theirs', command: 'node', args: ['theirs.js'], env: [{ name: 'THEIRS_TOKEN', value: 'theirs-secret-value-222' }] };
+  const mine: McpServer = {
+    name: 'mine',
+    command: 'node',
+    args: ['mine.js'],
+    env: [{ name: 'MINE_TOKEN', value: 'mine-secret-value-111' }],
+  };
+  const theirs: McpServer = {
+    name: 'theirs',
+    command: 'node',
+    args: ['theirs.js'],
+    env: [{ name: 'THEIRS_TOKEN', value: 'theirs-secret-value-222' }],
+  };
 
   it("answers an id with that server's own values only, never another conversation's or the agents' secrets", async () => {
     revocations.push(registry.grant('conversation-a', [mine]), registry.grant('conversation-b', [theirs]));
@@ -159,7 +201,9 @@ describe("the launcher's socket", () => {
   it('gives an id of one conversation nothing for another: ids are per conversation', async () => {
     revocations.push(registry.grant('conversation-b', [mine]));
     // The same server shielded for conversation A has another id, which was never granted.
-    expect(await ask(idOf(registry.shield(mine, 'conversation-a')))).toEqual({ error: expect.stringContaining('gives no server for that id') });
+    expect(await ask(idOf(registry.shield(mine, 'conversation-a')))).toEqual({
+      error: expect.stringContaining('gives no server for that id'),
+    });
     expect((await ask(idOf(registry.shield(mine, 'conversation-b')))).server).toEqual(mine);
   });
 

@@ -72,7 +72,10 @@ function passRedacted(from: NodeJS.ReadableStream, to: NodeJS.WritableStream, re
 /** Runs a stdio server as a child, passing stdin through and its stdout and stderr back line by line, redacted. */
 function runChild(server: Extract<McpServer, { command: string }>, redact: readonly string[]): void {
   const { BATON_LAUNCH_SOCKET: _socket, BATON_LAUNCH_ID: _id, ...inherited } = process.env;
-  const child = spawn(server.command, server.args, { env: { ...inherited, ...Object.fromEntries(server.env.map(({ name, value }) => [name, value])) }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(server.command, server.args, {
+    env: { ...inherited, ...Object.fromEntries(server.env.map(({ name, value }) => [name, value])) },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.on('error', (error) => fail(`could not start "${server.name}": ${error.message}`));
   process.stdin.pipe(child.stdin);
   passRedacted(child.stdout, process.stdout, redact);
@@ -97,14 +100,28 @@ async function main(): Promise<void> {
   }
   const { server } = answer;
   const { BATON_LAUNCH_SOCKET: _socket, BATON_LAUNCH_ID: _id, ...inherited } = process.env;
-  const redact = [...new Set([...answer.redact, ...agentSecrets(Object.fromEntries(Object.entries(inherited).filter((entry): entry is [string, string] => entry[1] !== undefined)), [])])];
+  const redact = [
+    ...new Set([
+      ...answer.redact,
+      ...agentSecrets(
+        Object.fromEntries(Object.entries(inherited).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+        [],
+      ),
+    ]),
+  ];
   if ('command' in server) {
     runChild(server, redact);
     return;
   }
   // Loaded only for a remote server: a stdio one starts without the MCP SDK.
   const { runBridge } = await import('./bridgeCore.js');
-  await runBridge({ url: server.url, kind: server.type, headers: Object.fromEntries(server.headers.map(({ name, value }) => [name, value])), redact, label: LABEL });
+  await runBridge({
+    url: server.url,
+    kind: server.type,
+    headers: Object.fromEntries(server.headers.map(({ name, value }) => [name, value])),
+    redact,
+    label: LABEL,
+  });
 }
 
 void main();

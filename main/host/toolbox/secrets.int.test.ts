@@ -28,42 +28,63 @@ function commandLines(): string[] {
     });
 }
 
-
 describe('toolbox secrets', () => {
   const skip = agentUnavailable('claude') ?? (process.platform === 'linux' ? undefined : 'skipped: reads command lines from Linux /proc');
-  it.skipIf(skip)(withSkipReason('appear in no database byte, WAL, log, export or command line while a session runs', skip), async () => {
-    const stub = await startModelStub();
-    const lookup = await startMcpHttpServer({ token: MARKER });
-    const dataDir = tempDir('secrets');
-    const log: string[] = [];
-    const host = new Host({ dataDir, env: agentHome('claude', stub.url), log: (line) => log.push(line) });
-    try {
-      const stdio = host.toolbox.addServer({ name: 'everything', transport: 'stdio', command: everythingServer.command, args: everythingServer.args, env: [{ name: 'EVERYTHING_API_KEY', value: MARKER, secret: true }] });
-      const http = host.toolbox.addServer({ name: 'weblookup', transport: 'http', url: lookup.httpUrl, headers: [{ name: 'Authorization', value: `Bearer ${MARKER}`, secret: true }] });
-      expect(JSON.stringify(host.toolbox.listServers())).not.toContain(MARKER);
-      const { conversationId } = host.conversations.create('claude', tempDir('secrets-work'), '', undefined, [stdio.serverId, http.serverId]);
-      const { turnId } = host.turns.send(conversationId, 'hello with secrets around');
-      // While the agent and its servers run.
-      await expect.poll(() => host.store.readEvents(conversationId).events.some((event) => event.type === 'turn.running'), { timeout: 60_000 }).toBe(true);
-      const during = commandLines();
-      await host.turns.idle();
-      expect(host.store.readEvents(conversationId).events.find((event) => event.type === 'turn.ended' && event.payload.turnId === turnId)).toMatchObject({ payload: { outcome: 'completed' } });
-      expect(during.filter((line) => line.includes(MARKER))).toEqual([]);
-      expect(commandLines().filter((line) => line.includes(MARKER))).toEqual([]);
-      // The HTTP server got its header: the secret reached where it belongs.
-      expect(lookup.authorizations).toContain(`Bearer ${MARKER}`);
+  it.skipIf(skip)(
+    withSkipReason('appear in no database byte, WAL, log, export or command line while a session runs', skip),
+    async () => {
+      const stub = await startModelStub();
+      const lookup = await startMcpHttpServer({ token: MARKER });
+      const dataDir = tempDir('secrets');
+      const log: string[] = [];
+      const host = new Host({ dataDir, env: agentHome('claude', stub.url), log: (line) => log.push(line) });
+      try {
+        const stdio = host.toolbox.addServer({
+          name: 'everything',
+          transport: 'stdio',
+          command: everythingServer.command,
+          args: everythingServer.args,
+          env: [{ name: 'EVERYTHING_API_KEY', value: MARKER, secret: true }],
+        });
+        const http = host.toolbox.addServer({
+          name: 'weblookup',
+          transport: 'http',
+          url: lookup.httpUrl,
+          headers: [{ name: 'Authorization', value: `Bearer ${MARKER}`, secret: true }],
+        });
+        expect(JSON.stringify(host.toolbox.listServers())).not.toContain(MARKER);
+        const { conversationId } = host.conversations.create('claude', tempDir('secrets-work'), '', undefined, [
+          stdio.serverId,
+          http.serverId,
+        ]);
+        const { turnId } = host.turns.send(conversationId, 'hello with secrets around');
+        // While the agent and its servers run.
+        await expect
+          .poll(() => host.store.readEvents(conversationId).events.some((event) => event.type === 'turn.running'), { timeout: 60_000 })
+          .toBe(true);
+        const during = commandLines();
+        await host.turns.idle();
+        expect(
+          host.store.readEvents(conversationId).events.find((event) => event.type === 'turn.ended' && event.payload.turnId === turnId),
+        ).toMatchObject({ payload: { outcome: 'completed' } });
+        expect(during.filter((line) => line.includes(MARKER))).toEqual([]);
+        expect(commandLines().filter((line) => line.includes(MARKER))).toEqual([]);
+        // The HTTP server got its header: the secret reached where it belongs.
+        expect(lookup.authorizations).toContain(`Bearer ${MARKER}`);
 
-      for (const format of ['markdown', 'jsonl'] as const) {
-        expect(host.history.export(conversationId, format).content).not.toContain(MARKER);
+        for (const format of ['markdown', 'jsonl'] as const) {
+          expect(host.history.export(conversationId, format).content).not.toContain(MARKER);
+        }
+        expect(log.join('\n')).not.toContain(MARKER);
+        expect(dataFolderBytes(dataDir)).not.toContain(MARKER);
+      } finally {
+        await host.dispose();
+        await lookup.close();
+        await stub.close();
       }
-      expect(log.join('\n')).not.toContain(MARKER);
+      // After the WAL is folded into the file, still nothing.
       expect(dataFolderBytes(dataDir)).not.toContain(MARKER);
-    } finally {
-      await host.dispose();
-      await lookup.close();
-      await stub.close();
-    }
-    // After the WAL is folded into the file, still nothing.
-    expect(dataFolderBytes(dataDir)).not.toContain(MARKER);
-  }, 120_000);
+    },
+    120_000,
+  );
 });

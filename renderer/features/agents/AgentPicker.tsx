@@ -28,11 +28,36 @@ function pickable(agent: AgentInfo): boolean {
 }
 
 /** The picker. */
-export function AgentPicker({ agents, value, onChange, disabled, title, label = 'Agent', extra }: { agents: readonly AgentInfo[]; value: string; onChange: (agentId: string) => void; disabled?: boolean; title?: string; label?: string; extra?: { agentId: string; displayName: string } }) {
+export function AgentPicker({
+  agents,
+  value,
+  onChange,
+  disabled,
+  title,
+  label = 'Agent',
+  extra,
+}: {
+  agents: readonly AgentInfo[];
+  value: string;
+  onChange: (agentId: string) => void;
+  disabled?: boolean;
+  title?: string;
+  label?: string;
+  extra?: { agentId: string; displayName: string };
+}) {
   const [query, setQuery] = useState<string | null>(null);
-  const all = useMemo(() => (extra && !agents.some((agent) => agent.agentId === extra.agentId) ? [...agents, { ...extra, source: 'custom' as const, tested: false, command: '', available: false, usesTools: true }] : agents), [agents, extra]);
+  const all = useMemo(
+    () =>
+      extra && !agents.some((agent) => agent.agentId === extra.agentId)
+        ? [...agents, { ...extra, source: 'custom' as const, tested: false, command: '', available: false, usesTools: true }]
+        : agents,
+    [agents, extra],
+  );
   const selected = all.find((agent) => agent.agentId === value) ?? null;
-  const items = useMemo(() => (query === null || query === '' ? [...all] : all.filter((agent) => agentMatches(agent, query))), [all, query]);
+  const items = useMemo(
+    () => (query === null || query === '' ? [...all] : all.filter((agent) => agentMatches(agent, query))),
+    [all, query],
+  );
   const { isOpen, getInputProps, getMenuProps, getItemProps, getToggleButtonProps, highlightedIndex } = useCombobox<AgentInfo>({
     items,
     selectedItem: selected,
@@ -54,10 +79,20 @@ export function AgentPicker({ agents, value, onChange, disabled, title, label = 
       <div className="agent-picker-field">
         {selected ? <AgentIcon agent={selected} /> : null}
         <input
-          {...getInputProps({ 'aria-label': label, disabled: disabled === true, ...(title ? { title } : {}), placeholder: 'Search agents' })}
+          {...getInputProps({
+            'aria-label': label,
+            disabled: disabled === true,
+            ...(title ? { title } : {}),
+            placeholder: 'Search agents',
+          })}
           className="agent-picker-input"
         />
-        <button type="button" className="agent-picker-toggle" {...getToggleButtonProps({ disabled: disabled === true, 'aria-label': `All agents (${all.length})` })} tabIndex={-1}>
+        <button
+          type="button"
+          className="agent-picker-toggle"
+          {...getToggleButtonProps({ disabled: disabled === true, 'aria-label': `All agents (${all.length})` })}
+          tabIndex={-1}
+        >
           ▾
         </button>
       </div>
@@ -71,14 +106,25 @@ export function AgentPicker({ agents, value, onChange, disabled, title, label = 
                 <li
                   key={agent.agentId}
                   {...getItemProps({ item: agent, index, 'aria-label': agent.displayName })}
-                  className={['agent-option', highlightedIndex === index ? 'highlighted' : '', agent.agentId === value ? 'selected' : '', pickable(agent) ? '' : 'disabled'].filter(Boolean).join(' ')}
+                  className={[
+                    'agent-option',
+                    highlightedIndex === index ? 'highlighted' : '',
+                    agent.agentId === value ? 'selected' : '',
+                    pickable(agent) ? '' : 'disabled',
+                  ]
+                    .filter(Boolean)
+                    .join(' ')}
                 >
                   <AgentIcon agent={agent} />
                   <span className="agent-option-text">
                     <span className="agent-option-name">
                       {agent.displayName}
                       {version ? <span className="muted"> {version}</span> : null}
-                      {agent.tested ? <span className="badge tested">Tested with Baton</span> : agent.source === 'registry' ? <span className="badge registry">ACP Registry</span> : null}
+                      {agent.tested ? (
+                        <span className="badge tested">Tested with Baton</span>
+                      ) : agent.source === 'registry' ? (
+                        <span className="badge registry">ACP Registry</span>
+                      ) : null}
                       {state ? <span className="badge state">{state}</span> : null}
                     </span>
                     {agent.description ? <span className="agent-option-description">{agent.description}</span> : null}

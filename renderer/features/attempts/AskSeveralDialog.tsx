@@ -31,7 +31,12 @@ export function AskSeveralDialog() {
       id="ask-several-title"
       title="Ask several agents"
       className="ask-several-dialog"
-      hint={<>Your message goes to each agent you tick, at once. Each works in its own copy of the folder (a git worktree in a repository), never in yours; you compare what they did and keep one.</>}
+      hint={
+        <>
+          Your message goes to each agent you tick, at once. Each works in its own copy of the folder (a git worktree in a repository),
+          never in yours; you compare what they did and keep one.
+        </>
+      }
       onClose={() => close()}
       actions={
         <>
@@ -51,11 +56,17 @@ export function AskSeveralDialog() {
         {available.map((agent) => {
           const checked = dialog.checked.includes(agent.agentId);
           const remembered = agentChoices(agent.agentId);
-          const options = remembered?.options.filter((option) => PICKED.has(option.category ?? '') || /^(mode|model)$/i.test(option.id)) ?? [];
+          const options =
+            remembered?.options.filter((option) => PICKED.has(option.category ?? '') || /^(mode|model)$/i.test(option.id)) ?? [];
           return (
             <li key={agent.agentId}>
               <label className="checkbox">
-                <input type="checkbox" checked={checked} onChange={(event) => choose({ agentId: agent.agentId, checked: event.target.checked })} /> {agent.displayName}
+                <input
+                  type="checkbox"
+                  checked={checked}
+                  onChange={(event) => choose({ agentId: agent.agentId, checked: event.target.checked })}
+                />{' '}
+                {agent.displayName}
               </label>
               {checked && options.length > 0 ? (
                 <OptionPickers
@@ -65,7 +76,9 @@ export function AskSeveralDialog() {
                   choose={(optionId, value) => choose({ agentId: agent.agentId, option: { optionId, value } })}
                 />
               ) : checked ? (
-                <p className="hint">{agent.displayName}'s mode and model can be picked once it has been used (it names them when a session starts).</p>
+                <p className="hint">
+                  {agent.displayName}'s mode and model can be picked once it has been used (it names them when a session starts).
+                </p>
               ) : null}
             </li>
           );

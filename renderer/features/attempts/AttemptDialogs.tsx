@@ -15,7 +15,19 @@ type Compared = Result<'compareAttempts'>['attempts'][number];
 type ComparedFile = Compared['files'][number];
 
 /** One file's diff (a removal and a binary file in words). */
-function FileChangeView({ path, before, after, binary, change }: { path: string; before: string | null; after: string | null; binary: boolean; change: string }) {
+function FileChangeView({
+  path,
+  before,
+  after,
+  binary,
+  change,
+}: {
+  path: string;
+  before: string | null;
+  after: string | null;
+  binary: boolean;
+  change: string;
+}) {
   if (binary || after === null) {
     return (
       <p>
@@ -27,7 +39,9 @@ function FileChangeView({ path, before, after, binary, change }: { path: string;
   return <FileDiff path={path} oldText={before} newText={after} />;
 }
 
-/** Two attempts' files against each other: for each file either changed, one's text beside the other's (the start's where it left it alone). */
+/**
+ * Two attempts' files against each other: for each file either changed, one's text beside the other's (the start's where it left it alone).
+ */
 function pairFiles(left: Compared, right: Compared): Array<{ path: string; before: string | null; after: string | null; binary: boolean }> {
   const paths = [...new Set([...left.files.map((file) => file.path), ...right.files.map((file) => file.path)])].sort();
   const byPath = (files: readonly ComparedFile[]) => new Map(files.map((file) => [file.path, file]));
@@ -53,7 +67,9 @@ export function CompareDialog() {
     return null;
   }
   const attempts = changes && 'attempts' in changes ? changes.attempts : [];
-  const pairs = attempts.flatMap((left, index) => attempts.slice(index + 1).map((right) => ({ key: `${left.attemptId}:${right.attemptId}`, left, right })));
+  const pairs = attempts.flatMap((left, index) =>
+    attempts.slice(index + 1).map((right) => ({ key: `${left.attemptId}:${right.attemptId}`, left, right })),
+  );
   const pair = pairs.find((candidate) => candidate.key === view);
   return (
     <DialogFrame
@@ -88,7 +104,14 @@ export function CompareDialog() {
             {pair.left.agentName} → {pair.right.agentName}
           </h3>
           {pairFiles(pair.left, pair.right).map((file) => (
-            <FileChangeView key={file.path} path={file.path} before={file.before} after={file.after} binary={file.binary} change="differs" />
+            <FileChangeView
+              key={file.path}
+              path={file.path}
+              before={file.before}
+              after={file.after}
+              binary={file.binary}
+              change="differs"
+            />
           ))}
           {pairFiles(pair.left, pair.right).length === 0 ? <p className="hint">They changed the files the same way.</p> : null}
         </section>
@@ -99,7 +122,14 @@ export function CompareDialog() {
             {attempt.unavailable !== null ? <p className="hint">{attempt.unavailable}</p> : null}
             {attempt.unavailable === null && attempt.files.length === 0 ? <p className="hint">No file changed.</p> : null}
             {attempt.files.map((file) => (
-              <FileChangeView key={file.path} path={file.path} before={file.before} after={file.after} binary={file.binary} change={file.change} />
+              <FileChangeView
+                key={file.path}
+                path={file.path}
+                before={file.before}
+                after={file.after}
+                binary={file.binary}
+                change={file.change}
+              />
             ))}
           </section>
         ))
@@ -126,7 +156,12 @@ export function KeepDialog() {
       id="keep-attempt-title"
       title="Keep this attempt"
       className="keep-dialog"
-      hint={<>{dialog.agentName}'s changes are written into your folder and the conversation goes on with {dialog.agentName}. The other attempts stay in the conversation, folded; their copies are removed.</>}
+      hint={
+        <>
+          {dialog.agentName}'s changes are written into your folder and the conversation goes on with {dialog.agentName}. The other attempts
+          stay in the conversation, folded; their copies are removed.
+        </>
+      }
       onClose={() => close()}
       actions={
         <>
@@ -143,7 +178,9 @@ export function KeepDialog() {
       {preview ? (
         <>
           <h3>Files that will change</h3>
-          {theirs.length === 0 ? <p className="hint">{yours.length === 0 ? `${dialog.agentName} changed no file.` : 'Only files you changed since (below).'}</p> : null}
+          {theirs.length === 0 ? (
+            <p className="hint">{yours.length === 0 ? `${dialog.agentName} changed no file.` : 'Only files you changed since (below).'}</p>
+          ) : null}
           <ul className="rewind-files" aria-label="Files that will change">
             {theirs.map((file) => (
               <li key={file.path} aria-label={`${file.path}: ${file.change}`}>
@@ -161,7 +198,12 @@ export function KeepDialog() {
             boxLabel={(file) => `Overwrite ${file.path} with ${dialog.agentName}'s`}
             view={(file) => <FileChangeView {...file} />}
           />
-          {preview.cannot.length > 0 ? <Banner kind="warning" alert={false}>{`These cannot be kept: ${preview.cannot.map((file) => `${file.path} (${file.reason})`).join(', ')}.`}</Banner> : null}
+          {preview.cannot.length > 0 ? (
+            <Banner
+              kind="warning"
+              alert={false}
+            >{`These cannot be kept: ${preview.cannot.map((file) => `${file.path} (${file.reason})`).join(', ')}.`}</Banner>
+          ) : null}
         </>
       ) : null}
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}

@@ -11,7 +11,13 @@ import { diffLines } from 'diff';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Result } from '../../../app/ipc/index.js';
-import { toolOfPermission, type AttemptView, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
+import {
+  toolOfPermission,
+  type AttemptView,
+  type TranscriptItem,
+  type TranscriptState,
+  type TurnState,
+} from '../../../app/transcript/index.js';
 import { formatElapsed } from '../../components/relativeTime.js';
 import { useNow } from '../../components/useNow.js';
 import { useBaton } from '../../store/index.js';
@@ -46,18 +52,24 @@ export function AttemptsCard({ item, conversationId }: { item: AttemptsItem; con
   const openCompare = useBaton((state) => state.openCompare);
   const setAside = useBaton((state) => state.setAttemptsAside);
   const stop = useBaton((state) => state.stopAttempts);
-  const running = useBaton(useShallow((state) => item.attempts.filter((attempt) => (state.transcripts[attempt.conversationId]?.state.activeTurnId ?? null) !== null).map((attempt) => attempt.conversationId)));
+  const running = useBaton(
+    useShallow((state) =>
+      item.attempts
+        .filter((attempt) => (state.transcripts[attempt.conversationId]?.state.activeTurnId ?? null) !== null)
+        .map((attempt) => attempt.conversationId),
+    ),
+  );
   const open = item.kept === undefined && item.removed === undefined;
   const kept = item.kept ? item.attempts.find((attempt) => attempt.attemptId === item.kept?.attemptId) : undefined;
   const others = kept ? item.attempts.filter((attempt) => attempt !== kept) : item.attempts;
   const preparing = item.attempts.some((attempt) => attempt.state === 'preparing');
-  const region = (attempt: AttemptView, hidden = false) => <AttemptRegion key={attempt.attemptId} attempt={attempt} item={item} conversationId={conversationId} open={open} hidden={hidden} />;
+  const region = (attempt: AttemptView, hidden = false) => (
+    <AttemptRegion key={attempt.attemptId} attempt={attempt} item={item} conversationId={conversationId} open={open} hidden={hidden} />
+  );
   return (
     <section className="attempts" aria-label={`Asked ${item.attempts.length} agents`}>
       <article className="message message-user" aria-label="You">
-        <header className="author">
-          You, to {item.attempts.map((attempt) => attempt.agentName).join(', ')}
-        </header>
+        <header className="author">You, to {item.attempts.map((attempt) => attempt.agentName).join(', ')}</header>
         <div className="plain-text">{item.text}</div>
       </article>
       {preparing ? (
@@ -149,7 +161,9 @@ function AskToCompare({ conversationId, attemptsId }: { conversationId: string; 
 
 /** The turns of an attempt's conversation that are its own (after the history it was given). */
 function ownTurnIds(state: TranscriptState, fromSeq: number): Set<string> {
-  return new Set(state.items.flatMap((entry) => (entry.kind === 'user' && !entry.steered && Number(entry.key) > fromSeq ? [entry.turnId] : [])));
+  return new Set(
+    state.items.flatMap((entry) => (entry.kind === 'user' && !entry.steered && Number(entry.key) > fromSeq ? [entry.turnId] : [])),
+  );
 }
 
 /** What an attempt's turns say of its state, in words. */
@@ -198,7 +212,19 @@ function lineCounts(files: Compared['files']): { added: number; removed: number 
 }
 
 /** Region "Attempt by <agent>". */
-function AttemptRegion({ attempt, item, conversationId, open, hidden }: { attempt: AttemptView; item: AttemptsItem; conversationId: string; open: boolean; hidden: boolean }) {
+function AttemptRegion({
+  attempt,
+  item,
+  conversationId,
+  open,
+  hidden,
+}: {
+  attempt: AttemptView;
+  item: AttemptsItem;
+  conversationId: string;
+  open: boolean;
+  hidden: boolean;
+}) {
   const watch = useBaton((state) => state.watchConversation);
   const buffered = useBaton((state) => state.transcripts[attempt.conversationId]);
   const changes = useBaton((state) => state.attemptChanges[item.attemptsId]);
@@ -228,13 +254,24 @@ function AttemptRegion({ attempt, item, conversationId, open, hidden }: { attemp
   const now = useNow(running);
   const startedAt = turns[0] ? Date.parse(turns[0].startedAt) : undefined;
   const endedAt = running ? now : state ? Date.parse(state.updatedAt) : now;
-  const tokens = turns.reduce((sum, turn) => sum + (turn.tokens?.totalTokens ?? (turn.tokens ? (turn.tokens.inputTokens ?? 0) + (turn.tokens.outputTokens ?? 0) : 0)), 0);
+  const tokens = turns.reduce(
+    (sum, turn) => sum + (turn.tokens?.totalTokens ?? (turn.tokens ? (turn.tokens.inputTokens ?? 0) + (turn.tokens.outputTokens ?? 0) : 0)),
+    0,
+  );
   const cost = turns.findLast((turn) => turn.usage?.cost)?.usage?.cost;
-  const compared = changes && 'attempts' in changes ? changes.attempts.find((candidate) => candidate.attemptId === attempt.attemptId) : undefined;
+  const compared =
+    changes && 'attempts' in changes ? changes.attempts.find((candidate) => candidate.attemptId === attempt.attemptId) : undefined;
   const counts = compared && compared.unavailable === null ? lineCounts(compared.files) : undefined;
   // Its own entries; its first message is the one asked above, not repeated.
   const asked = state?.items.find((entry) => entry.kind === 'user' && own.has(entry.turnId));
-  const entries = state ? state.items.filter((entry) => entry !== asked && ((entry.turnId !== undefined && own.has(entry.turnId)) || (entry.kind === 'elicitation' && entry.turnId === undefined && entry.answer === undefined))) : [];
+  const entries = state
+    ? state.items.filter(
+        (entry) =>
+          entry !== asked &&
+          ((entry.turnId !== undefined && own.has(entry.turnId)) ||
+            (entry.kind === 'elicitation' && entry.turnId === undefined && entry.answer === undefined)),
+      )
+    : [];
   return (
     <section className="attempt" role="region" aria-label={`Attempt by ${attempt.agentName}`} hidden={hidden} aria-busy={running}>
       <header className="attempt-header">
@@ -243,15 +280,25 @@ function AttemptRegion({ attempt, item, conversationId, open, hidden }: { attemp
           <span className={`attempt-status attempt-${status.replace(/[^a-z]/g, '')}`}>{status}</span>
           {startedAt !== undefined ? <span> · {formatElapsed(Math.max(0, endedAt - startedAt))}</span> : null}
           {tokens > 0 ? <span> · {tokens.toLocaleString()} tokens</span> : null}
-          {cost ? <span> · {cost.amount.toFixed(4)} {cost.currency}</span> : null}
-          {counts && compared ? (
-            <span aria-label={`${compared.files.length} file${compared.files.length === 1 ? '' : 's'} changed, ${counts.added} line${counts.added === 1 ? '' : 's'} added, ${counts.removed} removed`}>
+          {cost ? (
+            <span>
               {' '}
-              · {compared.files.length} file{compared.files.length === 1 ? '' : 's'} changed <span className="diff-added">+{counts.added}</span> <span className="diff-removed">−{counts.removed}</span>
+              · {cost.amount.toFixed(4)} {cost.currency}
+            </span>
+          ) : null}
+          {counts && compared ? (
+            <span
+              aria-label={`${compared.files.length} file${compared.files.length === 1 ? '' : 's'} changed, ${counts.added} line${counts.added === 1 ? '' : 's'} added, ${counts.removed} removed`}
+            >
+              {' '}
+              · {compared.files.length} file{compared.files.length === 1 ? '' : 's'} changed{' '}
+              <span className="diff-added">+{counts.added}</span> <span className="diff-removed">−{counts.removed}</span>
             </span>
           ) : null}
         </p>
-        <p className="hint attempt-where">{attempt.kind === 'worktree' ? `Worktree on ${attempt.branch ?? 'its branch'}` : 'A copy of the folder in Baton\'s data folder'}</p>
+        <p className="hint attempt-where">
+          {attempt.kind === 'worktree' ? `Worktree on ${attempt.branch ?? 'its branch'}` : "A copy of the folder in Baton's data folder"}
+        </p>
       </header>
       {attempt.state === 'failed' ? (
         <p className="notice notice-error" role="alert">
@@ -282,7 +329,12 @@ function AttemptRegion({ attempt, item, conversationId, open, hidden }: { attemp
           </button>
         ) : null}
         {open && prepared ? (
-          <button type="button" className="primary" disabled={running} onClick={() => void openKeep(conversationId, item.attemptsId, attempt.attemptId, attempt.agentName)}>
+          <button
+            type="button"
+            className="primary"
+            disabled={running}
+            onClick={() => void openKeep(conversationId, item.attemptsId, attempt.attemptId, attempt.agentName)}
+          >
             Keep this one
           </button>
         ) : null}
@@ -319,7 +371,13 @@ function FollowUp({ conversationId, agentName }: { conversationId: string; agent
   };
   return (
     <form className="attempt-follow-up" onSubmit={(event) => void submit(event)}>
-      <textarea aria-label={`Follow-up to ${agentName}`} rows={2} value={text} placeholder={`Only ${agentName} gets this`} onChange={(event) => setText(event.target.value)} />
+      <textarea
+        aria-label={`Follow-up to ${agentName}`}
+        rows={2}
+        value={text}
+        placeholder={`Only ${agentName} gets this`}
+        onChange={(event) => setText(event.target.value)}
+      />
       <button type="submit" disabled={busy || text.trim() === ''}>
         Send to {agentName}
       </button>

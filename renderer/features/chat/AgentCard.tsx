@@ -58,7 +58,11 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
           {card.signedIn ? <p className="muted">{signedInLine(card.displayName, card.signedIn)}</p> : null}
           <div className="card-actions">
             {card.sessions.list ? (
-              <button type="button" className="link-button" onClick={() => void listAgentSessions(agentId, cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwd) ? cwd : undefined)}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void listAgentSessions(agentId, cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwd) ? cwd : undefined)}
+              >
                 Import its sessions…
               </button>
             ) : null}
@@ -77,7 +81,8 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
               </dd>
               <dt>Sessions</dt>
               <dd>
-                load {yes(card.sessions.load)} · resume {yes(card.sessions.resume)} · list {yes(card.sessions.list)} · fork {yes(card.sessions.fork)} · close {yes(card.sessions.close)}
+                load {yes(card.sessions.load)} · resume {yes(card.sessions.resume)} · list {yes(card.sessions.list)} · fork{' '}
+                {yes(card.sessions.fork)} · close {yes(card.sessions.close)}
               </dd>
               <dt>Tools (MCP)</dt>
               <dd>{card.mcp.stdio ? `stdio${card.mcp.http ? ', http' : ''}${card.mcp.sse ? ', sse' : ''}` : 'none'}</dd>
@@ -106,7 +111,11 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
 /** What the agent can do, in plain words (the protocol's names stay in the details). */
 export function plainCapabilities(card: AgentCard): string[] {
   const lines: string[] = [];
-  lines.push(card.sessions.load || card.sessions.resume ? 'Can reopen earlier sessions' : 'Cannot reopen earlier sessions: Baton catches it up from the transcript instead');
+  lines.push(
+    card.sessions.load || card.sessions.resume
+      ? 'Can reopen earlier sessions'
+      : 'Cannot reopen earlier sessions: Baton catches it up from the transcript instead',
+  );
   if (card.sessions.subagents) {
     lines.push('Runs subagents: their work shows as cards inside the turn');
   }
@@ -124,7 +133,11 @@ export function plainCapabilities(card: AgentCard): string[] {
     // About the toolbox's (MCP) tools only: its own commands and edits follow its mode.
     lines.push('Runs tools from your toolbox without asking you');
   }
-  const takes = [card.prompt.image ? 'images' : '', card.prompt.audio ? 'audio' : '', card.prompt.embeddedContext ? 'attached files' : ''].filter(Boolean);
+  const takes = [
+    card.prompt.image ? 'images' : '',
+    card.prompt.audio ? 'audio' : '',
+    card.prompt.embeddedContext ? 'attached files' : '',
+  ].filter(Boolean);
   lines.push(takes.length > 0 ? `Takes text and ${takes.join(', ')}` : 'Takes text only');
   const { replace, append } = card.instructionChannels;
   lines.push(

@@ -31,7 +31,8 @@ function InstallLog({ agentId, agentName }: { agentId: string; agentName: string
       ) : null}
       {install.running ? (
         <p role="status" className="muted">
-          <progress aria-label={`${install.action === 'remove' ? 'Removing' : install.action === 'update' ? 'Updating' : 'Installing'}…`} /> {install.lines.at(-1) ?? 'Starting…'}{' '}
+          <progress aria-label={`${install.action === 'remove' ? 'Removing' : install.action === 'update' ? 'Updating' : 'Installing'}…`} />{' '}
+          {install.lines.at(-1) ?? 'Starting…'}{' '}
           {install.action !== 'remove' ? (
             <button type="button" onClick={() => void cancel(agentId)}>
               Cancel
@@ -47,7 +48,9 @@ function InstallLog({ agentId, agentName }: { agentId: string; agentName: string
       {install.lines.length > 0 ? (
         <details open={Boolean(install.error)}>
           <summary>Install output</summary>
-          <pre role="log" aria-label="Install output">{install.lines.join('\n')}</pre>
+          <pre role="log" aria-label="Install output">
+            {install.lines.join('\n')}
+          </pre>
         </details>
       ) : null}
     </div>
@@ -67,7 +70,11 @@ export function InstallAction({ agent }: { agent: AgentInfo }) {
         Install {agent.displayName}
         {agent.managed.pinned ? ` ${agent.managed.pinned}` : ''}
       </button>{' '}
-      <span className="muted">{agent.registry?.distribution === 'binary' ? "from the registry's archive, into Baton's own agents folder" : "into Baton's own agents folder (not your global npm)"}</span>
+      <span className="muted">
+        {agent.registry?.distribution === 'binary'
+          ? "from the registry's archive, into Baton's own agents folder"
+          : "into Baton's own agents folder (not your global npm)"}
+      </span>
       <InstallLog agentId={agent.agentId} agentName={agent.displayName} />
     </div>
   );
@@ -84,7 +91,12 @@ export function ManagedAgent({ agent }: { agent: AgentInfo }) {
     return null;
   }
   // A registry agent offers its newer version; a built-in the version this Baton pins (and tests).
-  const offered = agent.source === 'registry' ? managed.update : managed.pinned !== undefined && managed.installed !== managed.pinned ? managed.pinned : undefined;
+  const offered =
+    agent.source === 'registry'
+      ? managed.update
+      : managed.pinned !== undefined && managed.installed !== managed.pinned
+        ? managed.pinned
+        : undefined;
   return (
     <div className="managed-agent">
       <span>Installed by Baton{managed.installed ? `: version ${managed.installed}` : ''}.</span>{' '}

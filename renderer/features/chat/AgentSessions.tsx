@@ -28,7 +28,8 @@ export function AgentSessions({ agentName }: { agentName: string }) {
   return (
     <section className="agent-sessions" aria-label={`${agentName}'s own sessions`} aria-busy={loading}>
       <header>
-        <strong>{agentName}'s own sessions</strong> {cwd ? <span className="muted">in {cwd}</span> : <span className="muted">in every folder</span>}
+        <strong>{agentName}'s own sessions</strong>{' '}
+        {cwd ? <span className="muted">in {cwd}</span> : <span className="muted">in every folder</span>}
         {cwd ? (
           <button type="button" className="link-button" onClick={() => void listAgentSessions(agentId, undefined)}>
             Show every folder
@@ -39,19 +40,28 @@ export function AgentSessions({ agentName }: { agentName: string }) {
         </button>
       </header>
       {loading ? <p className="muted">Asking {agentName} for its sessions…</p> : null}
-      {error ? <p className="notice-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="notice-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {!loading && !error && sessions.length === 0 ? <p className="muted">{agentName} has no sessions here.</p> : null}
       <ul>
         {sessions.map((session) => (
           <li key={session.sessionId}>
-            <span className="agent-session-title">{session.title || session.sessionId}</span> <span className="muted">{when(session.updatedAt)}</span>
+            <span className="agent-session-title">{session.title || session.sessionId}</span>{' '}
+            <span className="muted">{when(session.updatedAt)}</span>
             {!cwd ? <span className="muted"> · {session.cwd}</span> : null}
             {session.conversationId ? (
               <button type="button" onClick={() => void select(session.conversationId!)}>
                 Open (imported)
               </button>
             ) : (
-              <button type="button" disabled={importing !== null} onClick={() => void importAgentSession(agentId, session.sessionId, session.cwd)}>
+              <button
+                type="button"
+                disabled={importing !== null}
+                onClick={() => void importAgentSession(agentId, session.sessionId, session.cwd)}
+              >
                 {importing === session.sessionId ? 'Importing…' : 'Import'}
               </button>
             )}

@@ -24,7 +24,12 @@ export async function fileAttachment(file: File): Promise<ComposerAttachment> {
       throw new Error(`${file.name || 'The image'} is too large to attach (at most about 7 MB).`);
     }
     const name = file.name || `pasted-image.${file.type.split('/')[1] ?? 'png'}`;
-    return { id: newId(), label: name, attachment: { type: 'image', name, mimeType: file.type, data }, previewUrl: `data:${file.type};base64,${data}` };
+    return {
+      id: newId(),
+      label: name,
+      attachment: { type: 'image', name, mimeType: file.type, data },
+      previewUrl: `data:${file.type};base64,${data}`,
+    };
   }
   if (file.size > MAX_DOCUMENT_TEXT) {
     throw new Error(`${file.name} is too large to attach (at most 1 MB of text); mention it with @ if it is in the working folder.`);
@@ -50,7 +55,11 @@ export function AttachmentList({ attachments, remove }: { attachments: readonly 
     <ul className="attachments" aria-label="Attachments">
       {attachments.map((entry) => (
         <li key={entry.id} className="attachment">
-          {entry.previewUrl ? <img src={entry.previewUrl} alt="" className="attachment-preview" /> : <span aria-hidden="true">{entry.attachment.type === 'file' ? '📄' : '📎'}</span>}
+          {entry.previewUrl ? (
+            <img src={entry.previewUrl} alt="" className="attachment-preview" />
+          ) : (
+            <span aria-hidden="true">{entry.attachment.type === 'file' ? '📄' : '📎'}</span>
+          )}
           <span className="attachment-name">{entry.label}</span>
           <button type="button" aria-label={`Remove ${entry.label}`} onClick={() => remove(entry.id)}>
             ×

@@ -21,10 +21,18 @@ export function ChatView() {
   const setSidebarOpen = useBaton((state) => state.setSidebarOpen);
   return (
     <main className="chat" aria-label={summary?.title || 'New conversation'}>
-      {/* An existing conversation's header is one row: (in a narrow window, the list's button) its title and menu, then the agent, the folder, Toolbox and Instructions. */}
+      {/* An existing conversation's header is one row: (in a narrow window, the list's button) its title and menu, then the agent, the
+         folder, Toolbox and Instructions. */}
       <div className={summary ? 'pane-header' : 'pane-header draft'}>
         <Tip text="Conversations">
-          <button type="button" className="sidebar-toggle" aria-label="☰ Conversations" aria-expanded={sidebarOpen} aria-controls="conversation-history" onClick={() => setSidebarOpen(!sidebarOpen)}>
+          <button
+            type="button"
+            className="sidebar-toggle"
+            aria-label="☰ Conversations"
+            aria-expanded={sidebarOpen}
+            aria-controls="conversation-history"
+            onClick={() => setSidebarOpen(!sidebarOpen)}
+          >
             <PanelLeft aria-hidden size={16} />
           </button>
         </Tip>
@@ -35,7 +43,11 @@ export function ChatView() {
       <Banners />
       {summary ? <ImportReviewNotice /> : null}
       <OptionsBar />
-      {summary?.lifecycle === 'deleted' ? <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p> : <Composer />}
+      {summary?.lifecycle === 'deleted' ? (
+        <p className="readonly-hint">This conversation is in the trash. Restore it to continue.</p>
+      ) : (
+        <Composer />
+      )}
     </main>
   );
 }

@@ -8,7 +8,13 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBaton } from '../../store/index.js';
 import { composerKey } from '../../store/store.js';
-import { selectActiveSummary, selectCommandSuggestions, selectComposerText, selectSteering, selectTurnRunning } from '../../store/selectors/transcript.js';
+import {
+  selectActiveSummary,
+  selectCommandSuggestions,
+  selectComposerText,
+  selectSteering,
+  selectTurnRunning,
+} from '../../store/selectors/transcript.js';
 import type { ComposerAttachment } from '../../store/types.js';
 import { AttachmentList, fileAttachment, mentionAt, mentionAttachment, useFolderFiles } from './Attachments.js';
 import { SuggestionList } from '../../components/Suggestions.js';
@@ -41,7 +47,13 @@ export function Composer() {
     return agent && !agent.available ? agent : undefined;
   });
   // A new conversation needs a folder that can be worked in (checked as it is typed).
-  const folderBlocked = useBaton((state) => (selectActiveSummary(state) ? undefined : state.draft.cwd.trim() === '' ? 'Choose a working folder first.' : (state.draftFolderProblem ?? undefined)));
+  const folderBlocked = useBaton((state) =>
+    selectActiveSummary(state)
+      ? undefined
+      : state.draft.cwd.trim() === ''
+        ? 'Choose a working folder first.'
+        : (state.draftFolderProblem ?? undefined),
+  );
   const canSend = !running && !sending && text.trim() !== '' && missing === undefined && folderBlocked === undefined;
   // Why Send is off, once there is something to send (an empty box says nothing yet; the header asks for the folder).
   const blockedWhy = running ? undefined : missing ? 'missing' : folderBlocked !== undefined && text.trim() !== '' ? 'folder' : undefined;
@@ -67,7 +79,8 @@ export function Composer() {
   const [caret, setCaret] = useState(0);
   const mention = mentionAt(text, caret);
   // A mention already attached is complete: it offers nothing (Enter then sends or queues).
-  const attachedAlready = mention !== undefined && attachments.some((entry) => entry.attachment.type === 'file' && entry.attachment.path === mention.query);
+  const attachedAlready =
+    mention !== undefined && attachments.some((entry) => entry.attachment.type === 'file' && entry.attachment.path === mention.query);
   const files = useFolderFiles(cwd, attachedAlready ? undefined : mention?.query);
   // One list of suggestions at a time: files after @, else slash commands.
   const mentioning = mention !== undefined && files.length > 0;
@@ -76,7 +89,10 @@ export function Composer() {
   useEffect(() => setHighlight(0), [count, mentioning]);
   const attachFiles = (list: readonly File[]): void => {
     for (const file of list) {
-      fileAttachment(file).then((attachment) => addAttachment(key, attachment), (error: unknown) => showError(error));
+      fileAttachment(file).then(
+        (attachment) => addAttachment(key, attachment),
+        (error: unknown) => showError(error),
+      );
     }
   };
 
@@ -155,7 +171,8 @@ export function Composer() {
     >
       {aside !== undefined ? (
         <p className="queued set-aside" role="status">
-          Your unsent draft is kept aside: “{aside.length > 80 ? `${aside.slice(0, 79)}…` : aside}”. It comes back once this message is sent.{' '}
+          Your unsent draft is kept aside: “{aside.length > 80 ? `${aside.slice(0, 79)}…` : aside}”. It comes back once this message is
+          sent.{' '}
           <button type="button" onClick={() => swapSetAside(key)}>
             Swap in my draft
           </button>
@@ -187,7 +204,11 @@ export function Composer() {
       <textarea
         ref={box}
         aria-label="Message"
-        placeholder={running ? 'Write a follow-up: Enter queues it for when this reply ends' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
+        placeholder={
+          running
+            ? 'Write a follow-up: Enter queues it for when this reply ends'
+            : 'Message the agent (Enter to send, Shift+Enter for a new line)'
+        }
         rows={3}
         value={text}
         onChange={(event) => {
@@ -208,7 +229,13 @@ export function Composer() {
         aria-activedescendant={count > 0 ? `${mentioning ? 'file' : 'command'}-${highlight}` : undefined}
       />
       {mentioning ? (
-        <SuggestionList prefix="file" label="Files" options={files.map((file) => ({ key: file, content: `@${file}` }))} highlight={highlight} choose={complete} />
+        <SuggestionList
+          prefix="file"
+          label="Files"
+          options={files.map((file) => ({ key: file, content: `@${file}` }))}
+          highlight={highlight}
+          choose={complete}
+        />
       ) : commands.length > 0 ? (
         <SuggestionList
           prefix="command"
@@ -241,7 +268,12 @@ export function Composer() {
         <button type="button" onClick={() => picker.current?.click()}>
           Attach files
         </button>
-        <button type="button" disabled={running || sending || text.trim() === '' || attachments.length > 0} title={attachments.length > 0 ? 'Attachments go to one agent at a time: send them on their own' : undefined} onClick={() => openAskSeveral()}>
+        <button
+          type="button"
+          disabled={running || sending || text.trim() === '' || attachments.length > 0}
+          title={attachments.length > 0 ? 'Attachments go to one agent at a time: send them on their own' : undefined}
+          onClick={() => openAskSeveral()}
+        >
           Ask several agents…
         </button>
         {running ? (

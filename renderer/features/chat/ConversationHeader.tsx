@@ -33,7 +33,11 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
             label: 'Delete forever',
             danger: true,
             run: () => {
-              if (window.confirm(`Erase “${summary.title || 'this conversation'}” for good? This cannot be undone. The agents' own sessions Baton started for it are deleted too, where the agent can delete them.`)) {
+              if (
+                window.confirm(
+                  `Erase “${summary.title || 'this conversation'}” for good? This cannot be undone. The agents' own sessions Baton started for it are deleted too, where the agent can delete them.`,
+                )
+              ) {
                 void purge(id);
               }
             },
@@ -41,10 +45,16 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
         ]
       : [
           { label: 'Rename', run: () => setEditing(summary.title) },
-          { label: summary.lifecycle === 'archived' ? 'Unarchive' : 'Archive', run: () => void setArchived(id, summary.lifecycle !== 'archived') },
+          {
+            label: summary.lifecycle === 'archived' ? 'Unarchive' : 'Archive',
+            run: () => void setArchived(id, summary.lifecycle !== 'archived'),
+          },
           { label: 'Delete', run: () => void remove(id) },
         ];
-  actions.push({ label: 'Export Markdown', run: () => void exportConversation(id, 'markdown') }, { label: 'Export JSONL', run: () => void exportConversation(id, 'jsonl') });
+  actions.push(
+    { label: 'Export Markdown', run: () => void exportConversation(id, 'markdown') },
+    { label: 'Export JSONL', run: () => void exportConversation(id, 'jsonl') },
+  );
 
   return (
     <div className="conversation-header">
@@ -73,7 +83,11 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
       )}
       {/* What can be done with the conversation, in one menu (the header keeps one row). */}
       <DropdownMenu.Root>
-        <DropdownMenu.Trigger className="more-actions icon-action" aria-label="Conversation actions" title="Conversation actions: rename, archive, delete, export">
+        <DropdownMenu.Trigger
+          className="more-actions icon-action"
+          aria-label="Conversation actions"
+          title="Conversation actions: rename, archive, delete, export"
+        >
           <Ellipsis size={16} aria-hidden="true" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>

@@ -4,7 +4,13 @@
  * the agent and are not kept in the transcript.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { checkElicitationAnswer, fieldChoices, formIsShowable, type ElicitationField, type ElicitationValue } from '../../../app/agents/elicitation.js';
+import {
+  checkElicitationAnswer,
+  fieldChoices,
+  formIsShowable,
+  type ElicitationField,
+  type ElicitationValue,
+} from '../../../app/agents/elicitation.js';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 import { useScopedConversation } from '../attempts/conversationScope.js';
@@ -29,13 +35,25 @@ function answerText(item: ElicitationItem): string {
     return 'Withdrawn: the reply ended before an answer.';
   }
   if (answer.action === 'accept') {
-    return item.request.mode === 'url' ? `You opened the link.${item.completed ? ' The agent reports it done.' : ''}` : `You sent: ${(answer.fields ?? []).join(', ') || 'an empty form'} (values not kept here).`;
+    return item.request.mode === 'url'
+      ? `You opened the link.${item.completed ? ' The agent reports it done.' : ''}`
+      : `You sent: ${(answer.fields ?? []).join(', ') || 'an empty form'} (values not kept here).`;
   }
   return answer.action === 'decline' ? 'You declined.' : 'You cancelled.';
 }
 
 /** One field of the form. */
-function Field({ name, field, value, onChange }: { name: string; field: ElicitationField; value: ElicitationValue | undefined; onChange: (value: ElicitationValue | undefined) => void }) {
+function Field({
+  name,
+  field,
+  value,
+  onChange,
+}: {
+  name: string;
+  field: ElicitationField;
+  value: ElicitationValue | undefined;
+  onChange: (value: ElicitationValue | undefined) => void;
+}) {
   const id = useId();
   const label = field.title ?? name;
   const choices = fieldChoices(field);
@@ -57,7 +75,9 @@ function Field({ name, field, value, onChange }: { name: string; field: Elicitat
             <input
               type="checkbox"
               checked={chosen.includes(choice.value)}
-              onChange={(event) => onChange(event.target.checked ? [...chosen, choice.value] : chosen.filter((item) => item !== choice.value))}
+              onChange={(event) =>
+                onChange(event.target.checked ? [...chosen, choice.value] : chosen.filter((item) => item !== choice.value))
+              }
             />{' '}
             {choice.label}
           </label>
@@ -117,7 +137,9 @@ export function ElicitationPrompt({ item }: { item: ElicitationItem }) {
   };
   const submit = (event: FormEvent): void => {
     event.preventDefault();
-    const content = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, ElicitationValue] => entry[1] !== undefined));
+    const content = Object.fromEntries(
+      Object.entries(values).filter((entry): entry is [string, ElicitationValue] => entry[1] !== undefined),
+    );
     const found = checkElicitationAnswer(request.schema, content);
     setProblems(found);
     if (found.length === 0) {
@@ -153,7 +175,13 @@ export function ElicitationPrompt({ item }: { item: ElicitationItem }) {
         <form onSubmit={submit} noValidate>
           {formIsShowable(request.schema) ? (
             Object.entries(properties).map(([name, field]) => (
-              <Field key={name} name={name} field={field} value={values[name]} onChange={(value) => setValues((current) => ({ ...current, [name]: value }))} />
+              <Field
+                key={name}
+                name={name}
+                field={field}
+                value={values[name]}
+                onChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
+              />
             ))
           ) : (
             <p>This form has fields Baton cannot show; you can decline it.</p>

@@ -25,7 +25,7 @@ function linesOf(oldText: string | null, newText: string): Line[] {
 /** Pairs removed lines with the added lines that replace them, for the side-by-side view. */
 function rowsOf(lines: readonly Line[]): Row[] {
   const rows: Row[] = [];
-  for (let index = 0; index < lines.length; ) {
+  for (let index = 0; index < lines.length;) {
     const line = lines[index]!;
     if (line.op === 'same') {
       rows.push({ left: line, right: line });
@@ -34,8 +34,12 @@ function rowsOf(lines: readonly Line[]): Row[] {
     }
     const removed: Line[] = [];
     const added: Line[] = [];
-    while (index < lines.length && lines[index]!.op === 'removed') {removed.push(lines[index++]!);}
-    while (index < lines.length && lines[index]!.op === 'added') {added.push(lines[index++]!);}
+    while (index < lines.length && lines[index]!.op === 'removed') {
+      removed.push(lines[index++]!);
+    }
+    while (index < lines.length && lines[index]!.op === 'added') {
+      added.push(lines[index++]!);
+    }
     for (let pair = 0; pair < Math.max(removed.length, added.length); pair += 1) {
       rows.push({ left: removed[pair] ?? null, right: added[pair] ?? null });
     }
@@ -56,7 +60,8 @@ export function FileDiff({ path, oldText, newText }: { path: string; oldText: st
       <figcaption>
         <span>
           {path}
-          {oldText === null ? ' (new file)' : ''} <span className="diff-added">+{added}</span> <span className="diff-removed">−{removed}</span>
+          {oldText === null ? ' (new file)' : ''} <span className="diff-added">+{added}</span>{' '}
+          <span className="diff-removed">−{removed}</span>
         </span>
         <button type="button" className="diff-view" aria-pressed={split} onClick={() => setSplit(!split)}>
           Side by side
@@ -66,8 +71,12 @@ export function FileDiff({ path, oldText, newText }: { path: string; oldText: st
         <div className="diff-split" role="table" aria-label={`Side by side changes to ${path}`}>
           {rowsOf(lines.slice(0, LINES_SHOWN)).map((row, index) => (
             <div key={index} role="row" className="diff-row">
-              <pre role="cell" className={row.left ? `diff-${row.left.op}` : 'diff-empty'}>{row.left?.text ?? ''}</pre>
-              <pre role="cell" className={row.right ? `diff-${row.right.op}` : 'diff-empty'}>{row.right?.text ?? ''}</pre>
+              <pre role="cell" className={row.left ? `diff-${row.left.op}` : 'diff-empty'}>
+                {row.left?.text ?? ''}
+              </pre>
+              <pre role="cell" className={row.right ? `diff-${row.right.op}` : 'diff-empty'}>
+                {row.right?.text ?? ''}
+              </pre>
             </div>
           ))}
         </div>

@@ -31,7 +31,17 @@ function FolderValue({ value, conversationId }: { value: string; conversationId:
 }
 
 /** The field; once the conversation exists (`readOnly`), its folder as a value. */
-export function FolderField({ value, readOnly, onChange, conversationId }: { value: string; readOnly: boolean; onChange: (folder: string) => void; conversationId?: string | undefined }) {
+export function FolderField({
+  value,
+  readOnly,
+  onChange,
+  conversationId,
+}: {
+  value: string;
+  readOnly: boolean;
+  onChange: (folder: string) => void;
+  conversationId?: string | undefined;
+}) {
   if (readOnly) {
     return <FolderValue value={value} conversationId={conversationId} />;
   }
@@ -88,7 +98,16 @@ function FolderInput({ value, onChange }: { value: string; onChange: (folder: st
           }
         }}
       />
-      {shown ? <SuggestionList prefix="folder" label="Folders" className="folder-suggestions" options={folders.map((folder) => ({ key: folder, content: folder }))} highlight={highlight} choose={(index) => choose(folders[index]!)} /> : null}
+      {shown ? (
+        <SuggestionList
+          prefix="folder"
+          label="Folders"
+          className="folder-suggestions"
+          options={folders.map((folder) => ({ key: folder, content: folder }))}
+          highlight={highlight}
+          choose={(index) => choose(folders[index]!)}
+        />
+      ) : null}
       {pickFolder ? (
         <button
           type="button"

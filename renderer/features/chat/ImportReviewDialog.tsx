@@ -16,7 +16,9 @@ export function ImportReviewNotice() {
   }
   return (
     <section className="notice import-review-notice" aria-label="Imported conversation">
-      <span>This conversation was imported. Nothing in it reaches an agent until you confirm its working folder and the settings it brings.</span>{' '}
+      <span>
+        This conversation was imported. Nothing in it reaches an agent until you confirm its working folder and the settings it brings.
+      </span>{' '}
       <button type="button" onClick={() => open()}>
         Review and confirm…
       </button>
@@ -34,21 +36,37 @@ export function ImportReviewDialog() {
   }
   const { review } = current;
   return (
-    <DialogFrame open={current.open} id="import-review-title" title="Confirm imported conversation" className="import-review-dialog" hint={<>It came from a file, not from your choices here. Before your next message reaches an agent, check what it would get. The agent sessions it names are not reopened: the agent is handed the conversation from its transcript.</>} onClose={() => close()} actions={<>
-        <button type="button" className="primary" disabled={current.busy} onClick={() => void confirm()}>
-          Confirm and continue
-        </button>
-        <button type="button" onClick={() => close()}>
-          Cancel
-        </button>
-            </>}>
+    <DialogFrame
+      open={current.open}
+      id="import-review-title"
+      title="Confirm imported conversation"
+      className="import-review-dialog"
+      hint={
+        <>
+          It came from a file, not from your choices here. Before your next message reaches an agent, check what it would get. The agent
+          sessions it names are not reopened: the agent is handed the conversation from its transcript.
+        </>
+      }
+      onClose={() => close()}
+      actions={
+        <>
+          <button type="button" className="primary" disabled={current.busy} onClick={() => void confirm()}>
+            Confirm and continue
+          </button>
+          <button type="button" onClick={() => close()}>
+            Cancel
+          </button>
+        </>
+      }
+    >
       <dl className="import-review">
         <dt>Working folder</dt>
         <dd>
           <code>{review.cwd}</code>
           {review.broadFolder ? (
             <Banner kind="warning">
-              This folder is very broad: an agent working in it can read and change nearly every file you have. Only confirm if you meant that; otherwise start a new conversation in a narrower folder.
+              This folder is very broad: an agent working in it can read and change nearly every file you have. Only confirm if you meant
+              that; otherwise start a new conversation in a narrower folder.
             </Banner>
           ) : null}
         </dd>
@@ -68,11 +86,7 @@ export function ImportReviewDialog() {
         <dt>Toolbox</dt>
         <dd>{review.servers.length > 0 ? review.servers.join(', ') : 'None'}</dd>
       </dl>
-      {current.problem ? (
-        <Banner kind="error">
-          {current.problem}
-        </Banner>
-      ) : null}
+      {current.problem ? <Banner kind="error">{current.problem}</Banner> : null}
     </DialogFrame>
   );
 }

@@ -17,17 +17,41 @@ const INTENTS: Array<{ intent: InstructionIntent; label: string }> = [
 ];
 
 /** A text and its intent, named alike: textbox and radio group "<label>". */
-function InstructionField({ id, label, hint, value, onChange }: { id: string; label: string; hint: string; value: InstructionText; onChange: (changes: Partial<InstructionText>) => void }) {
+function InstructionField({
+  id,
+  label,
+  hint,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  value: InstructionText;
+  onChange: (changes: Partial<InstructionText>) => void;
+}) {
   return (
     <div className="instruction-field">
       <label htmlFor={`${id}-text`} className="instruction-label">
         {label} <span className="hint">({hint})</span>
       </label>
-      <textarea id={`${id}-text`} aria-label={label} rows={5} value={value.text} onChange={(event) => onChange({ text: event.target.value })} />
+      <textarea
+        id={`${id}-text`}
+        aria-label={label}
+        rows={5}
+        value={value.text}
+        onChange={(event) => onChange({ text: event.target.value })}
+      />
       <div role="radiogroup" aria-label={label} className="instruction-intent">
         {INTENTS.map(({ intent, label: intentLabel }) => (
           <label key={intent}>
-            <input type="radio" name={`${id}-intent`} value={intent} checked={value.intent === intent} onChange={() => onChange({ intent })} />
+            <input
+              type="radio"
+              name={`${id}-intent`}
+              value={intent}
+              checked={value.intent === intent}
+              onChange={() => onChange({ intent })}
+            />
             {intentLabel}
           </label>
         ))}
@@ -36,15 +60,33 @@ function InstructionField({ id, label, hint, value, onChange }: { id: string; la
   );
 }
 
-const ORIGINS: Record<InstructionPreview['injectors']['available'][number]['origin'], string> = { builtin: 'built into Baton', data: 'your instructions folder', folder: 'this folder, as you trusted it' };
+const ORIGINS: Record<InstructionPreview['injectors']['available'][number]['origin'], string> = {
+  builtin: 'built into Baton',
+  data: 'your instructions folder',
+  folder: 'this folder, as you trusted it',
+};
 
-/** List "Injectors": a checkbox per available injector, named by its name, with its timing and where it comes from; the conversation's off switch. */
-function InjectorChooser({ preview, choice, onChange }: { preview: InstructionPreview; choice: InjectorChoice; onChange: (changes: { select?: { name: string; selected: boolean }; off?: boolean }) => void }) {
+/**
+ * List "Injectors": a checkbox per available injector, named by its name, with its timing and where it comes from; the conversation's off
+ * switch.
+ */
+function InjectorChooser({
+  preview,
+  choice,
+  onChange,
+}: {
+  preview: InstructionPreview;
+  choice: InjectorChoice;
+  onChange: (changes: { select?: { name: string; selected: boolean }; off?: boolean }) => void;
+}) {
   const { available, broken } = preview.injectors;
   return (
     <section className="injectors" aria-labelledby="injectors-title">
       <h3 id="injectors-title">Injectors</h3>
-      <p className="hint">Packages of instructions and context for this conversation: every-turn instructions join the prompt; the rest travels with the turns it belongs to, shown apart from your messages.</p>
+      <p className="hint">
+        Packages of instructions and context for this conversation: every-turn instructions join the prompt; the rest travels with the turns
+        it belongs to, shown apart from your messages.
+      </p>
       <label className="checkbox">
         <input type="checkbox" checked={choice.off} onChange={(event) => onChange({ off: event.target.checked })} />
         Turn all injectors off for this conversation
@@ -69,7 +111,11 @@ function InjectorChooser({ preview, choice, onChange }: { preview: InstructionPr
               {injector.origin === 'builtin' ? '' : ` (${injector.folder})`}
               {injector.description ? `. ${injector.description}` : ''}
             </span>
-            {injector.ignored.length > 0 ? <p className="notice notice-warning">Its manifest also names {injector.ignored.join(', ')}: ignored, an injector contributes only text.</p> : null}
+            {injector.ignored.length > 0 ? (
+              <p className="notice notice-warning">
+                Its manifest also names {injector.ignored.join(', ')}: ignored, an injector contributes only text.
+              </p>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -101,7 +147,10 @@ function CannotTakeList({ agents }: { agents: CannotTake[] }) {
   return (
     <section ref={shown} className="cannot-take" role="alert" aria-labelledby="cannot-take-title">
       <h3 id="cannot-take-title">Agents that cannot take these instructions</h3>
-      <p>Messages to these agents would be refused as the instructions stand. Choose for each, change the instructions, or save anyway (a refusal then offers the same choices).</p>
+      <p>
+        Messages to these agents would be refused as the instructions stand. Choose for each, change the instructions, or save anyway (a
+        refusal then offers the same choices).
+      </p>
       <ul aria-label="Agents that cannot take these instructions">
         {agents.map((agent) => (
           <li key={agent.agentId}>
@@ -111,7 +160,11 @@ function CannotTakeList({ agents }: { agents: CannotTake[] }) {
                 Don&apos;t send my instructions to {agent.agentName}
               </button>
               {agent.commandLine ? (
-                <button type="button" title="Other users of this computer can read them in the process list" onClick={() => void setAgentSettings({ commandLineAccepted: true }, agent.agentId)}>
+                <button
+                  type="button"
+                  title="Other users of this computer can read them in the process list"
+                  onClick={() => void setAgentSettings({ commandLineAccepted: true }, agent.agentId)}
+                >
                   Allow for {agent.agentName}
                 </button>
               ) : null}
@@ -139,15 +192,37 @@ export function InstructionsDialog() {
   // Found on Save: the agents that would refuse them. Save then saves anyway.
   const refusing = dialog.cannotTake !== undefined && dialog.cannotTake.length > 0 ? dialog.cannotTake : null;
   return (
-    <DialogFrame open={true} id="instructions-title" title="Instructions" className="instructions-dialog" hint={<>Delivered at the level you ask for through each agent&apos;s own channel, or refused. Never sent as message text.</>} onClose={() => close()} actions={<>
-        <button type="button" onClick={() => close()}>
-          Cancel
-        </button>
-        <button type="button" className="primary" disabled={dialog.saving} aria-busy={dialog.checking ? true : undefined} onClick={() => void save(refusing !== null)}>
-          {dialog.checking ? 'Checking the agents…' : refusing ? 'Save anyway' : 'Save'}
-        </button>
-            </>}>
-      <InstructionField id="person" label="Your instructions" hint="every conversation" value={dialog.person} onChange={(changes) => edit('person', changes)} />
+    <DialogFrame
+      open={true}
+      id="instructions-title"
+      title="Instructions"
+      className="instructions-dialog"
+      hint={<>Delivered at the level you ask for through each agent&apos;s own channel, or refused. Never sent as message text.</>}
+      onClose={() => close()}
+      actions={
+        <>
+          <button type="button" onClick={() => close()}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="primary"
+            disabled={dialog.saving}
+            aria-busy={dialog.checking ? true : undefined}
+            onClick={() => void save(refusing !== null)}
+          >
+            {dialog.checking ? 'Checking the agents…' : refusing ? 'Save anyway' : 'Save'}
+          </button>
+        </>
+      }
+    >
+      <InstructionField
+        id="person"
+        label="Your instructions"
+        hint="every conversation"
+        value={dialog.person}
+        onChange={(changes) => edit('person', changes)}
+      />
       {preview && dialog.profile ? (
         <InstructionField
           id="profile"
@@ -157,14 +232,32 @@ export function InstructionsDialog() {
           onChange={(changes) => edit('profile', changes)}
         />
       ) : null}
-      <InstructionField id="conversation" label="This conversation's instructions" hint="this conversation only" value={dialog.conversation} onChange={(changes) => edit('conversation', changes)} />
+      <InstructionField
+        id="conversation"
+        label="This conversation's instructions"
+        hint="this conversation only"
+        value={dialog.conversation}
+        onChange={(changes) => edit('conversation', changes)}
+      />
       {preview ? <InjectorChooser preview={preview} choice={dialog.injectors} onChange={editInjectors} /> : null}
       {preview && preview.project.state !== 'none' ? (
         <section className="folder-trust" aria-label="This folder's instructions">
           <h3>This folder&apos;s instructions</h3>
           <p className="hint">
-            {preview.project.folder}: {[preview.project.text !== null ? '.baton/instructions.md' : null, preview.project.injectors.length > 0 ? `injectors in .agents/instructions/ (${preview.project.injectors.map((entry) => entry.dir).join(', ')})` : null].filter(Boolean).join(' and ')}
-            {preview.project.state === 'untrusted' ? ' — not trusted: it contributes nothing.' : preview.project.state === 'changed' ? ' — changed since you trusted it: what you trusted is still the one used.' : ' — trusted.'}
+            {preview.project.folder}:{' '}
+            {[
+              preview.project.text !== null ? '.baton/instructions.md' : null,
+              preview.project.injectors.length > 0
+                ? `injectors in .agents/instructions/ (${preview.project.injectors.map((entry) => entry.dir).join(', ')})`
+                : null,
+            ]
+              .filter(Boolean)
+              .join(' and ')}
+            {preview.project.state === 'untrusted'
+              ? ' — not trusted: it contributes nothing.'
+              : preview.project.state === 'changed'
+                ? ' — changed since you trusted it: what you trusted is still the one used.'
+                : ' — trusted.'}
           </p>
           {preview.project.problem ? <Banner kind="error">{preview.project.problem}</Banner> : null}
           {preview.project.changes.length > 0 ? (
@@ -185,7 +278,8 @@ export function InstructionsDialog() {
           {preview.project.injectors.map((entry) => (
             <details key={entry.dir} className="folder-injector">
               <summary>
-                .agents/instructions/{entry.dir}/ — {entry.problem ? `cannot be used: ${entry.problem}` : `${entry.files.length} file${entry.files.length === 1 ? '' : 's'}`}
+                .agents/instructions/{entry.dir}/ —{' '}
+                {entry.problem ? `cannot be used: ${entry.problem}` : `${entry.files.length} file${entry.files.length === 1 ? '' : 's'}`}
               </summary>
               {entry.files.map((file) => (
                 <div key={file.file}>
@@ -214,7 +308,9 @@ export function InstructionsDialog() {
             {preview.parts.map((part) => (
               <li key={`${part.source}-${part.name ?? ''}-${part.intent}`}>
                 <strong>{part.sourceName}</strong>: {part.label}
-                {part.level.kind === 'refused' ? <span className="notice notice-warning"> Cannot reach {preview.agentName} at the level asked for.</span> : null}
+                {part.level.kind === 'refused' ? (
+                  <span className="notice notice-warning"> Cannot reach {preview.agentName} at the level asked for.</span>
+                ) : null}
                 <details>
                   <summary>Exact text</summary>
                   <pre>{part.text}</pre>
@@ -230,7 +326,9 @@ export function InstructionsDialog() {
                   Injector &quot;{part.name}&quot; ({part.when})
                 </strong>
                 : {part.label}
-                {part.level.kind === 'refused' ? <span className="notice notice-warning"> Cannot reach {preview.agentName}: its turns would be refused.</span> : null}
+                {part.level.kind === 'refused' ? (
+                  <span className="notice notice-warning"> Cannot reach {preview.agentName}: its turns would be refused.</span>
+                ) : null}
                 <details>
                   <summary>Exact text</summary>
                   <pre>{part.text}</pre>
@@ -242,7 +340,13 @@ export function InstructionsDialog() {
             ))}
             <li>
               <strong>Baton&apos;s note</strong> (that the conversation may pass between agents):{' '}
-              {preview.refusal ? 'not sent while a part is refused' : preview.fragment === 'delivered' ? 'added' : preview.fragment === 'off' ? 'off' : `skipped: ${preview.fragmentNote ?? 'no channel'}`}
+              {preview.refusal
+                ? 'not sent while a part is refused'
+                : preview.fragment === 'delivered'
+                  ? 'added'
+                  : preview.fragment === 'off'
+                    ? 'off'
+                    : `skipped: ${preview.fragmentNote ?? 'no channel'}`}
             </li>
           </ul>
           <details className="digest">
@@ -257,22 +361,38 @@ export function InstructionsDialog() {
             </Banner>
           ) : null}
           <label className="checkbox">
-            <input type="checkbox" checked={!preview.settings.off} onChange={(event) => void setAgentSettings({ off: !event.target.checked })} />
+            <input
+              type="checkbox"
+              checked={!preview.settings.off}
+              onChange={(event) => void setAgentSettings({ off: !event.target.checked })}
+            />
             Deliver instructions to {preview.agentName}
           </label>
-          {preview.perTurn.length > 0 && (preview.settings.contextAsText || preview.perTurn.some((part) => part.level.kind === 'refused')) ? (
+          {preview.perTurn.length > 0 &&
+          (preview.settings.contextAsText || preview.perTurn.some((part) => part.level.kind === 'refused')) ? (
             <label className="checkbox">
-              <input type="checkbox" checked={preview.settings.contextAsText} onChange={(event) => void setAgentSettings({ contextAsText: event.target.checked })} />
+              <input
+                type="checkbox"
+                checked={preview.settings.contextAsText}
+                onChange={(event) => void setAgentSettings({ contextAsText: event.target.checked })}
+              />
               Let per-turn context reach {preview.agentName} as labelled text in its prompt (it does not take embedded context)
             </label>
           ) : null}
           {preview.commandLine ? (
             <label className="checkbox">
-              <input type="checkbox" checked={preview.settings.commandLineAccepted} onChange={(event) => void setAgentSettings({ commandLineAccepted: event.target.checked })} />
+              <input
+                type="checkbox"
+                checked={preview.settings.commandLineAccepted}
+                onChange={(event) => void setAgentSettings({ commandLineAccepted: event.target.checked })}
+              />
               Let {preview.agentName} take them on its command line (other users of this computer can read them in the process list)
             </label>
           ) : null}
-          <p className="hint">These switches are {preview.agentName}&apos;s: they apply at once to every conversation with {preview.agentName}, not only this one.</p>
+          <p className="hint">
+            These switches are {preview.agentName}&apos;s: they apply at once to every conversation with {preview.agentName}, not only this
+            one.
+          </p>
         </section>
       ) : null}
       {refusing ? <CannotTakeList agents={refusing} /> : null}

@@ -20,7 +20,9 @@ export function LogInPrompt({ methods, agentId }: { methods: AuthMethodInfo[]; a
     <div className="log-in">
       {methods.map((method) =>
         method.terminal && !terminalLogin ? (
-          <p key={method.id}>{method.name}: runs in a terminal, which this system does not give Baton. Log in from a terminal, then send again.</p>
+          <p key={method.id}>
+            {method.name}: runs in a terminal, which this system does not give Baton. Log in from a terminal, then send again.
+          </p>
         ) : method.terminal ? (
           <Tip key={method.id} text={method.description}>
             <button type="button" onClick={() => void startLoginTerminal(target, method.id, method.name, LOGIN_TERMINAL_SIZE)}>

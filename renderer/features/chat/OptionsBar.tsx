@@ -18,7 +18,9 @@ export function OptionsBar() {
   const transcript = useBaton(selectActiveTranscript);
   const nextAgent = useBaton((state) => (summary ? state.nextAgent[summary.conversationId] : undefined));
   const nextName = useBaton((state) => state.agents.find((agent) => agent.agentId === nextAgent)?.displayName ?? nextAgent);
-  const [open, setOpen] = useState(() => (readPreference('header.options') ?? (window.matchMedia('(max-width: 800px)').matches ? 'closed' : 'open')) === 'open');
+  const [open, setOpen] = useState(
+    () => (readPreference('header.options') ?? (window.matchMedia('(max-width: 800px)').matches ? 'closed' : 'open')) === 'open',
+  );
   if (!summary || summary.lifecycle === 'deleted') {
     return null;
   }
@@ -32,22 +34,39 @@ export function OptionsBar() {
     setOpen(!open);
   };
   // Folded, the values stay in view in one line.
-  const values = switching ? [] : (transcript?.sessionOptions ?? []).map((option) => option.options.find((choice) => choice.value === option.currentValue)?.name ?? option.currentValue);
+  const values = switching
+    ? []
+    : (transcript?.sessionOptions ?? []).map(
+        (option) => option.options.find((choice) => choice.value === option.currentValue)?.name ?? option.currentValue,
+      );
   return (
     <section className="options-bar" aria-label="Options of the next message">
-      <button type="button" className="header-action options-toggle" aria-expanded={open} aria-controls="session-options-row" onClick={toggle}>
+      <button
+        type="button"
+        className="header-action options-toggle"
+        aria-expanded={open}
+        aria-controls="session-options-row"
+        onClick={toggle}
+      >
         {open ? 'Hide options' : 'Options'}
       </button>
       {!open && values.length > 0 ? <span className="options-values hint">{values.join(' · ')}</span> : null}
       <div id="session-options-row" className="options-row" hidden={!open}>
         {/* The pickers and the meter are those of the agent the next message goes to. */}
-        {switching && nextAgent ? <NextAgentOptions conversationId={summary.conversationId} agentId={nextAgent} agentName={nextName ?? nextAgent} /> : transcript ? <SessionOptions transcript={transcript} /> : null}
+        {switching && nextAgent ? (
+          <NextAgentOptions conversationId={summary.conversationId} agentId={nextAgent} agentName={nextName ?? nextAgent} />
+        ) : transcript ? (
+          <SessionOptions transcript={transcript} />
+        ) : null}
         {usage ? (
           <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
-            Context: {compactNumber.format(usage.used)} of {compactNumber.format(usage.size)} tokens <meter min={0} max={usage.size} value={usage.used} aria-label="Context used" />
+            Context: {compactNumber.format(usage.used)} of {compactNumber.format(usage.size)} tokens{' '}
+            <meter min={0} max={usage.size} value={usage.used} aria-label="Context used" />
           </p>
         ) : null}
-        {switching ? <p className="hint usage">{nextName} starts with a handoff of this conversation: its context is counted once it replies.</p> : null}
+        {switching ? (
+          <p className="hint usage">{nextName} starts with a handoff of this conversation: its context is counted once it replies.</p>
+        ) : null}
       </div>
     </section>
   );

@@ -24,7 +24,12 @@ const KIND_WORDS: Record<string, string> = {
   switch_mode: 'change its mode',
 };
 
-const ORDER: Record<PermissionItem['options'][number]['kind'], number> = { allow_once: 0, allow_always: 1, reject_once: 2, reject_always: 3 };
+const ORDER: Record<PermissionItem['options'][number]['kind'], number> = {
+  allow_once: 0,
+  allow_always: 1,
+  reject_once: 2,
+  reject_always: 3,
+};
 
 /** True while the person types in a field (the number keys are theirs there). */
 function typingIn(target: EventTarget | null): boolean {
@@ -34,11 +39,24 @@ function typingIn(target: EventTarget | null): boolean {
   if (target.isContentEditable || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT') {
     return true;
   }
-  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(target.type);
+  return (
+    target instanceof HTMLInputElement &&
+    !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(target.type)
+  );
 }
 
 /** The question, its options, and later the answer given. */
-export function PermissionPrompt({ item, agentName, toolKind, toolInput }: { item: PermissionItem; agentName: string; toolKind: string | undefined; toolInput?: unknown }) {
+export function PermissionPrompt({
+  item,
+  agentName,
+  toolKind,
+  toolInput,
+}: {
+  item: PermissionItem;
+  agentName: string;
+  toolKind: string | undefined;
+  toolInput?: unknown;
+}) {
   const answerPermission = useBaton((state) => state.answerPermission);
   const scoped = useScopedConversation();
   const focusMessageBox = useBaton((state) => state.focusMessageBox);
@@ -67,10 +85,24 @@ export function PermissionPrompt({ item, agentName, toolKind, toolInput }: { ite
     const onKey = (event: KeyboardEvent): void => {
       const index = Number(event.key) - 1;
       const own = group.current;
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || !Number.isInteger(index) || index < 0 || index >= options.length || !own) {
+      if (
+        event.defaultPrevented ||
+        event.altKey ||
+        event.ctrlKey ||
+        event.metaKey ||
+        !Number.isInteger(index) ||
+        index < 0 ||
+        index >= options.length ||
+        !own
+      ) {
         return;
       }
-      if (typingIn(event.target) || (event.target instanceof Node && own.contains(event.target)) || document.querySelector('dialog[open]') || document.querySelector('.permission-open') !== own) {
+      if (
+        typingIn(event.target) ||
+        (event.target instanceof Node && own.contains(event.target)) ||
+        document.querySelector('dialog[open]') ||
+        document.querySelector('.permission-open') !== own
+      ) {
         return;
       }
       event.preventDefault();
@@ -87,7 +119,15 @@ export function PermissionPrompt({ item, agentName, toolKind, toolInput }: { ite
       aria-label={`Permission: ${item.title}`}
       onKeyDown={(event) => {
         const index = Number(event.key) - 1;
-        if (!answered && !event.altKey && !event.ctrlKey && !event.metaKey && Number.isInteger(index) && index >= 0 && index < options.length) {
+        if (
+          !answered &&
+          !event.altKey &&
+          !event.ctrlKey &&
+          !event.metaKey &&
+          Number.isInteger(index) &&
+          index >= 0 &&
+          index < options.length
+        ) {
           event.preventDefault();
           answer(options[index]!.optionId);
         }
@@ -114,7 +154,12 @@ export function PermissionPrompt({ item, agentName, toolKind, toolInput }: { ite
                 onClick={() => answer(option.optionId)}
               >
                 {index < 9 ? <kbd aria-hidden="true">{index + 1}</kbd> : null} {option.name}
-                {option.kind.endsWith('always') ? <span className="always-note" aria-hidden="true"> (remembered)</span> : null}
+                {option.kind.endsWith('always') ? (
+                  <span className="always-note" aria-hidden="true">
+                    {' '}
+                    (remembered)
+                  </span>
+                ) : null}
               </button>
             ))}
           </div>
@@ -131,7 +176,8 @@ function AlwaysNote({ item, agentName }: { item: PermissionItem; agentName: stri
   if (item.revoked) {
     return (
       <p className="permission-revoked">
-        Revoked {new Date(item.revoked.at).toLocaleString()}: {agentName} starts afresh for its next message, so rules it kept for the session are gone.{item.revoked.note ? ` ${item.revoked.note}` : ''}
+        Revoked {new Date(item.revoked.at).toLocaleString()}: {agentName} starts afresh for its next message, so rules it kept for the
+        session are gone.{item.revoked.note ? ` ${item.revoked.note}` : ''}
       </p>
     );
   }

@@ -11,8 +11,16 @@ import type { RefusalChoice } from '../../store/types.js';
 export type InstructionRefusal = { code: string; details: { agentName: string; reason: string; input: string } };
 
 /** Whether an error is a refusal of the person's instructions (by the agent's abilities, before anything reached it). */
-export function isInstructionRefusal(error: { code: string; details?: Record<string, unknown> | undefined } | undefined | null): error is InstructionRefusal {
-  return error?.code === 'UnsupportedInput' && typeof error.details?.input === 'string' && /prompt/.test(error.details.input) && typeof error.details.agentName === 'string' && typeof error.details.reason === 'string';
+export function isInstructionRefusal(
+  error: { code: string; details?: Record<string, unknown> | undefined } | undefined | null,
+): error is InstructionRefusal {
+  return (
+    error?.code === 'UnsupportedInput' &&
+    typeof error.details?.input === 'string' &&
+    /prompt/.test(error.details.input) &&
+    typeof error.details.agentName === 'string' &&
+    typeof error.details.reason === 'string'
+  );
 }
 
 /** Group "Ways to send it". */
@@ -36,7 +44,11 @@ export function RefusalActions({ refusal, resolve }: { refusal: InstructionRefus
       <button type="button" onClick={() => void openInstructions()}>
         Open Instructions
       </button>
-      {commandLine ? <p className="hint">Allowing it: {agentName} takes them on its command line, where other users of this computer can read them in the process list.</p> : null}
+      {commandLine ? (
+        <p className="hint">
+          Allowing it: {agentName} takes them on its command line, where other users of this computer can read them in the process list.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -48,7 +48,12 @@ export function RewindDialog() {
       id="rewind-title"
       title="Rewind"
       className="rewind-dialog"
-      hint={<>The conversation goes back to before this message, which returns to the message box for you to edit and send. What comes after it is set aside: kept, and never sent to an agent again.</>}
+      hint={
+        <>
+          The conversation goes back to before this message, which returns to the message box for you to edit and send. What comes after it
+          is set aside: kept, and never sent to an agent again.
+        </>
+      }
       onClose={() => close()}
       actions={
         <>
@@ -72,10 +77,15 @@ export function RewindDialog() {
               </li>
             ))}
           </ul>
-          {preview.unavailable ? <Banner kind="warning" alert={false}>{preview.unavailable}</Banner> : null}
+          {preview.unavailable ? (
+            <Banner kind="warning" alert={false}>
+              {preview.unavailable}
+            </Banner>
+          ) : null}
           {!preview.unavailable ? (
             <label className="checkbox">
-              <input type="checkbox" checked={dialog.keepFiles} onChange={(event) => choose({ keepFiles: event.target.checked })} /> Rewind the conversation only and keep the files as they are
+              <input type="checkbox" checked={dialog.keepFiles} onChange={(event) => choose({ keepFiles: event.target.checked })} /> Rewind
+              the conversation only and keep the files as they are
             </label>
           ) : null}
           {!preview.unavailable && !dialog.keepFiles ? (
@@ -125,7 +135,10 @@ export function RewindDialog() {
 
 /** What the branch's files will be, by where it works and whether the files of that point are asked for. */
 const FILES_HINT = {
-  here: { restored: 'The files the agent changed after that point are put back as they were then (files you changed since are left alone).', asNow: 'The files stay as they are now.' },
+  here: {
+    restored: 'The files the agent changed after that point are put back as they were then (files you changed since are left alone).',
+    asNow: 'The files stay as they are now.',
+  },
   copy: { restored: 'The copy holds the files as they were before this message.', asNow: 'The copy holds the files as they are now.' },
 } as const;
 
@@ -170,11 +183,17 @@ export function BranchDialog() {
         <AgentPicker agents={agents} value={dialog.agentId} onChange={(agentId) => choose({ agentId })} />
       </div>
       <label className="checkbox">
-        <input type="checkbox" checked={dialog.ownCopy} onChange={(event) => choose({ ownCopy: event.target.checked })} /> In its own copy of the folder
+        <input type="checkbox" checked={dialog.ownCopy} onChange={(event) => choose({ ownCopy: event.target.checked })} /> In its own copy
+        of the folder
       </label>
-      <p className="hint">{dialog.ownCopy ? 'The branch works in a copy of its own (a git worktree on a new branch where the folder is in a repository, else a copy in Baton\'s data folder), so the two never edit the same files. Your folder is left as it is.' : 'The branch works in this folder, as this conversation does.'}</p>
+      <p className="hint">
+        {dialog.ownCopy
+          ? "The branch works in a copy of its own (a git worktree on a new branch where the folder is in a repository, else a copy in Baton's data folder), so the two never edit the same files. Your folder is left as it is."
+          : 'The branch works in this folder, as this conversation does.'}
+      </p>
       <label className="checkbox">
-        <input type="checkbox" checked={dialog.restoreFiles} onChange={(event) => choose({ restoreFiles: event.target.checked })} /> {dialog.ownCopy ? 'Start the copy from the files of that point' : 'Restore the files of that point in this folder'}
+        <input type="checkbox" checked={dialog.restoreFiles} onChange={(event) => choose({ restoreFiles: event.target.checked })} />{' '}
+        {dialog.ownCopy ? 'Start the copy from the files of that point' : 'Restore the files of that point in this folder'}
       </label>
       <p className="hint">{FILES_HINT[dialog.ownCopy ? 'copy' : 'here'][dialog.restoreFiles ? 'restored' : 'asNow']}</p>
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}

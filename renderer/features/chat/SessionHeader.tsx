@@ -17,7 +17,6 @@ import { Tip } from '../../components/Tip.js';
 import { ScrollText, Wrench } from 'lucide-react';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
-
 /** The header of the chat pane. */
 export function SessionHeader() {
   const agents = useBaton((state) => state.agents);
@@ -76,7 +75,13 @@ export function SessionHeader() {
             </button>
           </Tip>
           <Tip text="Instructions: what the agents are told before every message, at the level you ask for">
-            <button type="button" className="header-action pane-action icon-action" aria-label="Instructions" disabled={!agentId} onClick={() => void openInstructions()}>
+            <button
+              type="button"
+              className="header-action pane-action icon-action"
+              aria-label="Instructions"
+              disabled={!agentId}
+              onClick={() => void openInstructions()}
+            >
               <ScrollText size={16} aria-hidden="true" />
             </button>
           </Tip>
@@ -89,7 +94,12 @@ export function SessionHeader() {
           </button>
           <button type="button" className="header-action pane-action" disabled={!agentId} onClick={() => void openInstructions()}>
             Instructions
-            {draft.instructions?.text.trim() ? <span className="badge" aria-label="(this conversation has its own)"> •</span> : null}
+            {draft.instructions?.text.trim() ? (
+              <span className="badge" aria-label="(this conversation has its own)">
+                {' '}
+                •
+              </span>
+            ) : null}
           </button>
         </>
       )}
@@ -118,7 +128,9 @@ export function SessionHeader() {
 
 /** Group "Recent folders": the folders used last (remembered across reloads), one click to use again. */
 function RecentFolders({ current, choose }: { current: string; choose: (folder: string) => void }) {
-  const folders = recentFolders().filter((folder) => folder !== current.trim()).slice(0, 4);
+  const folders = recentFolders()
+    .filter((folder) => folder !== current.trim())
+    .slice(0, 4);
   if (folders.length === 0) {
     return null;
   }

@@ -17,7 +17,17 @@ type SessionOption = EventPayload<'session.options'>['options'][number];
 export const SELF_APPROVING_NOTE = 'the agent decides without asking you';
 
 /** One picker per option; modes in which the agent approves on its own are marked as such. */
-export function OptionPickers({ options, valueOf, choose, label = 'Session options' }: { options: readonly SessionOption[]; valueOf: (option: SessionOption) => string; choose: (optionId: string, value: string) => void; label?: string }) {
+export function OptionPickers({
+  options,
+  valueOf,
+  choose,
+  label = 'Session options',
+}: {
+  options: readonly SessionOption[];
+  valueOf: (option: SessionOption) => string;
+  choose: (optionId: string, value: string) => void;
+  label?: string;
+}) {
   return (
     <div className="session-options" role="group" aria-label={label}>
       {options.map((option) => {
@@ -56,7 +66,13 @@ export function OptionPickers({ options, valueOf, choose, label = 'Session optio
           return (
             <div key={option.id} className="field">
               <span aria-hidden="true">{option.name}</span>
-              <SearchablePicker label={option.name} entries={option.options} value={value} onChange={(picked) => choose(option.id, picked)} describedBy={saysId} />
+              <SearchablePicker
+                label={option.name}
+                entries={option.options}
+                value={value}
+                onChange={(picked) => choose(option.id, picked)}
+                describedBy={saysId}
+              />
               {saysId ? (
                 <span id={saysId} className="visually-hidden">
                   {current?.description}
@@ -68,7 +84,13 @@ export function OptionPickers({ options, valueOf, choose, label = 'Session optio
         return (
           <label key={option.id} className="field">
             <span>{option.name}</span>
-            <select aria-label={option.name} aria-describedby={saysId} title={current?.description} value={value} onChange={(event) => choose(option.id, event.target.value)}>
+            <select
+              aria-label={option.name}
+              aria-describedby={saysId}
+              title={current?.description}
+              value={value}
+              onChange={(event) => choose(option.id, event.target.value)}
+            >
               {option.options.map((choice) => (
                 <option key={choice.value} value={choice.value} title={choice.description}>
                   {choice.selfApproving ? `${choice.name} (${SELF_APPROVING_NOTE})` : choice.name}
@@ -100,7 +122,13 @@ export function SessionOptions({ transcript }: { transcript: TranscriptState }) 
   if (sessionOptions.length === 0) {
     return null;
   }
-  return <OptionPickers options={sessionOptions} valueOf={(option) => option.currentValue} choose={(optionId, value) => void setSessionOption(optionId, value)} />;
+  return (
+    <OptionPickers
+      options={sessionOptions}
+      valueOf={(option) => option.currentValue}
+      choose={(optionId, value) => void setSessionOption(optionId, value)}
+    />
+  );
 }
 
 /** Before the first message: the options the agent offered last time, with the choices remembered for it. */
@@ -109,7 +137,11 @@ export function DraftSessionOptions({ agentId, agentName }: { agentId: string; a
   const setDraftOption = useBaton((state) => state.setDraftOption);
   const remembered = agentChoices(agentId);
   if (!remembered) {
-    return <p className="hint draft-options-hint">{agentName}'s model and mode can be picked here once it has been used in a conversation (it names them when a session starts).</p>;
+    return (
+      <p className="hint draft-options-hint">
+        {agentName}'s model and mode can be picked here once it has been used in a conversation (it names them when a session starts).
+      </p>
+    );
   }
   return (
     <OptionPickers
@@ -126,7 +158,9 @@ export function DraftSessionOptions({ agentId, agentName }: { agentId: string; a
  */
 export function askingValue(option: SessionOption): string {
   const current = option.options.find((choice) => choice.value === option.currentValue);
-  return current?.selfApproving === true ? (option.options.find((choice) => choice.selfApproving !== true)?.value ?? option.currentValue) : option.currentValue;
+  return current?.selfApproving === true
+    ? (option.options.find((choice) => choice.selfApproving !== true)?.value ?? option.currentValue)
+    : option.currentValue;
 }
 
 /**
@@ -139,7 +173,17 @@ export function NextAgentOptions({ conversationId, agentId, agentName }: { conve
   const choose = useBaton((state) => state.setNextAgentOption);
   const remembered = agentChoices(agentId);
   if (!remembered || remembered.options.length === 0) {
-    return <p className="hint draft-options-hint">{agentName}&apos;s model and mode can be picked once it has been used (it names them when a session starts).</p>;
+    return (
+      <p className="hint draft-options-hint">
+        {agentName}&apos;s model and mode can be picked once it has been used (it names them when a session starts).
+      </p>
+    );
   }
-  return <OptionPickers options={remembered.options} valueOf={(option) => chosen?.[option.id] ?? remembered.chosen[option.id] ?? askingValue(option)} choose={(optionId, value) => void choose(optionId, value)} />;
+  return (
+    <OptionPickers
+      options={remembered.options}
+      valueOf={(option) => chosen?.[option.id] ?? remembered.chosen[option.id] ?? askingValue(option)}
+      choose={(optionId, value) => void choose(optionId, value)}
+    />
+  );
 }

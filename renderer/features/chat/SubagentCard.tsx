@@ -7,7 +7,14 @@ import type { TranscriptItem } from '../../../app/transcript/index.js';
 
 type SubagentItem = Extract<TranscriptItem, { kind: 'subagent' }>;
 
-const STATES: Record<string, string> = { running: 'working', idle: 'done', requires_action: 'waiting for you', completed: 'done', cancelled: 'stopped', failed: 'failed' };
+const STATES: Record<string, string> = {
+  running: 'working',
+  idle: 'done',
+  requires_action: 'waiting for you',
+  completed: 'done',
+  cancelled: 'stopped',
+  failed: 'failed',
+};
 
 /** The card; `entry` shows one of its items. */
 export function SubagentCard({ item, entry }: { item: SubagentItem; entry: (inner: TranscriptItem) => ReactNode }) {
@@ -22,7 +29,11 @@ export function SubagentCard({ item, entry }: { item: SubagentItem; entry: (inne
           <span className="hint"> · {item.items.filter((inner) => inner.kind === 'tool').length} tool calls</span>
         </summary>
         {item.description ? <p className="hint">{item.description}</p> : null}
-        <div className="subagent-items">{item.items.map((inner) => <div key={inner.key}>{entry(inner)}</div>)}</div>
+        <div className="subagent-items">
+          {item.items.map((inner) => (
+            <div key={inner.key}>{entry(inner)}</div>
+          ))}
+        </div>
       </details>
     </div>
   );

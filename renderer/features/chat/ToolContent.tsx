@@ -10,16 +10,35 @@ const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
 type ToolStatus = Extract<TranscriptItem, { kind: 'tool' }>['status'];
 
-/** How the terminal ended, or, while it has not, what its tool call's one status says (never "running" for a command that waits for the person). */
+/**
+ * How the terminal ended, or, while it has not, what its tool call's one status says (never "running" for a command that waits for the
+ * person).
+ */
 function exitText(terminal: TerminalView, status: ToolStatus): string {
   if (!terminal.exit) {
-    return status === 'awaiting_permission' ? 'not run yet' : status === 'pending' ? 'not started' : status === 'in_progress' ? 'running…' : 'no exit code reported';
+    return status === 'awaiting_permission'
+      ? 'not run yet'
+      : status === 'pending'
+        ? 'not started'
+        : status === 'in_progress'
+          ? 'running…'
+          : 'no exit code reported';
   }
   return terminal.exit.signal ? `ended by ${terminal.exit.signal}` : `exit code ${terminal.exit.exitCode ?? 'unknown'}`;
 }
 
 /** One piece of a tool call's content. */
-export function ToolContent({ content, terminals, title, status }: { content: Content; terminals: Record<string, TerminalView>; title: string; status: ToolStatus }) {
+export function ToolContent({
+  content,
+  terminals,
+  title,
+  status,
+}: {
+  content: Content;
+  terminals: Record<string, TerminalView>;
+  title: string;
+  status: ToolStatus;
+}) {
   switch (content.type) {
     case 'text': {
       // Agents write tool output as Markdown (Claude fences shell output as a console block).
@@ -52,7 +71,13 @@ export function ToolContent({ content, terminals, title, status }: { content: Co
             <code>$ {terminal.command || title}</code> {terminal.cwd ? <span className="muted">in {terminal.cwd}</span> : null}
           </figcaption>
           <pre className="terminal-output">{terminal.output || (terminal.exit ? '(no output)' : '')}</pre>
-          <p className={terminal.exit && (terminal.exit.signal || terminal.exit.exitCode !== 0) ? 'terminal-exit terminal-exit-failed' : 'terminal-exit'}>
+          <p
+            className={
+              terminal.exit && (terminal.exit.signal || terminal.exit.exitCode !== 0)
+                ? 'terminal-exit terminal-exit-failed'
+                : 'terminal-exit'
+            }
+          >
             {exitText(terminal, status)}
             {terminal.truncated ? ' · output shortened in the transcript' : ''}
           </p>

@@ -60,17 +60,29 @@ function ServerForm({ server }: { server?: CatalogServer }) {
   const [args, setArgs] = useState(server?.args.join('\n') ?? '');
   const [url, setUrl] = useState(server?.url ?? '');
   const [rows, setRows] = useState<Row[]>(
-    [...(server?.env ?? []), ...(server?.headers ?? [])].map((entry) => (entry.secret ? { name: entry.name, value: '', secret: true, keep: true } : { name: entry.name, value: entry.value ?? '', secret: false })),
+    [...(server?.env ?? []), ...(server?.headers ?? [])].map((entry) =>
+      entry.secret
+        ? { name: entry.name, value: '', secret: true, keep: true }
+        : { name: entry.name, value: entry.value ?? '', secret: false },
+    ),
   );
   const stdio = transport === 'stdio';
   const rowLabel = stdio ? 'Variable name' : 'Header name';
   const save = async (): Promise<void> => {
-    const entries = rows.filter((row) => row.name.trim() !== '').map((row) => ({ name: row.name, value: row.value, secret: row.secret, ...(row.keep && row.secret ? { keep: true } : {}) }));
+    const entries = rows
+      .filter((row) => row.name.trim() !== '')
+      .map((row) => ({ name: row.name, value: row.value, secret: row.secret, ...(row.keep && row.secret ? { keep: true } : {}) }));
     // A whole command line pasted into Command is saved split (as the note under it shows), not refused.
     const pasted = stdio && /\s|["'\\]/.test(command.trim()) ? splitCommandLine(command.trim()) : undefined;
     const split = pasted && !('problem' in pasted) && pasted.args.length > 0 ? pasted : undefined;
     const program = split ? split.command : command;
-    const argv = [...(split?.args ?? []), ...args.split('\n').map((arg) => arg.trim()).filter(Boolean)];
+    const argv = [
+      ...(split?.args ?? []),
+      ...args
+        .split('\n')
+        .map((arg) => arg.trim())
+        .filter(Boolean),
+    ];
     if (split) {
       setCommand(split.command);
       setArgs(argv.join('\n'));
@@ -104,10 +116,13 @@ function ServerForm({ server }: { server?: CatalogServer }) {
             <span>Command</span>
             <input aria-label="Command" value={command} spellCheck={false} onChange={(event) => setCommand(event.target.value)} />
           </label>
-          <CommandLineNote command={command} split={(program, more) => {
-            setCommand(program);
-            setArgs([...more, ...args.split('\n').filter((arg) => arg.trim() !== '')].join('\n'));
-          }} />
+          <CommandLineNote
+            command={command}
+            split={(program, more) => {
+              setCommand(program);
+              setArgs([...more, ...args.split('\n').filter((arg) => arg.trim() !== '')].join('\n'));
+            }}
+          />
           <label className="field">
             <span>Arguments (one per line)</span>
             <textarea aria-label="Arguments" rows={3} value={args} spellCheck={false} onChange={(event) => setArgs(event.target.value)} />
@@ -121,10 +136,33 @@ function ServerForm({ server }: { server?: CatalogServer }) {
       )}
       {rows.map((row, index) => (
         <div key={index} className="entry-row" role="group" aria-label={`${stdio ? 'Variable' : 'Header'} ${index + 1}`}>
-          <input aria-label={rowLabel} placeholder={rowLabel} value={row.name} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, name: event.target.value } : candidate)))} />
-          <input aria-label="Value" placeholder={row.keep ? 'Kept as it is: type to replace' : 'Value'} type={row.secret ? 'password' : 'text'} value={row.value} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, value: event.target.value, keep: false } : candidate)))} />
+          <input
+            aria-label={rowLabel}
+            placeholder={rowLabel}
+            value={row.name}
+            onChange={(event) =>
+              setRows(rows.map((candidate, at) => (at === index ? { ...candidate, name: event.target.value } : candidate)))
+            }
+          />
+          <input
+            aria-label="Value"
+            placeholder={row.keep ? 'Kept as it is: type to replace' : 'Value'}
+            type={row.secret ? 'password' : 'text'}
+            value={row.value}
+            onChange={(event) =>
+              setRows(rows.map((candidate, at) => (at === index ? { ...candidate, value: event.target.value, keep: false } : candidate)))
+            }
+          />
           <label>
-            <input type="checkbox" aria-label="Secret" checked={row.secret} onChange={(event) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, secret: event.target.checked } : candidate)))} /> Secret
+            <input
+              type="checkbox"
+              aria-label="Secret"
+              checked={row.secret}
+              onChange={(event) =>
+                setRows(rows.map((candidate, at) => (at === index ? { ...candidate, secret: event.target.checked } : candidate)))
+              }
+            />{' '}
+            Secret
           </label>
         </div>
       ))}
@@ -170,7 +208,9 @@ function ImportList() {
                 aria-label={candidate.name}
                 disabled={candidate.alreadyInCatalog}
                 checked={chosen.includes(candidate.candidateId)}
-                onChange={(event) => setChosen(event.target.checked ? [...chosen, candidate.candidateId] : chosen.filter((id) => id !== candidate.candidateId))}
+                onChange={(event) =>
+                  setChosen(event.target.checked ? [...chosen, candidate.candidateId] : chosen.filter((id) => id !== candidate.candidateId))
+                }
               />{' '}
               <strong>{candidate.name}</strong> ({candidate.transport}) <code>{candidate.summary}</code>
             </label>
@@ -182,7 +222,12 @@ function ImportList() {
             {candidate.needsInput.map((input) => (
               <label key={input.inputId} className="field">
                 <span>{input.description}</span>
-                <input aria-label={input.description} type={input.password ? 'password' : 'text'} value={inputs[input.inputId] ?? ''} onChange={(event) => setInputs({ ...inputs, [input.inputId]: event.target.value })} />
+                <input
+                  aria-label={input.description}
+                  type={input.password ? 'password' : 'text'}
+                  value={inputs[input.inputId] ?? ''}
+                  onChange={(event) => setInputs({ ...inputs, [input.inputId]: event.target.value })}
+                />
               </label>
             ))}
           </li>
@@ -196,7 +241,15 @@ function ImportList() {
 }
 
 /** Removing a server: which conversations use it (they lose it), then Remove or Keep. */
-function RemoveServer({ name, serverId, usedBy }: { name: string; serverId: string; usedBy: Array<{ conversationId: string; title: string }> | null }) {
+function RemoveServer({
+  name,
+  serverId,
+  usedBy,
+}: {
+  name: string;
+  serverId: string;
+  usedBy: Array<{ conversationId: string; title: string }> | null;
+}) {
   const remove = useBaton((state) => state.removeServer);
   const cancel = useBaton((state) => state.cancelRemoveServer);
   return (
@@ -207,7 +260,9 @@ function RemoveServer({ name, serverId, usedBy }: { name: string; serverId: stri
         <p>No conversation uses {name}.</p>
       ) : (
         <p>
-          {usedBy.length === 1 ? 'One conversation uses' : `${usedBy.length} conversations use`} {name}: {usedBy.map((conversation) => `“${conversation.title}”`).join(', ')}. {usedBy.length === 1 ? 'It loses' : 'They lose'} it: choose their tools again in Toolbox before their next message.
+          {usedBy.length === 1 ? 'One conversation uses' : `${usedBy.length} conversations use`} {name}:{' '}
+          {usedBy.map((conversation) => `“${conversation.title}”`).join(', ')}. {usedBy.length === 1 ? 'It loses' : 'They lose'} it: choose
+          their tools again in Toolbox before their next message.
         </p>
       )}
       <button type="button" disabled={usedBy === null} onClick={() => void remove(serverId)}>
@@ -228,11 +283,20 @@ function SaveSet() {
   const [isDefault, setDefault] = useState(false);
   return (
     <div className="save-set" role="group" aria-label="Save as a set">
-      <input aria-label="Set name" placeholder="Name a set of the checked servers" value={name} onChange={(event) => setName(event.target.value)} />
+      <input
+        aria-label="Set name"
+        placeholder="Name a set of the checked servers"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
       <label>
         <input type="checkbox" checked={isDefault} onChange={(event) => setDefault(event.target.checked)} /> Default for new conversations
       </label>
-      <button type="button" disabled={name.trim() === '' || selected === 0} onClick={() => void saveSet(name, isDefault).then((saved) => saved && setName(''))}>
+      <button
+        type="button"
+        disabled={name.trim() === '' || selected === 0}
+        onClick={() => void saveSet(name, isDefault).then((saved) => saved && setName(''))}
+      >
         Save set
       </button>
     </div>
@@ -262,11 +326,33 @@ export function ToolboxDialog() {
     return null;
   }
   return (
-    <DialogFrame open={true} id="toolbox-title" title="Toolbox" className="toolbox-dialog" hint={dialog.scope === 'default' ? <>The default toolbox: the servers a new conversation starts with. Conversations already started keep their own choice; change theirs from their own Toolbox.</> : <>The MCP servers this conversation may use. The agent gets exactly these, from the next message on; your own agent configs are never edited.</>} onClose={() => close()} actions={<>
-        <button type="button" className="primary" onClick={() => close()}>
-          Close
-        </button>
-            </>}>
+    <DialogFrame
+      open={true}
+      id="toolbox-title"
+      title="Toolbox"
+      className="toolbox-dialog"
+      hint={
+        dialog.scope === 'default' ? (
+          <>
+            The default toolbox: the servers a new conversation starts with. Conversations already started keep their own choice; change
+            theirs from their own Toolbox.
+          </>
+        ) : (
+          <>
+            The MCP servers this conversation may use. The agent gets exactly these, from the next message on; your own agent configs are
+            never edited.
+          </>
+        )
+      }
+      onClose={() => close()}
+      actions={
+        <>
+          <button type="button" className="primary" onClick={() => close()}>
+            Close
+          </button>
+        </>
+      }
+    >
       {dialog.toolboxes.length > 0 ? (
         <label className="field">
           <span>Toolbox set</span>
@@ -286,7 +372,13 @@ export function ToolboxDialog() {
         {dialog.servers.map((server) => (
           <li key={server.serverId}>
             <label>
-              <input type="checkbox" aria-label={server.name} checked={dialog.selected.includes(server.serverId)} onChange={(event) => void toggle(server.serverId, event.target.checked)} /> <strong>{server.name}</strong>{' '}
+              <input
+                type="checkbox"
+                aria-label={server.name}
+                checked={dialog.selected.includes(server.serverId)}
+                onChange={(event) => void toggle(server.serverId, event.target.checked)}
+              />{' '}
+              <strong>{server.name}</strong>{' '}
               <span className="hint">
                 {server.transport} · {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}
                 {server.origin.kind === 'import' ? ` · from ${server.origin.file}` : ''}
@@ -294,7 +386,13 @@ export function ToolboxDialog() {
             </label>
             {server.transport !== 'stdio' ? (
               <label className="bridge">
-                <input type="checkbox" aria-label={`Run ${server.name} through a local bridge`} checked={server.bridge} onChange={(event) => void setBridge(server.serverId, event.target.checked)} /> Through Baton&apos;s local stdio bridge
+                <input
+                  type="checkbox"
+                  aria-label={`Run ${server.name} through a local bridge`}
+                  checked={server.bridge}
+                  onChange={(event) => void setBridge(server.serverId, event.target.checked)}
+                />{' '}
+                Through Baton&apos;s local stdio bridge
                 {server.bridge ? <span className="badge"> bridged</span> : null}
               </label>
             ) : null}
@@ -302,10 +400,20 @@ export function ToolboxDialog() {
               <RemoveServer name={server.name} serverId={server.serverId} usedBy={dialog.removing.usedBy} />
             ) : (
               <span className="server-actions">
-                <button type="button" className="link-button" aria-label={`Edit ${server.name}`} onClick={() => setEditing(server.serverId)}>
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-label={`Edit ${server.name}`}
+                  onClick={() => setEditing(server.serverId)}
+                >
                   Edit
                 </button>{' '}
-                <button type="button" className="link-button" aria-label={`Remove ${server.name}`} onClick={() => void askRemove(server.serverId)}>
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-label={`Remove ${server.name}`}
+                  onClick={() => void askRemove(server.serverId)}
+                >
                   Remove
                 </button>
               </span>
@@ -338,18 +446,17 @@ export function ToolboxDialog() {
           <ul aria-label="Tools this agent sees">
             {(dialog.tools ?? []).map((server) => (
               <li key={server.name}>
-                <strong>{server.name}</strong>: {server.error ? <span role="alert">{server.error}</span> : server.tools.length === 0 ? 'no tools' : server.tools.join(', ')}
-                {!server.error && server.tools.length > 0 && server.calledByAgent.length === 0 ? <span className="hint"> (the agent has not called any of them yet)</span> : null}
+                <strong>{server.name}</strong>:{' '}
+                {server.error ? <span role="alert">{server.error}</span> : server.tools.length === 0 ? 'no tools' : server.tools.join(', ')}
+                {!server.error && server.tools.length > 0 && server.calledByAgent.length === 0 ? (
+                  <span className="hint"> (the agent has not called any of them yet)</span>
+                ) : null}
               </li>
             ))}
           </ul>
         </section>
       ) : null}
-      {dialog.problem ? (
-        <Banner kind="error">
-          {dialog.problem}
-        </Banner>
-      ) : null}
+      {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
     </DialogFrame>
   );
 }

@@ -34,7 +34,12 @@ export function ToolsWaysOut() {
         {`${agentName} uses no tools from your toolbox: the ${count === 1 ? 'tool server' : `${count} tool servers`} this conversation uses would be missing for it. Send without them this time, or choose no tools in Toolbox.`}
       </p>
       <div className="refusal-actions" role="group" aria-label="Ways to send it">
-        <button type="button" disabled={!hasText} title={hasText ? undefined : 'Write the message first'} onClick={() => void sendWithoutTools()}>
+        <button
+          type="button"
+          disabled={!hasText}
+          title={hasText ? undefined : 'Write the message first'}
+          onClick={() => void sendWithoutTools()}
+        >
           Send without these tools this time
         </button>
         <button type="button" onClick={() => void openToolbox()}>

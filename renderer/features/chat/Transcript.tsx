@@ -4,7 +4,13 @@
  */
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { canUndoRewind, toolOfPermission, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
+import {
+  canUndoRewind,
+  toolOfPermission,
+  type TranscriptItem,
+  type TranscriptState,
+  type TurnState,
+} from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import { formatElapsed } from '../../components/relativeTime.js';
@@ -54,7 +60,13 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   // Turns a rewind set aside are kept, but shown only under its marker.
   const allItems = transcript?.items ?? EMPTY_ITEMS;
   const setAside = transcript?.setAside;
-  const items = useMemo(() => (setAside && Object.keys(setAside).length > 0 ? allItems.filter((item) => item.turnId === undefined || setAside[item.turnId] === undefined) : allItems), [allItems, setAside]);
+  const items = useMemo(
+    () =>
+      setAside && Object.keys(setAside).length > 0
+        ? allItems.filter((item) => item.turnId === undefined || setAside[item.turnId] === undefined)
+        : allItems,
+    [allItems, setAside],
+  );
   const last = items.at(-1);
   const tick = last ? `${items.length}:${last.kind === 'agent' || last.kind === 'thought' ? last.text.length : 0}` : '0';
   const focusKey = focusSeq === undefined ? undefined : shownKey(allItems, setAside, String(focusSeq));
@@ -97,7 +109,10 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
     overscan: 6,
     gap: GAP_PX,
     scrollMargin,
-    rangeExtractor: (range) => (pinned.length === 0 && focusIndex < 0 ? defaultRangeExtractor(range) : [...new Set([...defaultRangeExtractor(range), ...pinned, ...(focusIndex >= 0 ? [focusIndex] : [])])].sort((a, b) => a - b)),
+    rangeExtractor: (range) =>
+      pinned.length === 0 && focusIndex < 0
+        ? defaultRangeExtractor(range)
+        : [...new Set([...defaultRangeExtractor(range), ...pinned, ...(focusIndex >= 0 ? [focusIndex] : [])])].sort((a, b) => a - b),
   });
   const totalSize = virtual ? virtualizer.getTotalSize() : 0;
   useLayoutEffect(() => setScrollMargin(list.current?.offsetTop ?? 0), [virtual, hasEarlier]);
@@ -146,29 +161,50 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   }
   const lastReply = transcript.activeTurnId === null ? items.findLast((candidate) => candidate.kind === 'agent') : undefined;
   // The last turn, when it failed: its error offers Retry.
-  const lastMessage = transcript.activeTurnId === null ? items.findLast((candidate) => candidate.kind === 'user' && !candidate.steered) : undefined;
-  const failedTurnId = lastMessage?.turnId !== undefined && ['failed', 'interrupted'].includes(transcript.turns[lastMessage.turnId]?.status ?? '') ? lastMessage.turnId : undefined;
+  const lastMessage =
+    transcript.activeTurnId === null ? items.findLast((candidate) => candidate.kind === 'user' && !candidate.steered) : undefined;
+  const failedTurnId =
+    lastMessage?.turnId !== undefined && ['failed', 'interrupted'].includes(transcript.turns[lastMessage.turnId]?.status ?? '')
+      ? lastMessage.turnId
+      : undefined;
   const { turns } = transcript;
   const entry = (item: TranscriptItem): ReactNode =>
     item.kind === 'attempts' ? (
       <AttemptsCard item={item} conversationId={transcript.conversationId} />
     ) : (
-    <TranscriptEntry
-      item={item}
-      lastReply={item === lastReply || (item.kind === 'notice' && item.severity === 'error' && item.turnId !== undefined && item.turnId === failedTurnId)}
-      terminals={item.kind === 'tool' || item.kind === 'subagent' ? transcript.terminals : undefined}
-      agentName={item.kind === 'permission' ? (transcript.turns[item.turnId]?.agentName ?? transcript.agentName) : undefined}
-      toolKind={item.kind === 'permission' ? toolOfPermission(items, item)?.toolKind : undefined}
-      toolInput={item.kind === 'permission' ? toolOfPermission(items, item)?.rawInput : undefined}
-      turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
-      selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
-      turnCheckpoints={(item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.checkpoints : undefined}
-      turnWritten={(item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.written : undefined}
-      rewound={item.kind === 'rewind' ? rewoundOf(transcript, item) : undefined}
-    />
+      <TranscriptEntry
+        item={item}
+        lastReply={
+          item === lastReply ||
+          (item.kind === 'notice' && item.severity === 'error' && item.turnId !== undefined && item.turnId === failedTurnId)
+        }
+        terminals={item.kind === 'tool' || item.kind === 'subagent' ? transcript.terminals : undefined}
+        agentName={item.kind === 'permission' ? (transcript.turns[item.turnId]?.agentName ?? transcript.agentName) : undefined}
+        toolKind={item.kind === 'permission' ? toolOfPermission(items, item)?.toolKind : undefined}
+        toolInput={item.kind === 'permission' ? toolOfPermission(items, item)?.rawInput : undefined}
+        turnUsage={item.kind === 'agent' && lastOfTurn.get(item.turnId) === item.key ? usageOf(turns[item.turnId]) : undefined}
+        selfApprovingMode={item.kind === 'agent' ? turns[item.turnId]?.selfApprovingMode : undefined}
+        turnCheckpoints={
+          (item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key
+            ? turns[item.turnId]?.checkpoints
+            : undefined
+        }
+        turnWritten={
+          (item.kind === 'agent' || item.kind === 'user') && filesAt.get(item.turnId) === item.key ? turns[item.turnId]?.written : undefined
+        }
+        rewound={item.kind === 'rewind' ? rewoundOf(transcript, item) : undefined}
+      />
     );
   return (
-    <section ref={section} className="transcript" aria-label="Transcript" aria-busy={transcript.activeTurnId !== null} data-virtual={virtual ? 'true' : undefined} data-entries={items.length} onScroll={onScroll}>
+    <section
+      ref={section}
+      className="transcript"
+      aria-label="Transcript"
+      aria-busy={transcript.activeTurnId !== null}
+      data-virtual={virtual ? 'true' : undefined}
+      data-entries={items.length}
+      onScroll={onScroll}
+    >
       {hasEarlier ? (
         <button type="button" className="show-earlier" onClick={() => void showEarlier()}>
           Show earlier messages
@@ -234,7 +270,9 @@ function shownKey(items: readonly TranscriptItem[], setAside: TranscriptState['s
 
 /** Under a rewind's marker: the messages it set aside (while still set aside), and whether it can be undone. */
 function rewoundOf(transcript: TranscriptState, item: Extract<TranscriptItem, { kind: 'rewind' }>): { aside: string[]; canUndo: boolean } {
-  const aside = transcript.items.flatMap((candidate) => (candidate.kind === 'user' && !candidate.steered && transcript.setAside[candidate.turnId] === item.rewindId ? [candidate.text] : []));
+  const aside = transcript.items.flatMap((candidate) =>
+    candidate.kind === 'user' && !candidate.steered && transcript.setAside[candidate.turnId] === item.rewindId ? [candidate.text] : [],
+  );
   return { aside, canUndo: canUndoRewind(transcript, item) };
 }
 
@@ -254,13 +292,24 @@ function WorkingIndicator({ transcript, turnId }: { transcript: TranscriptState;
   const elapsed = formatElapsed(elapsedMs);
   const agentName = turn?.agentName ?? transcript.agentName;
   // What it is doing now: the newest tool call of the turn that has not finished.
-  const doing = transcript.items.findLast((item) => item.kind === 'tool' && item.turnId === turnId && (item.status === 'in_progress' || item.status === 'pending' || item.status === 'awaiting_permission'));
+  const doing = transcript.items.findLast(
+    (item) =>
+      item.kind === 'tool' &&
+      item.turnId === turnId &&
+      (item.status === 'in_progress' || item.status === 'pending' || item.status === 'awaiting_permission'),
+  );
   return (
     <p className="working" role="timer" aria-label={`${agentName} is working`}>
       {!answered && elapsedMs >= SILENT_AFTER_MS
         ? `Waiting for ${agentName} to answer… ${elapsed}, nothing yet. Stop ends the turn.`
         : `${agentName} is working… ${elapsed}`}
-      {doing?.kind === 'tool' ? <span className="working-now"> — now: {doing.title}{doing.status === 'awaiting_permission' ? ' (waiting for your answer)' : ''}</span> : null}
+      {doing?.kind === 'tool' ? (
+        <span className="working-now">
+          {' '}
+          — now: {doing.title}
+          {doing.status === 'awaiting_permission' ? ' (waiting for your answer)' : ''}
+        </span>
+      ) : null}
     </p>
   );
 }

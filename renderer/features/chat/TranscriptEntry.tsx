@@ -92,7 +92,13 @@ function RetryButton({ turnId }: { turnId: string }) {
 }
 
 /** Where the conversation was rewound: to when, what happened to the files, what it set aside, and "Undo rewind" while it can be. */
-function RewindMarker({ item, rewound }: { item: Extract<TranscriptItem, { kind: 'rewind' }>; rewound: { aside: string[]; canUndo: boolean } | undefined }) {
+function RewindMarker({
+  item,
+  rewound,
+}: {
+  item: Extract<TranscriptItem, { kind: 'rewind' }>;
+  rewound: { aside: string[]; canUndo: boolean } | undefined;
+}) {
   const undo = useBaton((state) => state.undoRewind);
   const date = new Date(item.pointAt);
   const when = Number.isNaN(date.getTime()) ? item.pointAt : clock.format(date);
@@ -121,7 +127,8 @@ function RewindMarker({ item, rewound }: { item: Extract<TranscriptItem, { kind:
         <strong>
           Rewound to <time dateTime={item.pointAt}>{when}</time>
         </strong>{' '}
-        · {aside.length > 0 ? `${aside.length} message${aside.length === 1 ? '' : 's'} set aside` : 'the set-aside messages are back'} · {rewindFilesText(item)}{' '}
+        · {aside.length > 0 ? `${aside.length} message${aside.length === 1 ? '' : 's'} set aside` : 'the set-aside messages are back'} ·{' '}
+        {rewindFilesText(item)}{' '}
         {rewound?.canUndo ? (
           <button type="button" onClick={() => void undo(item.rewindId)}>
             Undo rewind
@@ -156,7 +163,17 @@ const TOOL_STATUS: Record<Extract<TranscriptItem, { kind: 'tool' }>['status'], s
 };
 
 /** An icon per ACP tool kind. */
-const TOOL_ICONS: Record<string, string> = { read: '📄', edit: '✏️', delete: '🗑', move: '↔', search: '🔍', execute: '▶', think: '💭', fetch: '🌐', switch_mode: '⇄' };
+const TOOL_ICONS: Record<string, string> = {
+  read: '📄',
+  edit: '✏️',
+  delete: '🗑',
+  move: '↔',
+  search: '🔍',
+  execute: '▶',
+  think: '💭',
+  fetch: '🌐',
+  switch_mode: '⇄',
+};
 
 /** A plan entry's state in words and as a mark. */
 const PLAN_STATUS: Record<string, string> = { pending: 'to do', in_progress: 'in progress', completed: 'done' };
@@ -179,7 +196,9 @@ function TurnUsage({ turn }: { turn: Pick<TurnState, 'usage' | 'tokens'> }) {
   }
   if (usage?.cost) {
     const money = /^[A-Z]{3}$/.test(usage.cost.currency)
-      ? new Intl.NumberFormat(undefined, { style: 'currency', currency: usage.cost.currency, maximumFractionDigits: 4 }).format(usage.cost.amount)
+      ? new Intl.NumberFormat(undefined, { style: 'currency', currency: usage.cost.currency, maximumFractionDigits: 4 }).format(
+          usage.cost.amount,
+        )
       : `${usage.cost.amount} ${usage.cost.currency}`;
     parts.push(`${money} so far this session`);
   }
@@ -214,7 +233,19 @@ export type EntryProps = {
 };
 
 /** One entry; re-rendered only when its own item (or what it shows of the rest) changes. */
-export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, terminals, agentName, toolKind, turnUsage, selfApprovingMode, turnCheckpoints, turnWritten, rewound, toolInput }: EntryProps) {
+export const TranscriptEntry = memo(function TranscriptEntry({
+  item,
+  lastReply,
+  terminals,
+  agentName,
+  toolKind,
+  turnUsage,
+  selfApprovingMode,
+  turnCheckpoints,
+  turnWritten,
+  rewound,
+  toolInput,
+}: EntryProps) {
   switch (item.kind) {
     case 'user':
       return (
@@ -244,7 +275,9 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
         <article className="message message-agent" aria-label={item.agentName}>
           <header className="author">
             {item.agentName} <MessageTime at={item.at} />
-            {selfApprovingMode ? <span className="self-approving-note">in {selfApprovingMode}: the agent decided without asking you</span> : null}
+            {selfApprovingMode ? (
+              <span className="self-approving-note">in {selfApprovingMode}: the agent decided without asking you</span>
+            ) : null}
             <MessageActions text={item.text} retryTurnId={lastReply ? item.turnId : undefined} />
           </header>
           <Markdown text={item.text} />
@@ -262,7 +295,11 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
         <div className="handoff-marker" role="group" aria-label={label}>
           <p>
             <strong>{label}</strong>{' '}
-            {prepared ? <span className={`badge fidelity fidelity-${prepared.fidelity}`}>{fidelityBadge(prepared.fidelity)}</span> : <span className="hint">preparing…</span>}
+            {prepared ? (
+              <span className={`badge fidelity fidelity-${prepared.fidelity}`}>{fidelityBadge(prepared.fidelity)}</span>
+            ) : (
+              <span className="hint">preparing…</span>
+            )}
             {detail ? <span className="hint"> — {detail}</span> : null}
           </p>
           {prepared && prepared.text ? (
@@ -271,7 +308,8 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
               <Markdown text={prepared.text} />
               <p className="hint">
                 {prepared.uri ? `${prepared.uri} · ` : ''}
-                {prepared.level === 'resource' ? 'sent as an embedded resource' : 'sent as a delimited text block'} · sha256 <code title={prepared.sha256}>{prepared.sha256.slice(0, 12)}</code>
+                {prepared.level === 'resource' ? 'sent as an embedded resource' : 'sent as a delimited text block'} · sha256{' '}
+                <code title={prepared.sha256}>{prepared.sha256.slice(0, 12)}</code>
               </p>
             </details>
           ) : null}
@@ -283,7 +321,10 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
       return (
         <details className="injected" role="group" aria-label={`Injected context: ${item.injector}`}>
           <summary>
-            Injected context: {item.injector} <span className="hint">({TIMING_NAMES[item.timing]}, {item.level}; added by Baton, not typed by you)</span>
+            Injected context: {item.injector}{' '}
+            <span className="hint">
+              ({TIMING_NAMES[item.timing]}, {item.level}; added by Baton, not typed by you)
+            </span>
           </summary>
           <div className="plain-text">{item.text}</div>
           <p className="hint">
@@ -307,7 +348,8 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
               <span className="tool-icon" aria-hidden="true">
                 {TOOL_ICONS[item.toolKind ?? ''] ?? '⚙'}
               </span>{' '}
-              <span className="tool-title">{item.title}</span> <span className={`tool-status status-${item.status}`}>{TOOL_STATUS[item.status]}</span>
+              <span className="tool-title">{item.title}</span>{' '}
+              <span className={`tool-status status-${item.status}`}>{TOOL_STATUS[item.status]}</span>
             </summary>
             {item.content.map((content, index) => (
               <ToolContent key={index} content={content} terminals={terminals ?? NO_TERMINALS} title={item.title} status={item.status} />
@@ -321,11 +363,18 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
       return (
         <section className="plan" aria-label="Plan">
           <h3 className="plan-heading">
-            Plan <span className="hint">{done} of {item.entries.length} done</span>
+            Plan{' '}
+            <span className="hint">
+              {done} of {item.entries.length} done
+            </span>
           </h3>
           <ul className="plan-entries">
             {item.entries.map((entry, index) => (
-              <li key={index} className={`plan-entry plan-${entry.status}`} aria-label={`${entry.content}: ${PLAN_STATUS[entry.status] ?? entry.status}`}>
+              <li
+                key={index}
+                className={`plan-entry plan-${entry.status}`}
+                aria-label={`${entry.content}: ${PLAN_STATUS[entry.status] ?? entry.status}`}
+              >
                 <span className="plan-mark" aria-hidden="true">
                   {PLAN_MARKS[entry.status] ?? '○'}
                 </span>
@@ -339,7 +388,21 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
       );
     }
     case 'subagent':
-      return <SubagentCard item={item} entry={(inner) => <TranscriptEntry item={inner} lastReply={false} terminals={terminals} agentName={undefined} toolKind={undefined} turnUsage={undefined} />} />;
+      return (
+        <SubagentCard
+          item={item}
+          entry={(inner) => (
+            <TranscriptEntry
+              item={inner}
+              lastReply={false}
+              terminals={terminals}
+              agentName={undefined}
+              toolKind={undefined}
+              turnUsage={undefined}
+            />
+          )}
+        />
+      );
     case 'permission':
       return <PermissionPrompt item={item} agentName={agentName ?? ''} toolKind={toolKind} toolInput={toolInput} />;
     case 'elicitation':
@@ -353,15 +416,21 @@ export const TranscriptEntry = memo(function TranscriptEntry({ item, lastReply, 
       return (
         <div className={`notice notice-${item.severity}`} role={item.severity === 'error' ? 'alert' : 'note'}>
           <p>{item.text}</p>
-          {item.error?.code === 'AuthRequired' && Array.isArray(item.error.details?.methods) ? <LogInPrompt methods={item.error.details.methods as AuthMethodInfo[]} /> : null}
-          {item.error?.code === 'AgentTooOld' && typeof item.error.details?.agentId === 'string' ? <UpdateAgent agentId={item.error.details.agentId} /> : null}
+          {item.error?.code === 'AuthRequired' && Array.isArray(item.error.details?.methods) ? (
+            <LogInPrompt methods={item.error.details.methods as AuthMethodInfo[]} />
+          ) : null}
+          {item.error?.code === 'AgentTooOld' && typeof item.error.details?.agentId === 'string' ? (
+            <UpdateAgent agentId={item.error.details.agentId} />
+          ) : null}
           {typeof item.error?.details?.stderrTail === 'string' && item.error.details.stderrTail ? (
             <details>
               <summary>Agent output</summary>
               <pre>{item.error.details.stderrTail}</pre>
             </details>
           ) : null}
-          {lastReply && item.turnId && isInstructionRefusal(item.error) ? <TurnRefusalActions turnId={item.turnId} refusal={item.error} /> : null}
+          {lastReply && item.turnId && isInstructionRefusal(item.error) ? (
+            <TurnRefusalActions turnId={item.turnId} refusal={item.error} />
+          ) : null}
           {lastReply && item.turnId ? <RetryButton turnId={item.turnId} /> : null}
         </div>
       );

@@ -17,7 +17,15 @@ type Changes = Result<'listTurnChanges'>;
 const CHANGE_NAMES = { added: 'added', modified: 'changed', removed: 'removed' } as const;
 
 /** The disclosure, for a turn whose checkpoints were taken. */
-export function TurnFiles({ turnId, checkpoints, written = [] }: { turnId: string; checkpoints: NonNullable<TurnState['checkpoints']>; written?: TurnState['written'] }) {
+export function TurnFiles({
+  turnId,
+  checkpoints,
+  written = [],
+}: {
+  turnId: string;
+  checkpoints: NonNullable<TurnState['checkpoints']>;
+  written?: TurnState['written'];
+}) {
   const [open, setOpen] = useState(false);
   const [changes, setChanges] = useState<Changes | null>(null);
   const fetchChanges = useBaton((state) => state.fetchTurnChanges);
@@ -29,7 +37,14 @@ export function TurnFiles({ turnId, checkpoints, written = [] }: { turnId: strin
   }, [open, changes, fetchChanges, turnId, scoped]);
   const { before, after } = checkpoints;
   const errors = [before?.error, after?.error].filter((error): error is string => Boolean(error));
-  const leftOut = [...new Map([...(before?.tooLarge ?? []), ...(after?.tooLarge ?? []), ...(before?.failed ?? []), ...(after?.failed ?? [])].map((entry) => [entry.path, entry])).values()];
+  const leftOut = [
+    ...new Map(
+      [...(before?.tooLarge ?? []), ...(after?.tooLarge ?? []), ...(before?.failed ?? []), ...(after?.failed ?? [])].map((entry) => [
+        entry.path,
+        entry,
+      ]),
+    ).values(),
+  ];
   // A turn that changed no file (and wrote none through Baton) says nothing about files.
   if (!after || (after.changed === 0 && written.length === 0 && errors.length === 0 && leftOut.length === 0)) {
     return null;
@@ -38,7 +53,11 @@ export function TurnFiles({ turnId, checkpoints, written = [] }: { turnId: strin
     <details className="turn-files" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
         Files changed in this turn
-        {errors.length > 0 ? <span className="turn-files-warning"> · no checkpoint</span> : leftOut.length > 0 ? <span className="turn-files-warning"> · {leftOut.length} not kept</span> : null}
+        {errors.length > 0 ? (
+          <span className="turn-files-warning"> · no checkpoint</span>
+        ) : leftOut.length > 0 ? (
+          <span className="turn-files-warning"> · {leftOut.length} not kept</span>
+        ) : null}
       </summary>
       {errors.length > 0 ? <p className="notice notice-warning">{`No checkpoint of the folder: ${errors[0]}`}</p> : null}
       {leftOut.length > 0 ? (
@@ -53,7 +72,11 @@ export function TurnFiles({ turnId, checkpoints, written = [] }: { turnId: strin
       ) : null}
       {open && changes === null ? <p aria-busy="true">Comparing the checkpoints…</p> : null}
       {changes?.unavailable ? <p className="hint">{changes.unavailable}</p> : null}
-      {changes?.approximate ? <p className="hint">Approximate: the agent started before Baton had finished looking at the folder, so its first changes may be missing here.</p> : null}
+      {changes?.approximate ? (
+        <p className="hint">
+          Approximate: the agent started before Baton had finished looking at the folder, so its first changes may be missing here.
+        </p>
+      ) : null}
       {changes && !changes.unavailable && changes.changes.length === 0 ? <p className="hint">No file changed.</p> : null}
       {changes && changes.changes.length > 0 ? <ChangeList label="Files changed in this turn" changes={changes.changes} /> : null}
       {changes && changes.sinceLastTurn.length > 0 ? (

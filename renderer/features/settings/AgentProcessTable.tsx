@@ -22,7 +22,10 @@ export function AgentProcessTable() {
   return (
     <section aria-labelledby="agent-processes-title">
       <h3 id="agent-processes-title">Agent processes</h3>
-      <p className="hint">Conversations in one folder whose agent is started the same way share one process, each with its own session, unless the agent is set to one process per conversation. A process ends when its last session has been idle for a while.</p>
+      <p className="hint">
+        Conversations in one folder whose agent is started the same way share one process, each with its own session, unless the agent is
+        set to one process per conversation. A process ends when its last session has been idle for a while.
+      </p>
       {processes === null ? <p aria-busy="true">Asking…</p> : null}
       {processes !== null && processes.length === 0 ? <p>No agent is running.</p> : null}
       {processes !== null && processes.length > 0 ? (
@@ -51,7 +54,13 @@ export function AgentProcessTable() {
                 <td>{process.sessions}</td>
                 <td>{process.state}</td>
                 <td>
-                  <button type="button" disabled={process.state !== 'running'} aria-label={`Stop ${process.agentName}'s process${process.pid ? ` ${process.pid}` : ''}`} title="Stops it now (its running turns first); its conversations start it again with their next message" onClick={() => void stop(process.launchDigest, process.agentName)}>
+                  <button
+                    type="button"
+                    disabled={process.state !== 'running'}
+                    aria-label={`Stop ${process.agentName}'s process${process.pid ? ` ${process.pid}` : ''}`}
+                    title="Stops it now (its running turns first); its conversations start it again with their next message"
+                    onClick={() => void stop(process.launchDigest, process.agentName)}
+                  >
                     Stop
                   </button>
                 </td>

@@ -43,7 +43,9 @@ function AgentEntry({ agent }: { agent: AgentInfo }) {
         {agent.displayName}
         {agent.version ? <span className="muted"> {agent.version}</span> : null}
       </h3>
-      <p className={agent.available ? 'muted' : 'notice-warning'}>{agent.available ? `Ready: ${agent.path ?? agent.command}` : (agent.unavailableReason ?? 'Not available.')}</p>
+      <p className={agent.available ? 'muted' : 'notice-warning'}>
+        {agent.available ? `Ready: ${agent.path ?? agent.command}` : (agent.unavailableReason ?? 'Not available.')}
+      </p>
       {!agent.available && agent.installHint && !agent.managed ? <p className="muted">{agent.installHint}</p> : null}
       {agent.available ? <ManagedAgent agent={agent} /> : <InstallAction agent={agent} />}
       <ProcessPerConversation agentId={agent.agentId} />
@@ -57,14 +59,18 @@ function AgentEntry({ agent }: { agent: AgentInfo }) {
   );
 }
 
-/** Checkbox "One process per conversation": each conversation's session gets a process of its own (by default, conversations in one folder share one). */
+/**
+ * Checkbox "One process per conversation": each conversation's session gets a process of its own (by default, conversations in one folder
+ * share one).
+ */
 function ProcessPerConversation({ agentId }: { agentId: string }) {
   const on = useBaton((state) => state.processSettings.perConversation.includes(agentId));
   const cannot = useBaton((state) => state.processSettings.cannotSeparate[agentId]);
   const set = useBaton((state) => state.setProcessPerConversation);
   return (
     <label className="checkbox" title={cannot}>
-      <input type="checkbox" checked={on} disabled={cannot !== undefined} onChange={(event) => void set(agentId, event.target.checked)} /> One process per conversation
+      <input type="checkbox" checked={on} disabled={cannot !== undefined} onChange={(event) => void set(agentId, event.target.checked)} />{' '}
+      One process per conversation
       {cannot ? <span className="muted"> ({cannot})</span> : null}
     </label>
   );
@@ -105,16 +111,30 @@ function RegistrySettings() {
     <section className="registry-settings" aria-labelledby="registry-title">
       <h3 id="registry-title">ACP Registry</h3>
       <p>
-        {registry.agents} agents, from {registry.source === 'snapshot' ? `the list Baton shipped with (${registry.takenAt})` : `a copy downloaded ${when(registry.takenAt)}`}.
-        {registry.url === null ? ' Refreshing is off.' : registry.checkedAt ? ` Last asked ${when(registry.checkedAt)}; asked again at most once an hour.` : ' Not asked yet.'}
+        {registry.agents} agents, from{' '}
+        {registry.source === 'snapshot'
+          ? `the list Baton shipped with (${registry.takenAt})`
+          : `a copy downloaded ${when(registry.takenAt)}`}
+        .
+        {registry.url === null
+          ? ' Refreshing is off.'
+          : registry.checkedAt
+            ? ` Last asked ${when(registry.checkedAt)}; asked again at most once an hour.`
+            : ' Not asked yet.'}
       </p>
       {registry.problem ? (
         <p className="notice notice-warning" role="alert">
           The last refresh did not bring a new list: {registry.problem}.
         </p>
       ) : null}
-      {registry.skipped.length > 0 ? <p className="muted">{`Left out, not in the registry's format: ${registry.skipped.map((entry) => `${entry.id} (${entry.reason})`).join('; ')}`}</p> : null}
-      {registry.urlFrom === 'environment' ? <p className="muted">BATON_REGISTRY_URL sets the address for this run{registry.url ? `: ${registry.url}` : ' (off)'}; it wins over the field below.</p> : null}
+      {registry.skipped.length > 0 ? (
+        <p className="muted">{`Left out, not in the registry's format: ${registry.skipped.map((entry) => `${entry.id} (${entry.reason})`).join('; ')}`}</p>
+      ) : null}
+      {registry.urlFrom === 'environment' ? (
+        <p className="muted">
+          BATON_REGISTRY_URL sets the address for this run{registry.url ? `: ${registry.url}` : ' (off)'}; it wins over the field below.
+        </p>
+      ) : null}
       <form
         className="registry-address"
         onSubmit={(event) => {
@@ -124,7 +144,13 @@ function RegistrySettings() {
       >
         <label className="field">
           <span>Registry address</span>
-          <input type="text" value={address} placeholder="https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json" onChange={(event) => setAddress(event.target.value)} spellCheck={false} />
+          <input
+            type="text"
+            value={address}
+            placeholder="https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json"
+            onChange={(event) => setAddress(event.target.value)}
+            spellCheck={false}
+          />
         </label>
         <button type="submit" disabled={checking}>
           Save address

@@ -14,7 +14,8 @@ export function PermissionsSettings() {
     <>
       <h2>Permissions</h2>
       <p className="muted">
-        When you answer an agent’s question with an “always” option, the agent stops asking about it. Each such answer is listed here. Revoke one and Baton starts that agent afresh for its next message in that folder, so it asks again.
+        When you answer an agent’s question with an “always” option, the agent stops asking about it. Each such answer is listed here.
+        Revoke one and Baton starts that agent afresh for its next message in that folder, so it asks again.
       </p>
       {note ? (
         <p className="info-note" role="status">

@@ -54,7 +54,12 @@ export function SettingsPage() {
         </button>
       </div>
       <Banners />
-      <Tabs.Root className="settings-tabs" orientation="vertical" value={settings.section} onValueChange={(value) => showSettingsSection(value as SettingsSection)}>
+      <Tabs.Root
+        className="settings-tabs"
+        orientation="vertical"
+        value={settings.section}
+        onValueChange={(value) => showSettingsSection(value as SettingsSection)}
+      >
         <Tabs.List className="settings-sections" aria-label="Settings sections">
           {SECTIONS.map(({ section, label }) => (
             <Tabs.Trigger key={section} value={section} className="settings-tab">
@@ -82,7 +87,9 @@ function ToolboxesSettings() {
   return (
     <>
       <h2>Toolboxes</h2>
-      <p className="muted">The MCP servers conversations may use. Each conversation gets only the servers you check for it in its Toolbox.</p>
+      <p className="muted">
+        The MCP servers conversations may use. Each conversation gets only the servers you check for it in its Toolbox.
+      </p>
       {servers === null ? (
         <p aria-busy="true">Reading the toolbox…</p>
       ) : servers.length === 0 ? (
@@ -91,11 +98,26 @@ function ToolboxesSettings() {
         <ul className="settings-list" aria-label="Servers">
           {servers.map((server) => (
             <li key={server.serverId}>
-              <strong>{server.name}</strong> <span className="muted">· {server.transport}{server.bridge ? ' through Baton’s bridge' : ''} · {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}</span>{' '}
-              <button type="button" className="link-button" aria-label={`Edit ${server.name}`} onClick={() => void openToolbox('default').then(() => setEditing(server.serverId))}>
+              <strong>{server.name}</strong>{' '}
+              <span className="muted">
+                · {server.transport}
+                {server.bridge ? ' through Baton’s bridge' : ''} ·{' '}
+                {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}
+              </span>{' '}
+              <button
+                type="button"
+                className="link-button"
+                aria-label={`Edit ${server.name}`}
+                onClick={() => void openToolbox('default').then(() => setEditing(server.serverId))}
+              >
                 Edit
               </button>{' '}
-              <button type="button" className="link-button" aria-label={`Remove ${server.name}`} onClick={() => void openToolbox('default').then(() => askRemove(server.serverId))}>
+              <button
+                type="button"
+                className="link-button"
+                aria-label={`Remove ${server.name}`}
+                onClick={() => void openToolbox('default').then(() => askRemove(server.serverId))}
+              >
                 Remove
               </button>
             </li>
@@ -107,7 +129,8 @@ function ToolboxesSettings() {
           {toolboxes.map((toolbox) => (
             <li key={toolbox.toolboxId}>
               <strong>{toolbox.name}</strong>
-              {toolbox.isDefault ? ' (default for new conversations)' : ''} <span className="muted">· {toolbox.serverIds.length} servers</span>
+              {toolbox.isDefault ? ' (default for new conversations)' : ''}{' '}
+              <span className="muted">· {toolbox.serverIds.length} servers</span>
             </li>
           ))}
         </ul>
@@ -126,14 +149,19 @@ function InstructionsSettings() {
   return (
     <>
       <h2>Instructions</h2>
-      <p className="muted">Your own instructions go to every conversation, with the working folder’s (once you trust them), the agent’s profile and the conversation’s own.</p>
+      <p className="muted">
+        Your own instructions go to every conversation, with the working folder’s (once you trust them), the agent’s profile and the
+        conversation’s own.
+      </p>
       {person === null ? (
         <p aria-busy="true">Reading your instructions…</p>
       ) : person.text.trim() === '' ? (
         <p>You have not written any instructions yet.</p>
       ) : (
         <figure className="settings-quote">
-          <figcaption>Your instructions ({person.intent === 'replace' ? 'replacing the agent’s own' : 'added to the agent’s own'})</figcaption>
+          <figcaption>
+            Your instructions ({person.intent === 'replace' ? 'replacing the agent’s own' : 'added to the agent’s own'})
+          </figcaption>
           <blockquote>{person.text}</blockquote>
         </figure>
       )}
@@ -188,7 +216,10 @@ function DataFolderSettings() {
   return (
     <>
       <h2>Data folder</h2>
-      <p className="muted">Every conversation, your settings, the toolbox (secrets encrypted) and the agents Baton installed live in this folder. Copy it to back everything up; set BATON_DATA_DIR to use another.</p>
+      <p className="muted">
+        Every conversation, your settings, the toolbox (secrets encrypted) and the agents Baton installed live in this folder. Copy it to
+        back everything up; set BATON_DATA_DIR to use another.
+      </p>
       <p>
         <code aria-label="Data folder path">{dataDir || '…'}</code>{' '}
         <button type="button" disabled={!dataDir} onClick={() => copy(dataDir)}>
@@ -247,11 +278,21 @@ function CheckpointSettings({ off, maxFileMegabytes }: { off: boolean; maxFileMe
     <fieldset className="checkpoint-settings">
       <legend>Checkpoint settings</legend>
       <label className="checkbox">
-        <input type="checkbox" checked={!off} onChange={(event) => void save({ off: !event.target.checked })} /> Take a checkpoint of the working folder around each turn (what a rewind puts back)
+        <input type="checkbox" checked={!off} onChange={(event) => void save({ off: !event.target.checked })} /> Take a checkpoint of the
+        working folder around each turn (what a rewind puts back)
       </label>
       <label className="field">
         <span>Largest file kept (MB)</span>
-        <input type="number" min="0.1" max="10000" step="any" value={size} aria-invalid={!valid} onChange={(event) => setSize(event.target.value)} onBlur={() => valid && Number(size) !== maxFileMegabytes && void save({ maxFileMegabytes: Number(size) })} />
+        <input
+          type="number"
+          min="0.1"
+          max="10000"
+          step="any"
+          value={size}
+          aria-invalid={!valid}
+          onChange={(event) => setSize(event.target.value)}
+          onBlur={() => valid && Number(size) !== maxFileMegabytes && void save({ maxFileMegabytes: Number(size) })}
+        />
       </label>
       <p className="muted">Larger files are listed on the turn, not kept, and a rewind cannot put them back.</p>
     </fieldset>
@@ -268,7 +309,10 @@ function ExportSettings() {
   return (
     <>
       <h2>Export</h2>
-      <p className="muted">Saves every conversation that is not in the trash, newest first, as one Markdown file. To export one conversation as JSONL (which Baton can import again), use Export JSONL in its menu.</p>
+      <p className="muted">
+        Saves every conversation that is not in the trash, newest first, as one Markdown file. To export one conversation as JSONL (which
+        Baton can import again), use Export JSONL in its menu.
+      </p>
       <button type="button" onClick={() => void exportAll()}>
         Export all conversations
       </button>

@@ -29,7 +29,13 @@ export function ConversationList() {
   const activeId = useBaton(selectActiveConversationId);
   const scroller = useRef<HTMLDivElement>(null);
   // Rows are as tall as what they hold (a branch's extra line): each is measured.
-  const virtualizer = useVirtualizer({ count: conversations.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, getItemKey: (index) => conversations[index]?.conversationId ?? index });
+  const virtualizer = useVirtualizer({
+    count: conversations.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    getItemKey: (index) => conversations[index]?.conversationId ?? index,
+  });
   const rows = virtualizer.getVirtualItems();
   const suffixes = useMemo(() => distinctions(conversations), [conversations]);
   const lastIndex = rows.at(-1)?.index ?? 0;
@@ -69,16 +75,25 @@ export function ConversationList() {
               >
                 <span className="conversation-title">
                   {conversation.title || 'New conversation'}
-                  {suffixes.has(conversation.conversationId) ? <span className="conversation-distinct"> · {suffixes.get(conversation.conversationId)}</span> : null}
+                  {suffixes.has(conversation.conversationId) ? (
+                    <span className="conversation-distinct"> · {suffixes.get(conversation.conversationId)}</span>
+                  ) : null}
                 </span>
-                {conversation.branchedFrom ? <span className="conversation-branched">Branched from {conversation.branchedFrom.title || 'a conversation'}</span> : null}
-                {conversation.preview && conversation.preview !== conversation.title ? <span className="conversation-preview">{conversation.preview.split('\n')[0]}</span> : null}
+                {conversation.branchedFrom ? (
+                  <span className="conversation-branched">Branched from {conversation.branchedFrom.title || 'a conversation'}</span>
+                ) : null}
+                {conversation.preview && conversation.preview !== conversation.title ? (
+                  <span className="conversation-preview">{conversation.preview.split('\n')[0]}</span>
+                ) : null}
                 <span className="conversation-meta">
                   <AgentsUsed conversation={conversation} />
                   {/* Status marks: small icons, their words for screen readers and in the tooltip, so the time keeps its place. */}
                   {conversation.running ? <span className="running-dot" aria-label="replying" /> : null}
                   {conversation.lastTurnFailed && !conversation.running ? (
-                    <span className="status-mark failure-badge" title="Last turn failed: its last message failed or was refused; open it to see why">
+                    <span
+                      className="status-mark failure-badge"
+                      title="Last turn failed: its last message failed or was refused; open it to see why"
+                    >
                       <span aria-hidden="true">⚠</span>
                       <span className="visually-hidden">Last turn failed</span>
                     </span>
@@ -102,11 +117,19 @@ export function ConversationList() {
 }
 
 /** The agent serving it, and how many others served it before ("Claude +4"); all of them in words. */
-function AgentsUsed({ conversation }: { conversation: { agentId: string; agentName: string; agents: ReadonlyArray<{ agentId: string; agentName: string }> } }) {
+function AgentsUsed({
+  conversation,
+}: {
+  conversation: { agentId: string; agentName: string; agents: ReadonlyArray<{ agentId: string; agentName: string }> };
+}) {
   const others = conversation.agents.filter((agent) => agent.agentId !== conversation.agentId);
   const all = [conversation.agentName, ...others.map((agent) => agent.agentName)];
   return (
-    <span className="agent-badge" title={all.join(', ')} aria-label={all.length > 1 ? `Agents: ${all.join(', ')}` : `Agent: ${conversation.agentName}`}>
+    <span
+      className="agent-badge"
+      title={all.join(', ')}
+      aria-label={all.length > 1 ? `Agents: ${all.join(', ')}` : `Agent: ${conversation.agentName}`}
+    >
       {conversation.agentName}
       {others.length > 0 ? <span className="agent-more"> +{others.length}</span> : null}
     </span>

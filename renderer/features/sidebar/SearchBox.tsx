@@ -33,7 +33,8 @@ export function SearchBox() {
             ))}
           </select>
           <label>
-            From <input type="date" aria-label="From date" value={search.from} onChange={(event) => setSearch({ from: event.target.value })} />
+            From{' '}
+            <input type="date" aria-label="From date" value={search.from} onChange={(event) => setSearch({ from: event.target.value })} />
           </label>
           <label>
             To <input type="date" aria-label="To date" value={search.to} onChange={(event) => setSearch({ to: event.target.value })} />

@@ -10,7 +10,11 @@ function Snippet({ text }: { text: string }) {
   return (
     <>
       {parts.map((part, index) =>
-        part.startsWith('\u0002') ? <mark key={index}>{plainText(part.slice(1, -1))}</mark> : <Fragment key={index}>{plainText(part)}</Fragment>,
+        part.startsWith('\u0002') ? (
+          <mark key={index}>{plainText(part.slice(1, -1))}</mark>
+        ) : (
+          <Fragment key={index}>{plainText(part)}</Fragment>
+        ),
       )}
     </>
   );
@@ -25,20 +29,22 @@ export function SearchResults() {
   return (
     <div className="conversation-scroller">
       <ul className="search-results" aria-label="Search results" aria-busy={searching}>
-        {[...results].sort((a, b) => b.at.localeCompare(a.at)).map((hit) => (
-          <li key={`${hit.conversationId}:${hit.seq}`}>
-            <button type="button" className="conversation-item" onClick={() => void select(hit.conversationId, hit.seq)}>
-              <span className="conversation-title">{hit.title || 'New conversation'}</span>
-              <span className="search-snippet">
-                <Snippet text={hit.snippet} />
-              </span>
-              <span className="conversation-meta">
-                <span className="agent-badge">{hit.role === 'user' ? 'You' : agentName(hit.agentId)}</span>
-                <time dateTime={hit.at}>{relativeTime(hit.at)}</time>
-              </span>
-            </button>
-          </li>
-        ))}
+        {[...results]
+          .sort((a, b) => b.at.localeCompare(a.at))
+          .map((hit) => (
+            <li key={`${hit.conversationId}:${hit.seq}`}>
+              <button type="button" className="conversation-item" onClick={() => void select(hit.conversationId, hit.seq)}>
+                <span className="conversation-title">{hit.title || 'New conversation'}</span>
+                <span className="search-snippet">
+                  <Snippet text={hit.snippet} />
+                </span>
+                <span className="conversation-meta">
+                  <span className="agent-badge">{hit.role === 'user' ? 'You' : agentName(hit.agentId)}</span>
+                  <time dateTime={hit.at}>{relativeTime(hit.at)}</time>
+                </span>
+              </button>
+            </li>
+          ))}
       </ul>
       {!searching && results.length === 0 ? <p className="empty-hint">No matches.</p> : null}
     </div>

@@ -70,8 +70,21 @@ export const agentsSlice: Slice<AgentsSlice> = (api) => (set, get) => {
       });
     } catch (error) {
       const shown = shownError(error);
-      const confirm = shown.code === 'UnverifiedDownload' && typeof shown.details?.url === 'string' ? { confirm: { url: shown.details.url, message: shown.message } } : {};
-      set((state) => ({ installs: { ...state.installs, [agentId]: { ...(state.installs[agentId] ?? { action, lines: [] }), running: false, error: confirm.confirm ? null : shown.message, ...confirm } } }));
+      const confirm =
+        shown.code === 'UnverifiedDownload' && typeof shown.details?.url === 'string'
+          ? { confirm: { url: shown.details.url, message: shown.message } }
+          : {};
+      set((state) => ({
+        installs: {
+          ...state.installs,
+          [agentId]: {
+            ...(state.installs[agentId] ?? { action, lines: [] }),
+            running: false,
+            error: confirm.confirm ? null : shown.message,
+            ...confirm,
+          },
+        },
+      }));
     }
   };
   return {
@@ -133,7 +146,9 @@ export const agentsSlice: Slice<AgentsSlice> = (api) => (set, get) => {
     receiveInstallProgress(agentId, action, text) {
       set((state) => {
         const current = state.installs[agentId] ?? { action, lines: [], running: true, error: null };
-        return { installs: { ...state.installs, [agentId]: { ...current, action, lines: [...current.lines, text].slice(-INSTALL_LINES_KEPT) } } };
+        return {
+          installs: { ...state.installs, [agentId]: { ...current, action, lines: [...current.lines, text].slice(-INSTALL_LINES_KEPT) } },
+        };
       });
     },
   };

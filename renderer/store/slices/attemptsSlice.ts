@@ -12,7 +12,16 @@ import { shownError, type Slice } from '../types.js';
 export type AskDialogState = { checked: string[]; options: Record<string, Record<string, string>>; busy: boolean; problem: string | null };
 
 /** Dialog "Keep this attempt". */
-export type KeepDialogState = { conversationId: string; attemptsId: string; attemptId: string; agentName: string; preview: Result<'previewKeep'> | null; overwrite: string[]; busy: boolean; problem: string | null };
+export type KeepDialogState = {
+  conversationId: string;
+  attemptsId: string;
+  attemptId: string;
+  agentName: string;
+  preview: Result<'previewKeep'> | null;
+  overwrite: string[];
+  busy: boolean;
+  problem: string | null;
+};
 
 /** Dialog "Compare attempts". */
 export type CompareDialogState = { conversationId: string; attemptsId: string };
@@ -62,8 +71,15 @@ export const attemptsSlice: Slice<AttemptsSlice> = (api) => (set, get) => ({
       if (!dialog) {
         return {};
       }
-      const ticked = checked === undefined ? dialog.checked : checked ? [...new Set([...dialog.checked, agentId])] : dialog.checked.filter((id) => id !== agentId);
-      const options = option ? { ...dialog.options, [agentId]: { ...dialog.options[agentId], [option.optionId]: option.value } } : dialog.options;
+      const ticked =
+        checked === undefined
+          ? dialog.checked
+          : checked
+            ? [...new Set([...dialog.checked, agentId])]
+            : dialog.checked.filter((id) => id !== agentId);
+      const options = option
+        ? { ...dialog.options, [agentId]: { ...dialog.options[agentId], [option.optionId]: option.value } }
+        : dialog.options;
       return { askDialog: { ...dialog, checked: ticked, options, problem: null } };
     });
   },
@@ -75,7 +91,11 @@ export const attemptsSlice: Slice<AttemptsSlice> = (api) => (set, get) => ({
     set({ askDialog: { ...dialog, busy: true, problem: null } });
     try {
       await get().submitBox(async (conversationId, text) => {
-        await api.call('askAgents', { conversationId, text, agents: dialog.checked.map((agentId) => ({ agentId, options: dialog.options[agentId] ?? {} })) });
+        await api.call('askAgents', {
+          conversationId,
+          text,
+          agents: dialog.checked.map((agentId) => ({ agentId, options: dialog.options[agentId] ?? {} })),
+        });
       });
       set({ askDialog: null });
     } catch (error) {
@@ -106,11 +126,24 @@ export const attemptsSlice: Slice<AttemptsSlice> = (api) => (set, get) => ({
       const preview = await api.call('previewKeep', { conversationId, attemptsId, attemptId });
       set((state) => (state.keepDialog?.attemptId === attemptId ? { keepDialog: { ...state.keepDialog, preview } } : {}));
     } catch (error) {
-      set((state) => (state.keepDialog?.attemptId === attemptId ? { keepDialog: { ...state.keepDialog, problem: shownError(error).message } } : {}));
+      set((state) =>
+        state.keepDialog?.attemptId === attemptId ? { keepDialog: { ...state.keepDialog, problem: shownError(error).message } } : {},
+      );
     }
   },
   setKeepOverwrite(path, on) {
-    set((state) => (state.keepDialog ? { keepDialog: { ...state.keepDialog, overwrite: on ? [...new Set([...state.keepDialog.overwrite, path])] : state.keepDialog.overwrite.filter((file) => file !== path) } } : {}));
+    set((state) =>
+      state.keepDialog
+        ? {
+            keepDialog: {
+              ...state.keepDialog,
+              overwrite: on
+                ? [...new Set([...state.keepDialog.overwrite, path])]
+                : state.keepDialog.overwrite.filter((file) => file !== path),
+            },
+          }
+        : {},
+    );
   },
   closeKeep() {
     set({ keepDialog: null });
@@ -122,8 +155,15 @@ export const attemptsSlice: Slice<AttemptsSlice> = (api) => (set, get) => ({
     }
     set({ keepDialog: { ...dialog, busy: true, problem: null } });
     try {
-      const { applied, left, failed } = await api.call('keepAttempt', { conversationId: dialog.conversationId, attemptsId: dialog.attemptsId, attemptId: dialog.attemptId, overwrite: dialog.overwrite });
-      const parts = [`Kept ${dialog.agentName}'s attempt: ${applied.length} file${applied.length === 1 ? '' : 's'} written into your folder.`];
+      const { applied, left, failed } = await api.call('keepAttempt', {
+        conversationId: dialog.conversationId,
+        attemptsId: dialog.attemptsId,
+        attemptId: dialog.attemptId,
+        overwrite: dialog.overwrite,
+      });
+      const parts = [
+        `Kept ${dialog.agentName}'s attempt: ${applied.length} file${applied.length === 1 ? '' : 's'} written into your folder.`,
+      ];
       if (left.length > 0) {
         parts.push(`Left as you had them: ${left.join(', ')}.`);
       }
@@ -162,7 +202,9 @@ export const attemptsSlice: Slice<AttemptsSlice> = (api) => (set, get) => ({
     }
   },
   async stopAttempts(conversationIds) {
-    await Promise.all(conversationIds.map((conversationId) => api.call('cancelTurn', { conversationId }).catch((error: unknown) => get().showError(error))));
+    await Promise.all(
+      conversationIds.map((conversationId) => api.call('cancelTurn', { conversationId }).catch((error: unknown) => get().showError(error))),
+    );
   },
   async sendToAttempt(conversationId, text) {
     try {

@@ -57,7 +57,9 @@ describe('the follow-up queue', () => {
     store.getState().addAttachment('c', attachment('a'));
     store.getState().queue();
     await store.getState().sendQueued('c');
-    expect(calls).toEqual([{ method: 'sendMessage', params: { conversationId: 'c', text: 'next', attachments: [{ type: 'file', path: 'a.md' }] } }]);
+    expect(calls).toEqual([
+      { method: 'sendMessage', params: { conversationId: 'c', text: 'next', attachments: [{ type: 'file', path: 'a.md' }] } },
+    ]);
     expect(store.getState().queued.c).toBeUndefined();
   });
 

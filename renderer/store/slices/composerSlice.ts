@@ -13,7 +13,12 @@ import { composerKey, refusalSettings, type ComposerAttachment, type ComposerSli
 /** The composer slice. */
 export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
   /** Sends a message to the agent picked for the next turn (a switch), forgetting the pick once the host has committed it. */
-  const post = async (conversationId: string, text: string, attached: readonly ComposerAttachment[] = [], without: SendOptions = {}): Promise<void> => {
+  const post = async (
+    conversationId: string,
+    text: string,
+    attached: readonly ComposerAttachment[] = [],
+    without: SendOptions = {},
+  ): Promise<void> => {
     const agentId = get().nextAgent[conversationId];
     await api.call('sendMessage', {
       conversationId,
@@ -42,13 +47,21 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
   /** Puts a follow-up back into the message box, with what was attached to it (ahead of anything attached since). */
   const backIntoBox = (conversationId: string, queued: ComposerSlice['queued'][string]): void => {
     get().putInBox(conversationId, queued.text);
-    set((state) => ({ attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] } }));
+    set((state) => ({
+      attachments: { ...state.attachments, [conversationId]: [...queued.attachments, ...(state.attachments[conversationId] ?? [])] },
+    }));
   };
   /** Creates the new conversation the draft describes, moves what is in the draft's box to it, and opens it. */
   const createFromDraft = async (): Promise<string> => {
     const { draft } = get();
     const choices = choicesToApply(agentChoices(draft.agentId), draft.options);
-    const { conversation } = await api.call('newConversation', { agentId: draft.agentId, cwd: draft.cwd.trim(), ...(draft.instructions ? { instructions: draft.instructions } : {}), ...(draft.serverIds ? { serverIds: draft.serverIds } : {}), ...(draft.injectors ? { injectors: draft.injectors } : {}) });
+    const { conversation } = await api.call('newConversation', {
+      agentId: draft.agentId,
+      cwd: draft.cwd.trim(),
+      ...(draft.instructions ? { instructions: draft.instructions } : {}),
+      ...(draft.serverIds ? { serverIds: draft.serverIds } : {}),
+      ...(draft.injectors ? { injectors: draft.injectors } : {}),
+    });
     rememberFolder(draft.cwd.trim());
     set((state) => ({ draft: { agentId: state.draft.agentId, cwd: state.draft.cwd } }));
     const { conversationId } = conversation;
@@ -56,7 +69,10 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
     for (const { optionId, value } of choices) {
       await api.call('setSessionOption', { conversationId, optionId, value });
     }
-    set((state) => ({ composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' }, attachments: { ...state.attachments, [conversationId]: state.attachments.draft ?? [], draft: [] } }));
+    set((state) => ({
+      composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' },
+      attachments: { ...state.attachments, [conversationId]: state.attachments.draft ?? [], draft: [] },
+    }));
     if (get().view !== 'active') {
       await get().setView('active');
     }
@@ -108,7 +124,8 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
     },
     async resolveSendRefusal(choice) {
       const { selection, nextAgent, openSummary } = get();
-      const agentId = selection.kind === 'conversation' ? (nextAgent[selection.conversationId] ?? openSummary?.agentId) : get().draft.agentId;
+      const agentId =
+        selection.kind === 'conversation' ? (nextAgent[selection.conversationId] ?? openSummary?.agentId) : get().draft.agentId;
       if (!agentId) {
         return;
       }
@@ -158,7 +175,10 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
           return {
             ...(aside !== undefined ? { setAside: others } : {}),
             composer: { ...state.composer, [conversationId]: aside ?? left },
-            attachments: { ...state.attachments, [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)) },
+            attachments: {
+              ...state.attachments,
+              [conversationId]: (state.attachments[conversationId] ?? []).filter((entry) => !attached.includes(entry)),
+            },
           };
         });
       } finally {
@@ -179,7 +199,11 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       }
       const { conversationId } = selection;
       const attached = attachments[conversationId] ?? [];
-      set((state) => ({ queued: { ...state.queued, [conversationId]: { text, attachments: attached } }, composer: { ...state.composer, [conversationId]: '' }, attachments: { ...state.attachments, [conversationId]: [] } }));
+      set((state) => ({
+        queued: { ...state.queued, [conversationId]: { text, attachments: attached } },
+        composer: { ...state.composer, [conversationId]: '' },
+        attachments: { ...state.attachments, [conversationId]: [] },
+      }));
     },
     unqueue(conversationId) {
       const queued = takeQueued(conversationId);

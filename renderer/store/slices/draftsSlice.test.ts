@@ -30,9 +30,22 @@ function claudeConversation() {
   const { api, calls } = testApi({ setSessionOption: () => ({}) });
   const store = createBatonStore(api);
   const buffered = emptyBuffered('c');
-  const mode = { id: 'mode', name: 'Mode', type: 'select' as const, category: 'mode', currentValue: 'default', options: [{ value: 'default', name: 'Manual' }, { value: 'auto', name: 'Auto', selfApproving: true }] };
+  const mode = {
+    id: 'mode',
+    name: 'Mode',
+    type: 'select' as const,
+    category: 'mode',
+    currentValue: 'default',
+    options: [
+      { value: 'default', name: 'Manual' },
+      { value: 'auto', name: 'Auto', selfApproving: true },
+    ],
+  };
   rememberOptions('claude', [mode]);
-  store.setState({ selection: { kind: 'conversation', conversationId: 'c' }, transcripts: { c: { ...buffered, state: { ...buffered.state, agentId: 'claude', sessionOptions: [mode] } } } });
+  store.setState({
+    selection: { kind: 'conversation', conversationId: 'c' },
+    transcripts: { c: { ...buffered, state: { ...buffered.state, agentId: 'claude', sessionOptions: [mode] } } },
+  });
   return { store, calls };
 }
 
@@ -44,7 +57,7 @@ describe('session options chosen in a conversation', () => {
     expect(agentChoices('claude')?.chosen).toEqual({ mode: 'default' });
   });
 
-  it('never make a mode where the agent decides alone the agent\'s default', async () => {
+  it("never make a mode where the agent decides alone the agent's default", async () => {
     const { store, calls } = claudeConversation();
     await store.getState().setSessionOption('mode', 'auto');
     expect(calls).toHaveLength(1);

@@ -24,12 +24,16 @@ export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => ({
       return;
     }
     const { conversationId } = selection;
-    const picked = agentChoices(agentId)?.options.find((option) => option.id === optionId)?.options.find((choice) => choice.value === value);
+    const picked = agentChoices(agentId)
+      ?.options.find((option) => option.id === optionId)
+      ?.options.find((choice) => choice.value === value);
     // As in a conversation: a mode in which the agent decides without asking is never its default.
     if (picked?.selfApproving !== true) {
       rememberChoice(agentId, optionId, value);
     }
-    set((state) => ({ nextOptions: { ...state.nextOptions, [conversationId]: { ...state.nextOptions[conversationId], [optionId]: value } } }));
+    set((state) => ({
+      nextOptions: { ...state.nextOptions, [conversationId]: { ...state.nextOptions[conversationId], [optionId]: value } },
+    }));
     // Remembered for the conversation by the host, and applied when that agent's session starts.
     await api.call('setSessionOption', { conversationId, optionId, value, agentId }).catch((error: unknown) => get().showError(error));
   },
@@ -75,7 +79,9 @@ export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => ({
       if (transcript && picked?.selfApproving !== true) {
         rememberChoice(transcript.agentId, optionId, value);
       }
-      await api.call('setSessionOption', { conversationId: selection.conversationId, optionId, value }).catch((error: unknown) => get().showError(error));
+      await api
+        .call('setSessionOption', { conversationId: selection.conversationId, optionId, value })
+        .catch((error: unknown) => get().showError(error));
     }
   },
 });

@@ -47,7 +47,10 @@ export const historySlice: Slice<HistorySlice> = (api) => (set, get) => {
         const page = await api.call('listConversations', { lifecycle: view, before: nextCursor, limit: PAGE_SIZE });
         if (get().view === view) {
           const known = new Set(get().conversations.map((c) => c.conversationId));
-          set((state) => ({ conversations: [...state.conversations, ...page.conversations.filter((c) => !known.has(c.conversationId))], nextCursor: page.nextCursor }));
+          set((state) => ({
+            conversations: [...state.conversations, ...page.conversations.filter((c) => !known.has(c.conversationId))],
+            nextCursor: page.nextCursor,
+          }));
         }
       });
       set({ loadingMore: false });

@@ -11,7 +11,6 @@ import { CONNECTION_LOST_MESSAGE } from '../../transport/Transport.js';
 /** Characters of log-in terminal output kept (what the terminal shows is rebuilt from them). */
 const LOGIN_OUTPUT_KEPT = 256 * 1024;
 
-
 /** The host slice. */
 export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
   const onPush = (event: PushEvent): void => {
@@ -94,7 +93,10 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         // Shown at once, so output that comes before the answer has somewhere to go.
         const { terminalId } = await api.call('startLoginTerminal', { agentId, methodId, ...size });
         set((state) => ({
-          loginTerminal: state.loginTerminal?.terminalId === terminalId ? state.loginTerminal : { terminalId, agentId, methodName, output: early.get(terminalId)?.output ?? '', exit: early.get(terminalId)?.exit ?? null },
+          loginTerminal:
+            state.loginTerminal?.terminalId === terminalId
+              ? state.loginTerminal
+              : { terminalId, agentId, methodName, output: early.get(terminalId)?.output ?? '', exit: early.get(terminalId)?.exit ?? null },
         }));
         early.clear();
       } catch (error) {
@@ -119,9 +121,17 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       set({ agentSessions: { agentId, cwd, loading: true, sessions: [], truncated: false, error: null, importing: null } });
       try {
         const { sessions, truncated } = await api.call('listAgentSessions', { agentId, ...(cwd ? { cwd } : {}) });
-        set((state) => (state.agentSessions?.agentId === agentId ? { agentSessions: { ...state.agentSessions, loading: false, sessions, truncated } } : {}));
+        set((state) =>
+          state.agentSessions?.agentId === agentId
+            ? { agentSessions: { ...state.agentSessions, loading: false, sessions, truncated } }
+            : {},
+        );
       } catch (error) {
-        set((state) => (state.agentSessions?.agentId === agentId ? { agentSessions: { ...state.agentSessions, loading: false, error: shownError(error).message } } : {}));
+        set((state) =>
+          state.agentSessions?.agentId === agentId
+            ? { agentSessions: { ...state.agentSessions, loading: false, error: shownError(error).message } }
+            : {},
+        );
       }
     },
     closeAgentSessions() {
@@ -136,7 +146,9 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         await get().select(conversation.conversationId);
         set({ info: alreadyImported ? 'This session was imported before: here it is.' : null });
       } catch (error) {
-        set((state) => (state.agentSessions ? { agentSessions: { ...state.agentSessions, importing: null, error: shownError(error).message } } : {}));
+        set((state) =>
+          state.agentSessions ? { agentSessions: { ...state.agentSessions, importing: null, error: shownError(error).message } } : {},
+        );
       }
     },
     dismissInfo() {
@@ -146,7 +158,10 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       api.onPush(onPush);
       api.onStatus((connection) => {
         const wasClosed = get().connection === 'closed';
-        set((state) => ({ connection, ...(connection === 'unauthorized' && state.error?.message === CONNECTION_LOST_MESSAGE ? { error: null } : {}) }));
+        set((state) => ({
+          connection,
+          ...(connection === 'unauthorized' && state.error?.message === CONNECTION_LOST_MESSAGE ? { error: null } : {}),
+        }));
         // After a reconnect what is shown may be stale: read it again.
         if (connection === 'open' && wasClosed) {
           void get().reload();
@@ -165,17 +180,37 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
           void get().select(conversationId);
         }
       });
-      const [, atStart] = await Promise.all([get().reload(), named ? null : api.call('takeConversationAtStart', {}).then(({ conversationId }) => conversationId, () => null)]);
+      const [, atStart] = await Promise.all([
+        get().reload(),
+        named
+          ? null
+          : api.call('takeConversationAtStart', {}).then(
+              ({ conversationId }) => conversationId,
+              () => null,
+            ),
+      ]);
       // The first window after a start, whose address names no conversation, opens the one open last if it is still in the list.
-      if (atStart && get().selection.kind === 'draft' && get().conversations.some((conversation) => conversation.conversationId === atStart)) {
+      if (
+        atStart &&
+        get().selection.kind === 'draft' &&
+        get().conversations.some((conversation) => conversation.conversationId === atStart)
+      ) {
         await get().select(atStart);
       }
     },
     async reload() {
       try {
-        const [info, agents, { preferences }] = await Promise.all([api.call('getHostInfo', {}), api.call('listAgents', {}), api.call('getPreferences', {})]);
+        const [info, agents, { preferences }] = await Promise.all([
+          api.call('getHostInfo', {}),
+          api.call('listAgents', {}),
+          api.call('getPreferences', {}),
+        ]);
         // The host's preferences are this window's (every window and run share them); the theme shows as they say.
-        adoptPreferences(preferences, (key, value) => void api.call('setPreference', { key: key as PreferenceKey, value }).catch((error: unknown) => get().showError(error)));
+        adoptPreferences(
+          preferences,
+          (key, value) =>
+            void api.call('setPreference', { key: key as PreferenceKey, value }).catch((error: unknown) => get().showError(error)),
+        );
         startTheme();
         get().setAgentList(agents);
         set((state) => {
@@ -185,7 +220,8 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
             dataDir: info.dataDir,
             version: info.version,
             terminalLogin: info.terminalLogin,
-            // A new conversation starts where the last one was started; the first one asks for a folder (never the whole home folder by default).
+            // A new conversation starts where the last one was started; the first one asks for a folder (never the whole home folder by
+            // default).
             draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || recentFolders()[0] || '' },
           };
         });

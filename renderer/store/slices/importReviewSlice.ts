@@ -37,7 +37,13 @@ export const importReviewSlice: Slice<ImportReviewSlice> = (api) => (set, get) =
       set({ importReview: null, info: 'Imported conversation confirmed: its folder and settings apply from your next message.' });
       return true;
     } catch (error) {
-      set((state) => ({ importReview: state.importReview && { ...state.importReview, busy: false, problem: error instanceof Error ? error.message : String(error) } }));
+      set((state) => ({
+        importReview: state.importReview && {
+          ...state.importReview,
+          busy: false,
+          problem: error instanceof Error ? error.message : String(error),
+        },
+      }));
       return false;
     }
   },

@@ -60,7 +60,13 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       }
     } catch (error) {
       if (generation === previewGeneration) {
-        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, preview: null, problem: error instanceof Error ? error.message : String(error) } }));
+        set((state) => ({
+          instructionsDialog: state.instructionsDialog && {
+            ...state.instructionsDialog,
+            preview: null,
+            problem: error instanceof Error ? error.message : String(error),
+          },
+        }));
       }
     }
   };
@@ -73,7 +79,9 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         .map(async (agent): Promise<CannotTake | undefined> => {
           try {
             const { preview } = await api.call('previewInstructions', previewParams(dialog, agent.agentId));
-            return preview.refusal ? { agentId: agent.agentId, agentName: preview.agentName, refusal: preview.refusal, commandLine: preview.commandLine } : undefined;
+            return preview.refusal
+              ? { agentId: agent.agentId, agentName: preview.agentName, refusal: preview.refusal, commandLine: preview.commandLine }
+              : undefined;
           } catch {
             // An agent that cannot be asked now (it fails to start, it wants a log-in) does not hold up
             // saving: its own turns say what it cannot take, with the same ways out.
@@ -91,10 +99,15 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       await reverting;
       const { selection, draft } = get();
       try {
-        const saved = await api.call('getInstructions', selection.kind === 'conversation' ? { conversationId: selection.conversationId } : {});
+        const saved = await api.call(
+          'getInstructions',
+          selection.kind === 'conversation' ? { conversationId: selection.conversationId } : {},
+        );
         const conversation = selection.kind === 'conversation' ? (saved.conversation ?? EMPTY) : (draft.instructions ?? EMPTY);
         const injectors = (selection.kind === 'conversation' ? saved.injectors : draft.injectors) ?? NO_INJECTORS;
-        set({ instructionsDialog: { person: saved.person, conversation, profile: null, injectors, preview: null, problem: null, saving: false } });
+        set({
+          instructionsDialog: { person: saved.person, conversation, profile: null, injectors, preview: null, problem: null, saving: false },
+        });
         await refreshPreview();
       } catch (error) {
         get().showError(error);
@@ -117,7 +130,11 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     editInstructions(part, changes) {
       set((state) => ({
         // Changed text is asked about again on Save.
-        instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, cannotTake: undefined, [part]: { ...(state.instructionsDialog[part] ?? { text: '', intent: 'append' }), ...changes } },
+        instructionsDialog: state.instructionsDialog && {
+          ...state.instructionsDialog,
+          cannotTake: undefined,
+          [part]: { ...(state.instructionsDialog[part] ?? { text: '', intent: 'append' }), ...changes },
+        },
       }));
       void refreshPreview();
     },
@@ -127,7 +144,11 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         if (!dialog) {
           return {};
         }
-        const names = select ? (select.selected ? [...dialog.injectors.names.filter((name) => name !== select.name), select.name] : dialog.injectors.names.filter((name) => name !== select.name)) : dialog.injectors.names;
+        const names = select
+          ? select.selected
+            ? [...dialog.injectors.names.filter((name) => name !== select.name), select.name]
+            : dialog.injectors.names.filter((name) => name !== select.name)
+          : dialog.injectors.names;
         return { instructionsDialog: { ...dialog, cannotTake: undefined, injectors: { names, off: off ?? dialog.injectors.off } } };
       });
       void refreshPreview();
@@ -144,10 +165,22 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         const before = shown === 'trusted' ? true : shown === 'untrusted' ? false : undefined;
         await api.call('setFolderTrust', { cwd, trusted, ...(sha256 ? { sha256 } : {}) });
         // Remembered until Save, so Cancel can put it back.
-        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, ...(state.instructionsDialog.trustBefore ?? before) !== undefined ? { trustBefore: state.instructionsDialog.trustBefore ?? before } : {} } }));
+        set((state) => ({
+          instructionsDialog: state.instructionsDialog && {
+            ...state.instructionsDialog,
+            ...((state.instructionsDialog.trustBefore ?? before) !== undefined
+              ? { trustBefore: state.instructionsDialog.trustBefore ?? before }
+              : {}),
+          },
+        }));
         await refreshPreview();
       } catch (error) {
-        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, problem: error instanceof Error ? error.message : String(error) } }));
+        set((state) => ({
+          instructionsDialog: state.instructionsDialog && {
+            ...state.instructionsDialog,
+            problem: error instanceof Error ? error.message : String(error),
+          },
+        }));
       }
     },
     async saveInstructions(anyway = false) {
@@ -160,21 +193,36 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       try {
         // Said before saving, not on the next message: which agents would refuse them, each with its
         // ways out. Save again (it reads "Save anyway" then) saves as they are.
-        if (!anyway && dialog.cannotTake === undefined && [dialog.person, dialog.conversation, dialog.profile].some((part) => part && part.text.trim() !== '')) {
+        if (
+          !anyway &&
+          dialog.cannotTake === undefined &&
+          [dialog.person, dialog.conversation, dialog.profile].some((part) => part && part.text.trim() !== '')
+        ) {
           set({ instructionsDialog: { ...dialog, saving: true, checking: true, problem: null } });
           const cannotTake = await agentsThatRefuse(dialog);
           if (cannotTake.length > 0) {
-            set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, saving: false, checking: false, cannotTake } }));
+            set((state) => ({
+              instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, saving: false, checking: false, cannotTake },
+            }));
             return;
           }
         }
         const agentId = agentOfPane();
         const savedProfile = dialog.preview?.profile;
-        if (agentId && dialog.profile && (!savedProfile || savedProfile.text !== dialog.profile.text || savedProfile.intent !== dialog.profile.intent)) {
+        if (
+          agentId &&
+          dialog.profile &&
+          (!savedProfile || savedProfile.text !== dialog.profile.text || savedProfile.intent !== dialog.profile.intent)
+        ) {
           await api.call('saveAgentProfile', { agentId, profile: dialog.profile });
         }
         if (selection.kind === 'conversation') {
-          await api.call('saveInstructions', { person: dialog.person, conversationId: selection.conversationId, conversation: dialog.conversation, injectors: dialog.injectors });
+          await api.call('saveInstructions', {
+            person: dialog.person,
+            conversationId: selection.conversationId,
+            conversation: dialog.conversation,
+            injectors: dialog.injectors,
+          });
         } else {
           await api.call('saveInstructions', { person: dialog.person });
           // A new conversation's own instructions and injectors go with it when its first message creates it.
@@ -182,7 +230,14 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         }
         set({ instructionsDialog: null, info: 'Instructions saved. They apply from the next message.' });
       } catch (error) {
-        set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, saving: false, checking: false, problem: error instanceof Error ? error.message : String(error) } }));
+        set((state) => ({
+          instructionsDialog: state.instructionsDialog && {
+            ...state.instructionsDialog,
+            saving: false,
+            checking: false,
+            problem: error instanceof Error ? error.message : String(error),
+          },
+        }));
       }
     },
     async setAgentInstructionSettings(settings, chosen) {
@@ -196,7 +251,14 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         const dialog = get().instructionsDialog;
         if (dialog?.cannotTake?.some((entry) => entry.agentId === agentId)) {
           const still = await agentsThatRefuse(dialog);
-          set((state) => ({ instructionsDialog: state.instructionsDialog && { ...state.instructionsDialog, cannotTake: (state.instructionsDialog.cannotTake ?? []).filter((entry) => entry.agentId !== agentId || still.some((other) => other.agentId === agentId)) } }));
+          set((state) => ({
+            instructionsDialog: state.instructionsDialog && {
+              ...state.instructionsDialog,
+              cannotTake: (state.instructionsDialog.cannotTake ?? []).filter(
+                (entry) => entry.agentId !== agentId || still.some((other) => other.agentId === agentId),
+              ),
+            },
+          }));
         }
         // The agent's card says whether Baton delivers to it: read it again.
         set((state) => ({ cards: Object.fromEntries(Object.entries(state.cards).filter(([id]) => id !== agentId)) }));

@@ -11,10 +11,23 @@ function openWith(draft: string, answers: Answers) {
   const base = bufferedTail(emptyTranscript('c'), 1, []);
   const state = {
     ...base.state,
-    turns: { t1: { turnId: 't1', agentId: 'gemini', agentName: 'Gemini', status: 'failed' as const, stopReason: undefined, startedAt: '2026-01-01T00:00:00Z' } },
+    turns: {
+      t1: {
+        turnId: 't1',
+        agentId: 'gemini',
+        agentName: 'Gemini',
+        status: 'failed' as const,
+        stopReason: undefined,
+        startedAt: '2026-01-01T00:00:00Z',
+      },
+    },
     items: [{ kind: 'user' as const, key: '2', turnId: 't1', text: 'Hello Gemini', at: '2026-01-01T00:00:00Z' }],
   };
-  store.setState({ selection: { kind: 'conversation', conversationId: 'c' }, composer: { c: draft }, transcripts: { c: { ...base, state } } });
+  store.setState({
+    selection: { kind: 'conversation', conversationId: 'c' },
+    composer: { c: draft },
+    transcripts: { c: { ...base, state } },
+  });
   return { store, calls };
 }
 
@@ -48,7 +61,12 @@ describe('going back', () => {
     expect(plain.store.getState().composer.c).toBe('Hello Gemini');
     expect(plain.store.getState().setAside.c).toBe('my draft');
     const withFiles = openWith('', {
-      previewRewind: () => ({ setAside: [{ turnId: 't1', text: 'Hello Gemini', at: '' }], files: [{ path: 'a.txt', action: 'restored', changedByYou: false, outsideTurn: false, before: 'b', after: 'a', binary: false }], cannot: [], unavailable: null }),
+      previewRewind: () => ({
+        setAside: [{ turnId: 't1', text: 'Hello Gemini', at: '' }],
+        files: [{ path: 'a.txt', action: 'restored', changedByYou: false, outsideTurn: false, before: 'b', after: 'a', binary: false }],
+        cannot: [],
+        unavailable: null,
+      }),
     });
     await withFiles.store.getState().editAndResend('t1');
     expect(withFiles.calls.map((call) => call.method)).toEqual(['previewRewind', 'previewRewind']);

@@ -24,7 +24,12 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     set({ rewindDialog: { conversationId, turnId, preview: null, keepFiles: false, overwrite: [], busy: true, problem: null } });
     try {
       const preview = await api.call('previewRewind', { conversationId, turnId });
-      set((state) => ({ rewindDialog: state.rewindDialog?.turnId === turnId ? { ...state.rewindDialog, preview, keepFiles: preview.unavailable !== null, busy: false } : state.rewindDialog }));
+      set((state) => ({
+        rewindDialog:
+          state.rewindDialog?.turnId === turnId
+            ? { ...state.rewindDialog, preview, keepFiles: preview.unavailable !== null, busy: false }
+            : state.rewindDialog,
+      }));
     } catch (error) {
       set((state) => ({ rewindDialog: state.rewindDialog && { ...state.rewindDialog, busy: false, problem: messageOf(error) } }));
     }
@@ -59,7 +64,11 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       if (!dialog) {
         return {};
       }
-      const overwrite = changes.overwrite ? (changes.overwrite.on ? [...dialog.overwrite, changes.overwrite.path] : dialog.overwrite.filter((path) => path !== changes.overwrite?.path)) : dialog.overwrite;
+      const overwrite = changes.overwrite
+        ? changes.overwrite.on
+          ? [...dialog.overwrite, changes.overwrite.path]
+          : dialog.overwrite.filter((path) => path !== changes.overwrite?.path)
+        : dialog.overwrite;
       return { rewindDialog: { ...dialog, overwrite, ...(changes.keepFiles !== undefined ? { keepFiles: changes.keepFiles } : {}) } };
     });
   },
@@ -71,7 +80,12 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     set({ rewindDialog: { ...dialog, busy: true, problem: null } });
     try {
       const { conversationId } = dialog;
-      const { text, failed } = await api.call('rewindConversation', { conversationId, turnId: dialog.turnId, keepFiles: dialog.keepFiles, overwrite: dialog.overwrite });
+      const { text, failed } = await api.call('rewindConversation', {
+        conversationId,
+        turnId: dialog.turnId,
+        keepFiles: dialog.keepFiles,
+        overwrite: dialog.overwrite,
+      });
       // The message goes back in the box, to edit and send again; whatever was there stays after it.
       set({ rewindDialog: null });
       get().putInBox(conversationId, text);
@@ -92,10 +106,14 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     // The message the rewind put back in the box (its first set-aside message).
     const items = get().transcripts[conversationId]?.state.items ?? [];
     const marker = items.find((item) => item.kind === 'rewind' && item.rewindId === rewindId);
-    const rewound = marker?.kind === 'rewind' ? items.find((item) => item.kind === 'user' && item.turnId === marker.toTurnId && !item.steered) : undefined;
+    const rewound =
+      marker?.kind === 'rewind'
+        ? items.find((item) => item.kind === 'user' && item.turnId === marker.toTurnId && !item.steered)
+        : undefined;
     try {
       const { failed } = await api.call('undoRewind', { conversationId, rewindId });
-      // That message is back in the transcript, so it goes out of the box (Enter would send it twice), but only if the person left it as it was: nothing typed is lost.
+      // That message is back in the transcript, so it goes out of the box (Enter would send it twice), but only if the person left it as it
+      // was: nothing typed is lost.
       if (rewound?.kind === 'user' && (get().composer[conversationId] ?? '').trim() === rewound.text.trim()) {
         get().setComposer(conversationId, '');
         if (get().setAside[conversationId] !== undefined) {
@@ -134,14 +152,20 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
       return;
     }
     const { conversationId } = selection;
-    const message = transcripts[conversationId]?.state.items.find((item) => item.kind === 'user' && item.turnId === turnId && !item.steered);
+    const message = transcripts[conversationId]?.state.items.find(
+      (item) => item.kind === 'user' && item.turnId === turnId && !item.steered,
+    );
     if (message?.kind !== 'user') {
       return;
     }
     try {
       // The last reply is replaced: its turn is set aside (the files as they are), and the message goes again.
       await api.call('rewindConversation', { conversationId, turnId, keepFiles: true, overwrite: [], retry: true });
-      await api.call('sendMessage', { conversationId, text: message.text, ...(options.withoutInstructions ? { withoutInstructions: true } : {}) });
+      await api.call('sendMessage', {
+        conversationId,
+        text: message.text,
+        ...(options.withoutInstructions ? { withoutInstructions: true } : {}),
+      });
     } catch (error) {
       get().showError(error);
     }
@@ -152,7 +176,17 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     if (selection.kind !== 'conversation' || !openSummary) {
       return;
     }
-    set({ branchDialog: { conversationId: selection.conversationId, turnId, agentId: get().nextAgent[selection.conversationId] ?? openSummary.agentId, restoreFiles: false, ownCopy: false, busy: false, problem: null } });
+    set({
+      branchDialog: {
+        conversationId: selection.conversationId,
+        turnId,
+        agentId: get().nextAgent[selection.conversationId] ?? openSummary.agentId,
+        restoreFiles: false,
+        ownCopy: false,
+        busy: false,
+        problem: null,
+      },
+    });
   },
   closeBranch() {
     set({ branchDialog: null });
@@ -167,7 +201,12 @@ export const rewindSlice: Slice<RewindSlice> = (api) => (set, get) => ({
     }
     set({ branchDialog: { ...dialog, busy: true, problem: null } });
     try {
-      const { conversation, text, failed } = await api.call('branchConversation', { conversationId: dialog.conversationId, turnId: dialog.turnId, restoreFiles: dialog.restoreFiles, ...(dialog.ownCopy ? { ownCopy: true } : {}) });
+      const { conversation, text, failed } = await api.call('branchConversation', {
+        conversationId: dialog.conversationId,
+        turnId: dialog.turnId,
+        restoreFiles: dialog.restoreFiles,
+        ...(dialog.ownCopy ? { ownCopy: true } : {}),
+      });
       const branchId = conversation.conversationId;
       get().upsertSummary(conversation);
       set((state) => ({ branchDialog: null, composer: { ...state.composer, [branchId]: text } }));

@@ -53,7 +53,10 @@ export const searchSlice: Slice<SearchSlice> = (api) => (set, get) => {
   return {
     search: { text: '', agentId: '', from: '', to: '', results: [], searching: false },
     setSearch(changes) {
-      set((state) => ({ search: { ...state.search, ...changes, searching: true }, ...(changes.text !== undefined && changes.text.trim() === '' ? { focus: null } : {}) }));
+      set((state) => ({
+        search: { ...state.search, ...changes, searching: true },
+        ...(changes.text !== undefined && changes.text.trim() === '' ? { focus: null } : {}),
+      }));
       clearTimeout(timer);
       timer = setTimeout(() => void run(), TYPING_PAUSE_MS);
     },

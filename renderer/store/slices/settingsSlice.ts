@@ -12,9 +12,19 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
   async openSettings(section = 'agents') {
     set({ sidebarOpen: false, settings: { section, decisions: null, note: null, servers: null, toolboxes: [], person: null } });
     try {
-      const [{ decisions }, toolbox, instructions] = await Promise.all([api.call('listAlwaysDecisions', {}), api.call('listToolbox', {}), api.call('getInstructions', {})]);
+      const [{ decisions }, toolbox, instructions] = await Promise.all([
+        api.call('listAlwaysDecisions', {}),
+        api.call('listToolbox', {}),
+        api.call('getInstructions', {}),
+      ]);
       set((state) => ({
-        settings: state.settings && { ...state.settings, decisions, servers: toolbox.servers, toolboxes: toolbox.toolboxes, person: instructions.person },
+        settings: state.settings && {
+          ...state.settings,
+          decisions,
+          servers: toolbox.servers,
+          toolboxes: toolbox.toolboxes,
+          person: instructions.person,
+        },
       }));
     } catch (error) {
       get().showError(error);
@@ -70,7 +80,11 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
   async stopProcess(launchDigest, agentName) {
     try {
       const { stopped } = await api.call('stopAgentProcess', { launchDigest });
-      set({ info: stopped ? `Stopped ${agentName}'s process: its conversations start it again with their next message.` : `${agentName}'s process had already ended.` });
+      set({
+        info: stopped
+          ? `Stopped ${agentName}'s process: its conversations start it again with their next message.`
+          : `${agentName}'s process had already ended.`,
+      });
       await get().loadProcesses();
     } catch (error) {
       get().showError(error);
@@ -90,8 +104,15 @@ export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({
       const { agentIds } = await api.call('setProcessPerConversation', { agentId, on });
       set((state) => ({
         processSettings: { ...state.processSettings, perConversation: agentIds },
-        processSharing: Object.fromEntries(Object.entries(state.processSharing).map(([id, sharing]) => [id, sharing.agentId === agentId ? { ...sharing, perConversation: on } : sharing])),
-        info: on ? 'Each new session of this agent gets a process of its own; running ones keep theirs until they start again.' : 'Conversations of this agent in one folder share a process again from their next session.',
+        processSharing: Object.fromEntries(
+          Object.entries(state.processSharing).map(([id, sharing]) => [
+            id,
+            sharing.agentId === agentId ? { ...sharing, perConversation: on } : sharing,
+          ]),
+        ),
+        info: on
+          ? 'Each new session of this agent gets a process of its own; running ones keep theirs until they start again.'
+          : 'Conversations of this agent in one folder share a process again from their next session.',
       }));
     } catch (error) {
       get().showError(error);

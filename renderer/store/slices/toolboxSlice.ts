@@ -9,7 +9,13 @@ import type { Slice, ToolboxSlice } from '../types.js';
 /** The toolbox slice. */
 export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
   const problem = (error: unknown): void => {
-    set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, problem: error instanceof Error ? error.message : String(error), busy: false } }));
+    set((state) => ({
+      toolboxDialog: state.toolboxDialog && {
+        ...state.toolboxDialog,
+        problem: error instanceof Error ? error.message : String(error),
+        busy: false,
+      },
+    }));
   };
   /** The servers the pane's conversation uses now. */
   const selectedNow = (): string[] => {
@@ -27,7 +33,12 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
       // Opened from Settings: the default toolbox (what new conversations start with) changes, no conversation does.
       try {
         const current = dialog.toolboxes.find((toolbox) => toolbox.isDefault);
-        await api.call('saveToolbox', { ...(current ? { toolboxId: current.toolboxId } : {}), name: current?.name ?? 'Default', serverIds, isDefault: true });
+        await api.call('saveToolbox', {
+          ...(current ? { toolboxId: current.toolboxId } : {}),
+          name: current?.name ?? 'Default',
+          serverIds,
+          isDefault: true,
+        });
         await reloadCatalog();
       } catch (error) {
         problem(error);
@@ -75,7 +86,10 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
   const reloadCatalog = async (): Promise<void> => {
     const { servers, toolboxes } = await api.call('listToolbox', {});
     // Settings, when it is what opened the dialog, shows the catalog as it is now too.
-    set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, servers, toolboxes }, settings: state.settings && { ...state.settings, servers, toolboxes } }));
+    set((state) => ({
+      toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, servers, toolboxes },
+      settings: state.settings && { ...state.settings, servers, toolboxes },
+    }));
   };
 
   return {
@@ -123,7 +137,9 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
       }
     },
     setEditing(serverId) {
-      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, editing: serverId, adding: false, problem: null } }));
+      set((state) => ({
+        toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, editing: serverId, adding: false, problem: null },
+      }));
     },
     async updateServer(serverId, input) {
       set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, busy: true, problem: null } }));
@@ -160,10 +176,17 @@ export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {
       }
     },
     async askRemoveServer(serverId) {
-      set((state) => ({ toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, removing: { serverId, usedBy: null }, problem: null } }));
+      set((state) => ({
+        toolboxDialog: state.toolboxDialog && { ...state.toolboxDialog, removing: { serverId, usedBy: null }, problem: null },
+      }));
       try {
         const { conversations } = await api.call('listServerUsage', { serverId });
-        set((state) => ({ toolboxDialog: state.toolboxDialog && state.toolboxDialog.removing?.serverId === serverId ? { ...state.toolboxDialog, removing: { serverId, usedBy: conversations } } : state.toolboxDialog }));
+        set((state) => ({
+          toolboxDialog:
+            state.toolboxDialog && state.toolboxDialog.removing?.serverId === serverId
+              ? { ...state.toolboxDialog, removing: { serverId, usedBy: conversations } }
+              : state.toolboxDialog,
+        }));
       } catch (error) {
         problem(error);
       }

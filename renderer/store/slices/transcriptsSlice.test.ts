@@ -5,7 +5,14 @@ import { createBatonStore } from '../store.js';
 import { testApi } from '../testApi.js';
 import { emptyBuffered } from '../transcriptBuffer.js';
 
-const envelope = (seq: number, type: string, payload: unknown): Envelope => ({ conversationId: 'c', seq, at: '2026-01-01T00:00:00.000Z', v: 1, type, payload });
+const envelope = (seq: number, type: string, payload: unknown): Envelope => ({
+  conversationId: 'c',
+  seq,
+  at: '2026-01-01T00:00:00.000Z',
+  v: 1,
+  type,
+  payload,
+});
 const nextFrame = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 40));
 
 /** A store with conversation "c" open (its transcript read, empty). */
@@ -39,7 +46,11 @@ describe('pushed events', () => {
 
   it('are not kept for a conversation this window has not open', async () => {
     const store = openStore();
-    store.getState().receiveEnvelopes([{ ...envelope(1, 'conversation.created', { title: '', agentId: 'a', agentName: 'A', cwd: '/w' }), conversationId: 'other' }]);
+    store
+      .getState()
+      .receiveEnvelopes([
+        { ...envelope(1, 'conversation.created', { title: '', agentId: 'a', agentName: 'A', cwd: '/w' }), conversationId: 'other' },
+      ]);
     await nextFrame();
     expect(store.getState().transcripts.other).toBeUndefined();
   });

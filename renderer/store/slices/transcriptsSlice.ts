@@ -60,11 +60,16 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
     arrivedDuringRead.set(conversationId, []);
     try {
       const turns = get().turnsShown[conversationId] ?? TURNS_PER_PAGE;
-      const { events, conversation, firstSeq, nextSeq, context } = await api.call('openConversation', { conversationId, turns, maxEvents: EVENTS_PER_PAGE, ...(aroundSeq === undefined ? {} : { aroundSeq }) });
+      const { events, conversation, firstSeq, nextSeq, context } = await api.call('openConversation', {
+        conversationId,
+        turns,
+        maxEvents: EVENTS_PER_PAGE,
+        ...(aroundSeq === undefined ? {} : { aroundSeq }),
+      });
       // A long read comes in pages, so that no one message takes a long task to receive and check.
       async function* pages(): AsyncGenerator<readonly Envelope[]> {
         yield events;
-        for (let next = nextSeq; next !== null; ) {
+        for (let next = nextSeq; next !== null;) {
           const page = await api.call('readConversationEvents', { conversationId, fromSeq: next, limit: EVENTS_PER_PAGE });
           yield page.events;
           next = page.nextSeq;
@@ -105,7 +110,15 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
     },
     newConversation() {
       // A confirmation belongs to the conversation it was said in.
-      set((state) => ({ selection: { kind: 'draft' }, openSummary: null, focus: null, error: null, sidebarOpen: false, settings: null, info: state.selection.kind === 'draft' ? state.info : null }));
+      set((state) => ({
+        selection: { kind: 'draft' },
+        openSummary: null,
+        focus: null,
+        error: null,
+        sidebarOpen: false,
+        settings: null,
+        info: state.selection.kind === 'draft' ? state.info : null,
+      }));
       showInAddress(null);
       writePreference(LAST_CONVERSATION, null);
     },
@@ -114,7 +127,9 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
         selection: { kind: 'conversation', conversationId },
         settings: null,
         // Shown at once from the list (or as it was); the read below brings the current one.
-        openSummary: state.conversations.find((c) => c.conversationId === conversationId) ?? (state.openSummary?.conversationId === conversationId ? state.openSummary : null),
+        openSummary:
+          state.conversations.find((c) => c.conversationId === conversationId) ??
+          (state.openSummary?.conversationId === conversationId ? state.openSummary : null),
         focus: focusSeq === undefined ? null : { conversationId, seq: focusSeq },
         error: null,
         sidebarOpen: false,

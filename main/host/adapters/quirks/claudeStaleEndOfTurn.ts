@@ -19,4 +19,6 @@
 import { versionIn } from '../versions.js';
 
 /** Applies to the releases before 0.101.0 (the oldest measured without it). */
-export const claudeStaleEndOfTurn = { reopenAfterCancel: (version: string | undefined): boolean => version === undefined || versionIn(version, '0.0.0', '0.101.0') } as const;
+export const claudeStaleEndOfTurn = {
+  reopenAfterCancel: (version: string | undefined): boolean => version === undefined || versionIn(version, '0.0.0', '0.101.0'),
+} as const;

@@ -6,4 +6,6 @@
  */
 import { versionIn } from '../versions.js';
 
-export const qwenProcessPerSession = { processPerSession: (version: string | undefined): boolean => version === undefined || versionIn(version, '0.24.0') } as const;
+export const qwenProcessPerSession = {
+  processPerSession: (version: string | undefined): boolean => version === undefined || versionIn(version, '0.24.0'),
+} as const;

@@ -19,7 +19,11 @@ export class DownloadError extends Error {}
 const MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024;
 
 /** Downloads `url` into `file`; `say` hears progress; stops with `signal`. */
-export async function downloadArchive(url: string, file: string, options: { signal?: AbortSignal; say?: (text: string) => void } = {}): Promise<Downloaded> {
+export async function downloadArchive(
+  url: string,
+  file: string,
+  options: { signal?: AbortSignal; say?: (text: string) => void } = {},
+): Promise<Downloaded> {
   let body: Readable;
   let total: number | undefined;
   if (url.startsWith('file:')) {
@@ -55,7 +59,9 @@ export async function downloadArchive(url: string, file: string, options: { sign
       hash.update(chunk);
       if (total !== undefined && Math.floor((bytes / total) * 10) > tenth) {
         tenth = Math.floor((bytes / total) * 10);
-        options.say?.(`Downloaded ${Math.round((bytes / total) * 100)}% (${(bytes / 1024 / 1024).toFixed(1)} of ${(total / 1024 / 1024).toFixed(1)} MB)`);
+        options.say?.(
+          `Downloaded ${Math.round((bytes / total) * 100)}% (${(bytes / 1024 / 1024).toFixed(1)} of ${(total / 1024 / 1024).toFixed(1)} MB)`,
+        );
       }
       done(null, chunk);
     },

@@ -16,15 +16,25 @@ export type ArchiveInstalled = { executable: string; sha256: string };
 export class ArchiveInstallError extends Error {}
 
 /** Downloads, checks and unpacks `archive` into `staging`. */
-export async function installArchive(archive: { url: string; sha256?: string; cmd: string }, staging: string, options: { signal?: AbortSignal; say: (text: string) => void }): Promise<ArchiveInstalled> {
+export async function installArchive(
+  archive: { url: string; sha256?: string; cmd: string },
+  staging: string,
+  options: { signal?: AbortSignal; say: (text: string) => void },
+): Promise<ArchiveInstalled> {
   const download = path.join(staging, '.download');
   options.say(`Downloading ${archive.url}`);
   const got = await downloadArchive(archive.url, download, { ...(options.signal ? { signal: options.signal } : {}), say: options.say });
   try {
     if (archive.sha256 !== undefined && got.sha256 !== archive.sha256.toLowerCase()) {
-      throw new ArchiveInstallError(`the archive's checksum is ${got.sha256}, but the registry lists ${archive.sha256.toLowerCase()}: it is not what the registry published, so nothing was installed`);
+      throw new ArchiveInstallError(
+        `the archive's checksum is ${got.sha256}, but the registry lists ${archive.sha256.toLowerCase()}: it is not what the registry published, so nothing was installed`,
+      );
     }
-    options.say(archive.sha256 !== undefined ? `The checksum matches the registry's (sha256 ${got.sha256.slice(0, 12)}…). Unpacking…` : `Unpacking (no checksum to check it against)…`);
+    options.say(
+      archive.sha256 !== undefined
+        ? `The checksum matches the registry's (sha256 ${got.sha256.slice(0, 12)}…). Unpacking…`
+        : `Unpacking (no checksum to check it against)…`,
+    );
     const relative = archive.cmd.replace(/\\/g, '/').replace(/^\.\//, '');
     await unpackArchive(download, archive.url, path.join(staging, 'agent'), relative);
     const executable = path.join('agent', ...relative.split('/'));

@@ -58,6 +58,8 @@ describe('unpacking an agent archive', () => {
   it('says plainly which archives it does not unpack', async () => {
     const root = tempDir('unpack-other');
     writeFileSync(path.join(root, 'agent.tar.bz2'), 'BZh9');
-    await expect(unpackArchive(path.join(root, 'agent.tar.bz2'), 'https://example.test/goose.tar.bz2', path.join(root, 'agent'), 'goose')).rejects.toThrow('Baton cannot unpack this kind of archive (goose.tar.bz2): it unpacks .tar.gz and .zip archives');
+    await expect(
+      unpackArchive(path.join(root, 'agent.tar.bz2'), 'https://example.test/goose.tar.bz2', path.join(root, 'agent'), 'goose'),
+    ).rejects.toThrow('Baton cannot unpack this kind of archive (goose.tar.bz2): it unpacks .tar.gz and .zip archives');
   });
 });

@@ -64,7 +64,9 @@ export async function unpackArchive(file: string, url: string, folder: string, n
     case 'zip':
       return unpackZip(file, folder);
     case 'other-archive':
-      throw new UnpackError(`Baton cannot unpack this kind of archive (${path.basename(new URL(url).pathname)}): it unpacks .tar.gz and .zip archives`);
+      throw new UnpackError(
+        `Baton cannot unpack this kind of archive (${path.basename(new URL(url).pathname)}): it unpacks .tar.gz and .zip archives`,
+      );
     case 'executable': {
       const target = path.join(folder, path.basename(name));
       copyFileSync(file, target);
@@ -80,7 +82,11 @@ async function unpackTar(file: string, folder: string): Promise<void> {
     await tar.t({
       file,
       onReadEntry: (entry) => {
-        const why = leavesFolder(entry.path) ?? ((entry.type === 'SymbolicLink' || entry.type === 'Link') && entry.linkpath ? linkLeavesFolder(entry.path, entry.linkpath) : undefined);
+        const why =
+          leavesFolder(entry.path) ??
+          ((entry.type === 'SymbolicLink' || entry.type === 'Link') && entry.linkpath
+            ? linkLeavesFolder(entry.path, entry.linkpath)
+            : undefined);
         if (why) {
           refusals.push(`${entry.path}: ${why}`);
         }
@@ -104,7 +110,11 @@ function zipMode(entry: yauzl.Entry): number {
 }
 
 async function unpackZip(file: string, folder: string): Promise<void> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(file, { lazyEntries: true, autoClose: false }, (error, opened) => (error ? reject(new UnpackError(`the archive cannot be read (${error.message})`)) : resolve(opened))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, autoClose: false }, (error, opened) =>
+      error ? reject(new UnpackError(`the archive cannot be read (${error.message})`)) : resolve(opened),
+    ),
+  );
   try {
     const entries: yauzl.Entry[] = [];
     await new Promise<void>((resolve, reject) => {
@@ -114,7 +124,13 @@ async function unpackZip(file: string, folder: string): Promise<void> {
       });
       zip.on('end', resolve);
       // yauzl refuses an entry that leaves the folder itself: said as every other refusal is.
-      zip.on('error', (error: Error) => reject(/relative path|absolute path/i.test(error.message) ? refusal([error.message]) : new UnpackError(`the archive cannot be read (${error.message})`)));
+      zip.on('error', (error: Error) =>
+        reject(
+          /relative path|absolute path/i.test(error.message)
+            ? refusal([error.message])
+            : new UnpackError(`the archive cannot be read (${error.message})`),
+        ),
+      );
       zip.readEntry();
     });
     const refusals = entries.flatMap((entry) => {
@@ -143,7 +159,9 @@ async function unpackZip(file: string, folder: string): Promise<void> {
         symlinkSync(link, target);
         continue;
       }
-      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => zip.openReadStream(entry, (error, opened) => (error ? reject(error) : resolve(opened))));
+      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+        zip.openReadStream(entry, (error, opened) => (error ? reject(error) : resolve(opened))),
+      );
       const mode = zipMode(entry) & 0o777;
       await pipeline(stream, createWriteStream(target, { mode: mode === 0 ? 0o644 : mode }));
     }
@@ -168,7 +186,9 @@ function readZipEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
 }
 
 function refusal(refusals: readonly string[]): UnpackError {
-  return new UnpackError(`the archive has entries that would land outside the agent's folder, so Baton refused all of it: ${refusals.slice(0, 5).join('; ')}${refusals.length > 5 ? ` and ${refusals.length - 5} more` : ''}`);
+  return new UnpackError(
+    `the archive has entries that would land outside the agent's folder, so Baton refused all of it: ${refusals.slice(0, 5).join('; ')}${refusals.length > 5 ? ` and ${refusals.length - 5} more` : ''}`,
+  );
 }
 
 function refuseIfAny(refusals: readonly string[]): void {

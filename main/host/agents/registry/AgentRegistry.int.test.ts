@@ -16,7 +16,10 @@ import { AgentInstaller } from '../AgentInstaller.js';
 import { AgentRegistry } from './AgentRegistry.js';
 import { distinctNames } from './registryAdapters.js';
 
-const snapshot = JSON.parse(readFileSync(fileURLToPath(new URL('./snapshot.json', import.meta.url)), 'utf8')) as { takenAt: string; index: { agents: Array<{ id: string; name: string }> } };
+const snapshot = JSON.parse(readFileSync(fileURLToPath(new URL('./snapshot.json', import.meta.url)), 'utf8')) as {
+  takenAt: string;
+  index: { agents: Array<{ id: string; name: string }> };
+};
 
 const npx = (name: string, version = '1.0.0') => ({ npx: { package: `${name}@${version}`, args: ['--acp'] } });
 
@@ -32,7 +35,13 @@ describe('the ACP Registry as the catalog', () => {
 
   it('lists every agent of the shipped snapshot with no network, each built-in once, and finds GitHub Copilot CLI by "copilot"', async () => {
     const offline = registry({ BATON_REGISTRY_URL: 'off' });
-    expect(offline.status()).toMatchObject({ source: 'snapshot', takenAt: snapshot.takenAt, url: null, agents: snapshot.index.agents.length, skipped: [] });
+    expect(offline.status()).toMatchObject({
+      source: 'snapshot',
+      takenAt: snapshot.takenAt,
+      url: null,
+      agents: snapshot.index.agents.length,
+      skipped: [],
+    });
     expect(await offline.refreshIfDue()).toMatchObject({ source: 'snapshot', checkedAt: null });
     const dataDir = tempDir('catalog');
     const { agents } = new AgentCatalog(dataDir, { PATH: '' }, new AgentInstaller(dataDir, { PATH: '' }, () => {}), offline).list();
@@ -48,17 +57,36 @@ describe('the ACP Registry as the catalog', () => {
     ]);
     const ids = new Set(agents.map((agent) => agent.registry?.id));
     expect(snapshot.index.agents.filter((entry) => !ids.has(entry.id))).toEqual([]);
-    expect(agents.filter((agent) => agentMatches(agent, 'copilot')).map((agent) => agent.displayName)).toEqual(['GitHub Copilot', 'GitHub Copilot CLI']);
+    expect(agents.filter((agent) => agentMatches(agent, 'copilot')).map((agent) => agent.displayName)).toEqual([
+      'GitHub Copilot',
+      'GitHub Copilot CLI',
+    ]);
     const cli = agents.find((agent) => agent.displayName === 'GitHub Copilot CLI');
-    expect(cli).toMatchObject({ source: 'registry', tested: false, available: false, managed: { pinned: '1.0.80', inUse: false }, registry: { id: 'github-copilot-cli', distribution: 'npx' } });
+    expect(cli).toMatchObject({
+      source: 'registry',
+      tested: false,
+      available: false,
+      managed: { pinned: '1.0.80', inUse: false },
+      registry: { id: 'github-copilot-cli', distribution: 'npx' },
+    });
     // A Python agent on a machine without uv says what it needs.
-    expect(agents.find((agent) => agent.registry?.id === 'fast-agent')).toMatchObject({ available: false, unavailableReason: expect.stringContaining('uv (uvx)'), installHint: expect.stringContaining('install uv') });
+    expect(agents.find((agent) => agent.registry?.id === 'fast-agent')).toMatchObject({
+      available: false,
+      unavailableReason: expect.stringContaining('uv (uvx)'),
+      installHint: expect.stringContaining('install uv'),
+    });
   });
 
   it('refreshes with a conditional request: not modified, changed, unreachable, and not an index keep the last good copy', async () => {
     server = await startRegistryServer({ version: '1.0.0', agents: [registryEntry('alpha', 'Alpha', npx('alpha-agent'))], extensions: [] });
     const kept = registry({ BATON_REGISTRY_URL: server.indexUrl });
-    expect(await kept.refresh()).toMatchObject({ source: 'downloaded', agents: 1, problem: null, url: server.indexUrl, urlFrom: 'environment' });
+    expect(await kept.refresh()).toMatchObject({
+      source: 'downloaded',
+      agents: 1,
+      problem: null,
+      url: server.indexUrl,
+      urlFrom: 'environment',
+    });
 
     // Not modified: the request carries the ETag and gets 304; nothing changes.
     await kept.refresh();
@@ -67,7 +95,11 @@ describe('the ACP Registry as the catalog', () => {
     expect(kept.index.agents.map((agent) => agent.id)).toEqual(['alpha']);
 
     // Changed: the new index is used.
-    server.setIndex({ version: '1.0.0', agents: [registryEntry('alpha', 'Alpha', npx('alpha-agent', '1.1.0')), registryEntry('bravo', 'Bravo', npx('bravo-agent'))], extensions: [] });
+    server.setIndex({
+      version: '1.0.0',
+      agents: [registryEntry('alpha', 'Alpha', npx('alpha-agent', '1.1.0')), registryEntry('bravo', 'Bravo', npx('bravo-agent'))],
+      extensions: [],
+    });
     expect(await kept.refresh()).toMatchObject({ agents: 2, problem: null });
 
     // Not an index: refused with the reason; the last good copy stays.
@@ -86,7 +118,7 @@ describe('the ACP Registry as the catalog', () => {
     server = undefined;
   });
 
-  it('asks at most once an hour, and the environment\'s address wins over the setting', async () => {
+  it("asks at most once an hour, and the environment's address wins over the setting", async () => {
     server = await startRegistryServer({ version: '1.0.0', agents: [registryEntry('alpha', 'Alpha', npx('alpha-agent'))], extensions: [] });
     let now = Date.parse('2026-12-03T10:00:00Z');
     const hourly = registry({ BATON_REGISTRY_URL: '' }, { setting: server.indexUrl, now: () => now });
@@ -104,7 +136,15 @@ describe('the ACP Registry as the catalog', () => {
   });
 
   it('keeps an entry that breaks the format out, with why, and the others in', async () => {
-    server = await startRegistryServer({ version: '1.0.0', agents: [registryEntry('alpha', 'Alpha', npx('alpha-agent')), { id: 'Bad Id', name: 'Bad' }, registryEntry('nodist', 'No distribution', {})], extensions: [] });
+    server = await startRegistryServer({
+      version: '1.0.0',
+      agents: [
+        registryEntry('alpha', 'Alpha', npx('alpha-agent')),
+        { id: 'Bad Id', name: 'Bad' },
+        registryEntry('nodist', 'No distribution', {}),
+      ],
+      extensions: [],
+    });
     const status = await registry({ BATON_REGISTRY_URL: server.indexUrl }).refresh();
     expect(status.agents).toBe(1);
     expect(status.skipped.map((entry) => entry.id)).toEqual(['Bad Id', 'nodist']);
@@ -113,7 +153,10 @@ describe('the ACP Registry as the catalog', () => {
   it('keeps icons that are SVG (relative to the index), shown as data URLs, and never markup of another kind', async () => {
     server = await startRegistryServer({
       version: '1.0.0',
-      agents: [registryEntry('alpha', 'Alpha', npx('alpha-agent'), { icon: './icons/alpha.svg' }), registryEntry('bravo', 'Bravo', npx('bravo-agent'), { icon: '/icons/bravo.svg' })],
+      agents: [
+        registryEntry('alpha', 'Alpha', npx('alpha-agent'), { icon: './icons/alpha.svg' }),
+        registryEntry('bravo', 'Bravo', npx('bravo-agent'), { icon: '/icons/bravo.svg' }),
+      ],
       extensions: [],
     });
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><path fill="currentColor" d="M0 0h16v16H0z"/></svg>';

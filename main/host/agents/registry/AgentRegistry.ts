@@ -108,7 +108,11 @@ export class AgentRegistry {
     // For one run of the host: from the agents' environment, or the host's own.
     const fromEnv = (this.options.env.BATON_REGISTRY_URL ?? process.env.BATON_REGISTRY_URL)?.trim();
     const fromSetting = this.options.setting()?.trim();
-    const [raw, from] = fromEnv ? [fromEnv, 'environment' as const] : fromSetting ? [fromSetting, 'setting' as const] : [DEFAULT_REGISTRY_URL, 'default' as const];
+    const [raw, from] = fromEnv
+      ? [fromEnv, 'environment' as const]
+      : fromSetting
+        ? [fromSetting, 'setting' as const]
+        : [DEFAULT_REGISTRY_URL, 'default' as const];
     return { url: raw === 'off' ? null : normalizeAddress(raw), from };
   }
 
@@ -160,7 +164,15 @@ export class AgentRegistry {
     }
     const previous = this.state?.url === url ? this.state : undefined;
     const checkedAt = new Date(this.now()).toISOString();
-    let next: StoredState = { url, etag: previous?.etag ?? null, lastModified: previous?.lastModified ?? null, contentHash: previous?.contentHash ?? null, fetchedAt: previous?.fetchedAt ?? null, checkedAt, problem: null };
+    let next: StoredState = {
+      url,
+      etag: previous?.etag ?? null,
+      lastModified: previous?.lastModified ?? null,
+      contentHash: previous?.contentHash ?? null,
+      fetchedAt: previous?.fetchedAt ?? null,
+      checkedAt,
+      problem: null,
+    };
     try {
       const answer = await this.request(url, previous);
       if (answer.kind === 'not-modified') {
@@ -177,7 +189,9 @@ export class AgentRegistry {
         next = { ...next, etag: answer.etag, lastModified: answer.lastModified, contentHash: sha256(answer.text), fetchedAt: checkedAt };
         this.current = { index, source: 'downloaded', takenAt: checkedAt };
         await this.fetchIcons(index, url);
-        this.options.log?.(`The agent registry at ${url} lists ${index.agents.length} agents${index.skipped.length > 0 ? ` (${index.skipped.length} entries left out)` : ''}.`);
+        this.options.log?.(
+          `The agent registry at ${url} lists ${index.agents.length} agents${index.skipped.length > 0 ? ` (${index.skipped.length} entries left out)` : ''}.`,
+        );
         this.changed();
       }
     } catch (error) {
@@ -190,7 +204,10 @@ export class AgentRegistry {
   }
 
   /** One conditional request: an https or http address, or a file. */
-  private async request(url: string, previous: StoredState | undefined): Promise<{ kind: 'not-modified' } | { kind: 'body'; text: string; etag: string | null; lastModified: string | null }> {
+  private async request(
+    url: string,
+    previous: StoredState | undefined,
+  ): Promise<{ kind: 'not-modified' } | { kind: 'body'; text: string; etag: string | null; lastModified: string | null }> {
     if (url.startsWith('file:')) {
       const file = fileURLToPath(url);
       const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
@@ -200,7 +217,9 @@ export class AgentRegistry {
         throw new Error(`${file} is larger than ${MAX_INDEX_BYTES} bytes`);
       }
       const text = await readFile(file, 'utf8');
-      return previous?.contentHash === sha256(text) && existsSync(path.join(this.folder, 'index.json')) ? { kind: 'not-modified' } : { kind: 'body', text, etag: null, lastModified: null };
+      return previous?.contentHash === sha256(text) && existsSync(path.join(this.folder, 'index.json'))
+        ? { kind: 'not-modified' }
+        : { kind: 'body', text, etag: null, lastModified: null };
     }
     const headers: Record<string, string> = { accept: 'application/json' };
     const keptCopy = existsSync(path.join(this.folder, 'index.json'));
@@ -234,7 +253,11 @@ export class AgentRegistry {
     const fetchOne = async (agentId: string, icon: string): Promise<void> => {
       try {
         const source = new URL(icon, base).href;
-        const text = source.startsWith('file:') ? await readFile(fileURLToPath(source), 'utf8') : await fetch(source, { redirect: 'follow', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then((response) => (response.ok ? readLimited(response, MAX_ICON_BYTES, source) : Promise.reject(new Error(`answered ${response.status}`))));
+        const text = source.startsWith('file:')
+          ? await readFile(fileURLToPath(source), 'utf8')
+          : await fetch(source, { redirect: 'follow', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then((response) =>
+              response.ok ? readLimited(response, MAX_ICON_BYTES, source) : Promise.reject(new Error(`answered ${response.status}`)),
+            );
         if (text.length <= MAX_ICON_BYTES && looksLikeSvg(text)) {
           writeFileSync(path.join(folder, `${agentId}.svg`), text, { mode: 0o600 });
         }
@@ -259,9 +282,15 @@ export class AgentRegistry {
       return undefined;
     }
     try {
-      return { index: parseRegistryIndex(readFileSync(path.join(this.folder, 'index.json'), 'utf8')), source: 'downloaded', takenAt: this.state.fetchedAt };
+      return {
+        index: parseRegistryIndex(readFileSync(path.join(this.folder, 'index.json'), 'utf8')),
+        source: 'downloaded',
+        takenAt: this.state.fetchedAt,
+      };
     } catch (error) {
-      this.options.log?.(`The kept copy of the agent registry cannot be read (${(error as Error).message}); using the list Baton shipped with.`);
+      this.options.log?.(
+        `The kept copy of the agent registry cannot be read (${(error as Error).message}); using the list Baton shipped with.`,
+      );
       return undefined;
     }
   }

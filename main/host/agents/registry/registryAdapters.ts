@@ -6,7 +6,13 @@
  * for custom agents: installed from npm at the entry's exact version, from the archive for this
  * platform (checked against its sha256), or run with `uvx` where uv is installed.
  */
-import { distributionFor, npmPackageName, type RegistryAgent, type RegistryIndex, type RegistryPlatform } from '../../../../app/agents/registry.js';
+import {
+  distributionFor,
+  npmPackageName,
+  type RegistryAgent,
+  type RegistryIndex,
+  type RegistryPlatform,
+} from '../../../../app/agents/registry.js';
 import type { AgentAdapter, RegistryFacts } from '../../adapters/AgentAdapter.js';
 
 /** The agent id Baton gives a registry entry that is not one of its built-ins. */
@@ -15,7 +21,8 @@ export function registryAgentId(entryId: string): string {
 }
 
 /** How the agent uv runs Python agents with is found, and how to get it when it is not. */
-export const UV_HINT = 'It runs with uv (uvx), which is not installed: install uv from https://docs.astral.sh/uv/getting-started/installation/ (for example `curl -LsSf https://astral.sh/uv/install.sh | sh`, `brew install uv` or `pipx install uv`), then reopen the picker.';
+export const UV_HINT =
+  'It runs with uv (uvx), which is not installed: install uv from https://docs.astral.sh/uv/getting-started/installation/ (for example `curl -LsSf https://astral.sh/uv/install.sh | sh`, `brew install uv` or `pipx install uv`), then reopen the picker.';
 
 /**
  * Names that tell entries apart: entries that share a name (the registry lists GitHub Copilot's
@@ -46,7 +53,11 @@ export function distinctNames(agents: readonly Pick<RegistryAgent, 'id' | 'name'
 /** The registry entry that is this built-in agent, if any: the same npm package, or the same id. */
 function entryOf(builtin: AgentAdapter, index: RegistryIndex): RegistryAgent | undefined {
   const packages = new Set((builtin.npmPackages ?? []).map(npmPackageName));
-  return index.agents.find((agent) => agent.id === builtin.agentId || (agent.distribution.npx !== undefined && packages.has(npmPackageName(agent.distribution.npx.package))));
+  return index.agents.find(
+    (agent) =>
+      agent.id === builtin.agentId ||
+      (agent.distribution.npx !== undefined && packages.has(npmPackageName(agent.distribution.npx.package))),
+  );
 }
 
 function facts(agent: RegistryAgent, distribution: RegistryFacts['distribution']): RegistryFacts {
@@ -65,7 +76,11 @@ function facts(agent: RegistryAgent, distribution: RegistryFacts['distribution']
  * The built-ins with what the registry says of them, and an adapter for every other entry that
  * has a distribution for this platform (those without one are left out, with why, in `missing`).
  */
-export function registryAdapters(builtins: readonly AgentAdapter[], index: RegistryIndex, platform: RegistryPlatform | undefined): { builtins: AgentAdapter[]; adapters: AgentAdapter[]; missing: Array<{ id: string; name: string; reason: string }> } {
+export function registryAdapters(
+  builtins: readonly AgentAdapter[],
+  index: RegistryIndex,
+  platform: RegistryPlatform | undefined,
+): { builtins: AgentAdapter[]; adapters: AgentAdapter[]; missing: Array<{ id: string; name: string; reason: string }> } {
   const claimed = new Set<string>();
   const known = builtins.map((builtin) => {
     const entry = entryOf(builtin, index);
@@ -84,7 +99,11 @@ export function registryAdapters(builtins: readonly AgentAdapter[], index: Regis
     }
     const distribution = distributionFor(agent, platform);
     if (!distribution) {
-      missing.push({ id: agent.id, name: agent.name, reason: `it is published only for ${Object.keys(agent.distribution.binary ?? {}).join(', ')}` });
+      missing.push({
+        id: agent.id,
+        name: agent.name,
+        reason: `it is published only for ${Object.keys(agent.distribution.binary ?? {}).join(', ')}`,
+      });
       continue;
     }
     const base = {
@@ -98,10 +117,22 @@ export function registryAdapters(builtins: readonly AgentAdapter[], index: Regis
     };
     switch (distribution.kind) {
       case 'npx':
-        adapters.push({ ...base, command: distribution.cmd ?? npmPackageName(distribution.package).split('/').at(-1)!, args: distribution.args, npmPackages: [distribution.package], onPath: distribution.cmd !== undefined });
+        adapters.push({
+          ...base,
+          command: distribution.cmd ?? npmPackageName(distribution.package).split('/').at(-1)!,
+          args: distribution.args,
+          npmPackages: [distribution.package],
+          onPath: distribution.cmd !== undefined,
+        });
         break;
       case 'binary':
-        adapters.push({ ...base, command: distribution.cmd.split(/[\\/]/).at(-1)!, args: distribution.args, archive: { url: distribution.archive, cmd: distribution.cmd, ...(distribution.sha256 ? { sha256: distribution.sha256 } : {}) }, onPath: false });
+        adapters.push({
+          ...base,
+          command: distribution.cmd.split(/[\\/]/).at(-1)!,
+          args: distribution.args,
+          archive: { url: distribution.archive, cmd: distribution.cmd, ...(distribution.sha256 ? { sha256: distribution.sha256 } : {}) },
+          onPath: false,
+        });
         break;
       case 'uvx':
         adapters.push({ ...base, command: 'uvx', args: [distribution.package, ...distribution.args], installHint: UV_HINT });
