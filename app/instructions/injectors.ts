@@ -37,8 +37,6 @@ export const injectorManifestSchema = z.object({
   /** Files in the injector's folder, sent as context. */
   context: z.array(z.string()).max(32).default([]),
 });
-/** One of {@link injectorManifestSchema}. */
-export type InjectorManifest = z.infer<typeof injectorManifestSchema>;
 
 /** A usable injector: its texts read, confined and checked. */
 export type Injector = Readonly<{

@@ -39,9 +39,6 @@ export const clientMessageSchema = z.object({
   params: z.unknown(),
 });
 
-/** A request frame from the renderer. */
-export type ClientMessage = z.infer<typeof clientMessageSchema>;
-
 /** A response or event frame from the host. */
 export const hostMessageSchema = z.union([
   z.object({ kind: z.literal('response'), id: z.number().int().nullable(), ok: z.literal(true), result: z.unknown() }),

@@ -29,8 +29,6 @@ export type ServerOrigin = z.infer<typeof serverOriginSchema>;
 
 /** An environment variable or header as the page sees it: a secret shows only that it is set. */
 export const shownEntrySchema = z.object({ name: z.string().min(1), value: z.string().optional(), secret: z.boolean() });
-/** One of {@link shownEntrySchema}. */
-export type ShownEntry = z.infer<typeof shownEntrySchema>;
 
 /** An environment variable or header as the page sends it to be saved (a secret's value goes to the host once). */
 export const entryInputSchema = z.object({

@@ -47,7 +47,7 @@ export function adoptPreferences(fromHost: Readonly<Record<string, string>>, sen
       try {
         localStorage.setItem(key, hosted);
       } catch {
-        // Storage refused: read from the host each time is not needed for this session.
+        // Storage refused (a private window): this window goes without its copy; the host keeps the preference.
       }
     } else {
       const local = readPreference(key);

@@ -43,6 +43,3 @@ export function createBatonStore(api: Api) {
     ...rewindSlice(api)(...args),
   }));
 }
-
-/** The store type. */
-export type BatonStore = ReturnType<typeof createBatonStore>;

@@ -10,6 +10,7 @@ import { InvalidRequestError, UnsupportedInputError } from '../../../app/errors.
 import { attachmentWords, type Attachment, type AttachmentRecord } from '../../../app/prompt/attachments.js';
 import type { PromptBlock } from '../acp/AgentConnection.js';
 import { sha256Hex } from '../sha256.js';
+import { isInside } from '../files/isInside.js';
 
 /** An attachment checked and ready: what to record and what to send. */
 export type ReadyAttachment = { record: AttachmentRecord; attachment: Attachment; uri?: string };
@@ -29,7 +30,7 @@ export function prepareAttachments(attachments: readonly Attachment[], cwd: stri
         }
         const relative = path.relative(root, real);
         const stats = statSync(real);
-        if (relative.startsWith('..') || path.isAbsolute(relative) || !stats.isFile()) {
+        if (!isInside(root, real) || !stats.isFile()) {
           throw new InvalidRequestError(`"${attachment.path}" is not a file inside the working folder ${cwd}.`);
         }
         const uri = pathToFileURL(real).href;

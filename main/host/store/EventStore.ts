@@ -17,7 +17,7 @@ import {
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { conversationContextSchema, type ConversationContext } from '../../../app/transcript/context.js';
 import { openDatabase, type OpenOptions } from './openDatabase.js';
-import { eventFromRow, Projector, rebuildProjections } from './projections.js';
+import { eventFromRow, Projector, rebuildProjections, summaryFromRow } from './projections.js';
 import { listPage, searchMessages, type ListCursor, type ListQuery, type SearchHit, type SearchQuery } from './queries.js';
 
 export { DATABASE_FILE } from './openDatabase.js';
@@ -320,7 +320,7 @@ export class EventStore {
 
   /** Conversations with a turn still marked running (left by a process that died). */
   runningSummaries(): ConversationSummary[] {
-    return this.statements.running.all().map((row) => JSON.parse(row.summary) as ConversationSummary);
+    return this.statements.running.all().map((row) => summaryFromRow(row.summary));
   }
 
   /** Full-text search over messages of conversations that are not deleted. */

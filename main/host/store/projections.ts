@@ -40,6 +40,11 @@ export function eventFromRow(row: EventRow): TranscriptEvent | UnknownEvent {
 const SUMMARY_RUN = 1024;
 
 /** Applies events to every projection; prepared once per connection. */
+/** A stored summary row's JSON, read through its schema (the one way a summary leaves the database). */
+export function summaryFromRow(json: string): ConversationSummary {
+  return conversationSummarySchema.parse(JSON.parse(json));
+}
+
 export class Projector {
   private readonly statements;
   /** Summaries as committed; this store is the database's only writer (the data-folder lock). */
@@ -77,7 +82,7 @@ export class Projector {
       return cached;
     }
     const row = this.statements.summary.get(conversationId);
-    const summary = row ? conversationSummarySchema.parse(JSON.parse(row.summary)) : undefined;
+    const summary = row ? summaryFromRow(row.summary) : undefined;
     if (summary) {
       this.cache.set(conversationId, summary);
     }

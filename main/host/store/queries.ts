@@ -1,6 +1,7 @@
 /** Read queries over the projections: the paged conversation list and full-text search. */
 import type Database from 'better-sqlite3';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { summaryFromRow } from './projections.js';
 
 /** Keyset cursor: the last row of the previous page. */
 export type ListCursor = { updatedAt: string; conversationId: string };
@@ -61,7 +62,7 @@ export function listPage(db: Database.Database, query: ListQuery): { conversatio
           limit + 1,
         )
   ) as Array<{ summary: string }>;
-  const conversations = rows.slice(0, limit).map((row) => JSON.parse(row.summary) as ConversationSummary);
+  const conversations = rows.slice(0, limit).map((row) => summaryFromRow(row.summary));
   const last = conversations.at(-1);
   return {
     conversations,
@@ -118,7 +119,7 @@ export function searchMessages(db: Database.Database, query: SearchQuery): Searc
     summary: string;
   }>;
   return rows.flatMap((row) => {
-    const summary = JSON.parse(row.summary) as ConversationSummary;
+    const summary = summaryFromRow(row.summary);
     const hit = {
       conversationId: row.conversation_id,
       seq: row.seq,
