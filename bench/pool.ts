@@ -17,6 +17,7 @@ import { openLiveSession } from '../main/host/conversations/openLiveSession.js';
 import { Host } from '../main/host/Host.js';
 import { AgentProcesses } from '../main/host/pool/AgentProcesses.js';
 import { findExecutable } from '../main/host/process/findExecutable.js';
+import { earlySessionBenchmark } from './early.js';
 import { median, report } from './util.js';
 
 const CONVERSATIONS = 10;
@@ -140,4 +141,6 @@ export async function poolBenchmark(): Promise<void> {
   console.log(`\npool: send → first chunk in a second Claude conversation, median of ${ROUNDS}`);
   report('a freshly started process (baseline)', `${fresh.toFixed(0)} ms`);
   report('the running pooled process (goal <= 0.5x)', `${onPool.toFixed(0)} ms  ratio ${(onPool / fresh).toFixed(2)}x`);
+
+  await earlySessionBenchmark();
 }

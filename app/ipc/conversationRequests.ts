@@ -52,8 +52,34 @@ export const conversationRequests = {
       serverIds: z.array(z.string()).max(200).optional(),
       /** The injectors it selects. */
       injectors: injectorChoiceSchema.optional(),
+      /** The id an early session reserved for it (see openEarlySession); one no longer reserved is ignored. */
+      conversationId: conversationId.optional(),
     }),
     result: conversationResult,
+  },
+  /**
+   * Opens the agent's session for a new conversation while its first message is being written (its
+   * agent, folder, toolbox and instructions settled), so its first reply need not wait for it.
+   * Returns the id to create the conversation under (newConversation's `conversationId`); its first
+   * turn takes the session when nothing changed. closeEarlySession, or the idle time, closes it.
+   * Refused at once with what the conversation could not be created with.
+   */
+  openEarlySession: {
+    params: z.object({
+      agentId: z.string().min(1),
+      cwd: z.string().min(1),
+      instructions: instructionTextSchema.optional(),
+      serverIds: z.array(z.string()).max(200).optional(),
+      injectors: injectorChoiceSchema.optional(),
+      /** The options the person chose for the agent (applied once the conversation is created, too). */
+      chosen: z.record(z.string(), z.string()).optional(),
+    }),
+    result: z.object({ conversationId }),
+  },
+  /** Closes an early session that will not be used (what it was opened for changed). */
+  closeEarlySession: {
+    params: z.object({ conversationId }),
+    result: z.object({ closed: z.boolean() }),
   },
   /**
    * Reads a stored transcript by pages of whole turns: the last `turns` turns, reaching back far

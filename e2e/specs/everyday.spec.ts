@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { registerFakeAgent, registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
+import { fakeAgentLog, registerFakeAgent, registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
@@ -635,4 +635,28 @@ test('"Branch from here" in its own copy: the branch works in a copy of the fold
   const copy = (await folder.textContent())!;
   expect(readFileSync(path.join(copy, 'shared.txt'), 'utf8')).toBe('original\n');
   expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by the agent\n');
+});
+
+test('the first message goes to the session opened while it was written; a change of folder before Send opens another', async ({
+  page,
+}) => {
+  const dataDir = tempDir('e2e-everyday-early');
+  registerFakeAgent(dataDir, { sessions: true });
+  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
+  await page.goto(host.url);
+  const opened = (): string[] => fakeAgentLog(dataDir).flatMap((entry) => (entry.method === 'session/new' ? [entry.sessionId] : []));
+  const prompted = (): string[] => fakeAgentLog(dataDir).flatMap((entry) => (entry.method === 'session/prompt' ? [entry.sessionId] : []));
+  await fakeDraft(page, 'e2e-everyday-early-first');
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('written with care');
+  // Nothing is sent, but the agent's session is open already.
+  await expect.poll(opened).toHaveLength(1);
+  // Another folder before Send: that session is not the one used.
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-everyday-early-second'));
+  await expect.poll(opened).toHaveLength(2);
+  const [, second] = opened();
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: written with care');
+  expect(opened()).toHaveLength(2);
+  expect(prompted()).toEqual([second]);
 });

@@ -218,6 +218,18 @@ export type DraftsSlice = {
   nextOptions: Record<string, Record<string, string>>;
   /** Chooses an option of the agent picked for the open conversation's next turn. */
   setNextAgentOption(optionId: string, value: string): Promise<void>;
+  /**
+   * The agent session opened for the new conversation while its first message is written: for
+   * which settings (`key`) and under which reserved id (null: the host could not open one for them).
+   */
+  earlySession: { key: string; conversationId: string | null } | null;
+  /**
+   * Opens the new conversation's session ahead of Send when its agent and folder are set and its
+   * message box has text, closing one opened for other settings; closes it when the box is emptied.
+   */
+  prepareEarlySession(): Promise<void>;
+  /** The reserved id of the early session opened for exactly the draft as it is now (the others are closed). */
+  takeEarlySession(): Promise<string | undefined>;
 };
 
 /** The conversation list and what can be done with its entries. */

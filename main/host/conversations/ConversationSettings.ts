@@ -72,7 +72,21 @@ export class ConversationSettings {
     instructions?: InstructionText,
     serverIds?: readonly string[],
     injectors?: InjectorChoice,
+    /** The id reserved for it by an early session (see `EarlySessions`); a new one otherwise. */
+    conversationId: string = newId(),
   ): ConversationSummary {
+    return this.deps.committer.commit(conversationId, this.creation(agentId, cwd, title, instructions, serverIds, injectors), 0).summary;
+  }
+
+  /** The events that create a conversation (checked: its folder, its instructions, its toolbox), not yet committed. */
+  creation(
+    agentId: string,
+    cwd: string,
+    title = '',
+    instructions?: InstructionText,
+    serverIds?: readonly string[],
+    injectors?: InjectorChoice,
+  ): EventDraft[] {
     const adapter = this.deps.catalog.get(agentId);
     checkWorkingFolder(cwd);
     const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }];
@@ -91,7 +105,7 @@ export class ConversationSettings {
         payload: injectorChoiceSchema.parse({ names: [...new Set(injectors.names)], off: injectors.off }),
       });
     }
-    return this.deps.committer.commit(newId(), drafts, 0).summary;
+    return drafts;
   }
 
   /** Chooses the MCP servers a conversation may use from its next turn (recorded with their names and a digest). */

@@ -20,6 +20,9 @@ import type { Sharing } from '../pool/poolKey.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { PendingFolders } from './PendingFolders.js';
 
+/** Early sessions waiting for their conversations at most (see {@link LiveSessions.openEarly}). */
+const MAX_EARLY = 4;
+
 /** Minutes an idle session is kept open by default. */
 const DEFAULT_IDLE_MINUTES = 10;
 
@@ -55,6 +58,12 @@ export type LauncherGrants = {
   grant(conversationId: string, servers: readonly McpServer[]): () => void;
 };
 
+/** A session opened before its conversation exists: the drafts of its bind wait for the first turn. */
+type Early = { ready: Promise<{ live: LiveSession; drafts: EventDraft[] } | undefined>; timer: NodeJS.Timeout };
+
+/** Where a conversation's agent works: what its binding is resolved for. */
+type Place = { agentId: string; cwd: string };
+
 /** The live sessions, one per conversation at most. */
 export class LiveSessions {
   private readonly live = new Map<string, LiveSession>();
@@ -65,6 +74,8 @@ export class LiveSessions {
   private readonly stale = new WeakSet<LiveSession>();
   /** Per conversation, the timer that closes its idle session (see {@link idleMs}). */
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  /** Sessions opened for conversations about to start (see {@link openEarly}), by the id reserved for each. */
+  private readonly early = new Map<string, Early>();
 
   constructor(private readonly deps: LiveSessionsDeps) {}
 
@@ -76,6 +87,60 @@ export class LiveSessions {
   /** Why the session could not reopen the agent's earlier one, if it could not (for the handoff). */
   fellBackReason(live: LiveSession): string | undefined {
     return this.fellBack.get(live);
+  }
+
+  /**
+   * Opens, in the background, the session a conversation about to start (`conversationId` reserved
+   * for it) would begin with: its agent, folder, instructions and servers (`turn`) and the person's
+   * choices. Its first turn takes it when its binding is still the same; otherwise, or when unused
+   * for the idle time, it is closed. Throws at once what the binding cannot be resolved for (an
+   * agent not installed); a failure to open is logged, and the first turn opens its own.
+   */
+  openEarly(conversationId: string, place: Place, turn: TurnBinding, chosen: Record<string, string>): void {
+    const request = this.bindingRequest(conversationId, place, turn, chosen);
+    // A few wait at most (windows each writing a first message); past that the oldest is closed.
+    const oldest = this.early.size >= MAX_EARLY ? this.early.keys().next().value : undefined;
+    if (oldest !== undefined) {
+      void this.closeEarly(oldest);
+    }
+    const ready = this.open(conversationId, request)
+      .then(async (live) => {
+        try {
+          return { live, drafts: await live.bind(request.adapter, undefined) };
+        } catch (error) {
+          await live.dispose();
+          throw error;
+        }
+      })
+      .catch((error: unknown) => {
+        this.deps.log(`could not open an early session for ${conversationId}: ${String(error)}`);
+        return undefined;
+      });
+    const timer = setTimeout(() => void this.closeEarly(conversationId), this.idleMs);
+    timer.unref();
+    this.early.set(conversationId, { ready, timer });
+  }
+
+  /** True while `conversationId` is reserved by an early session not yet taken or closed. */
+  isEarly(conversationId: string): boolean {
+    return this.early.has(conversationId);
+  }
+
+  /** Closes the early session reserved as `conversationId` (its settings changed, or it went unused). */
+  async closeEarly(conversationId: string): Promise<void> {
+    const opened = await this.takeEarly(conversationId);
+    await opened?.live.dispose();
+  }
+
+  /** The early session reserved as `conversationId`, out of the waiting list, once it is open (undefined: none, or it failed). */
+  private async takeEarly(conversationId: string): Promise<{ live: LiveSession; drafts: EventDraft[] } | undefined> {
+    const early = this.early.get(conversationId);
+    if (!early) {
+      return undefined;
+    }
+    this.early.delete(conversationId);
+    clearTimeout(early.timer);
+    return early.ready;
   }
 
   /**
@@ -208,6 +273,7 @@ export class LiveSessions {
     this.idleTimers.clear();
     await Promise.all([...this.live.values()].map((live) => live.dispose()));
     this.live.clear();
+    await Promise.all([...this.early.keys()].map((conversationId) => this.closeEarly(conversationId)));
   }
 
   private closeWhenIdle(conversationId: string, live: LiveSession): void {
@@ -230,8 +296,13 @@ export class LiveSessions {
   }
 
   /** What the conversation's next binding is resolved from. */
-  private bindingRequest(conversationId: string, summary: ConversationSummary, turn: TurnBinding): BindingRequest {
-    const { access, agentEnv, store, settings, instructions, launcher } = this.deps;
+  private bindingRequest(
+    conversationId: string,
+    summary: Place,
+    turn: TurnBinding,
+    chosen: Record<string, string> = this.deps.store.getContext(conversationId).chosenOptions,
+  ): BindingRequest {
+    const { access, agentEnv, settings, instructions, launcher } = this.deps;
     const { adapter, executable } = access.find(summary.agentId);
     const composed = instructions.forBinding(summary.agentId, turn.instructions);
     access.requireCurrentFor(adapter, composed);
@@ -242,7 +313,7 @@ export class LiveSessions {
       cwd: summary.cwd,
       mcpServers: settings.resolveServers(conversationId, turn.serverIds, summary.cwd),
       instructions: composed,
-      chosenOptions: store.getContext(conversationId).chosenOptions,
+      chosenOptions: chosen,
       ...(launcher ? { shield: (server: McpServer) => launcher.shield(server, conversationId) } : {}),
     };
   }
@@ -252,13 +323,70 @@ export class LiveSessions {
    * that, when none ran yet this time) and starts the session on the pool's process for it.
    */
   private async start(conversationId: string, request: BindingRequest): Promise<LiveSession> {
+    const { store, committer } = this.deps;
+    // A session opened while the person wrote the first message, if it was opened for this binding.
+    const early = await this.earlyFor(conversationId, request);
+    const live = early?.live ?? (await this.open(conversationId, request));
+    try {
+      const drafts = early?.drafts ?? (await this.bind(conversationId, live, request.adapter));
+      const turnId = this.deps.turns.activeTurnId(conversationId);
+      committer.commit(
+        conversationId,
+        drafts.map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft)),
+      );
+      live.start();
+      await this.reapplyChoices(conversationId, live, store.getContext(conversationId).chosenOptions, turnId);
+    } catch (error) {
+      await live.dispose();
+      throw error;
+    }
+    this.live.set(conversationId, live);
+    return live;
+  }
+
+  /**
+   * Binds the conversation's session on `live`: reopens (or forks) the agent's earlier session of
+   * this conversation where it can, else a new one; returns the drafts to record.
+   */
+  private async bind(conversationId: string, live: LiveSession, adapter: AgentAdapter): Promise<EventDraft[]> {
+    const { store, importReview } = this.deps;
+    // The agent started while its folder was being made; its session opens in the folder as made.
+    await this.deps.pendingFolders?.ready(conversationId);
+    const own = store.getContext(conversationId).sessions[adapter.agentId];
+    const recorded = own?.sessionId;
+    // A session created with other instructions or servers is not reopened: agents keep what a
+    // session was created with (measured: claude-agent-acp 0.101 keeps its system prompt and
+    // servers across a resume), so it gets a new session and Baton's handoff, said in the transcript.
+    const changedSince = own?.sessionDigest !== undefined && own.sessionDigest !== live.binding.session.digest;
+    // A session named by an imported file is not reopened: it may not be this conversation's at all.
+    const previous = recorded && !changedSince && !importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
+    const drafts = await live.bind(adapter, previous, previous ? own?.forkAt : undefined);
+    const bound = drafts[0];
+    // After a rewind, an agent that cannot fork its session there gets a new one without a word (as ever).
+    if (previous && own?.forkAt === undefined && bound?.type === 'session.bound' && bound.payload.how === 'new') {
+      // The turn's catch-up hands it the conversation instead, and says so.
+      this.fellBack.set(
+        live,
+        `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`,
+      );
+    } else if (recorded && changedSince) {
+      this.fellBack.set(
+        live,
+        `${adapter.displayName}'s toolbox or instructions changed, which its earlier session would not take, so Baton started a new session and handed it the conversation`,
+      );
+    }
+    return drafts;
+  }
+
+  /** Starts the agent process for the binding (or takes the pool's) and prepares the session on it, not yet bound. */
+  private async open(conversationId: string, request: BindingRequest): Promise<LiveSession> {
     const { adapter } = request;
-    const { store, committer, importReview, pool, dataDir, launcher } = this.deps;
+    const { pool, dataDir, launcher } = this.deps;
     // The launcher answers this session's shielded servers from before `session/new` (the agent
     // starts them then) until the session ends.
     const revoke = launcher && adapter.exposesServerConfig ? launcher.grant(conversationId, request.mcpServers ?? []) : () => {};
     const sharing = this.sharingFor(conversationId, adapter, request.cwd);
-    const live = await openLiveSession(request, {
+    return openLiveSession(request, {
       pool,
       owner: this.owner(conversationId),
       onDetach: revoke,
@@ -268,45 +396,25 @@ export class LiveSessions {
       revoke();
       throw error;
     });
-    try {
-      // The agent started while its folder was being made; its session opens in the folder as made.
-      await this.deps.pendingFolders?.ready(conversationId);
-      const context = store.getContext(conversationId);
-      const own = context.sessions[adapter.agentId];
-      const recorded = own?.sessionId;
-      // A session created with other instructions or servers is not reopened: agents keep what a
-      // session was created with (measured: claude-agent-acp 0.101 keeps its system prompt and
-      // servers across a resume), so it gets a new session and Baton's handoff, said in the transcript.
-      const changedSince = own?.sessionDigest !== undefined && own.sessionDigest !== live.binding.session.digest;
-      // A session named by an imported file is not reopened: it may not be this conversation's at all.
-      const previous = recorded && !changedSince && !importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
-      const turnId = this.deps.turns.activeTurnId(conversationId);
-      const drafts = (await live.bind(adapter, previous, previous ? own?.forkAt : undefined)).map((draft) =>
-        draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft,
-      );
-      const bound = drafts[0];
-      // After a rewind, an agent that cannot fork its session there gets a new one without a word (as ever).
-      if (previous && own?.forkAt === undefined && bound?.type === 'session.bound' && bound.payload.how === 'new') {
-        // The turn's catch-up hands it the conversation instead, and says so.
-        this.fellBack.set(
-          live,
-          `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`,
-        );
-      } else if (recorded && changedSince) {
-        this.fellBack.set(
-          live,
-          `${adapter.displayName}'s toolbox or instructions changed, which its earlier session would not take, so Baton started a new session and handed it the conversation`,
-        );
-      }
-      committer.commit(conversationId, drafts);
-      live.start();
-      await this.reapplyChoices(conversationId, live, context.chosenOptions, turnId);
-    } catch (error) {
-      await live.dispose();
-      throw error;
+  }
+
+  /** The conversation's early session, when it is still usable and was opened for the binding its first turn needs; closed otherwise. */
+  private async earlyFor(
+    conversationId: string,
+    request: BindingRequest,
+  ): Promise<{ live: LiveSession; drafts: EventDraft[] } | undefined> {
+    const opened = await this.takeEarly(conversationId);
+    if (!opened) {
+      return undefined;
     }
-    this.live.set(conversationId, live);
-    return live;
+    const wanted = resolveBinding({ ...request, initialized: opened.live.initialized });
+    const { launch, session } = opened.live.binding;
+    if (opened.live.usable && wanted.launch.digest === launch.digest && wanted.session.digest === session.digest) {
+      return opened;
+    }
+    this.deps.log(`the early session of ${conversationId} was opened for other settings than its first turn's; it is closed`);
+    await opened.live.dispose();
+    return undefined;
   }
 
   /** Applies what the person chose for this conversation to a session that was just bound. */

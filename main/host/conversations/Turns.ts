@@ -11,6 +11,7 @@ import { newId } from '../../../app/ids.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { Attachment } from '../../../app/prompt/attachments.js';
 import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/transcript/index.js';
+import type { ConversationContext } from '../../../app/transcript/context.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
 import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
@@ -72,6 +73,44 @@ type Running = {
   promptSent: boolean;
 };
 
+/**
+ * What a turn of a conversation runs under, from its context: the injectors it selects (an injector
+ * that cannot be used is the turn's refusal, before any agent is asked), its instructions composed
+ * and the servers of its toolbox, less what the person left out for this turn only. The one way a
+ * turn's binding is built (an early session for a conversation about to start uses it too).
+ */
+export function composeTurn(
+  settings: ConversationParts['instructions'],
+  context: Pick<ConversationContext, 'injectors' | 'instructions' | 'toolbox'>,
+  place: { agentId: string; cwd: string },
+  options: { withoutInstructions?: boolean; withoutTools?: boolean } = {},
+): {
+  injectors: Injector[];
+  refusal: unknown;
+  without: boolean;
+  instructions: ComposedInstructions;
+  withoutTools: boolean;
+  serverIds: string[];
+} {
+  let injectors: Injector[] = [];
+  let refusal: unknown;
+  const without = options.withoutInstructions === true;
+  try {
+    injectors =
+      context.injectors && !context.injectors.off && !without ? settings.injectors.resolve(context.injectors.names, place.cwd) : [];
+  } catch (error) {
+    refusal = error;
+  }
+  // "Send without my instructions this time": an empty bundle for this turn only, said on the turn.
+  const instructions = without
+    ? settings.compose({ person: { text: '', intent: 'append' }, conversation: null, injectors: [] })
+    : settings.compose({ conversation: context.instructions, agentId: place.agentId, cwd: place.cwd, injectors });
+  // "Send without these tools this time": no server for this turn only, said on the turn; the toolbox stays for the next.
+  const withoutTools = options.withoutTools === true && (context.toolbox?.servers.length ?? 0) > 0;
+  const serverIds = withoutTools ? [] : (context.toolbox?.servers.map((server) => server.serverId) ?? []);
+  return { injectors, refusal, without, instructions, withoutTools, serverIds };
+}
+
 /** What the turns are run with. */
 export type TurnsDeps = ConversationParts & {
   sessions: LiveSessions;
@@ -125,23 +164,7 @@ export class Turns implements TurnState {
     const switching = adapter.agentId !== current.agentId;
     const summary: ConversationSummary = switching ? { ...current, agentId: adapter.agentId, agentName: adapter.displayName } : current;
     const context = store.getContext(conversationId);
-    // An injector that cannot be used fails the turn closed, before any agent is asked.
-    let injectors: Injector[] = [];
-    let refusal: unknown;
-    const without = options.withoutInstructions === true;
-    try {
-      injectors =
-        context.injectors && !context.injectors.off && !without ? settings.injectors.resolve(context.injectors.names, summary.cwd) : [];
-    } catch (error) {
-      refusal = error;
-    }
-    // "Send without my instructions this time": an empty bundle for this turn only, said on the turn.
-    const instructions = without
-      ? settings.compose({ person: { text: '', intent: 'append' }, conversation: null, injectors: [] })
-      : settings.compose({ conversation: context.instructions, agentId: summary.agentId, cwd: summary.cwd, injectors });
-    // "Send without these tools this time": no server for this turn only, said on the turn; the toolbox stays for the next.
-    const withoutTools = options.withoutTools === true && (context.toolbox?.servers.length ?? 0) > 0;
-    const serverIds = withoutTools ? [] : (context.toolbox?.servers.map((server) => server.serverId) ?? []);
+    const { injectors, refusal, without, instructions, withoutTools, serverIds } = composeTurn(settings, context, summary, options);
     if (switching) {
       // Refused at the switch, before anything is committed: the person keeps their message.
       refuseSwitch(adapter, this.deps.access, this.deps.pool, {

@@ -1,9 +1,12 @@
 /** Requests about one conversation: create and open it, send, steer and stop turns, options, and the person's answers. */
 import { turnChanges } from '../checkpoints/turnChanges.js';
+import { openEarlySession } from '../conversations/earlySession.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
 type ConversationMethods =
   | 'newConversation'
+  | 'openEarlySession'
+  | 'closeEarlySession'
   | 'openConversation'
   | 'readConversationEvents'
   | 'sendMessage'
@@ -28,11 +31,30 @@ export function conversationHandlers({
   always,
   checkpoints,
   attempts,
+  sessions,
+  instructions: instructionSettings,
 }: HostParts): HandlerGroup<ConversationMethods> {
   return {
-    newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors }) => ({
-      conversation: conversations.create(agentId, cwd, title, instructions, serverIds, injectors),
+    newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors, conversationId }) => ({
+      // Under the id its early session reserved, while that is still reserved; a new one otherwise.
+      conversation: conversations.create(
+        agentId,
+        cwd,
+        title,
+        instructions,
+        serverIds,
+        injectors,
+        ...(conversationId && sessions.isEarly(conversationId) ? [conversationId] : []),
+      ),
     }),
+    openEarlySession: (params) => ({
+      conversationId: openEarlySession({ conversations, sessions, instructions: instructionSettings }, params),
+    }),
+    closeEarlySession: async ({ conversationId }) => {
+      const reserved = sessions.isEarly(conversationId);
+      await sessions.closeEarly(conversationId);
+      return { closed: reserved };
+    },
     openConversation: ({ conversationId, turns: turnsShown, aroundSeq, maxEvents }) => {
       // Chunks still waiting for their group commit are written first, so nothing is missing.
       committer.flush(conversationId);

@@ -18,11 +18,13 @@ import {
 import type { ComposerAttachment } from '../../store/types.js';
 import { AttachmentList, fileAttachment, mentionAt, mentionAttachment, useFolderFiles } from './Attachments.js';
 import { SuggestionList } from '../../components/Suggestions.js';
+import { useEarlySession } from './useEarlySession.js';
 
 const NO_ATTACHMENTS: ComposerAttachment[] = [];
 
 /** The composer. */
 export function Composer() {
+  useEarlySession();
   const text = useBaton(selectComposerText);
   const key = useBaton((state) => composerKey(state.selection));
   const conversationId = useBaton((state) => (state.selection.kind === 'conversation' ? state.selection.conversationId : undefined));

@@ -55,12 +55,15 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
   const createFromDraft = async (): Promise<string> => {
     const { draft } = get();
     const choices = choicesToApply(agentChoices(draft.agentId), draft.options);
+    // Under the id of the session opened while the message was written, when it was opened for exactly this.
+    const early = await get().takeEarlySession();
     const { conversation } = await api.call('newConversation', {
       agentId: draft.agentId,
       cwd: draft.cwd.trim(),
       ...(draft.instructions ? { instructions: draft.instructions } : {}),
       ...(draft.serverIds ? { serverIds: draft.serverIds } : {}),
       ...(draft.injectors ? { injectors: draft.injectors } : {}),
+      ...(early ? { conversationId: early } : {}),
     });
     rememberFolder(draft.cwd.trim());
     set((state) => ({ draft: { agentId: state.draft.agentId, cwd: state.draft.cwd } }));
