@@ -3,15 +3,18 @@
  * window drives it, with real agents against the model stub, in one run. Three ways, each from a
  * host just started: nothing running yet (today's fresh-process path, the baseline); the agent's
  * process already running for another conversation in the folder (the pooled path); and the
- * session opened while the person typed for two seconds (`openEarlySession`), then Send.
+ * session opened while the person typed for two seconds (`openEarlySession`), then Send. The
+ * time is to the first chunk of the model's reply (not a banner an agent writes at its start).
  */
 import { agentHome, agentUnavailable, type ConformanceAgent } from '../e2e/fixtures/agentSetups.js';
 import { tempDir } from '../e2e/fixtures/agentEnv.js';
-import { startModelStub } from '../e2e/fixtures/modelStub.js';
+import { isSideRequest, startModelStub } from '../e2e/fixtures/modelStub.js';
 import { Host } from '../main/host/Host.js';
 import { median, report } from './util.js';
 
 const ROUNDS = 3;
+/** The first words of the model's reply (the stub's script for these turns). */
+const REPLY = 'REPLY-STARTS';
 /** How long the person types before Send. */
 const TYPING_MS = 2_000;
 
@@ -29,9 +32,15 @@ async function sendToFirstChunk(host: Host, conversationId: string): Promise<num
   let resolveChunk: () => void = () => {};
   const chunk = new Promise<void>((resolve) => (resolveChunk = resolve));
   const unsubscribe = host.subscribe((event) => {
+    // The model's reply, not a banner the agent writes as text when its session starts (pi's).
     if (
       event.name === 'transcript' &&
-      event.payload.events.some((envelope) => envelope.conversationId === conversationId && envelope.type === 'message.chunk')
+      event.payload.events.some(
+        (envelope) =>
+          envelope.conversationId === conversationId &&
+          envelope.type === 'message.chunk' &&
+          JSON.stringify(envelope.payload).includes(REPLY),
+      )
     ) {
       resolveChunk();
     }
@@ -71,8 +80,10 @@ async function round(agent: ConformanceAgent, env: Record<string, string>, way: 
   }
 }
 
-export async function earlySessionBenchmark(agents: readonly ConformanceAgent[] = ['claude', 'opencode']): Promise<void> {
-  const stub = await startModelStub();
+export async function earlySessionBenchmark(agents: readonly ConformanceAgent[] = ['claude', 'pi', 'opencode']): Promise<void> {
+  const stub = await startModelStub({
+    reply: (request) => (isSideRequest(request) ? undefined : { chunks: [`${REPLY} `, 'and goes on.'] }),
+  });
   try {
     for (const agent of agents) {
       const unavailable = agentUnavailable(agent);

@@ -78,7 +78,9 @@ export async function poolBenchmark(): Promise<void> {
 
   // Baton: the host's pool.
   const host = new Host({ dataDir: tempDir('bench-pool'), env });
-  const ids = Array.from({ length: CONVERSATIONS }, () => host.conversations.create('claude', tempDir('bench-pool-work')).conversationId);
+  // In one folder: conversations share a process per working folder (the default since the trust review).
+  const work = tempDir('bench-pool-work');
+  const ids = Array.from({ length: CONVERSATIONS }, () => host.conversations.create('claude', work).conversationId);
   for (const [index, conversationId] of ids.entries()) {
     host.turns.send(conversationId, `hello ${index}`);
   }
