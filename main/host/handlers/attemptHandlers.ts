@@ -5,9 +5,13 @@ type AttemptMethods =
   'askAgents' | 'compareAttempts' | 'askToCompare' | 'previewKeep' | 'keepAttempt' | 'continueAttempt' | 'setAttemptsAside';
 
 /** The attempts' handlers. */
-export function attemptHandlers({ attempts, turns }: HostParts): HandlerGroup<AttemptMethods> {
+export function attemptHandlers({ attempts, turns, sessions }: HostParts): HandlerGroup<AttemptMethods> {
   return {
-    askAgents: ({ conversationId, text, agents }) => attempts.ask(conversationId, text, agents),
+    askAgents: async ({ conversationId, text, agents }) => {
+      // A session opened while the message was written is not the attempts' (each has its own): it goes now, not when idle.
+      await sessions.closeEarly(conversationId);
+      return attempts.ask(conversationId, text, agents);
+    },
     compareAttempts: ({ conversationId, attemptsId }) => attempts.compare(conversationId, attemptsId),
     askToCompare: async ({ conversationId, attemptsId, agentId }) => {
       const message = await attempts.comparisonMessage(conversationId, attemptsId);
