@@ -6,36 +6,28 @@
  * - steering: it advertises `_meta.steering`, so a follow-up queued while a reply streams can be
  *   sent now, into the running turn, and the transcript keeps it there.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
-import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { expect, test, type StartHost } from '../fixtures/batonTest.js';
+import type { ModelStub } from '../fixtures/modelStub.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { choiceNames, pickValue } from '../fixtures/choices.js';
 
-let stub: ModelStub;
-let host: WebHost | undefined;
-
-test.beforeEach(async () => {
-  stub = await startModelStub();
-});
-
-test.afterEach(async () => {
-  await host?.kill();
-  await stub.close();
-});
-
 /** A new conversation with Claude in the page; resolves with the message box. */
-async function claudeConversation(page: Page, name: string) {
-  host = await startWebHost(tempDir(`e2e-${name}`), agentTestEnv(stub.url));
+async function claudeConversation(page: Page, startHost: StartHost, stub: ModelStub, name: string) {
+  const host = await startHost(`e2e-${name}`, agentTestEnv(stub.url));
   await page.goto(host.url);
   await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir(`e2e-${name}-work`));
   return page.getByRole('textbox', { name: 'Message' });
 }
 
-test('a new Claude conversation asks first: Manual, never a self-approving mode the person did not pick', async ({ page }) => {
-  const message = await claudeConversation(page, 'modes');
+test('a new Claude conversation asks first: Manual, never a self-approving mode the person did not pick', async ({
+  page,
+  stub,
+  startHost,
+}) => {
+  const message = await claudeConversation(page, startHost, stub, 'modes');
   await message.fill('Hello, which mode are you in?');
   await message.press('Enter');
   await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('Stub reply');
@@ -58,9 +50,9 @@ test('a new Claude conversation asks first: Manual, never a self-approving mode 
   await expect(page.getByRole('note').filter({ hasText: 'In Auto, the agent decides without asking you.' })).toBeVisible();
 });
 
-test('"Send now" steers a running Claude turn: the follow-up reaches the model within that turn', async ({ page }) => {
+test('"Send now" steers a running Claude turn: the follow-up reaches the model within that turn', async ({ page, stub, startHost }) => {
   test.setTimeout(120_000);
-  const message = await claudeConversation(page, 'steer');
+  const message = await claudeConversation(page, startHost, stub, 'steer');
   await message.fill('Count slowly please\nSLOW_STREAM 6');
   await message.press('Enter');
   await expect(page.getByRole('article', { name: /^Claude/ })).toContainText('slow3');

@@ -4,25 +4,10 @@
  * shown and attributed to its agent, each switch has a marker with its fidelity badge, and what
  * the new agent was given can be read. After a reload, the same.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { allAgentsHome } from '../fixtures/agentSetups.js';
+import type { Page } from '@playwright/test';
 import { tempDir } from '../fixtures/agentEnv.js';
-import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
-import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { expect, test } from '../fixtures/batonTest.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
-
-let stub: ModelStub;
-let host: WebHost | undefined;
-
-test.beforeEach(async () => {
-  stub = await startModelStub();
-});
-
-test.afterEach(async () => {
-  await host?.kill();
-  host = undefined;
-  await stub.close();
-});
 
 async function say(page: Page, text: string): Promise<void> {
   const composer = page.getByRole('textbox', { name: 'Message' });
@@ -31,9 +16,9 @@ async function say(page: Page, text: string): Promise<void> {
 }
 
 for (const other of ['Qwen', 'Gemini']) {
-  test(`Claude → ${other} → Claude: each reply attributed, each switch marked with its fidelity`, async ({ page }) => {
+  test(`Claude → ${other} → Claude: each reply attributed, each switch marked with its fidelity`, async ({ page, startHost }) => {
     test.setTimeout(240_000);
-    host = await startWebHost(tempDir('e2e-handoff'), allAgentsHome(stub.url));
+    const host = await startHost('e2e-handoff');
     await page.goto(host.url);
     await chooseAgent(page, 'Claude');
     await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-handoff-work'));

@@ -6,26 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { allAgentsHome } from '../fixtures/agentSetups.js';
+import type { Page } from '@playwright/test';
 import { tempDir } from '../fixtures/agentEnv.js';
-import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
-import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { expect, test } from '../fixtures/batonTest.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
-
-let stub: ModelStub;
-let host: WebHost | undefined;
-
-test.beforeEach(async () => {
-  stub = await startModelStub();
-});
-
-test.afterEach(async () => {
-  await host?.kill();
-  host = undefined;
-  await stub.close();
-});
 
 /** A working folder with two injectors: one first-turn with a context file, one static every-turn. */
 function folderWithInjectors(): string {
@@ -51,9 +36,11 @@ async function openInstructions(page: Page, agentLabel: string) {
 
 test("trust a folder, select its injectors: the preview shows each part's level for Claude, Codex and Gemini, and the transcript shows the injected context apart", async ({
   page,
+  stub,
+  startHost,
 }) => {
   test.setTimeout(240_000);
-  host = await startWebHost(tempDir('e2e-injectors'), allAgentsHome(stub.url));
+  const host = await startHost('e2e-injectors');
   const work = folderWithInjectors();
   await page.goto(host.url);
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);

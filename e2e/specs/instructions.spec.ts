@@ -5,21 +5,16 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { allAgentsHome } from '../fixtures/agentSetups.js';
+import type { Page } from '@playwright/test';
 import { tempDir } from '../fixtures/agentEnv.js';
-import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
-import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { expect, test, type StartHost } from '../fixtures/batonTest.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const MARKER = 'PAPAYA-7731';
-let stub: ModelStub;
-let host: WebHost | undefined;
-
-test.beforeEach(async () => {
-  // The stub says where the marker was: in the system channel, in a user message, or nowhere.
-  stub = await startModelStub({
+// The stub says where the marker was: in the system channel, in a user message, or nowhere.
+test.use({
+  stubOptions: {
     // Structured requests (Gemini's own checks) get the default script's answer.
     reply: (request) =>
       request.jsonSchema !== undefined
@@ -30,17 +25,11 @@ test.beforeEach(async () => {
               request.userRaw.includes(MARKER) ? ', and a user message holds it too.' : ', and no user message holds it.',
             ],
           },
-  });
+  },
 });
 
-test.afterEach(async () => {
-  await host?.kill();
-  host = undefined;
-  await stub.close();
-});
-
-async function start(page: Page, agentLabel: string): Promise<void> {
-  host = await startWebHost(tempDir('e2e-instructions'), allAgentsHome(stub.url));
+async function start(page: Page, startHost: StartHost, agentLabel: string): Promise<void> {
+  const host = await startHost('e2e-instructions');
   await page.goto(host.url);
   await chooseAgent(page, agentLabel);
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
@@ -54,8 +43,8 @@ async function writeInstructions(page: Page, intent: string): Promise<ReturnType
   return dialog;
 }
 
-test('your instructions reach Claude at system level, never as message text', async ({ page }) => {
-  await start(page, 'Claude');
+test('your instructions reach Claude at system level, never as message text', async ({ page, startHost }) => {
+  await start(page, startHost, 'Claude');
   const dialog = await writeInstructions(page, "Add to the agent's prompt");
   await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText('Your instructions: system, added');
   // Digests are behind "Details"; the switches say they are the agent's, for every conversation.
@@ -90,8 +79,12 @@ test('your instructions reach Claude at system level, never as message text', as
   );
 });
 
-test('Gemini cannot add to its prompt: the preview and the turn say so, and nothing reaches its model', async ({ page }) => {
-  await start(page, 'Gemini');
+test('Gemini cannot add to its prompt: the preview and the turn say so, and nothing reaches its model', async ({
+  page,
+  stub,
+  startHost,
+}) => {
+  await start(page, startHost, 'Gemini');
   const dialog = await writeInstructions(page, "Add to the agent's prompt");
   await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toContainText(
     'Your instructions: refused: Gemini cannot add to its own prompt; replace it instead',
@@ -137,8 +130,12 @@ test('Gemini cannot add to its prompt: the preview and the turn say so, and noth
   );
 });
 
-test("a folder's own instructions reach Claude only once you trust the folder; the agent's profile is there too", async ({ page }) => {
-  host = await startWebHost(tempDir('e2e-instructions'), allAgentsHome(stub.url));
+test("a folder's own instructions reach Claude only once you trust the folder; the agent's profile is there too", async ({
+  page,
+  stub,
+  startHost,
+}) => {
+  const host = await startHost('e2e-instructions');
   const work = tempDir('e2e-work');
   mkdirSync(path.join(work, '.baton'));
   writeFileSync(path.join(work, '.baton', 'instructions.md'), `The folder asks you to mention ${MARKER}.`);

@@ -5,33 +5,26 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
+import { expect, test, type StartHost } from '../fixtures/batonTest.js';
 import { startMcpHttpServer, type McpHttpServer } from '../fixtures/mcpHttpServer.js';
-import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
-import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 
 const TOKEN = 'feed-token-31c9';
-let stub: ModelStub;
 let lookup: McpHttpServer;
-let host: WebHost | undefined;
 
 test.beforeEach(async () => {
-  stub = await startModelStub();
   lookup = await startMcpHttpServer({ token: TOKEN });
 });
 
 test.afterEach(async () => {
-  await host?.kill();
-  host = undefined;
   await lookup.close();
-  await stub.close();
 });
 
-async function start(page: Page, agentLabel: string, env = allAgentsHome(stub.url)): Promise<void> {
-  host = await startWebHost(tempDir('e2e-toolbox'), env);
+async function start(page: Page, startHost: StartHost, agentLabel: string, env?: Record<string, string>): Promise<void> {
+  const host = await startHost('e2e-toolbox', env);
   await page.goto(host.url);
   await chooseAgent(page, agentLabel);
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
@@ -42,8 +35,12 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).press('Enter');
 }
 
-test('an SSE server is refused for Codex in plain words; through the local bridge its tool reaches Codex', async ({ page }) => {
-  await start(page, 'Codex');
+test('an SSE server is refused for Codex in plain words; through the local bridge its tool reaches Codex', async ({
+  page,
+  stub,
+  startHost,
+}) => {
+  await start(page, startHost, 'Codex');
   await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
   await dialog.getByRole('button', { name: 'Add server' }).click();
@@ -81,7 +78,11 @@ test('an SSE server is refused for Codex in plain words; through the local bridg
   expect(lookup.authorizations.every((authorization) => authorization === `Bearer ${TOKEN}`)).toBe(true);
 });
 
-test('servers from a config you already have are imported when you choose them; a broken file is named by line', async ({ page }) => {
+test('servers from a config you already have are imported when you choose them; a broken file is named by line', async ({
+  page,
+  stub,
+  startHost,
+}) => {
   const env = allAgentsHome(stub.url);
   mkdirSync(path.join(env.HOME!, '.cursor'), { recursive: true });
   writeFileSync(
@@ -94,7 +95,7 @@ test('servers from a config you already have are imported when you choose them; 
     '{\n  "mcpServers": {\n    "x": { "command": "x" }\n    "y": {}\n  }\n}\n',
   );
   // The test env's own Gemini settings were in that file; Gemini is not used here.
-  await start(page, 'Claude', env);
+  await start(page, startHost, 'Claude', env);
   await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
   await dialog.getByRole('button', { name: 'Import servers' }).click();
@@ -116,8 +117,9 @@ test('servers from a config you already have are imported when you choose them; 
 
 test('a switch to pi, which uses no tools, is flagged at the switch; the message goes without them this time, and the toolbox stays for Claude', async ({
   page,
+  startHost,
 }) => {
-  await start(page, 'Claude');
+  await start(page, startHost, 'Claude');
   await page.getByRole('button', { name: 'Toolbox', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Toolbox' });
   await dialog.getByRole('button', { name: 'Add server' }).click();
