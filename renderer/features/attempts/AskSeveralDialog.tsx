@@ -7,7 +7,7 @@ import { MAX_ATTEMPTS } from '../../../app/transcript/attempts.js';
 import { agentChoices } from '../../persisted/agentChoices.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
-import { askingValue, OptionPickers } from '../chat/SessionOptions.js';
+import { askingValue, OptionPickers } from '../composer/SessionOptions.js';
 
 /** Categories of options offered per attempt: the mode and the model (others keep the agent's own). */
 const PICKED = new Set(['mode', 'model']);

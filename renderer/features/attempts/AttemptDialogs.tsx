@@ -9,7 +9,7 @@ import type { Result } from '../../../app/ipc/index.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { TickedFiles } from '../../components/TickedFiles.js';
 import { useBaton } from '../../store/index.js';
-import { FileDiff } from '../chat/FileDiff.js';
+import { FileDiff } from '../transcript/FileDiff.js';
 
 type Compared = Result<'compareAttempts'>['attempts'][number];
 type ComparedFile = Compared['files'][number];

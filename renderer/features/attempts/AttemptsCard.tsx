@@ -21,7 +21,7 @@ import {
 import { formatElapsed } from '../../components/relativeTime.js';
 import { useNow } from '../../components/useNow.js';
 import { useBaton } from '../../store/index.js';
-import { TranscriptEntry } from '../chat/TranscriptEntry.js';
+import { TranscriptEntry } from '../transcript/TranscriptEntry.js';
 import { ConversationScope } from './conversationScope.js';
 
 type AttemptsItem = Extract<TranscriptItem, { kind: 'attempts' }>;

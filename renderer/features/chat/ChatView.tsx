@@ -4,13 +4,13 @@ import { useEffect } from 'react';
 import { Tip } from '../../components/Tip.js';
 import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
-import { Composer } from './Composer.js';
+import { Composer } from '../composer/Composer.js';
 import { ImportReviewNotice } from './ImportReviewDialog.js';
 import { ConversationHeader } from './ConversationHeader.js';
 import { SessionHeader } from './SessionHeader.js';
-import { OptionsBar } from './OptionsBar.js';
-import { Transcript } from './Transcript.js';
-import { isInstructionRefusal, RefusalActions } from './RefusalActions.js';
+import { OptionsBar } from '../composer/OptionsBar.js';
+import { Transcript } from '../transcript/Transcript.js';
+import { isInstructionRefusal, RefusalActions } from '../composer/RefusalActions.js';
 
 /** The main pane. */
 export function ChatView() {

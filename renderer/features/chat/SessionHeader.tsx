@@ -6,13 +6,13 @@
 import { recentFolders } from '../../persisted/recentFolders.js';
 import { useBaton } from '../../store/index.js';
 import { AgentPicker } from '../agents/AgentPicker.js';
-import { AgentCard } from './AgentCard.js';
-import { AgentSessions } from './AgentSessions.js';
-import { InstallAction, ManagedAgent } from './AgentInstall.js';
-import { DraftSessionOptions } from './SessionOptions.js';
+import { AgentCard } from '../agents/AgentCard.js';
+import { AgentSessions } from '../agents/AgentSessions.js';
+import { InstallAction, ManagedAgent } from '../agents/AgentInstall.js';
+import { DraftSessionOptions } from '../composer/SessionOptions.js';
 import { FolderField } from './FolderField.js';
 import { ProcessSharing } from './ProcessSharing.js';
-import { ToolsWaysOut } from './ToolsWaysOut.js';
+import { ToolsWaysOut } from '../composer/ToolsWaysOut.js';
 import { Tip } from '../../components/Tip.js';
 import { ScrollText, Wrench } from 'lucide-react';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';

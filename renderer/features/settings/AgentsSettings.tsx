@@ -7,8 +7,8 @@
 import { useEffect, useState } from 'react';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { useBaton } from '../../store/index.js';
-import { AgentCard } from '../chat/AgentCard.js';
-import { InstallAction, ManagedAgent } from '../chat/AgentInstall.js';
+import { AgentCard } from '../agents/AgentCard.js';
+import { InstallAction, ManagedAgent } from '../agents/AgentInstall.js';
 import { AgentProcessTable } from './AgentProcessTable.js';
 
 /** The catalog. */

@@ -12,7 +12,7 @@ import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { TickedFiles } from '../../components/TickedFiles.js';
 import { useBaton } from '../../store/index.js';
 import { AgentPicker } from '../agents/AgentPicker.js';
-import { FileDiff } from './FileDiff.js';
+import { FileDiff } from '../transcript/FileDiff.js';
 
 type PlannedFile = Result<'previewRewind'>['files'][number];
 

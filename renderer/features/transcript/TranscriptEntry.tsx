@@ -13,11 +13,11 @@ import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
 import { useScopedConversation } from '../attempts/conversationScope.js';
 import { ElicitationPrompt } from './ElicitationPrompt.js';
-import { LogInPrompt } from './LogInPrompt.js';
+import { LogInPrompt } from '../agents/LogInPrompt.js';
 import { SubagentCard } from './SubagentCard.js';
 import { TurnFiles } from './TurnFiles.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
-import { isInstructionRefusal, RefusalActions, type InstructionRefusal } from './RefusalActions.js';
+import { isInstructionRefusal, RefusalActions, type InstructionRefusal } from '../composer/RefusalActions.js';
 import { ToolContent } from './ToolContent.js';
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
