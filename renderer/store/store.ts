@@ -1,10 +1,11 @@
 /**
- * The renderer's one zustand store, made of slices: host (connection, log-ins, errors), agents (the list, the registry, cards, installs),
- * transcripts (the
- * open conversation), composer (what is being written, the queue), drafts (what the next message goes with), history (the list and its
- * actions), search, the Instructions and Toolbox dialogs, the settings page, the review of an imported conversation, going back (rewind,
- * branch), and asking several agents (attempts). Actions go through `api`;
- * components only select state and call actions.
+ * The renderer's one zustand store, made of slices: host (connection, errors), log-ins, an agent's
+ * own sessions, agents (the list, the registry, cards, installs), transcripts (the open
+ * conversation), composer (what is being written, the queue), drafts (what the next message goes
+ * with, its early session), history (the list and its actions), search, the Instructions and
+ * Toolbox dialogs, the settings page, the review of an imported conversation, going back (rewind,
+ * branch), and asking several agents (attempts). Actions go through `api`; components only select
+ * state and call actions.
  */
 import { create } from 'zustand';
 import type { Api } from '../api.js';
@@ -14,6 +15,8 @@ import { historySlice } from './slices/historySlice.js';
 import { importReviewSlice } from './slices/importReviewSlice.js';
 import { rewindSlice } from './slices/rewindSlice.js';
 import { hostSlice } from './slices/hostSlice.js';
+import { loginsSlice } from './slices/loginsSlice.js';
+import { agentSessionsSlice } from './slices/agentSessionsSlice.js';
 import { agentsSlice } from './slices/agentsSlice.js';
 import { attemptsSlice } from './slices/attemptsSlice.js';
 import { instructionsSlice } from './slices/instructionsSlice.js';
@@ -29,6 +32,8 @@ export { composerKey, type BatonState, type Selection } from './types.js';
 export function createBatonStore(api: Api) {
   return create<BatonState>()((...args) => ({
     ...hostSlice(api)(...args),
+    ...loginsSlice(api)(...args),
+    ...agentSessionsSlice(api)(...args),
     ...agentsSlice(api)(...args),
     ...attemptsSlice(api)(...args),
     ...transcriptsSlice(api)(...args),

@@ -9,7 +9,6 @@ import type { InjectorChoice } from '../../app/instructions/injectors.js';
 import type { Result } from '../../app/ipc/index.js';
 import type {
   AgentProcess,
-  AgentSession,
   ImportCandidate,
   ImportReview,
   InstructionPreview,
@@ -23,6 +22,8 @@ import type { ConnectionStatus } from '../transport/Transport.js';
 import type { BufferedTranscript } from './transcriptBuffer.js';
 import type { Attachment } from '../../app/prompt/attachments.js';
 import type { AgentsSlice } from './slices/agentsSlice.js';
+import type { AgentSessionsSlice } from './slices/agentSessionsSlice.js';
+import type { LoginsSlice } from './slices/loginsSlice.js';
 import type { AttemptsSlice } from './slices/attemptsSlice.js';
 
 /** What the main pane shows. */
@@ -62,35 +63,6 @@ export type HostSlice = {
   /** A short confirmation (logged in…), shown until dismissed or replaced. */
   info: string | null;
   start(): Promise<void>;
-  logIn(agentId: string, methodId: string): Promise<void>;
-  logOut(agentId: string): Promise<void>;
-  /** Whether log-in methods that run in a terminal can run on this host. */
-  terminalLogin: boolean;
-  /** The log-in terminal shown, if any: what it printed so far and, once ended, how. */
-  loginTerminal: {
-    terminalId: string;
-    agentId: string;
-    methodName: string;
-    output: string;
-    exit: { code: number | null; signal: string | null } | null;
-  } | null;
-  startLoginTerminal(agentId: string, methodId: string, methodName: string, size: { cols: number; rows: number }): Promise<void>;
-  sendLoginInput(data: string): void;
-  closeLoginTerminal(): Promise<void>;
-  /** The sessions an agent keeps itself, as last listed (for importing them). */
-  agentSessions: {
-    agentId: string;
-    cwd: string | undefined;
-    loading: boolean;
-    sessions: AgentSession[];
-    truncated: boolean;
-    error: string | null;
-    importing: string | null;
-  } | null;
-  listAgentSessions(agentId: string, cwd: string | undefined): Promise<void>;
-  closeAgentSessions(): void;
-  /** Imports one (or opens the conversation it was imported into before). */
-  importAgentSession(agentId: string, sessionId: string, cwd: string): Promise<void>;
   reload(): Promise<void>;
   showError(error: unknown): void;
   dismissError(): void;
@@ -450,6 +422,8 @@ export type SettingsSlice = {
 
 /** The whole renderer state. */
 export type BatonState = HostSlice &
+  LoginsSlice &
+  AgentSessionsSlice &
   AgentsSlice &
   AttemptsSlice &
   TranscriptsSlice &

@@ -1,4 +1,4 @@
-/** Connection state, host facts, log-ins, an agent's own sessions and the error banner; wires pushed events to the other slices. */
+/** Connection state, host facts and the error banner; wires pushed events to the other slices. */
 import type { PreferenceKey } from '../../../app/ipc/index.js';
 import { conversationInAddress, onAddressChange } from '../../persisted/address.js';
 import { adoptPreferences } from '../../persisted/preferences.js';
@@ -7,9 +7,6 @@ import type { PushEvent } from '../../../app/ipc/index.js';
 import { recentFolders } from '../../persisted/recentFolders.js';
 import { shownError, type HostSlice, type Slice } from '../types.js';
 import { CONNECTION_LOST_MESSAGE } from '../../transport/Transport.js';
-
-/** Characters of log-in terminal output kept (what the terminal shows is rebuilt from them). */
-const LOGIN_OUTPUT_KEPT = 256 * 1024;
 
 /** The host slice. */
 export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
@@ -27,24 +24,9 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       case 'transcript':
         get().receiveEnvelopes(event.payload.events);
         return;
-      case 'loginTerminal': {
-        const { terminalId, agentId, data, exit } = event.payload;
-        const shown = get().loginTerminal;
-        if (!shown || shown.terminalId !== terminalId) {
-          // Output can come before the answer that names the terminal: keep it for a moment.
-          const before = early.get(terminalId) ?? { output: '', exit: null };
-          early.set(terminalId, { output: (before.output + (data ?? '')).slice(-LOGIN_OUTPUT_KEPT), exit: exit ?? before.exit });
-          return;
-        }
-        const output = data ? (shown.output + data).slice(-LOGIN_OUTPUT_KEPT) : shown.output;
-        set({ loginTerminal: { ...shown, output, exit: exit ?? shown.exit } });
-        if (exit?.code === 0) {
-          const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
-          get().forgetCard(agentId);
-          set({ info: `Logged in to ${name}. Send your message again.` });
-        }
+      case 'loginTerminal':
+        get().receiveLoginTerminal(event.payload);
         return;
-      }
       case 'agentInstallProgress': {
         const { agentId, action, text } = event.payload;
         get().receiveInstallProgress(agentId, action, text);
@@ -53,9 +35,6 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
     }
   };
 
-  /** Log-in terminal output that came before the terminal was shown, by terminal. */
-  const early = new Map<string, { output: string; exit: { code: number | null; signal: string | null } | null }>();
-
   return {
     connection: 'connecting',
     homeDir: '',
@@ -63,94 +42,6 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
     version: '',
     error: null,
     info: null,
-    async logIn(agentId, methodId) {
-      set({ info: null, error: null });
-      try {
-        await api.call('authenticateAgent', { agentId, methodId });
-        const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
-        get().forgetCard(agentId);
-        set({ info: `Logged in to ${name}. Send your message again.` });
-      } catch (error) {
-        get().showError(error);
-      }
-    },
-    async logOut(agentId) {
-      set({ info: null, error: null });
-      try {
-        await api.call('logoutAgent', { agentId });
-        const name = get().agents.find((agent) => agent.agentId === agentId)?.displayName ?? agentId;
-        get().forgetCard(agentId);
-        set({ info: `Logged out of ${name}.` });
-      } catch (error) {
-        get().showError(error);
-      }
-    },
-    terminalLogin: false,
-    loginTerminal: null,
-    async startLoginTerminal(agentId, methodId, methodName, size) {
-      set({ info: null, error: null });
-      try {
-        // Shown at once, so output that comes before the answer has somewhere to go.
-        const { terminalId } = await api.call('startLoginTerminal', { agentId, methodId, ...size });
-        set((state) => ({
-          loginTerminal:
-            state.loginTerminal?.terminalId === terminalId
-              ? state.loginTerminal
-              : { terminalId, agentId, methodName, output: early.get(terminalId)?.output ?? '', exit: early.get(terminalId)?.exit ?? null },
-        }));
-        early.clear();
-      } catch (error) {
-        get().showError(error);
-      }
-    },
-    sendLoginInput(data) {
-      const shown = get().loginTerminal;
-      if (shown && !shown.exit) {
-        api.call('loginTerminalInput', { terminalId: shown.terminalId, data }).catch((error: unknown) => get().showError(error));
-      }
-    },
-    async closeLoginTerminal() {
-      const shown = get().loginTerminal;
-      set({ loginTerminal: null });
-      if (shown && !shown.exit) {
-        await api.call('closeLoginTerminal', { terminalId: shown.terminalId }).catch((error: unknown) => get().showError(error));
-      }
-    },
-    agentSessions: null,
-    async listAgentSessions(agentId, cwd) {
-      set({ agentSessions: { agentId, cwd, loading: true, sessions: [], truncated: false, error: null, importing: null } });
-      try {
-        const { sessions, truncated } = await api.call('listAgentSessions', { agentId, ...(cwd ? { cwd } : {}) });
-        set((state) =>
-          state.agentSessions?.agentId === agentId
-            ? { agentSessions: { ...state.agentSessions, loading: false, sessions, truncated } }
-            : {},
-        );
-      } catch (error) {
-        set((state) =>
-          state.agentSessions?.agentId === agentId
-            ? { agentSessions: { ...state.agentSessions, loading: false, error: shownError(error).message } }
-            : {},
-        );
-      }
-    },
-    closeAgentSessions() {
-      set({ agentSessions: null });
-    },
-    async importAgentSession(agentId, sessionId, cwd) {
-      set((state) => (state.agentSessions ? { agentSessions: { ...state.agentSessions, importing: sessionId, error: null } } : {}));
-      try {
-        const { conversation, alreadyImported } = await api.call('importAgentSession', { agentId, sessionId, cwd });
-        get().upsertSummary(conversation);
-        set({ agentSessions: null });
-        await get().select(conversation.conversationId);
-        set({ info: alreadyImported ? 'This session was imported before: here it is.' : null });
-      } catch (error) {
-        set((state) =>
-          state.agentSessions ? { agentSessions: { ...state.agentSessions, importing: null, error: shownError(error).message } } : {},
-        );
-      }
-    },
     dismissInfo() {
       set({ info: null });
     },
