@@ -8,7 +8,58 @@ import { ImportNotConfirmedError } from '../../../app/errors.js';
 import { agentChoices, choicesToApply } from '../../persisted/agentChoices.js';
 import { rememberFolder } from '../../persisted/recentFolders.js';
 import { putBack, unsentText } from '../composerText.js';
-import { composerKey, refusalSettings, type ComposerAttachment, type ComposerSlice, type SendOptions, type Slice } from '../types.js';
+import { type ComposerAttachment, composerKey, type RefusalChoice, refusalSettings, type SendOptions, type Slice } from '../types.js';
+
+/** What is being written: the message box per conversation (text, attachments), sending, the follow-up queue. */
+export type ComposerSlice = {
+  composer: Record<string, string>;
+  /** An unsent draft set aside when a message was put back in its box (see putBack), per composer. */
+  setAside: Record<string, string>;
+  /** Puts `text` in a box, setting an unsent draft there aside. */
+  putInBox(key: string, text: string): void;
+  /** Swaps the set-aside draft and the box (the box's text is set aside in turn, unless empty). */
+  swapSetAside(key: string): void;
+  /** What is attached to the message being written, per composer (sent with it, kept until it is committed). */
+  attachments: Record<string, ComposerAttachment[]>;
+  sending: boolean;
+  /** Grows each time focus should go to the message box (the box follows it). */
+  messageBoxFocus: number;
+  /** Asks for focus in the message box. */
+  focusMessageBox(): void;
+  setComposer(key: string, text: string): void;
+  addAttachment(key: string, attachment: ComposerAttachment): void;
+  removeAttachment(key: string, id: string): void;
+  /** Sends the box's message (this once without the person's instructions, or without the conversation's tools). */
+  send(options?: SendOptions): Promise<void>;
+  /** "Send without these tools this time": the box's message goes to an agent that uses no tools, without the conversation's toolbox. */
+  sendWithoutTools(): Promise<void>;
+  /**
+   * Hands the box's message to `deliver` (creating the conversation first for a new one) and takes
+   * it out of the box once delivered; throws what `deliver` threw, the message still in the box.
+   */
+  submitBox(deliver: (conversationId: string, text: string, attached: readonly ComposerAttachment[]) => Promise<void>): Promise<void>;
+  /**
+   * Resolves a refusal of the person's instructions met by sending (a switch refused before anything was recorded): the box's message goes
+   * again.
+   */
+  resolveSendRefusal(choice: RefusalChoice): Promise<void>;
+  /** Puts one of the person's earlier messages in the message box to edit and send again. */
+  editMessage(text: string): void;
+  /** A follow-up written while a turn runs, per conversation, with what was attached to it: sent when the turn ends. */
+  queued: Record<string, { text: string; attachments: ComposerAttachment[] }>;
+  /** Queues the message box's text for when the running turn ends. */
+  queue(): void;
+  /** Takes the queued follow-up back into the message box. */
+  unqueue(conversationId: string): void;
+  /** Sends the queued follow-up (the turn has ended). */
+  sendQueued(conversationId: string): Promise<void>;
+  /** Sends the queued follow-up into the running turn now (agents with steering); it stays queued when the turn has just ended. */
+  steerQueued(conversationId: string): Promise<void>;
+  /** Folders whose path starts with what was typed (completion of a folder field). */
+  completeFolder(typed: string): Promise<string[]>;
+  /** Files of a working folder matching what follows @ in the message box. */
+  findFiles(cwd: string, query: string): Promise<string[]>;
+};
 
 /** The composer slice. */
 export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {

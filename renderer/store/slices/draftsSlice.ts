@@ -6,7 +6,52 @@
  */
 import type { Params } from '../../../app/ipc/index.js';
 import { agentChoices, choicesToApply, rememberChoice } from '../../persisted/agentChoices.js';
-import type { DraftsSlice, Slice } from '../types.js';
+import type { Slice } from '../types.js';
+import type { InstructionText } from '../../../app/instructions/bundle.js';
+import type { InjectorChoice } from '../../../app/instructions/injectors.js';
+
+/** What the next message goes with: the new conversation being set up, the agent picked for a conversation's next turn, session options. */
+export type DraftsSlice = {
+  /** The new conversation being set up; `options` holds the session options chosen before its first message. */
+  draft: {
+    agentId: string;
+    cwd: string;
+    instructions?: InstructionText;
+    serverIds?: string[];
+    injectors?: InjectorChoice;
+    options?: Record<string, string>;
+  };
+  /** The agent the person picked for a conversation's next turn, when it is not the one that has it. */
+  nextAgent: Record<string, string>;
+  setDraftAgent(agentId: string): void;
+  /** Chooses a session option (model, mode…) for the new conversation, applied when its session starts; remembered for the agent. */
+  setDraftOption(optionId: string, value: string): void;
+  /** Picks the agent that handles the open conversation's next turn (the switch happens when the message is sent). */
+  setNextAgent(conversationId: string, agentId: string): void;
+  setDraftCwd(cwd: string): void;
+  /**
+   * Why the new conversation's folder cannot be worked in (checked with the host as it is typed); null: it can, or it is not checked yet.
+   */
+  draftFolderProblem: string | null;
+  /** Sets one of the open conversation's session options (model, mode…); remembered for its agent. */
+  setSessionOption(optionId: string, value: string): Promise<void>;
+  /** Options chosen for the agent picked for a conversation's next turn (applied when its session starts). */
+  nextOptions: Record<string, Record<string, string>>;
+  /** Chooses an option of the agent picked for the open conversation's next turn. */
+  setNextAgentOption(optionId: string, value: string): Promise<void>;
+  /**
+   * The agent session opened for the new conversation while its first message is written: for
+   * which settings (`key`) and under which reserved id (null: the host could not open one for them).
+   */
+  earlySession: { key: string; conversationId: string | null } | null;
+  /**
+   * Opens the new conversation's session ahead of Send when its agent and folder are set and its
+   * message box has text, closing one opened for other settings; closes it when the box is emptied.
+   */
+  prepareEarlySession(): Promise<void>;
+  /** The reserved id of the early session opened for exactly the draft as it is now (the others are closed). */
+  takeEarlySession(): Promise<string | undefined>;
+};
 
 /** How long typing in Working folder pauses before the path is checked. */
 const FOLDER_CHECK_MS = 150;

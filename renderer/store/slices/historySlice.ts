@@ -1,7 +1,29 @@
 /** The conversation list (paged, per view) and the history actions: rename, archive, delete with undo, restore, erase, export, import. */
-import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { saveFile } from '../../components/saveFile.js';
-import type { HistorySlice, Slice } from '../types.js';
+import type { HistoryView, Slice } from '../types.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+
+/** The conversation list and what can be done with its entries. */
+export type HistorySlice = {
+  view: HistoryView;
+  conversations: ConversationSummary[];
+  nextCursor: { updatedAt: string; conversationId: string } | null;
+  loadingMore: boolean;
+  /** The last deleted conversation, for a while, so it can be brought back. */
+  undo: { conversationId: string; title: string } | null;
+  setView(view: HistoryView): Promise<void>;
+  loadMore(): Promise<void>;
+  upsertSummary(summary: ConversationSummary): void;
+  removeSummary(conversationId: string): void;
+  rename(conversationId: string, title: string): Promise<void>;
+  setArchived(conversationId: string, archived: boolean): Promise<void>;
+  remove(conversationId: string): Promise<void>;
+  restore(conversationId: string): Promise<void>;
+  purge(conversationId: string): Promise<void>;
+  dismissUndo(): void;
+  exportConversation(conversationId: string, format: 'markdown' | 'jsonl'): Promise<void>;
+  importFile(file: File): Promise<void>;
+};
 
 const PAGE_SIZE = 200;
 /** How long "Undo" stays offered after a delete. */

@@ -5,8 +5,26 @@ import { adoptPreferences } from '../../persisted/preferences.js';
 import { startTheme } from '../../persisted/theme.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { recentFolders } from '../../persisted/recentFolders.js';
-import { shownError, type HostSlice, type Slice } from '../types.js';
+import { type ShownError, shownError, type Slice } from '../types.js';
 import { CONNECTION_LOST_MESSAGE } from '../../transport/Transport.js';
+import type { ConnectionStatus } from '../../transport/Transport.js';
+
+/** The connection, what the host said of itself at start, the error banner and the last confirmation. */
+export type HostSlice = {
+  connection: ConnectionStatus;
+  homeDir: string;
+  /** The data folder and Baton's version, as the host said at start (shown in Settings). */
+  dataDir: string;
+  version: string;
+  error: ShownError | null;
+  /** A short confirmation (logged in…), shown until dismissed or replaced. */
+  info: string | null;
+  start(): Promise<void>;
+  reload(): Promise<void>;
+  showError(error: unknown): void;
+  dismissError(): void;
+  dismissInfo(): void;
+};
 
 /** The host slice. */
 export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {

@@ -3,7 +3,19 @@
  * asked of the host when the conversation opens, and the person's confirmation, without which
  * nothing of it reaches an agent.
  */
-import type { ImportReviewSlice, Slice } from '../types.js';
+import type { Slice } from '../types.js';
+import type { ImportReview } from '../../../app/ipc/index.js';
+
+/** An imported conversation waiting for the person to confirm its folder and what it brings. */
+export type ImportReviewSlice = {
+  importReview: { conversationId: string; review: ImportReview; open: boolean; busy: boolean; problem: string | null } | null;
+  /** Asks the host whether the conversation waits for confirmation; `open` shows the dialog when it does. */
+  checkImport(conversationId: string, open?: boolean): Promise<void>;
+  openImportReview(): void;
+  closeImportReview(): void;
+  /** Resolves true once confirmed. */
+  confirmImport(): Promise<boolean>;
+};
 
 /** The import review slice. */
 export const importReviewSlice: Slice<ImportReviewSlice> = (api) => (set, get) => ({

@@ -3,9 +3,44 @@
  * conversation's draft), a preview of where each part lands with the selected agent, saving, and
  * the person's per-agent choices (delivery off, command-line channels accepted).
  */
+import type { CannotTake, Slice } from '../types.js';
 import type { InstructionText } from '../../../app/instructions/bundle.js';
+import type { AgentInstructionSettings } from '../../../app/instructions/delivery.js';
 import type { InjectorChoice } from '../../../app/instructions/injectors.js';
-import type { CannotTake, InstructionsSlice, Slice } from '../types.js';
+import type { InstructionPreview } from '../../../app/ipc/index.js';
+
+/** The Instructions dialog. */
+export type InstructionsSlice = {
+  /** The dialog while open: the texts as edited, where they would land with the pane's agent, a problem to show. */
+  instructionsDialog: {
+    person: InstructionText;
+    conversation: InstructionText;
+    /** The pane's agent's profile as edited (null: the saved one, not yet shown). */
+    profile: InstructionText | null;
+    /** The conversation's injectors as selected in the dialog. */
+    injectors: InjectorChoice;
+    preview: InstructionPreview | null;
+    problem: string | null;
+    saving: boolean;
+    /** Whether the folder was trusted before the person changed it in this dialog (undone on Cancel). */
+    trustBefore?: boolean;
+    /** Save is asking each agent whether it can take the instructions as written. */
+    checking?: boolean;
+    /** Found on Save: the agents that would refuse the instructions as chosen, each with its ways out (Save again saves anyway). */
+    cannotTake?: CannotTake[];
+  } | null;
+  openInstructions(): Promise<void>;
+  closeInstructions(): void;
+  editInstructions(part: 'person' | 'conversation' | 'profile', changes: Partial<InstructionText>): void;
+  /** Selects or deselects one injector, or turns them all off, in the dialog. */
+  editInjectors(changes: { select?: { name: string; selected: boolean }; off?: boolean }): void;
+  /** Trusts the pane's working folder's instructions as shown, or stops trusting them. */
+  setFolderTrust(trusted: boolean): Promise<void>;
+  /** Saves; first says which agents would refuse them (unless that was said already, or `anyway`). */
+  saveInstructions(anyway?: boolean): Promise<void>;
+  /** Changes the pane's agent's instruction settings, or another agent's (from the Save list). */
+  setAgentInstructionSettings(settings: Partial<AgentInstructionSettings>, agentId?: string): Promise<void>;
+};
 
 const EMPTY: InstructionText = { text: '', intent: 'append' };
 const NO_INJECTORS: InjectorChoice = { names: [], off: false };

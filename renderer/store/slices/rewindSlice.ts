@@ -4,7 +4,56 @@
  * the last turn that sends its message again, and dialog "Branch from here" (a new conversation
  * with the history before a message, the same or another agent).
  */
-import { refusalSettings, type RewindSlice, type Slice } from '../types.js';
+import { type RefusalChoice, refusalSettings, type Slice } from '../types.js';
+import type { Result } from '../../../app/ipc/index.js';
+
+/** Going back: rewinding to one of the person's messages (and undoing it), Retry, and branching from a message. */
+export type RewindSlice = {
+  /** Dialog "Rewind" while open: what the rewind would do (null while asked), the person's choices. */
+  rewindDialog: {
+    conversationId: string;
+    turnId: string;
+    preview: Result<'previewRewind'> | null;
+    /** Rewind the conversation only: the files stay as they are. */
+    keepFiles: boolean;
+    /** Files the person changed since the last checkpoint that they ticked to be overwritten. */
+    overwrite: string[];
+    busy: boolean;
+    problem: string | null;
+  } | null;
+  openRewind(turnId: string): Promise<void>;
+  closeRewind(): void;
+  setRewindChoice(changes: { keepFiles?: boolean; overwrite?: { path: string; on: boolean } }): void;
+  confirmRewind(): Promise<void>;
+  undoRewind(rewindId: string): Promise<void>;
+  /**
+   * Replaces the last reply: its turn is set aside (files kept) and the message is sent again (this once without the person's instructions,
+   * if asked).
+   */
+  retry(turnId: string, options?: { withoutInstructions?: boolean }): Promise<void>;
+  /** "Edit and resend": the last message with no file to put back goes straight back to the box; otherwise dialog "Rewind". */
+  editAndResend(turnId: string): Promise<void>;
+  /**
+   * Resolves a turn the agent refused for the person's instructions, from the refusal's buttons:
+   * send this message without them, stop sending them to that agent, or allow its command-line channel; then the message goes again.
+   */
+  resolveRefusal(turnId: string, choice: RefusalChoice): Promise<void>;
+  /** Dialog "Branch from here" while open. */
+  /** `ownCopy`: the branch works in a copy of the folder of its own (a git worktree, or a copy in Baton's data folder). */
+  branchDialog: {
+    conversationId: string;
+    turnId: string;
+    agentId: string;
+    restoreFiles: boolean;
+    ownCopy: boolean;
+    busy: boolean;
+    problem: string | null;
+  } | null;
+  openBranch(turnId: string): void;
+  closeBranch(): void;
+  setBranchChoice(changes: { agentId?: string; restoreFiles?: boolean; ownCopy?: boolean }): void;
+  confirmBranch(): Promise<void>;
+};
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

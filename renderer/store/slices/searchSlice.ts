@@ -1,5 +1,13 @@
 /** Full-text search over the history, run as the person types (the newest query wins). */
-import type { SearchSlice, Slice } from '../types.js';
+import type { Slice } from '../types.js';
+import type { SearchHit } from '../../../app/ipc/index.js';
+
+/** Full-text search over the history. */
+export type SearchSlice = {
+  search: { text: string; agentId: string; from: string; to: string; results: SearchHit[]; searching: boolean };
+  setSearch(changes: Partial<Pick<SearchSlice['search'], 'text' | 'agentId' | 'from' | 'to'>>): void;
+  clearSearch(): void;
+};
 
 const TYPING_PAUSE_MS = 150;
 

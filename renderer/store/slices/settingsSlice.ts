@@ -4,7 +4,53 @@
  * every conversation at once.
  */
 import { saveFile } from '../../components/saveFile.js';
-import type { SettingsSlice, Slice } from '../types.js';
+import type { SettingsSection, Slice } from '../types.js';
+import type { AlwaysDecision } from '../../../app/agents/alwaysDecisions.js';
+import type { InstructionText } from '../../../app/instructions/bundle.js';
+import type { AgentProcess, ProcessSharing, Result } from '../../../app/ipc/index.js';
+import type { CatalogServer, Toolbox } from '../../../app/toolbox/catalog.js';
+
+/** The settings page. */
+export type SettingsSlice = {
+  /** While the page shows: its section, the remembered "always" answers (null while asked), what revoking one left. */
+  settings: {
+    section: SettingsSection;
+    decisions: AlwaysDecision[] | null;
+    note: string | null;
+    /** The toolbox catalog (null while asked). */
+    servers: CatalogServer[] | null;
+    toolboxes: Toolbox[];
+    /** The person's own instructions (null while asked). */
+    person: InstructionText | null;
+  } | null;
+  openSettings(section?: SettingsSection): Promise<void>;
+  closeSettings(): void;
+  showSettingsSection(section: SettingsSection): void;
+  revokeDecision(id: string): Promise<void>;
+  /** Saves every conversation not in the trash as one Markdown file. */
+  exportAll(): Promise<void>;
+  /** The agent processes running, as last asked (null before), and the agents' process settings. */
+  processes: AgentProcess[] | null;
+  processSettings: { perConversation: string[]; cannotSeparate: Record<string, string> };
+  /** Asks the host which agent processes run now. */
+  loadProcesses(): Promise<void>;
+  /** Stops one agent process (its running turns stopped first); says so, then asks again which run. */
+  stopProcess(launchDigest: string, agentName: string): Promise<void>;
+  /** Which other conversations share each conversation's agent process, as last asked. */
+  processSharing: Record<string, ProcessSharing>;
+  /** Asks the host which conversations share this one's agent process. */
+  loadProcessSharing(conversationId: string): Promise<void>;
+  /** Sets an agent to one process per conversation (or back to one per working folder). */
+  setProcessPerConversation(agentId: string, on: boolean): Promise<void>;
+  /** What the data folder holds that grows with use (null before asked). */
+  dataFolderUsage: Result<'getDataFolderUsage'> | null;
+  loadDataFolderUsage(): Promise<void>;
+  /** Baton's log as last read (null before asked). */
+  logTail: Result<'readLog'> | null;
+  loadLog(): Promise<void>;
+  /** Turns checkpoints of working folders on or off, or sets the largest file they keep. */
+  setCheckpointSettings(changes: { off?: boolean; maxFileMegabytes?: number }): Promise<void>;
+};
 
 /** The settings slice. */
 export const settingsSlice: Slice<SettingsSlice> = (api) => (set, get) => ({

@@ -3,8 +3,56 @@
  * conversation's draft) may use, named toolbox sets, adding a server, importing from the configs
  * people already have, the local bridge, and the tools each server really offers.
  */
-import { serverInputSchema, type ServerInput } from '../../../app/toolbox/catalog.js';
-import type { Slice, ToolboxSlice } from '../types.js';
+import { serverInputSchema, type CatalogServer, type ServerInput, type Toolbox } from '../../../app/toolbox/catalog.js';
+import type { Slice } from '../types.js';
+import type { ImportCandidate } from '../../../app/ipc/index.js';
+
+/** The Toolbox dialog. */
+export type ToolboxSlice = {
+  toolboxDialog: {
+    /** What the checkboxes change: the pane's conversation (or new conversation), or the default toolbox (opened from Settings). */
+    scope: 'pane' | 'default';
+    servers: CatalogServer[];
+    toolboxes: Toolbox[];
+    /** The servers the pane's conversation (or draft) may use. */
+    selected: string[];
+    adding: boolean;
+    /** The server whose Edit form is open. */
+    editing?: string | null;
+    scan: { candidates: ImportCandidate[]; problems: Array<{ file: string; message: string }> } | null;
+    /** Tools this agent sees, per server (null while asked). */
+    tools: Array<{ name: string; transport: string; tools: string[]; error: string | null; calledByAgent: string[] }> | null;
+    /** Said for an agent that loads MCP tools on demand. */
+    toolsNote?: string | null;
+    problem: string | null;
+    busy: boolean;
+    /** A server about to be removed, with the conversations that use it (null while asked). */
+    removing?: { serverId: string; usedBy: Array<{ conversationId: string; title: string }> | null } | null;
+  } | null;
+  /** Opens dialog "Toolbox" for the pane's conversation (or new conversation), or from Settings for the default toolbox. */
+  openToolbox(scope?: 'pane' | 'default'): Promise<void>;
+  /** Asks which conversations use a server, before removing it. */
+  askRemoveServer(serverId: string): Promise<void>;
+  cancelRemoveServer(): void;
+  /** Removes a server from the toolbox (the open conversation lets it go first). */
+  removeServer(serverId: string): Promise<void>;
+  closeToolbox(): void;
+  toggleServer(serverId: string, on: boolean): Promise<void>;
+  applyToolbox(toolboxId: string): Promise<void>;
+  setAdding(adding: boolean): void;
+  /** Resolves true once saved. */
+  addServer(input: ServerInput): Promise<boolean>;
+  /** Opens (or, with null, closes) a server's Edit form. */
+  setEditing(serverId: string | null): void;
+  /** Saves an edited server; resolves true once saved. */
+  updateServer(serverId: string, input: ServerInput): Promise<boolean>;
+  scanImports(file?: string): Promise<void>;
+  importSelected(candidateIds: string[], inputs: Record<string, string>): Promise<void>;
+  setBridge(serverId: string, bridge: boolean): Promise<void>;
+  refreshTools(): Promise<void>;
+  /** Saves the checked servers as a named set; resolves true once saved. */
+  saveToolboxSet(name: string, isDefault: boolean): Promise<boolean>;
+};
 
 /** The toolbox slice. */
 export const toolboxSlice: Slice<ToolboxSlice> = (api) => (set, get) => {

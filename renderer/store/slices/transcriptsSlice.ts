@@ -9,10 +9,54 @@ import { writePreference } from '../../persisted/preferences.js';
 
 /** The preference that names the conversation open last. */
 export const LAST_CONVERSATION = 'baton.lastConversation';
-import type { Envelope } from '../../../app/events/index.js';
-import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.js';
-import type { Slice, TranscriptsSlice } from '../types.js';
+import type { Selection, Slice } from '../types.js';
+import type { ElicitationValue } from '../../../app/agents/elicitation.js';
+import type { Envelope } from '../../../app/events/index.js';
+import type { Result } from '../../../app/ipc/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import type { BufferedTranscript } from '../transcriptBuffer.js';
+
+/** The open conversation: its transcript (read in pages, pushed events applied per animation frame) and the answers to what it asks. */
+export type TranscriptsSlice = {
+  transcripts: Record<string, BufferedTranscript>;
+  /** How many turns of each conversation to read when it opens ("Show earlier" grows it). */
+  turnsShown: Record<string, number>;
+  selection: Selection;
+  /**
+   * The open conversation's summary, kept whatever list is shown: archiving or deleting it takes
+   * it out of the list, not off the screen, so the header, transcript and composer stay one thing.
+   */
+  openSummary: ConversationSummary | null;
+  /** A message to scroll to once the transcript shows (a search hit). */
+  focus: { conversationId: string; seq: number } | null;
+  /** On narrow windows, whether the conversation list is shown over the conversation. */
+  sidebarOpen: boolean;
+  setSidebarOpen(open: boolean): void;
+  newConversation(): void;
+  select(conversationId: string, focusSeq?: number): Promise<void>;
+  showEarlier(): Promise<void>;
+  /** Pushed transcript events, one commit's (applied with the others of their animation frame). */
+  receiveEnvelopes(envelopes: readonly Envelope[]): void;
+  /** A pushed summary (the newest of each conversation applied at the next animation frame). */
+  receiveSummary(summary: ConversationSummary): void;
+  /** A pushed erasure (a summary still waiting for its frame is dropped). */
+  receiveRemoval(conversationId: string): void;
+  cancel(): Promise<void>;
+  /** Answers a permission question of the open conversation, or of `conversationId` (an attempt's). */
+  answerPermission(requestId: string, optionId: string, conversationId?: string): Promise<void>;
+  /** Resolves true once the agent has the answer. */
+  answerElicitation(
+    requestId: string,
+    action: 'accept' | 'decline' | 'cancel',
+    content?: Record<string, ElicitationValue>,
+    conversationId?: string,
+  ): Promise<boolean>;
+  /** What changed in the working folder during a turn of the open conversation (or of `conversationId`), from its checkpoints. */
+  fetchTurnChanges(turnId: string, conversationId?: string): Promise<Result<'listTurnChanges'>>;
+  /** Reads a conversation shown beside the open one (an attempt's) and keeps it current. */
+  watchConversation(conversationId: string): Promise<void>;
+};
 
 /** Turns read when a conversation opens; "Show earlier" doubles it. */
 const TURNS_PER_PAGE = 50;
