@@ -39,12 +39,12 @@ export function eventFromRow(row: EventRow): TranscriptEvent | UnknownEvent {
 /** How many events of a whole conversation are summarized at a time. */
 const SUMMARY_RUN = 1024;
 
-/** Applies events to every projection; prepared once per connection. */
 /** A stored summary row's JSON, read through its schema (the one way a summary leaves the database). */
 export function summaryFromRow(json: string): ConversationSummary {
   return conversationSummarySchema.parse(JSON.parse(json));
 }
 
+/** Applies events to every projection; prepared once per connection. */
 export class Projector {
   private readonly statements;
   /** Summaries as committed; this store is the database's only writer (the data-folder lock). */
