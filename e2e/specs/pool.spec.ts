@@ -78,7 +78,12 @@ test('five Claude and two Codex conversations reply at once on one process per a
 
   // Each stops on its own: the others keep replying until their turn comes.
   for (const [index, { agent, title }] of conversations.entries()) {
-    await entry(page, title).click();
+    // The list reorders as the streaming conversations move up: a click can meet the row that just
+    // took this one's place, so it is made again until the pane shows this conversation.
+    await expect(async () => {
+      await entry(page, title).click();
+      await expect(page.getByRole('main', { name: title })).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(page.getByRole('timer', { name: `${agent} is working` })).toBeVisible();
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect(page.getByRole('timer', { name: `${agent} is working` })).toHaveCount(0, { timeout: 15_000 });
