@@ -37,66 +37,46 @@ export function OptionPickers({
         // What the agent says of the chosen value (a mode's own words): its description and tooltip.
         const saysId = current?.description ? `option-says-${option.id}` : undefined;
         // A long list (OpenCode's models) is searchable; a short one is a select showing what the agent says of each value.
-        if (option.options.length <= SEARCHABLE_AFTER && fitsChoicePicker(option.options)) {
-          return (
-            <div key={option.id} className="field">
-              <span aria-hidden="true">{option.name}</span>
-              <ChoicePicker
-                label={option.name}
-                entries={option.options.map((choice) => ({ ...choice, note: choice.selfApproving ? SELF_APPROVING_NOTE : undefined }))}
-                value={value}
-                onChange={(picked) => choose(option.id, picked)}
-                describedBy={saysId}
-                title={current?.description}
-              />
-              {saysId ? (
-                <span id={saysId} className="visually-hidden">
-                  {current?.description}
-                </span>
-              ) : null}
-              {selfApproving && (
-                <span className="hint self-approving" role="note">
-                  {`In ${current?.name ?? value}, ${SELF_APPROVING_NOTE}.`}
-                </span>
-              )}
-            </div>
-          );
-        }
-        if (option.options.length > SEARCHABLE_AFTER) {
-          return (
-            <div key={option.id} className="field">
-              <span aria-hidden="true">{option.name}</span>
-              <SearchablePicker
-                label={option.name}
-                entries={option.options}
-                value={value}
-                onChange={(picked) => choose(option.id, picked)}
-                describedBy={saysId}
-              />
-              {saysId ? (
-                <span id={saysId} className="visually-hidden">
-                  {current?.description}
-                </span>
-              ) : null}
-            </div>
-          );
-        }
+        const searchable = option.options.length > SEARCHABLE_AFTER;
+        const native = !searchable && !fitsChoicePicker(option.options);
+        const picker = searchable ? (
+          <SearchablePicker
+            label={option.name}
+            entries={option.options}
+            value={value}
+            onChange={(picked) => choose(option.id, picked)}
+            describedBy={saysId}
+          />
+        ) : native ? (
+          <select
+            aria-label={option.name}
+            aria-describedby={saysId}
+            title={current?.description}
+            value={value}
+            onChange={(event) => choose(option.id, event.target.value)}
+          >
+            {option.options.map((choice) => (
+              <option key={choice.value} value={choice.value} title={choice.description}>
+                {choice.selfApproving ? `${choice.name} (${SELF_APPROVING_NOTE})` : choice.name}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <ChoicePicker
+            label={option.name}
+            entries={option.options.map((choice) => ({ ...choice, note: choice.selfApproving ? SELF_APPROVING_NOTE : undefined }))}
+            value={value}
+            onChange={(picked) => choose(option.id, picked)}
+            describedBy={saysId}
+            title={current?.description}
+          />
+        );
+        // A native select is named by its label; the others carry their own name.
+        const Field = native ? 'label' : 'div';
         return (
-          <label key={option.id} className="field">
-            <span>{option.name}</span>
-            <select
-              aria-label={option.name}
-              aria-describedby={saysId}
-              title={current?.description}
-              value={value}
-              onChange={(event) => choose(option.id, event.target.value)}
-            >
-              {option.options.map((choice) => (
-                <option key={choice.value} value={choice.value} title={choice.description}>
-                  {choice.selfApproving ? `${choice.name} (${SELF_APPROVING_NOTE})` : choice.name}
-                </option>
-              ))}
-            </select>
+          <Field key={option.id} className="field">
+            <span aria-hidden={native ? undefined : 'true'}>{option.name}</span>
+            {picker}
             {saysId ? (
               <span id={saysId} className="visually-hidden">
                 {current?.description}
@@ -104,10 +84,10 @@ export function OptionPickers({
             ) : null}
             {selfApproving && (
               <span className="hint self-approving" role="note">
-                {`In ${option.options.find((choice) => choice.value === value)?.name ?? value}, ${SELF_APPROVING_NOTE}.`}
+                {`In ${current?.name ?? value}, ${SELF_APPROVING_NOTE}.`}
               </span>
             )}
-          </label>
+          </Field>
         );
       })}
     </div>
