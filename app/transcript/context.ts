@@ -98,56 +98,12 @@ export function emptyContext(conversationId: string): ConversationContext {
   };
 }
 
+/** The fields of a context, from its schema (a field added there is carried without a second list). */
+const CONTEXT_FIELDS = Object.keys(conversationContextSchema.shape) as Array<keyof ConversationContext>;
+
 /** The context fields of a larger state (a whole transcript). */
 export function contextOf(state: ConversationContext): ConversationContext {
-  const {
-    conversationId,
-    title,
-    agentId,
-    agentName,
-    cwd,
-    createdAt,
-    lifecycle,
-    session,
-    usage,
-    sessionOptions,
-    commands,
-    sessionTitle,
-    chosenOptions,
-    instructions,
-    toolbox,
-    injectors,
-    prompted,
-    setAside,
-    sessions,
-    chosenByAgent,
-    contextSizes,
-    lastTurnEndSeq,
-  } = state;
-  return {
-    conversationId,
-    title,
-    agentId,
-    agentName,
-    cwd,
-    createdAt,
-    lifecycle,
-    session,
-    usage,
-    sessionOptions,
-    commands,
-    sessionTitle,
-    chosenOptions,
-    instructions,
-    toolbox,
-    injectors,
-    prompted,
-    setAside,
-    sessions,
-    chosenByAgent,
-    contextSizes,
-    lastTurnEndSeq,
-  };
+  return Object.fromEntries(CONTEXT_FIELDS.map((field) => [field, state[field]])) as ConversationContext;
 }
 
 /**

@@ -55,7 +55,7 @@ export function ChoicePicker({
   );
 }
 
-/** Radix's Select takes no empty value: a list with one stays a native select. */
+/** Radix's Select takes no empty value: a list holding one stays a native select. */
 export function fitsChoicePicker(entries: readonly { value: string }[]): boolean {
   return entries.every((entry) => entry.value !== '');
 }

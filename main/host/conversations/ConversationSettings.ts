@@ -72,7 +72,7 @@ export class ConversationSettings {
     instructions?: InstructionText,
     serverIds?: readonly string[],
     injectors?: InjectorChoice,
-    /** The id reserved for it by an early session (see `EarlySessions`); a new one otherwise. */
+    /** The id an early session reserved for it (see `earlySession.ts`); a new one otherwise. */
     conversationId: string = newId(),
   ): ConversationSummary {
     return this.deps.committer.commit(conversationId, this.creation(agentId, cwd, title, instructions, serverIds, injectors), 0).summary;

@@ -37,27 +37,12 @@ export async function openLiveSession(
     initialized = held.agent.initialized;
   }
   const binding = resolveBinding({ ...request, initialized });
-  // The process started to read the answer is the session's own when its launch is the same.
-  if (held && held.agent.launchDigest === binding.launch.digest) {
-    const adopted = held;
-    return LiveSession.start({
-      adapter,
-      executable,
-      binding,
-      baseEnv,
-      owner: options.owner,
-      pool,
-      lease: adopted,
-      ...sessionFilesDir,
-      ...onDetach,
-      ...sharing,
-    }).catch(async (error: unknown) => {
-      await adopted.release();
-      throw error;
-    });
+  // The process started to read the answer is the session's own when its launch is the same; an
+  // agent that cannot run twice must not find it still held for another launch.
+  const adopted = held && held.agent.launchDigest === binding.launch.digest ? held : undefined;
+  if (!adopted) {
+    await held?.release();
   }
-  // An agent that cannot run twice must not find its first process still held for another launch.
-  await held?.release();
   return LiveSession.start({
     adapter,
     executable,
@@ -65,8 +50,12 @@ export async function openLiveSession(
     baseEnv,
     owner: options.owner,
     pool,
+    ...(adopted ? { lease: adopted } : {}),
     ...sessionFilesDir,
     ...onDetach,
     ...sharing,
+  }).catch(async (error: unknown) => {
+    await adopted?.release();
+    throw error;
   });
 }

@@ -17,23 +17,10 @@ import {
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { conversationContextSchema, type ConversationContext } from '../../../app/transcript/context.js';
 import { openDatabase, type OpenOptions } from './openDatabase.js';
-import { eventFromRow, Projector, rebuildProjections, summaryFromRow } from './projections.js';
+import { envelopeFromRow, eventFromRow, Projector, rebuildProjections, summaryFromRow, type EventRow } from './projections.js';
 import { listPage, searchMessages, type ListCursor, type ListQuery, type SearchHit, type SearchQuery } from './queries.js';
 
 export { DATABASE_FILE } from './openDatabase.js';
-
-type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
-
-function toEnvelope(row: EventRow): Envelope {
-  return {
-    conversationId: row.conversation_id,
-    seq: row.seq,
-    at: row.at,
-    v: row.v,
-    type: row.type,
-    payload: JSON.parse(row.payload) as unknown,
-  };
-}
 
 /** How long after an import its search index is built (a search before that builds it at once). */
 const SEARCH_INDEX_DELAY_MS = 2_000;
@@ -228,7 +215,7 @@ export class EventStore {
 
   /** The stored envelopes of a conversation, oldest first, exactly as written. */
   readEnvelopes(conversationId: string): Envelope[] {
-    return this.statements.events.all(conversationId).map(toEnvelope);
+    return this.statements.events.all(conversationId).map(envelopeFromRow);
   }
 
   /**
@@ -249,7 +236,7 @@ export class EventStore {
       firstSeq = Math.min(firstSeq, this.statements.turnHolding.get(conversationId, aroundSeq)?.start_seq ?? 1);
     }
     if (maxEvents === undefined) {
-      return { firstSeq, envelopes: this.statements.eventsFrom.all(conversationId, firstSeq).map(toEnvelope), nextSeq: null };
+      return { firstSeq, envelopes: this.statements.eventsFrom.all(conversationId, firstSeq).map(envelopeFromRow), nextSeq: null };
     }
     return { firstSeq, ...this.readPage(conversationId, firstSeq, maxEvents) };
   }
@@ -258,7 +245,7 @@ export class EventStore {
   readPage(conversationId: string, fromSeq: number, limit: number): { envelopes: Envelope[]; nextSeq: number | null } {
     const rows = this.statements.eventsPage.all(conversationId, fromSeq, limit + 1);
     const more = rows.length > limit;
-    const envelopes = (more ? rows.slice(0, limit) : rows).map(toEnvelope);
+    const envelopes = (more ? rows.slice(0, limit) : rows).map(envelopeFromRow);
     return { envelopes, nextSeq: more ? rows[limit]!.seq : null };
   }
 

@@ -7,7 +7,7 @@
  * rebuilt from the log.
  */
 import type Database from 'better-sqlite3';
-import { parseEnvelope, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
+import { parseEnvelope, type Envelope, type TranscriptEvent, type UnknownEvent } from '../../../app/events/index.js';
 import {
   conversationContextSchema,
   emptyContext,
@@ -20,11 +20,12 @@ import {
 } from '../../../app/transcript/index.js';
 import { conversationSummarySchema, summarizeAll, type ConversationSummary } from '../../../app/transcript/summary.js';
 
-type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
+/** An event as the `events` table holds it. */
+export type EventRow = { conversation_id: string; seq: number; at: string; v: number; type: string; payload: string };
 
-/** Reads a stored row back as an event (unknown and unreadable rows come back unknown). */
-export function eventFromRow(row: EventRow): TranscriptEvent | UnknownEvent {
-  const raw = {
+/** A stored row as an envelope, its payload parsed but not checked. */
+export function envelopeFromRow(row: EventRow): Envelope {
+  return {
     conversationId: row.conversation_id,
     seq: row.seq,
     at: row.at,
@@ -32,6 +33,11 @@ export function eventFromRow(row: EventRow): TranscriptEvent | UnknownEvent {
     type: row.type,
     payload: JSON.parse(row.payload) as unknown,
   };
+}
+
+/** Reads a stored row back as an event (unknown and unreadable rows come back unknown). */
+export function eventFromRow(row: EventRow): TranscriptEvent | UnknownEvent {
+  const raw = envelopeFromRow(row);
   const parsed = parseEnvelope(raw);
   return parsed.ok ? parsed.event : { ...raw, unknown: true };
 }

@@ -3,30 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { createBatonStore } from '../store.js';
 import { testApi } from '../testApi.js';
+import { testSummary } from '../testSummary.js';
 import { UNDO_MS } from './historySlice.js';
 
-/** A summary as the host sends it. */
-function summary(conversationId: string, updatedAt: string, overrides: Partial<ConversationSummary> = {}): ConversationSummary {
-  return {
-    conversationId,
-    title: conversationId,
-    agentId: 'claude',
-    agentName: 'Claude',
-    agents: [{ agentId: 'claude', agentName: 'Claude' }],
-    cwd: '/w',
-    createdAt: updatedAt,
-    updatedAt,
-    turnCount: 1,
-    lastSeq: 3,
-    preview: '',
-    running: false,
-    pendingPermissions: 0,
-    lastTurnFailed: false,
-    lifecycle: 'active',
-    deletedAt: null,
-    ...overrides,
-  };
-}
+/** A summary last active at `updatedAt`. */
+const summary = (conversationId: string, updatedAt: string, overrides: Partial<ConversationSummary> = {}): ConversationSummary =>
+  testSummary(conversationId, { createdAt: updatedAt, updatedAt, ...overrides });
 
 afterEach(() => {
   vi.useRealTimers();

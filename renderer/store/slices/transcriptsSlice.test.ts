@@ -4,6 +4,7 @@ import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { createBatonStore } from '../store.js';
 import { testApi } from '../testApi.js';
 import { emptyBuffered } from '../transcriptBuffer.js';
+import { testSummary } from '../testSummary.js';
 
 const envelope = (seq: number, type: string, payload: unknown): Envelope => ({
   conversationId: 'c',
@@ -57,24 +58,8 @@ describe('pushed events', () => {
 
   it('apply only the newest summary of a conversation in a frame, and none after it was erased', async () => {
     const store = openStore();
-    const summary = (title: string, conversationId = 'c'): ConversationSummary => ({
-      conversationId,
-      title,
-      agentId: 'a',
-      agentName: 'A',
-      agents: [{ agentId: 'a', agentName: 'A' }],
-      cwd: '/w',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      updatedAt: '2026-01-01T00:00:00.000Z',
-      turnCount: 0,
-      lastSeq: 1,
-      preview: '',
-      running: false,
-      pendingPermissions: 0,
-      lastTurnFailed: false,
-      lifecycle: 'active',
-      deletedAt: null,
-    });
+    const summary = (title: string, conversationId = 'c'): ConversationSummary =>
+      testSummary(conversationId, { title, agentId: 'a', agentName: 'A', agents: [{ agentId: 'a', agentName: 'A' }], turnCount: 0 });
     store.getState().receiveSummary(summary('gone', 'd'));
     store.getState().receiveRemoval('d');
     let listUpdates = 0;
