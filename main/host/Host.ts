@@ -176,7 +176,7 @@ export class Host {
     );
     this.instructions = new InstructionSettings(this.store, env, dataDir, secrets);
     this.importReview = new ImportReview(this.store, homeDir);
-    this.checkpoints = CheckpointStore.open(dataDir);
+    this.checkpoints = CheckpointStore.open(dataDir, { log });
     this.turnCheckpoints = new TurnCheckpoints(
       this.checkpoints,
       this.store,
@@ -209,6 +209,7 @@ export class Host {
       dataDir,
       launcher: this.launcher,
       pendingFolders,
+      watchFolder: (folder) => this.checkpoints.watch(folder),
     });
     this.turns = new Turns({
       ...common,

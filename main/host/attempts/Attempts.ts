@@ -851,7 +851,7 @@ export class Attempts {
     if (existsSync(root)) {
       throw new InvalidRequestError(`${attempt.agentName}'s copy cannot be made again: ${root} is in use.`);
     }
-    let manifest: Map<string, CheckpointEntry>;
+    let manifest: ReadonlyMap<string, CheckpointEntry>;
     try {
       manifest = checkpoints.manifest(final);
     } catch {

@@ -118,7 +118,11 @@ export class BranchCopies {
   }
 
   /** The files the copy starts with: before the message (its checkpoint), or the folder now. */
-  private async startingFiles(summary: ConversationSummary, turnId: string, fromBefore: boolean): Promise<Map<string, CheckpointEntry>> {
+  private async startingFiles(
+    summary: ConversationSummary,
+    turnId: string,
+    fromBefore: boolean,
+  ): Promise<ReadonlyMap<string, CheckpointEntry>> {
     const { checkpoints, store } = this.deps;
     if (fromBefore) {
       const before = checkpointsByTurn(store.readEvents(summary.conversationId).events).get(turnId)?.before?.checkpointId;

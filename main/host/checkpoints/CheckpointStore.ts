@@ -4,37 +4,38 @@
  * repositories work and a person's own `.git` is never written to (it is not even read).
  *
  * A checkpoint is a manifest (each file's path, content hash, size, mode, and the mtime and inode
- * it had) plus the contents, stored once per hash (deflated). Taking one is incremental: a file
- * whose size, mtime and inode match the folder's last checkpoint is not read again, and content
- * already stored is not stored again. `.gitignore` and `.ignore` files are honoured, dependency
- * folders (`node_modules` and the like) skipped, and files over the size limit are listed, not
- * kept. A file that cannot be read is listed with why; it never fails the checkpoint.
+ * it had) plus the contents, stored once per hash (deflated). A manifest is stored as its change
+ * from the folder's previous checkpoint, with a full one every {@link FULL_EVERY}; reading one
+ * gives the full list. Taking one is incremental: while the folder is watched ({@link watch}, for
+ * as long as a conversation's session in it is live) only the paths reported since the last
+ * checkpoint are looked at; otherwise (not watched, a watcher's loss, and every
+ * {@link VERIFY_EVERY} checkpoints, to verify the watcher) the whole folder is walked, each case
+ * counted in the log. Either way a file whose size, mtime and inode match is not read again, and
+ * content already stored is not stored again. `.gitignore` and `.ignore` files are honoured,
+ * dependency folders (`node_modules` and the like) skipped, and files over the size limit are
+ * listed, not kept. A file that cannot be read is listed with why; it never fails the checkpoint.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { readBytesAtMost } from '../files/boundedRead.js';
 import { createPrivateFile } from '../store/privateDataDir.js';
-import { walkFolder, type WalkedFile } from './walkFolder.js';
+import { FolderWatch, WATCHING_WORKS, type Known, type Taken } from './FolderWatch.js';
+import {
+  applyDelta,
+  decodeManifest,
+  deltaOf,
+  diffManifests,
+  encodeManifest,
+  namedEntries,
+  type FileChange,
+  type StoredManifest,
+} from './manifests.js';
+import { scanFolder, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 
-/** One file of a checkpoint. */
-export type CheckpointEntry = {
-  /** Path relative to the folder, with `/`. */
-  path: string;
-  /** sha256 of the content (of the link's target, for a symbolic link). */
-  hash: string;
-  size: number;
-  mode: number;
-  mtimeMs: number;
-  ino: number;
-  /** A symbolic link, kept as its target. */
-  link?: true;
-};
-
-/** A file a checkpoint does not hold, and why. */
-export type LeftOut = { path: string; reason: string };
+export type { CheckpointEntry, LeftOut } from './scanFolder.js';
+export { diffManifests, type FileChange } from './manifests.js';
 
 /** What taking a checkpoint made. */
 export type Checkpoint = {
@@ -49,10 +50,9 @@ export type Checkpoint = {
   /** Files read and hashed this time, and files taken from the last checkpoint unread. */
   read: number;
   reused: number;
+  /** Why the whole folder was walked, when it was (not only the paths a watcher reported). */
+  walked?: string;
 };
-
-/** How one file differs between two checkpoints. */
-export type FileChange = { path: string; change: 'added' | 'modified' | 'removed'; before?: CheckpointEntry; after?: CheckpointEntry };
 
 /** Options for {@link CheckpointStore.take}. */
 export type TakeOptions = {
@@ -64,25 +64,68 @@ export type TakeOptions = {
   signal?: AbortSignal;
 };
 
+/** Options of the store. */
+export type StoreOptions = {
+  /** Where the walks (and a watcher's misses) are counted. */
+  log?: (message: string) => void;
+  /** Watch folders at all (a benchmark's baseline turns it off). Default: where the system's events arrive in time. */
+  watch?: boolean;
+  /** The most changed paths a watch keeps between two checkpoints (past it: an overflow, and a walk). */
+  maxChangedPaths?: number;
+  /** Every this many checkpoints of a folder taken from a watcher's paths, one walks instead, to verify it. */
+  verifyEvery?: number;
+};
+
+/** How often checkpoints are taken by walking and by a watcher's paths, and why they walked. */
+export type CheckpointCounts = { watched: number; walked: number; reasons: Record<string, number>; missed: number };
+
 /** Where a checkpoint was taken: the folder as given, and its real path then (null for checkpoints of older builds). */
 export type CheckpointFolder = { folder: string; real: string | null };
 
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 50_000;
-/** Files read at once. */
-const READ_CONCURRENCY = 16;
 /** Stored this much, a checkpoint folds the write-ahead log into the database. */
 const WAL_FOLD_BYTES = 8 * 1024 * 1024;
+/** One manifest in this many is stored in full; the others as their change from the previous one. */
+export const FULL_EVERY = 32;
+/** Default of {@link StoreOptions.verifyEvery}. */
+export const VERIFY_EVERY = 50;
+/** Manifests read back and kept for the next reader. */
+const CACHED_MANIFESTS = 8;
+
+/** A folder's last checkpoint this run: the next one starts from it. */
+type Latest = { id: string; depth: number; entries: ReadonlyMap<string, CheckpointEntry>; tooLarge: LeftOut[]; failed: LeftOut[] };
+
+/** A stored checkpoint row's manifest. */
+type ManifestRow = { manifest: Buffer; base_id: string | null };
 
 /** The store of checkpoints in one data folder. */
 export class CheckpointStore {
   private readonly db: Database.Database;
   private readonly insertBlob: Database.Statement;
   private readonly hasBlob: Database.Statement;
+  private readonly readRow: Database.Statement;
+  private readonly readBlob: Database.Statement;
   /** The last checkpoint taken of each folder this run, kept so the next one need not read it back. */
-  private readonly latest = new Map<string, Map<string, CheckpointEntry>>();
+  private readonly latest = new Map<string, Latest>();
+  /** Manifests read back lately, by checkpoint (most recent last). */
+  private readonly cache = new Map<string, ReadonlyMap<string, CheckpointEntry>>();
+  /** Watched folders, with how many asked for each watch. */
+  private readonly watches = new Map<string, { watch: FolderWatch; users: number }>();
+  /** Per folder, the checkpoint being taken (the next waits for it). */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Per folder, checkpoints taken from a watcher's paths since the last walk. */
+  private readonly sinceWalk = new Map<string, number>();
+  private readonly tally: CheckpointCounts = { watched: 0, walked: 0, reasons: {}, missed: 0 };
+  private readonly log: (message: string) => void;
+  private readonly watching: boolean;
 
-  private constructor(file: string) {
+  private constructor(
+    file: string,
+    private readonly options: StoreOptions,
+  ) {
+    this.log = options.log ?? (() => undefined);
+    this.watching = options.watch ?? WATCHING_WORKS;
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -94,148 +137,197 @@ export class CheckpointStore {
       );
       CREATE INDEX IF NOT EXISTS checkpoints_by_folder ON checkpoints (folder, created_at);
     `);
-    // The folder's real path when the checkpoint was taken (added later: older rows have none).
+    // Added later, so older rows have none: the folder's real path when the checkpoint was taken,
+    // and the checkpoint whose manifest this one's is a change from (null: stored in full).
     const columns = this.db.prepare('PRAGMA table_info(checkpoints)').all() as Array<{ name: string }>;
     if (!columns.some((column) => column.name === 'real_folder')) {
       this.db.exec('ALTER TABLE checkpoints ADD COLUMN real_folder TEXT');
     }
+    if (!columns.some((column) => column.name === 'base_id')) {
+      this.db.exec('ALTER TABLE checkpoints ADD COLUMN base_id TEXT');
+      this.db.exec('ALTER TABLE checkpoints ADD COLUMN depth INTEGER NOT NULL DEFAULT 0');
+    }
     this.insertBlob = this.db.prepare('INSERT OR IGNORE INTO blobs (hash, size, data) VALUES (?, ?, ?)');
     this.hasBlob = this.db.prepare('SELECT 1 FROM blobs WHERE hash = ?');
+    this.readRow = this.db.prepare('SELECT manifest, base_id FROM checkpoints WHERE checkpoint_id = ?');
+    this.readBlob = this.db.prepare('SELECT data FROM blobs WHERE hash = ?');
   }
 
   /** Opens (or creates) the store in `<dataDir>/checkpoints.sqlite` (owner-only, as the data folder's files are). */
-  static open(dataDir: string): CheckpointStore {
+  static open(dataDir: string, options: StoreOptions = {}): CheckpointStore {
     const file = path.join(dataDir, 'checkpoints.sqlite');
     createPrivateFile(file);
-    return new CheckpointStore(file);
+    return new CheckpointStore(file, options);
   }
 
-  /** Takes a checkpoint of `folder` (an absolute path). */
-  async take(folder: string, options: TakeOptions = {}): Promise<Checkpoint> {
+  /**
+   * Watches `folder` until the returned function is called (by every caller that asked): its
+   * checkpoints then look only at what changed. Nothing happens where watching is off.
+   */
+  watch(folder: string): () => void {
+    if (!this.watching) {
+      return () => undefined;
+    }
+    let held = this.watches.get(folder);
+    if (!held) {
+      const watch = new FolderWatch(folder, this.options.maxChangedPaths);
+      held = { watch, users: 0 };
+      this.watches.set(folder, held);
+      watch.start().catch((error: unknown) => this.log(`could not watch ${folder}: ${String(error)}`));
+    }
+    const entry = held;
+    entry.users += 1;
+    let released = false;
+    return () => {
+      if (released) {
+        return;
+      }
+      released = true;
+      entry.users -= 1;
+      if (entry.users === 0 && this.watches.get(folder) === entry) {
+        this.watches.delete(folder);
+        entry.watch.close();
+      }
+    };
+  }
+
+  /** Takes a checkpoint of `folder` (an absolute path); checkpoints of one folder are taken one at a time. */
+  take(folder: string, options: TakeOptions = {}): Promise<Checkpoint> {
+    const previous = this.queues.get(folder) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.takeNow(folder, options));
+    this.queues.set(folder, next);
+    void next
+      .catch(() => undefined)
+      .then(() => {
+        if (this.queues.get(folder) === next) {
+          this.queues.delete(folder);
+        }
+      });
+    return next;
+  }
+
+  private async takeNow(folder: string, options: TakeOptions): Promise<Checkpoint> {
     const real = await realpath(folder);
-    const scanned = await this.scan(folder, options);
+    const taken = await this.watches.get(folder)?.watch.take();
+    const last = this.lastOf(folder);
+    const { scope, walked, verifying } = this.scopeFor(folder, taken, last);
+    const scanned = await scanFolder(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, true));
     options.signal?.throwIfAborted();
-    const { entries, stored } = scanned;
+    if (verifying && taken && 'since' in taken.known && last) {
+      this.countMisses(folder, last.entries, scanned.entries, taken.known.paths);
+    }
     const checkpointId = randomUUID();
-    const bytes = entries.reduce((sum, entry) => sum + entry.size, 0);
-    const manifest = deflateRawSync(Buffer.from(JSON.stringify(entries)), { level: 1 });
+    const bytes = scanned.entries.reduce((sum, entry) => sum + entry.size, 0);
+    const delta = last && last.depth + 1 < FULL_EVERY;
+    const stored: StoredManifest = delta ? deltaOf(last.entries, scanned.entries) : { full: scanned.entries };
     this.db.transaction(() => {
-      for (const blob of stored) {
+      for (const blob of scanned.stored) {
         this.insertBlob.run(blob.hash, blob.size, blob.data);
       }
       this.db
         .prepare(
-          'INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest, real_folder) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          `INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest, real_folder, base_id, depth)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(checkpointId, folder, new Date().toISOString(), entries.length, bytes, manifest, real);
+        .run(
+          checkpointId,
+          folder,
+          new Date().toISOString(),
+          scanned.entries.length,
+          bytes,
+          encodeManifest(stored),
+          real,
+          delta ? last.id : null,
+          delta ? last.depth + 1 : 0,
+        );
     })();
     // A checkpoint that stored much leaves a large write-ahead log: fold it into the database now,
     // so that the next (small, incremental) checkpoint does not pay for it.
-    if (stored.reduce((sum, blob) => sum + blob.data.length, 0) > WAL_FOLD_BYTES) {
+    if (scanned.stored.reduce((sum, blob) => sum + blob.data.length, 0) > WAL_FOLD_BYTES) {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     }
-    this.latest.set(folder, new Map(entries.map((entry) => [entry.path, entry])));
+    const entries = new Map(scanned.entries.map((entry) => [entry.path, entry]));
+    this.latest.set(folder, {
+      id: checkpointId,
+      depth: delta ? last.depth + 1 : 0,
+      entries,
+      tooLarge: scanned.tooLarge,
+      failed: scanned.failed,
+    });
+    this.remember(checkpointId, entries);
+    if (taken) {
+      this.watches.get(folder)?.watch.based(taken.token, checkpointId);
+    }
     return {
       checkpointId,
       folder,
-      files: entries.length,
+      files: scanned.entries.length,
       bytes,
       tooLarge: scanned.tooLarge,
       failed: scanned.failed,
       read: scanned.read,
       reused: scanned.reused,
+      ...(walked === undefined ? {} : { walked }),
     };
   }
 
   /** The folder's files as they are now (what a checkpoint would hold), without storing anything. */
   async look(folder: string, options: TakeOptions = {}): Promise<Map<string, CheckpointEntry>> {
-    const { entries } = await this.scan(folder, options, false);
-    return new Map(entries.map((entry) => [entry.path, entry]));
+    const known: Known | undefined = await this.watches.get(folder)?.watch.peek();
+    const last = this.latest.get(folder);
+    let scanned: Scanned;
+    if (known && 'since' in known && last?.id === known.since) {
+      const scope = { paths: known.paths, tooLarge: last.tooLarge, failed: last.failed };
+      scanned = await scanFolder(folder, last.entries, scope, this.scanOptions(options, false));
+    } else {
+      scanned = await scanFolder(folder, this.lastOf(folder)?.entries ?? new Map(), { walk: true }, this.scanOptions(options, false));
+    }
+    return new Map(scanned.entries.map((entry) => [entry.path, entry]));
   }
 
-  /**
-   * Walks and hashes the folder (reading only what changed since its last checkpoint); with `keep`, compresses the contents not stored yet.
-   */
-  private async scan(
-    folder: string,
-    options: TakeOptions,
-    keep = true,
-  ): Promise<{
-    entries: CheckpointEntry[];
-    stored: Array<{ hash: string; size: number; data: Buffer }>;
-    tooLarge: LeftOut[];
-    failed: LeftOut[];
-    read: number;
-    reused: number;
-  }> {
-    const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    const previous = this.latestManifest(folder);
-    const walked = await walkFolder(folder, options.maxFiles ?? DEFAULT_MAX_FILES, options.signal);
-    const entries: CheckpointEntry[] = [];
-    const tooLarge: LeftOut[] = [];
-    const failed: LeftOut[] = walked.failed.map((entry) => ({ ...entry }));
-    const toRead: WalkedFile[] = [];
-    let reused = 0;
-    for (const file of walked.files) {
-      const known = previous.get(file.path);
-      if (!file.link && file.size > maxFileBytes) {
-        tooLarge.push({ path: file.path, reason: `${file.size} bytes, over the limit of ${maxFileBytes}` });
-      } else if (
-        known &&
-        known.size === file.size &&
-        known.mtimeMs === file.mtimeMs &&
-        known.ino === file.ino &&
-        Boolean(known.link) === file.link
-      ) {
-        // Its content is stored: the last checkpoint, which holds it, keeps it from being removed.
-        entries.push({ ...known, mode: file.mode });
-        reused += 1;
+  /** How many checkpoints walked and how many looked only at a watcher's paths, this run. */
+  counts(): CheckpointCounts {
+    return { ...this.tally, reasons: { ...this.tally.reasons } };
+  }
+
+  /** A checkpoint's files, by path. Do not change the map: it may be shared with the next reader. */
+  manifest(checkpointId: string): ReadonlyMap<string, CheckpointEntry> {
+    const cached = this.cache.get(checkpointId);
+    if (cached) {
+      return cached;
+    }
+    // The chain of changes back to a full manifest (or one read lately).
+    const chain: StoredManifest[] = [];
+    let base: ReadonlyMap<string, CheckpointEntry> | undefined;
+    let id: string | null = checkpointId;
+    while (id !== null) {
+      const known = id === checkpointId ? undefined : this.cache.get(id);
+      if (known) {
+        base = known;
+        break;
+      }
+      const row = this.readRow.get(id) as ManifestRow | undefined;
+      if (!row) {
+        throw new Error(
+          id === checkpointId ? `No checkpoint ${checkpointId}.` : `Checkpoint ${checkpointId} is based on ${id}, which is gone.`,
+        );
+      }
+      chain.push(decodeManifest(row.manifest, row.base_id !== null));
+      id = row.base_id;
+    }
+    const manifest = new Map(base ?? []);
+    for (const stored of chain.reverse()) {
+      if ('full' in stored) {
+        manifest.clear();
+        for (const entry of stored.full) {
+          manifest.set(entry.path, entry);
+        }
       } else {
-        toRead.push(file);
+        applyDelta(manifest, stored);
       }
     }
-    const stored: Array<{ hash: string; size: number; data: Buffer }> = [];
-    for (let start = 0; start < toRead.length; start += READ_CONCURRENCY) {
-      options.signal?.throwIfAborted();
-      const batch = toRead.slice(start, start + READ_CONCURRENCY);
-      const results = await Promise.all(batch.map((file) => readEntry(folder, file, maxFileBytes)));
-      for (const [index, result] of results.entries()) {
-        const file = batch[index]!;
-        if ('tooLarge' in result) {
-          tooLarge.push({ path: file.path, reason: `over the limit of ${maxFileBytes} bytes` });
-          continue;
-        }
-        if ('reason' in result) {
-          failed.push({ path: file.path, reason: result.reason });
-          continue;
-        }
-        const hash = createHash('sha256').update(result.content).digest('hex');
-        entries.push({
-          path: file.path,
-          hash,
-          size: result.content.length,
-          mode: file.mode,
-          mtimeMs: file.mtimeMs,
-          ino: file.ino,
-          ...(file.link ? { link: true as const } : {}),
-        });
-        if (keep && !this.hasBlob.get(hash)) {
-          stored.push({ hash, size: result.content.length, data: deflateRawSync(result.content, { level: 1 }) });
-        }
-      }
-    }
-    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { entries, stored, tooLarge, failed, read: toRead.length, reused };
-  }
-
-  /** A checkpoint's files, by path. */
-  manifest(checkpointId: string): Map<string, CheckpointEntry> {
-    const row = this.db.prepare('SELECT manifest FROM checkpoints WHERE checkpoint_id = ?').get(checkpointId) as
-      { manifest: Buffer } | undefined;
-    if (!row) {
-      throw new Error(`No checkpoint ${checkpointId}.`);
-    }
-    return toMap(row.manifest);
+    this.remember(checkpointId, manifest);
+    return manifest;
   }
 
   /** Where a checkpoint was taken. */
@@ -255,7 +347,7 @@ export class CheckpointStore {
 
   /** The content stored for a hash. */
   content(hash: string): Buffer {
-    const row = this.db.prepare('SELECT data FROM blobs WHERE hash = ?').get(hash) as { data: Buffer } | undefined;
+    const row = this.readBlob.get(hash) as { data: Buffer } | undefined;
     if (!row) {
       throw new Error(`No content ${hash}.`);
     }
@@ -269,21 +361,38 @@ export class CheckpointStore {
     return pages * pageSize;
   }
 
-  /** Removes checkpoints, and the contents no checkpoint left uses. */
+  /**
+   * Removes checkpoints, and the contents no checkpoint left uses. A checkpoint kept whose
+   * manifest is a change from one removed is first stored in full.
+   */
   remove(checkpointIds: readonly string[]): void {
     if (checkpointIds.length === 0) {
       return;
     }
+    const removed = new Set(checkpointIds);
+    const dependents = (
+      this.db.prepare('SELECT checkpoint_id AS id, base_id AS base FROM checkpoints WHERE base_id IS NOT NULL').all() as Array<{
+        id: string;
+        base: string;
+      }>
+    ).filter((row) => removed.has(row.base) && !removed.has(row.id));
+    const rewritten = dependents.map((row) => ({ id: row.id, full: [...this.manifest(row.id).values()] }));
     // The last checkpoint of a folder may be among them: read it back from the database next time.
     this.latest.clear();
+    this.cache.clear();
     this.db.transaction(() => {
+      const full = this.db.prepare('UPDATE checkpoints SET manifest = ?, base_id = NULL, depth = 0 WHERE checkpoint_id = ?');
+      for (const row of rewritten) {
+        full.run(encodeManifest({ full: row.full }), row.id);
+      }
       const drop = this.db.prepare('DELETE FROM checkpoints WHERE checkpoint_id = ?');
       for (const id of checkpointIds) {
         drop.run(id);
       }
+      // A change names every entry it sets; the entries it keeps are named by the manifest it is based on.
       const used = new Set<string>();
-      for (const row of this.db.prepare('SELECT manifest FROM checkpoints').iterate() as Iterable<{ manifest: Buffer }>) {
-        for (const entry of toMap(row.manifest).values()) {
+      for (const row of this.db.prepare('SELECT manifest, base_id FROM checkpoints').iterate() as Iterable<ManifestRow>) {
+        for (const entry of namedEntries(decodeManifest(row.manifest, row.base_id !== null))) {
           used.add(entry.hash);
         }
       }
@@ -296,86 +405,102 @@ export class CheckpointStore {
     })();
   }
 
-  /** Closes the store. */
+  /** Stops watching and closes the store. */
   close(): void {
+    for (const held of this.watches.values()) {
+      held.watch.close();
+    }
+    this.watches.clear();
     this.db.close();
   }
 
-  /** The folder's last checkpoint's files (empty when it has none). */
-  private latestManifest(folder: string): Map<string, CheckpointEntry> {
+  /** How this checkpoint finds the files, counted (and a walk logged with why). */
+  private scopeFor(
+    folder: string,
+    taken: Taken | undefined,
+    last: Latest | undefined,
+  ): { scope: ScanScope; walked?: string; verifying?: boolean } {
+    let reason: string;
+    let verifying = false;
+    if (!last) {
+      reason = 'the folder has no checkpoint yet';
+    } else if (!taken) {
+      reason = this.watching ? 'the folder is not watched (no live session in it)' : 'folders are not watched on this system';
+    } else if ('unknown' in taken.known) {
+      reason = taken.known.unknown;
+    } else if (taken.known.since !== last.id) {
+      reason = 'the watcher counted from another checkpoint';
+    } else if ((this.sinceWalk.get(folder) ?? 0) + 1 >= (this.options.verifyEvery ?? VERIFY_EVERY)) {
+      reason = 'verifying the watcher';
+      verifying = true;
+    } else {
+      this.sinceWalk.set(folder, (this.sinceWalk.get(folder) ?? 0) + 1);
+      this.tally.watched += 1;
+      return { scope: { paths: taken.known.paths, tooLarge: last.tooLarge, failed: last.failed } };
+    }
+    this.sinceWalk.set(folder, 0);
+    this.tally.walked += 1;
+    this.tally.reasons[reason] = (this.tally.reasons[reason] ?? 0) + 1;
+    const { watched, walked } = this.tally;
+    this.log(`the checkpoint of ${folder} walks the whole folder: ${reason} (${walked} of ${walked + watched} walked so far)`);
+    return { scope: { walk: true }, walked: reason, verifying };
+  }
+
+  /** Logs the changes a verifying walk found that the watcher did not report. */
+  private countMisses(
+    folder: string,
+    before: ReadonlyMap<string, CheckpointEntry>,
+    after: readonly CheckpointEntry[],
+    reported: ReadonlySet<string>,
+  ): void {
+    const covered = (file: string): boolean => {
+      for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) {
+        if (reported.has(file.slice(0, slash))) {
+          return true;
+        }
+      }
+      return reported.has(file);
+    };
+    const missed = diffManifests(before, new Map(after.map((entry) => [entry.path, entry])))
+      .map((change) => change.path)
+      .filter((file) => !covered(file));
+    if (missed.length > 0) {
+      this.tally.missed += missed.length;
+      this.log(`the watcher of ${folder} missed ${missed.length} changed files (${missed.slice(0, 5).join(', ')}); the walk found them`);
+    }
+  }
+
+  private scanOptions(options: TakeOptions, keep: boolean): Parameters<typeof scanFolder>[3] {
+    return {
+      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
+      signal: options.signal,
+      keep,
+      isStored: (hash) => this.hasBlob.get(hash) !== undefined,
+    };
+  }
+
+  /** Keeps a manifest read (or made) for the next reader. */
+  private remember(checkpointId: string, manifest: ReadonlyMap<string, CheckpointEntry>): void {
+    this.cache.delete(checkpointId);
+    this.cache.set(checkpointId, manifest);
+    for (const oldest of this.cache.keys()) {
+      if (this.cache.size <= CACHED_MANIFESTS) {
+        break;
+      }
+      this.cache.delete(oldest);
+    }
+  }
+
+  /** The folder's last checkpoint (undefined when it has none). */
+  private lastOf(folder: string): Latest | undefined {
     const kept = this.latest.get(folder);
     if (kept) {
       return kept;
     }
     const row = this.db
-      .prepare('SELECT manifest FROM checkpoints WHERE folder = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
-      .get(folder) as { manifest: Buffer } | undefined;
-    return row ? toMap(row.manifest) : new Map();
+      .prepare('SELECT checkpoint_id AS id, depth FROM checkpoints WHERE folder = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
+      .get(folder) as { id: string; depth: number } | undefined;
+    return row ? { id: row.id, depth: row.depth, entries: this.manifest(row.id), tooLarge: [], failed: [] } : undefined;
   }
 }
-
-/** How the files of `after` differ from those of `before`, by path. */
-export function diffManifests(before: ReadonlyMap<string, CheckpointEntry>, after: ReadonlyMap<string, CheckpointEntry>): FileChange[] {
-  const changes: FileChange[] = [];
-  for (const [file, entry] of after) {
-    const was = before.get(file);
-    if (!was) {
-      changes.push({ path: file, change: 'added', after: entry });
-    } else if (was.hash !== entry.hash || Boolean(was.link) !== Boolean(entry.link)) {
-      changes.push({ path: file, change: 'modified', before: was, after: entry });
-    }
-  }
-  for (const [file, entry] of before) {
-    if (!after.has(file)) {
-      changes.push({ path: file, change: 'removed', before: entry });
-    }
-  }
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-function toMap(manifest: Buffer): Map<string, CheckpointEntry> {
-  const entries = JSON.parse(inflateRawSync(manifest).toString('utf8')) as CheckpointEntry[];
-  return new Map(entries.map((entry) => [entry.path, entry]));
-}
-
-/**
- * A file's content (a link's target), or why it cannot be read. The file must still be the one
- * the walk saw (same device and inode): one swapped meanwhile, or reached through a folder swapped
- * for a link, is not read. At most the size limit is read; a FIFO or device is never opened for long.
- */
-async function readEntry(
-  folder: string,
-  file: WalkedFile,
-  maxFileBytes: number,
-): Promise<{ content: Buffer } | { reason: string } | { tooLarge: true }> {
-  const absolute = path.join(folder, ...file.path.split('/'));
-  try {
-    if (file.link) {
-      const now = await lstat(absolute);
-      if (!now.isSymbolicLink() || now.dev !== file.dev || now.ino !== file.ino) {
-        return { reason: CHANGED };
-      }
-      return { content: Buffer.from(await readlink(absolute), 'utf8') };
-    }
-    const read = await readBytesAtMost(absolute, maxFileBytes, file);
-    switch (read.kind) {
-      case 'bytes':
-        // As the open file is now: a write after this is seen by the next checkpoint.
-        file.mtimeMs = read.stat.mtimeMs;
-        file.ino = read.stat.ino;
-        return { content: read.data };
-      case 'too-large':
-        return { tooLarge: true };
-      case 'not-a-file':
-        return { reason: 'not a regular file any more (replaced meanwhile); not read' };
-      case 'changed':
-        return { reason: CHANGED };
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { reason: code === 'ELOOP' ? CHANGED : (code ?? String(error)) };
-  }
-}
-
-/** Why a file was not read: it is not the file the walk saw. */
-const CHANGED = 'changed while Baton read it (replaced, or its folder replaced by a link); not read';

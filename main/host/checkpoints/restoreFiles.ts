@@ -12,8 +12,8 @@ import type { CheckpointEntry, LeftOut } from './CheckpointStore.js';
 /** One file to put back: as `entry` holds it, or removed (`entry` undefined). */
 export type Restore = { path: string; entry: CheckpointEntry | undefined };
 
-/** Files written at once. */
-const WRITE_CONCURRENCY = 16;
+/** Files written between two turns of the event loop. */
+const WRITE_BATCH = 32;
 
 /**
  * Puts each file back; returns the ones that could not be, with why. Removals go first, one at a
@@ -59,8 +59,10 @@ export async function restoreFiles(
       failed.push({ path: restore.path, reason: reasonOf(error) });
     }
   };
-  for (let start = 0; start < writes.length; start += WRITE_CONCURRENCY) {
-    await Promise.all(writes.slice(start, start + WRITE_CONCURRENCY).map(write));
+  for (let start = 0; start < writes.length; start += WRITE_BATCH) {
+    await Promise.all(writes.slice(start, start + WRITE_BATCH).map(write));
+    // The writes are synchronous calls: the host answers between batches.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

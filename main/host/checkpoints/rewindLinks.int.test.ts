@@ -5,7 +5,7 @@
  * (root would remove the link and hide the failure); the same with the link hidden from the
  * checkpoint by an ignore rule (root meets that one too); and the confined writes themselves.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
@@ -103,6 +103,29 @@ describe('confined writes', () => {
     await tree.writeFile('a/b/new.txt', 'inside', 0o600);
     expect(readFileSync(path.join(root, 'a', 'b', 'new.txt'), 'utf8')).toBe('inside');
     expect(readdirSync(outside)).toEqual(['keep.txt']);
+  });
+
+  it('write a file that is there in place, but never one with a second name (a hard link) or a link', async () => {
+    const root = tempDir('confined-in-place');
+    const outside = tempDir('confined-in-place-outside');
+    writeFileSync(path.join(root, 'plain.txt'), 'a longer first version\n');
+    const inode = statSync(path.join(root, 'plain.txt')).ino;
+    writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
+    linkSync(path.join(outside, 'secret.txt'), path.join(root, 'hard.txt'));
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'soft.txt'));
+    const tree = await ConfinedTree.open(root);
+    await tree.writeFile('plain.txt', 'short\n', 0o600);
+    // Written over in place (the same file, cut to its new length, with the mode asked for).
+    expect(readFileSync(path.join(root, 'plain.txt'), 'utf8')).toBe('short\n');
+    expect(statSync(path.join(root, 'plain.txt'))).toMatchObject({ ino: inode, size: 6 });
+    expect(statSync(path.join(root, 'plain.txt')).mode & 0o777).toBe(0o600);
+    // A hard link and a link are replaced by a file of the folder; what they led to is untouched.
+    await tree.writeFile('hard.txt', 'inside\n', 0o644);
+    await tree.writeFile('soft.txt', 'inside\n', 0o644);
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside\n');
+    expect(readFileSync(path.join(root, 'hard.txt'), 'utf8')).toBe('inside\n');
+    expect(lstatSync(path.join(root, 'soft.txt')).isSymbolicLink()).toBe(false);
+    expect(statSync(path.join(outside, 'secret.txt')).nlink).toBe(1);
   });
 
   it('refuse paths that leave the folder, and a folder that is not the one recorded', async () => {

@@ -15,9 +15,10 @@ import { Host, definedEnv } from '../Host.js';
 describe('checkpoints around turns', () => {
   let host: Host;
   let homeDir: string;
+  let dataDir: string;
 
   beforeEach(() => {
-    const dataDir = tempDir('turn-checkpoints');
+    dataDir = tempDir('turn-checkpoints');
     registerFakeAgent(dataDir);
     homeDir = tempDir('home');
     host = new Host({ dataDir, homeDir, env: definedEnv(process.env) });
@@ -66,6 +67,32 @@ describe('checkpoints around turns', () => {
     const after = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).turns[second.turnId]?.checkpoints
       ?.after;
     expect(after).toMatchObject({ changed: 0 });
+  });
+
+  it('between turns of a live session only what changed is looked at; a change made while the host was closed is in the next checkpoint', async () => {
+    const work = tempDir('work-restart');
+    writeFileSync(path.join(work, 'notes.md'), 'first\n');
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
+    host.turns.send(conversationId, 'hello');
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    // The session stays live: the next turn's checkpoints look only at the paths the watcher reported.
+    const second = host.turns.send(conversationId, `write:${path.join(work, 'notes.md')}`);
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    expect(host.checkpoints.counts().watched).toBeGreaterThanOrEqual(2);
+    expect((await changesOf(conversationId, second.turnId)).changes).toEqual([expect.objectContaining({ path: 'notes.md' })]);
+
+    await host.dispose();
+    writeFileSync(path.join(work, 'notes.md'), 'changed while Baton was closed\n');
+    host = new Host({ dataDir, homeDir, env: definedEnv(process.env) });
+    const third = host.turns.send(conversationId, 'hello again');
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    // Its first checkpoint walked: the folder had not been watched since the last one.
+    expect(Object.keys(host.checkpoints.counts().reasons)).toEqual([expect.stringMatching(/not watched/)]);
+    const { sinceLastTurn } = await changesOf(conversationId, third.turnId);
+    expect(sinceLastTurn).toEqual([expect.objectContaining({ path: 'notes.md', after: 'changed while Baton was closed\n' })]);
   });
 
   it('erasing a conversation for good removes its checkpoints', async () => {

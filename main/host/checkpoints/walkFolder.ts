@@ -19,7 +19,7 @@ export type WalkedFile = { path: string; size: number; mode: number; mtimeMs: nu
 type FolderId = { dev: number; ino: number };
 
 /** Folders never looked into: version control and installed dependencies. */
-const SKIPPED_FOLDERS = new Set([
+export const SKIPPED_FOLDERS = new Set([
   '.git',
   '.hg',
   '.svn',
@@ -36,11 +36,12 @@ const SKIPPED_FOLDERS = new Set([
   '.nuxt',
 ]);
 /** The ignore files honoured, in each folder. */
-const IGNORE_FILES = ['.gitignore', '.ignore'];
+export const IGNORE_FILES = ['.gitignore', '.ignore'];
 /** An ignore file larger than this is not read (it ignores nothing). */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-type Rules = { base: string; rules: Ignore };
+/** The rules of one folder's ignore files; `base` is that folder, relative to the walk's root. */
+export type Rules = { base: string; rules: Ignore };
 
 /** The folder holds more files than a checkpoint takes. */
 export class TooManyFiles extends Error {}
@@ -59,13 +60,16 @@ function stillFolder(absolute: string, expected: FolderId): boolean {
 }
 
 /**
- * Walks `root`; paths come back relative to it, with `/`. Throws {@link TooManyFiles} past
- * `maxFiles`, and the signal's reason once `signal` is aborted.
+ * Walks `root`, or only its folder `under` (relative, with `/`; the ignore files of the folders
+ * above it apply, and each of those must be a real folder, not a link); paths come back relative
+ * to `root`, with `/`. Throws {@link TooManyFiles} past `maxFiles`, and the signal's reason once
+ * `signal` is aborted. A folder `under` that is ignored, skipped or no longer a real folder gives nothing.
  */
 export async function walkFolder(
   root: string,
   maxFiles = Number.POSITIVE_INFINITY,
   signal?: AbortSignal,
+  under = '',
 ): Promise<{ files: WalkedFile[]; failed: Array<{ path: string; reason: string }> }> {
   const files: WalkedFile[] = [];
   const failed: Array<{ path: string; reason: string }> = [];
@@ -134,33 +138,96 @@ export async function walkFolder(
       await visit(folder.relative, rules, folder.id);
     }
   };
-  await visit('', [], { dev: rootStat.dev, ino: rootStat.ino });
+  if (under === '') {
+    await visit('', [], { dev: rootStat.dev, ino: rootStat.ino });
+  } else {
+    const start = rulesAbove(root, under);
+    if (start) {
+      await visit(under, start.rules, start.id);
+    }
+  }
   return { files, failed };
 }
 
-/** The rules of a folder's own ignore files, if it has any. */
-function ownRules(absolute: string, relative: string, names: readonly string[]): Rules | undefined {
+/**
+ * The rules that apply inside the folder `relative` (those of the folders above it and its own are
+ * read by the walk), and its identity; undefined when it, or a folder above it, is not a real
+ * folder now, or when it is skipped or ignored.
+ */
+export function rulesAbove(root: string, relative: string): { rules: Rules[]; id: FolderId } | undefined {
+  if (relative === '') {
+    const id = statFolder(root);
+    return id ? { rules: [], id } : undefined;
+  }
+  const parts = relative.split('/');
+  const rules: Rules[] = [];
+  let current = '';
+  for (const [index, name] of parts.entries()) {
+    const absolute = current === '' ? root : path.join(root, ...current.split('/'));
+    const own = ownRules(absolute, current, IGNORE_FILES);
+    if (own) {
+      rules.push(own);
+    }
+    current = current === '' ? name : `${current}/${name}`;
+    if (SKIPPED_FOLDERS.has(name) || ignored(rules, current, true)) {
+      return undefined;
+    }
+    const stat = statFolder(path.join(root, ...parts.slice(0, index + 1)));
+    if (!stat) {
+      return undefined;
+    }
+    if (index === parts.length - 1) {
+      return { rules, id: stat };
+    }
+  }
+  return undefined;
+}
+
+/** The rules that apply to the entries of the folder `relative` (its own ignore files' too); undefined as for {@link rulesAbove}. */
+export function rulesWithin(root: string, relative: string): Rules[] | undefined {
+  const above = rulesAbove(root, relative);
+  if (!above) {
+    return undefined;
+  }
+  const own = ownRules(relative === '' ? root : path.join(root, ...relative.split('/')), relative, IGNORE_FILES);
+  return own ? [...above.rules, own] : above.rules;
+}
+
+/** The identity of a real folder (not a link) at `absolute`, if it is one. */
+function statFolder(absolute: string): FolderId | undefined {
+  try {
+    const stat = lstatSync(absolute);
+    return stat.isDirectory() && !stat.isSymbolicLink() ? { dev: stat.dev, ino: stat.ino } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The rules of a folder's own ignore files (those among `names`), if it has any. */
+export function ownRules(absolute: string, relative: string, names: readonly string[]): Rules | undefined {
   const present = IGNORE_FILES.filter((name) => names.includes(name));
   if (present.length === 0) {
     return undefined;
   }
   const rules = ignore();
+  let found = false;
   for (const name of present) {
     try {
       // Never through a link, never a FIFO (a synchronous read of one would hold the host).
       const read = readTextAtMostSync(path.join(absolute, name), MAX_IGNORE_FILE_BYTES);
       if (read.kind === 'text') {
         rules.add(read.text);
+        found = true;
       }
     } catch {
-      // An unreadable ignore file ignores nothing.
+      // An unreadable (or absent) ignore file ignores nothing.
     }
   }
-  return { base: relative, rules };
+  return found ? { base: relative, rules } : undefined;
 }
 
 /** True when a rule of the file's folder or of one above it excludes it. */
-function ignored(rules: readonly Rules[], file: string, folder: boolean): boolean {
+export function ignored(rules: readonly Rules[], file: string, folder: boolean): boolean {
   return rules.some(({ base, rules: own }) => {
     const inside = base === '' ? file : file.slice(base.length + 1);
     return own.ignores(folder ? `${inside}/` : inside);

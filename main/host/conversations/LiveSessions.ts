@@ -48,6 +48,8 @@ export type LiveSessionsDeps = ConversationParts & {
   launcher?: LauncherGrants;
   /** Folders still being made (an attempt's copy): the agent may start meanwhile, its session opens once the folder is ready. */
   pendingFolders?: PendingFolders;
+  /** Watches a working folder for its checkpoints while a session in it is live; the returned function stops. */
+  watchFolder?: (folder: string) => () => void;
 };
 
 /** What the live sessions ask of Baton's MCP launcher (`toolbox/LaunchRegistry.ts`). */
@@ -385,15 +387,21 @@ export class LiveSessions {
     // The launcher answers this session's shielded servers from before `session/new` (the agent
     // starts them then) until the session ends.
     const revoke = launcher && adapter.exposesServerConfig ? launcher.grant(conversationId, request.mcpServers ?? []) : () => {};
+    // Its checkpoints look only at what changed while the session is live.
+    const unwatch = this.deps.watchFolder?.(request.cwd) ?? (() => undefined);
+    const detach = (): void => {
+      revoke();
+      unwatch();
+    };
     const sharing = this.sharingFor(conversationId, adapter, request.cwd);
     return openLiveSession(request, {
       pool,
       owner: this.owner(conversationId),
-      onDetach: revoke,
+      onDetach: detach,
       sharing,
       ...(dataDir ? { sessionFilesDir: dataDir } : {}),
     }).catch((error: unknown) => {
-      revoke();
+      detach();
       throw error;
     });
   }

@@ -7,13 +7,37 @@
  *      through a link) and `lstat`ed again;
  *   2. just before the rename that puts a file in place, each folder's device and inode are
  *      compared with what step 1 saw.
- * Temporary files are created with `O_EXCL | O_NOFOLLOW`, so a name planted where a temporary file
- * goes is never written through. The root itself must still be the real path it was recorded with.
+ * A new file is written to a temporary file created with `O_EXCL | O_NOFOLLOW` (a name planted
+ * where it goes is never written through) and renamed into place; a file that is there is
+ * written over in place once it is known to be a regular file with one name, reached through
+ * those folders. The root itself must still be the real path it was recorded with.
  * Used by rewind, undo and branch (`checkpoints/restoreFiles.ts`) and by agents' file writes.
+ *
+ * The calls are synchronous (a few microseconds each, against tens for a call through Node's
+ * thread pool, which made a rewind of 200 files take 150 ms); the methods stay asynchronous, so a
+ * caller can yield between files.
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, rename, rmdir, symlink, unlink } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 
 /** A folder as `lstat` saw it. */
@@ -26,6 +50,8 @@ export class OutsideTreeError extends Error {
 
 /** Flags of a temporary file: created here and now, never through a link. */
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+/** Flags of a file written over in place: one that is there, never through a link, never held by a FIFO. */
+const IN_PLACE_FLAGS = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** One working folder, opened for confined writes. */
 export class ConfinedTree {
@@ -39,16 +65,20 @@ export class ConfinedTree {
    * Opens the folder. Refused when it is a link, not a folder, or (with `recordedReal`) when its
    * real path is not the one recorded: a folder swapped for a link since then.
    */
-  static async open(root: string, recordedReal?: string): Promise<ConfinedTree> {
+  static open(root: string, recordedReal?: string): Promise<ConfinedTree> {
+    return settled(() => ConfinedTree.openNow(root, recordedReal));
+  }
+
+  private static openNow(root: string, recordedReal?: string): ConfinedTree {
     const absolute = path.resolve(root);
-    const stat = await lstat(absolute);
+    const stat = lstatSync(absolute);
     if (stat.isSymbolicLink() || !stat.isDirectory()) {
       throw new OutsideTreeError(
         `${absolute} is ${stat.isSymbolicLink() ? 'a link' : 'not a folder'}; Baton writes only into the folder itself`,
       );
     }
     if (recordedReal !== undefined) {
-      const real = await realpath(absolute);
+      const real = realpathSync(absolute);
       if (real !== recordedReal) {
         throw new OutsideTreeError(`${absolute} is now ${real}, not the folder ${recordedReal} that was recorded`);
       }
@@ -69,92 +99,156 @@ export class ConfinedTree {
    * Writes a file (through a temporary file renamed over the target), with `mode` and, where the
    * writer may give a file away, `owner`; missing folders are made.
    */
-  async writeFile(relative: string, data: Buffer | string, mode: number, owner?: { uid: number; gid: number }): Promise<void> {
+  writeFile(relative: string, data: Buffer | string, mode: number, owner?: { uid: number; gid: number }): Promise<void> {
+    return settled(() => this.writeFileNow(relative, data, mode, owner));
+  }
+
+  private writeFileNow(relative: string, data: Buffer | string, mode: number, owner?: { uid: number; gid: number }): void {
     const target = this.resolve(relative);
-    const chain = await this.folders(relative, true);
+    const chain = this.folders(relative, true);
+    const existing = this.openInPlace(target, chain);
+    if (existing !== undefined) {
+      try {
+        // Over the blocks it has, then cut to length: cheaper for the file system than emptying it first.
+        const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+        let written = 0;
+        while (written < bytes.length) {
+          written += writeSync(existing, bytes, written, bytes.length - written, written);
+        }
+        ftruncateSync(existing, bytes.length);
+        fchmodSync(existing, mode & 0o7777);
+      } finally {
+        closeSync(existing);
+      }
+      return;
+    }
     const temporary = this.temporaryBeside(target);
-    const handle = await open(temporary, CREATE_FLAGS, 0o600);
+    const fd = openSync(temporary, CREATE_FLAGS, 0o600);
     try {
       try {
-        await handle.writeFile(data);
+        writeFileSync(fd, data);
         if (owner) {
           // Only root may give a file away; for anyone else the owner is already the writer.
-          await handle.chown(owner.uid, owner.gid).catch(() => undefined);
+          try {
+            fchownSync(fd, owner.uid, owner.gid);
+          } catch {
+            // Kept as the writer's.
+          }
         }
-        await handle.chmod(mode & 0o7777);
+        fchmodSync(fd, mode & 0o7777);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
-      await this.unchanged(chain);
-      await rename(temporary, target);
+      this.unchanged(chain);
+      renameSync(temporary, target);
     } catch (error) {
-      await unlink(temporary).catch(() => undefined);
+      removeQuietly(temporary);
+      throw error;
+    }
+  }
+
+  /**
+   * The file at `target` opened for writing over in place (a new file costs the file system far
+   * more than rewriting one: measured 0.3 to 0.8 ms against 0.1), when it is safe to: a regular
+   * file with no other name (a hard link could lead outside), never through a link, and, checked
+   * after the open, reached through the folders seen and still the file at that path. Otherwise
+   * undefined, and the file is written beside and renamed over it.
+   */
+  private openInPlace(target: string, chain: readonly Seen[]): number | undefined {
+    let fd: number;
+    try {
+      fd = openSync(target, IN_PLACE_FLAGS);
+    } catch {
+      return undefined;
+    }
+    try {
+      const opened = fstatSync(fd);
+      if (!opened.isFile() || opened.nlink !== 1) {
+        closeSync(fd);
+        return undefined;
+      }
+      this.unchanged(chain);
+      const there = lstatSync(target);
+      if (there.dev !== opened.dev || there.ino !== opened.ino) {
+        closeSync(fd);
+        return undefined;
+      }
+      return fd;
+    } catch (error) {
+      closeSync(fd);
       throw error;
     }
   }
 
   /** Puts a symbolic link with `linkTarget` in place (the link is stored as written, never followed). */
-  async writeLink(relative: string, linkTarget: string): Promise<void> {
+  writeLink(relative: string, linkTarget: string): Promise<void> {
+    return settled(() => this.writeLinkNow(relative, linkTarget));
+  }
+
+  private writeLinkNow(relative: string, linkTarget: string): void {
     const target = this.resolve(relative);
-    const chain = await this.folders(relative, true);
+    const chain = this.folders(relative, true);
     const temporary = this.temporaryBeside(target);
-    await symlink(linkTarget, temporary);
+    symlinkSync(linkTarget, temporary);
     try {
-      await this.unchanged(chain);
-      await rename(temporary, target);
+      this.unchanged(chain);
+      renameSync(temporary, target);
     } catch (error) {
-      await unlink(temporary).catch(() => undefined);
+      removeQuietly(temporary);
       throw error;
     }
   }
 
   /** Removes a file or link (a missing one is fine), then the folders that removal left empty. */
-  async remove(relative: string): Promise<void> {
+  remove(relative: string): Promise<void> {
+    return settled(() => this.removeNow(relative));
+  }
+
+  private removeNow(relative: string): void {
     const target = this.resolve(relative);
-    const chain = await this.folders(relative, false);
+    const chain = this.folders(relative, false);
     if (chain === undefined) {
       // A folder above it is missing: so is the file.
       return;
     }
-    await this.unchanged(chain);
-    await unlink(target).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') {
+    this.unchanged(chain);
+    try {
+      unlinkSync(target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
         throw error;
       }
-    });
-    await this.pruneEmpty(chain.slice(1));
+    }
+    this.pruneEmpty(chain.slice(1));
   }
 
   /**
    * Each folder from the root down to the one holding `relative`, as `lstat` saw it; a link or a
    * non-folder is refused. Missing folders are made with `create`; without it, undefined.
    */
-  private async folders(relative: string, create: true): Promise<Seen[]>;
-  private async folders(relative: string, create: false): Promise<Seen[] | undefined>;
-  private async folders(relative: string, create: boolean): Promise<Seen[] | undefined> {
+  private folders(relative: string, create: true): Seen[];
+  private folders(relative: string, create: false): Seen[] | undefined;
+  private folders(relative: string, create: boolean): Seen[] | undefined {
     const chain: Seen[] = [this.rootSeen];
-    await this.unchanged(chain);
+    this.unchanged(chain);
     const parts = relative.split('/').slice(0, -1);
     let current = this.root;
     for (const part of parts) {
       current = path.join(current, part);
-      let stat = await lstat(current).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') {
-          return undefined;
-        }
-        throw error;
-      });
+      let stat = lstatOrMissing(current);
       if (!stat) {
         if (!create) {
           return undefined;
         }
         // One level at a time: `mkdir` does not follow a link in its last component.
-        await mkdir(current).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EEXIST') {
+        try {
+          mkdirSync(current);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
             throw error;
           }
-        });
-        stat = await lstat(current);
+        }
+        stat = lstatSync(current);
       }
       if (stat.isSymbolicLink()) {
         throw new OutsideTreeError(`${path.relative(this.root, current)} is a link; Baton does not write through it`);
@@ -168,9 +262,14 @@ export class ConfinedTree {
   }
 
   /** Refuses when any folder of the chain is no longer the one seen (swapped, or replaced by a link). */
-  private async unchanged(chain: readonly Seen[]): Promise<void> {
+  private unchanged(chain: readonly Seen[]): void {
     for (const seen of chain) {
-      const now = await lstat(seen.path).catch(() => undefined);
+      let now: Stats | undefined;
+      try {
+        now = lstatSync(seen.path);
+      } catch {
+        now = undefined;
+      }
       if (!now || now.isSymbolicLink() || !now.isDirectory() || now.dev !== seen.dev || now.ino !== seen.ino) {
         throw new OutsideTreeError(
           `${seen.path === this.root ? this.root : path.relative(this.root, seen.path)} changed while Baton was writing (a folder was moved or replaced by a link)`,
@@ -180,14 +279,14 @@ export class ConfinedTree {
   }
 
   /** Removes the chain's folders, deepest first, while they are empty and still the ones seen. */
-  private async pruneEmpty(below: readonly Seen[]): Promise<void> {
+  private pruneEmpty(below: readonly Seen[]): void {
     for (const seen of [...below].reverse()) {
       try {
-        await this.unchanged([seen]);
-        if ((await readdir(seen.path)).length > 0) {
+        this.unchanged([seen]);
+        if (readdirSync(seen.path).length > 0) {
           return;
         }
-        await rmdir(seen.path);
+        rmdirSync(seen.path);
       } catch {
         return;
       }
@@ -196,5 +295,35 @@ export class ConfinedTree {
 
   private temporaryBeside(target: string): string {
     return path.join(path.dirname(target), `.${path.basename(target)}.baton-${randomBytes(4).toString('hex')}`);
+  }
+}
+
+/** The `lstat` of a path, or undefined when nothing is there. */
+function lstatOrMissing(absolute: string): Stats | undefined {
+  try {
+    return lstatSync(absolute);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** Removes a temporary file left by a failed write, if it is there. */
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already.
+  }
+}
+
+/** The outcome of synchronous work as a promise: resolved with its value, or rejected with what it threw. */
+function settled<T>(work: () => T): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }

@@ -1,0 +1,275 @@
+/**
+ * What a checkpoint of a working folder holds, found in one of two ways: by walking the whole
+ * folder, or, when a watcher says which paths changed since the folder's last checkpoint, by
+ * looking only at those (a changed folder is walked; a path gone takes everything under it with
+ * it). Either way a file whose size, mtime and inode match the last checkpoint is not read again,
+ * and one read is hashed; contents not stored yet are compressed for the store. Links are never
+ * followed, and a file is read only while it is still the one that was looked at.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, readlink } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { readBytesAtMost, readBytesAtMostSync } from '../files/boundedRead.js';
+import { ignored, rulesWithin, SKIPPED_FOLDERS, TooManyFiles, walkFolder, type Rules, type WalkedFile } from './walkFolder.js';
+
+/** One file of a checkpoint. */
+export type CheckpointEntry = {
+  /** Path relative to the folder, with `/`. */
+  path: string;
+  /** sha256 of the content (of the link's target, for a symbolic link). */
+  hash: string;
+  size: number;
+  mode: number;
+  mtimeMs: number;
+  ino: number;
+  /** A symbolic link, kept as its target. */
+  link?: true;
+};
+
+/** A file a checkpoint does not hold, and why. */
+export type LeftOut = { path: string; reason: string };
+
+/** Content read for the first time, compressed for the store. */
+export type NewContent = { hash: string; size: number; data: Buffer };
+
+/** What a scan found. */
+export type Scanned = {
+  /** Every file, by path, sorted. */
+  entries: CheckpointEntry[];
+  stored: NewContent[];
+  tooLarge: LeftOut[];
+  failed: LeftOut[];
+  /** Files read and hashed, and files taken from the last checkpoint unread. */
+  read: number;
+  reused: number;
+};
+
+/**
+ * How a scan finds the files: the whole folder, or only the paths that changed since `previous`
+ * (with what that checkpoint left out: still left out unless looked at again).
+ */
+export type ScanScope = { walk: true } | { paths: ReadonlySet<string>; tooLarge: readonly LeftOut[]; failed: readonly LeftOut[] };
+
+/** Options of a scan. */
+export type ScanOptions = {
+  maxFileBytes: number;
+  maxFiles: number;
+  signal?: AbortSignal | undefined;
+  /** Compress the contents not stored yet (a checkpoint), or only hash (a look). */
+  keep: boolean;
+  /** True when content of this hash is stored already. */
+  isStored: (hash: string) => boolean;
+};
+
+/** Files read at once. */
+const READ_CONCURRENCY = 16;
+/** Files up to this size are read synchronously (the scan yields between batches). */
+const SYNC_READ_BYTES = 256 * 1024;
+
+/** Finds the folder's files as they are now; `previous` is the folder's last checkpoint. */
+export async function scanFolder(
+  folder: string,
+  previous: ReadonlyMap<string, CheckpointEntry>,
+  scope: ScanScope,
+  options: ScanOptions,
+): Promise<Scanned> {
+  const { maxFileBytes } = options;
+  const found = 'walk' in scope ? await walkAll(folder, options) : await lookAt(folder, previous, scope, options);
+  const entries: CheckpointEntry[] = found.kept;
+  const tooLarge: LeftOut[] = [...found.tooLarge];
+  const failed: LeftOut[] = [...found.failed];
+  const toRead: WalkedFile[] = [];
+  let reused = 0;
+  for (const file of found.files) {
+    const known = previous.get(file.path);
+    if (!file.link && file.size > maxFileBytes) {
+      tooLarge.push({ path: file.path, reason: `${file.size} bytes, over the limit of ${maxFileBytes}` });
+    } else if (
+      known &&
+      known.size === file.size &&
+      known.mtimeMs === file.mtimeMs &&
+      known.ino === file.ino &&
+      Boolean(known.link) === file.link
+    ) {
+      // Its content is stored: the last checkpoint, which holds it, keeps it from being removed.
+      entries.push({ ...known, mode: file.mode });
+      reused += 1;
+    } else {
+      toRead.push(file);
+    }
+  }
+  const stored: NewContent[] = [];
+  const storing = new Set<string>();
+  for (let start = 0; start < toRead.length; start += READ_CONCURRENCY) {
+    options.signal?.throwIfAborted();
+    const batch = toRead.slice(start, start + READ_CONCURRENCY);
+    const results = await Promise.all(batch.map((file) => readEntry(folder, file, maxFileBytes)));
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const [index, result] of results.entries()) {
+      const file = batch[index]!;
+      if ('tooLarge' in result) {
+        tooLarge.push({ path: file.path, reason: `over the limit of ${maxFileBytes} bytes` });
+        continue;
+      }
+      if ('reason' in result) {
+        failed.push({ path: file.path, reason: result.reason });
+        continue;
+      }
+      const hash = createHash('sha256').update(result.content).digest('hex');
+      entries.push({
+        path: file.path,
+        hash,
+        size: result.content.length,
+        mode: file.mode,
+        mtimeMs: file.mtimeMs,
+        ino: file.ino,
+        ...(file.link ? { link: true as const } : {}),
+      });
+      if (options.keep && !storing.has(hash) && !options.isStored(hash)) {
+        storing.add(hash);
+        stored.push({ hash, size: result.content.length, data: deflateRawSync(result.content, { level: 1 }) });
+      }
+    }
+  }
+  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { entries, stored, tooLarge: sortByPath(tooLarge), failed: sortByPath(failed), read: toRead.length, reused };
+}
+
+/** Files to look at, entries kept from the last checkpoint as they are, and what could not be looked at. */
+type Found = { files: WalkedFile[]; kept: CheckpointEntry[]; tooLarge: LeftOut[]; failed: LeftOut[] };
+
+async function walkAll(folder: string, options: ScanOptions): Promise<Found> {
+  const walked = await walkFolder(folder, options.maxFiles, options.signal);
+  return { files: walked.files, kept: [], tooLarge: [], failed: walked.failed };
+}
+
+/**
+ * The last checkpoint's entries, with each changed path looked at again: gone (with everything
+ * under it), a folder (walked), or a file or link (compared, read if it differs). A path that is
+ * skipped or ignored, or below a folder that is no longer a real folder, is as good as gone.
+ */
+async function lookAt(
+  folder: string,
+  previous: ReadonlyMap<string, CheckpointEntry>,
+  scope: { paths: ReadonlySet<string>; tooLarge: readonly LeftOut[]; failed: readonly LeftOut[] },
+  options: ScanOptions,
+): Promise<Found> {
+  // A changed path below another changed folder is looked at with that folder.
+  const sorted = [...scope.paths].sort();
+  const roots: string[] = [];
+  for (const changed of sorted) {
+    const last = roots.at(-1);
+    if (last === undefined || !changed.startsWith(`${last}/`)) {
+      roots.push(changed);
+    }
+  }
+  const gone = new Set(roots);
+  const untouched = (file: string): boolean => {
+    for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) {
+      if (gone.has(file.slice(0, slash))) {
+        return false;
+      }
+    }
+    return !gone.has(file);
+  };
+  const kept = [...previous.values()].filter((entry) => untouched(entry.path));
+  const files: WalkedFile[] = [];
+  const rulesByFolder = new Map<string, Rules[] | undefined>();
+  const tooLarge = scope.tooLarge.filter((left) => untouched(left.path));
+  const failed = scope.failed.filter((left) => untouched(left.path));
+  for (const changed of roots) {
+    options.signal?.throwIfAborted();
+    const parent = changed.includes('/') ? changed.slice(0, changed.lastIndexOf('/')) : '';
+    const name = changed.slice(parent.length === 0 ? 0 : parent.length + 1);
+    // Changed paths share folders: each folder's rules are read once.
+    let rules = rulesByFolder.get(parent);
+    if (!rulesByFolder.has(parent)) {
+      rules = rulesWithin(folder, parent);
+      rulesByFolder.set(parent, rules);
+    }
+    if (!rules || SKIPPED_FOLDERS.has(name)) {
+      continue;
+    }
+    let stat;
+    try {
+      stat = lstatSync(path.join(folder, ...changed.split('/')));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        failed.push({ path: changed, reason: code ?? String(error) });
+      }
+      continue;
+    }
+    if (stat.isDirectory()) {
+      const walked = await walkFolder(folder, options.maxFiles, options.signal, changed);
+      files.push(...walked.files);
+      failed.push(...walked.failed);
+    } else if ((stat.isFile() || stat.isSymbolicLink()) && !ignored(rules, changed, false)) {
+      files.push({
+        path: changed,
+        size: stat.size,
+        mode: stat.mode & 0o7777,
+        mtimeMs: stat.mtimeMs,
+        ino: stat.ino,
+        dev: stat.dev,
+        link: stat.isSymbolicLink(),
+      });
+    }
+    if (kept.length + files.length > options.maxFiles) {
+      throw new TooManyFiles(`the folder holds more than ${options.maxFiles} files`);
+    }
+  }
+  return { files, kept, tooLarge, failed };
+}
+
+function sortByPath(list: LeftOut[]): LeftOut[] {
+  return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * A file's content (a link's target), or why it cannot be read. The file must still be the one
+ * the walk saw (same device and inode): one swapped meanwhile, or reached through a folder swapped
+ * for a link, is not read. At most the size limit is read; a FIFO or device is never opened for long.
+ */
+async function readEntry(
+  folder: string,
+  file: WalkedFile,
+  maxFileBytes: number,
+): Promise<{ content: Buffer } | { reason: string } | { tooLarge: true }> {
+  const absolute = path.join(folder, ...file.path.split('/'));
+  try {
+    if (file.link) {
+      const now = await lstat(absolute);
+      if (!now.isSymbolicLink() || now.dev !== file.dev || now.ino !== file.ino) {
+        return { reason: CHANGED };
+      }
+      return { content: Buffer.from(await readlink(absolute), 'utf8') };
+    }
+    // A small file is read with the synchronous calls (a few microseconds, against tens through Node's thread pool).
+    const read =
+      file.size <= SYNC_READ_BYTES
+        ? readBytesAtMostSync(absolute, maxFileBytes, file)
+        : await readBytesAtMost(absolute, maxFileBytes, file);
+    switch (read.kind) {
+      case 'bytes':
+        // As the open file is now: a write after this is seen by the next checkpoint.
+        file.mtimeMs = read.stat.mtimeMs;
+        file.ino = read.stat.ino;
+        return { content: read.data };
+      case 'too-large':
+        return { tooLarge: true };
+      case 'not-a-file':
+        return { reason: 'not a regular file any more (replaced meanwhile); not read' };
+      case 'changed':
+        return { reason: CHANGED };
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { reason: code === 'ELOOP' ? CHANGED : (code ?? String(error)) };
+  }
+}
+
+/** Why a file was not read: it is not the file the walk saw. */
+const CHANGED = 'changed while Baton read it (replaced, or its folder replaced by a link); not read';
