@@ -221,7 +221,7 @@ async function rewindRound(round: number, timings: { git: number[]; baton: numbe
 }
 
 /** The timings of one run of the benchmark. */
-type Timings = Record<'firstGit' | 'firstBaton' | 'nextGit' | 'nextBaton' | 'nextWalk' | 'agentBaton' | 'growth', number[]>;
+type Timings = Record<'firstGit' | 'firstBaton' | 'nextGit' | 'nextBaton' | 'nextWalk' | 'gitStatus' | 'agentBaton' | 'growth', number[]>;
 
 /** One round: the first checkpoint, then one after ten files changed, then one right after an agent wrote ten. */
 async function checkpointRound(round: number, timings: Timings): Promise<number> {
@@ -276,6 +276,10 @@ async function checkpointRound(round: number, timings: Timings): Promise<number>
       await store.take(folder);
     }
     timings.growth.push((store.size() - before) / (GROWTH_SAMPLES + 1));
+    // What asking git's index what changed would cost (its `add -A` above left the index fresh).
+    const asked = performance.now();
+    git(gitDir, folder, 'status', '--porcelain');
+    timings.gitStatus.push(performance.now() - asked);
     await runBaton(timings.nextWalk, walker);
     if (next.walked !== undefined || next.read !== 10) {
       throw new Error(`the checkpoint after 10 changes read ${next.read} files (walked: ${next.walked ?? 'no'}), not the 10 reported`);
@@ -293,7 +297,16 @@ async function checkpointRound(round: number, timings: Timings): Promise<number>
 
 /** Runs the benchmark and prints its figures. */
 export async function checkpointsBenchmark(): Promise<void> {
-  const timings: Timings = { firstGit: [], firstBaton: [], nextGit: [], nextBaton: [], nextWalk: [], agentBaton: [], growth: [] };
+  const timings: Timings = {
+    firstGit: [],
+    firstBaton: [],
+    nextGit: [],
+    nextBaton: [],
+    nextWalk: [],
+    gitStatus: [],
+    agentBaton: [],
+    growth: [],
+  };
   let folderBytes = 0;
   for (let round = 0; round < ROUNDS; round += 1) {
     folderBytes = await checkpointRound(round, timings);
@@ -307,6 +320,7 @@ export async function checkpointsBenchmark(): Promise<void> {
   report('after 10 files changed: shadow git (baseline)', `${median(timings.nextGit).toFixed(0)} ms`);
   report('after 10 files changed: Baton, watched (goal < 20 ms and <= 0.3x)', ratio(timings.nextBaton, timings.nextGit));
   report('after 10 files changed: Baton, walking the folder (no watch)', ratio(timings.nextWalk, timings.nextGit));
+  report('git status --porcelain on a fresh index (git as the source, not used)', ratio(timings.gitStatus, timings.nextGit));
   report('right after an agent wrote 10 files: Baton, watched (goal < 20 ms and <= 0.3x)', ratio(timings.agentBaton, timings.nextGit));
   report('data folder growth per checkpoint after 10 changes (goal <= 16 KiB)', `${(median(timings.growth) / 1024).toFixed(1)} KiB`);
   const rewind = { git: [] as number[], baton: [] as number[], growth: [] as number[] };

@@ -28,11 +28,19 @@ class Collected {
   private readonly chunks: Buffer[] = [];
   private total = 0;
 
-  constructor(private readonly limit: number) {}
+  /**
+   * `expected`: the size `fstat` gave. The first read asks for it and one byte more, the next for
+   * one byte (which tells the end); a file that grew meanwhile is read on in chunks.
+   */
+  constructor(
+    private readonly limit: number,
+    private readonly expected: number,
+  ) {}
 
-  /** A buffer for the next read. */
+  /** A buffer for the next read (only what a read put in it is ever kept). */
   next(): Buffer {
-    return Buffer.alloc(Math.min(CHUNK_BYTES, this.limit + 1 - this.total));
+    const wanted = this.total === 0 ? this.expected + 1 : this.total === this.expected ? 1 : CHUNK_BYTES;
+    return Buffer.allocUnsafe(Math.max(1, Math.min(wanted, this.limit + 1 - this.total)));
   }
 
   /** Takes what a read put into `buffer`; the bytes once the file is read, 'too-large' past the limit. */
@@ -66,7 +74,7 @@ export function readBytesAtMostSync(file: string, limit: number, expected?: File
     if (refused) {
       return refused;
     }
-    const collected = new Collected(limit);
+    const collected = new Collected(limit, stat.size);
     for (;;) {
       const buffer = collected.next();
       const done = collected.took(buffer, readSync(fd, buffer, 0, buffer.length, null));
@@ -91,7 +99,7 @@ export async function readBytesAtMost(file: string, limit: number, expected?: Fi
     if (refused) {
       return refused;
     }
-    const collected = new Collected(limit);
+    const collected = new Collected(limit, stat.size);
     for (;;) {
       const buffer = collected.next();
       const done = collected.took(buffer, (await handle.read(buffer, 0, buffer.length, null)).bytesRead);
