@@ -1,0 +1,145 @@
+// @vitest-environment happy-dom
+/**
+ * The host slice: what the host says of itself at start, the first agent that can run as the new
+ * conversation's, the conversation open last reopened, pushed events handed to the slices they
+ * belong to, a reconnect reading everything again, and the error banner (quiet about a lost
+ * request once the window is no longer let in).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BatonError } from '../../../app/errors.js';
+import { agentInfoSchema } from '../../../app/agents/agentInfo.js';
+import type { PushEvent } from '../../../app/ipc/index.js';
+import type { ConnectionStatus } from '../../transport/Transport.js';
+import { CONNECTION_LOST_MESSAGE } from '../../transport/Transport.js';
+import { createBatonStore } from '../store.js';
+import { testApi, type Answers } from '../testApi.js';
+import { testSummary } from '../testSummary.js';
+
+const agent = (agentId: string, available: boolean) =>
+  agentInfoSchema.parse({ agentId, displayName: agentId.toUpperCase(), source: 'builtin', command: agentId, available });
+
+/** A store over a test API whose pushes and connection status the test drives. */
+function hostStore(overrides: Answers = {}) {
+  const answers: Answers = {
+    getHostInfo: () => ({ homeDir: '/home/me', dataDir: '/home/me/.baton', version: '1.2.3', terminalLogin: true }),
+    listAgents: () => ({
+      agents: [agent('gemini', false), agent('codex', true), agent('claude', true)],
+      agentsFileProblem: null,
+      registry: null,
+    }),
+    getPreferences: () => ({ preferences: {} }),
+    listConversations: () => ({ conversations: [testSummary('older'), testSummary('last')], nextCursor: null }),
+    takeConversationAtStart: () => ({ conversationId: null }),
+    checkFolder: () => ({ problem: null }),
+    ...overrides,
+  };
+  const { api, calls } = testApi(answers);
+  let push: (event: PushEvent) => void = () => {};
+  let status: (status: ConnectionStatus) => void = () => {};
+  api.onPush = (listener) => {
+    push = listener;
+    return () => {};
+  };
+  api.onStatus = (listener) => {
+    status = listener;
+    return () => {};
+  };
+  const store = createBatonStore(api);
+  return { store, calls, push: (event: PushEvent) => push(event), status: (next: ConnectionStatus) => status(next) };
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  window.history.replaceState(null, '', '/');
+});
+afterEach(() => {
+  localStorage.clear();
+});
+
+describe('the host slice', () => {
+  it('at start: what the host says of itself, and the first agent that can run picked for a new conversation', async () => {
+    const { store, calls } = hostStore();
+    await store.getState().start();
+    expect(store.getState()).toMatchObject({ homeDir: '/home/me', dataDir: '/home/me/.baton', version: '1.2.3', error: null });
+    expect(store.getState().draft.agentId).toBe('codex');
+    expect(store.getState().conversations.map((conversation) => conversation.conversationId)).toEqual(['older', 'last']);
+    expect(calls.map((call) => call.method)).toEqual(
+      expect.arrayContaining(['getHostInfo', 'listAgents', 'getPreferences', 'takeConversationAtStart', 'listConversations']),
+    );
+  });
+
+  it('a host that cannot answer says so in the banner', async () => {
+    const { store } = hostStore({
+      getHostInfo: () => {
+        throw new BatonError('Internal', 'Baton is not answering.');
+      },
+    });
+    await store.getState().start();
+    expect(store.getState().error?.message).toBe('Baton is not answering.');
+    store.getState().dismissError();
+    expect(store.getState().error).toBeNull();
+  });
+
+  it('hands pushed events to the slices they belong to', async () => {
+    const { store, push } = hostStore();
+    await store.getState().start();
+    push({ name: 'conversationChanged', payload: { conversation: testSummary('new', { updatedAt: '2026-12-03T10:00:00.000Z' }) } });
+    // Summaries are taken in a batch, once per frame.
+    await vi.waitFor(() =>
+      expect(store.getState().conversations.map((conversation) => conversation.conversationId)).toEqual(['new', 'older', 'last']),
+    );
+    push({ name: 'conversationRemoved', payload: { conversationId: 'older' } });
+    expect(store.getState().conversations.map((conversation) => conversation.conversationId)).toEqual(['new', 'last']);
+    push({ name: 'hostError', payload: { error: { code: 'Internal', message: 'The database is locked.' } } });
+    expect(store.getState().error?.message).toBe('The database is locked.');
+    push({ name: 'agentInstallProgress', payload: { agentId: 'codex', action: 'install', text: 'added 12 packages' } });
+    expect(JSON.stringify(store.getState())).toContain('added 12 packages');
+  });
+
+  it('reads everything again after a reconnect, and not on the first open', async () => {
+    const { store, calls, status } = hostStore();
+    await store.getState().start();
+    const reads = (): number => calls.filter((call) => call.method === 'getHostInfo').length;
+    status('open');
+    expect(reads()).toBe(1);
+    status('closed');
+    status('connecting');
+    status('closed');
+    status('open');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(reads()).toBe(2);
+    expect(store.getState().connection).toBe('open');
+  });
+
+  it('once no longer let in, a lost request adds nothing to the banner, and its earlier one goes', async () => {
+    const { store, status } = hostStore();
+    await store.getState().start();
+    store.getState().showError(new BatonError('Internal', CONNECTION_LOST_MESSAGE));
+    expect(store.getState().error?.message).toBe(CONNECTION_LOST_MESSAGE);
+    status('unauthorized');
+    expect(store.getState().error).toBeNull();
+    store.getState().showError(new BatonError('Internal', CONNECTION_LOST_MESSAGE));
+    expect(store.getState().error).toBeNull();
+    store.getState().showError(new BatonError('Internal', 'Something else.'));
+    expect(store.getState().error?.message).toBe('Something else.');
+  });
+
+  it('the first window after a start reopens the conversation open last, if it is still listed', async () => {
+    const { store } = hostStore({
+      takeConversationAtStart: () => ({ conversationId: 'last' }),
+      openConversation: () => {
+        throw new BatonError('Internal', 'not read in this test');
+      },
+    });
+    await store
+      .getState()
+      .start()
+      .catch(() => undefined);
+    expect(store.getState().selection).toEqual({ kind: 'conversation', conversationId: 'last' });
+
+    window.history.replaceState(null, '', '/');
+    const gone = hostStore({ takeConversationAtStart: () => ({ conversationId: 'erased' }) });
+    await gone.store.getState().start();
+    expect(gone.store.getState().selection.kind).toBe('draft');
+  });
+});
