@@ -140,6 +140,19 @@ describe('summarize', () => {
     expect(
       summarize(renamed, { conversationId: 'c', seq: 5, at, v: 1, type: 'session.info', payload: { title: 'Agent title' } }),
     ).toMatchObject({ title: 'Mine', titleFrom: 'person' });
+    // Once another agent took the conversation over, its session's title is not the conversation's.
+    const handedOn = summarize(first, {
+      conversationId: 'c',
+      seq: 3,
+      at,
+      v: 1,
+      type: 'turn.started',
+      payload: { turnId: 't2', agentId: 'b', agentName: 'B', text: 'and now you' },
+    });
+    expect(handedOn?.agents).toHaveLength(2);
+    expect(
+      summarize(handedOn, { conversationId: 'c', seq: 4, at, v: 1, type: 'session.info', payload: { title: 'and now you' } }),
+    ).toMatchObject({ title: 'hi', titleFrom: 'message' });
     // A title given at creation, and a row from before titles had a source, are kept.
     const given = summarize(undefined, {
       conversationId: 'c',

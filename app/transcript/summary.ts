@@ -102,9 +102,12 @@ export function summarize(
     case 'conversation.renamed':
       return { ...summary, lastSeq, title: event.payload.title, titleFrom: 'person' };
     case 'session.info': {
-      // The agent's own title for its session replaces one Baton made, never the person's.
+      // The agent's own title for its session replaces one Baton made, never the person's; and only
+      // while the conversation has had that one agent: a session that took over after a handoff saw
+      // only the rest of it (Codex titles its thread by the first message it was sent).
       const title = event.payload.title?.trim();
-      const replaceable = summary.titleFrom === 'message' || (summary.titleFrom === 'created' && summary.title === '');
+      const replaceable =
+        summary.agents.length <= 1 && (summary.titleFrom === 'message' || (summary.titleFrom === 'created' && summary.title === ''));
       return title && replaceable
         ? { ...summary, lastSeq, updatedAt: event.at, title: titleFromMessage(title), titleFrom: 'agent' }
         : { ...summary, lastSeq, updatedAt: event.at };

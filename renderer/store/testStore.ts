@@ -3,6 +3,7 @@
  * puts one store over a test API in place of the window's. A test sets the API's answers in
  * `answers`, reads the requests made in `calls`, and starts afresh with `resetStore()`.
  */
+import { act } from '@testing-library/react';
 import type { BatonState } from './types.js';
 import { createBatonStore } from './store.js';
 import { testApi, type Answers } from './testApi.js';
@@ -31,4 +32,11 @@ export function resetStore(): void {
 /** Opens a conversation in the store (the selection the components read). */
 export function openConversation(conversationId: string): void {
   useBaton.setState({ selection: { kind: 'conversation', conversationId } } as Partial<BatonState>);
+}
+
+/** Lets the requests a component started, and the renders they bring, settle. */
+export async function settle(): Promise<void> {
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
 }

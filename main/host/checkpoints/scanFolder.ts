@@ -12,7 +12,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { readBytesAtMost, readBytesAtMostSync } from '../files/boundedRead.js';
-import { ignored, rulesWithin, SKIPPED_FOLDERS, TooManyFiles, walkFolder, type Rules, type WalkedFile } from './walkFolder.js';
+import { ignored, rulesWithin, SKIPPED_FOLDERS, TooManyFiles, walkedFile, walkFolder, type Rules, type WalkedFile } from './walkFolder.js';
 
 /** One file of a checkpoint. */
 export type CheckpointEntry = {
@@ -207,15 +207,7 @@ async function lookAt(
       files.push(...walked.files);
       failed.push(...walked.failed);
     } else if ((stat.isFile() || stat.isSymbolicLink()) && !ignored(rules, changed, false)) {
-      files.push({
-        path: changed,
-        size: stat.size,
-        mode: stat.mode & 0o7777,
-        mtimeMs: stat.mtimeMs,
-        ino: stat.ino,
-        dev: stat.dev,
-        link: stat.isSymbolicLink(),
-      });
+      files.push(walkedFile(changed, stat));
     }
     if (kept.length + files.length > options.maxFiles) {
       throw new TooManyFiles(`the folder holds more than ${options.maxFiles} files`);

@@ -7,13 +7,26 @@
  * its parent listed (same device and inode, not a link), so a folder swapped for a link mid-walk
  * is never read through (it is listed as failed).
  */
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { readTextAtMostSync } from '../files/boundedRead.js';
 
 /** One file found. */
 export type WalkedFile = { path: string; size: number; mode: number; mtimeMs: number; ino: number; dev: number; link: boolean };
+
+/** A file as `lstat` saw it, at `relative`. */
+export function walkedFile(relative: string, stat: Stats): WalkedFile {
+  return {
+    path: relative,
+    size: stat.size,
+    mode: stat.mode & 0o7777,
+    mtimeMs: stat.mtimeMs,
+    ino: stat.ino,
+    dev: stat.dev,
+    link: stat.isSymbolicLink(),
+  };
+}
 
 /** A folder's identity as its parent's listing saw it. */
 type FolderId = { dev: number; ino: number };
@@ -112,15 +125,7 @@ export async function walkFolder(
         }
         // A `.git` file (a worktree's or a submodule's pointer to its repository) is git's, never the folder's content.
       } else if ((stat.isFile() || stat.isSymbolicLink()) && !SKIPPED_FOLDERS.has(name) && !ignored(rules, child, false)) {
-        found.push({
-          path: child,
-          size: stat.size,
-          mode: stat.mode & 0o7777,
-          mtimeMs: stat.mtimeMs,
-          ino: stat.ino,
-          dev: stat.dev,
-          link: stat.isSymbolicLink(),
-        });
+        found.push(walkedFile(child, stat));
       }
     }
     // Looked at through the folder it was: what was listed (and its ignore files) came from inside.

@@ -9,7 +9,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InstructionPreview } from '../../../app/ipc/index.js';
 import { agentInfoSchema } from '../../../app/agents/agentInfo.js';
-import { answers, calls, resetStore, useBaton } from '../../store/testStore.js';
+import { answers, calls, resetStore, useBaton, settle } from '../../store/testStore.js';
 import { InstructionsDialog } from './InstructionsDialog.js';
 
 vi.mock('../../store/index.js', () => import('../../store/testStore.js'));
@@ -76,12 +76,6 @@ const preview = (overrides: Partial<InstructionPreview> = {}): InstructionPrevie
 
 const agent = (agentId: string) =>
   agentInfoSchema.parse({ agentId, displayName: agentId, source: 'builtin', command: agentId, available: true });
-
-const settle = async (): Promise<void> => {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-};
 
 beforeEach(() => {
   resetStore();

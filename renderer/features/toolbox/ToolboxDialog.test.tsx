@@ -7,41 +7,21 @@
  */
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { testServer } from '../../store/testCatalog.js';
 import type { ImportCandidate } from '../../../app/ipc/index.js';
-import type { CatalogServer } from '../../../app/toolbox/catalog.js';
-import { answers, calls, openConversation, resetStore, useBaton } from '../../store/testStore.js';
+import { answers, calls, openConversation, resetStore, useBaton, settle } from '../../store/testStore.js';
 import type { BatonState } from '../../store/types.js';
 import { ToolboxDialog } from './ToolboxDialog.js';
 
 vi.mock('../../store/index.js', () => import('../../store/testStore.js'));
 
-const server = (serverId: string, overrides: Partial<CatalogServer> = {}): CatalogServer => ({
-  serverId,
-  name: serverId,
-  description: '',
-  transport: 'stdio',
-  command: 'npx',
-  args: [`${serverId}-mcp`],
-  env: [],
-  headers: [],
-  variables: 'none',
-  origin: { kind: 'baton' },
-  bridge: false,
-  ...overrides,
-});
+const server = testServer;
 
 const servers = [
   server('files'),
   server('github', { env: [{ name: 'GITHUB_TOKEN', secret: true }] }),
   server('web', { transport: 'http', command: undefined, args: [], url: 'https://mcp.example.com/mcp' }),
 ];
-
-/** Lets the store's requests settle. */
-const settle = async (): Promise<void> => {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-};
 
 /** Opens the dialog for conversation c1, which uses `files`. */
 const openDialog = async (): Promise<HTMLElement> => {

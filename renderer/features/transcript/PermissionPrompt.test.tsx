@@ -4,10 +4,10 @@
  * and "always" ones set apart, answered only by a click or a number key (never while typing in a
  * field or inside an open dialog), and, once answered, what was chosen.
  */
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
-import { answers, calls, openConversation, resetStore, useBaton } from '../../store/testStore.js';
+import { answers, calls, openConversation, resetStore, useBaton, settle } from '../../store/testStore.js';
 import { ConversationScope } from '../attempts/conversationScope.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
 
@@ -31,13 +31,6 @@ const question = (overrides: Partial<PermissionItem> = {}): PermissionItem => ({
   rawInput: { command: 'rm -rf build' },
   ...overrides,
 });
-
-/** Lets the answer's request and what follows it settle. */
-const settle = async (): Promise<void> => {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-};
 
 beforeEach(() => {
   resetStore();

@@ -6,11 +6,11 @@
  * progress, a rewind's marker with Undo, injected context kept apart from what they typed, and a
  * failure with the agent's own output and the ways out.
  */
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { agentInfoSchema } from '../../../app/agents/agentInfo.js';
-import { answers, calls, openConversation, resetStore, useBaton } from '../../store/testStore.js';
+import { answers, calls, openConversation, resetStore, useBaton, settle } from '../../store/testStore.js';
 import { testSummary } from '../../store/testSummary.js';
 import { ConversationScope } from '../attempts/conversationScope.js';
 import { TranscriptEntry, type EntryProps } from './TranscriptEntry.js';
@@ -46,12 +46,6 @@ const reply: Item<'agent'> = {
   agentName: 'Claude Code',
   text: 'Done: the test **passes** now.',
   at: '2026-12-03T10:00:05.000Z',
-};
-
-const settle = async (): Promise<void> => {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
 };
 
 beforeEach(() => {

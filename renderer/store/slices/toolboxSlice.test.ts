@@ -5,25 +5,13 @@
  * said in the dialog.
  */
 import { describe, expect, it } from 'vitest';
-import type { CatalogServer, Toolbox } from '../../../app/toolbox/catalog.js';
+import { testServer } from '../testCatalog.js';
+import type { Toolbox } from '../../../app/toolbox/catalog.js';
 import { createBatonStore } from '../store.js';
 import { testApi, type Answers } from '../testApi.js';
 import type { BatonState } from '../types.js';
 
-const server = (serverId: string, overrides: Partial<CatalogServer> = {}): CatalogServer => ({
-  serverId,
-  name: serverId,
-  description: '',
-  transport: 'stdio',
-  command: 'npx',
-  args: [`${serverId}-mcp`],
-  env: [],
-  headers: [],
-  variables: 'none',
-  origin: { kind: 'baton' },
-  bridge: false,
-  ...overrides,
-});
+const server = testServer;
 
 /** A catalog the test API keeps: servers and sets change as the requests say. */
 function catalogStore(answers: Answers = {}) {
