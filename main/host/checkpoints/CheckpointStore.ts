@@ -21,7 +21,7 @@ import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { createPrivateFile } from '../store/privateDataDir.js';
-import { FolderWatch, WATCHING_WORKS, type Known, type Taken } from './FolderWatch.js';
+import { FolderChanges, type ChangeOptions, type CheckpointCounts } from './FolderChanges.js';
 import {
   applyDelta,
   decodeManifest,
@@ -32,10 +32,11 @@ import {
   type FileChange,
   type StoredManifest,
 } from './manifests.js';
-import { scanFolder, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
+import { scanFolder, type CheckpointEntry, type LeftOut } from './scanFolder.js';
 
 export type { CheckpointEntry, LeftOut } from './scanFolder.js';
 export { diffManifests, type FileChange } from './manifests.js';
+export { VERIFY_EVERY, type CheckpointCounts } from './FolderChanges.js';
 
 /** What taking a checkpoint made. */
 export type Checkpoint = {
@@ -64,20 +65,8 @@ export type TakeOptions = {
   signal?: AbortSignal;
 };
 
-/** Options of the store. */
-export type StoreOptions = {
-  /** Where the walks (and a watcher's misses) are counted. */
-  log?: (message: string) => void;
-  /** Watch folders at all (a benchmark's baseline turns it off). Default: where the system's events arrive in time. */
-  watch?: boolean;
-  /** The most changed paths a watch keeps between two checkpoints (past it: an overflow, and a walk). */
-  maxChangedPaths?: number;
-  /** Every this many checkpoints of a folder taken from a watcher's paths, one walks instead, to verify it. */
-  verifyEvery?: number;
-};
-
-/** How often checkpoints are taken by walking and by a watcher's paths, and why they walked. */
-export type CheckpointCounts = { watched: number; walked: number; reasons: Record<string, number>; missed: number };
+/** Options of the store: those of its watches. */
+export type StoreOptions = ChangeOptions;
 
 /** Where a checkpoint was taken: the folder as given, and its real path then (null for checkpoints of older builds). */
 export type CheckpointFolder = { folder: string; real: string | null };
@@ -88,8 +77,6 @@ const DEFAULT_MAX_FILES = 50_000;
 const WAL_FOLD_BYTES = 8 * 1024 * 1024;
 /** One manifest in this many is stored in full; the others as their change from the previous one. */
 export const FULL_EVERY = 32;
-/** Default of {@link StoreOptions.verifyEvery}. */
-export const VERIFY_EVERY = 50;
 /** Manifests read back and kept for the next reader. */
 const CACHED_MANIFESTS = 8;
 
@@ -110,22 +97,13 @@ export class CheckpointStore {
   private readonly latest = new Map<string, Latest>();
   /** Manifests read back lately, by checkpoint (most recent last). */
   private readonly cache = new Map<string, ReadonlyMap<string, CheckpointEntry>>();
-  /** Watched folders, with how many asked for each watch. */
-  private readonly watches = new Map<string, { watch: FolderWatch; users: number }>();
+  /** The watches of folders, and which paths each checkpoint looks at. */
+  private readonly folders: FolderChanges;
   /** Per folder, the checkpoint being taken (the next waits for it). */
   private readonly queues = new Map<string, Promise<unknown>>();
-  /** Per folder, checkpoints taken from a watcher's paths since the last walk. */
-  private readonly sinceWalk = new Map<string, number>();
-  private readonly tally: CheckpointCounts = { watched: 0, walked: 0, reasons: {}, missed: 0 };
-  private readonly log: (message: string) => void;
-  private readonly watching: boolean;
 
-  private constructor(
-    file: string,
-    private readonly options: StoreOptions,
-  ) {
-    this.log = options.log ?? (() => undefined);
-    this.watching = options.watch ?? WATCHING_WORKS;
+  private constructor(file: string, options: StoreOptions) {
+    this.folders = new FolderChanges(options);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -165,30 +143,7 @@ export class CheckpointStore {
    * checkpoints then look only at what changed. Nothing happens where watching is off.
    */
   watch(folder: string): () => void {
-    if (!this.watching) {
-      return () => undefined;
-    }
-    let held = this.watches.get(folder);
-    if (!held) {
-      const watch = new FolderWatch(folder, this.options.maxChangedPaths);
-      held = { watch, users: 0 };
-      this.watches.set(folder, held);
-      watch.start().catch((error: unknown) => this.log(`could not watch ${folder}: ${String(error)}`));
-    }
-    const entry = held;
-    entry.users += 1;
-    let released = false;
-    return () => {
-      if (released) {
-        return;
-      }
-      released = true;
-      entry.users -= 1;
-      if (entry.users === 0 && this.watches.get(folder) === entry) {
-        this.watches.delete(folder);
-        entry.watch.close();
-      }
-    };
+    return this.folders.watch(folder);
   }
 
   /** Takes a checkpoint of `folder` (an absolute path); checkpoints of one folder are taken one at a time. */
@@ -208,14 +163,10 @@ export class CheckpointStore {
 
   private async takeNow(folder: string, options: TakeOptions): Promise<Checkpoint> {
     const real = await realpath(folder);
-    const taken = await this.watches.get(folder)?.watch.take();
     const last = this.lastOf(folder);
-    const { scope, walked, verifying } = this.scopeFor(folder, taken, last);
-    const scanned = await scanFolder(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, true));
+    const plan = await this.folders.plan(folder, last);
+    const scanned = await scanFolder(folder, last?.entries ?? new Map(), plan.scope, this.scanOptions(options, true));
     options.signal?.throwIfAborted();
-    if (verifying && taken && 'since' in taken.known && last) {
-      this.countMisses(folder, last.entries, scanned.entries, taken.known.paths);
-    }
     const checkpointId = randomUUID();
     const bytes = scanned.entries.reduce((sum, entry) => sum + entry.size, 0);
     const delta = last && last.depth + 1 < FULL_EVERY;
@@ -255,9 +206,7 @@ export class CheckpointStore {
       failed: scanned.failed,
     });
     this.remember(checkpointId, entries);
-    if (taken) {
-      this.watches.get(folder)?.watch.based(taken.token, checkpointId);
-    }
+    plan.taken(checkpointId, last?.entries, scanned.entries);
     return {
       checkpointId,
       folder,
@@ -267,27 +216,21 @@ export class CheckpointStore {
       failed: scanned.failed,
       read: scanned.read,
       reused: scanned.reused,
-      ...(walked === undefined ? {} : { walked }),
+      ...(plan.walked === undefined ? {} : { walked: plan.walked }),
     };
   }
 
   /** The folder's files as they are now (what a checkpoint would hold), without storing anything. */
   async look(folder: string, options: TakeOptions = {}): Promise<Map<string, CheckpointEntry>> {
-    const known: Known | undefined = await this.watches.get(folder)?.watch.peek();
-    const last = this.latest.get(folder);
-    let scanned: Scanned;
-    if (known && 'since' in known && last?.id === known.since) {
-      const scope = { paths: known.paths, tooLarge: last.tooLarge, failed: last.failed };
-      scanned = await scanFolder(folder, last.entries, scope, this.scanOptions(options, false));
-    } else {
-      scanned = await scanFolder(folder, this.lastOf(folder)?.entries ?? new Map(), { walk: true }, this.scanOptions(options, false));
-    }
+    const last = this.lastOf(folder);
+    const scope = await this.folders.lookScope(folder, this.latest.get(folder));
+    const scanned = await scanFolder(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, false));
     return new Map(scanned.entries.map((entry) => [entry.path, entry]));
   }
 
   /** How many checkpoints walked and how many looked only at a watcher's paths, this run. */
   counts(): CheckpointCounts {
-    return { ...this.tally, reasons: { ...this.tally.reasons } };
+    return this.folders.counts();
   }
 
   /** A checkpoint's files, by path. Do not change the map: it may be shared with the next reader. */
@@ -407,67 +350,8 @@ export class CheckpointStore {
 
   /** Stops watching and closes the store. */
   close(): void {
-    for (const held of this.watches.values()) {
-      held.watch.close();
-    }
-    this.watches.clear();
+    this.folders.close();
     this.db.close();
-  }
-
-  /** How this checkpoint finds the files, counted (and a walk logged with why). */
-  private scopeFor(
-    folder: string,
-    taken: Taken | undefined,
-    last: Latest | undefined,
-  ): { scope: ScanScope; walked?: string; verifying?: boolean } {
-    let reason: string;
-    let verifying = false;
-    if (!last) {
-      reason = 'the folder has no checkpoint yet';
-    } else if (!taken) {
-      reason = this.watching ? 'the folder is not watched (no live session in it)' : 'folders are not watched on this system';
-    } else if ('unknown' in taken.known) {
-      reason = taken.known.unknown;
-    } else if (taken.known.since !== last.id) {
-      reason = 'the watcher counted from another checkpoint';
-    } else if ((this.sinceWalk.get(folder) ?? 0) + 1 >= (this.options.verifyEvery ?? VERIFY_EVERY)) {
-      reason = 'verifying the watcher';
-      verifying = true;
-    } else {
-      this.sinceWalk.set(folder, (this.sinceWalk.get(folder) ?? 0) + 1);
-      this.tally.watched += 1;
-      return { scope: { paths: taken.known.paths, tooLarge: last.tooLarge, failed: last.failed } };
-    }
-    this.sinceWalk.set(folder, 0);
-    this.tally.walked += 1;
-    this.tally.reasons[reason] = (this.tally.reasons[reason] ?? 0) + 1;
-    const { watched, walked } = this.tally;
-    this.log(`the checkpoint of ${folder} walks the whole folder: ${reason} (${walked} of ${walked + watched} walked so far)`);
-    return { scope: { walk: true }, walked: reason, verifying };
-  }
-
-  /** Logs the changes a verifying walk found that the watcher did not report. */
-  private countMisses(
-    folder: string,
-    before: ReadonlyMap<string, CheckpointEntry>,
-    after: readonly CheckpointEntry[],
-    reported: ReadonlySet<string>,
-  ): void {
-    const covered = (file: string): boolean => {
-      for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) {
-        if (reported.has(file.slice(0, slash))) {
-          return true;
-        }
-      }
-      return reported.has(file);
-    };
-    const missed = diffManifests(before, new Map(after.map((entry) => [entry.path, entry])))
-      .map((change) => change.path)
-      .filter((file) => !covered(file));
-    if (missed.length > 0) {
-      this.tally.missed += missed.length;
-      this.log(`the watcher of ${folder} missed ${missed.length} changed files (${missed.slice(0, 5).join(', ')}); the walk found them`);
-    }
   }
 
   private scanOptions(options: TakeOptions, keep: boolean): Parameters<typeof scanFolder>[3] {

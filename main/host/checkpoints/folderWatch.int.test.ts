@@ -159,7 +159,8 @@ describe.skipIf(!WATCHING_WORKS)('checkpoints from a watcher', () => {
     write(folder, { 'a.txt': 'reported', 'src/b.ts': 'dropped' });
     // The system drops events when its queue overflows, and Node does not say so: one is dropped here.
     await store.look(folder);
-    const watch = (store as unknown as { watches: Map<string, { watch: { changed: Set<string> } }> }).watches.get(folder)!.watch;
+    type Inside = { folders: { watches: Map<string, { watch: { changed: Set<string> } }> } };
+    const watch = (store as unknown as Inside).folders.watches.get(folder)!.watch;
     expect(watch.changed.delete('src/b.ts')).toBe(true);
     const verified = await store.take(folder);
     expect(verified.walked).toBe('verifying the watcher');
