@@ -12,7 +12,16 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { readBytesAtMost, readBytesAtMostSync } from '../files/boundedRead.js';
-import { ignored, rulesWithin, SKIPPED_FOLDERS, TooManyFiles, walkedFile, walkFolder, type Rules, type WalkedFile } from './walkFolder.js';
+import {
+  ignored,
+  rulesWithin,
+  SKIPPED_FOLDERS,
+  TooManyFiles,
+  walkedFile,
+  walkFolder,
+  type RulesCache,
+  type WalkedFile,
+} from './walkFolder.js';
 
 /** One file of a checkpoint. */
 export type CheckpointEntry = {
@@ -176,7 +185,7 @@ async function lookAt(
   };
   const kept = [...previous.values()].filter((entry) => untouched(entry.path));
   const files: WalkedFile[] = [];
-  const rulesByFolder = new Map<string, Rules[] | undefined>();
+  const rulesByFolder: RulesCache = new Map();
   const tooLarge = scope.tooLarge.filter((left) => untouched(left.path));
   const failed = scope.failed.filter((left) => untouched(left.path));
   for (const changed of roots) {
@@ -184,11 +193,7 @@ async function lookAt(
     const parent = changed.includes('/') ? changed.slice(0, changed.lastIndexOf('/')) : '';
     const name = changed.slice(parent.length === 0 ? 0 : parent.length + 1);
     // Changed paths share folders: each folder's rules are read once.
-    let rules = rulesByFolder.get(parent);
-    if (!rulesByFolder.has(parent)) {
-      rules = rulesWithin(folder, parent);
-      rulesByFolder.set(parent, rules);
-    }
+    const rules = rulesWithin(folder, parent, rulesByFolder);
     if (!rules || SKIPPED_FOLDERS.has(name)) {
       continue;
     }

@@ -154,48 +154,38 @@ export async function walkFolder(
   return { files, failed };
 }
 
+/** What is known of folders' rules, by folder (undefined: not a folder a checkpoint looks into); one per look at a tree. */
+export type RulesCache = Map<string, Rules[] | undefined>;
+
 /**
- * The rules that apply inside the folder `relative` (those of the folders above it and its own are
+ * The rules that apply inside the folder `relative` (those of the folders above it; its own are
  * read by the walk), and its identity; undefined when it, or a folder above it, is not a real
- * folder now, or when it is skipped or ignored.
+ * folder now, or when it is skipped or ignored. With `cache`, each folder's ignore files are read once.
  */
-export function rulesAbove(root: string, relative: string): { rules: Rules[]; id: FolderId } | undefined {
+export function rulesAbove(root: string, relative: string, cache: RulesCache = new Map()): { rules: Rules[]; id: FolderId } | undefined {
+  const id = statFolder(relative === '' ? root : path.join(root, ...relative.split('/')));
+  if (!id) {
+    return undefined;
+  }
   if (relative === '') {
-    const id = statFolder(root);
-    return id ? { rules: [], id } : undefined;
+    return { rules: [], id };
   }
-  const parts = relative.split('/');
-  const rules: Rules[] = [];
-  let current = '';
-  for (const [index, name] of parts.entries()) {
-    const absolute = current === '' ? root : path.join(root, ...current.split('/'));
-    const own = ownRules(absolute, current, IGNORE_FILES);
-    if (own) {
-      rules.push(own);
-    }
-    current = current === '' ? name : `${current}/${name}`;
-    if (SKIPPED_FOLDERS.has(name) || ignored(rules, current, true)) {
-      return undefined;
-    }
-    const stat = statFolder(path.join(root, ...parts.slice(0, index + 1)));
-    if (!stat) {
-      return undefined;
-    }
-    if (index === parts.length - 1) {
-      return { rules, id: stat };
-    }
-  }
-  return undefined;
+  const slash = relative.lastIndexOf('/');
+  const name = relative.slice(slash + 1);
+  const rules = rulesWithin(root, slash === -1 ? '' : relative.slice(0, slash), cache);
+  return rules && !SKIPPED_FOLDERS.has(name) && !ignored(rules, relative, true) ? { rules, id } : undefined;
 }
 
 /** The rules that apply to the entries of the folder `relative` (its own ignore files' too); undefined as for {@link rulesAbove}. */
-export function rulesWithin(root: string, relative: string): Rules[] | undefined {
-  const above = rulesAbove(root, relative);
-  if (!above) {
-    return undefined;
+export function rulesWithin(root: string, relative: string, cache: RulesCache = new Map()): Rules[] | undefined {
+  if (cache.has(relative)) {
+    return cache.get(relative);
   }
-  const own = ownRules(relative === '' ? root : path.join(root, ...relative.split('/')), relative, IGNORE_FILES);
-  return own ? [...above.rules, own] : above.rules;
+  const above = rulesAbove(root, relative, cache);
+  const own = above ? ownRules(relative === '' ? root : path.join(root, ...relative.split('/')), relative, IGNORE_FILES) : undefined;
+  const rules = above && own ? [...above.rules, own] : above?.rules;
+  cache.set(relative, rules);
+  return rules;
 }
 
 /** The identity of a real folder (not a link) at `absolute`, if it is one. */
