@@ -137,6 +137,19 @@ function InjectorChooser({
   );
 }
 
+/** A part's exact text and its digest, folded. */
+function ExactText({ text, sha256 }: { text: string; sha256: string }) {
+  return (
+    <details>
+      <summary>Exact text</summary>
+      <pre>{text}</pre>
+      <p className="digest">
+        sha256 <code>{sha256}</code>
+      </p>
+    </details>
+  );
+}
+
 /** Said on Save: the agents that would refuse the instructions as chosen, each with its ways out. */
 function CannotTakeList({ agents }: { agents: CannotTake[] }) {
   const setAgentSettings = useBaton((state) => state.setAgentInstructionSettings);
@@ -311,13 +324,7 @@ export function InstructionsDialog() {
                 {part.level.kind === 'refused' ? (
                   <span className="notice notice-warning"> Cannot reach {preview.agentName} at the level asked for.</span>
                 ) : null}
-                <details>
-                  <summary>Exact text</summary>
-                  <pre>{part.text}</pre>
-                  <p className="digest">
-                    sha256 <code>{part.sha256}</code>
-                  </p>
-                </details>
+                <ExactText text={part.text} sha256={part.sha256} />
               </li>
             ))}
             {preview.perTurn.map((part) => (
@@ -329,13 +336,7 @@ export function InstructionsDialog() {
                 {part.level.kind === 'refused' ? (
                   <span className="notice notice-warning"> Cannot reach {preview.agentName}: its turns would be refused.</span>
                 ) : null}
-                <details>
-                  <summary>Exact text</summary>
-                  <pre>{part.text}</pre>
-                  <p className="digest">
-                    sha256 <code>{part.sha256}</code>
-                  </p>
-                </details>
+                <ExactText text={part.text} sha256={part.sha256} />
               </li>
             ))}
             <li>
