@@ -9,6 +9,7 @@ import { applyTheme, readTheme, type ThemeChoice } from '../../persisted/theme.j
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
 import { Banners } from '../chat/ChatView.js';
+import { ServerActions } from '../toolbox/ToolboxDialog.js';
 import type { SettingsSection } from '../../store/types.js';
 import { AgentsSettings } from './AgentsSettings.js';
 import { PermissionsSettings } from './PermissionsSettings.js';
@@ -104,22 +105,11 @@ function ToolboxesSettings() {
                 {server.bridge ? ' through Baton’s bridge' : ''} ·{' '}
                 {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}
               </span>{' '}
-              <button
-                type="button"
-                className="link-button"
-                aria-label={`Edit ${server.name}`}
-                onClick={() => void openToolbox('default').then(() => setEditing(server.serverId))}
-              >
-                Edit
-              </button>{' '}
-              <button
-                type="button"
-                className="link-button"
-                aria-label={`Remove ${server.name}`}
-                onClick={() => void openToolbox('default').then(() => askRemove(server.serverId))}
-              >
-                Remove
-              </button>
+              <ServerActions
+                name={server.name}
+                onEdit={() => void openToolbox('default').then(() => setEditing(server.serverId))}
+                onRemove={() => void openToolbox('default').then(() => askRemove(server.serverId))}
+              />
             </li>
           ))}
         </ul>

@@ -275,6 +275,20 @@ function RemoveServer({
   );
 }
 
+/** A server's "Edit" and "Remove", named by the server (in Toolbox, and in Settings' list of servers). */
+export function ServerActions({ name, onEdit, onRemove }: { name: string; onEdit: () => void; onRemove: () => void }) {
+  return (
+    <span className="server-actions">
+      <button type="button" className="link-button" aria-label={`Edit ${name}`} onClick={onEdit}>
+        Edit
+      </button>{' '}
+      <button type="button" className="link-button" aria-label={`Remove ${name}`} onClick={onRemove}>
+        Remove
+      </button>
+    </span>
+  );
+}
+
 /** Saves the checked servers as a named set (optionally the default for new conversations). */
 function SaveSet() {
   const saveSet = useBaton((state) => state.saveToolboxSet);
@@ -399,24 +413,11 @@ export function ToolboxDialog() {
             {dialog.removing?.serverId === server.serverId ? (
               <RemoveServer name={server.name} serverId={server.serverId} usedBy={dialog.removing.usedBy} />
             ) : (
-              <span className="server-actions">
-                <button
-                  type="button"
-                  className="link-button"
-                  aria-label={`Edit ${server.name}`}
-                  onClick={() => setEditing(server.serverId)}
-                >
-                  Edit
-                </button>{' '}
-                <button
-                  type="button"
-                  className="link-button"
-                  aria-label={`Remove ${server.name}`}
-                  onClick={() => void askRemove(server.serverId)}
-                >
-                  Remove
-                </button>
-              </span>
+              <ServerActions
+                name={server.name}
+                onEdit={() => setEditing(server.serverId)}
+                onRemove={() => void askRemove(server.serverId)}
+              />
             )}
             {dialog.editing === server.serverId ? <ServerForm key={server.serverId} server={server} /> : null}
           </li>
