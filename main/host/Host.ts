@@ -4,10 +4,7 @@
  * modules in `handlers/`. Both transports (Electron IPC, WebSocket) hand it raw messages; it
  * parses params and results against the contract, so nothing unchecked crosses.
  */
-import { existsSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
 import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
@@ -45,7 +42,6 @@ import { InstructionSettings } from './instructions/InstructionSettings.js';
 import { agentSecrets } from './process/knownSecrets.js';
 import { SessionFolder } from './process/SessionFolder.js';
 import { AgentProcesses } from './pool/AgentProcesses.js';
-import { findExecutable } from './process/findExecutable.js';
 import { DataDirLock } from './store/DataDirLock.js';
 import { EventStore } from './store/EventStore.js';
 import type { OpenOptions } from './store/openDatabase.js';
@@ -53,7 +49,8 @@ import { ensurePrivateDataDir } from './store/privateDataDir.js';
 import { LaunchRegistry } from './toolbox/LaunchRegistry.js';
 import { SecretBox, type KeyWrapper } from './toolbox/SecretBox.js';
 import { ServerImports } from './toolbox/ServerImports.js';
-import { ToolboxCatalog, type BridgeLaunch } from './toolbox/ToolboxCatalog.js';
+import { bridgeLaunch } from './toolbox/bridgeLaunch.js';
+import { ToolboxCatalog } from './toolbox/ToolboxCatalog.js';
 
 /** How to build a host. */
 export type HostOptions = {
@@ -390,18 +387,6 @@ export class Host {
     const result = await handler(parsed.data as Params<M>);
     return requests[method].result.parse(result) as Result<M>;
   }
-}
-
-/**
- * How Baton's stdio bridge runs: with Node (this process when it is Node, else the `node` the
- * agents' environment finds), on the built bridge next to this file.
- */
-function bridgeLaunch(env: Env, file = 'mcpBridge.js'): BridgeLaunch {
-  const built = fileURLToPath(new URL(`./toolbox/${file}`, import.meta.url));
-  // Run from the sources (tests), the bridge is the built one.
-  const script = existsSync(built) ? built : fileURLToPath(new URL(`../../dist/main/host/toolbox/${file}`, import.meta.url));
-  const node = path.basename(process.execPath).startsWith('node') ? process.execPath : (findExecutable('node', env) ?? 'node');
-  return { command: node, args: [script] };
 }
 
 /** process.env without undefined values. */
