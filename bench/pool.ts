@@ -12,8 +12,7 @@ import { tempDir } from '../e2e/fixtures/agentEnv.js';
 import { startModelStub } from '../e2e/fixtures/modelStub.js';
 import type { EventDraft } from '../app/events/index.js';
 import { builtinAdapters } from '../main/host/agents/AgentCatalog.js';
-import type { LiveSession } from '../main/host/conversations/LiveSession.js';
-import { openLiveSession } from '../main/host/conversations/openLiveSession.js';
+import { LiveSession } from '../main/host/conversations/LiveSession.js';
 import { Host } from '../main/host/Host.js';
 import { AgentProcesses } from '../main/host/pool/AgentProcesses.js';
 import { findExecutable } from '../main/host/process/findExecutable.js';
@@ -67,8 +66,8 @@ export async function poolBenchmark(): Promise<void> {
   const own: Array<{ pool: AgentProcesses; live: LiveSession }> = [];
   for (let index = 0; index < CONVERSATIONS; index += 1) {
     const pool = new AgentProcesses();
-    const live = await openLiveSession({ adapter, executable, baseEnv: env, cwd: tempDir('bench-pool-own') }, { pool, owner: owner() });
-    await live.bind(adapter, undefined);
+    const live = await LiveSession.open({ adapter, executable, baseEnv: env, cwd: tempDir('bench-pool-own') }, { pool, owner: owner() });
+    await live.bind(undefined);
     live.start();
     await live.prompt(`hello ${index}`);
     own.push({ pool, live });
@@ -107,11 +106,11 @@ export async function poolBenchmark(): Promise<void> {
     let resolveChunk: () => void = () => {};
     const chunk = new Promise<void>((resolve) => (resolveChunk = resolve));
     const started = performance.now();
-    const live = await openLiveSession(
+    const live = await LiveSession.open(
       { adapter, executable, baseEnv: env, cwd: tempDir('bench-pool-first') },
       { pool, owner: owner(() => resolveChunk()) },
     );
-    await live.bind(adapter, undefined);
+    await live.bind(undefined);
     live.start();
     const reply = live.prompt('first chunk please');
     await chunk;
@@ -121,11 +120,11 @@ export async function poolBenchmark(): Promise<void> {
     return elapsed;
   };
   const shared = new AgentProcesses();
-  const keeper = await openLiveSession(
+  const keeper = await LiveSession.open(
     { adapter, executable, baseEnv: env, cwd: tempDir('bench-pool-keep') },
     { pool: shared, owner: owner() },
   );
-  await keeper.bind(adapter, undefined);
+  await keeper.bind(undefined);
   const pooledTimes: number[] = [];
   const freshTimes: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {

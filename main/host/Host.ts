@@ -28,6 +28,7 @@ import { ImportReview } from './conversations/ImportReview.js';
 import { LiveSessions } from './conversations/LiveSessions.js';
 import { PendingFolders } from './conversations/PendingFolders.js';
 import { SessionImport } from './conversations/SessionImport.js';
+import { TurnPlanner } from './conversations/TurnPlanner.js';
 import { Turns } from './conversations/Turns.js';
 import { agentHandlers } from './handlers/agentHandlers.js';
 import { attemptHandlers } from './handlers/attemptHandlers.js';
@@ -208,8 +209,10 @@ export class Host {
       pendingFolders,
       watchFolder: (folder) => this.checkpoints.watch(folder),
     });
+    const planner = new TurnPlanner({ ...common, settings: this.conversations, pool: this.pool, launcher: this.launcher });
     this.turns = new Turns({
       ...common,
+      planner,
       settings: this.conversations,
       importReview: this.importReview,
       sessions: this.sessions,
@@ -297,6 +300,7 @@ export class Host {
       imports: this.imports,
       conversations: this.conversations,
       turns: this.turns,
+      planner,
       sessions: this.sessions,
       history: this.history,
       importReview: this.importReview,

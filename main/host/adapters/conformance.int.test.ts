@@ -18,8 +18,7 @@ import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
-import type { LiveSession, LiveSessionOwner } from '../conversations/LiveSession.js';
-import { openLiveSession } from '../conversations/openLiveSession.js';
+import { LiveSession, type LiveSessionOwner } from '../conversations/LiveSession.js';
 import { AgentProcesses } from '../pool/AgentProcesses.js';
 import { findExecutable } from '../process/findExecutable.js';
 import { builtinAdapters } from '../agents/AgentCatalog.js';
@@ -153,7 +152,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     const env = options.env ?? agentHome(agent, stub.url);
     const executable = findExecutable(adapter.command, env)!;
     const cwd = options.cwd ?? tempDir(`${agent}-work`);
-    const live = await openLiveSession(
+    const live = await LiveSession.open(
       {
         adapter,
         executable,
@@ -166,7 +165,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     );
     opened.push(live);
     recorder.live = live;
-    const drafts = await live.bind(adapter, options.previousSessionId);
+    const drafts = await live.bind(options.previousSessionId ? { sessionId: options.previousSessionId } : undefined);
     recorder.drafts.push(...drafts);
     live.start();
     const bound = drafts[0]!;

@@ -9,7 +9,7 @@
 import { AgentNotInstalledError, AgentTooOldError } from '../../../app/errors.js';
 import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
-import { launchDigest, ownLaunch } from '../binding/ownLaunch.js';
+import { bareLaunch, ownLaunch } from '../binding/ownLaunch.js';
 import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { leaseFor } from '../pool/leaseFor.js';
 import type { Env } from '../process/env.js';
@@ -92,11 +92,13 @@ export class AgentAccess {
     const held = running ? this.pool.leaseRunning(running) : undefined;
     const lease: Lease =
       held ??
-      (await (() => {
-        const own = ownLaunch(adapter, executable, this.env, options.cwd ?? this.outsideFolder);
-        const launch = { own, digest: launchDigest(own, null), materialize: () => own };
-        return leaseFor({ adapter, executable, baseEnv: this.env, pool: this.pool, binding: { launch } });
-      })());
+      (await leaseFor({
+        adapter,
+        executable,
+        baseEnv: this.env,
+        pool: this.pool,
+        binding: { launch: bareLaunch(adapter, executable, this.env, options.cwd ?? this.outsideFolder) },
+      }));
     return {
       adapter,
       connection: lease.agent.connection,

@@ -8,6 +8,7 @@ import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import type { Env } from '../process/env.js';
 import type { LaunchSpec } from '../process/ProcessGroup.js';
 import { sha256Hex } from '../sha256.js';
+import type { LaunchPart } from './PreparedBinding.js';
 
 /** A digest of a JSON value with its keys sorted, so equal values digest equally. */
 export function digestOf(value: unknown): string {
@@ -28,6 +29,12 @@ export function digestOf(value: unknown): string {
 export function ownLaunch(adapter: AgentAdapter, executable: string, baseEnv: Env, cwd: string): LaunchSpec {
   const inherited: Env = { ...baseEnv, ...adapter.env };
   return { command: executable, args: adapter.args, env: adapter.projectEnv ? adapter.projectEnv(inherited) : inherited, cwd };
+}
+
+/** The launch part of the agent run as it is, with no instruction channel: outside a conversation, or to read its `initialize` answer. */
+export function bareLaunch(adapter: AgentAdapter, executable: string, baseEnv: Env, cwd: string): Omit<LaunchPart, 'channel'> {
+  const own = ownLaunch(adapter, executable, baseEnv, cwd);
+  return { own, digest: launchDigest(own, null), materialize: () => own };
 }
 
 /** The digest of a launch with the instruction texts it carries (null: none); processes are shared by it. */

@@ -11,7 +11,7 @@ import { qwenProcessPerSession } from '../adapters/quirks/qwenProcessPerSession.
 import { compareVersions } from '../adapters/versions.js';
 import type { SessionFolder } from '../process/SessionFolder.js';
 import type { Instructions } from './PreparedBinding.js';
-import { resolveBinding } from './resolveBinding.js';
+import { bindingChange, resolveBinding } from './resolveBinding.js';
 
 const settings = { off: false, commandLineAccepted: false, contextAsText: false };
 const instructions = (append: string | null, replace: string | null = null): Instructions => ({
@@ -119,5 +119,22 @@ describe('quirks name the versions they apply to', () => {
     expect(codexSingleProcess.exclusiveState.key({ HOME: '/home/p' })).toBe('/home/p/.codex');
     expect(qwenProcessPerSession.processPerSession('0.24.4')).toBe(true);
     expect(qwenProcessPerSession.processPerSession('0.15.10')).toBe(false);
+  });
+
+  it('a session is reused while the request resolves to its binding; otherwise the change says what changed', () => {
+    const initialized = answer({ mode: { override: {} } });
+    const request = { ...base, adapter: claudeAdapter, instructions: instructions('ADD'), chosenOptions: { model: 'a' } };
+    const bound = resolveBinding({ ...request, initialized });
+    // The person's choices are applied to a session, not bound into it.
+    expect(bindingChange(bound, initialized, { ...request, chosenOptions: { model: 'b' } })).toBeUndefined();
+    expect(bindingChange(bound, initialized, { ...request, instructions: instructions('OTHER') })).toMatchObject({
+      type: 'binding.changed',
+      payload: { changed: ['the instructions'], instructionsDigest: 'OTHER|null' },
+    });
+    const server = { name: 'fs', command: '/bin/fs', args: [], env: [] };
+    expect(bindingChange(bound, initialized, { ...request, mcpServers: [server] })?.payload).toMatchObject({
+      changed: ['the toolbox'],
+      sessionDigest: expect.not.stringMatching(bound.session.digest),
+    });
   });
 });

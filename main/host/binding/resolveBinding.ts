@@ -6,6 +6,7 @@
  * one text. Session start, reuse, the switch check and the dialog's preview all read this value.
  */
 import { UnsupportedInputError } from '../../../app/errors.js';
+import type { EventDraft } from '../../../app/events/index.js';
 import { intentInputName, planDelivery, type DeliveredInstructions } from '../../../app/instructions/delivery.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { InitializeResponse } from '../acp/AgentConnection.js';
@@ -69,6 +70,7 @@ export function resolveBinding(request: BindingRequest): PreparedBinding {
   const { adapter, executable, baseEnv, cwd, initialized } = request;
   const instructions = request.instructions ?? null;
   const own = ownLaunch(adapter, executable, baseEnv, cwd);
+  const refusals: UnsupportedInputError[] = serverRefusals(adapter, request.mcpServers ?? [], initialized);
   const capability = capabilityOf(adapter, initialized);
   const negotiated = initialized !== undefined;
   const plan = planDelivery({
@@ -79,7 +81,6 @@ export function resolveBinding(request: BindingRequest): PreparedBinding {
     ownPrompt: ownPromptSettings(adapter, own),
     fragment: instructions?.fragment ?? false,
   });
-  const refusals: UnsupportedInputError[] = serverRefusals(adapter, request.mcpServers ?? [], initialized);
   // An agent that negotiates its channels is judged on its answer, never on a guess before it.
   const judged = negotiated || !negotiatesInstructions(adapter);
   if (instructions && plan.refusal && judged) {
@@ -153,6 +154,34 @@ export function resolveBinding(request: BindingRequest): PreparedBinding {
     negotiated,
     refusals: Object.freeze(refusals),
   });
+}
+
+/**
+ * The `binding.changed` draft when a session bound as `bound` (its agent answered `initialize` with
+ * `initialized`) is not what `request` resolves to now (either digest differs); undefined when it
+ * is. The one check of whether a session can be reused for a turn (a live one, an early one).
+ */
+export function bindingChange(bound: PreparedBinding, initialized: InitializeResponse, request: BindingRequest): EventDraft | undefined {
+  const wanted = resolveBinding({ ...request, initialized });
+  if (wanted.launch.digest === bound.launch.digest && wanted.session.digest === bound.session.digest) {
+    return undefined;
+  }
+  const changed = [
+    ...(JSON.stringify(bound.mcpServers) !== JSON.stringify(wanted.mcpServers) ? ['the toolbox'] : []),
+    ...(bound.instructions?.sha256 !== wanted.instructions?.sha256 ||
+    JSON.stringify(bound.instructions?.settings) !== JSON.stringify(wanted.instructions?.settings)
+      ? ['the instructions']
+      : []),
+  ];
+  return {
+    type: 'binding.changed',
+    payload: {
+      ...(wanted.instructions ? { instructionsDigest: wanted.instructions.sha256 } : {}),
+      launchDigest: wanted.launch.digest,
+      sessionDigest: wanted.session.digest,
+      changed: changed.length > 0 ? changed : ["the agent's settings"],
+    },
+  };
 }
 
 /** Throws the first thing the binding's agent cannot take. */

@@ -19,12 +19,13 @@ import {
 } from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
-import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
+import type { AgentAdapter } from '../adapters/AgentAdapter.js';
+import { bareLaunch } from '../binding/ownLaunch.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
-import { requireBindable } from '../binding/resolveBinding.js';
+import { requireBindable, resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
+import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { leaseFor } from '../pool/leaseFor.js';
 import type { Sharing } from '../pool/poolKey.js';
-import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { SessionElicitations, type ElicitationAnswerResult } from './SessionElicitations.js';
 import { SessionFiles } from './SessionFiles.js';
 import { SessionGate } from './SessionGate.js';
@@ -47,24 +48,17 @@ export type LiveSessionOwner = {
   redact?(text: string): string;
 };
 
-/** Options for {@link LiveSession.start}. */
-export type LiveSessionStart = {
-  adapter: AgentAdapter;
-  executable: string;
-  binding: PreparedBinding;
-  /** The environment agents inherit (terminal log-in needs to know whether a pty can run). */
-  baseEnv: Env;
-  owner: LiveSessionOwner;
-  pool: AgentProcesses;
-  /** Files generated for a launch (instructions, wrappers) go in a private folder under it, removed when the process ends. */
-  sessionFilesDir?: string;
-  /** A lease on the process for this launch, already taken (it becomes the session's). */
-  lease?: Lease;
-  /** Runs once when the session lets its process go (what was granted for it ends with it). */
-  onDetach?: () => void;
-  /** How widely its process may be shared. */
-  sharing?: Sharing;
+/** The agent's earlier session of the conversation, to be reopened (see {@link LiveSession.bind}). */
+export type EarlierSession = {
+  sessionId: string;
+  /** After a rewind: forked at this message of the agent's, never reopened as it is. */
+  forkAt?: string | undefined;
+  /** The digest of the session part it was created with. */
+  sessionDigest?: string | undefined;
 };
+
+/** An ACP session as bound: its id, how, and the options the agent reported. */
+type Bound = { sessionId: string; how: 'new' | 'load' | 'resume' | 'fork'; options: SessionOption[] };
 
 /** A conversation's session with its agent. */
 export class LiveSession {
@@ -82,6 +76,8 @@ export class LiveSession {
   private prompting = false;
   /** How the session was bound (new, or reopened by resume or load). */
   boundHow: 'new' | 'load' | 'resume' | 'fork' | undefined;
+  /** Why the session is not the agent's earlier one it was to reopen, if it is not: the turn's catch-up hands it the conversation. */
+  fellBack: string | undefined;
   /** Prompts sent on this session so far. */
   promptsSent = 0;
   /** A cancelled prompt left the session out of step (`AgentAdapter.reopenAfterCancel`): reopen it first. */
@@ -95,14 +91,28 @@ export class LiveSession {
   private readonly stopWatchingExit: () => void;
   private readonly handlers: SessionHandlers;
 
+  private readonly terminals: SessionTerminals;
+
+  /**
+   * The session on the process `lease` holds (leased for the binding's launch part: see
+   * {@link LiveSession.open}), not yet bound. `onDetach` runs once when it lets its process go
+   * (what was granted for it ends with it).
+   */
   private constructor(
     readonly binding: PreparedBinding,
     private readonly lease: Lease,
     private readonly owner: LiveSessionOwner,
-    private readonly terminals: SessionTerminals,
     private readonly adapter: AgentAdapter,
-    private readonly onDetach: (() => void) | undefined,
+    private readonly onDetach?: () => void,
   ) {
+    const terminals = new SessionTerminals({
+      cwd: binding.cwd,
+      env: binding.launch.own.env,
+      record: (drafts) => owner.commit(drafts),
+      turnId: () => owner.activeTurnId(),
+      ...(owner.redact ? { redact: owner.redact } : {}),
+    });
+    this.terminals = terminals;
     this.permissions = new SessionPermissions(owner, this.toolCalls);
     this.subagents = new SessionSubagents(
       owner,
@@ -176,18 +186,48 @@ export class LiveSession {
     });
   }
 
-  /** Leases the agent process for the binding (shared with other sessions of the same launch) and prepares the session. */
-  static async start(options: LiveSessionStart): Promise<LiveSession> {
-    const { adapter, binding, owner } = options;
-    const terminals = new SessionTerminals({
-      cwd: binding.cwd,
-      env: binding.launch.own.env,
-      record: (drafts) => owner.commit(drafts),
-      turnId: () => owner.activeTurnId(),
-      ...(owner.redact ? { redact: owner.redact } : {}),
-    });
-    const lease = options.lease ?? (await leaseFor(options));
-    return new LiveSession(binding, lease, owner, terminals, adapter, options.onDetach);
+  /**
+   * Starts a live session the way the host does: resolves the binding with the agent's own
+   * `initialize` answer (from the pool's memory, or from a process started to read it, which
+   * becomes the session's when its launch is the same), refuses what the agent cannot take, and
+   * prepares the session on the pool's process for the binding's launch (not yet bound).
+   */
+  static async open(
+    request: BindingRequest,
+    options: { pool: AgentProcesses; owner: LiveSessionOwner; sessionFilesDir?: string; onDetach?: () => void; sharing?: Sharing },
+  ): Promise<LiveSession> {
+    const { adapter, executable, baseEnv } = request;
+    const { pool } = options;
+    const launchOptions = {
+      adapter,
+      executable,
+      baseEnv,
+      pool,
+      ...(options.sessionFilesDir !== undefined ? { sessionFilesDir: options.sessionFilesDir } : {}),
+      ...(options.sharing ? { sharing: options.sharing } : {}),
+    };
+    const known = pool.knownAnswer(adapter.agentId, executable);
+    // Without an answer yet, a process of the agent is started to read it (launched without instructions).
+    let lease = known
+      ? undefined
+      : await leaseFor({ ...launchOptions, binding: { launch: bareLaunch(adapter, executable, baseEnv, request.cwd) } });
+    try {
+      const binding = resolveBinding({ ...request, initialized: known ?? lease!.agent.initialized });
+      // Refused here, after initialize and before any session: what the agent cannot take.
+      requireBindable(binding);
+      // The process started to read the answer is the session's own when its launch is the same; an
+      // agent that cannot run twice must not find it still held for another launch.
+      if (lease && lease.agent.launchDigest !== binding.launch.digest) {
+        const read = lease;
+        lease = undefined;
+        await read.release();
+      }
+      lease ??= await leaseFor({ ...launchOptions, binding });
+      return new LiveSession(binding, lease, options.owner, adapter, options.onDetach);
+    } catch (error) {
+      await lease?.release();
+      throw error;
+    }
   }
 
   private get connection(): AgentConnection {
@@ -200,50 +240,45 @@ export class LiveSession {
   }
 
   /**
-   * Binds an ACP session: reopens `previousSessionId` when the agent can (with `forkAt`, forks it
-   * at that message of the agent's instead, where the agent takes that), else starts a new one.
-   * A session that starts in a mode where the agent approves on its own, which the person did not
-   * pick, is set to the agent's asking mode first. Returns the drafts to record: `session.bound`,
-   * then `session.options` (and a notice when the mode was set back).
+   * Binds an ACP session: reopens the agent's `earlier` session of the conversation when the agent
+   * can (forks it at `forkAt` instead, where the agent takes that), else starts a new one, and says
+   * why in {@link fellBack}. A session that starts in a mode where the agent approves on its own,
+   * which the person did not pick, is set to the agent's asking mode first. Returns the drafts to
+   * record: `session.bound`, then any notice and `session.options`.
    */
-  async bind(_adapter: AgentAdapter, previousSessionId: string | undefined, forkAt?: string): Promise<EventDraft[]> {
-    // Refused here, after initialize and before any session: what the agent cannot take.
-    requireBindable(this.binding);
+  async bind(earlier?: EarlierSession): Promise<EventDraft[]> {
+    const { agentName } = this.binding;
+    // A session created with other instructions or servers is not reopened: agents keep what a
+    // session was created with (measured: claude-agent-acp 0.101 keeps its system prompt and
+    // servers across a resume), so it gets a new session and Baton's handoff, said in the transcript.
+    const changedSince = earlier?.sessionDigest !== undefined && earlier.sessionDigest !== this.binding.session.digest;
+    const previous = changedSince ? undefined : earlier;
     const agentVersion = this.connection.initialized.agentInfo?.version;
-    const versionField = agentVersion ? { agentVersion } : {};
-    const forked = previousSessionId && forkAt !== undefined ? await this.fork(previousSessionId, forkAt, agentVersion) : undefined;
-    const reopened = previousSessionId && forkAt === undefined ? await this.reopen(previousSessionId) : undefined;
-    if (forked) {
-      this.sessionId = forked.sessionId;
-      this.unregister = this.lease.agent.register(forked.sessionId, this.handlers);
-      this.modes.reported(forked.options);
-      this.boundHow = 'fork';
-    } else if (previousSessionId && reopened) {
-      this.sessionId = previousSessionId;
-      this.modes.reported(reopened.options);
-      this.boundHow = reopened.how;
-    } else {
-      const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
-      const { sessionId, options } = await this.connection.newSession(cwd, mcpServers, { meta, systemPrompt });
-      this.sessionId = sessionId;
-      this.unregister = this.lease.agent.register(sessionId, this.handlers);
-      this.modes.reported(options);
-      this.boundHow = 'new';
+    // After a rewind the earlier session saw the turns set aside: it is forked, never reopened as it is.
+    const reopened = previous ? await this.reopen(previous, agentVersion) : undefined;
+    const { sessionId, how, options } = reopened ?? (await this.newSession());
+    if (changedSince) {
+      this.fellBack = `${agentName}'s toolbox or instructions changed, which its earlier session would not take, so Baton started a new session and handed it the conversation`;
+    } else if (previous && previous.forkAt === undefined && !reopened) {
+      // After a rewind, an agent that cannot fork its session there gets a new one without a word (as ever).
+      this.fellBack = `${agentName} could not reopen its own earlier session, so Baton handed it the conversation instead`;
     }
-    const steering = this.connection.canSteer ? { steering: true } : {};
+    this.sessionId = sessionId;
+    this.boundHow = how;
+    // A reopened session's updates are routed from before its replay; any other's from now.
+    this.unregister ??= this.lease.agent.register(sessionId, this.handlers);
     const bound: EventDraft = {
       type: 'session.bound',
       payload: {
         agentId: this.binding.agentId,
-        sessionId: this.sessionId,
-        how: this.boundHow,
-        ...versionField,
+        sessionId,
+        how,
+        ...(agentVersion ? { agentVersion } : {}),
         sessionDigest: this.binding.session.digest,
-        ...steering,
+        ...(this.connection.canSteer ? { steering: true } : {}),
       },
     };
-    const kept = await this.modes.keepAsking(this.requireSession(), this.modes.pickedIn(this.binding.session.chosenOptions));
-    return [bound, ...kept, { type: 'session.options', payload: { options: [...this.modes.current] } }];
+    return [bound, ...(await this.modes.bound(sessionId, options, this.binding.session.chosenOptions))];
   }
 
   /** False once the agent can no longer be talked to; the next message starts a new process. */
@@ -270,42 +305,49 @@ export class LiveSession {
     return this.modes.choose(this.requireSession(), optionId, value);
   }
 
-  /**
-   * A copy of `sessionId` that ends at the agent's message `messageId`, where the agent advertises
-   * `session/fork` and takes a fork point at this version; undefined otherwise or when the fork fails.
-   */
-  private async fork(
-    sessionId: string,
-    messageId: string,
-    version: string | undefined,
-  ): Promise<{ sessionId: string; options: SessionOption[] } | undefined> {
-    const point = this.adapter.forkAtMessage?.(version, messageId);
-    if (!point || !this.connection.canForkSession) {
-      return undefined;
-    }
+  /** Applies the person's choices to the session just bound: the drafts to record (see `SessionModes.applyChoices`). */
+  async applyChoices(chosen: Readonly<Record<string, string>>): Promise<EventDraft[]> {
+    return this.modes.applyChoices(this.requireSession(), chosen);
+  }
+
+  /** A new session, as the binding's session part says. */
+  private async newSession(): Promise<Bound> {
     const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
-    try {
-      return await this.connection.forkSession(sessionId, cwd, mcpServers, { meta: { ...meta, ...point }, systemPrompt });
-    } catch (error) {
-      this.owner.log(`${this.binding.agentName} could not fork session ${sessionId} at ${messageId}: ${String(error)}`);
-      return undefined;
-    }
+    const { sessionId, options } = await this.connection.newSession(cwd, mcpServers, { meta, systemPrompt });
+    return { sessionId, how: 'new', options };
   }
 
   /**
-   * Reopens an earlier session: `session/resume` where advertised, then `session/load` (whose
-   * replayed history is already in the transcript) when resume is missing or fails (some agents
-   * advertise resume but answer "Method not found"). Undefined when neither works: the caller
-   * starts a new session and says so.
+   * Reopens the agent's earlier session. After a rewind (`forkAt`), a copy of it that ends at that
+   * message of the agent's, where the agent advertises `session/fork` and takes a fork point at this
+   * version (the session itself saw the turns set aside). Otherwise `session/resume` where
+   * advertised, then `session/load` (whose replayed history is already in the transcript) when
+   * resume is missing or fails (some agents advertise resume but answer "Method not found").
+   * Undefined when none works: the caller starts a new session and says so.
    */
-  private async reopen(sessionId: string): Promise<{ how: 'resume' | 'load'; options: SessionOption[] } | undefined> {
+  private async reopen(earlier: EarlierSession, version: string | undefined): Promise<Bound | undefined> {
+    const { sessionId, forkAt } = earlier;
     const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
-    const unregister = this.lease.agent.register(sessionId, this.handlers);
+    // Routed from before a reopen, so that what the agent sends meanwhile (a load's replay) finds the session.
+    const unregister = forkAt === undefined ? this.lease.agent.register(sessionId, this.handlers) : undefined;
+    if (forkAt !== undefined) {
+      const point = this.adapter.forkAtMessage?.(version, forkAt);
+      if (!point || !this.connection.canForkSession) {
+        return undefined;
+      }
+      try {
+        const forked = await this.connection.forkSession(sessionId, cwd, mcpServers, { meta: { ...meta, ...point }, systemPrompt });
+        return { ...forked, how: 'fork' };
+      } catch (error) {
+        this.owner.log(`${this.binding.agentName} could not fork session ${sessionId} at ${forkAt}: ${String(error)}`);
+        return undefined;
+      }
+    }
     if (this.connection.canResumeSession) {
       try {
         const options = await this.connection.resumeSession(sessionId, cwd, mcpServers, { meta, systemPrompt });
         this.unregister = unregister;
-        return { how: 'resume', options };
+        return { sessionId, how: 'resume', options };
       } catch (error) {
         this.owner.log(`${this.binding.agentName} could not resume session ${sessionId}: ${String(error)}`);
       }
@@ -315,14 +357,14 @@ export class LiveSession {
       try {
         const options = await this.connection.loadSession(sessionId, cwd, mcpServers, { meta, systemPrompt });
         this.unregister = unregister;
-        return { how: 'load', options };
+        return { sessionId, how: 'load', options };
       } catch (error) {
         this.owner.log(`${this.binding.agentName} could not load session ${sessionId}: ${String(error)}`);
       } finally {
         this.replaying = false;
       }
     }
-    unregister();
+    unregister?.();
     return undefined;
   }
 

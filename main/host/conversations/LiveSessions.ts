@@ -7,27 +7,20 @@
 import { z } from 'zod';
 import type { EventDraft } from '../../../app/events/index.js';
 import { redactSecrets } from '../../../app/instructions/injectors.js';
-import type { McpServer } from '../../../app/toolbox/mcpServer.js';
-import type { ConversationSummary } from '../../../app/transcript/summary.js';
-import type { PreparedBinding } from '../binding/PreparedBinding.js';
-import { resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
-import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
+import { bindingChange, type BindingRequest } from '../binding/resolveBinding.js';
 import type { ConversationParts } from './ConversationSettings.js';
-import type { LiveSession, LiveSessionOwner } from './LiveSession.js';
-import { openLiveSession } from './openLiveSession.js';
+import { LiveSession, type EarlierSession, type LiveSessionOwner } from './LiveSession.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import type { Sharing } from '../pool/poolKey.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { PendingFolders } from './PendingFolders.js';
+import type { LauncherGrants } from './TurnPlanner.js';
 
 /** Early sessions waiting for their conversations at most (see {@link LiveSessions.openEarly}). */
 const MAX_EARLY = 4;
 
 /** Minutes an idle session is kept open by default. */
 const DEFAULT_IDLE_MINUTES = 10;
-
-/** What a turn's session is bound with: the instructions and servers the turn runs under. */
-export type TurnBinding = { instructions: ComposedInstructions; serverIds: readonly string[] };
 
 /** What the live sessions need to know of the turns. */
 export type TurnState = {
@@ -52,26 +45,13 @@ export type LiveSessionsDeps = ConversationParts & {
   watchFolder?: (folder: string) => () => void;
 };
 
-/** What the live sessions ask of Baton's MCP launcher (`toolbox/LaunchRegistry.ts`). */
-export type LauncherGrants = {
-  /** The server as the conversation's agent is given it. */
-  shield(server: McpServer, conversationId: string): McpServer;
-  /** Answers the conversation's shielded servers until the returned revocation runs (the session ends). */
-  grant(conversationId: string, servers: readonly McpServer[]): () => void;
-};
-
 /** A session opened before its conversation exists: the drafts of its bind wait for the first turn. */
 type Early = { ready: Promise<{ live: LiveSession; drafts: EventDraft[] } | undefined>; timer: NodeJS.Timeout };
-
-/** Where a conversation's agent works: what its binding is resolved for. */
-type Place = { agentId: string; cwd: string };
 
 /** The live sessions, one per conversation at most. */
 export class LiveSessions {
   private readonly live = new Map<string, LiveSession>();
   private readonly starting = new Map<string, Promise<LiveSession>>();
-  /** Live sessions that could not reopen their agent's earlier session (why, for the handoff). */
-  private readonly fellBack = new WeakMap<LiveSession, string>();
   /** Live sessions whose agent is to be started afresh before their next turn. */
   private readonly stale = new WeakSet<LiveSession>();
   /** Per conversation, the timer that closes its idle session (see {@link idleMs}). */
@@ -86,20 +66,14 @@ export class LiveSessions {
     return this.live.get(conversationId);
   }
 
-  /** Why the session could not reopen the agent's earlier one, if it could not (for the handoff). */
-  fellBackReason(live: LiveSession): string | undefined {
-    return this.fellBack.get(live);
-  }
-
   /**
    * Opens, in the background, the session a conversation about to start (`conversationId` reserved
-   * for it) would begin with: its agent, folder, instructions and servers (`turn`) and the person's
-   * choices. Its first turn takes it when its binding is still the same; otherwise, or when unused
-   * for the idle time, it is closed. Throws at once what the binding cannot be resolved for (an
-   * agent not installed); a failure to open is logged, and the first turn opens its own.
+   * for it) would begin with, from the binding request its first turn is planned with (its agent,
+   * folder, instructions, servers and the person's choices: see `TurnPlanner`). Its first turn
+   * takes it when its binding is still the same; otherwise, or when unused for the idle time, it is
+   * closed. A failure to open is logged, and the first turn opens its own.
    */
-  openEarly(conversationId: string, place: Place, turn: TurnBinding, chosen: Record<string, string>): void {
-    const request = this.bindingRequest(conversationId, place, turn, chosen);
+  openEarly(conversationId: string, request: BindingRequest): void {
     // A few wait at most (windows each writing a first message); past that the oldest is closed.
     const oldest = this.early.size >= MAX_EARLY ? this.early.keys().next().value : undefined;
     if (oldest !== undefined) {
@@ -108,7 +82,7 @@ export class LiveSessions {
     const ready = this.open(conversationId, request)
       .then(async (live) => {
         try {
-          return { live, drafts: await live.bind(request.adapter, undefined) };
+          return { live, drafts: await live.bind(undefined) };
         } catch (error) {
           await live.dispose();
           throw error;
@@ -146,27 +120,28 @@ export class LiveSessions {
   }
 
   /**
-   * The conversation's live agent session, started (and bound) on first use. A live session whose
-   * binding no longer matches (another toolbox, other instructions or settings for them) is let go
-   * first, and `binding.changed` says so: its session is reopened with the new binding.
+   * The conversation's live agent session for a turn bound with `request` (planned once for the
+   * turn: see `TurnPlanner`), started (and bound, reopening the agent's `earlier` session where it
+   * can) on first use. A live session whose binding no longer matches (another toolbox, other
+   * instructions or settings for them) is let go first, and `binding.changed` says so: its session
+   * is reopened with the new binding.
    */
-  async forTurn(conversationId: string, summary: ConversationSummary, turn: TurnBinding): Promise<LiveSession> {
+  async forTurn(conversationId: string, request: BindingRequest, earlier?: EarlierSession): Promise<LiveSession> {
     this.holdOpen(conversationId);
-    const request = this.bindingRequest(conversationId, summary, turn);
     const existing = this.live.get(conversationId);
-    if (existing && !this.stale.has(existing) && existing.binding.agentId === summary.agentId) {
-      const wanted = resolveBinding({ ...request, initialized: existing.initialized });
-      if (wanted.launch.digest === existing.binding.launch.digest && wanted.session.digest === existing.binding.session.digest) {
-        return existing;
-      }
-      this.deps.committer.commit(conversationId, [bindingChanged(existing.binding, wanted)]);
+    const reuse = existing && this.reuse(existing, request);
+    if (reuse === true) {
+      return existing;
+    }
+    if (reuse) {
+      this.deps.committer.commit(conversationId, [reuse]);
     }
     if (existing) {
       this.live.delete(conversationId);
       await existing.dispose();
     }
     const pending =
-      this.starting.get(conversationId) ?? this.start(conversationId, request).finally(() => this.starting.delete(conversationId));
+      this.starting.get(conversationId) ?? this.start(conversationId, request, earlier).finally(() => this.starting.delete(conversationId));
     this.starting.set(conversationId, pending);
     return pending;
   }
@@ -180,12 +155,11 @@ export class LiveSessions {
   /** A turn ended: an agent that broke the protocol is ended; a usable one is closed once idle. */
   async afterTurn(conversationId: string): Promise<void> {
     const live = this.live.get(conversationId);
-    if (live && !live.usable) {
-      // Still running, but it cannot be talked to.
-      this.live.delete(conversationId);
-      await live.dispose();
-    } else if (live) {
+    if (live?.usable) {
       this.closeWhenIdle(conversationId, live);
+    } else {
+      // Still running, but it cannot be talked to.
+      await this.release(conversationId);
     }
   }
 
@@ -297,87 +271,35 @@ export class LiveSessions {
     this.idleTimers.set(conversationId, timer);
   }
 
-  /** What the conversation's next binding is resolved from. */
-  private bindingRequest(
-    conversationId: string,
-    summary: Place,
-    turn: TurnBinding,
-    chosen: Record<string, string> = this.deps.store.getContext(conversationId).chosenOptions,
-  ): BindingRequest {
-    const { access, agentEnv, settings, instructions, launcher } = this.deps;
-    const { adapter, executable } = access.find(summary.agentId);
-    const composed = instructions.forBinding(summary.agentId, turn.instructions);
-    access.requireCurrentFor(adapter, composed);
-    return {
-      adapter,
-      executable,
-      baseEnv: agentEnv,
-      cwd: summary.cwd,
-      mcpServers: settings.resolveServers(conversationId, turn.serverIds, summary.cwd),
-      instructions: composed,
-      chosenOptions: chosen,
-      ...(launcher ? { shield: (server: McpServer) => launcher.shield(server, conversationId) } : {}),
-    };
-  }
-
   /**
    * Resolves the binding with the agent's `initialize` answer (from a process of it started for
    * that, when none ran yet this time) and starts the session on the pool's process for it.
    */
-  private async start(conversationId: string, request: BindingRequest): Promise<LiveSession> {
-    const { store, committer } = this.deps;
+  private async start(conversationId: string, request: BindingRequest, earlier: EarlierSession | undefined): Promise<LiveSession> {
+    const { committer, importReview, pendingFolders } = this.deps;
+    // A session named by an imported file is not reopened: it may not be this conversation's at all.
+    const own = earlier && !importReview.isImportedSession(conversationId, earlier.sessionId) ? earlier : undefined;
     // A session opened while the person wrote the first message, if it was opened for this binding.
     const early = await this.earlyFor(conversationId, request);
     const live = early?.live ?? (await this.open(conversationId, request));
     try {
-      const drafts = early?.drafts ?? (await this.bind(conversationId, live, request.adapter));
+      let drafts = early?.drafts;
+      if (!drafts) {
+        // The agent may have started while its folder was being made; its session opens in the folder as made.
+        await pendingFolders?.ready(conversationId);
+        drafts = await live.bind(own);
+      }
       const turnId = this.deps.turns.activeTurnId(conversationId);
-      committer.commit(
-        conversationId,
-        drafts.map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft)),
-      );
+      committer.commit(conversationId, withTurn(drafts, turnId));
       live.start();
-      await this.reapplyChoices(conversationId, live, store.getContext(conversationId).chosenOptions, turnId);
+      // The person's choices for this conversation, applied again (an early session was bound before some were made).
+      committer.commit(conversationId, withTurn(await live.applyChoices(request.chosenOptions ?? {}), turnId));
     } catch (error) {
       await live.dispose();
       throw error;
     }
     this.live.set(conversationId, live);
     return live;
-  }
-
-  /**
-   * Binds the conversation's session on `live`: reopens (or forks) the agent's earlier session of
-   * this conversation where it can, else a new one; returns the drafts to record.
-   */
-  private async bind(conversationId: string, live: LiveSession, adapter: AgentAdapter): Promise<EventDraft[]> {
-    const { store, importReview } = this.deps;
-    // The agent started while its folder was being made; its session opens in the folder as made.
-    await this.deps.pendingFolders?.ready(conversationId);
-    const own = store.getContext(conversationId).sessions[adapter.agentId];
-    const recorded = own?.sessionId;
-    // A session created with other instructions or servers is not reopened: agents keep what a
-    // session was created with (measured: claude-agent-acp 0.101 keeps its system prompt and
-    // servers across a resume), so it gets a new session and Baton's handoff, said in the transcript.
-    const changedSince = own?.sessionDigest !== undefined && own.sessionDigest !== live.binding.session.digest;
-    // A session named by an imported file is not reopened: it may not be this conversation's at all.
-    const previous = recorded && !changedSince && !importReview.isImportedSession(conversationId, recorded) ? recorded : undefined;
-    const drafts = await live.bind(adapter, previous, previous ? own?.forkAt : undefined);
-    const bound = drafts[0];
-    // After a rewind, an agent that cannot fork its session there gets a new one without a word (as ever).
-    if (previous && own?.forkAt === undefined && bound?.type === 'session.bound' && bound.payload.how === 'new') {
-      // The turn's catch-up hands it the conversation instead, and says so.
-      this.fellBack.set(
-        live,
-        `${adapter.displayName} could not reopen its own earlier session, so Baton handed it the conversation instead`,
-      );
-    } else if (recorded && changedSince) {
-      this.fellBack.set(
-        live,
-        `${adapter.displayName}'s toolbox or instructions changed, which its earlier session would not take, so Baton started a new session and handed it the conversation`,
-      );
-    }
-    return drafts;
   }
 
   /** Starts the agent process for the binding (or takes the pool's) and prepares the session on it, not yet bound. */
@@ -393,10 +315,11 @@ export class LiveSessions {
       revoke();
       unwatch();
     };
+    const owner = this.owner(conversationId);
     const sharing = this.sharingFor(conversationId, adapter, request.cwd);
-    return openLiveSession(request, {
+    return LiveSession.open(request, {
       pool,
-      owner: this.owner(conversationId),
+      owner,
       onDetach: detach,
       sharing,
       ...(dataDir ? { sessionFilesDir: dataDir } : {}),
@@ -415,9 +338,7 @@ export class LiveSessions {
     if (!opened) {
       return undefined;
     }
-    const wanted = resolveBinding({ ...request, initialized: opened.live.initialized });
-    const { launch, session } = opened.live.binding;
-    if (opened.live.usable && wanted.launch.digest === launch.digest && wanted.session.digest === session.digest) {
+    if (this.reuse(opened.live, request) === true) {
       return opened;
     }
     this.deps.log(`the early session of ${conversationId} was opened for other settings than its first turn's; it is closed`);
@@ -425,30 +346,17 @@ export class LiveSessions {
     return undefined;
   }
 
-  /** Applies what the person chose for this conversation to a session that was just bound. */
-  private async reapplyChoices(
-    conversationId: string,
-    live: LiveSession,
-    chosen: Record<string, string>,
-    turnId: string | undefined,
-  ): Promise<void> {
-    for (const [optionId, value] of Object.entries(chosen)) {
-      const option = live.sessionOptions.find((candidate) => candidate.id === optionId);
-      if (!option || option.currentValue === value) {
-        continue;
-      }
-      try {
-        this.deps.committer.commit(conversationId, [await live.choose(optionId, value)]);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        this.deps.committer.commit(conversationId, [
-          {
-            type: 'notice',
-            payload: { turnId, severity: 'warning', text: `Your choice of ${option.name} could not be applied again: ${reason}` },
-          },
-        ]);
-      }
+  /**
+   * True when `live` can serve a turn bound with `request` as it is: its agent answers, is not to
+   * start afresh, and the session is bound as the request resolves now (both digests). Else the
+   * `binding.changed` draft when its binding is what changed, or false. The one check of reuse, for
+   * a conversation's live session and for an early one.
+   */
+  private reuse(live: LiveSession, request: BindingRequest): boolean | EventDraft {
+    if (!live.usable || this.stale.has(live) || live.binding.agentId !== request.adapter.agentId) {
+      return false;
     }
+    return bindingChange(live.binding, live.initialized, request) ?? true;
   }
 
   private owner(conversationId: string): LiveSessionOwner {
@@ -469,24 +377,9 @@ export class LiveSessions {
   }
 }
 
-/** The `binding.changed` draft for a live session's binding and the one the next turn needs. */
-function bindingChanged(from: PreparedBinding, to: PreparedBinding): EventDraft {
-  const changed = [
-    ...(JSON.stringify(from.mcpServers) !== JSON.stringify(to.mcpServers) ? ['the toolbox'] : []),
-    ...(from.instructions?.sha256 !== to.instructions?.sha256 ||
-    JSON.stringify(from.instructions?.settings) !== JSON.stringify(to.instructions?.settings)
-      ? ['the instructions']
-      : []),
-  ];
-  return {
-    type: 'binding.changed',
-    payload: {
-      ...(to.instructions ? { instructionsDigest: to.instructions.sha256 } : {}),
-      launchDigest: to.launch.digest,
-      sessionDigest: to.session.digest,
-      changed: changed.length > 0 ? changed : ["the agent's settings"],
-    },
-  };
+/** The drafts with their notices said in the running turn, if one runs. */
+function withTurn(drafts: EventDraft[], turnId: string | undefined): EventDraft[] {
+  return drafts.map((draft) => (draft.type === 'notice' && turnId ? { ...draft, payload: { ...draft.payload, turnId } } : draft));
 }
 
 /** The setting `agents.processPerConversation`: the agents whose every conversation gets a process of its own. */

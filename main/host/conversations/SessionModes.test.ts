@@ -131,4 +131,31 @@ describe('SessionModes', () => {
     await settle();
     expect(logged).toEqual(['could not switch Codex back to read-only: Error: Method not found']);
   });
+
+  it('a session just bound records its options after setting the asking mode; the choices the person made are applied again', async () => {
+    const { modes, setOption } = codexSession('read-only');
+    const drafts = await modes.bound('s1', [modeOption('agent'), model], {});
+    expect(drafts.map((draft) => draft.type)).toEqual(['notice', 'session.options']);
+    expect(modes.current.find((option) => option.id === MODE_OPTION_ID)?.currentValue).toBe('read-only');
+    setOption.mockClear();
+    const applied = await modes.applyChoices('s1', { model: 'gpt-5-mini', [MODE_OPTION_ID]: 'read-only', gone: 'x' });
+    // Only what differs is set; an option the session no longer has is left out.
+    expect(setOption.mock.calls.map((call) => [call[2], call[3]])).toEqual([['model', 'gpt-5-mini']]);
+    expect(applied).toEqual([{ type: 'session.options', payload: { options: expect.any(Array) } }]);
+    expect(modes.current.find((option) => option.id === 'model')?.currentValue).toBe('gpt-5-mini');
+  });
+
+  it('a choice that cannot be applied again is said in a notice, and the others still are', async () => {
+    const { modes, setOption } = codexSession('read-only');
+    setOption.mockImplementationOnce(() => Promise.reject(new Error('Method not found')));
+    const applied = await modes.applyChoices('s1', { model: 'gpt-5-mini', [MODE_OPTION_ID]: 'agent' });
+    expect(applied).toEqual([
+      {
+        type: 'notice',
+        payload: { severity: 'warning', text: 'Your choice of Model could not be applied again: Method not found' },
+      },
+      { type: 'session.options', payload: { options: expect.any(Array) } },
+    ]);
+    expect(modes.current.find((option) => option.id === MODE_OPTION_ID)?.currentValue).toBe('agent');
+  });
 });

@@ -49,6 +49,17 @@ export class SessionModes {
   }
 
   /**
+   * Takes the options a session just bound reported, and sets the asking mode when it started in a
+   * self-approving one the person did not pick (`chosen`: their choices for this conversation).
+   * Returns the drafts to record: any notice, then `session.options`.
+   */
+  async bound(sessionId: string, options: SessionOption[], chosen: Readonly<Record<string, string>>): Promise<EventDraft[]> {
+    this.reported(options);
+    const kept = await this.keepAsking(sessionId, this.pickedIn(chosen));
+    return [...kept, { type: 'session.options', payload: { options: [...this.options] } }];
+  }
+
+  /**
    * Sets the asking mode when the session is in a self-approving one the person did not pick.
    * Returns the notice to record, if it did.
    */
@@ -80,6 +91,30 @@ export class SessionModes {
     }
     this.reported(await this.of.connection().setOption(sessionId, this.options, optionId, value));
     return { type: 'session.options', payload: { options: this.options } };
+  }
+
+  /**
+   * Applies the person's choices to a session just bound (one already at its value is left as it
+   * is); returns the `session.options` draft of each applied, and a notice for each that could not be.
+   */
+  async applyChoices(sessionId: string, chosen: Readonly<Record<string, string>>): Promise<EventDraft[]> {
+    const drafts: EventDraft[] = [];
+    for (const [optionId, value] of Object.entries(chosen)) {
+      const option = this.options.find((candidate) => candidate.id === optionId);
+      if (!option || option.currentValue === value) {
+        continue;
+      }
+      try {
+        drafts.push(await this.choose(sessionId, optionId, value));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        drafts.push({
+          type: 'notice',
+          payload: { severity: 'warning', text: `Your choice of ${option.name} could not be applied again: ${reason}` },
+        });
+      }
+    }
+    return drafts;
   }
 
   /** Applies a change of mode or options the agent reported; false for any other update. */

@@ -11,19 +11,19 @@ import { newId } from '../../../app/ids.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { Attachment } from '../../../app/prompt/attachments.js';
 import { emptyTranscript, interruptUnfinished, reduceAll } from '../../../app/transcript/index.js';
-import type { ConversationContext } from '../../../app/transcript/context.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
-import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
+import type { BindingRequest } from '../binding/resolveBinding.js';
 import { injectTurn } from '../instructions/injectTurn.js';
 import type { TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
 import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
 import { catchUpTurn, handoffBudgetSetting } from './catchUp.js';
 import type { ConversationParts } from './ConversationSettings.js';
 import type { AnsweredPermission } from './SessionPermissions.js';
+import type { EarlierSession } from './LiveSession.js';
 import type { LiveSessions, TurnState } from './LiveSessions.js';
 import type { PendingFolders } from './PendingFolders.js';
-import { refuseSwitch } from './refuseSwitch.js';
+import type { TurnPlanner } from './TurnPlanner.js';
 
 /** How long shutdown waits for cancelled turns to end before the agents are killed. */
 const SHUTDOWN_GRACE_MS = 2_000;
@@ -52,16 +52,16 @@ type Running = {
   stopTimer?: NodeJS.Timeout;
   /** The agent did not stop in time and was ended. */
   forced?: boolean;
-  /** The instruction bundle the turn runs under. */
-  instructions: ComposedInstructions;
-  /** The catalog servers the turn may use. */
-  serverIds: readonly string[];
+  /** What the turn's session is bound with; undefined when {@link refusal} says why it cannot be. */
+  request: BindingRequest | undefined;
+  /** The agent's own earlier session of the conversation, reopened where it can be. */
+  earlier: EarlierSession | undefined;
   /** The injectors the turn runs with, and its number in the conversation (1: the first). */
   injectors: readonly Injector[];
   turnNumber: number;
   /** No earlier turn reached an agent: first-turn injectors apply. */
   first: boolean;
-  /** Why the turn cannot run, found before any agent is asked (an unavailable injector). */
+  /** Why the turn cannot run, found before any agent is asked (an unavailable injector, an agent not installed). */
   refusal?: unknown;
   /** What the person attached, checked. */
   attached: readonly ReadyAttachment[];
@@ -73,47 +73,11 @@ type Running = {
   promptSent: boolean;
 };
 
-/**
- * What a turn of a conversation runs under, from its context: the injectors it selects (an injector
- * that cannot be used is the turn's refusal, before any agent is asked), its instructions composed
- * and the servers of its toolbox, less what the person left out for this turn only. The one way a
- * turn's binding is built (an early session for a conversation about to start uses it too).
- */
-export function composeTurn(
-  settings: ConversationParts['instructions'],
-  context: Pick<ConversationContext, 'injectors' | 'instructions' | 'toolbox'>,
-  place: { agentId: string; cwd: string },
-  options: { withoutInstructions?: boolean; withoutTools?: boolean } = {},
-): {
-  injectors: Injector[];
-  refusal: unknown;
-  without: boolean;
-  instructions: ComposedInstructions;
-  withoutTools: boolean;
-  serverIds: string[];
-} {
-  let injectors: Injector[] = [];
-  let refusal: unknown;
-  const without = options.withoutInstructions === true;
-  try {
-    injectors =
-      context.injectors && !context.injectors.off && !without ? settings.injectors.resolve(context.injectors.names, place.cwd) : [];
-  } catch (error) {
-    refusal = error;
-  }
-  // "Send without my instructions this time": an empty bundle for this turn only, said on the turn.
-  const instructions = without
-    ? settings.compose({ person: { text: '', intent: 'append' }, conversation: null, injectors: [] })
-    : settings.compose({ conversation: context.instructions, agentId: place.agentId, cwd: place.cwd, injectors });
-  // "Send without these tools this time": no server for this turn only, said on the turn; the toolbox stays for the next.
-  const withoutTools = options.withoutTools === true && (context.toolbox?.servers.length ?? 0) > 0;
-  const serverIds = withoutTools ? [] : (context.toolbox?.servers.map((server) => server.serverId) ?? []);
-  return { injectors, refusal, without, instructions, withoutTools, serverIds };
-}
-
 /** What the turns are run with. */
 export type TurnsDeps = ConversationParts & {
   sessions: LiveSessions;
+  /** Plans each turn: what it runs under and the one binding request of its session. */
+  planner: TurnPlanner;
   /** Checkpoints of the working folder before and after each turn (none without it). */
   checkpoints?: TurnCheckpoints;
   /** Folders still being made (an attempt's copy): the turn's first checkpoint waits for its folder. */
@@ -151,7 +115,7 @@ export class Turns implements TurnState {
     attachments: readonly Attachment[] = [],
     options: { withoutInstructions?: boolean; withoutTools?: boolean } = {},
   ): { turnId: string; seq: number } {
-    const { store, catalog, instructions: settings, committer } = this.deps;
+    const { store, catalog, committer, planner } = this.deps;
     const current = store.getSummary(conversationId);
     if (current.lifecycle === 'deleted') {
       throw new InvalidRequestError('This conversation is in the trash; restore it to continue.');
@@ -164,15 +128,23 @@ export class Turns implements TurnState {
     const switching = adapter.agentId !== current.agentId;
     const summary: ConversationSummary = switching ? { ...current, agentId: adapter.agentId, agentName: adapter.displayName } : current;
     const context = store.getContext(conversationId);
-    const { injectors, refusal, without, instructions, withoutTools, serverIds } = composeTurn(settings, context, summary, options);
-    if (switching) {
-      // Refused at the switch, before anything is committed: the person keeps their message.
-      refuseSwitch(adapter, this.deps.access, this.deps.pool, {
-        baseEnv: this.deps.agentEnv,
-        cwd: summary.cwd,
-        mcpServers: this.deps.settings.resolveServers(conversationId, serverIds, summary.cwd),
-        instructions: settings.forBinding(adapter.agentId, instructions),
-      });
+    const { injectors, without, instructions, withoutTools, serverIds, ...turn } = planner.compose(context, summary, options);
+    let { refusal } = turn;
+    let request: BindingRequest | undefined;
+    try {
+      // The agent's own choices: on a switch, those the person made for it earlier in the conversation.
+      const chosen = switching ? (context.chosenByAgent[adapter.agentId] ?? {}) : context.chosenOptions;
+      request = planner.request(conversationId, summary, { instructions, serverIds }, chosen);
+      if (switching) {
+        planner.refuseSwitch(request);
+      }
+    } catch (error) {
+      if (switching) {
+        // Refused at the switch, before anything is committed: the person keeps their message.
+        throw error;
+      }
+      // The turn fails with it, once the person's message is recorded.
+      refusal ??= error;
     }
     const attached = prepareAttachments(attachments, summary.cwd);
     const turnId = newId();
@@ -212,8 +184,8 @@ export class Turns implements TurnState {
       cancelRequested: false,
       storeFailure: undefined,
       done: Promise.resolve(),
-      instructions,
-      serverIds,
+      request,
+      earlier: context.sessions[adapter.agentId],
       injectors,
       turnNumber: summary.turnCount + 1,
       first: !context.prompted,
@@ -233,7 +205,6 @@ export class Turns implements TurnState {
         )
       : Promise.resolve();
     this.running.set(conversationId, running);
-    this.deps.sessions.holdOpen(conversationId);
     running.done = this.run(conversationId, summary, running, text);
     return { turnId, seq: events.at(-1)!.seq };
   }
@@ -367,10 +338,10 @@ export class Turns implements TurnState {
     const { turnId } = running;
     const { committer, sessions } = this.deps;
     try {
-      if (running.refusal) {
+      if (running.refusal || !running.request) {
         throw running.refusal;
       }
-      const live = await sessions.forTurn(conversationId, summary, running);
+      const live = await sessions.forTurn(conversationId, running.request, running.earlier);
       if (running.cancelRequested) {
         committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
         return;
@@ -402,7 +373,7 @@ export class Turns implements TurnState {
         turnId,
         turnNumber: running.turnNumber,
         switchedFrom: running.switchedFrom,
-        fellBack: sessions.fellBackReason(live),
+        fellBack: live.fellBack,
         budgetFallback: handoffBudgetSetting(this.deps.agentEnv),
       });
       await Promise.race([running.checkpointBefore, delay(CHECKPOINT_WAIT_MS)]);

@@ -10,10 +10,9 @@ import { newId } from '../../../app/ids.js';
 import type { InjectorChoice } from '../../../app/instructions/injectors.js';
 import type { InstructionText } from '../../../app/instructions/bundle.js';
 import { emptyContext, reduceContext } from '../../../app/transcript/context.js';
-import type { InstructionSettings } from '../instructions/InstructionSettings.js';
 import type { ConversationSettings } from './ConversationSettings.js';
 import type { LiveSessions } from './LiveSessions.js';
-import { composeTurn } from './Turns.js';
+import type { TurnPlanner } from './TurnPlanner.js';
 
 /** What the conversation about to start will be created with, and the choices the person made for its agent. */
 export type EarlySessionParams = {
@@ -31,7 +30,7 @@ export type EarlySessionParams = {
  * instructions the agent cannot take, an unavailable injector, an agent not installed).
  */
 export function openEarlySession(
-  parts: { conversations: ConversationSettings; sessions: LiveSessions; instructions: InstructionSettings },
+  parts: { conversations: ConversationSettings; sessions: LiveSessions; planner: TurnPlanner },
   params: EarlySessionParams,
 ): string {
   const { agentId, cwd } = params;
@@ -44,10 +43,11 @@ export function openEarlySession(
       (state, draft, index) => reduceContext(state, { conversationId, seq: index + 1, at, v: 1, ...draft }),
       emptyContext(conversationId),
     );
-  const { instructions, serverIds, refusal } = composeTurn(parts.instructions, context, { agentId, cwd });
-  if (refusal) {
-    throw refusal;
+  // Planned as its first turn will be.
+  const turn = parts.planner.compose(context, { agentId, cwd });
+  if (turn.refusal) {
+    throw turn.refusal;
   }
-  parts.sessions.openEarly(conversationId, { agentId, cwd }, { instructions, serverIds }, params.chosen ?? {});
+  parts.sessions.openEarly(conversationId, parts.planner.request(conversationId, { agentId, cwd }, turn, params.chosen ?? {}));
   return conversationId;
 }

@@ -209,6 +209,28 @@ describe('switching agents in a conversation', () => {
     ]);
   });
 
+  it("an agent the conversation passes back to gets the choices the person made for it, not the other agent's", async () => {
+    const dataDir = tempDir('switch');
+    registerFakeAgents(dataDir, [
+      { name: 'Fake', options: { sessions: true, models: ['small', 'large'] } },
+      { name: 'Fake Two', options: { sessions: true, models: ['tiny', 'huge'] } },
+    ]);
+    const host = new Host({ dataDir, env: definedEnv(process.env) });
+    hosts.push(host);
+    const { conversationId } = host.conversations.create(ONE, tempDir('work'));
+    await ask(host, conversationId, 'hello');
+    await host.conversations.chooseOption(conversationId, 'model', 'large');
+    await ask(host, conversationId, 'over to you', TWO);
+    await host.conversations.chooseOption(conversationId, 'model', 'huge');
+    const model = () => host.store.getContext(conversationId).sessionOptions.find((option) => option.id === 'model')?.currentValue;
+    expect(model()).toBe('huge');
+    // Back to Fake in a process of its own (the other agent's process does not carry its session): its own choice is applied again.
+    await host.sessions.release(conversationId);
+    const back = await ask(host, conversationId, 'back to you', ONE);
+    expect(back.status).toBe('completed');
+    expect(model()).toBe('large');
+  });
+
   it('is refused while a turn runs, and for an agent that cannot take the conversation (nothing committed)', async () => {
     const host = open(tempDir('switch'), agentHome('gemini', 'http://127.0.0.1:9'));
     const { conversationId } = host.conversations.create(ONE, tempDir('work'), '', { text: 'Add this.', intent: 'append' });

@@ -19,6 +19,7 @@ import type { HistoryService } from '../conversations/HistoryService.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
 import type { LiveSessions } from '../conversations/LiveSessions.js';
 import type { SessionImport } from '../conversations/SessionImport.js';
+import type { TurnPlanner } from '../conversations/TurnPlanner.js';
 import type { Turns } from '../conversations/Turns.js';
 import type { InstructionSettings } from '../instructions/InstructionSettings.js';
 import type { AgentProcesses } from '../pool/AgentProcesses.js';
@@ -42,6 +43,8 @@ export type HostParts = {
   imports: SessionImport;
   conversations: ConversationSettings;
   turns: Turns;
+  /** Plans turns: the one way a turn's binding request is built (an early session's too). */
+  planner: TurnPlanner;
   /** The conversations' live agent sessions. */
   sessions: LiveSessions;
   history: HistoryService;

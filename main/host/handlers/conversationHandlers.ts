@@ -32,7 +32,7 @@ export function conversationHandlers({
   checkpoints,
   attempts,
   sessions,
-  instructions: instructionSettings,
+  planner,
 }: HostParts): HandlerGroup<ConversationMethods> {
   return {
     newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors, conversationId }) => ({
@@ -48,7 +48,7 @@ export function conversationHandlers({
       ),
     }),
     openEarlySession: (params) => ({
-      conversationId: openEarlySession({ conversations, sessions, instructions: instructionSettings }, params),
+      conversationId: openEarlySession({ conversations, sessions, planner }, params),
     }),
     closeEarlySession: async ({ conversationId }) => {
       const reserved = sessions.isEarly(conversationId);

@@ -1,0 +1,118 @@
+/**
+ * What a turn runs under, decided once per turn from the conversation's settings: the injectors it
+ * selects, its instructions composed, the servers of its toolbox, and the one binding request its
+ * session is resolved from (the agent and its executable, the instructions as that agent takes
+ * them, the servers resolved, the person's choices). `Turns.send` plans every turn here; an early
+ * session for a conversation about to start is planned the same way, so that its first turn finds
+ * the same binding. What an agent a conversation passes to cannot take is refused here too, before
+ * anything is committed.
+ */
+import type { Injector } from '../../../app/instructions/injectors.js';
+import type { ConversationContext } from '../../../app/transcript/context.js';
+import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import { requireBindable, resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
+import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
+import type { ConversationParts } from './ConversationSettings.js';
+
+/** What Baton's MCP launcher (`toolbox/LaunchRegistry.ts`) is asked for the conversations' sessions. */
+export type LauncherGrants = {
+  /** The server as the conversation's agent is given it. */
+  shield(server: McpServer, conversationId: string): McpServer;
+  /** Answers the conversation's shielded servers until the returned revocation runs (the session ends). */
+  grant(conversationId: string, servers: readonly McpServer[]): () => void;
+};
+
+/** Where a conversation's agent works. */
+export type Place = { agentId: string; cwd: string };
+
+/** A turn as composed from its conversation's context (see {@link TurnPlanner.compose}). */
+export type ComposedTurn = {
+  injectors: Injector[];
+  /** Why the turn cannot run (an injector that cannot be used), found before any agent is asked. */
+  refusal: unknown;
+  /** Sent without the person's instructions this time. */
+  without: boolean;
+  instructions: ComposedInstructions;
+  /** Sent without the conversation's tools this time. */
+  withoutTools: boolean;
+  serverIds: string[];
+};
+
+/** What turns are planned with. */
+export type TurnPlannerDeps = Pick<ConversationParts, 'access' | 'agentEnv' | 'instructions' | 'settings' | 'pool'> & {
+  /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
+  launcher?: Pick<LauncherGrants, 'shield'>;
+};
+
+/** Plans turns: the one way a turn's binding request is built. */
+export class TurnPlanner {
+  constructor(private readonly deps: TurnPlannerDeps) {}
+
+  /**
+   * The turn from its conversation's context: the injectors it selects (one that cannot be used is
+   * the turn's refusal), its instructions composed and the servers of its toolbox, less what the
+   * person left out for this turn only.
+   */
+  compose(
+    context: Pick<ConversationContext, 'injectors' | 'instructions' | 'toolbox'>,
+    place: Place,
+    options: { withoutInstructions?: boolean; withoutTools?: boolean } = {},
+  ): ComposedTurn {
+    const settings = this.deps.instructions;
+    let injectors: Injector[] = [];
+    let refusal: unknown;
+    const without = options.withoutInstructions === true;
+    try {
+      injectors =
+        context.injectors && !context.injectors.off && !without ? settings.injectors.resolve(context.injectors.names, place.cwd) : [];
+    } catch (error) {
+      refusal = error;
+    }
+    // "Send without my instructions this time": an empty bundle for this turn only, said on the turn.
+    const instructions = without
+      ? settings.compose({ person: { text: '', intent: 'append' }, conversation: null, injectors: [] })
+      : settings.compose({ conversation: context.instructions, agentId: place.agentId, cwd: place.cwd, injectors });
+    // "Send without these tools this time": no server for this turn only, said on the turn; the toolbox stays for the next.
+    const withoutTools = options.withoutTools === true && (context.toolbox?.servers.length ?? 0) > 0;
+    const serverIds = withoutTools ? [] : (context.toolbox?.servers.map((server) => server.serverId) ?? []);
+    return { injectors, refusal, without, instructions, withoutTools, serverIds };
+  }
+
+  /**
+   * The binding request of the conversation's turn: the one function that turns its settings into
+   * one. Throws what the agent cannot be bound for before it runs: not installed, too old for the
+   * person's instructions, a server no longer in the toolbox.
+   */
+  request(
+    conversationId: string,
+    place: Place,
+    turn: Pick<ComposedTurn, 'instructions' | 'serverIds'>,
+    chosen: Readonly<Record<string, string>>,
+  ): BindingRequest {
+    const { access, agentEnv, settings, instructions, launcher } = this.deps;
+    const { adapter, executable } = access.find(place.agentId);
+    const composed = instructions.forBinding(place.agentId, turn.instructions);
+    access.requireCurrentFor(adapter, composed);
+    return {
+      adapter,
+      executable,
+      baseEnv: agentEnv,
+      cwd: place.cwd,
+      mcpServers: settings.resolveServers(conversationId, turn.serverIds, place.cwd),
+      instructions: composed,
+      chosenOptions: chosen,
+      ...(launcher ? { shield: (server: McpServer) => launcher.shield(server, conversationId) } : {}),
+    };
+  }
+
+  /**
+   * Refuses, at a switch and before anything is committed or started, the first thing the agent the
+   * conversation passes to cannot take (a toolbox for an agent without MCP, instructions it has no
+   * channel for), read from the binding it would get with its last `initialize` answer this run, or
+   * what its adapter expects before one; what only the answer can tell is checked when it starts.
+   */
+  refuseSwitch(request: BindingRequest): void {
+    const initialized = this.deps.pool.knownAnswer(request.adapter.agentId, request.executable);
+    requireBindable(resolveBinding({ ...request, ...(initialized ? { initialized } : {}) }));
+  }
+}
