@@ -5,7 +5,6 @@
  * the session has been idle, or the host shuts down. Its process may carry other conversations'
  * sessions: requests and updates reach it by its session id.
  */
-import path from 'node:path';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { DeliveryPlan } from '../../../app/instructions/delivery.js';
@@ -15,9 +14,7 @@ import {
   type PromptBlock,
   type PromptOutcome,
   type SessionHandlers,
-  type SessionUpdate,
 } from '../acp/AgentConnection.js';
-import { mapUpdate } from '../acp/mapUpdate.js';
 import type { SessionOption } from '../acp/sessionOptions.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import { bareLaunch } from '../binding/ownLaunch.js';
@@ -33,6 +30,8 @@ import { SessionModes } from './SessionModes.js';
 import { SessionSubagents } from './SessionSubagents.js';
 import { SessionPermissions, type AnsweredPermission } from './SessionPermissions.js';
 import { SessionTerminals } from './SessionTerminals.js';
+import { SessionUpdates } from './SessionUpdates.js';
+import { sessionHandlers } from './sessionHandlers.js';
 
 /** What a live session needs from the conversation that owns it. */
 export type LiveSessionOwner = {
@@ -63,15 +62,10 @@ type Bound = { sessionId: string; how: 'new' | 'load' | 'resume' | 'fork'; optio
 /** A conversation's session with its agent. */
 export class LiveSession {
   private sessionId: string | undefined;
-  /** While the agent replays a loaded session, its updates are already in the transcript. */
-  private replaying = false;
-  private readonly toolCalls = new Set<string>();
   private readonly permissions: SessionPermissions;
   private readonly elicitations = new SessionElicitations(() => this.sessionId);
   /** When the last prompt ended (see `AgentAdapter.saveGraceMs`). */
   private lastTurnEndedAt = 0;
-  /** Updates that arrived before the bind's drafts were committed. */
-  private early: SessionUpdate[] | undefined = [];
   /** True while a prompt is on its way. */
   private prompting = false;
   /** How the session was bound (new, or reopened by resume or load). */
@@ -92,6 +86,8 @@ export class LiveSession {
   private readonly handlers: SessionHandlers;
 
   private readonly terminals: SessionTerminals;
+  /** The updates the agent sends in this session. */
+  private readonly updates: SessionUpdates;
 
   /**
    * The session on the process `lease` holds (leased for the binding's launch part: see
@@ -113,7 +109,6 @@ export class LiveSession {
       ...(owner.redact ? { redact: owner.redact } : {}),
     });
     this.terminals = terminals;
-    this.permissions = new SessionPermissions(owner, this.toolCalls);
     this.subagents = new SessionSubagents(
       owner,
       () => lease.agent,
@@ -127,57 +122,12 @@ export class LiveSession {
       sessionId: () => this.sessionId,
     });
     this.gate = new SessionGate(owner, binding.agentName);
+    const { agentName } = binding;
+    this.updates = new SessionUpdates({ agentName, owner, modes: this.modes, subagents: this.subagents, terminals, gate: this.gate });
+    this.permissions = new SessionPermissions(owner, this.updates.toolCalls);
     const files = new SessionFiles([binding.cwd], adapter.missingFileReadsAsEmpty?.(lease.agent.initialized.agentInfo?.version) === true);
-    const gate = this.gate;
-    this.handlers = {
-      onUpdate: (update) => this.onUpdate(update),
-      // A loaded session's replay is in the transcript already, its subagents' work included.
-      onSubagentUpdate: (subagentId, update) => this.replaying || this.subagents.onUpdate(subagentId, update),
-      requestPermission: (request, signal) => this.permissions.request(request, signal),
-      elicit: (request, signal) => {
-        gate.require(
-          'ask you for input',
-          'toolCallId' in request && typeof request.toolCallId === 'string' ? request.toolCallId : undefined,
-        );
-        return this.elicitations.request(request, signal, owner);
-      },
-      onElicitationComplete: (elicitationId) => this.elicitations.complete(elicitationId, owner),
-      files: {
-        read: (file, line, limit) => {
-          gate.require(`read ${file}`);
-          return files.read(file, line, limit);
-        },
-        write: async (file, content) => {
-          gate.require(`write ${file}`);
-          const written = await files.write(file, content);
-          const turnId = owner.activeTurnId();
-          if (turnId) {
-            owner.commit([
-              {
-                type: 'file.written',
-                payload: {
-                  turnId,
-                  path: path.relative(binding.cwd, written.path) || written.path,
-                  bytes: written.bytes,
-                  created: written.created,
-                },
-              },
-            ]);
-          }
-        },
-      },
-      // A new command needs a running turn; the session's own terminals stay its own to read and end.
-      terminals: {
-        create: (request) => {
-          gate.require(`run ${request.command}`);
-          return terminals.create(request);
-        },
-        output: (terminalId) => terminals.output(terminalId),
-        waitForExit: (terminalId) => terminals.waitForExit(terminalId),
-        kill: (terminalId) => terminals.kill(terminalId),
-        release: (terminalId) => terminals.release(terminalId),
-      },
-    };
+    const { permissions, elicitations, updates, gate } = this;
+    this.handlers = sessionHandlers({ cwd: binding.cwd, owner, gate, updates, permissions, elicitations, files, terminals });
     this.stopWatchingExit = lease.agent.onExit(() => {
       this.withdrawQuestions();
       // The agent's commands run in groups of their own: end them with it.
@@ -288,11 +238,7 @@ export class LiveSession {
 
   /** Starts applying updates: call once the drafts from `bind` are committed. */
   start(): void {
-    const early = this.early ?? [];
-    this.early = undefined;
-    for (const update of early) {
-      this.onUpdate(update);
-    }
+    this.updates.start();
   }
 
   /** The session's options now. */
@@ -353,7 +299,7 @@ export class LiveSession {
       }
     }
     if (this.connection.canLoadSession) {
-      this.replaying = true;
+      this.updates.replaying = true;
       try {
         const options = await this.connection.loadSession(sessionId, cwd, mcpServers, { meta, systemPrompt });
         this.unregister = unregister;
@@ -361,7 +307,7 @@ export class LiveSession {
       } catch (error) {
         this.owner.log(`${this.binding.agentName} could not load session ${sessionId}: ${String(error)}`);
       } finally {
-        this.replaying = false;
+        this.updates.replaying = false;
       }
     }
     unregister?.();
@@ -503,54 +449,6 @@ export class LiveSession {
     this.stopWatchingExit();
     await this.terminals.dispose();
     await this.lease.release();
-  }
-
-  private onUpdate(update: SessionUpdate): void {
-    if (this.replaying) {
-      return;
-    }
-    if (this.early) {
-      this.early.push(update);
-      return;
-    }
-    const { owner } = this;
-    // Changes of mode or options belong to the session, whether or not a turn runs.
-    if (this.modes.onUpdate(update) || this.subagents.announced(update)) {
-      return;
-    }
-    if (update.sessionUpdate === 'available_commands_update') {
-      const commands = update.availableCommands.map(({ name, description, input }) => ({
-        name,
-        description,
-        ...(input && 'hint' in input ? { hint: input.hint } : {}),
-      }));
-      owner.commit([{ type: 'session.commands', payload: { commands } }]);
-      return;
-    }
-    if (update.sessionUpdate === 'session_info_update') {
-      if (update.title !== undefined) {
-        owner.commit([{ type: 'session.info', payload: { title: update.title } }]);
-      }
-      return;
-    }
-    const turnId = owner.activeTurnId();
-    if (!turnId) {
-      return;
-    }
-    const mapped = mapUpdate(update, turnId, { isKnownToolCall: (id) => this.toolCalls.has(id) });
-    const drafts = this.terminals.boundReported(mapped.drafts);
-    this.gate.observe(drafts);
-    for (const draft of drafts) {
-      if (draft.type === 'tool.call') {
-        this.toolCalls.add(draft.payload.toolCallId);
-      }
-    }
-    if (mapped.unknownKind) {
-      owner.log(`ignored an unknown session/update kind "${mapped.unknownKind}" from ${this.binding.agentName}`);
-    }
-    if (drafts.length > 0) {
-      owner.commit(drafts);
-    }
   }
 
   private withdrawQuestions(): void {
