@@ -174,6 +174,8 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     expect(seen).not.toContain('TURN-THREE');
     expect(sent!.userTexts.some((text) => text.includes('TURN-ONE please create a.txt'))).toBe(true);
     await expect(page.getByRole('group', { name: 'Claude was caught up' })).toHaveCount(0);
+    // The reply is in; the turn ends once Claude says so (an undo while it runs is refused).
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeDisabled();
 
     // Undo: b.txt back, a.txt gone again, the three turns back (the fourth stays).
     await marker.getByRole('button', { name: 'Undo rewind' }).click();
