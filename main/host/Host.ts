@@ -165,13 +165,9 @@ export class Host {
     const secrets = (): string[] => [...toolbox.secretValues(), ...agentSecrets(env, catalog.adapters())];
     this.launcher = LaunchRegistry.open({ dataDir, launch: bridgeLaunch(env, 'mcpLauncher.js'), secrets, log });
     SessionFolder.removeLeftovers(dataDir);
-    // The turns are built last: the committer and the sessions reach them only once a turn runs.
-    this.committer = new Committer(
-      this.store,
-      (event) => this.emit(event),
-      (conversationId, error) => this.turns.onStoreFailure(conversationId, error),
-      secrets,
-    );
+    // Built in the order they need each other, nothing reached before it is made: the turns make
+    // their live sessions (told of the turns) and listen to the committer for failed writes.
+    this.committer = new Committer(this.store, (event) => this.emit(event), secrets);
     this.instructions = new InstructionSettings(this.store, env, dataDir, secrets);
     this.importReview = new ImportReview(this.store, homeDir);
     this.checkpoints = CheckpointStore.open(dataDir, { log });
@@ -183,44 +179,34 @@ export class Host {
       log,
     );
     const common = { store: this.store, catalog, access, agentEnv: env, committer: this.committer, instructions: this.instructions };
+    const turnParts = { ...common, importReview: this.importReview, pool: this.pool, log };
     const pendingFolders = new PendingFolders();
+    const planner = new TurnPlanner({ ...common, pool: this.pool, toolbox, homeDir, launcher: this.launcher });
+    this.turns = new Turns({
+      ...turnParts,
+      planner,
+      sessions: (turns) =>
+        new LiveSessions({
+          ...turnParts,
+          turns,
+          secrets,
+          dataDir,
+          launcher: this.launcher,
+          pendingFolders,
+          watchFolder: (folder) => this.checkpoints.watch(folder),
+        }),
+      checkpoints: this.turnCheckpoints,
+      pendingFolders,
+    });
+    this.sessions = this.turns.sessions;
     this.conversations = new ConversationSettings({
       ...common,
       toolbox,
-      homeDir,
       liveSession: (conversationId) => this.sessions.get(conversationId),
       onToolboxSet: (conversationId) => this.launcher.revokeScope(conversationId),
     });
     // A server changed or removed: no launch id answers it any more.
     toolbox.onServerChange((name) => this.launcher.revokeServer(name));
-    this.sessions = new LiveSessions({
-      ...common,
-      settings: this.conversations,
-      importReview: this.importReview,
-      pool: this.pool,
-      turns: {
-        activeTurnId: (conversationId) => this.turns.activeTurnId(conversationId),
-        onStoreFailure: (conversationId, error) => this.turns.onStoreFailure(conversationId, error),
-      },
-      secrets,
-      log,
-      dataDir,
-      launcher: this.launcher,
-      pendingFolders,
-      watchFolder: (folder) => this.checkpoints.watch(folder),
-    });
-    const planner = new TurnPlanner({ ...common, settings: this.conversations, pool: this.pool, launcher: this.launcher });
-    this.turns = new Turns({
-      ...common,
-      planner,
-      settings: this.conversations,
-      importReview: this.importReview,
-      sessions: this.sessions,
-      pool: this.pool,
-      log,
-      checkpoints: this.turnCheckpoints,
-      pendingFolders,
-    });
     this.history = new HistoryService(
       this.store,
       this.committer,

@@ -30,9 +30,9 @@ describe('the Committer', () => {
         }
         pushed.push(event);
       },
-      (_conversationId, error) => failures.push(error),
       () => ['sk-secret-123456'],
     );
+    committer.onBatchFailure((_conversationId, error) => failures.push(error));
     committer.commit(
       'c1',
       [{ type: 'conversation.created', payload: { title: '', agentId: 'claude', agentName: 'Claude', cwd: '/w' } }],
@@ -79,5 +79,23 @@ describe('the Committer', () => {
     const written = events.find((event) => event.type === 'message.chunk');
     expect(typed?.type === 'turn.started' ? typed.payload.text : '').toContain('sk-secret-123456');
     expect(written?.type === 'message.chunk' ? written.payload.text : '').not.toContain('sk-secret-123456');
+  });
+
+  it('a grouped commit that fails reaches who listens for it; with no one listening, the windows are told', async () => {
+    const appendFailure = new Error('disk full');
+    const original = store.append.bind(store);
+    store.append = () => {
+      throw appendFailure;
+    };
+    committer.submit('c1', [{ type: 'message.chunk', payload: { turnId: 't1', text: 'lost' } }]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(failures).toEqual([appendFailure]);
+    const unheard = new Committer(store, (event) => pushed.push(event));
+    unheard.submit('c1', [{ type: 'message.chunk', payload: { turnId: 't1', text: 'lost too' } }]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    store.append = original;
+    expect(pushed.filter((event) => event.name === 'hostError')).toEqual([
+      { name: 'hostError', payload: { conversationId: 'c1', error: expect.objectContaining({ message: 'disk full' }) } },
+    ]);
   });
 });

@@ -6,7 +6,7 @@
  * kept. Nothing is pushed before it is committed, and nothing is committed with a known secret
  * in it unless the person typed it (one redaction step, here, for every producer).
  */
-import { ConcurrencyError } from '../../../app/errors.js';
+import { ConcurrencyError, toWireError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { redactDrafts } from '../../../app/events/redactDrafts.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
@@ -23,15 +23,24 @@ export class Committer {
   private readonly waiting = new Map<string, { drafts: EventDraft[]; timer: NodeJS.Timeout }>();
   /** When each conversation's last grouped commit started (performance.now()). */
   private readonly lastGroupAt = new Map<string, number>();
+  /** Told when a grouped commit fails (see {@link onBatchFailure}). */
+  private readonly batchFailureListeners = new Set<(conversationId: string, error: unknown) => void>();
 
   constructor(
     private readonly store: EventStore,
     private readonly emit: (event: PushEvent) => void,
-    /** Called when a grouped commit fails (the caller decides what that means for the turn). */
-    private readonly onBatchFailure: (conversationId: string, error: unknown) => void,
     /** The secret values Baton knows: taken out of everything recorded that the person did not type. */
     private readonly secrets: () => readonly string[] = () => [],
   ) {}
+
+  /**
+   * Tells `listener` when a grouped commit fails (the turns decide what that means for the turn
+   * streaming into it); with no listener, the windows are told. Returns the removal.
+   */
+  onBatchFailure(listener: (conversationId: string, error: unknown) => void): () => void {
+    this.batchFailureListeners.add(listener);
+    return () => this.batchFailureListeners.delete(listener);
+  }
 
   /** Commits now, in one transaction with anything waiting (which goes first), then pushes. Throws if the store refuses. */
   commit(conversationId: string, drafts: EventDraft[], expectedSeq?: number): AppendResult {
@@ -57,7 +66,7 @@ export class Committer {
         try {
           this.flush(conversationId);
         } catch (error) {
-          this.onBatchFailure(conversationId, error);
+          this.batchFailed(conversationId, error);
         }
       },
       Math.max(0, BATCH_WINDOW_MS - sinceLast),
@@ -77,6 +86,15 @@ export class Committer {
   }
 
   /** Removes and returns what waits for a conversation. */
+  private batchFailed(conversationId: string, error: unknown): void {
+    if (this.batchFailureListeners.size === 0) {
+      this.push({ name: 'hostError', payload: { conversationId, error: toWireError(error) } });
+    }
+    for (const listener of this.batchFailureListeners) {
+      listener(conversationId, error);
+    }
+  }
+
   private take(conversationId: string): EventDraft[] {
     const entry = this.waiting.get(conversationId);
     if (!entry) {

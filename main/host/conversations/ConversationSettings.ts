@@ -4,13 +4,11 @@
  * options, and resolving its toolbox to the servers its next session gets. Every change is an
  * event through the Committer and applies from the next turn.
  */
-import os from 'node:os';
-import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
+import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { InstructionText } from '../../../app/instructions/bundle.js';
 import { injectorChoiceSchema, type InjectorChoice } from '../../../app/instructions/injectors.js';
-import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { AgentAccess } from '../agents/AgentAccess.js';
@@ -30,18 +28,15 @@ export type ConversationSettingsDeps = {
   catalog: AgentCatalog;
   committer: Committer;
   instructions: InstructionSettings;
-  /** The environment agents inherit: toolbox variables are resolved against it. */
-  agentEnv: Env;
   /** The MCP servers conversations may use; without it, conversations get none. */
   toolbox?: ToolboxCatalog;
-  homeDir?: string;
   /** The conversation's live session, if one runs: an option chosen is applied to it at once. */
   liveSession: (conversationId: string) => LiveSession | undefined;
   /** The conversation's toolbox changed: what was granted for the old one ends now, not at its next turn. */
   onToolboxSet?: (conversationId: string) => void;
 };
 
-/** What both the live sessions and the turns are built with (from the composition root). */
+/** What the turns, their planner and their live sessions are built with (from the composition root; each takes what it uses). */
 export type ConversationParts = {
   store: EventStore;
   catalog: AgentCatalog;
@@ -50,7 +45,6 @@ export type ConversationParts = {
   agentEnv: Env;
   committer: Committer;
   instructions: InstructionSettings;
-  settings: ConversationSettings;
   importReview: ImportReview;
   pool: AgentProcesses;
   log: (message: string) => void;
@@ -58,11 +52,7 @@ export type ConversationParts = {
 
 /** Creates conversations and changes what they are set up with. */
 export class ConversationSettings {
-  private readonly homeDir: string;
-
-  constructor(private readonly deps: ConversationSettingsDeps) {
-    this.homeDir = deps.homeDir ?? os.homedir();
-  }
+  constructor(private readonly deps: ConversationSettingsDeps) {}
 
   /** Creates a conversation bound to an agent and a working folder, with its own instructions if given. */
   create(
@@ -113,31 +103,6 @@ export class ConversationSettings {
     this.deps.store.getSummary(conversationId);
     this.deps.committer.commit(conversationId, [{ type: 'toolbox.set', payload: this.requireToolbox().choose(serverIds) }]);
     this.deps.onToolboxSet?.(conversationId);
-  }
-
-  /** The conversation's servers, resolved as its next session would get them. */
-  resolvedServers(conversationId: string): { servers: McpServer[]; cwd: string } {
-    const summary = this.deps.store.getSummary(conversationId);
-    const serverIds = this.deps.store.getContext(conversationId).toolbox?.servers.map((server) => server.serverId) ?? [];
-    return { servers: this.resolveServers(conversationId, serverIds, summary.cwd), cwd: summary.cwd };
-  }
-
-  /** Resolves chosen servers; one removed from the catalog since is named in the error. */
-  resolveServers(conversationId: string, serverIds: readonly string[], cwd: string): McpServer[] {
-    if (serverIds.length === 0) {
-      return [];
-    }
-    try {
-      return this.requireToolbox().resolve(serverIds, { env: this.deps.agentEnv, workspaceFolder: cwd, userHome: this.homeDir });
-    } catch (error) {
-      if (error instanceof NotFoundError) {
-        const missing = this.deps.store.getContext(conversationId).toolbox?.servers.find((server) => server.serverId === error.details?.id);
-        throw new InvalidRequestError(
-          `The MCP server "${missing?.name ?? String(error.details?.id)}" chosen for this conversation is no longer in your toolbox; choose its tools again in Toolbox.`,
-        );
-      }
-      throw error;
-    }
   }
 
   private requireToolbox(): ToolboxCatalog {

@@ -31,7 +31,7 @@ export type TurnState = {
 };
 
 /** What the live sessions are kept with. */
-export type LiveSessionsDeps = ConversationParts & {
+export type LiveSessionsDeps = Pick<ConversationParts, 'store' | 'catalog' | 'agentEnv' | 'committer' | 'importReview' | 'pool' | 'log'> & {
   turns: TurnState;
   /** The secret values Baton knows: taken out of what it hands an agent from elsewhere. */
   secrets: () => readonly string[];

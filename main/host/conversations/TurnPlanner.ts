@@ -7,11 +7,14 @@
  * the same binding. What an agent a conversation passes to cannot take is refused here too, before
  * anything is committed.
  */
+import os from 'node:os';
+import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { requireBindable, resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
 import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
+import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
 import type { ConversationParts } from './ConversationSettings.js';
 
 /** What Baton's MCP launcher (`toolbox/LaunchRegistry.ts`) is asked for the conversations' sessions. */
@@ -39,7 +42,11 @@ export type ComposedTurn = {
 };
 
 /** What turns are planned with. */
-export type TurnPlannerDeps = Pick<ConversationParts, 'access' | 'agentEnv' | 'instructions' | 'settings' | 'pool'> & {
+export type TurnPlannerDeps = Pick<ConversationParts, 'store' | 'access' | 'agentEnv' | 'instructions' | 'pool'> & {
+  /** The MCP servers conversations may use; without it, conversations get none. */
+  toolbox?: ToolboxCatalog;
+  /** The person's home folder (`${userHome}` in a server's settings). */
+  homeDir?: string;
   /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
   launcher?: Pick<LauncherGrants, 'shield'>;
 };
@@ -89,7 +96,7 @@ export class TurnPlanner {
     turn: Pick<ComposedTurn, 'instructions' | 'serverIds'>,
     chosen: Readonly<Record<string, string>>,
   ): BindingRequest {
-    const { access, agentEnv, settings, instructions, launcher } = this.deps;
+    const { access, agentEnv, instructions, launcher } = this.deps;
     const { adapter, executable } = access.find(place.agentId);
     const composed = instructions.forBinding(place.agentId, turn.instructions);
     access.requireCurrentFor(adapter, composed);
@@ -98,11 +105,41 @@ export class TurnPlanner {
       executable,
       baseEnv: agentEnv,
       cwd: place.cwd,
-      mcpServers: settings.resolveServers(conversationId, turn.serverIds, place.cwd),
+      mcpServers: this.servers(conversationId, turn.serverIds, place.cwd),
       instructions: composed,
       chosenOptions: chosen,
       ...(launcher ? { shield: (server: McpServer) => launcher.shield(server, conversationId) } : {}),
     };
+  }
+
+  /** The conversation's servers, resolved as its next session would get them. */
+  resolvedServers(conversationId: string): { servers: McpServer[]; cwd: string } {
+    const { store } = this.deps;
+    const summary = store.getSummary(conversationId);
+    const serverIds = store.getContext(conversationId).toolbox?.servers.map((server) => server.serverId) ?? [];
+    return { servers: this.servers(conversationId, serverIds, summary.cwd), cwd: summary.cwd };
+  }
+
+  /** Resolves the servers chosen for a conversation; one removed from the catalog since is named in the error. */
+  private servers(conversationId: string, serverIds: readonly string[], cwd: string): McpServer[] {
+    const { toolbox, agentEnv, store } = this.deps;
+    if (serverIds.length === 0) {
+      return [];
+    }
+    if (!toolbox) {
+      throw new InvalidRequestError('This Baton has no toolbox catalog.');
+    }
+    try {
+      return toolbox.resolve(serverIds, { env: agentEnv, workspaceFolder: cwd, userHome: this.deps.homeDir ?? os.homedir() });
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        const missing = store.getContext(conversationId).toolbox?.servers.find((server) => server.serverId === error.details?.id);
+        throw new InvalidRequestError(
+          `The MCP server "${missing?.name ?? String(error.details?.id)}" chosen for this conversation is no longer in your toolbox; choose its tools again in Toolbox.`,
+        );
+      }
+      throw error;
+    }
   }
 
   /**

@@ -74,8 +74,12 @@ type Running = {
 };
 
 /** What the turns are run with. */
-export type TurnsDeps = ConversationParts & {
-  sessions: LiveSessions;
+export type TurnsDeps = Pick<
+  ConversationParts,
+  'store' | 'catalog' | 'agentEnv' | 'committer' | 'instructions' | 'importReview' | 'log'
+> & {
+  /** Makes the live sessions the turns drive, told of the turns (which turn runs, a failed write). */
+  sessions: (turns: TurnState) => LiveSessions;
   /** Plans each turn: what it runs under and the one binding request of its session. */
   planner: TurnPlanner;
   /** Checkpoints of the working folder before and after each turn (none without it). */
@@ -87,8 +91,14 @@ export type TurnsDeps = ConversationParts & {
 /** The turns service. */
 export class Turns implements TurnState {
   private readonly running = new Map<string, Running>();
+  /** The conversations' live agent sessions. */
+  readonly sessions: LiveSessions;
 
-  constructor(private readonly deps: TurnsDeps) {}
+  constructor(private readonly deps: TurnsDeps) {
+    this.sessions = deps.sessions(this);
+    // A write of a streamed reply that failed: the turn it streams into fails with the store's error.
+    deps.committer.onBatchFailure((conversationId, error) => this.onStoreFailure(conversationId, error));
+  }
 
   /** Marks turns left running by a process that died as interrupted. Run once at start-up. */
   recoverInterrupted(): void {
@@ -216,7 +226,7 @@ export class Turns implements TurnState {
    */
   async steer(conversationId: string, text: string): Promise<boolean> {
     const running = this.running.get(conversationId);
-    const live = this.deps.sessions.get(conversationId);
+    const live = this.sessions.get(conversationId);
     if (!running || !live || running.cancelRequested) {
       return false;
     }
@@ -238,7 +248,7 @@ export class Turns implements TurnState {
       running.stopTimer = setTimeout(() => void this.forceStop(conversationId, running), STOP_GRACE_MS);
       running.stopTimer.unref();
     }
-    const live = this.deps.sessions.get(conversationId);
+    const live = this.sessions.get(conversationId);
     if (live) {
       await live.cancel().catch((error: unknown) => this.deps.log(`cancel failed: ${String(error)}`));
     }
@@ -255,10 +265,10 @@ export class Turns implements TurnState {
 
   /** The agent ignored Stop: end its process group, so that the turn ends (as cancelled) and the next message starts it again. */
   private async forceStop(conversationId: string, running: Running): Promise<void> {
-    if (this.running.get(conversationId) !== running || !this.deps.sessions.get(conversationId)) {
+    if (this.running.get(conversationId) !== running || !this.sessions.get(conversationId)) {
       return;
     }
-    const live = this.deps.sessions.take(conversationId)!;
+    const live = this.sessions.take(conversationId)!;
     running.forced = true;
     this.deps.log(`${live.binding.agentName} did not end turn ${running.turnId} within ${STOP_GRACE_MS} ms of session/cancel; ending it`);
     await live.kill();
@@ -276,7 +286,7 @@ export class Turns implements TurnState {
 
   /** Passes the person's answer to a waiting permission request; returns what was answered. */
   answerPermission(conversationId: string, requestId: string, optionId: string): AnsweredPermission {
-    const live = this.deps.sessions.get(conversationId);
+    const live = this.sessions.get(conversationId);
     const result = live ? live.answer(requestId, optionId) : 'unknown-request';
     if (result === 'unknown-request') {
       throw new NotFoundError('open permission request', requestId);
@@ -294,7 +304,7 @@ export class Turns implements TurnState {
     action: 'accept' | 'decline' | 'cancel',
     content: Record<string, ElicitationValue> | undefined,
   ): void {
-    const live = this.deps.sessions.get(conversationId);
+    const live = this.sessions.get(conversationId);
     const result = live ? live.answerElicitation(requestId, action, content) : { kind: 'unknown-request' as const };
     if (result.kind === 'unknown-request') {
       throw new NotFoundError('open request for input', requestId);
@@ -308,7 +318,7 @@ export class Turns implements TurnState {
   async release(conversationId: string): Promise<void> {
     await this.cancel(conversationId);
     await this.running.get(conversationId)?.done;
-    await this.deps.sessions.release(conversationId);
+    await this.sessions.release(conversationId);
   }
 
   /** Waits for running turns (tests, shutdown). */
@@ -336,7 +346,8 @@ export class Turns implements TurnState {
 
   private async run(conversationId: string, summary: ConversationSummary, running: Running, text: string): Promise<void> {
     const { turnId } = running;
-    const { committer, sessions } = this.deps;
+    const { committer } = this.deps;
+    const { sessions } = this;
     try {
       if (running.refusal || !running.request) {
         throw running.refusal;
@@ -432,7 +443,7 @@ export class Turns implements TurnState {
     this.deps.log(`turn ${turnId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
     // The agent's own last words go with any failure (redacted when recorded): the cause is often only there.
     const wire = toWireError(cause);
-    const live = typeof wire.details?.stderrTail === 'string' ? undefined : this.deps.sessions.get(conversationId);
+    const live = typeof wire.details?.stderrTail === 'string' ? undefined : this.sessions.get(conversationId);
     if (live) {
       // What the agent wrote just before failing may still be on its way through the pipe.
       await delay(STDERR_SETTLE_MS);

@@ -21,7 +21,15 @@ type ToolboxMethods =
   | 'setConversationToolbox';
 
 /** The toolbox's handlers. */
-export function toolboxHandlers({ toolbox, serverImports, conversations, store, catalog, env }: HostParts): HandlerGroup<ToolboxMethods> {
+export function toolboxHandlers({
+  toolbox,
+  serverImports,
+  conversations,
+  planner,
+  store,
+  catalog,
+  env,
+}: HostParts): HandlerGroup<ToolboxMethods> {
   return {
     listToolbox: () => ({ servers: toolbox.listServers(), toolboxes: toolbox.listToolboxes() }),
     addServer: ({ server }) => ({ server: toolbox.addServer(server) }),
@@ -40,7 +48,7 @@ export function toolboxHandlers({ toolbox, serverImports, conversations, store, 
     scanServerImports: ({ cwd, file }) => serverImports.scan({ ...(cwd ? { cwd } : {}), ...(file ? { file } : {}) }),
     importServers: ({ candidateIds, inputs }) => ({ servers: serverImports.import(candidateIds, inputs) }),
     listConversationTools: async ({ conversationId }) => {
-      const { servers, cwd } = conversations.resolvedServers(conversationId);
+      const { servers, cwd } = planner.resolvedServers(conversationId);
       const calls = reduceAll(emptyTranscript(conversationId), store.readEvents(conversationId).events).items.flatMap((item) =>
         item.kind === 'tool' ? [item.title] : [],
       );
