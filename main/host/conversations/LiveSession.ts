@@ -29,23 +29,10 @@ import { SessionGate } from './SessionGate.js';
 import { SessionModes } from './SessionModes.js';
 import { SessionSubagents } from './SessionSubagents.js';
 import { SessionPermissions, type AnsweredPermission } from './SessionPermissions.js';
+import type { LiveSessionOwner } from './SessionOwner.js';
 import { SessionTerminals } from './SessionTerminals.js';
 import { SessionUpdates } from './SessionUpdates.js';
 import { sessionHandlers } from './sessionHandlers.js';
-
-/** What a live session needs from the conversation that owns it. */
-export type LiveSessionOwner = {
-  /** Commits drafts for the running turn and pushes them. */
-  commit(drafts: EventDraft[]): void;
-  /** The turn now running, if any. */
-  activeTurnId(): string | undefined;
-  /** The agent process ended. */
-  onExit(): void;
-  /** Reports something worth a log line (unknown update kinds). */
-  log(message: string): void;
-  /** Takes the known secret values out of text Baton hands the agent from elsewhere (terminal output). */
-  redact?(text: string): string;
-};
 
 /** The agent's earlier session of the conversation, to be reopened (see {@link LiveSession.bind}). */
 export type EarlierSession = {

@@ -9,7 +9,7 @@ import type { EventPayload } from '../../../app/events/index.js';
 import { elicitationSchemaSchema } from '../../../app/events/schemas.js';
 import { newId } from '../../../app/ids.js';
 import { RequestError, type CreateElicitationRequest, type CreateElicitationResponse } from '../acp/AgentConnection.js';
-import type { LiveSessionOwner } from './LiveSession.js';
+import type { LiveSessionOwner } from './SessionOwner.js';
 
 type Pending = {
   request: EventPayload<'elicitation.requested'>;

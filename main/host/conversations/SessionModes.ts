@@ -10,7 +10,7 @@ import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
 import { markSelfApproving, modeName, modeOption, modeToRestore } from '../acp/permissionModes.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from '../acp/sessionOptions.js';
 import type { PermissionModes } from '../adapters/AgentAdapter.js';
-import type { LiveSessionOwner } from './LiveSession.js';
+import type { LiveSessionOwner } from './SessionOwner.js';
 
 /** What the options belong to. */
 export type SessionModesOf = {

@@ -7,7 +7,7 @@ import { keptInput, toolContent } from '../acp/mapUpdate.js';
 import type { EventPayload } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { RequestPermissionRequest, RequestPermissionResponse } from '../acp/AgentConnection.js';
-import type { LiveSessionOwner } from './LiveSession.js';
+import type { LiveSessionOwner } from './SessionOwner.js';
 
 type PendingPermission = {
   turnId: string;

@@ -9,7 +9,7 @@ import type { EventDraft } from '../../../app/events/index.js';
 import type { SessionUpdate } from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
 import type { PooledAgent } from '../pool/AgentProcesses.js';
-import type { LiveSessionOwner } from './LiveSession.js';
+import type { LiveSessionOwner } from './SessionOwner.js';
 
 /** The `subagent_update` of the ACP subagents RFD (unstable in the SDK's schema, so read here). */
 const announcementSchema = z.object({

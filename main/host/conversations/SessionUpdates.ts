@@ -7,7 +7,7 @@
  */
 import type { SessionUpdate } from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
-import type { LiveSessionOwner } from './LiveSession.js';
+import type { LiveSessionOwner } from './SessionOwner.js';
 import type { SessionGate } from './SessionGate.js';
 import type { SessionModes } from './SessionModes.js';
 import type { SessionSubagents } from './SessionSubagents.js';

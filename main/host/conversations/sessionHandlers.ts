@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { SessionHandlers } from '../acp/AgentConnection.js';
-import type { LiveSessionOwner } from './LiveSession.js';
+import type { LiveSessionOwner } from './SessionOwner.js';
 import type { SessionElicitations } from './SessionElicitations.js';
 import type { SessionFiles } from './SessionFiles.js';
 import type { SessionGate } from './SessionGate.js';
