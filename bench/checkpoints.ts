@@ -241,14 +241,17 @@ async function checkpointRound(round: number, timings: Timings): Promise<number>
       into.push(performance.now() - started);
       return checkpoint;
     };
-    let first: Checkpoint;
-    if (round % 2 === 0) {
-      runGit(timings.firstGit);
-      first = await runBaton(timings.firstBaton);
-    } else {
-      first = await runBaton(timings.firstBaton);
-      runGit(timings.firstGit);
-    }
+    // Each round runs them in the other order, so that neither always finds the cache the other warmed.
+    const runBoth = async (gitInto: number[], batonInto: number[]): Promise<Checkpoint> => {
+      if (round % 2 === 0) {
+        runGit(gitInto);
+        return runBaton(batonInto);
+      }
+      const checkpoint = await runBaton(batonInto);
+      runGit(gitInto);
+      return checkpoint;
+    };
+    const first = await runBoth(timings.firstGit, timings.firstBaton);
     await walker.take(folder);
     // A host up for a while has taken such checkpoints before: two untimed ones warm its code.
     for (const warm of [1, 2]) {
@@ -262,14 +265,7 @@ async function checkpointRound(round: number, timings: Timings): Promise<number>
     // host that has been up for a while, not while the kernel writes back 200 MB of seeding.
     settle();
     execFileSync('sync');
-    let next: Checkpoint;
-    if (round % 2 === 0) {
-      runGit(timings.nextGit);
-      next = await runBaton(timings.nextBaton);
-    } else {
-      next = await runBaton(timings.nextBaton);
-      runGit(timings.nextGit);
-    }
+    const next = await runBoth(timings.nextGit, timings.nextBaton);
     // Growth is counted in whole pages of the database: averaged over twenty more such checkpoints.
     for (let more = 1; more <= GROWTH_SAMPLES; more += 1) {
       touchTen(folder, round * 100 + more);

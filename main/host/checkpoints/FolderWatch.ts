@@ -27,7 +27,7 @@ export type Known = { since: string; paths: ReadonlySet<string> } | { unknown: s
 export type Taken = { known: Known; token: number };
 
 /** Default of the most changed paths kept between two checkpoints; past it, the next one walks. */
-export const DEFAULT_MAX_CHANGED_PATHS = 10_000;
+const DEFAULT_MAX_CHANGED_PATHS = 10_000;
 
 /** True where the system's events arrive in time for a checkpoint (see the top of this file). */
 export const WATCHING_WORKS = process.platform === 'linux';

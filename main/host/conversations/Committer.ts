@@ -85,7 +85,7 @@ export class Committer {
     }
   }
 
-  /** Removes and returns what waits for a conversation. */
+  /** A grouped commit failed: its listeners are told, or the windows when none listens. */
   private batchFailed(conversationId: string, error: unknown): void {
     if (this.batchFailureListeners.size === 0) {
       this.push({ name: 'hostError', payload: { conversationId, error: toWireError(error) } });
@@ -95,6 +95,7 @@ export class Committer {
     }
   }
 
+  /** Removes and returns what waits for a conversation. */
   private take(conversationId: string): EventDraft[] {
     const entry = this.waiting.get(conversationId);
     if (!entry) {

@@ -1,7 +1,7 @@
 /**
  * What a conversation is set up with, apart from its turns: creating it (agent, folder, its own
- * instructions, toolbox and injectors), changing its toolbox, injectors, instructions and session
- * options, and resolving its toolbox to the servers its next session gets. Every change is an
+ * instructions, toolbox and injectors) and changing its toolbox, injectors, instructions and
+ * session options (the servers a turn gets are resolved by `TurnPlanner`). Every change is an
  * event through the Committer and applies from the next turn.
  */
 import { InvalidRequestError } from '../../../app/errors.js';

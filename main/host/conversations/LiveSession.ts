@@ -261,8 +261,6 @@ export class LiveSession {
   private async reopen(earlier: EarlierSession, version: string | undefined): Promise<Bound | undefined> {
     const { sessionId, forkAt } = earlier;
     const { cwd, mcpServers, meta, systemPrompt } = this.binding.session;
-    // Routed from before a reopen, so that what the agent sends meanwhile (a load's replay) finds the session.
-    const unregister = forkAt === undefined ? this.lease.agent.register(sessionId, this.handlers) : undefined;
     if (forkAt !== undefined) {
       const point = this.adapter.forkAtMessage?.(version, forkAt);
       if (!point || !this.connection.canForkSession) {
@@ -276,6 +274,8 @@ export class LiveSession {
         return undefined;
       }
     }
+    // Routed from before the reopen, so that what the agent sends meanwhile (a load's replay) finds the session.
+    const unregister = this.lease.agent.register(sessionId, this.handlers);
     if (this.connection.canResumeSession) {
       try {
         const options = await this.connection.resumeSession(sessionId, cwd, mcpServers, { meta, systemPrompt });
@@ -297,7 +297,7 @@ export class LiveSession {
         this.updates.replaying = false;
       }
     }
-    unregister?.();
+    unregister();
     return undefined;
   }
 

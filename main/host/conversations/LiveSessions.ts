@@ -148,7 +148,7 @@ export class LiveSessions {
   }
 
   /** Keeps the conversation's session from being closed as idle (a turn is starting). */
-  holdOpen(conversationId: string): void {
+  private holdOpen(conversationId: string): void {
     clearTimeout(this.idleTimers.get(conversationId));
     this.idleTimers.delete(conversationId);
   }

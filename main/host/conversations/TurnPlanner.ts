@@ -7,7 +7,6 @@
  * the same binding. What an agent a conversation passes to cannot take is refused here too, before
  * anything is committed.
  */
-import os from 'node:os';
 import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
@@ -43,10 +42,10 @@ export type ComposedTurn = {
 
 /** What turns are planned with. */
 export type TurnPlannerDeps = Pick<ConversationParts, 'store' | 'access' | 'agentEnv' | 'instructions' | 'pool'> & {
-  /** The MCP servers conversations may use; without it, conversations get none. */
-  toolbox?: ToolboxCatalog;
+  /** The MCP servers conversations may use. */
+  toolbox: ToolboxCatalog;
   /** The person's home folder (`${userHome}` in a server's settings). */
-  homeDir?: string;
+  homeDir: string;
   /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
   launcher?: Pick<LauncherGrants, 'shield'>;
 };
@@ -122,15 +121,12 @@ export class TurnPlanner {
 
   /** Resolves the servers chosen for a conversation; one removed from the catalog since is named in the error. */
   private servers(conversationId: string, serverIds: readonly string[], cwd: string): McpServer[] {
-    const { toolbox, agentEnv, store } = this.deps;
+    const { toolbox, agentEnv, store, homeDir } = this.deps;
     if (serverIds.length === 0) {
       return [];
     }
-    if (!toolbox) {
-      throw new InvalidRequestError('This Baton has no toolbox catalog.');
-    }
     try {
-      return toolbox.resolve(serverIds, { env: agentEnv, workspaceFolder: cwd, userHome: this.deps.homeDir ?? os.homedir() });
+      return toolbox.resolve(serverIds, { env: agentEnv, workspaceFolder: cwd, userHome: homeDir });
     } catch (error) {
       if (error instanceof NotFoundError) {
         const missing = store.getContext(conversationId).toolbox?.servers.find((server) => server.serverId === error.details?.id);

@@ -138,8 +138,9 @@ export class Turns implements TurnState {
     const switching = adapter.agentId !== current.agentId;
     const summary: ConversationSummary = switching ? { ...current, agentId: adapter.agentId, agentName: adapter.displayName } : current;
     const context = store.getContext(conversationId);
-    const { injectors, without, instructions, withoutTools, serverIds, ...turn } = planner.compose(context, summary, options);
-    let { refusal } = turn;
+    const composed = planner.compose(context, summary, options);
+    const { injectors, without, instructions, withoutTools, serverIds } = composed;
+    let refusal = composed.refusal;
     let request: BindingRequest | undefined;
     try {
       // The agent's own choices: on a switch, those the person made for it earlier in the conversation.

@@ -32,6 +32,10 @@ const question = (overrides: Partial<PermissionItem> = {}): PermissionItem => ({
   ...overrides,
 });
 
+/** The question answered with `optionId` (`gone`: withdrawn). */
+const answered = (optionId: string, overrides: Partial<PermissionItem> = {}): PermissionItem =>
+  question({ decision: { requestId: 'r1', optionId } as PermissionItem['decision'], ...overrides });
+
 beforeEach(() => {
   resetStore();
   openConversation('conv-1');
@@ -109,36 +113,21 @@ describe('PermissionPrompt', () => {
   it('answered: says what was chosen, offers no buttons to answer again, and points at Settings for an "always"', async () => {
     const openSettings = vi.fn(async () => {});
     useBaton.setState({ openSettings });
-    const { rerender } = render(
-      <PermissionPrompt
-        item={question({ decision: { requestId: 'r1', optionId: 'once' } as PermissionItem['decision'] })}
-        agentName="Codex"
-        toolKind="execute"
-      />,
-    );
+    const { rerender } = render(<PermissionPrompt item={answered('once')} agentName="Codex" toolKind="execute" />);
     expect(screen.getByText('✓ You chose: Allow once')).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();
     fireEvent.keyDown(document.body, { key: '1' });
     await settle();
     expect(calls).toEqual([]);
 
-    rerender(
-      <PermissionPrompt
-        item={question({ decision: { requestId: 'r1', optionId: 'always' } as PermissionItem['decision'] })}
-        agentName="Codex"
-        toolKind="execute"
-      />,
-    );
+    rerender(<PermissionPrompt item={answered('always')} agentName="Codex" toolKind="execute" />);
     expect(screen.getByText(/Codex remembers this answer\./)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Review or revoke it in Settings' }));
     expect(openSettings).toHaveBeenCalledWith('permissions');
 
     rerender(
       <PermissionPrompt
-        item={question({
-          decision: { requestId: 'r1', optionId: 'always' } as PermissionItem['decision'],
-          revoked: { at: '2026-12-03T10:00:00Z', note: 'The agent keeps its own settings file.' },
-        })}
+        item={answered('always', { revoked: { at: '2026-12-03T10:00:00Z', note: 'The agent keeps its own settings file.' } })}
         agentName="Codex"
         toolKind="execute"
       />,
@@ -147,13 +136,7 @@ describe('PermissionPrompt', () => {
   });
 
   it('a question withdrawn when the reply ended says so; an unknown kind of tool is "use a tool"', () => {
-    render(
-      <PermissionPrompt
-        item={question({ decision: { requestId: 'r1', optionId: 'gone' } as PermissionItem['decision'] })}
-        agentName="pi"
-        toolKind="other"
-      />,
-    );
+    render(<PermissionPrompt item={answered('gone')} agentName="pi" toolKind="other" />);
     expect(screen.getByText('✓ Withdrawn: the reply ended before an answer.')).toBeTruthy();
     expect(screen.getByText('pi wants to use a tool: rm -rf build')).toBeTruthy();
   });
