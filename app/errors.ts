@@ -25,6 +25,7 @@ export const errorCodes = [
   'ImportNotConfirmed',
   'UnverifiedDownload',
   'AgentTooOld',
+  'WorkingFolderMissing',
   'Internal',
 ] as const;
 
@@ -68,6 +69,17 @@ export class AgentNotInstalledError extends BatonError {
       agentName,
       command,
     });
+  }
+}
+
+/** The conversation's working folder is gone, so its agent cannot be started there (not a missing agent). */
+export class WorkingFolderMissingError extends BatonError {
+  constructor(agentName: string, folder: string) {
+    super(
+      'WorkingFolderMissing',
+      `${agentName} cannot start: the conversation's working folder ${folder} does not exist any more (moved or removed).`,
+      { agentName, folder },
+    );
   }
 }
 
@@ -281,6 +293,7 @@ export const errorClasses: { readonly [C in ErrorCode]: abstract new (...args: n
   ImportNotConfirmed: ImportNotConfirmedError,
   UnverifiedDownload: UnverifiedDownloadError,
   AgentTooOld: AgentTooOldError,
+  WorkingFolderMissing: WorkingFolderMissingError,
   Internal: InternalError,
 };
 

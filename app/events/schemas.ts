@@ -179,8 +179,12 @@ export const payloadSchemas = {
     left: z.array(z.string()),
     failed: z.array(z.object({ path: z.string(), reason: z.string() })),
   }),
-  /** An attempt became a branch of its own ("Continue this attempt"), with its copy of the folder. */
-  'attempt.continued': z.object({ attemptsId: id, attemptId: id, conversationId: id }),
+  /**
+   * An attempt became a branch of its own ("Continue this attempt"), with its copy of the folder;
+   * `branch` is the git branch Baton made for that copy (the one erasing the branch deletes, never
+   * a name read back from the copy). Older events have none: the attempt's branch is meant.
+   */
+  'attempt.continued': z.object({ attemptsId: id, attemptId: id, conversationId: id, branch: z.string().optional() }),
   /** The attempts' copies were removed (worktrees and their branches too); those that could not be, with why. */
   'attempts.removed': z.object({ attemptsId: id, failed: z.array(z.object({ attemptId: id, reason: z.string() })).default([]) }),
   /** This conversation is one attempt of several (see `attempts.started` in `ofConversationId`): hidden from the list until continued. */

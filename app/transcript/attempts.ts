@@ -54,7 +54,11 @@ function applyTo(item: AttemptsItem, event: Exclude<AttemptsEvent, { type: 'atte
     case 'attempt.failed':
       return attempt(event.payload.attemptId, (view) => ({ ...view, state: 'failed', reason: event.payload.reason }));
     case 'attempt.continued':
-      return attempt(event.payload.attemptId, (view) => ({ ...view, continuedAs: event.payload.conversationId }));
+      return attempt(event.payload.attemptId, (view) => ({
+        ...view,
+        continuedAs: event.payload.conversationId,
+        ...(event.payload.branch === undefined ? {} : { branch: event.payload.branch }),
+      }));
     case 'attempt.kept':
       return { ...item, kept: event.payload };
     case 'attempts.removed':

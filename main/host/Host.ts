@@ -330,6 +330,11 @@ export class Host {
     return () => this.listeners.delete(listener);
   }
 
+  /** Resolves once the start-up look for copies left by ended attempts and branches is done. */
+  whenRecovered(): Promise<void> {
+    return this.recovered;
+  }
+
   /** Stops every agent; running turns get a moment to record how they ended, and the last streamed text is saved. */
   async stopAgents(): Promise<void> {
     await this.recovered;

@@ -3,6 +3,7 @@
  * agent in its own process group, performs the handshake with a timeout, routes `session/update`
  * and permission requests to the caller, and turns every failure into a typed error.
  */
+import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import {
@@ -11,6 +12,7 @@ import {
   AgentExitedError,
   AgentFailedToStartError,
   AgentNotInstalledError,
+  WorkingFolderMissingError,
   AuthRequiredError,
   BatonError,
   ProtocolError,
@@ -119,6 +121,10 @@ export class AgentConnection {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
+        // spawn says ENOENT for a missing working folder too: name the folder, not the agent.
+        if (!existsSync(launch.cwd)) {
+          throw new WorkingFolderMissingError(agentName, launch.cwd);
+        }
         throw new AgentNotInstalledError(agentName, launch.command);
       }
       throw new AgentFailedToStartError(agentName, (error as Error).message);

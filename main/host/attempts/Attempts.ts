@@ -43,11 +43,10 @@ import type { PendingFolders } from '../conversations/PendingFolders.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
 import {
+  copyPlaceOf,
   fillCopy,
   fillWorktree,
   freeBranch,
-  git,
-  gitPlaceOf,
   makeCopy,
   makeWorktree,
   removeCopy,
@@ -160,7 +159,7 @@ export class Attempts {
     }
     const names = choices.map((choice) => this.deps.agentName(choice.agentId));
     await this.deps.turnCheckpoints?.idle(conversationId);
-    const place = await gitPlaceOf(summary.cwd, this.deps.env);
+    const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps.env);
     const attemptsId = newId();
     const directory = this.directoryOf(attemptsId);
     const taken = new Set<string>();
@@ -209,6 +208,14 @@ export class Attempts {
           ...(place ? { repository: place.root } : {}),
         },
       },
+      ...(plainBecause
+        ? [
+            {
+              type: 'notice' as const,
+              payload: { severity: 'info' as const, text: `Each attempt works in a plain copy of the folder: ${plainBecause}.` },
+            },
+          ]
+        : []),
     ]);
     const options = new Map(choices.map((choice) => [choice.agentId, choice.options ?? {}]));
     const work = this.prepare(summary, attemptsId, text, planned, place, options).finally(() => this.preparing.delete(attemptsId));
@@ -352,9 +359,10 @@ export class Attempts {
       throw new InvalidRequestError(`${attempt.agentName}'s attempt did not start, so there is nothing to continue.`);
     }
     await Promise.all(this.removing);
-    if (this.find(conversationId, attemptsId).item.removed) {
-      await this.remakeCopy(conversationId, item, attempt);
-    }
+    // The branch Baton made for the copy is recorded with the continue: erasing the branch deletes that one only.
+    const branch = this.find(conversationId, attemptsId).item.removed
+      ? await this.remakeCopy(conversationId, item, attempt)
+      : attempt.branch;
     const parent = store.getSummary(conversationId);
     const firstTurn = this.ownEvents(attempt.conversationId).find((event) => event.type === 'turn.started');
     const summary = committer.commit(attempt.conversationId, [
@@ -369,7 +377,10 @@ export class Attempts {
       },
     ]).summary;
     committer.commit(conversationId, [
-      { type: 'attempt.continued', payload: { attemptsId, attemptId, conversationId: attempt.conversationId } },
+      {
+        type: 'attempt.continued',
+        payload: { attemptsId, attemptId, conversationId: attempt.conversationId, ...(branch === undefined ? {} : { branch }) },
+      },
     ]);
     // The branch's copy is its own now: it goes when the branch is erased, not with the attempts.
     this.forgetCopy(attemptsId, attemptId);
@@ -512,7 +523,7 @@ export class Attempts {
           );
           removed.push(copy.root);
         }
-        await rm(directory, { recursive: true, force: true });
+        await this.removeDirectory(owner.attemptsId);
         continue;
       }
       const unfinished = item.attempts.filter((attempt) => attempt.state === 'preparing');
@@ -800,7 +811,7 @@ export class Attempts {
       );
     }
     if (failed.length === 0) {
-      await rm(this.directoryOf(attemptsId), { recursive: true, force: true }).catch(() => undefined);
+      await this.removeDirectory(attemptsId);
     }
     if (options.record && item) {
       this.deps.committer.commit(conversationId, [{ type: 'attempts.removed', payload: { attemptsId, failed } }]);
@@ -838,8 +849,11 @@ export class Attempts {
     return taken?.type === 'checkpoint.taken' ? taken.payload.checkpointId : undefined;
   }
 
-  /** Makes an attempt's copy again, at the same place, from its last checkpoint (a worktree on a new branch where it was one). */
-  private async remakeCopy(conversationId: string, item: AttemptsItem, attempt: AttemptView): Promise<void> {
+  /**
+   * Makes an attempt's copy again, at the same place, from its last checkpoint (a worktree on a new
+   * branch where it was one). Returns the branch made, if any.
+   */
+  private async remakeCopy(conversationId: string, item: AttemptsItem, attempt: AttemptView): Promise<string | undefined> {
     const { checkpoints } = this.deps;
     const final = this.finalCheckpoint(attempt.conversationId) ?? attempt.checkpointId;
     if (!final) {
@@ -860,9 +874,10 @@ export class Attempts {
       );
     }
     const content = (hash: string): Buffer => checkpoints.content(hash);
+    // A repository whose config came to name commands since is given a plain copy (copyPlaceOf).
     const place =
       attempt.kind === 'worktree' && item.repository
-        ? await gitPlaceOf(this.deps.store.getSummary(conversationId).cwd, this.deps.env)
+        ? (await copyPlaceOf(this.deps.store.getSummary(conversationId).cwd, this.deps.env)).place
         : undefined;
     const branch = place
       ? await freeBranch(place.root, attempt.branch ?? `baton/${branchPart(conversationId)}/${branchPart(attempt.agentId)}`, this.deps.env)
@@ -882,6 +897,7 @@ export class Attempts {
         `${attempt.agentName}'s copy could not be made again: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}`,
       );
     }
+    return branch;
   }
 
   /** Removes the copy of a branch continued from an attempt (it is being erased). */
@@ -892,15 +908,34 @@ export class Attempts {
       (candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptOf.attemptsId,
     );
     const attempt = item?.attempts.find((candidate) => candidate.attemptId === attemptOf.attemptId);
-    const root = attempt && attempt.kind === 'worktree' ? rootOf(attempt) : summary.cwd;
-    const repository = item?.repository;
-    let branch: string | undefined;
-    if (repository && attempt?.kind === 'worktree' && existsSync(root)) {
-      branch = (await git(root, ['rev-parse', '--abbrev-ref', 'HEAD'], this.deps.env).catch(() => '')).trim() || undefined;
+    const worktree = attempt?.kind === 'worktree' && item?.repository !== undefined;
+    const root = attempt && worktree ? rootOf(attempt) : summary.cwd;
+    // Only the branch Baton recorded when it made the copy: whatever the copy's own .git says now is the agent's to write.
+    await removeCopy(
+      { folder: root, repository: worktree ? item.repository : undefined, branch: worktree ? attempt.branch : undefined },
+      this.deps.env,
+    ).catch((error: unknown) => this.deps.log(`could not remove ${root}: ${String(error)}`));
+    if (existsSync(this.directoryOf(attemptOf.attemptsId))) {
+      await this.removeDirectory(attemptOf.attemptsId);
     }
-    await removeCopy({ folder: root, repository: branch ? repository : undefined, branch }, this.deps.env).catch((error: unknown) =>
-      this.deps.log(`could not remove ${root}: ${String(error)}`),
-    );
+  }
+
+  /**
+   * Removes an ask's folder once its copies are gone, unless a continued attempt's copy still lives
+   * in it (that copy is its branch's now): then only the owner file stays, listing no copy, so the
+   * folder is not taken for an unrecorded one at the next start.
+   */
+  private async removeDirectory(attemptsId: string): Promise<void> {
+    const directory = this.directoryOf(attemptsId);
+    let left: string[];
+    try {
+      left = readdirSync(directory).filter((name) => name !== 'owner.json');
+    } catch {
+      return;
+    }
+    if (left.length === 0) {
+      await rm(directory, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 
   private requireAsking(summary: ConversationSummary): void {

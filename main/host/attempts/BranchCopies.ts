@@ -22,7 +22,7 @@ import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import { checkpointsByTurn } from '../checkpoints/turnChanges.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
-import { freeBranch, gitPlaceOf, makeCopy, makeWorktree, removeCopy } from './folderCopies.js';
+import { copyPlaceOf, freeBranch, makeCopy, makeWorktree, removeCopy } from './folderCopies.js';
 
 /** What a branch's copy is, as recorded (and in its owner file). */
 const copySchema = z.object({ folder: z.string(), repository: z.string().optional(), branch: z.string().optional() });
@@ -55,7 +55,7 @@ export class BranchCopies {
     const summary = store.getSummary(conversationId);
     const manifest = await this.startingFiles(summary, turnId, fromBefore);
     const branchId = newId();
-    const place = await gitPlaceOf(summary.cwd, this.deps.env);
+    const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps.env);
     const root = path.join(this.top, branchId);
     const branch = place ? await freeBranch(place.root, `baton/${branchPart(branchId)}/branch`, this.deps.env) : undefined;
     const copy: BranchCopy = { folder: root, ...(place && branch ? { repository: place.root, branch } : {}) };
@@ -72,7 +72,11 @@ export class BranchCopies {
         throw new InvalidRequestError(`The copy could not be made: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}.`);
       }
       const cwd = place && place.subdir !== '' ? path.join(root, ...place.subdir.split('/')) : root;
-      const made = await this.deps.rewinds.branch(conversationId, turnId, { restoreFiles: false, ownCopy: { branchId, cwd, copy } });
+      const note = plainBecause ? `This branch works in a plain copy of the folder, not a git worktree: ${plainBecause}.` : undefined;
+      const made = await this.deps.rewinds.branch(conversationId, turnId, {
+        restoreFiles: false,
+        ownCopy: { branchId, cwd, copy, ...(note ? { note } : {}) },
+      });
       rmSync(this.ownerFile(branchId), { force: true });
       return made;
     } catch (error) {

@@ -4,8 +4,13 @@
  * - In a git repository: a worktree in Baton's data folder on a new branch
  *   (`baton/<conversation>/<agent>`) at the current commit, then made like the working folder as
  *   the attempts started (its checkpoint): uncommitted changes, new files, deletions. Git runs with
- *   no hooks and no prompts; removing it removes the worktree, its entry and its branch, so the
- *   person's `.git` is left as it was.
+ *   no hooks, no file-system monitor, no external diff or text conversion and no prompts; removing
+ *   it removes the worktree, its entry and the branch Baton recorded for it (only ever one under
+ *   `baton/`), so the person's `.git` is left as it was.
+ * - A repository whose own config (`.git/config`, a worktree's config) names a command git would
+ *   run (a filter driver, a textconv, an fsmonitor, an include…) is never given a worktree: git
+ *   would run the repository's code. It gets a plain copy, and the person is told why
+ *   ({@link copyPlaceOf}).
  * - Elsewhere: the checkpoint's files written into a folder in Baton's data folder.
  *
  * Either way ignored files and dependency folders are not copied: the checkpoint's rules decide.
@@ -32,8 +37,22 @@ export type GitPlace = {
 /** Git failed; its own words are in the message. */
 export class GitError extends Error {}
 
-/** Options every git command here runs with: no hooks, no pager, never a prompt. */
-const GIT_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.pager=cat', '-c', 'advice.detachedHead=false'];
+/**
+ * Options every git command here runs with: no hooks, no file-system monitor (a command the
+ * repository's config may name), no untracked cache, no pager, never a prompt.
+ */
+const GIT_CONFIG = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'core.pager=cat',
+  '-c',
+  'advice.detachedHead=false',
+];
 /** A git command that takes longer than this is ended. */
 const GIT_TIMEOUT_MS = 120_000;
 
@@ -81,6 +100,62 @@ export async function gitPlaceOf(cwd: string, env: Env): Promise<GitPlace | unde
   }
 }
 
+/**
+ * Config keys with which a repository makes git run a program of its choosing (or read more config
+ * that could): git's names, lower-cased as `git config --name-only` gives them. `core.hooksPath`
+ * and `core.pager` are not among them: every git command here sets both itself.
+ */
+const RUNS_A_COMMAND =
+  /^(core\.(fsmonitor|sshcommand|gitproxy|editor|askpass|worktree|alternaterefscommand)|filter\..+\.(smudge|clean|process)|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|include\.path|includeif\..+\.path|sequence\.editor|gpg(\..+)?\.program|uploadpack\.packobjectshook|credential(\..+)?\.helper)$/;
+
+/**
+ * The keys of the repository's own config (not the person's global or system config) that would
+ * make git run a command of the repository's choosing. Read with includes off: an include is one
+ * of those keys itself.
+ */
+export async function repositoryCommands(root: string, env: Env): Promise<string[]> {
+  const listed = await git(root, ['config', '--list', '--show-scope', '--name-only', '--no-includes'], env);
+  const keys = new Set<string>();
+  for (const line of listed.split('\n')) {
+    const [scope, name] = line.split('\t');
+    if ((scope === 'local' || scope === 'worktree') && name !== undefined) {
+      // Git lower-cases the section and key, not a subsection: compare the whole name lower-cased.
+      if (RUNS_A_COMMAND.test(name.toLowerCase())) {
+        keys.add(name);
+      }
+    }
+  }
+  return [...keys].sort();
+}
+
+/** Where copies of a working folder are made from: its repository (for worktrees), or none (plain copies), with why not. */
+export type CopyPlace = { place: GitPlace | undefined; plainBecause?: string };
+
+/**
+ * The repository copies of `cwd` are made from, unless the folder is in none (plain copies) or its
+ * repository's config names commands git would run there: then plain copies too, with why.
+ */
+export async function copyPlaceOf(cwd: string, env: Env): Promise<CopyPlace> {
+  const place = await gitPlaceOf(cwd, env);
+  if (!place) {
+    return { place: undefined };
+  }
+  let keys: string[];
+  try {
+    keys = await repositoryCommands(place.root, env);
+  } catch (error) {
+    return { place: undefined, plainBecause: `Baton could not read the repository's config (${(error as Error).message})` };
+  }
+  if (keys.length === 0) {
+    return { place };
+  }
+  const shown = keys.slice(0, 4).join(', ') + (keys.length > 4 ? ` and ${keys.length - 4} more` : '');
+  return {
+    place: undefined,
+    plainBecause: `the repository's own git config names commands git would run in a worktree (${shown}), so Baton made plain copies of the folder instead of git worktrees and ran none of them`,
+  };
+}
+
 /** A branch name not taken yet in the repository: `wanted`, else `wanted-2`, `wanted-3`… */
 export async function freeBranch(root: string, wanted: string, env: Env, taken: ReadonlySet<string> = new Set()): Promise<string> {
   for (let n = 1; ; n += 1) {
@@ -98,7 +173,7 @@ export async function freeBranch(root: string, wanted: string, env: Env, taken: 
 
 /** Paths (relative to the working folder) that differ from the commit: changed, deleted, or new and not ignored. */
 async function changedSinceCommit(place: GitPlace, env: Env): Promise<Set<string>> {
-  const tracked = await git(place.root, ['diff', '--name-only', '--no-renames', '-z', 'HEAD'], env);
+  const tracked = await git(place.root, ['diff', '--name-only', '--no-renames', '--no-ext-diff', '--no-textconv', '-z', 'HEAD'], env);
   const untracked = await git(place.root, ['ls-files', '--others', '--exclude-standard', '-z'], env);
   const prefix = place.subdir === '' ? '' : `${place.subdir}/`;
   const changed = new Set<string>();
@@ -218,25 +293,34 @@ export async function makeCopy(
   return fillCopy(folder, base, content);
 }
 
+/** True for a branch name Baton makes (the only branches it ever deletes). */
+export function isBatonBranch(branch: string): boolean {
+  return branch.startsWith('baton/') && !branch.split('/').includes('..');
+}
+
 /**
- * Removes a worktree, its entry in the repository and its branch; a copy is removed as a folder.
- * What could not be removed is said in the error.
+ * Removes a worktree, its entry in the repository and its branch (the one Baton recorded, and only
+ * one under `baton/`); a copy is removed as a folder. What could not be removed is said in the error.
  */
 export async function removeCopy(
   copy: { folder: string; repository?: string | undefined; branch?: string | undefined },
   env: Env,
 ): Promise<void> {
   const problems: string[] = [];
-  if (copy.repository && copy.branch) {
+  if (copy.repository) {
     await git(copy.repository, ['worktree', 'remove', '--force', '--force', copy.folder], env).catch(() => undefined);
     await rm(copy.folder, { recursive: true, force: true }).catch((error: unknown) => problems.push(String(error)));
     await git(copy.repository, ['worktree', 'prune'], env).catch((error: unknown) => problems.push((error as Error).message));
-    await git(copy.repository, ['branch', '-D', '--quiet', copy.branch], env).catch((error: unknown) => {
-      // Already gone is removed.
-      if (!/not found/.test((error as Error).message)) {
-        problems.push((error as Error).message);
-      }
-    });
+    if (copy.branch !== undefined && !isBatonBranch(copy.branch)) {
+      problems.push(`the branch ${copy.branch} is not one Baton made, so it was left`);
+    } else if (copy.branch !== undefined) {
+      await git(copy.repository, ['branch', '-D', '--quiet', copy.branch], env).catch((error: unknown) => {
+        // Already gone is removed.
+        if (!/not found/.test((error as Error).message)) {
+          problems.push((error as Error).message);
+        }
+      });
+    }
   } else {
     await rm(copy.folder, { recursive: true, force: true }).catch((error: unknown) => problems.push(String(error)));
   }

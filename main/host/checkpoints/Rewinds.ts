@@ -208,10 +208,11 @@ export class Rewinds {
     turnId: string,
     options: {
       restoreFiles: boolean;
-      /** In its own copy: its id, the folder it works in, and the copy to record. */ ownCopy?: {
+      /** In its own copy: its id, the folder it works in, the copy to record, and what to tell the person about it. */ ownCopy?: {
         branchId: string;
         cwd: string;
         copy: { folder: string; repository?: string; branch?: string };
+        note?: string;
       };
     },
   ): Promise<{ summary: ConversationSummary; text: string; failed: LeftOut[] }> {
@@ -240,6 +241,7 @@ export class Rewinds {
         type: 'conversation.branched',
         payload: { fromConversationId: conversationId, fromTitle: source.title, fromTurnId: turnId, ...(own ? { copy: own.copy } : {}) },
       },
+      ...(own?.note ? [{ type: 'notice' as const, payload: { severity: 'info' as const, text: own.note } }] : []),
     ]).summary;
     let failed: LeftOut[] = [];
     if (options.restoreFiles && !own) {

@@ -4,10 +4,11 @@
  * the person agreed), unpacked (every entry inside the folder), and its executable found and
  * made runnable. The caller swaps the staging folder in once the agent answers `initialize`.
  */
-import { chmodSync, existsSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { downloadArchive } from './downloadArchive.js';
-import { unpackArchive } from './unpackArchive.js';
+import { isInside } from '../../files/isInside.js';
+import { leavesFolder, unpackArchive } from './unpackArchive.js';
 
 /** What an archive install made: the executable, relative to the staging folder. */
 export type ArchiveInstalled = { executable: string; sha256: string };
@@ -36,11 +37,19 @@ export async function installArchive(
         : `Unpacking (no checksum to check it against)…`,
     );
     const relative = archive.cmd.replace(/\\/g, '/').replace(/^\.\//, '');
+    const outside = leavesFolder(relative);
+    if (outside !== undefined) {
+      throw new ArchiveInstallError(`the registry's program to run, ${archive.cmd}, is ${outside}: it must be a file inside the archive`);
+    }
     await unpackArchive(download, archive.url, path.join(staging, 'agent'), relative);
     const executable = path.join('agent', ...relative.split('/'));
     const absolute = path.join(staging, executable);
     if (!existsSync(absolute) || !statSync(absolute).isFile()) {
       throw new ArchiveInstallError(`the archive has no ${archive.cmd}, the program the registry says to run`);
+    }
+    // Made runnable only where it really is inside the agent's folder (never a file a link leads out to).
+    if (!isInside(realpathSync(path.join(staging, 'agent')), realpathSync(absolute))) {
+      throw new ArchiveInstallError(`the registry's program to run, ${archive.cmd}, leads outside the agent's folder`);
     }
     chmodSync(absolute, statSync(absolute).mode | 0o755);
     return { executable, sha256: got.sha256 };

@@ -1,14 +1,29 @@
 /**
  * Unpacking agents' archives into real folders: a .tar.gz and a .zip unpack with their programs
  * runnable and their links kept; an entry that would leave the folder (`../`, an absolute path, a
- * link out) gets the whole archive refused, with nothing written; formats Baton does not unpack
- * are said plainly.
+ * link out, a chain of links that reads as inside but lands outside) gets the whole archive
+ * refused, with nothing written; a registry `cmd` with `..` is refused before any mode changes;
+ * formats Baton does not unpack are said plainly.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeTarGz, makeZip, type ArchiveEntry } from '../../../../e2e/fixtures/archives.js';
 import { tempDir } from '../../../../e2e/fixtures/agentEnv.js';
+import { installArchive } from './installArchive.js';
 import { unpackArchive } from './unpackArchive.js';
 
 const good: ArchiveEntry[] = [
@@ -54,6 +69,55 @@ describe('unpacking an agent archive', () => {
       });
     }
   }
+
+  it('refuses a .zip whose chained links read as inside but land outside, naming the entry and writing nothing out', async () => {
+    const victim = `baton-zip-escape-${process.pid}-${Date.now()}`;
+    const deep = Array.from({ length: 12 }, (_, index) => `a${index}`).join('/');
+    const chain: ArchiveEntry[] = [
+      // As text it points at the folder itself…
+      { name: `${deep}/w`, link: '../'.repeat(12) },
+      // …and this one, as text, stays inside; on disk it goes through w first and lands 12 folders up.
+      { name: 'root', link: `${deep}/w/${'../'.repeat(12)}` },
+      { name: `root/tmp/${victim}`, data: 'pwned' },
+    ];
+    const root = tempDir('unpack-chain');
+    const file = path.join(root, 'agent.zip');
+    const zip = makeZip([...good, ...chain]);
+    writeFileSync(file, zip);
+    const staging = path.join(root, 'staging');
+    mkdirSync(staging);
+    const installing = installArchive(
+      { url: pathToFileURL(file).href, sha256: createHash('sha256').update(zip).digest('hex'), cmd: 'bin/agent' },
+      staging,
+      { say: () => {} },
+    );
+    // Where the finding wrote: removed even when the test fails, so a run leaves nothing behind.
+    onTestFinished(() => rmSync(path.join('/tmp', victim), { force: true }));
+    await expect(installing).rejects.toThrow(`root/tmp/${victim}: it would be written through root, a link of the same archive`);
+    await expect(installing).rejects.toThrow(`root: a link whose target goes through ${deep}/w, another link of the same archive`);
+    expect(existsSync(path.join('/tmp', victim))).toBe(false);
+    expect(existsSync(path.join(staging, 'agent', 'bin', 'agent'))).toBe(false);
+  });
+
+  it("refuses a registry cmd with '..' and changes no file's mode outside the agent's folder", async () => {
+    const root = tempDir('unpack-cmd');
+    const victim = path.join(root, 'victim.txt');
+    writeFileSync(victim, 'secret', { mode: 0o600 });
+    chmodSync(victim, 0o600);
+    const file = path.join(root, 'agent.zip');
+    const zip = makeZip(good);
+    writeFileSync(file, zip);
+    const staging = path.join(root, 'staging');
+    mkdirSync(staging);
+    const cmd = path.relative(path.join(staging, 'agent'), victim);
+    expect(cmd.startsWith('../')).toBe(true);
+    await expect(
+      installArchive({ url: pathToFileURL(file).href, sha256: createHash('sha256').update(zip).digest('hex'), cmd }, staging, {
+        say: () => {},
+      }),
+    ).rejects.toThrow(`the registry's program to run, ${cmd}, is a path with ".."`);
+    expect(statSync(victim).mode & 0o777).toBe(0o600);
+  });
 
   it('says plainly which archives it does not unpack', async () => {
     const root = tempDir('unpack-other');

@@ -1,11 +1,14 @@
 /**
  * Unpacking an agent's archive into a folder of its own, refusing the whole archive when any
  * entry would leave that folder: a path with `..`, an absolute path (or a drive), or a link (or
- * hard link) whose target lies outside. Every entry is checked before anything is written. Formats:
+ * hard link) whose target lies outside. Every entry is checked before anything is written. A
+ * zip's links are made after all its files (each created, never opened through a link, under
+ * folders checked to be folders), and an entry below a link of the same archive, or a link whose
+ * target goes through another, is refused: a chain of links that reads as inside can land outside. Formats:
  * `.tar.gz` / `.tgz` (the `tar` package), `.zip` (`yauzl`), and a bare executable (an "archive"
  * that is the program itself, as some registry entries publish).
  */
-import { chmodSync, copyFileSync, createWriteStream, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, createWriteStream, lstatSync, mkdirSync, openSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
@@ -146,27 +149,123 @@ async function unpackZip(file: string, folder: string): Promise<void> {
       }
       links.set(entry, target);
     }
-    refuseIfAny(refusals);
+    // A link's text says where it points only if nothing it passes through is a link too: an entry
+    // below a link of the archive, or a link whose target goes through one, is refused.
+    const linkPaths = new Set([...links.keys()].map((entry) => entryPath(entry.fileName)));
     for (const entry of entries) {
-      const target = path.join(folder, ...entry.fileName.replace(/\\/g, '/').split('/'));
-      if (entry.fileName.endsWith('/')) {
-        mkdirSync(target, { recursive: true });
+      const through = ancestors(entryPath(entry.fileName)).find((above) => linkPaths.has(above));
+      if (through !== undefined) {
+        refusals.push(`${entry.fileName}: it would be written through ${through}, a link of the same archive`);
+      }
+    }
+    for (const [entry, target] of links) {
+      const through = passesThrough(entryPath(entry.fileName), target, linkPaths);
+      if (through !== undefined) {
+        refusals.push(`${entry.fileName}: a link whose target goes through ${through}, another link of the same archive`);
+      }
+    }
+    refuseIfAny(refusals);
+    // Folders and files first, links last: nothing is ever written while a link of the archive exists.
+    for (const entry of entries) {
+      if (links.has(entry)) {
         continue;
       }
-      mkdirSync(path.dirname(target), { recursive: true });
-      const link = links.get(entry);
-      if (link !== undefined) {
-        symlinkSync(link, target);
+      const relative = entryPath(entry.fileName);
+      if (entry.fileName.endsWith('/')) {
+        makeFolders(folder, relative, entry.fileName);
         continue;
+      }
+      makeFolders(folder, path.posix.dirname(relative), entry.fileName);
+      const target = path.join(folder, ...relative.split('/'));
+      const mode = zipMode(entry) & 0o777;
+      let descriptor: number;
+      try {
+        // Created, never opened if something is there: never written through a link.
+        descriptor = openSync(
+          target,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+          mode === 0 ? 0o644 : mode,
+        );
+      } catch (error) {
+        throw new UnpackError(
+          `the archive's entry ${entry.fileName} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        );
       }
       const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
         zip.openReadStream(entry, (error, opened) => (error ? reject(error) : resolve(opened))),
       );
-      const mode = zipMode(entry) & 0o777;
-      await pipeline(stream, createWriteStream(target, { mode: mode === 0 ? 0o644 : mode }));
+      await pipeline(stream, createWriteStream('', { fd: descriptor }));
+    }
+    for (const [entry, link] of links) {
+      const relative = entryPath(entry.fileName);
+      makeFolders(folder, path.posix.dirname(relative), entry.fileName);
+      try {
+        symlinkSync(link, path.join(folder, ...relative.split('/')));
+      } catch (error) {
+        throw new UnpackError(
+          `the archive's link ${entry.fileName} cannot be made (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        );
+      }
     }
   } finally {
     zip.close();
+  }
+}
+
+/** An entry's path with `/`, without a trailing one or `./` parts. */
+function entryPath(name: string): string {
+  return name
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((part) => part !== '' && part !== '.')
+    .join('/');
+}
+
+/** The folders above a path, outermost first (`a/b/c` → `a`, `a/b`). */
+function ancestors(relative: string): string[] {
+  const parts = relative.split('/');
+  return parts.slice(0, -1).map((_, index) => parts.slice(0, index + 1).join('/'));
+}
+
+/** The first link of `links` that following `target` from the link at `linkPath` goes through (not counting its last part). */
+function passesThrough(linkPath: string, target: string, links: ReadonlySet<string>): string | undefined {
+  const at = linkPath.split('/').slice(0, -1);
+  const parts = target
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((part) => part !== '' && part !== '.');
+  for (const [index, part] of parts.entries()) {
+    if (part === '..') {
+      at.pop();
+    } else {
+      at.push(part);
+    }
+    if (index < parts.length - 1 && links.has(at.join('/'))) {
+      return at.join('/');
+    }
+  }
+  return undefined;
+}
+
+/** Makes the folders of `relative` under `folder`, each one checked to be a real folder (never a link). */
+function makeFolders(folder: string, relative: string, entryName: string): void {
+  let at = folder;
+  for (const part of relative.split('/').filter((name) => name !== '' && name !== '.')) {
+    at = path.join(at, part);
+    try {
+      mkdirSync(at);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new UnpackError(
+          `the archive's entry ${entryName} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        );
+      }
+    }
+    if (!lstatSync(at).isDirectory()) {
+      throw new UnpackError(
+        `the archive's entry ${entryName} would be written through ${path.relative(folder, at)}, which is not a folder`,
+      );
+    }
   }
 }
 
