@@ -44,6 +44,7 @@ export function deltaOf(
       was.size !== entry.size ||
       was.mode !== entry.mode ||
       was.mtimeMs !== entry.mtimeMs ||
+      was.ctimeMs !== entry.ctimeMs ||
       was.ino !== entry.ino ||
       Boolean(was.link) !== Boolean(entry.link)
     ) {

@@ -5,6 +5,7 @@
  * (root would remove the link and hide the failure); the same with the link hidden from the
  * checkpoint by an ignore rule (root meets that one too); and the confined writes themselves.
  */
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -126,6 +127,25 @@ describe('confined writes', () => {
     expect(readFileSync(path.join(root, 'hard.txt'), 'utf8')).toBe('inside\n');
     expect(lstatSync(path.join(root, 'soft.txt')).isSymbolicLink()).toBe(false);
     expect(statSync(path.join(outside, 'secret.txt')).nlink).toBe(1);
+  });
+
+  it('never open a FIFO they write over: a reader waiting on it is not woken', async () => {
+    const root = tempDir('confined-fifo');
+    const marker = path.join(tempDir('confined-fifo-marker'), 'woken');
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    // A reader blocks in open() until some writer opens the FIFO.
+    const reader = spawn('sh', ['-c', `cat pipe > /dev/null; echo woken > ${marker}`], { cwd: root, stdio: 'ignore', detached: true });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const tree = await ConfinedTree.open(root);
+      await tree.writeFile('pipe', 'a file now\n', 0o644);
+      expect(readFileSync(path.join(root, 'pipe'), 'utf8')).toBe('a file now\n');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      // The whole group: its cat still waits on the FIFO's old inode.
+      process.kill(-reader.pid!, 'SIGKILL');
+    }
   });
 
   it('refuse paths that leave the folder, and a folder that is not the one recorded', async () => {

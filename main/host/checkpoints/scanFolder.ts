@@ -2,9 +2,14 @@
  * What a checkpoint of a working folder holds, found in one of two ways: by walking the whole
  * folder, or, when a watcher says which paths changed since the folder's last checkpoint, by
  * looking only at those (a changed folder is walked; a path gone takes everything under it with
- * it). Either way a file whose size, mtime and inode match the last checkpoint is not read again,
- * and one read is hashed; contents not stored yet are compressed for the store. Links are never
- * followed, and a file is read only while it is still the one that was looked at.
+ * it). Either way a file whose size, mtime, inode and ctime match the last checkpoint is not read
+ * again, and one read is hashed; contents not stored yet are compressed for the store. Links are
+ * never followed, and a file is read only while it is still the one that was looked at.
+ *
+ * A watch hears only writes made through a name inside the folder: a write through a hard link
+ * elsewhere, or through a memory map, makes no event. So a look at the reported paths also
+ * `lstat`s every other file of the last checkpoint (no reads) and looks again at any whose size,
+ * mtime, inode or ctime moved; the ctime moves with every write and cannot be set back.
  */
 import { createHash } from 'node:crypto';
 import { lstat, readlink } from 'node:fs/promises';
@@ -32,6 +37,8 @@ export type CheckpointEntry = {
   size: number;
   mode: number;
   mtimeMs: number;
+  /** The inode's change time when it was read (absent in checkpoints of older builds). */
+  ctimeMs?: number;
   ino: number;
   /** A symbolic link, kept as its target. */
   link?: true;
@@ -95,15 +102,9 @@ export async function scanFolder(
     const known = previous.get(file.path);
     if (!file.link && file.size > maxFileBytes) {
       tooLarge.push({ path: file.path, reason: `${file.size} bytes, over the limit of ${maxFileBytes}` });
-    } else if (
-      known &&
-      known.size === file.size &&
-      known.mtimeMs === file.mtimeMs &&
-      known.ino === file.ino &&
-      Boolean(known.link) === file.link
-    ) {
+    } else if (known && unchanged(known, file)) {
       // Its content is stored: the last checkpoint, which holds it, keeps it from being removed.
-      entries.push({ ...known, mode: file.mode });
+      entries.push({ ...known, mode: file.mode, ctimeMs: file.ctimeMs });
       reused += 1;
     } else {
       toRead.push(file);
@@ -133,6 +134,7 @@ export async function scanFolder(
         size: result.content.length,
         mode: file.mode,
         mtimeMs: file.mtimeMs,
+        ctimeMs: file.ctimeMs,
         ino: file.ino,
         ...(file.link ? { link: true as const } : {}),
       });
@@ -144,6 +146,17 @@ export async function scanFolder(
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, stored, tooLarge: sortByPath(tooLarge), failed: sortByPath(failed), read: toRead.length, reused };
+}
+
+/** True when the file as looked at now is the one `known` recorded: same kind, size, mtime and inode, and ctime where recorded. */
+function unchanged(known: CheckpointEntry, file: WalkedFile): boolean {
+  return (
+    known.size === file.size &&
+    known.mtimeMs === file.mtimeMs &&
+    known.ino === file.ino &&
+    (known.ctimeMs === undefined || known.ctimeMs === file.ctimeMs) &&
+    Boolean(known.link) === file.link
+  );
 }
 
 /** Files to look at, entries kept from the last checkpoint as they are, and what could not be looked at. */
@@ -183,8 +196,31 @@ async function lookAt(
     }
     return !gone.has(file);
   };
-  const kept = [...previous.values()].filter((entry) => untouched(entry.path));
   const files: WalkedFile[] = [];
+  // No event says a file was written through a hard link (or a memory map): each one kept is looked at, not read.
+  const kept: CheckpointEntry[] = [];
+  for (const entry of previous.values()) {
+    if (!untouched(entry.path)) {
+      continue;
+    }
+    let stat;
+    try {
+      stat = lstatSync(path.join(folder, ...entry.path.split('/')));
+    } catch {
+      // Gone unheard (its folder moved away): gone from this checkpoint too.
+      continue;
+    }
+    const now = walkedFile(entry.path, stat);
+    if (!stat.isFile() && !stat.isSymbolicLink()) {
+      continue;
+    }
+    if (unchanged(entry, now)) {
+      // One recorded by an older build gets its ctime now.
+      kept.push(entry.ctimeMs === undefined ? { ...entry, ctimeMs: now.ctimeMs } : entry);
+    } else {
+      files.push(now);
+    }
+  }
   const rulesByFolder: RulesCache = new Map();
   const tooLarge = scope.tooLarge.filter((left) => untouched(left.path));
   const failed = scope.failed.filter((left) => untouched(left.path));
@@ -253,6 +289,7 @@ async function readEntry(
       case 'bytes':
         // As the open file is now: a write after this is seen by the next checkpoint.
         file.mtimeMs = read.stat.mtimeMs;
+        file.ctimeMs = read.stat.ctimeMs;
         file.ino = read.stat.ino;
         return { content: read.data };
       case 'too-large':

@@ -13,7 +13,17 @@ import ignore, { type Ignore } from 'ignore';
 import { readTextAtMostSync } from '../files/boundedRead.js';
 
 /** One file found. */
-export type WalkedFile = { path: string; size: number; mode: number; mtimeMs: number; ino: number; dev: number; link: boolean };
+export type WalkedFile = {
+  path: string;
+  size: number;
+  mode: number;
+  mtimeMs: number;
+  /** When the inode last changed (content, mode, links): a writer cannot set it back, as it can the mtime. */
+  ctimeMs: number;
+  ino: number;
+  dev: number;
+  link: boolean;
+};
 
 /** A file as `lstat` saw it, at `relative`. */
 export function walkedFile(relative: string, stat: Stats): WalkedFile {
@@ -22,6 +32,7 @@ export function walkedFile(relative: string, stat: Stats): WalkedFile {
     size: stat.size,
     mode: stat.mode & 0o7777,
     mtimeMs: stat.mtimeMs,
+    ctimeMs: stat.ctimeMs,
     ino: stat.ino,
     dev: stat.dev,
     link: stat.isSymbolicLink(),

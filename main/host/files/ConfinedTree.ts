@@ -156,7 +156,13 @@ export class ConfinedTree {
    */
   private openInPlace(target: string, relative: string): number | undefined {
     let fd: number;
+    let seen: Stats;
     try {
+      // Looked at first: a FIFO or a device is never opened at all (opening one can be an act: it wakes a FIFO's reader).
+      seen = lstatSync(target);
+      if (!seen.isFile() || seen.nlink !== 1) {
+        return undefined;
+      }
       fd = openSync(target, IN_PLACE_FLAGS);
     } catch {
       return undefined;
@@ -164,7 +170,13 @@ export class ConfinedTree {
     try {
       const opened = fstatSync(fd);
       // Checked after the open: what was opened is the file these folders (real ones, no link) lead to now.
-      if (!opened.isFile() || opened.nlink !== 1 || this.folders(relative, false) === undefined) {
+      if (
+        !opened.isFile() ||
+        opened.nlink !== 1 ||
+        opened.dev !== seen.dev ||
+        opened.ino !== seen.ino ||
+        this.folders(relative, false) === undefined
+      ) {
         closeSync(fd);
         return undefined;
       }
