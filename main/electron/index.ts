@@ -17,7 +17,7 @@ import { toWireError } from '../../app/errors.js';
 import { agentPackagesFromEnv } from '../host/agents/agentPackagesFromEnv.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { RotatingLog } from '../host/log/RotatingLog.js';
-import { agentEnvironment } from '../host/process/agentEnvironment.js';
+import { agentEnvironment } from '../host/machine/agentEnvironment.js';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES, resolveStatic } from '../web/staticFiles.js';
 import { allowPermission, APP_PAGE, APP_SCHEME, checkIpcRequest, externalLink, isOwnPage, secureWebPreferences } from './security.js';
 import { parseUpdateConfig, updateRefusal, type UpdateConfig } from './updatePolicy.js';

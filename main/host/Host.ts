@@ -4,6 +4,8 @@
  * modules in `handlers/`. Both transports (Electron IPC, WebSocket) hand it raw messages; it
  * parses params and results against the contract, so nothing unchecked crosses.
  */
+import { definedEnv } from './process/env.js';
+import { LocalMachine } from './machine/LocalMachine.js';
 import os from 'node:os';
 import { z } from 'zod';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
@@ -91,6 +93,8 @@ export class Host {
   readonly toolbox: ToolboxCatalog;
   /** The agent processes, shared by conversations, cards and log-ins. */
   readonly pool: AgentProcesses;
+  /** This computer: the machine every process, git run and folder watch of this host goes through. */
+  readonly machine: LocalMachine;
   /** Checkpoints of working folders, and those taken around turns. */
   readonly checkpoints: CheckpointStore;
   /** Rewinds, their undoing, and branches. */
@@ -142,11 +146,16 @@ export class Host {
       throw error;
     }
     const toolbox = this.toolbox;
+    // This computer: every process, git run and folder watch of the host goes through it.
+    const machine = new LocalMachine(env, homeDir);
+    this.machine = machine;
     const installer = new AgentInstaller(
       dataDir,
       env,
       (progress) => this.emit({ name: 'agentInstallProgress', payload: progress }),
       options.agentPackages,
+      undefined,
+      machine,
     );
     const registry = new AgentRegistry({
       dataDir,
@@ -158,7 +167,7 @@ export class Host {
     // Asked in the background: the list Baton shipped with (or the last good copy) serves meanwhile.
     void registry.refreshIfDue();
     this.catalog = catalog;
-    this.pool = new AgentProcesses(log);
+    this.pool = new AgentProcesses(log, machine);
     const access = new AgentAccess(catalog, env, this.pool, homeDir);
     const probe = new AgentProbe(access, this.pool);
     /** The secret values Baton knows (toolbox, the agents' environment): redacted from what is recorded or handed on. */
@@ -170,7 +179,7 @@ export class Host {
     this.committer = new Committer(this.store, (event) => this.emit(event), secrets);
     this.instructions = new InstructionSettings(this.store, env, dataDir, secrets);
     this.importReview = new ImportReview(this.store, homeDir);
-    this.checkpoints = CheckpointStore.open(dataDir, { log });
+    this.checkpoints = CheckpointStore.open(dataDir, { log, watchFolder: machine.watchFolder });
     this.turnCheckpoints = new TurnCheckpoints(
       this.checkpoints,
       this.store,
@@ -245,6 +254,7 @@ export class Host {
       turns: this.turns,
       dataDir,
       env,
+      machine,
       log,
     });
     this.rewinds = new Rewinds({
@@ -256,7 +266,15 @@ export class Host {
       activeTurnId: (conversationId) => this.turns.activeTurnId(conversationId),
       releaseSession: (conversationId) => this.sessions.release(conversationId),
     });
-    this.branchCopies = new BranchCopies({ store: this.store, checkpoints: this.checkpoints, rewinds: this.rewinds, dataDir, env, log });
+    this.branchCopies = new BranchCopies({
+      store: this.store,
+      checkpoints: this.checkpoints,
+      rewinds: this.rewinds,
+      dataDir,
+      env,
+      machine,
+      log,
+    });
     const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);
     this.imports = new SessionImport(this.store, this.committer, access);
     this.logins = new LoginTerminals(access, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
@@ -384,7 +402,4 @@ export class Host {
   }
 }
 
-/** process.env without undefined values. */
-export function definedEnv(env: NodeJS.ProcessEnv): Env {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
+export { definedEnv };

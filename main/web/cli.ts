@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { BatonError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { agentPackagesFromEnv } from '../host/agents/agentPackagesFromEnv.js';
-import { agentEnvironment } from '../host/process/agentEnvironment.js';
+import { agentEnvironment } from '../host/machine/agentEnvironment.js';
 import { exposedWarning, parseArgs, USAGE } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';
 import { rememberedPort, rememberPort } from './rememberedPort.js';

@@ -23,6 +23,7 @@ const LAYERS = [
  * it is gone once compiled). A new folder must be given its floor here.
  */
 const HOST_FLOORS = {
+  machine: 1,
   files: 1,
   process: 1,
   log: 1,
@@ -74,6 +75,27 @@ function floorVerdict(fromFile, specifier, typeOnly) {
     return `main/host/${from.room} (floor ${from.floor}) may not import main/host/${to.room} (floor ${to.floor}) at run time: a lower floor never depends on a higher one (a type may: use \`import type\`)`;
   }
   return undefined;
+}
+
+/**
+ * The machine floor: in the host, only main/host/machine/ starts processes or watches folders, so
+ * that each does it on the machine the folder is on (this computer, or a remote through its server).
+ * The MCP launcher is a program of its own, run by the agent on the agent's machine, never by the host.
+ */
+const MACHINE_ROOM = 'main/host/machine/';
+const OWN_PROGRAMS = new Set(['main/host/toolbox/mcpLauncher.ts']);
+const PROCESS_MODULES = new Set(['node:child_process', 'child_process']);
+const FS_MODULES = new Set(['node:fs', 'fs', 'node:fs/promises', 'fs/promises']);
+const WATCHES = new Set(['watch', 'watchFile']);
+const MACHINE_ONLY = {
+  process: "only main/host/machine/ starts processes: ask the folder's Machine (spawn, exec)",
+  watch: "only main/host/machine/ watches folders: ask the folder's Machine (watchFolder)",
+};
+
+/** True for a host source file (not a test) outside the machine floor that must go through a Machine. */
+function keptOffTheMachine(file, isTest) {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  return !isTest && relative.startsWith('main/host/') && !relative.startsWith(MACHINE_ROOM) && !OWN_PROGRAMS.has(relative);
 }
 
 const REACT = new Set(['react', 'react-dom', 'react-markdown', 'remark-gfm', 'zustand', '@tanstack/react-virtual']);
@@ -161,6 +183,10 @@ const rule = {
       return {};
     }
     const isTest = /\.test\.tsx?$/.test(file);
+    const offMachine = keptOffTheMachine(file, isTest);
+    /** Local names of the `fs` module itself (`import fs from 'node:fs'`, `import * as fs`). */
+    const fsNames = new Set();
+    const machineOnly = (node, reason, specifier) => context.report({ node, messageId: 'forbidden', data: { reason, specifier } });
     const check = (node, source, typeOnly) => {
       if (!source || typeof source.value !== 'string') {
         return;
@@ -174,19 +200,50 @@ const rule = {
     };
     return {
       // `import { type A, type B }` is gone once compiled, like `import type`.
-      ImportDeclaration: (node) =>
-        check(
-          node,
-          node.source,
+      ImportDeclaration: (node) => {
+        const typeOnly =
           node.importKind === 'type' ||
-            (node.specifiers.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type')),
-        ),
+          (node.specifiers.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type'));
+        check(node, node.source, typeOnly);
+        const specifier = node.source.value;
+        if (offMachine && !typeOnly && PROCESS_MODULES.has(specifier)) {
+          machineOnly(node, MACHINE_ONLY.process, specifier);
+        }
+        if (offMachine && FS_MODULES.has(specifier)) {
+          for (const imported of node.specifiers) {
+            if (imported.type === 'ImportSpecifier' && WATCHES.has(imported.imported.name)) {
+              machineOnly(imported, MACHINE_ONLY.watch, `${specifier} ${imported.imported.name}`);
+            } else if (imported.type !== 'ImportSpecifier') {
+              fsNames.add(imported.local.name);
+            }
+          }
+        }
+      },
+      MemberExpression: (node) => {
+        if (
+          offMachine &&
+          node.object.type === 'Identifier' &&
+          fsNames.has(node.object.name) &&
+          node.property.type === 'Identifier' &&
+          WATCHES.has(node.property.name)
+        ) {
+          machineOnly(node, MACHINE_ONLY.watch, `${node.object.name}.${node.property.name}`);
+        }
+      },
       ExportNamedDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
       ExportAllDeclaration: (node) => check(node, node.source, node.exportKind === 'type'),
-      ImportExpression: (node) => check(node, node.source, false),
+      ImportExpression: (node) => {
+        check(node, node.source, false);
+        if (offMachine && node.source.type === 'Literal' && PROCESS_MODULES.has(node.source.value)) {
+          machineOnly(node, MACHINE_ONLY.process, node.source.value);
+        }
+      },
       CallExpression: (node) => {
         if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') {
           check(node, node.arguments[0], false);
+          if (offMachine && PROCESS_MODULES.has(node.arguments[0].value)) {
+            machineOnly(node, MACHINE_ONLY.process, node.arguments[0].value);
+          }
         }
       },
     };

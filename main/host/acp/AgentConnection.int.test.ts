@@ -1,11 +1,13 @@
 /** Starting an agent that cannot start: the cause leads the message, not the broken pipe it leaves. */
 import { describe, expect, it } from 'vitest';
+import { LocalMachine } from '../machine/LocalMachine.js';
 import { AgentConnection } from './AgentConnection.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 
 describe('an agent that exits before the handshake', () => {
   it('is reported with its exit code and the last line of its error output', async () => {
     const start = AgentConnection.start({
+      machine: new LocalMachine({ PATH: '' }),
       agentName: 'Broken',
       launch: {
         command: process.execPath,

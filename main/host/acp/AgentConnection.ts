@@ -18,7 +18,8 @@ import {
   ProtocolError,
 } from '../../../app/errors.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
-import { describeExit, ProcessGroup, type LaunchSpec } from '../process/ProcessGroup.js';
+import type { LaunchSpec, Machine, MachineProcess } from '../machine/Machine.js';
+import { describeExit } from '../machine/ProcessGroup.js';
 import { rpcReason } from './rpcReason.js';
 import { answerClientMethods, type AgentConnectionHandlers } from './clientMethods.js';
 import { AUTH_STATUS_METHOD, authStatusParams, AuthStatusWatch, logoutEnds, type AuthStatus } from './authStatus.js';
@@ -74,6 +75,8 @@ function extras(extra: SessionExtras): Record<string, unknown> {
 /** Options for {@link AgentConnection.start}. */
 export type StartOptions = {
   agentName: string;
+  /** The machine the agent runs on. */
+  machine: Machine;
   launch: LaunchSpec;
   handlers: AgentConnectionHandlers;
   initializeTimeoutMs?: number;
@@ -102,7 +105,7 @@ export class AgentConnection {
   private constructor(
     /** The agent's display name, used in every message about it. */
     readonly agentName: string,
-    private readonly process: ProcessGroup,
+    private readonly process: MachineProcess,
     private readonly connection: acp.ClientConnection,
     /** The agent's answer to `initialize`. */
     readonly initialized: acp.InitializeResponse,
@@ -114,8 +117,8 @@ export class AgentConnection {
 
   /** Spawns the agent and completes `initialize`; throws a typed error otherwise. */
   static async start(options: StartOptions): Promise<AgentConnection> {
-    const { agentName, launch, handlers } = options;
-    const child = new ProcessGroup(launch);
+    const { agentName, launch, handlers, machine } = options;
+    const child = machine.spawn(launch);
     try {
       await child.spawned();
     } catch (error) {
@@ -130,8 +133,8 @@ export class AgentConnection {
       throw new AgentFailedToStartError(agentName, (error as Error).message);
     }
     const stream = acp.ndJsonStream(
-      Writable.toWeb(child.child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.child.stdout) as ReadableStream<Uint8Array>,
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     );
     const updates = { lastAt: 0 };
     const offers = handlers.offers ?? {};
@@ -143,7 +146,7 @@ export class AgentConnection {
     );
     const connection = client.connect(stream);
     void child.exited.then((exit) => {
-      connection.close(new AgentExitedError(agentName, describeExit(exit), child.stderr.lastLines(STDERR_LINES_IN_ERRORS)));
+      connection.close(new AgentExitedError(agentName, describeExit(exit), child.lastErrorLines(STDERR_LINES_IN_ERRORS)));
       handlers.onExit?.(describeExit(exit));
     });
 
@@ -194,7 +197,7 @@ export class AgentConnection {
               new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HANDSHAKE_EXIT_MS)),
             ]);
       await child.dispose();
-      const tail = child.stderr.lastLines(STDERR_LINES_IN_ERRORS);
+      const tail = child.lastErrorLines(STDERR_LINES_IN_ERRORS);
       if (error instanceof AgentFailedToStartError) {
         throw error;
       }
@@ -457,12 +460,12 @@ export class AgentConnection {
 
   /** The last lines the agent wrote to stderr. */
   stderrTail(lines = STDERR_LINES_IN_ERRORS): string {
-    return this.process.stderr.lastLines(lines);
+    return this.process.lastErrorLines(lines);
   }
 
   /** The agent's process group id (its leader's pid). */
   get processGroupId(): number | undefined {
-    return this.process.child.pid;
+    return this.process.pid;
   }
 
   /** False once the connection is closed (the process exited, or the agent broke the protocol). */

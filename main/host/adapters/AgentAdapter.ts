@@ -8,7 +8,7 @@ import type { DeliveredInstructions, InstructionCapability } from '../../../app/
 import type { PermissionModes } from '../acp/permissionModes.js';
 import type { Env } from '../process/env.js';
 import type { SessionFolder } from '../process/SessionFolder.js';
-import type { LaunchSpec } from '../process/ProcessGroup.js';
+import type { LaunchSpec } from '../machine/ProcessGroup.js';
 
 /**
  * How an agent takes standing instructions: its channels per intent (the one capability table,

@@ -13,7 +13,7 @@ import { bareLaunch, ownLaunch } from '../binding/ownLaunch.js';
 import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
 import { leaseFor } from '../pool/leaseFor.js';
 import type { Env } from '../process/env.js';
-import type { LaunchSpec } from '../process/ProcessGroup.js';
+import type { LaunchSpec, Machine } from '../machine/Machine.js';
 import type { AgentCatalog } from './AgentCatalog.js';
 
 /** A lent connection: everything but ending the process (a loan ends with `release()`). */
@@ -37,6 +37,11 @@ export class AgentAccess {
     private readonly pool: AgentProcesses,
     private readonly homeDir: string,
   ) {}
+
+  /** The machine the agents run on. */
+  get machine(): Machine {
+    return this.pool.machine;
+  }
 
   /** The adapter and its executable; {@link AgentNotInstalledError} when it is not installed. */
   find(agentId: string): { adapter: AgentAdapter; executable: string } {

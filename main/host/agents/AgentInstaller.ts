@@ -13,7 +13,8 @@ import { AgentConnection } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { packageName } from '../adapters/builtinAdapter.js';
 import { findExecutable } from '../process/findExecutable.js';
-import { ProcessGroup } from '../process/ProcessGroup.js';
+import { LocalMachine } from '../machine/LocalMachine.js';
+import type { Machine, MachineProcess } from '../machine/Machine.js';
 import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';
 import { installArchive } from './archives/installArchive.js';
 import { lastMeaningfulLine, missingPackage, platformPart, unreachableRegistry } from './npmFailure.js';
@@ -25,7 +26,7 @@ const MANIFEST = 'baton-agent.json';
 const ANSWER_TIMEOUT_MS = 60_000;
 
 /** An install under way: its npm run (or download), which Cancel ends. */
-type Run = { group: ProcessGroup | undefined; abort: AbortController; cancelled: boolean };
+type Run = { group: MachineProcess | undefined; abort: AbortController; cancelled: boolean };
 
 /** What an install put in its folder, as its manifest records it. */
 type Installed = { executable: string; version: string | undefined; packages?: readonly string[]; source?: string; sha256?: string };
@@ -53,6 +54,8 @@ export class AgentInstaller {
     private readonly packageOverrides: Readonly<Record<string, readonly string[]>> = {},
     /** Where the shipped lockfiles are (tests bring their own). */
     private readonly locksDir: string = AGENT_LOCKS_DIR,
+    /** The machine agents are installed on, and npm runs on. */
+    private readonly machine: Machine = new LocalMachine(env),
   ) {}
 
   /** The npm specs Baton installs for an adapter, if it can install it at all. */
@@ -122,7 +125,7 @@ export class AgentInstaller {
       rmSync(staging, { recursive: true, force: true });
       mkdirSync(staging, { recursive: true });
       const say = (text: string): void => this.progress({ agentId: adapter.agentId, action, text });
-      const run = { group: undefined as ProcessGroup | undefined, abort: new AbortController(), cancelled: false };
+      const run = { group: undefined as MachineProcess | undefined, abort: new AbortController(), cancelled: false };
       this.runs.set(adapter.agentId, run);
       try {
         const installed = adapter.archive
@@ -327,6 +330,7 @@ export class AgentInstaller {
     try {
       connection = await AgentConnection.start({
         agentName: adapter.displayName,
+        machine: this.machine,
         launch: { command: executable, args: adapter.args, env: { ...this.env, ...adapter.env }, cwd: path.dirname(executable) },
         handlers: { session: () => undefined },
         initializeTimeoutMs: ANSWER_TIMEOUT_MS,
@@ -430,13 +434,18 @@ export class AgentInstaller {
     line: (text: string) => void,
     run: Run,
   ): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
-    const child = new ProcessGroup({ command: npm, args, cwd, env: { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' } });
+    const child = this.machine.spawn({
+      command: npm,
+      args,
+      cwd,
+      env: { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' },
+    });
     run.group = child;
     return this.readNpm(child, line, run);
   }
 
   private async readNpm(
-    child: ProcessGroup,
+    child: MachineProcess,
     line: (text: string) => void,
     run: { cancelled: boolean },
   ): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
@@ -445,7 +454,7 @@ export class AgentInstaller {
     } catch (error) {
       return { exit: null, tail: (error as Error).message, cancelled: run.cancelled };
     }
-    child.child.stdin.end();
+    child.stdin.end();
     const recent: string[] = [];
     let pending = '';
     const onData = (chunk: Buffer): void => {
@@ -459,8 +468,8 @@ export class AgentInstaller {
         line(text);
       }
     };
-    child.child.stdout.on('data', onData);
-    child.child.stderr.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     const { code } = await child.exited;
     if (pending.trim()) {
       recent.push(pending);

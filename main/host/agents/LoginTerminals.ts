@@ -6,12 +6,11 @@
  * The pseudo-terminal comes from the system's `script` command (util-linux on Linux, BSD on
  * macOS), so no native module is needed. Windows has none: there the methods are refused plainly.
  */
-import { execFileSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import { ptyProgram, scriptArgs } from '../process/pty.js';
-import { ProcessGroup } from '../process/ProcessGroup.js';
+import type { MachineProcess } from '../machine/Machine.js';
 import { shellWord } from '../process/shellWord.js';
 import type { TerminalLoginMethod } from '../acp/AgentConnection.js';
 import type { Env } from '../process/env.js';
@@ -33,20 +32,7 @@ const HANGUP_GRACE_MS = 1_000;
 const MIN_SIZE = { cols: 20, rows: 5 };
 const MAX_SIZE = { cols: 500, rows: 200 };
 
-/** The direct children of a process (`pgrep -P`, on Linux and macOS alike). */
-function childPids(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((child) => Number.isInteger(child) && child > 0);
-  } catch {
-    // None (pgrep exits 1), or no pgrep.
-    return [];
-  }
-}
-
-type Running = { agentId: string; process: ProcessGroup };
+type Running = { agentId: string; process: MachineProcess };
 
 /** Runs terminal log-ins, one per agent at a time. */
 export class LoginTerminals {
@@ -96,7 +82,7 @@ export class LoginTerminals {
     // The agent's own program with the method's arguments, or the command the method names.
     const words = method.command ? [method.command, ...method.args] : [launch.command, ...launch.args, ...method.args];
     const line = `stty cols ${cols} rows ${rows} 2>/dev/null; exec ${words.map(shellWord).join(' ')}`;
-    const child = new ProcessGroup({
+    const child = this.access.machine.spawn({
       command: script,
       args: scriptArgs(line, process.platform),
       env: { ...launch.env, ...method.env, TERM: 'xterm-256color' },
@@ -112,8 +98,8 @@ export class LoginTerminals {
         this.report({ terminalId, agentId, data });
       }
     };
-    child.child.stdout.on('data', forward);
-    child.child.stderr.on('data', forward);
+    child.stdout.on('data', forward);
+    child.stderr.on('data', forward);
     void child.exited.then(({ code, signal }) => {
       this.running.delete(terminalId);
       if (code === 0) {
@@ -128,7 +114,7 @@ export class LoginTerminals {
   /** What the person typed. */
   input(terminalId: string, data: string): void {
     const running = this.get(terminalId);
-    running.process.child.stdin.write(data);
+    running.process.stdin.write(data);
   }
 
   /**
@@ -143,15 +129,8 @@ export class LoginTerminals {
       return;
     }
     const { process: child } = running;
-    const pid = child.child.pid;
-    if (child.exit === undefined && pid !== undefined) {
-      for (const login of childPids(pid)) {
-        try {
-          process.kill(-login, 'SIGHUP');
-        } catch {
-          // It has just ended.
-        }
-      }
+    if (child.exit === undefined && child.pid !== undefined) {
+      await child.hangUpChildren();
       await Promise.race([child.exited, new Promise((resolve) => setTimeout(resolve, HANGUP_GRACE_MS))]);
     }
     await child.dispose();

@@ -40,6 +40,7 @@ import { shownText } from '../checkpoints/turnChanges.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
 import type { PendingFolders } from '../conversations/PendingFolders.js';
+import type { Machine } from '../machine/Machine.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
 import {
@@ -110,6 +111,8 @@ export type AttemptsDeps = {
   dataDir: string;
   /** The environment git runs with (its PATH finds git). */
   env: Env;
+  /** The machine the working folders and their copies are on. */
+  machine: Machine;
   log: (message: string) => void;
 };
 
@@ -159,7 +162,7 @@ export class Attempts {
     }
     const names = choices.map((choice) => this.deps.agentName(choice.agentId));
     await this.deps.turnCheckpoints?.idle(conversationId);
-    const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps.env);
+    const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps);
     const attemptsId = newId();
     const directory = this.directoryOf(attemptsId);
     const taken = new Set<string>();
@@ -167,7 +170,7 @@ export class Attempts {
     for (const [index, choice] of choices.entries()) {
       const slug = branchPart(choice.agentId);
       const root = path.join(directory, slug);
-      const branch = place ? await freeBranch(place.root, `baton/${branchPart(conversationId)}/${slug}`, this.deps.env, taken) : undefined;
+      const branch = place ? await freeBranch(place.root, `baton/${branchPart(conversationId)}/${slug}`, this.deps, taken) : undefined;
       if (branch) {
         taken.add(branch);
       }
@@ -518,8 +521,8 @@ export class Attempts {
         : undefined;
       if (!item || item.kind !== 'attempts' || item.removed) {
         for (const copy of owner.copies) {
-          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps.env).catch(
-            (error: unknown) => this.deps.log(`could not remove ${copy.root}: ${String(error)}`),
+          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps).catch((error: unknown) =>
+            this.deps.log(`could not remove ${copy.root}: ${String(error)}`),
           );
           removed.push(copy.root);
         }
@@ -530,7 +533,7 @@ export class Attempts {
       for (const attempt of unfinished) {
         const copy = owner.copies.find((candidate) => candidate.attemptId === attempt.attemptId);
         if (copy) {
-          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps.env).catch(() => undefined);
+          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps).catch(() => undefined);
           removed.push(copy.root);
         }
         this.forgetCopy(owner.attemptsId, attempt.attemptId);
@@ -605,7 +608,7 @@ export class Attempts {
     const content = (hash: string): Buffer => checkpoints.content(hash);
     const failed = async (attempt: Planned, error: unknown): Promise<void> => {
       fail(attempt, (error as Error).message);
-      await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, this.deps.env).catch(() => undefined);
+      await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, this.deps).catch(() => undefined);
       this.forgetCopy(attemptsId, attempt.attemptId);
     };
     // First each copy's folder (a worktree without its files yet), its conversation and its turn:
@@ -615,7 +618,7 @@ export class Attempts {
       try {
         if (place) {
           // One worktree at a time: git takes the repository's locks for each.
-          await startWorktree(place, attempt.root, attempt.branch!, this.deps.env);
+          await startWorktree(place, attempt.root, attempt.branch!, this.deps);
         } else {
           await mkdir(attempt.root, { recursive: true, mode: 0o700 });
         }
@@ -654,7 +657,7 @@ export class Attempts {
     const fill = async ({ attempt, fromSeq, filled }: (typeof started)[number]): Promise<void> => {
       try {
         const left = place
-          ? await fillWorktree(place, attempt.root, manifest, content, this.deps.env)
+          ? await fillWorktree(place, attempt.root, manifest, content, this.deps)
           : await fillCopy(attempt.root, manifest, content);
         filled(left);
         if (left.length > 0) {
@@ -806,7 +809,7 @@ export class Attempts {
       }
     }
     for (const copy of owner?.copies ?? []) {
-      await removeCopy({ folder: copy.root, repository: owner?.repository, branch: copy.branch }, this.deps.env).catch((error: unknown) =>
+      await removeCopy({ folder: copy.root, repository: owner?.repository, branch: copy.branch }, this.deps).catch((error: unknown) =>
         failed.push({ attemptId: copy.attemptId, reason: (error as Error).message }),
       );
     }
@@ -877,10 +880,10 @@ export class Attempts {
     // A repository whose config came to name commands since is given a plain copy (copyPlaceOf).
     const place =
       attempt.kind === 'worktree' && item.repository
-        ? (await copyPlaceOf(this.deps.store.getSummary(conversationId).cwd, this.deps.env)).place
+        ? (await copyPlaceOf(this.deps.store.getSummary(conversationId).cwd, this.deps)).place
         : undefined;
     const branch = place
-      ? await freeBranch(place.root, attempt.branch ?? `baton/${branchPart(conversationId)}/${branchPart(attempt.agentId)}`, this.deps.env)
+      ? await freeBranch(place.root, attempt.branch ?? `baton/${branchPart(conversationId)}/${branchPart(attempt.agentId)}`, this.deps)
       : undefined;
     this.writeOwner({
       conversationId,
@@ -890,7 +893,7 @@ export class Attempts {
     });
     const left =
       place && branch
-        ? await makeWorktree(place, root, branch, manifest, content, this.deps.env)
+        ? await makeWorktree(place, root, branch, manifest, content, this.deps)
         : await makeCopy(attempt.folder, manifest, content);
     if (left.length > 0) {
       throw new InvalidRequestError(
@@ -913,7 +916,7 @@ export class Attempts {
     // Only the branch Baton recorded when it made the copy: whatever the copy's own .git says now is the agent's to write.
     await removeCopy(
       { folder: root, repository: worktree ? item.repository : undefined, branch: worktree ? attempt.branch : undefined },
-      this.deps.env,
+      this.deps,
     ).catch((error: unknown) => this.deps.log(`could not remove ${root}: ${String(error)}`));
     if (existsSync(this.directoryOf(attemptOf.attemptsId))) {
       await this.removeDirectory(attemptOf.attemptsId);

@@ -20,6 +20,7 @@ import type { CheckpointEntry, CheckpointStore, LeftOut } from '../checkpoints/C
 import type { Rewinds } from '../checkpoints/Rewinds.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import { checkpointsByTurn } from '../checkpoints/turnChanges.js';
+import type { Machine } from '../machine/Machine.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
 import { copyPlaceOf, freeBranch, makeCopy, makeWorktree, removeCopy } from './folderCopies.js';
@@ -35,6 +36,8 @@ export type BranchCopiesDeps = {
   dataDir: string;
   /** The environment git runs with. */
   env: Env;
+  /** The machine the working folders and their copies are on. */
+  machine: Machine;
   log: (message: string) => void;
 };
 
@@ -55,9 +58,9 @@ export class BranchCopies {
     const summary = store.getSummary(conversationId);
     const manifest = await this.startingFiles(summary, turnId, fromBefore);
     const branchId = newId();
-    const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps.env);
+    const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps);
     const root = path.join(this.top, branchId);
-    const branch = place ? await freeBranch(place.root, `baton/${branchPart(branchId)}/branch`, this.deps.env) : undefined;
+    const branch = place ? await freeBranch(place.root, `baton/${branchPart(branchId)}/branch`, this.deps) : undefined;
     const copy: BranchCopy = { folder: root, ...(place && branch ? { repository: place.root, branch } : {}) };
     await mkdir(this.top, { recursive: true, mode: 0o700 });
     // Named before it is made: a copy left by a host that died here is found and removed at the next start.
@@ -65,9 +68,7 @@ export class BranchCopies {
     try {
       const content = (hash: string): Buffer => checkpoints.content(hash);
       const left: LeftOut[] =
-        place && branch
-          ? await makeWorktree(place, root, branch, manifest, content, this.deps.env)
-          : await makeCopy(root, manifest, content);
+        place && branch ? await makeWorktree(place, root, branch, manifest, content, this.deps) : await makeCopy(root, manifest, content);
       if (left.length > 0) {
         throw new InvalidRequestError(`The copy could not be made: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}.`);
       }
@@ -80,7 +81,7 @@ export class BranchCopies {
       rmSync(this.ownerFile(branchId), { force: true });
       return made;
     } catch (error) {
-      await removeCopy(copy, this.deps.env).catch((problem: unknown) =>
+      await removeCopy(copy, this.deps).catch((problem: unknown) =>
         this.deps.log(`could not remove the branch copy ${root}: ${String(problem)}`),
       );
       rmSync(this.ownerFile(branchId), { force: true });
@@ -92,7 +93,7 @@ export class BranchCopies {
   async beforePurge(conversationId: string): Promise<void> {
     const copy = this.copyOf(conversationId);
     if (copy) {
-      await removeCopy(copy, this.deps.env).catch((error: unknown) =>
+      await removeCopy(copy, this.deps).catch((error: unknown) =>
         this.deps.log(`could not remove the branch copy ${copy.folder}: ${String(error)}`),
       );
     }
@@ -111,7 +112,7 @@ export class BranchCopies {
       const branchId = name.slice(0, -'.json'.length);
       const parsed = copySchema.safeParse(readJson(path.join(this.top, name)));
       if (parsed.success && path.dirname(parsed.data.folder) === this.top && !this.recorded(branchId)) {
-        await removeCopy(parsed.data, this.deps.env).catch((error: unknown) =>
+        await removeCopy(parsed.data, this.deps).catch((error: unknown) =>
           this.deps.log(`could not remove ${parsed.data.folder}: ${String(error)}`),
         );
         removed.push(parsed.data.folder);

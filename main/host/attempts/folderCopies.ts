@@ -16,9 +16,9 @@
  * Either way ignored files and dependency folders are not copied: the checkpoint's rules decide.
  * Every write goes through {@link restoreFiles} (no link followed, nothing outside the copy).
  */
-import { execFile } from 'node:child_process';
 import { mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CommandFailed, type ExecResult, type Machine } from '../machine/Machine.js';
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
 import { restoreFiles, type Restore } from '../checkpoints/restoreFiles.js';
@@ -56,36 +56,33 @@ const GIT_CONFIG = [
 /** A git command that takes longer than this is ended. */
 const GIT_TIMEOUT_MS = 120_000;
 
+/** Where git runs: the machine the folder is on, and the environment git runs with there (its PATH finds git). */
+export type GitHost = { machine: Machine; env: Env };
+
 /** Runs git in `cwd`; resolves its output, rejects with its error output. */
-export function git(cwd: string, args: readonly string[], env: Env): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      [...GIT_CONFIG, ...args],
-      {
-        cwd,
-        env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: GIT_TIMEOUT_MS,
-        encoding: 'utf8',
-      },
-      (error, stdout, stderr) => {
-        if (error) {
-          const words = (stderr || error.message).trim().split('\n').filter(Boolean).at(-1) ?? error.message;
-          reject(new GitError(`git ${args[0]} failed: ${words}`));
-        } else {
-          resolve(stdout);
-        }
-      },
-    );
-  });
+export async function git(cwd: string, args: readonly string[], on: GitHost): Promise<string> {
+  let result: ExecResult;
+  try {
+    result = await on.machine.exec('git', [...GIT_CONFIG, ...args], {
+      cwd,
+      env: { ...on.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' },
+      maxBytes: 64 * 1024 * 1024,
+      timeoutMs: GIT_TIMEOUT_MS,
+    });
+  } catch (error) {
+    throw new GitError(`git ${args[0]} failed: ${(error as Error).message}`);
+  }
+  if (result.code !== 0) {
+    throw new GitError(`git ${args[0]} failed: ${new CommandFailed('git', result).message.slice('git failed: '.length)}`);
+  }
+  return result.stdout;
 }
 
 /** Where `cwd` is in a git repository with at least one commit; undefined outside one (or without git). */
-export async function gitPlaceOf(cwd: string, env: Env): Promise<GitPlace | undefined> {
+export async function gitPlaceOf(cwd: string, on: GitHost): Promise<GitPlace | undefined> {
   try {
-    const top = (await git(cwd, ['rev-parse', '--show-toplevel'], env)).trim();
-    const commit = (await git(cwd, ['rev-parse', '--verify', '-q', 'HEAD'], env)).trim();
+    const top = (await git(cwd, ['rev-parse', '--show-toplevel'], on)).trim();
+    const commit = (await git(cwd, ['rev-parse', '--verify', '-q', 'HEAD'], on)).trim();
     if (top === '' || commit === '') {
       return undefined;
     }
@@ -113,8 +110,8 @@ const RUNS_A_COMMAND =
  * make git run a command of the repository's choosing. Read with includes off: an include is one
  * of those keys itself.
  */
-export async function repositoryCommands(root: string, env: Env): Promise<string[]> {
-  const listed = await git(root, ['config', '--list', '--show-scope', '--name-only', '--no-includes'], env);
+export async function repositoryCommands(root: string, on: GitHost): Promise<string[]> {
+  const listed = await git(root, ['config', '--list', '--show-scope', '--name-only', '--no-includes'], on);
   const keys = new Set<string>();
   for (const line of listed.split('\n')) {
     const [scope, name] = line.split('\t');
@@ -135,14 +132,14 @@ export type CopyPlace = { place: GitPlace | undefined; plainBecause?: string };
  * The repository copies of `cwd` are made from, unless the folder is in none (plain copies) or its
  * repository's config names commands git would run there: then plain copies too, with why.
  */
-export async function copyPlaceOf(cwd: string, env: Env): Promise<CopyPlace> {
-  const place = await gitPlaceOf(cwd, env);
+export async function copyPlaceOf(cwd: string, on: GitHost): Promise<CopyPlace> {
+  const place = await gitPlaceOf(cwd, on);
   if (!place) {
     return { place: undefined };
   }
   let keys: string[];
   try {
-    keys = await repositoryCommands(place.root, env);
+    keys = await repositoryCommands(place.root, on);
   } catch (error) {
     return { place: undefined, plainBecause: `Baton could not read the repository's config (${(error as Error).message})` };
   }
@@ -157,14 +154,14 @@ export async function copyPlaceOf(cwd: string, env: Env): Promise<CopyPlace> {
 }
 
 /** A branch name not taken yet in the repository: `wanted`, else `wanted-2`, `wanted-3`… */
-export async function freeBranch(root: string, wanted: string, env: Env, taken: ReadonlySet<string> = new Set()): Promise<string> {
+export async function freeBranch(root: string, wanted: string, on: GitHost, taken: ReadonlySet<string> = new Set()): Promise<string> {
   for (let n = 1; ; n += 1) {
     const name = n === 1 ? wanted : `${wanted}-${n}`;
     if (taken.has(name)) {
       continue;
     }
     try {
-      await git(root, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`], env);
+      await git(root, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`], on);
     } catch {
       return name;
     }
@@ -172,9 +169,9 @@ export async function freeBranch(root: string, wanted: string, env: Env, taken: 
 }
 
 /** Paths (relative to the working folder) that differ from the commit: changed, deleted, or new and not ignored. */
-async function changedSinceCommit(place: GitPlace, env: Env): Promise<Set<string>> {
-  const tracked = await git(place.root, ['diff', '--name-only', '--no-renames', '--no-ext-diff', '--no-textconv', '-z', 'HEAD'], env);
-  const untracked = await git(place.root, ['ls-files', '--others', '--exclude-standard', '-z'], env);
+async function changedSinceCommit(place: GitPlace, on: GitHost): Promise<Set<string>> {
+  const tracked = await git(place.root, ['diff', '--name-only', '--no-renames', '--no-ext-diff', '--no-textconv', '-z', 'HEAD'], on);
+  const untracked = await git(place.root, ['ls-files', '--others', '--exclude-standard', '-z'], on);
   const prefix = place.subdir === '' ? '' : `${place.subdir}/`;
   const changed = new Set<string>();
   for (const file of [...tracked.split('\0'), ...untracked.split('\0')]) {
@@ -190,9 +187,9 @@ async function changedSinceCommit(place: GitPlace, env: Env): Promise<Set<string
  * without its files yet (so an agent can be started in it meanwhile): see {@link fillWorktree}.
  * Returns the working folder's place in it (made).
  */
-export async function startWorktree(place: GitPlace, worktree: string, branch: string, env: Env): Promise<string> {
+export async function startWorktree(place: GitPlace, worktree: string, branch: string, on: GitHost): Promise<string> {
   await mkdir(path.dirname(worktree), { recursive: true, mode: 0o700 });
-  await git(place.root, ['worktree', 'add', '--quiet', '--no-checkout', '-b', branch, worktree, place.commit], env);
+  await git(place.root, ['worktree', 'add', '--quiet', '--no-checkout', '-b', branch, worktree, place.commit], on);
   const folder = place.subdir === '' ? worktree : path.join(worktree, ...place.subdir.split('/'));
   await mkdir(folder, { recursive: true });
   return folder;
@@ -208,11 +205,11 @@ export async function fillWorktree(
   worktree: string,
   base: ReadonlyMap<string, CheckpointEntry>,
   content: (hash: string) => Buffer,
-  env: Env,
+  on: GitHost,
 ): Promise<LeftOut[]> {
-  await git(worktree, ['reset', '--hard', '--quiet'], env);
+  await git(worktree, ['reset', '--hard', '--quiet'], on);
   const folder = place.subdir === '' ? worktree : path.join(worktree, ...place.subdir.split('/'));
-  const changed = await changedSinceCommit(place, env);
+  const changed = await changedSinceCommit(place, on);
   const { files } = await walkFolder(folder);
   const present = new Set(files.map((file) => file.path));
   const restores: Restore[] = [];
@@ -236,10 +233,10 @@ export async function makeWorktree(
   branch: string,
   base: ReadonlyMap<string, CheckpointEntry>,
   content: (hash: string) => Buffer,
-  env: Env,
+  on: GitHost,
 ): Promise<LeftOut[]> {
-  await startWorktree(place, worktree, branch, env);
-  return fillWorktree(place, worktree, base, content, env);
+  await startWorktree(place, worktree, branch, on);
+  return fillWorktree(place, worktree, base, content, on);
 }
 
 /** Files written at once into a new copy. */
@@ -304,17 +301,17 @@ export function isBatonBranch(branch: string): boolean {
  */
 export async function removeCopy(
   copy: { folder: string; repository?: string | undefined; branch?: string | undefined },
-  env: Env,
+  on: GitHost,
 ): Promise<void> {
   const problems: string[] = [];
   if (copy.repository) {
-    await git(copy.repository, ['worktree', 'remove', '--force', '--force', copy.folder], env).catch(() => undefined);
+    await git(copy.repository, ['worktree', 'remove', '--force', '--force', copy.folder], on).catch(() => undefined);
     await rm(copy.folder, { recursive: true, force: true }).catch((error: unknown) => problems.push(String(error)));
-    await git(copy.repository, ['worktree', 'prune'], env).catch((error: unknown) => problems.push((error as Error).message));
+    await git(copy.repository, ['worktree', 'prune'], on).catch((error: unknown) => problems.push((error as Error).message));
     if (copy.branch !== undefined && !isBatonBranch(copy.branch)) {
       problems.push(`the branch ${copy.branch} is not one Baton made, so it was left`);
     } else if (copy.branch !== undefined) {
-      await git(copy.repository, ['branch', '-D', '--quiet', copy.branch], env).catch((error: unknown) => {
+      await git(copy.repository, ['branch', '-D', '--quiet', copy.branch], on).catch((error: unknown) => {
         // Already gone is removed.
         if (!/not found/.test((error as Error).message)) {
           problems.push((error as Error).message);

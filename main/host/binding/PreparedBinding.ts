@@ -9,7 +9,7 @@ import type { UnsupportedInputError } from '../../../app/errors.js';
 import type { AgentInstructionSettings, DeliveryPlan, InstructionCapability } from '../../../app/instructions/delivery.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { SessionFolder } from '../process/SessionFolder.js';
-import type { LaunchSpec } from '../process/ProcessGroup.js';
+import type { LaunchSpec } from '../machine/ProcessGroup.js';
 
 /**
  * Composed standing instructions (never sent as prompt text): the replacement and the addition,

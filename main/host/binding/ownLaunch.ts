@@ -6,7 +6,7 @@
  */
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import type { Env } from '../process/env.js';
-import type { LaunchSpec } from '../process/ProcessGroup.js';
+import type { LaunchSpec } from '../machine/ProcessGroup.js';
 import { sha256Hex } from '../sha256.js';
 import type { LaunchPart } from './PreparedBinding.js';
 

@@ -19,7 +19,7 @@ import {
   splitDelivered,
 } from '../instructions/deliverInstructions.js';
 import type { SessionFolder } from '../process/SessionFolder.js';
-import type { LaunchSpec } from '../process/ProcessGroup.js';
+import type { LaunchSpec } from '../machine/ProcessGroup.js';
 import { digestOf, launchDigest, ownLaunch } from './ownLaunch.js';
 import { refusedServers } from '../toolbox/admission.js';
 import type { Instructions, LaunchPart, PreparedBinding, SessionPart, SystemPrompt } from './PreparedBinding.js';

@@ -5,6 +5,7 @@
  * walks with why in the log, and every {@link VERIFY_EVERY} checkpoints walks to verify the watcher,
  * logging what it missed.
  */
+import type { WatchFolder } from '../machine/Machine.js';
 import { FolderWatch, WATCHING_WORKS, type Taken } from './FolderWatch.js';
 import { diffManifests } from './manifests.js';
 import type { CheckpointEntry, LeftOut, ScanScope } from './scanFolder.js';
@@ -19,6 +20,8 @@ export type ChangeOptions = {
   maxChangedPaths?: number;
   /** Every this many checkpoints of a folder taken from a watcher's paths, one walks instead, to verify it. */
   verifyEvery?: number;
+  /** How one folder is watched: by the machine the folders are on (default: this computer). */
+  watchFolder?: WatchFolder;
 };
 
 /** How often checkpoints are taken by walking and by a watcher's paths, and why they walked. */
@@ -63,7 +66,7 @@ export class FolderChanges {
     }
     let held = this.watches.get(folder);
     if (!held) {
-      const watch = new FolderWatch(folder, this.options.maxChangedPaths);
+      const watch = new FolderWatch(folder, this.options.maxChangedPaths, this.options.watchFolder);
       held = { watch, users: 0 };
       this.watches.set(folder, held);
       watch.start().catch((error: unknown) => this.log(`could not watch ${folder}: ${String(error)}`));

@@ -16,8 +16,10 @@
  * `bench/README.md`. Only Linux delivers events this way: elsewhere nothing is watched and every
  * checkpoint walks.
  */
-import { lstatSync, readdirSync, watch, type FSWatcher } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { watchFolderHere } from '../machine/LocalMachine.js';
+import type { FolderWatcher, WatchFolder } from '../machine/Machine.js';
 import { IGNORE_FILES, ignored, ownRules, rulesAbove, SKIPPED_FOLDERS, type Rules } from './walkFolder.js';
 
 /** What a watch knows of the folder: the paths changed since checkpoint `since`, or why it cannot say. */
@@ -33,7 +35,7 @@ const DEFAULT_MAX_CHANGED_PATHS = 10_000;
 export const WATCHING_WORKS = process.platform === 'linux';
 
 /** One watched folder, with the rules its entries are judged by. */
-type Watched = { watcher: FSWatcher; ino: number; rules: Rules[] };
+type Watched = { watcher: FolderWatcher; ino: number; rules: Rules[] };
 
 /** Waits two turns of the event loop: events the kernel queued before the call have been handled. */
 async function drainEvents(): Promise<void> {
@@ -60,6 +62,8 @@ export class FolderWatch {
   constructor(
     readonly root: string,
     private readonly maxPaths = DEFAULT_MAX_CHANGED_PATHS,
+    /** How one folder is watched: by the machine the folder is on. */
+    private readonly watchFolder: WatchFolder = watchFolderHere,
   ) {}
 
   /** Starts watching; resolves once every folder is watched (a failure is kept as lost, never thrown). */
@@ -199,11 +203,14 @@ export class FolderWatch {
       }
       const absolute = folder === '' ? this.root : path.join(this.root, ...folder.split('/'));
       let entries;
-      let watcher: FSWatcher | undefined;
+      let watcher: FolderWatcher | undefined;
       try {
         // Watched before it is listed: a folder made meanwhile is reported, not missed.
-        watcher = watch(absolute, { persistent: false }, (type, name) => this.onEvent(folder, type, name));
-        watcher.on('error', (error: Error) => this.lose(`watching ${folder || '.'} failed: ${error.message}`));
+        watcher = this.watchFolder(
+          absolute,
+          ({ type, name }) => this.onEvent(folder, type, name),
+          (error) => this.lose(`watching ${folder || '.'} failed: ${error.message}`),
+        );
         entries = readdirSync(absolute, { withFileTypes: true });
         const own = ownRules(
           absolute,

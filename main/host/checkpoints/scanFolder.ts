@@ -21,6 +21,8 @@ import {
   ignored,
   rulesWithin,
   SKIPPED_FOLDERS,
+  statFolder,
+  type FolderId,
   TooManyFiles,
   walkedFile,
   walkFolder,
@@ -199,15 +201,33 @@ async function lookAt(
   const files: WalkedFile[] = [];
   // No event says a file was written through a hard link (or a memory map): each one kept is looked at, not read.
   const kept: CheckpointEntry[] = [];
+  const folders = new Map<string, FolderId | undefined>();
+  /** The identity of `relative` when it and every folder above it are real folders (never a link), looked at once per scan. */
+  const realFolder = (relative: string): FolderId | undefined => {
+    if (!folders.has(relative)) {
+      const slash = relative.lastIndexOf('/');
+      const above = relative === '' || realFolder(slash === -1 ? '' : relative.slice(0, slash)) !== undefined;
+      folders.set(relative, above ? statFolder(relative === '' ? folder : path.join(folder, ...relative.split('/'))) : undefined);
+    }
+    return folders.get(relative);
+  };
   for (const entry of previous.values()) {
     if (!untouched(entry.path)) {
       continue;
     }
+    const slash = entry.path.lastIndexOf('/');
+    const parent = slash === -1 ? '' : entry.path.slice(0, slash);
+    const before = realFolder(parent);
     let stat;
     try {
-      stat = lstatSync(path.join(folder, ...entry.path.split('/')));
+      // Only through real folders: a folder swapped for a link leads nowhere a checkpoint reads.
+      stat = before ? lstatSync(path.join(folder, ...entry.path.split('/'))) : undefined;
     } catch {
       // Gone unheard (its folder moved away): gone from this checkpoint too.
+      stat = undefined;
+    }
+    const after = stat ? statFolder(parent === '' ? folder : path.join(folder, ...parent.split('/'))) : undefined;
+    if (!stat || !before || !after || after.dev !== before.dev || after.ino !== before.ino) {
       continue;
     }
     const now = walkedFile(entry.path, stat);

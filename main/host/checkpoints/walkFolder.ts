@@ -40,7 +40,7 @@ export function walkedFile(relative: string, stat: Stats): WalkedFile {
 }
 
 /** A folder's identity as its parent's listing saw it. */
-type FolderId = { dev: number; ino: number };
+export type FolderId = { dev: number; ino: number };
 
 /** Folders never looked into: version control and installed dependencies. */
 export const SKIPPED_FOLDERS = new Set([
@@ -200,7 +200,7 @@ export function rulesWithin(root: string, relative: string, cache: RulesCache = 
 }
 
 /** The identity of a real folder (not a link) at `absolute`, if it is one. */
-function statFolder(absolute: string): FolderId | undefined {
+export function statFolder(absolute: string): FolderId | undefined {
   try {
     const stat = lstatSync(absolute);
     return stat.isDirectory() && !stat.isSymbolicLink() ? { dev: stat.dev, ino: stat.ino } : undefined;

@@ -89,6 +89,7 @@ export class LiveSession {
     private readonly onDetach?: () => void,
   ) {
     const terminals = new SessionTerminals({
+      machine: lease.machine,
       cwd: binding.cwd,
       env: binding.launch.own.env,
       record: (drafts) => owner.commit(drafts),

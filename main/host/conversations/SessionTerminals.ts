@@ -10,7 +10,7 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
-import { ProcessGroup } from '../process/ProcessGroup.js';
+import type { Machine, MachineProcess } from '../machine/Machine.js';
 import { shellWord } from '../process/shellWord.js';
 import { isInside } from '../files/isInside.js';
 
@@ -98,7 +98,7 @@ export class OutputBuffer {
 
 type Terminal = {
   terminalId: string;
-  process: ProcessGroup;
+  process: MachineProcess;
   output: OutputBuffer;
   exit: TerminalExit | undefined;
   exited: Promise<TerminalExit>;
@@ -126,6 +126,8 @@ export class SessionTerminals {
       redact?(text: string): string;
       /** The environment commands start from (the agent's own). */
       env: Readonly<Record<string, string>>;
+      /** The machine commands run on (the agent's). */
+      machine: Machine;
       /** Records transcript events. */
       record(drafts: EventDraft[]): void;
       /** The turn running now, if any. */
@@ -166,7 +168,7 @@ export class SessionTerminals {
     const args = request.args ?? [];
     const env = { ...this.options.env, ...Object.fromEntries((request.env ?? []).map(({ name, value }) => [name, value])) };
     const limit = Math.min(Math.max(request.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT, 0), MAX_OUTPUT_LIMIT);
-    const child = new ProcessGroup({ command: request.command, args, env, cwd });
+    const child = this.options.machine.spawn({ command: request.command, args, env, cwd });
     try {
       await child.spawned();
     } catch (error) {
@@ -176,7 +178,7 @@ export class SessionTerminals {
         'failed',
       );
     }
-    child.child.stdin.end();
+    child.stdin.end();
     const terminalId = `term-${newId()}`;
     const terminal: Terminal = {
       terminalId,
@@ -201,8 +203,8 @@ export class SessionTerminals {
       terminal.output.push(chunk);
       this.gather(terminal, terminal.decoder.write(chunk));
     };
-    child.child.stdout.on('data', onData);
-    child.child.stderr.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     this.terminals.set(terminalId, terminal);
     void terminal.exited.then((exit) => {
       terminal.exit = exit;

@@ -7,7 +7,11 @@ import { until } from '../../../e2e/fixtures/until.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
-import { groupHasLiveMembers } from '../process/ProcessGroup.js';
+import { LocalMachine } from '../machine/LocalMachine.js';
+import { groupHasLiveMembers } from '../machine/ProcessGroup.js';
+
+/** Commands run on this computer. */
+const here = new LocalMachine(definedEnv(process.env));
 import { OutputBuffer, SessionTerminals } from './SessionTerminals.js';
 
 /** True while `pid` runs; a zombie (ended, waiting for this container's init to reap it) does not count. */
@@ -39,7 +43,7 @@ describe('the output buffer', () => {
 
 describe('terminals the agent reports itself', () => {
   it('are announced once and recorded within the same bound', () => {
-    const terminals = new SessionTerminals({ cwd: '/', env: {}, record: () => {}, turnId: () => 't' });
+    const terminals = new SessionTerminals({ machine: here, cwd: '/', env: {}, record: () => {}, turnId: () => 't' });
     const started = { type: 'terminal.started' as const, payload: { terminalId: 'x', command: '', cwd: '' } };
     expect(terminals.boundReported([started])).toHaveLength(1);
     expect(terminals.boundReported([started])).toHaveLength(0);
@@ -64,7 +68,13 @@ describe("a terminal's working directory", () => {
     const outside = tempDir('terminal-outside');
     mkdirSync(path.join(work, 'sub'));
     symlinkSync(outside, path.join(work, 'way-out'));
-    const terminals = new SessionTerminals({ cwd: work, env: definedEnv(process.env), record: () => {}, turnId: () => undefined });
+    const terminals = new SessionTerminals({
+      machine: here,
+      cwd: work,
+      env: definedEnv(process.env),
+      record: () => {},
+      turnId: () => undefined,
+    });
     for (const cwd of ['/', outside, path.join(work, 'way-out'), path.join(work, '..')]) {
       await expect(terminals.create({ command: 'true', cwd })).rejects.toThrow('outside this conversation');
     }
@@ -78,6 +88,7 @@ describe('terminal output handed to the agent', () => {
   it('has the known secrets taken out, so they never reach its model', async () => {
     const work = tempDir('terminal-redact');
     const terminals = new SessionTerminals({
+      machine: here,
       cwd: work,
       env: { ...definedEnv(process.env), SERVICE_TOKEN: 'marker-terminal-secret-42' },
       record: () => {},

@@ -7,7 +7,7 @@
 import type { DeliveredInstructions, InstructionCapability, OwnPromptSettings } from '../../../app/instructions/delivery.js';
 import type { InitializeResponse } from '../acp/AgentConnection.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
-import type { LaunchSpec } from '../process/ProcessGroup.js';
+import type { LaunchSpec } from '../machine/ProcessGroup.js';
 
 /** The extension namespace Baton reads in `agentCapabilities._meta` and writes in `_meta`. */
 export const BATON_META = 'baton.dev';

@@ -6,6 +6,9 @@
  * and its state database) is never started a second time while one of it runs.
  */
 import { UnsupportedInputError } from '../../../app/errors.js';
+import { LocalMachine } from '../machine/LocalMachine.js';
+import type { Machine } from '../machine/Machine.js';
+import { definedEnv } from '../process/env.js';
 import type {
   AgentConnection,
   AgentConnectionHandlers,
@@ -211,7 +214,12 @@ export class PooledAgent {
 }
 
 /** A session's hold on a pooled process. */
-export type Lease = { agent: PooledAgent; release(): Promise<void> };
+export type Lease = {
+  agent: PooledAgent;
+  /** The machine the agent runs on (its terminals run there too). */
+  machine: Machine;
+  release(): Promise<void>;
+};
 
 /** One row of the process table. */
 export type PooledProcessInfo = {
@@ -236,7 +244,11 @@ export class AgentProcesses {
   private readonly answers = new Map<string, InitializeResponse>();
   private disposed = false;
 
-  constructor(private readonly log: (message: string) => void = () => {}) {}
+  constructor(
+    private readonly log: (message: string) => void = () => {},
+    /** The machine the agents run on. */
+    readonly machine: Machine = new LocalMachine(definedEnv(process.env)),
+  ) {}
 
   /** Leases the process for `request.key`, starting it when none runs. */
   async lease(request: ProcessRequest): Promise<Lease> {
@@ -260,6 +272,7 @@ export class AgentProcesses {
     let released = false;
     return {
       agent,
+      machine: this.machine,
       release: async () => {
         if (released) {
           return;

@@ -49,6 +49,7 @@ export function leaseFor(options: {
         const launch = binding.launch.materialize(makeFolder);
         const connection = await AgentConnection.start({
           agentName: adapter.displayName,
+          machine: pool.machine,
           launch,
           handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined },
         });

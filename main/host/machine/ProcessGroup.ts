@@ -3,24 +3,14 @@
  * (agents launch native children and MCP servers). Keeps the last bytes of stderr. A lifeline
  * ends the group when the host dies without disposing it (SIGKILL, a crash, the OOM killer).
  */
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Writable } from 'node:stream';
+import { execFile, spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ByteRing } from './ByteRing.js';
+import { ByteRing } from '../process/ByteRing.js';
+import type { ExitInfo, LaunchSpec, MachineProcess } from './Machine.js';
 import { windowsShimLaunch } from './windowsShim.js';
 
-/** How to start a child. */
-export type LaunchSpec = {
-  command: string;
-  args: readonly string[];
-  env: Readonly<Record<string, string>>;
-  cwd: string;
-  /** Windows: pass the arguments as they are (a cmd.exe line built by windowsShimLaunch). */
-  verbatimArguments?: boolean;
-};
-
-/** How a child ended. */
-export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
+export type { ExitInfo, LaunchSpec } from './Machine.js';
 
 const STDERR_LIMIT = 64 * 1024;
 const KILL_GRACE_MS = 2_000;
@@ -98,10 +88,27 @@ function startLifeline(pgid: number): ChildProcess | undefined {
   return lifeline;
 }
 
-/** A running child in its own group. */
-export class ProcessGroup {
+/** The direct children of a process (`pgrep -P`, on Linux and macOS alike). */
+function childPids(pid: number): Promise<number[]> {
+  return new Promise((resolve) =>
+    execFile('pgrep', ['-P', String(pid)], { encoding: 'utf8' }, (error, stdout) =>
+      // None (pgrep exits 1), or no pgrep: no children to hang up.
+      resolve(
+        error
+          ? []
+          : stdout
+              .split('\n')
+              .map((line) => Number(line.trim()))
+              .filter((child) => Number.isInteger(child) && child > 0),
+      ),
+    ),
+  );
+}
+
+/** A running child in its own group: this computer's {@link MachineProcess}. */
+export class ProcessGroup implements MachineProcess {
   readonly child: ChildProcessWithoutNullStreams;
-  readonly stderr = new ByteRing(STDERR_LIMIT);
+  private readonly errorOutput = new ByteRing(STDERR_LIMIT);
   /** Resolves when the child has exited. */
   readonly exited: Promise<ExitInfo>;
   private exitInfo: ExitInfo | undefined;
@@ -119,7 +126,7 @@ export class ProcessGroup {
       windowsHide: true,
       ...(spec.verbatimArguments ? { windowsVerbatimArguments: true } : {}),
     });
-    this.child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    this.child.stderr.on('data', (chunk: Buffer) => this.errorOutput.push(chunk));
     if (this.child.pid !== undefined && process.platform !== 'win32') {
       this.lifeline = startLifeline(this.child.pid);
     }
@@ -153,6 +160,45 @@ export class ProcessGroup {
   /** How it ended, once it has. */
   get exit(): ExitInfo | undefined {
     return this.exitInfo;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get stdin(): Writable {
+    return this.child.stdin;
+  }
+
+  get stdout(): Readable {
+    return this.child.stdout;
+  }
+
+  get stderr(): Readable {
+    return this.child.stderr;
+  }
+
+  lastErrorLines(lines: number): string {
+    return this.errorOutput.lastLines(lines);
+  }
+
+  /**
+   * Hangs up the process groups of its direct children: a program that runs its child in a
+   * session of its own (`script`, giving it a terminal) passes no signal on, and ignores SIGHUP
+   * itself; its child's group gets the hang-up a closing terminal window gives.
+   */
+  async hangUpChildren(): Promise<void> {
+    const pid = this.child.pid;
+    if (pid === undefined || this.exitInfo !== undefined || process.platform === 'win32') {
+      return;
+    }
+    for (const child of await childPids(pid)) {
+      try {
+        process.kill(-child, 'SIGHUP');
+      } catch {
+        // It has just ended.
+      }
+    }
   }
 
   /**

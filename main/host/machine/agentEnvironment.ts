@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Env } from './env.js';
+import type { Env } from '../process/env.js';
 
 const MARKER = '__BATON_ENV_START__';
 

@@ -1,0 +1,84 @@
+/**
+ * This computer as a {@link Machine}: processes in groups of their own (`ProcessGroup`), commands
+ * run to their end, executables found on a PATH, and folders watched with Node's own watcher (one
+ * folder each, as inotify watches). The same class runs inside the machine server on a remote.
+ */
+import { execFile } from 'node:child_process';
+import { watch } from 'node:fs';
+import os from 'node:os';
+import type { Env } from '../process/env.js';
+import { findExecutable } from '../process/findExecutable.js';
+import { LOCAL_MACHINE_ID, type ExecOptions, type ExecResult, type LaunchSpec, type Machine, type WatchFolder } from './Machine.js';
+import { ProcessGroup } from './ProcessGroup.js';
+
+/** The longest a command run to its end may take, unless told. */
+const EXEC_TIMEOUT_MS = 120_000;
+/** The most output kept of a command run to its end, unless told. */
+const EXEC_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Watches one folder with Node's watcher (inotify on Linux: events arrive in the loop's poll phase). */
+export const watchFolderHere: WatchFolder = (folder, onEvent, onError) => {
+  const watcher = watch(folder, { persistent: false }, (type, name) =>
+    onEvent({ type: type === 'rename' ? 'rename' : 'change', name: name === null ? null : String(name) }),
+  );
+  watcher.on('error', (error) => onError(error));
+  return watcher;
+};
+
+/** This computer. */
+export class LocalMachine implements Machine {
+  readonly platform = { os: process.platform, arch: process.arch };
+  readonly watchFolder = watchFolderHere;
+
+  constructor(
+    /** The environment processes start with (agents' PATH found through the login shell, where asked). */
+    readonly env: Env,
+    readonly home: string = os.homedir(),
+    readonly id: string = LOCAL_MACHINE_ID,
+    readonly name: string = 'This computer',
+  ) {}
+
+  spawn(launch: LaunchSpec): ProcessGroup {
+    return new ProcessGroup(launch);
+  }
+
+  exec(command: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        command,
+        [...args],
+        {
+          ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+          env: { ...(options.env ?? this.env) },
+          maxBuffer: options.maxBytes ?? EXEC_MAX_BYTES,
+          timeout: options.timeoutMs ?? EXEC_TIMEOUT_MS,
+          encoding: 'utf8',
+          windowsHide: true,
+        },
+        (error, stdout, stderr) => {
+          const code: unknown = error?.code;
+          // Could not start at all (ENOENT, EACCES): a rejection. A non-zero exit, a timeout or too much output is an answer.
+          if (error && typeof code === 'string' && code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+            reject(error);
+            return;
+          }
+          const signal = error?.signal ?? null;
+          resolve({
+            stdout,
+            stderr: stderr || (error && typeof code !== 'number' && signal === null ? error.message : ''),
+            code: error ? (typeof code === 'number' ? code : null) : 0,
+            signal,
+          });
+        },
+      );
+    });
+  }
+
+  which(command: string, path?: string): Promise<string | undefined> {
+    return Promise.resolve(findExecutable(command, path === undefined ? this.env : { ...this.env, PATH: path }));
+  }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
+}

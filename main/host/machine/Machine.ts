@@ -1,0 +1,113 @@
+/**
+ * The ground floor of the host: a `Machine` is one computer on which processes run, files are
+ * read and written, git runs and folders are watched. Nothing above this folder starts a process
+ * or watches a folder itself (the layer rule in `scripts/eslint/layers.mjs` keeps it so): it asks
+ * the machine the folder is on. {@link LocalMachine} is this computer; a remote machine runs the
+ * same `LocalMachine` inside a small server (`MachineServer`) behind a typed protocol
+ * (`protocol.ts`), so the guards (confined writes, link and inode checks) run where the inodes are.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { Env } from '../process/env.js';
+
+/** The id of this computer (an event or a folder with no machine means it). */
+export const LOCAL_MACHINE_ID = 'local';
+
+/** How to start a child. */
+export type LaunchSpec = {
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  /** Windows: pass the arguments as they are (a cmd.exe line built by windowsShimLaunch). */
+  verbatimArguments?: boolean;
+};
+
+/** How a child ended. */
+export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
+
+/** A process started on a machine, in a process group of its own (ending it ends all it started). */
+export interface MachineProcess {
+  /** Its id on its machine (undefined until it runs, and for one that could not start). */
+  readonly pid: number | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves once it runs; rejects with the start's error (its `code`: ENOENT, EACCES). */
+  spawned(): Promise<void>;
+  /** Resolves when it has ended. */
+  readonly exited: Promise<ExitInfo>;
+  /** How it ended, once it has. */
+  readonly exit: ExitInfo | undefined;
+  /** The last lines of its error output. */
+  lastErrorLines(lines: number): string;
+  /** Hangs up the sessions of its direct children (what closing a terminal window does). */
+  hangUpChildren(): Promise<void>;
+  /** Ends the whole group: SIGTERM, a grace period for every member, then SIGKILL. */
+  dispose(): Promise<void>;
+}
+
+/** What a command run to its end printed, and how it ended. */
+export type ExecResult = { stdout: string; stderr: string; code: number | null; signal: string | null };
+
+/** Options of {@link Machine.exec}. */
+export type ExecOptions = {
+  cwd?: string;
+  /** The whole environment (not added to the machine's). Default: the machine's. */
+  env?: Env;
+  /** Ended past this (default 120 s). */
+  timeoutMs?: number;
+  /** The most output kept of each stream (default 64 MiB). */
+  maxBytes?: number;
+};
+
+/** One change a folder watch heard: a name in the watched folder (null when the system gave none). */
+export type WatchEvent = { type: 'rename' | 'change'; name: string | null };
+
+/** A watch of one folder (not its subfolders); `close` ends it. */
+export interface FolderWatcher {
+  close(): void;
+}
+
+/** Watches one folder: `onEvent` hears each change, `onError` a watch that ended (`code`: ENOSPC…). */
+export type WatchFolder = (
+  folder: string,
+  onEvent: (event: WatchEvent) => void,
+  onError: (error: NodeJS.ErrnoException) => void,
+) => FolderWatcher;
+
+/** One computer. */
+export interface Machine {
+  /** `local` for this computer; a remote machine's own id. */
+  readonly id: string;
+  /** What a person calls it: "This computer", an SSH alias, `user@host`. */
+  readonly name: string;
+  /** Its system and processor, as Node names them (`linux`, `x64`). */
+  readonly platform: { os: NodeJS.Platform; arch: string };
+  /** Its home folder. */
+  readonly home: string;
+  /** The environment processes start with there. */
+  readonly env: Env;
+  /** Starts a process in a group of its own. */
+  spawn(launch: LaunchSpec): MachineProcess;
+  /** Runs a command to its end (never rejects for a non-zero exit: see `code`); rejects when it cannot start. */
+  exec(command: string, args: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  /** The absolute path of `command` found on `PATH` (the machine's unless given), or undefined. */
+  which(command: string, path?: string): Promise<string | undefined>;
+  /** Watches one folder of the machine. */
+  readonly watchFolder: WatchFolder;
+  /** Ends what the machine holds (a remote connection; nothing for this computer). */
+  dispose(): Promise<void>;
+}
+
+/** Thrown by {@link Machine.exec}'s callers that need success: the command's own last words. */
+export class CommandFailed extends Error {
+  constructor(
+    readonly command: string,
+    readonly result: ExecResult,
+  ) {
+    const words =
+      result.stderr.trim().split('\n').filter(Boolean).at(-1) ??
+      `exit ${result.code ?? 'unknown'}${result.signal ? ` (${result.signal})` : ''}`;
+    super(`${command} failed: ${words}`);
+  }
+}
