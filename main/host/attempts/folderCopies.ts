@@ -22,7 +22,7 @@ import { CommandFailed, type ExecResult, type Machine } from '../machine/Machine
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
 import { restoreFiles, type Restore } from '../checkpoints/restoreFiles.js';
-import { walkFolder } from '../checkpoints/walkFolder.js';
+import { walkFolder } from '../machine/walkFolder.js';
 
 /** Where a working folder sits in a git repository. */
 export type GitPlace = {

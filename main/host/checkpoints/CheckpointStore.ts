@@ -32,9 +32,9 @@ import {
   type FileChange,
   type StoredManifest,
 } from './manifests.js';
-import { scanFolder, type CheckpointEntry, type LeftOut } from './scanFolder.js';
+import { scanFolder, type CheckpointEntry, type LeftOut } from '../machine/scanFolder.js';
 
-export type { CheckpointEntry, LeftOut } from './scanFolder.js';
+export type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
 export { diffManifests, type FileChange } from './manifests.js';
 export { VERIFY_EVERY, type CheckpointCounts } from './FolderChanges.js';
 

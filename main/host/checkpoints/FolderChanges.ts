@@ -8,7 +8,7 @@
 import type { WatchFolder } from '../machine/Machine.js';
 import { FolderWatch, WATCHING_WORKS, type Taken } from './FolderWatch.js';
 import { diffManifests } from './manifests.js';
-import type { CheckpointEntry, LeftOut, ScanScope } from './scanFolder.js';
+import type { CheckpointEntry, LeftOut, ScanScope } from '../machine/scanFolder.js';
 
 /** Options of the watches. */
 export type ChangeOptions = {

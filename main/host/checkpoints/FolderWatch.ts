@@ -20,7 +20,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { watchFolderHere } from '../machine/LocalMachine.js';
 import type { FolderWatcher, WatchFolder } from '../machine/Machine.js';
-import { IGNORE_FILES, ignored, ownRules, rulesAbove, SKIPPED_FOLDERS, type Rules } from './walkFolder.js';
+import { IGNORE_FILES, ignored, ownRules, rulesAbove, SKIPPED_FOLDERS, type Rules } from '../machine/walkFolder.js';
 
 /** What a watch knows of the folder: the paths changed since checkpoint `since`, or why it cannot say. */
 export type Known = { since: string; paths: ReadonlySet<string> } | { unknown: string };

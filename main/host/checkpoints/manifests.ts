@@ -4,7 +4,7 @@
  * deflated.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { CheckpointEntry } from './scanFolder.js';
+import type { CheckpointEntry } from '../machine/scanFolder.js';
 
 /** What a stored manifest holds: every entry, or the change from its base. */
 export type StoredManifest = { full: CheckpointEntry[] } | { set: CheckpointEntry[]; removed: string[] };

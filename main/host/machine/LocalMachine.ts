@@ -5,11 +5,24 @@
  */
 import { execFile } from 'node:child_process';
 import { watch } from 'node:fs';
+import { readdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
+import { readBytesAtMost } from '../files/boundedRead.js';
+import { ConfinedTree } from '../files/ConfinedTree.js';
 import type { Env } from '../process/env.js';
 import { findExecutable } from '../process/findExecutable.js';
-import { LOCAL_MACHINE_ID, type ExecOptions, type ExecResult, type LaunchSpec, type Machine, type WatchFolder } from './Machine.js';
+import {
+  LOCAL_MACHINE_ID,
+  type ExecOptions,
+  type ExecResult,
+  type FileKind,
+  type LaunchSpec,
+  type Machine,
+  type MachineScanOptions,
+  type WatchFolder,
+} from './Machine.js';
 import { ProcessGroup } from './ProcessGroup.js';
+import { scanFolder, type CheckpointEntry, type Scanned, type ScanScope } from './scanFolder.js';
 
 /** The longest a command run to its end may take, unless told. */
 const EXEC_TIMEOUT_MS = 120_000;
@@ -76,6 +89,40 @@ export class LocalMachine implements Machine {
 
   which(command: string, path?: string): Promise<string | undefined> {
     return Promise.resolve(findExecutable(command, path === undefined ? this.env : { ...this.env, PATH: path }));
+  }
+
+  async readFile(path: string, maxBytes: number): Promise<{ data: Buffer; tooLarge: boolean }> {
+    const read = await readBytesAtMost(path, maxBytes);
+    switch (read.kind) {
+      case 'bytes':
+        return { data: read.data, tooLarge: false };
+      case 'too-large':
+        return { data: Buffer.alloc(0), tooLarge: true };
+      case 'not-a-file':
+      case 'changed':
+        throw Object.assign(new Error(`${path} is not a regular file`), { code: 'EINVAL' });
+    }
+  }
+
+  async writeConfined(root: string, relative: string, data: Buffer, mode: number): Promise<void> {
+    const tree = await ConfinedTree.open(root);
+    await tree.writeFile(relative, data, mode);
+  }
+
+  realpath(path: string): Promise<string> {
+    return realpath(path);
+  }
+
+  async list(path: string): Promise<Array<{ name: string; kind: FileKind }>> {
+    const entries = await readdir(path, { withFileTypes: true });
+    return entries.map((entry) => ({
+      name: entry.name,
+      kind: entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other',
+    }));
+  }
+
+  scan(folder: string, previous: ReadonlyMap<string, CheckpointEntry>, scope: ScanScope, options: MachineScanOptions): Promise<Scanned> {
+    return scanFolder(folder, previous, scope, { ...options, isStored: options.isStored ?? (() => false) });
   }
 
   dispose(): Promise<void> {

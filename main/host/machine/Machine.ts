@@ -8,6 +8,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Env } from '../process/env.js';
+import type { CheckpointEntry, Scanned, ScanScope } from './scanFolder.js';
 
 /** The id of this computer (an event or a folder with no machine means it). */
 export const LOCAL_MACHINE_ID = 'local';
@@ -75,6 +76,19 @@ export type WatchFolder = (
   onError: (error: NodeJS.ErrnoException) => void,
 ) => FolderWatcher;
 
+/** What a folder entry is. */
+export type FileKind = 'file' | 'folder' | 'link' | 'other';
+
+/** How a machine scans a folder for a checkpoint. */
+export type MachineScanOptions = {
+  maxFileBytes: number;
+  maxFiles: number;
+  keep: boolean;
+  signal?: AbortSignal | undefined;
+  /** True when the host's store holds a content already (it is then not kept again); a remote machine's answer is filtered by it. */
+  isStored?: (hash: string) => boolean;
+};
+
 /** One computer. */
 export interface Machine {
   /** `local` for this computer; a remote machine's own id. */
@@ -95,6 +109,19 @@ export interface Machine {
   which(command: string, path?: string): Promise<string | undefined>;
   /** Watches one folder of the machine. */
   readonly watchFolder: WatchFolder;
+  /** At most `maxBytes` of a regular file (never a FIFO or a device, never through a final link). */
+  readFile(path: string, maxBytes: number): Promise<{ data: Buffer; tooLarge: boolean }>;
+  /** Writes `relative` under `root` through the confined writer: no link followed, nothing outside `root`. */
+  writeConfined(root: string, relative: string, data: Buffer, mode: number): Promise<void>;
+  /** The real path (links resolved). */
+  realpath(path: string): Promise<string>;
+  /** A folder's entries, links not followed. */
+  list(path: string): Promise<Array<{ name: string; kind: FileKind }>>;
+  /**
+   * A checkpoint's look at a folder of the machine (see `scanFolder`): only files that differ from
+   * `previous` are read, and only their contents come back (when `keep`).
+   */
+  scan(folder: string, previous: ReadonlyMap<string, CheckpointEntry>, scope: ScanScope, options: MachineScanOptions): Promise<Scanned>;
   /** Ends what the machine holds (a remote connection; nothing for this computer). */
   dispose(): Promise<void>;
 }

@@ -1,0 +1,194 @@
+/**
+ * The machine server: `LocalMachine` behind the machine protocol (`protocol.ts`), one JSON object
+ * per line in and out. It runs on the computer it serves (a local child for the loopback machine,
+ * the far end of an SSH channel), so processes, files, scans and watches happen where the inodes
+ * are, with the same guards. Every line is parsed; a line it cannot read is answered with an error
+ * (or dropped, when it has no id to answer) and never ends the server. When its input ends, it
+ * ends every process and watch it holds.
+ */
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { LocalMachine } from './LocalMachine.js';
+import type { FolderWatcher, MachineProcess } from './Machine.js';
+import {
+  clientLine,
+  MACHINE_PROTOCOL_VERSION,
+  machineMethods,
+  machineNotes,
+  type MachineMethod,
+  type MachineParams,
+  type MachineResult,
+} from './protocol.js';
+
+type Handlers = { [M in MachineMethod]: (params: MachineParams<M>) => Promise<MachineResult<M>> };
+
+/** Serves one machine over one stream pair. */
+export class MachineServer {
+  private readonly processes = new Map<number, MachineProcess>();
+  private readonly watches = new Map<number, FolderWatcher>();
+  private readonly handlers: Handlers;
+  /** Resolves once the input has ended and everything held is ended. */
+  readonly closed: Promise<void>;
+
+  constructor(
+    private readonly machine: LocalMachine,
+    input: Readable,
+    private readonly output: Writable,
+  ) {
+    this.handlers = this.makeHandlers();
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    lines.on('line', (line) => this.receive(line));
+    this.closed = new Promise((resolve) => lines.once('close', () => void this.dispose().then(resolve)));
+  }
+
+  /** Ends every process and watch. */
+  async dispose(): Promise<void> {
+    for (const watcher of this.watches.values()) {
+      watcher.close();
+    }
+    this.watches.clear();
+    await Promise.all([...this.processes.values()].map((child) => child.dispose()));
+    this.processes.clear();
+  }
+
+  private send(message: object): void {
+    this.output.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private receive(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const parsed = clientLine.safeParse(message);
+    if (!parsed.success) {
+      return;
+    }
+    if ('note' in parsed.data) {
+      this.onNote(parsed.data.note, parsed.data.params);
+      return;
+    }
+    const { id, method } = parsed.data;
+    if (!(method in machineMethods)) {
+      this.send({ id, error: { message: `The machine server knows no method "${method}".` } });
+      return;
+    }
+    const schema = machineMethods[method as MachineMethod];
+    const params = schema.params.safeParse(parsed.data.params);
+    if (!params.success) {
+      this.send({ id, error: { message: `Bad parameters for ${method}: ${params.error.message}` } });
+      return;
+    }
+    const handler = this.handlers[method as MachineMethod] as (params: unknown) => Promise<unknown>;
+    // A handler that throws at once (fs.watch on a missing folder) is answered like one that rejects: it never ends the server.
+    Promise.resolve()
+      .then(() => handler(params.data))
+      .then(
+        (result) => this.send({ id, result }),
+        (error: unknown) => {
+          const code = (error as NodeJS.ErrnoException).code;
+          this.send({
+            id,
+            error: { message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) },
+          });
+        },
+      );
+  }
+
+  private onNote(note: string, params: unknown): void {
+    if (note === 'stdin') {
+      const parsed = machineNotes.stdin.safeParse(params);
+      const child = parsed.success ? this.processes.get(parsed.data.process) : undefined;
+      if (parsed.success && child) {
+        if (parsed.data.data !== undefined) {
+          child.stdin.write(Buffer.from(parsed.data.data, 'base64'));
+        }
+        if (parsed.data.end) {
+          child.stdin.end();
+        }
+      }
+    } else if (note === 'unwatch') {
+      const parsed = machineNotes.unwatch.safeParse(params);
+      if (parsed.success) {
+        this.watches.get(parsed.data.watch)?.close();
+        this.watches.delete(parsed.data.watch);
+      }
+    }
+  }
+
+  private makeHandlers(): Handlers {
+    const machine = this.machine;
+    return {
+      hello: () =>
+        Promise.resolve({
+          version: MACHINE_PROTOCOL_VERSION,
+          os: machine.platform.os,
+          arch: machine.platform.arch,
+          home: machine.home,
+          env: { ...machine.env },
+          pid: process.pid,
+        }),
+      exec: ({ command, args, ...options }) => machine.exec(command, args, options),
+      which: async ({ command, path }) => ({ path: (await machine.which(command, path)) ?? null }),
+      spawn: async ({ process: handle, launch }) => {
+        const child = machine.spawn(launch);
+        // Errors on the pipes of an ended child are not the server's end.
+        child.stdin.on('error', () => undefined);
+        await child.spawned();
+        this.processes.set(handle, child);
+        for (const stream of ['stdout', 'stderr'] as const) {
+          child[stream].on('data', (chunk: Buffer) =>
+            this.send({ event: 'output', params: { process: handle, stream, data: chunk.toString('base64') } }),
+          );
+        }
+        void child.exited.then(({ code, signal }) => {
+          // Its output is sent before its end: both streams close before the exit is known.
+          this.send({ event: 'exit', params: { process: handle, code, signal } });
+          this.processes.delete(handle);
+        });
+        return { pid: child.pid ?? -1 };
+      },
+      hangUpChildren: async ({ process: handle }) => {
+        await this.processes.get(handle)?.hangUpChildren();
+        return {};
+      },
+      disposeProcess: async ({ process: handle }) => {
+        await this.processes.get(handle)?.dispose();
+        return {};
+      },
+      watch: ({ watch: handle, folder }) => {
+        const watcher = machine.watchFolder(
+          folder,
+          ({ type, name }) => this.send({ event: 'changed', params: { watch: handle, type, name } }),
+          (error) => {
+            this.watches.delete(handle);
+            this.send({ event: 'watchFailed', params: { watch: handle, code: error.code ?? null, message: error.message } });
+          },
+        );
+        this.watches.set(handle, watcher);
+        return Promise.resolve({});
+      },
+      readFile: async ({ path, maxBytes }) => {
+        const read = await machine.readFile(path, maxBytes);
+        return { data: read.data.toString('base64'), tooLarge: read.tooLarge };
+      },
+      writeConfined: async ({ root, relative, data, mode }) => {
+        await machine.writeConfined(root, relative, Buffer.from(data, 'base64'), mode);
+        return {};
+      },
+      realpath: async ({ path }) => ({ path: await machine.realpath(path) }),
+      list: async ({ path }) => ({ entries: await machine.list(path) }),
+      scan: async ({ folder, previous, scope, ...options }) => {
+        const scanned = await machine.scan(
+          folder,
+          new Map(previous.map((known) => [known.path, known])),
+          'walk' in scope ? scope : { ...scope, paths: new Set(scope.paths) },
+          options,
+        );
+        return { ...scanned, stored: scanned.stored.map((blob) => ({ ...blob, data: blob.data.toString('base64') })) };
+      },
+    };
+  }
+}

@@ -1,0 +1,392 @@
+/**
+ * A machine reached through a machine server (`MachineServer`) over a pair of byte streams: every
+ * `Machine` call becomes a request of the machine protocol, a process's bytes and a watch's
+ * changes come back as events. The loopback machine speaks it to a local child; an SSH machine
+ * will speak it over its channel. Every line from the server is parsed; one it cannot read is
+ * dropped. When the streams end, every request waiting fails with why, and every process counts
+ * as ended.
+ */
+import { createInterface } from 'node:readline';
+import { PassThrough, Writable, type Readable } from 'node:stream';
+import type { Env } from '../process/env.js';
+import { ByteRing } from '../process/ByteRing.js';
+import type {
+  ExecOptions,
+  ExecResult,
+  ExitInfo,
+  FileKind,
+  FolderWatcher,
+  LaunchSpec,
+  Machine,
+  MachineProcess,
+  MachineScanOptions,
+  WatchFolder,
+} from './Machine.js';
+import {
+  MACHINE_PROTOCOL_VERSION,
+  MachineError,
+  machineEvents,
+  machineMethods,
+  serverLine,
+  type MachineMethod,
+  type MachineParams,
+  type MachineResult,
+} from './protocol.js';
+import type { CheckpointEntry, Scanned, ScanScope } from './scanFolder.js';
+
+const STDERR_LIMIT = 64 * 1024;
+
+type Waiting = { method: MachineMethod; resolve: (result: unknown) => void; reject: (error: Error) => void };
+type WatchListeners = { onEvent: Parameters<WatchFolder>[1]; onError: Parameters<WatchFolder>[2] };
+
+/** A machine behind a machine server. */
+export class RemoteMachine implements Machine {
+  platform: { os: NodeJS.Platform; arch: string } = { os: 'linux', arch: 'x64' };
+  home = '';
+  env: Env = {};
+  /** The server's process id on its machine. */
+  serverPid = 0;
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiting>();
+  private readonly processes = new Map<number, RemoteProcess>();
+  private readonly watches = new Map<number, WatchListeners>();
+  private lost: string | undefined;
+
+  protected constructor(
+    readonly id: string,
+    readonly name: string,
+    input: Readable,
+    private readonly output: Writable,
+  ) {
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    lines.on('line', (line) => this.receive(line));
+    lines.once('close', () => this.loseConnection(`the connection to ${this.name} ended`));
+    output.on('error', (error: Error) => this.loseConnection(`the connection to ${this.name} failed: ${error.message}`));
+  }
+
+  /** Connects over `input`/`output` and asks the server who it is; rejects when it does not answer in kind. */
+  static async connect(options: { id: string; name: string; input: Readable; output: Writable }): Promise<RemoteMachine> {
+    const machine = new RemoteMachine(options.id, options.name, options.input, options.output);
+    await machine.greet();
+    return machine;
+  }
+
+  /** Asks the server who it is: its protocol version, system, home and environment. */
+  protected async greet(): Promise<void> {
+    const hello = await this.request('hello', { version: MACHINE_PROTOCOL_VERSION });
+    if (hello.version !== MACHINE_PROTOCOL_VERSION) {
+      throw new MachineError(
+        `${this.name}'s machine server speaks version ${hello.version} of the protocol, and this Baton version ${MACHINE_PROTOCOL_VERSION}`,
+      );
+    }
+    this.platform = { os: hello.os as NodeJS.Platform, arch: hello.arch };
+    this.home = hello.home;
+    this.env = hello.env;
+    this.serverPid = hello.pid;
+  }
+
+  /** Sends one request and parses its answer. */
+  request<M extends MachineMethod>(method: M, params: MachineParams<M>): Promise<MachineResult<M>> {
+    if (this.lost !== undefined) {
+      return Promise.reject(new MachineError(this.lost, 'ECONNRESET'));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { method, resolve: resolve as (result: unknown) => void, reject });
+      this.output.write(`${JSON.stringify({ id, method, params })}\n`);
+    });
+  }
+
+  /** Sends a note (no answer). */
+  note(note: 'stdin' | 'unwatch', params: object): void {
+    if (this.lost === undefined) {
+      this.output.write(`${JSON.stringify({ note, params })}\n`);
+    }
+  }
+
+  spawn(launch: LaunchSpec): MachineProcess {
+    const handle = this.nextId++;
+    const child = new RemoteProcess(this, handle);
+    this.processes.set(handle, child);
+    child.start(
+      this.request('spawn', { process: handle, launch: { ...launch, args: [...launch.args], env: { ...launch.env } } }).catch(
+        (error: unknown) => {
+          this.processes.delete(handle);
+          throw error;
+        },
+      ),
+    );
+    return child;
+  }
+
+  exec(command: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+    return this.request('exec', {
+      command,
+      args: [...args],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.env === undefined ? {} : { env: { ...options.env } }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+    });
+  }
+
+  async which(command: string, path?: string): Promise<string | undefined> {
+    const found = await this.request('which', { command, ...(path === undefined ? {} : { path }) });
+    return found.path ?? undefined;
+  }
+
+  readonly watchFolder: WatchFolder = (folder, onEvent, onError) => {
+    const handle = this.nextId++;
+    this.watches.set(handle, { onEvent, onError });
+    this.request('watch', { watch: handle, folder }).catch((error: unknown) => {
+      if (this.watches.delete(handle)) {
+        onError(error as NodeJS.ErrnoException);
+      }
+    });
+    const watcher: FolderWatcher = {
+      close: () => {
+        if (this.watches.delete(handle)) {
+          this.note('unwatch', { watch: handle });
+        }
+      },
+    };
+    return watcher;
+  };
+
+  async readFile(path: string, maxBytes: number): Promise<{ data: Buffer; tooLarge: boolean }> {
+    const read = await this.request('readFile', { path, maxBytes });
+    return { data: Buffer.from(read.data, 'base64'), tooLarge: read.tooLarge };
+  }
+
+  async writeConfined(root: string, relative: string, data: Buffer, mode: number): Promise<void> {
+    await this.request('writeConfined', { root, relative, data: data.toString('base64'), mode });
+  }
+
+  async realpath(path: string): Promise<string> {
+    return (await this.request('realpath', { path })).path;
+  }
+
+  async list(path: string): Promise<Array<{ name: string; kind: FileKind }>> {
+    return (await this.request('list', { path })).entries;
+  }
+
+  async scan(
+    folder: string,
+    previous: ReadonlyMap<string, CheckpointEntry>,
+    scope: ScanScope,
+    options: MachineScanOptions,
+  ): Promise<Scanned> {
+    const scanned = await this.request('scan', {
+      folder,
+      previous: [...previous.values()],
+      scope: 'walk' in scope ? { walk: true } : { paths: [...scope.paths], tooLarge: [...scope.tooLarge], failed: [...scope.failed] },
+      maxFileBytes: options.maxFileBytes,
+      maxFiles: options.maxFiles,
+      keep: options.keep,
+    });
+    options.signal?.throwIfAborted();
+    const isStored = options.isStored ?? (() => false);
+    return {
+      ...scanned,
+      // Contents the host's store holds already are not kept again.
+      stored: scanned.stored.filter((blob) => !isStored(blob.hash)).map((blob) => ({ ...blob, data: Buffer.from(blob.data, 'base64') })),
+    };
+  }
+
+  /** Ends the connection's side here: waiting requests fail, processes count as ended. */
+  dispose(): Promise<void> {
+    this.output.end();
+    this.loseConnection(`the connection to ${this.name} was closed`);
+    return Promise.resolve();
+  }
+
+  private receive(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const parsed = serverLine.safeParse(message);
+    if (!parsed.success) {
+      return;
+    }
+    const data = parsed.data;
+    if ('event' in data) {
+      this.onEvent(data.event, data.params);
+      return;
+    }
+    const waiting = this.waiting.get(data.id);
+    if (!waiting) {
+      return;
+    }
+    this.waiting.delete(data.id);
+    if ('error' in data) {
+      waiting.reject(new MachineError(data.error.message, data.error.code));
+      return;
+    }
+    const result = machineMethods[waiting.method].result.safeParse(data.result);
+    if (result.success) {
+      waiting.resolve(result.data);
+    } else {
+      waiting.reject(
+        new MachineError(`${this.name}'s machine server answered ${waiting.method} in a form Baton cannot read: ${result.error.message}`),
+      );
+    }
+  }
+
+  private onEvent(event: string, params: unknown): void {
+    switch (event) {
+      case 'output': {
+        const parsed = machineEvents.output.safeParse(params);
+        if (parsed.success) {
+          this.processes.get(parsed.data.process)?.received(parsed.data.stream, Buffer.from(parsed.data.data, 'base64'));
+        }
+        return;
+      }
+      case 'exit': {
+        const parsed = machineEvents.exit.safeParse(params);
+        if (parsed.success) {
+          this.processes.get(parsed.data.process)?.ended({ code: parsed.data.code, signal: parsed.data.signal as NodeJS.Signals | null });
+          this.processes.delete(parsed.data.process);
+        }
+        return;
+      }
+      case 'changed': {
+        const parsed = machineEvents.changed.safeParse(params);
+        if (parsed.success) {
+          this.watches.get(parsed.data.watch)?.onEvent({ type: parsed.data.type, name: parsed.data.name });
+        }
+        return;
+      }
+      case 'watchFailed': {
+        const parsed = machineEvents.watchFailed.safeParse(params);
+        const listeners = parsed.success ? this.watches.get(parsed.data.watch) : undefined;
+        if (parsed.success && listeners) {
+          this.watches.delete(parsed.data.watch);
+          listeners.onError(new MachineError(parsed.data.message, parsed.data.code ?? undefined));
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private loseConnection(why: string): void {
+    if (this.lost !== undefined) {
+      return;
+    }
+    this.lost = why;
+    for (const waiting of this.waiting.values()) {
+      waiting.reject(new MachineError(why, 'ECONNRESET'));
+    }
+    this.waiting.clear();
+    for (const child of this.processes.values()) {
+      child.ended({ code: null, signal: null }, why);
+    }
+    this.processes.clear();
+    for (const listeners of this.watches.values()) {
+      listeners.onError(new MachineError(why, 'ECONNRESET'));
+    }
+    this.watches.clear();
+  }
+}
+
+/** A process on a remote machine, its bytes carried by the protocol. */
+class RemoteProcess implements MachineProcess {
+  readonly stdout = new PassThrough();
+  readonly stderr = new PassThrough();
+  readonly stdin: Writable;
+  readonly exited: Promise<ExitInfo>;
+  private exitInfo: ExitInfo | undefined;
+  private remotePid: number | undefined;
+  private started: Promise<void> = Promise.resolve();
+  private readonly errorOutput = new ByteRing(STDERR_LIMIT);
+  private settle: (exit: ExitInfo) => void = () => undefined;
+
+  constructor(
+    private readonly machine: RemoteMachine,
+    private readonly handle: number,
+  ) {
+    this.stdin = new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        machine.note('stdin', { process: handle, data: chunk.toString('base64') });
+        done();
+      },
+      final: (done) => {
+        machine.note('stdin', { process: handle, end: true });
+        done();
+      },
+    });
+    this.exited = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+  }
+
+  /** Ties the process to its spawn request. */
+  start(spawned: Promise<{ pid: number }>): void {
+    this.started = spawned.then(
+      ({ pid }) => {
+        this.remotePid = pid;
+      },
+      (error: unknown) => {
+        this.ended({ code: null, signal: null });
+        throw error;
+      },
+    );
+    // Handled here too: a caller that never asks `spawned()` leaves no unhandled rejection.
+    this.started.catch(() => undefined);
+  }
+
+  get pid(): number | undefined {
+    return this.remotePid;
+  }
+
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  spawned(): Promise<void> {
+    return this.started;
+  }
+
+  received(stream: 'stdout' | 'stderr', data: Buffer): void {
+    if (stream === 'stderr') {
+      this.errorOutput.push(data);
+    }
+    this[stream].write(data);
+  }
+
+  /** It ended (or the connection did: then `why` is kept as its last error output). */
+  ended(exit: ExitInfo, why?: string): void {
+    if (this.exitInfo) {
+      return;
+    }
+    if (why) {
+      this.errorOutput.push(Buffer.from(`\n${why}\n`));
+    }
+    this.exitInfo = exit;
+    this.stdout.end();
+    this.stderr.end();
+    this.settle(exit);
+  }
+
+  lastErrorLines(lines: number): string {
+    return this.errorOutput.lastLines(lines);
+  }
+
+  async hangUpChildren(): Promise<void> {
+    if (this.exitInfo === undefined) {
+      await this.machine.request('hangUpChildren', { process: this.handle }).catch(() => undefined);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.started.catch(() => undefined);
+    if (this.exitInfo === undefined) {
+      await this.machine.request('disposeProcess', { process: this.handle }).catch(() => undefined);
+    }
+    await this.exited;
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * One contract for every machine, run against this computer (`LocalMachine`) and against the
+ * machine server behind the protocol (`LoopbackMachine`: the built server as a local child), with
+ * real processes, files, folders, watches and git repositories:
+ * - processes: stdin to stdout, error output kept, exit codes, a missing program said as ENOENT,
+ *   and disposing ends the whole group (a grandchild too);
+ * - commands run to their end, and executables found on a PATH;
+ * - files: confined writes (never through a planted link), bounded reads, listings, real paths;
+ * - a checkpoint's scan: a walk, then only what changed;
+ * - a folder watch hears a new file;
+ * - a git worktree made and removed through the machine, its branch with it.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
+import { inflateRawSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { until } from '../../../e2e/fixtures/until.js';
+import { gitPlaceOf, removeCopy, startWorktree } from '../attempts/folderCopies.js';
+import { definedEnv } from '../process/env.js';
+import { LocalMachine } from './LocalMachine.js';
+import { LoopbackMachine } from './LoopbackMachine.js';
+import { MachineServer } from './MachineServer.js';
+import type { Machine, MachineProcess } from './Machine.js';
+import { scanFolder } from './scanFolder.js';
+
+const env = definedEnv(process.env);
+
+/** Everything a process printed on `stream` until it ended. */
+function collect(child: MachineProcess, stream: 'stdout' | 'stderr'): Promise<string> {
+  const chunks: Buffer[] = [];
+  child[stream].on('data', (chunk: Buffer) => chunks.push(chunk));
+  return new Promise((resolve) => child[stream].once('end', () => resolve(Buffer.concat(chunks).toString('utf8'))));
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const kinds: Array<[string, () => Promise<Machine>]> = [
+  ['this computer (LocalMachine)', () => Promise.resolve(new LocalMachine(env))],
+  [
+    'the machine server behind the protocol (LoopbackMachine)',
+    () => {
+      ensureBuilt();
+      return LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
+    },
+  ],
+];
+
+describe.each(kinds)('a machine: %s', (_name, make) => {
+  let machine: Machine;
+  beforeAll(async () => {
+    machine = await make();
+  }, 120_000);
+  afterAll(async () => {
+    await machine.dispose();
+  });
+
+  it('says who it is', () => {
+    expect(machine.platform).toEqual({ os: process.platform, arch: process.arch });
+    expect(path.isAbsolute(machine.home)).toBe(true);
+    expect(machine.env.PATH).toBeTruthy();
+  });
+
+  it('runs a process: its input to its output, its error output kept, its exit code', async () => {
+    const child = machine.spawn({
+      command: process.execPath,
+      args: ['-e', "console.error('warming up'); process.stdin.pipe(process.stdout); process.stdin.on('end', () => process.exit(7))"],
+      env,
+      cwd: tempDir('machine-process'),
+    });
+    await child.spawned();
+    expect(child.pid).toBeGreaterThan(0);
+    const out = collect(child, 'stdout');
+    child.stdin.write('hello, ');
+    child.stdin.end('machine\n');
+    expect(await out).toBe('hello, machine\n');
+    expect(await child.exited).toEqual({ code: 7, signal: null });
+    expect(child.exit).toEqual({ code: 7, signal: null });
+    expect(child.lastErrorLines(5)).toContain('warming up');
+  });
+
+  it('says ENOENT for a program that is not there', async () => {
+    const child = machine.spawn({ command: 'baton-no-such-program', args: [], env, cwd: tempDir('machine-enoent') });
+    await expect(child.spawned()).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('ends the whole group on dispose, a grandchild too', async () => {
+    const child = machine.spawn({ command: 'sh', args: ['-c', 'sleep 300 & echo $!; wait'], env, cwd: tempDir('machine-group') });
+    await child.spawned();
+    const grandchild = await new Promise<number>((resolve) =>
+      child.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
+    );
+    expect(running(grandchild)).toBe(true);
+    await child.dispose();
+    await until(() => !running(grandchild), 5_000);
+    expect(child.exit).toBeDefined();
+  });
+
+  it('runs commands to their end, and finds executables on a PATH', async () => {
+    const version = await machine.exec('git', ['--version']);
+    expect(version).toMatchObject({ code: 0, signal: null });
+    expect(version.stdout).toMatch(/^git version /);
+    const failed = await machine.exec('sh', ['-c', 'echo said >&2; exit 3'], { cwd: tempDir('machine-exec') });
+    expect(failed).toMatchObject({ code: 3, stderr: 'said\n', stdout: '' });
+    await expect(machine.exec('baton-no-such-program', [])).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(path.isAbsolute((await machine.which('sh')) ?? '')).toBe(true);
+    expect(await machine.which('baton-no-such-program')).toBeUndefined();
+    expect(await machine.which('sh', '/nowhere')).toBeUndefined();
+  });
+
+  it('writes only inside a folder (never through a planted link), and reads, lists and resolves', async () => {
+    const root = tempDir('machine-files');
+    const outside = tempDir('machine-files-outside');
+    writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
+    symlinkSync(outside, path.join(root, 'out'));
+    await machine.writeConfined(root, 'notes/today.txt', Buffer.from('written\n'), 0o644);
+    expect(readFileSync(path.join(root, 'notes', 'today.txt'), 'utf8')).toBe('written\n');
+    await expect(machine.writeConfined(root, 'out/secret.txt', Buffer.from('pwned\n'), 0o644)).rejects.toThrow();
+    await expect(machine.writeConfined(root, '../escaped.txt', Buffer.from('pwned\n'), 0o644)).rejects.toThrow();
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside\n');
+    expect(existsSync(path.join(path.dirname(root), 'escaped.txt'))).toBe(false);
+
+    expect((await machine.readFile(path.join(root, 'notes', 'today.txt'), 1024)).data.toString('utf8')).toBe('written\n');
+    expect(await machine.readFile(path.join(root, 'notes', 'today.txt'), 3)).toMatchObject({ tooLarge: true });
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    await expect(machine.readFile(path.join(root, 'pipe'), 1024)).rejects.toThrow();
+    expect((await machine.list(root)).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'notes', kind: 'folder' },
+      { name: 'out', kind: 'link' },
+      { name: 'pipe', kind: 'other' },
+    ]);
+    expect(await machine.realpath(path.join(root, 'out'))).toBe(outside);
+    await expect(machine.realpath(path.join(root, 'gone'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it("scans a folder as a checkpoint does: a walk, then only what changed, as this computer's scan finds it", async () => {
+    const folder = tempDir('machine-scan');
+    mkdirSync(path.join(folder, 'src'));
+    writeFileSync(path.join(folder, 'src', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(path.join(folder, 'README.md'), '# scan\n');
+    writeFileSync(path.join(folder, '.gitignore'), 'build/\n');
+    mkdirSync(path.join(folder, 'build'));
+    writeFileSync(path.join(folder, 'build', 'out.js'), 'ignored\n');
+    const options = { maxFileBytes: 1024 * 1024, maxFiles: 1000, keep: true };
+    const first = await machine.scan(folder, new Map(), { walk: true }, options);
+    const here = await scanFolder(folder, new Map(), { walk: true }, { ...options, isStored: () => false });
+    expect(first.entries.map((entry) => [entry.path, entry.hash])).toEqual(here.entries.map((entry) => [entry.path, entry.hash]));
+    expect(first.entries.map((entry) => entry.path)).toEqual(['.gitignore', 'README.md', 'src/a.ts']);
+    expect(first.stored).toHaveLength(3);
+    expect(first.read).toBe(3);
+
+    writeFileSync(path.join(folder, 'src', 'a.ts'), 'export const a = 2;\n');
+    const previous = new Map(first.entries.map((entry) => [entry.path, entry]));
+    const second = await machine.scan(folder, previous, { paths: new Set(['src/a.ts']), tooLarge: [], failed: [] }, options);
+    // Only the changed file is read; the others are kept as the last scan found them.
+    expect(second.read).toBe(1);
+    expect(second.entries.map((entry) => entry.path)).toEqual(['.gitignore', 'README.md', 'src/a.ts']);
+    expect(second.stored.map((blob) => inflateRawSync(blob.data).toString('utf8'))).toEqual(['export const a = 2;\n']);
+    // What the host's store holds already does not come back.
+    const known = await machine.scan(folder, new Map(), { walk: true }, { ...options, isStored: () => true });
+    expect(known.stored).toEqual([]);
+  });
+
+  it('watches a folder: a new file is heard', async () => {
+    const folder = tempDir('machine-watch');
+    const heard: Array<string | null> = [];
+    const watcher = machine.watchFolder(
+      folder,
+      (event) => heard.push(event.name),
+      () => undefined,
+    );
+    try {
+      // The server's watch starts with its answer: a write before it may go unheard, so write until heard.
+      await until(() => {
+        writeFileSync(path.join(folder, 'new.txt'), 'new\n');
+        return heard.includes('new.txt');
+      }, 5_000);
+    } finally {
+      watcher.close();
+    }
+    // A folder that is not there: refused at once (this computer) or reported (the server's answer), with ENOENT either way.
+    const failed: string[] = [];
+    try {
+      machine.watchFolder(
+        path.join(folder, 'not-there'),
+        () => undefined,
+        (error) => failed.push(error.code ?? ''),
+      );
+    } catch (error) {
+      failed.push((error as NodeJS.ErrnoException).code ?? '');
+    }
+    await until(() => failed.length > 0, 5_000);
+    expect(failed).toEqual(['ENOENT']);
+  });
+
+  it('makes a git worktree on a branch of its own and removes both', async () => {
+    const work = tempDir('machine-git');
+    writeFileSync(path.join(work, 'file.txt'), 'committed\n');
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: work, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'start');
+    const on = { machine, env };
+    const place = await gitPlaceOf(work, on);
+    expect(place).toMatchObject({ subdir: '' });
+    const worktree = path.join(tempDir('machine-git-copies'), 'copy');
+    await startWorktree(place!, worktree, 'baton/machine/test', on);
+    const batonBranches = (): string => git('for-each-ref', '--format=%(refname:short)', 'refs/heads/baton/').trim();
+    expect(batonBranches()).toBe('baton/machine/test');
+    await machine.exec('git', ['reset', '--hard', '--quiet'], { cwd: worktree });
+    expect(readFileSync(path.join(worktree, 'file.txt'), 'utf8')).toBe('committed\n');
+    await removeCopy({ folder: worktree, repository: place!.root, branch: 'baton/machine/test' }, on);
+    expect(existsSync(worktree)).toBe(false);
+    expect(batonBranches()).toBe('');
+  });
+});
+
+describe('the loopback machine', () => {
+  it('ends every process it ran when it is disposed, and fails what is asked after with why', async () => {
+    ensureBuilt();
+    const machine = await LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
+    const child = machine.spawn({ command: 'sleep', args: ['300'], env, cwd: tempDir('loopback-end') });
+    await child.spawned();
+    const pid = child.pid!;
+    expect(running(pid)).toBe(true);
+    await machine.dispose();
+    await until(() => !running(pid), 10_000);
+    expect(child.exit).toBeDefined();
+    await expect(machine.exec('true', [])).rejects.toThrow('the connection to Loopback was closed');
+  });
+});
+
+describe('the machine server', () => {
+  it('answers what it cannot do with why, drops what it cannot read, and keeps serving', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = new MachineServer(new LocalMachine(env), input, output);
+    const answers: unknown[] = [];
+    createInterface({ input: output }).on('line', (line) => answers.push(JSON.parse(line)));
+    input.write('not json at all\n');
+    input.write('{"neither": "a request nor a note"}\n');
+    input.write('{"id": 1, "method": "format the disk", "params": {}}\n');
+    input.write('{"id": 2, "method": "which", "params": {"command": 5}}\n');
+    input.write('{"id": 3, "method": "watch", "params": {"watch": 1, "folder": "/nowhere/at/all"}}\n');
+    input.write('{"id": 4, "method": "which", "params": {"command": "sh"}}\n');
+    await until(() => answers.length === 4, 5_000);
+    expect(answers[0]).toEqual({ id: 1, error: { message: 'The machine server knows no method "format the disk".' } });
+    expect(answers[1]).toMatchObject({ id: 2, error: { message: expect.stringContaining('Bad parameters for which') } });
+    expect(answers[2]).toMatchObject({ id: 3, error: { code: 'ENOENT' } });
+    expect(answers[3]).toMatchObject({ id: 4, result: { path: expect.stringMatching(/\/sh$/) } });
+    input.end();
+    await server.closed;
+  });
+});
