@@ -6,6 +6,7 @@
  */
 import { definedEnv } from './process/env.js';
 import { LocalMachine } from './machine/LocalMachine.js';
+import type { Machine } from './machine/Machine.js';
 import os from 'node:os';
 import { z } from 'zod';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
@@ -71,6 +72,11 @@ export type HostOptions = {
   keyWrapper?: KeyWrapper;
   /** The log file `log` writes to (Settings shows its last lines). */
   logFile?: string;
+  /**
+   * The machine agents, git, folder watches and checkpoint scans run on (default: this computer).
+   * Tests give the loopback machine: the same host through the machine server. Its owner disposes it.
+   */
+  machine?: Machine;
 };
 
 /** A running host core. */
@@ -94,7 +100,7 @@ export class Host {
   /** The agent processes, shared by conversations, cards and log-ins. */
   readonly pool: AgentProcesses;
   /** This computer: the machine every process, git run and folder watch of this host goes through. */
-  readonly machine: LocalMachine;
+  readonly machine: Machine;
   /** Checkpoints of working folders, and those taken around turns. */
   readonly checkpoints: CheckpointStore;
   /** Rewinds, their undoing, and branches. */
@@ -147,7 +153,7 @@ export class Host {
     }
     const toolbox = this.toolbox;
     // This computer: every process, git run and folder watch of the host goes through it.
-    const machine = new LocalMachine(env, homeDir);
+    const machine = options.machine ?? new LocalMachine(env, homeDir);
     this.machine = machine;
     const installer = new AgentInstaller(
       dataDir,
@@ -179,7 +185,7 @@ export class Host {
     this.committer = new Committer(this.store, (event) => this.emit(event), secrets);
     this.instructions = new InstructionSettings(this.store, env, dataDir, secrets);
     this.importReview = new ImportReview(this.store, homeDir);
-    this.checkpoints = CheckpointStore.open(dataDir, { log, watchFolder: machine.watchFolder });
+    this.checkpoints = CheckpointStore.open(dataDir, { log, machine });
     this.turnCheckpoints = new TurnCheckpoints(
       this.checkpoints,
       this.store,

@@ -16,7 +16,6 @@
  * listed, not kept. A file that cannot be read is listed with why; it never fails the checkpoint.
  */
 import { randomUUID } from 'node:crypto';
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -32,7 +31,10 @@ import {
   type FileChange,
   type StoredManifest,
 } from './manifests.js';
-import { scanFolder, type CheckpointEntry, type LeftOut } from '../machine/scanFolder.js';
+import { LocalMachine } from '../machine/LocalMachine.js';
+import type { Machine, MachineScanOptions } from '../machine/Machine.js';
+import type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
+import { definedEnv } from '../process/env.js';
 
 export type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
 export { diffManifests, type FileChange } from './manifests.js';
@@ -65,8 +67,8 @@ export type TakeOptions = {
   signal?: AbortSignal;
 };
 
-/** Options of the store: those of its watches. */
-export type StoreOptions = ChangeOptions;
+/** Options of the store: those of its watches, and the machine its folders are on (default: this computer). */
+export type StoreOptions = ChangeOptions & { machine?: Machine };
 
 /** Where a checkpoint was taken: the folder as given, and its real path then (null for checkpoints of older builds). */
 export type CheckpointFolder = { folder: string; real: string | null };
@@ -102,8 +104,12 @@ export class CheckpointStore {
   /** Per folder, the checkpoint being taken (the next waits for it). */
   private readonly queues = new Map<string, Promise<unknown>>();
 
+  /** The machine the folders are on: it scans them, and only what the store lacks comes back. */
+  private readonly machine: Machine;
+
   private constructor(file: string, options: StoreOptions) {
-    this.folders = new FolderChanges(options);
+    this.machine = options.machine ?? new LocalMachine(definedEnv(process.env));
+    this.folders = new FolderChanges({ ...options, ...(options.machine ? { watchFolder: options.machine.watchFolder } : {}) });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -162,10 +168,10 @@ export class CheckpointStore {
   }
 
   private async takeNow(folder: string, options: TakeOptions): Promise<Checkpoint> {
-    const real = await realpath(folder);
+    const real = await this.machine.realpath(folder);
     const last = this.lastOf(folder);
     const plan = await this.folders.plan(folder, last);
-    const scanned = await scanFolder(folder, last?.entries ?? new Map(), plan.scope, this.scanOptions(options, true));
+    const scanned = await this.machine.scan(folder, last?.entries ?? new Map(), plan.scope, this.scanOptions(options, true));
     options.signal?.throwIfAborted();
     const checkpointId = randomUUID();
     const bytes = scanned.entries.reduce((sum, entry) => sum + entry.size, 0);
@@ -224,7 +230,7 @@ export class CheckpointStore {
   async look(folder: string, options: TakeOptions = {}): Promise<Map<string, CheckpointEntry>> {
     const last = this.lastOf(folder);
     const scope = await this.folders.lookScope(folder, this.latest.get(folder));
-    const scanned = await scanFolder(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, false));
+    const scanned = await this.machine.scan(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, false));
     return new Map(scanned.entries.map((entry) => [entry.path, entry]));
   }
 
@@ -354,7 +360,7 @@ export class CheckpointStore {
     this.db.close();
   }
 
-  private scanOptions(options: TakeOptions, keep: boolean): Parameters<typeof scanFolder>[3] {
+  private scanOptions(options: TakeOptions, keep: boolean): MachineScanOptions {
     return {
       maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
       maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
