@@ -26,12 +26,16 @@ import {
 
 export * from './partSchemas.js';
 
+/** The machine a folder is on (its id); absent in events written before machines: this computer. */
+const machine = z.string().min(1).optional();
+
 /** Version of the envelope and payload shapes written by this build. */
 export const EVENT_VERSION = 1;
 
 /** Payload schemas by event type. */
 export const payloadSchemas = {
-  'conversation.created': z.object({ title: z.string(), agentId: id, agentName: z.string(), cwd: z.string() }),
+  /** `cwd` is a folder on `machine` (its id; absent in events written before machines: this computer). */
+  'conversation.created': z.object({ title: z.string(), agentId: id, agentName: z.string(), cwd: z.string(), machine }),
   'conversation.renamed': z.object({ title: z.string() }),
   'conversation.archived': z.object({}),
   'conversation.unarchived': z.object({}),
@@ -129,7 +133,7 @@ export const payloadSchemas = {
     fromTitle: z.string(),
     fromTurnId: id,
     /** "In its own copy": the folder the branch works in (a worktree on `branch` of `repository`, or a copy), removed with it. */
-    copy: z.object({ folder: z.string(), repository: z.string().optional(), branch: z.string().optional() }).optional(),
+    copy: z.object({ folder: z.string(), repository: z.string().optional(), branch: z.string().optional(), machine }).optional(),
   }),
   /**
    * One message asked of several agents at once ("Ask several agents"), each attempt in its own copy
@@ -147,8 +151,9 @@ export const payloadSchemas = {
         agentName: z.string(),
         /** The attempt's own conversation (hidden until continued as a branch). */
         conversationId: id,
-        /** The copy's working folder. */
+        /** The copy's working folder, on `machine`. */
         folder: z.string(),
+        machine,
         kind: z.enum(['worktree', 'copy']),
         /** The worktree's branch, for kind "worktree". */
         branch: z.string().optional(),
@@ -267,7 +272,7 @@ export const payloadSchemas = {
    * agent runs itself and reports (`_meta.terminal_info`; its command and folder are then empty
    * and the tool call's title names it).
    */
-  'terminal.started': z.object({ turnId: z.string().optional(), terminalId: id, command: z.string(), cwd: z.string() }),
+  'terminal.started': z.object({ turnId: z.string().optional(), terminalId: id, command: z.string(), cwd: z.string(), machine }),
   /** Output of a client terminal, as it came (bounded: see `terminal.exited`'s `truncated`). */
   'terminal.output': z.object({ terminalId: id, text }),
   /** A client terminal's command ended (or was killed, or the terminal was released while it ran). */

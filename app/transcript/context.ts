@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { payloadSchemas, type TranscriptEvent } from '../events/index.js';
+import { LOCAL_MACHINE_ID } from '../ids.js';
 
 /** The wire and storage form of a {@link ConversationContext}. */
 export const conversationContextSchema = z.object({
@@ -16,6 +17,8 @@ export const conversationContextSchema = z.object({
   agentId: z.string(),
   agentName: z.string(),
   cwd: z.string(),
+  /** The machine `cwd` is on (contexts stored before machines: this computer). */
+  machine: z.string().default(LOCAL_MACHINE_ID),
   createdAt: z.string(),
   lifecycle: z.enum(['active', 'archived', 'deleted', 'attempt']),
   /** The agent session last bound, so a restarted host can reopen it. */
@@ -78,6 +81,7 @@ export function emptyContext(conversationId: string): ConversationContext {
     agentId: '',
     agentName: '',
     cwd: '',
+    machine: LOCAL_MACHINE_ID,
     createdAt: '',
     lifecycle: 'active',
     session: null,
@@ -113,8 +117,8 @@ export function contextOf(state: ConversationContext): ConversationContext {
 export function reduceContext<T extends ConversationContext>(state: T, event: TranscriptEvent): T {
   switch (event.type) {
     case 'conversation.created': {
-      const { title, agentId, agentName, cwd } = event.payload;
-      return { ...state, title, agentId, agentName, cwd, createdAt: event.at };
+      const { title, agentId, agentName, cwd, machine } = event.payload;
+      return { ...state, title, agentId, agentName, cwd, machine: machine ?? LOCAL_MACHINE_ID, createdAt: event.at };
     }
     case 'conversation.renamed':
       return { ...state, title: event.payload.title };

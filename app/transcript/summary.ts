@@ -1,5 +1,6 @@
 /** The catalog projection: one summary row per conversation, folded from the same events. */
 import { z } from 'zod';
+import { LOCAL_MACHINE_ID } from '../ids.js';
 import { plainText } from '../text/plainText.js';
 import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../events/index.js';
 
@@ -19,6 +20,8 @@ export const conversationSummarySchema = z.object({
   /** Every agent that has served it, oldest first (the list's badges). */
   agents: z.array(z.object({ agentId: z.string(), agentName: z.string() })),
   cwd: z.string(),
+  /** The machine `cwd` is on (rows written before machines: this computer). */
+  machine: z.string().default(LOCAL_MACHINE_ID),
   createdAt: z.string(),
   updatedAt: z.string(),
   turnCount: z.number().int().nonnegative(),
@@ -72,7 +75,7 @@ export function summarize(
     return summary && { ...summary, lastSeq: event.seq };
   }
   if (event.type === 'conversation.created') {
-    const { title, agentId, agentName, cwd } = event.payload;
+    const { title, agentId, agentName, cwd, machine } = event.payload;
     return {
       conversationId: event.conversationId,
       title,
@@ -81,6 +84,7 @@ export function summarize(
       agentName,
       agents: [{ agentId, agentName }],
       cwd,
+      machine: machine ?? LOCAL_MACHINE_ID,
       createdAt: event.at,
       updatedAt: event.at,
       turnCount: 0,

@@ -219,6 +219,7 @@ export class Host {
       toolbox,
       liveSession: (conversationId) => this.sessions.get(conversationId),
       onToolboxSet: (conversationId) => this.launcher.revokeScope(conversationId),
+      machineId: machine.id,
     });
     // A server changed or removed: no launch id answers it any more.
     toolbox.onServerChange((name) => this.launcher.revokeServer(name));

@@ -10,6 +10,7 @@ export function testSummary(conversationId: string, overrides: Partial<Conversat
     agentName: 'Claude',
     agents: [{ agentId: 'claude', agentName: 'Claude' }],
     cwd: '/w',
+    machine: 'local',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     turnCount: 1,

@@ -205,6 +205,7 @@ export class Attempts {
             agentName,
             conversationId: attemptConversation,
             folder,
+            machine: this.deps.machine.id,
             kind,
             ...(branch ? { branch } : {}),
           })),

@@ -26,7 +26,12 @@ import type { EventStore } from '../store/EventStore.js';
 import { copyPlaceOf, freeBranch, makeCopy, makeWorktree, removeCopy } from './folderCopies.js';
 
 /** What a branch's copy is, as recorded (and in its owner file). */
-const copySchema = z.object({ folder: z.string(), repository: z.string().optional(), branch: z.string().optional() });
+const copySchema = z.object({
+  folder: z.string(),
+  repository: z.string().optional(),
+  branch: z.string().optional(),
+  machine: z.string().optional(),
+});
 type BranchCopy = z.infer<typeof copySchema>;
 
 export type BranchCopiesDeps = {
@@ -61,7 +66,11 @@ export class BranchCopies {
     const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps);
     const root = path.join(this.top, branchId);
     const branch = place ? await freeBranch(place.root, `baton/${branchPart(branchId)}/branch`, this.deps) : undefined;
-    const copy: BranchCopy = { folder: root, ...(place && branch ? { repository: place.root, branch } : {}) };
+    const copy: BranchCopy = {
+      folder: root,
+      machine: this.deps.machine.id,
+      ...(place && branch ? { repository: place.root, branch } : {}),
+    };
     await mkdir(this.top, { recursive: true, mode: 0o700 });
     // Named before it is made: a copy left by a host that died here is found and removed at the next start.
     writeFileSync(this.ownerFile(branchId), JSON.stringify(copy), { mode: 0o600 });

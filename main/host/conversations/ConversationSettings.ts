@@ -6,7 +6,7 @@
  */
 import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
-import { newId } from '../../../app/ids.js';
+import { LOCAL_MACHINE_ID, newId } from '../../../app/ids.js';
 import type { InstructionText } from '../../../app/instructions/bundle.js';
 import { injectorChoiceSchema, type InjectorChoice } from '../../../app/instructions/injectors.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
@@ -34,6 +34,8 @@ export type ConversationSettingsDeps = {
   liveSession: (conversationId: string) => LiveSession | undefined;
   /** The conversation's toolbox changed: what was granted for the old one ends now, not at its next turn. */
   onToolboxSet?: (conversationId: string) => void;
+  /** The machine new conversations' folders are on (its id; default: this computer). */
+  machineId?: string;
 };
 
 /** What the turns, their planner and their live sessions are built with (from the composition root; each takes what it uses). */
@@ -79,7 +81,12 @@ export class ConversationSettings {
   ): EventDraft[] {
     const adapter = this.deps.catalog.get(agentId);
     checkWorkingFolder(cwd);
-    const drafts: EventDraft[] = [{ type: 'conversation.created', payload: { title, agentId, agentName: adapter.displayName, cwd } }];
+    const drafts: EventDraft[] = [
+      {
+        type: 'conversation.created',
+        payload: { title, agentId, agentName: adapter.displayName, cwd, machine: this.deps.machineId ?? LOCAL_MACHINE_ID },
+      },
+    ];
     if (instructions && instructions.text.trim() !== '') {
       this.deps.instructions.compose({ conversation: instructions, agentId, cwd });
       drafts.push({ type: 'instructions.set', payload: instructions });

@@ -196,7 +196,13 @@ export class SessionTerminals {
     this.options.record([
       {
         type: 'terminal.started',
-        payload: { ...(turnId ? { turnId } : {}), terminalId, command: [request.command, ...args].map(shellWord).join(' '), cwd },
+        payload: {
+          ...(turnId ? { turnId } : {}),
+          terminalId,
+          command: [request.command, ...args].map(shellWord).join(' '),
+          cwd,
+          machine: this.options.machine.id,
+        },
       },
     ]);
     const onData = (chunk: Buffer): void => {
