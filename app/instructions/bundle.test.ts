@@ -51,10 +51,10 @@ describe('planning delivery for one agent', () => {
   });
 
   it('refuses an addition the agent cannot take, saying what it can do instead', () => {
-    const plan = planDelivery({ agentName: 'Codex', capability: replaceOnly, bundle: bundle(null, 'A'), settings, fragment: true });
-    expect(plan.refusal).toEqual({ intent: 'append', reason: 'Codex cannot add to its own prompt; replace it instead' });
+    const plan = planDelivery({ agentName: 'Gemini', capability: replaceOnly, bundle: bundle(null, 'A'), settings, fragment: true });
+    expect(plan.refusal).toEqual({ intent: 'append', reason: 'Gemini cannot add to its own prompt; replace it instead' });
     expect(plan.delivered).toBeNull();
-    expect(levelLabel(plan.levels.append!)).toBe('refused: Codex cannot add to its own prompt; replace it instead');
+    expect(levelLabel(plan.levels.append!)).toBe('refused: Gemini cannot add to its own prompt; replace it instead');
   });
 
   it('skips the fragment where it cannot go, and puts it after a replacement Baton delivers', () => {

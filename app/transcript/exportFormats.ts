@@ -2,7 +2,7 @@
  * Export formats of a conversation: JSONL (one stored envelope per line, lossless, importable)
  * and Markdown (for people, made from the same reduced transcript the screen shows).
  */
-import { fidelityBadge, fidelityDetail } from '../handoff/handoff.js';
+import { fidelityBadge, fidelityDetail } from './fidelity.js';
 import { TIMING_NAMES } from '../instructions/injectors.js';
 import { InvalidRequestError } from '../errors.js';
 import { envelopeSchema, isUnknownEvent, parseEnvelope, type Envelope, type TranscriptEvent, type UnknownEvent } from '../events/index.js';

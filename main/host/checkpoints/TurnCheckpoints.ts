@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { EventDraft } from '../../../app/events/index.js';
-import { isBroadFolder } from '../conversations/ImportReview.js';
+import { isBroadFolder } from '../files/isBroadFolder.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { CheckpointStore } from './CheckpointStore.js';
 

@@ -10,19 +10,13 @@ import { z } from 'zod';
 import { ImportNotConfirmedError, InvalidRequestError } from '../../../app/errors.js';
 import type { ImportReview as ImportReviewInfo } from '../../../app/ipc/index.js';
 import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
+import { isBroadFolder } from '../files/isBroadFolder.js';
 import type { EventStore } from '../store/EventStore.js';
 
 const reviewSchema = z.object({ confirmed: z.boolean(), sessions: z.array(z.string()) });
 type Review = z.infer<typeof reviewSchema>;
 
 const key = (conversationId: string): string => `importReview.${conversationId}`;
-
-/** True when an agent working in `cwd` could reach (nearly) everything: `/`, the home folder or a folder holding it. */
-export function isBroadFolder(cwd: string, homeDir: string): boolean {
-  const folder = path.resolve(cwd);
-  const home = path.resolve(homeDir);
-  return folder === path.parse(folder).root || folder === home || home.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
-}
 
 /** Imported conversations waiting for the person's confirmation, and the sessions they named. */
 export class ImportReview {

@@ -4,7 +4,7 @@
  * plan as a live checklist, a permission or elicitation question, or a notice.
  */
 import { memo } from 'react';
-import { fidelityBadge, fidelityDetail } from '../../../app/handoff/handoff.js';
+import { fidelityBadge, fidelityDetail } from '../../../app/transcript/fidelity.js';
 import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
 import { rewindFilesText, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
 import type { AuthMethodInfo } from '../../../app/errors.js';
