@@ -204,4 +204,3 @@ export function handoffUri(conversationId: string, turnNumber: number): string {
 export function delimitedHandoff(uri: string, text: string): string {
   return `<conversation-handoff source="${uri}">\nBaton added this block so you can pick up the conversation; it is not part of the person's message.\n\n${text}\n</conversation-handoff>`;
 }
-

@@ -56,10 +56,10 @@ describe.each([['this computer', false] as const, ['the loopback machine', true]
       writeFileSync(path.join(work, 'other.txt'), 'one\n');
       const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
       await send(conversationId, 'hello');
-    // The agent runs where the machine runs things: through the loopback, the server is its parent, not this host.
-    const agentPid = host.pool.table()[0]?.pid ?? 0;
-    const parent = Number(readFileSync(`/proc/${agentPid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-    expect(parent).toBe(machine instanceof LoopbackMachine ? machine.serverPid : process.pid);
+      // The agent runs where the machine runs things: through the loopback, the server is its parent, not this host.
+      const agentPid = host.pool.table()[0]?.pid ?? 0;
+      const parent = Number(readFileSync(`/proc/${agentPid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      expect(parent).toBe(machine instanceof LoopbackMachine ? machine.serverPid : process.pid);
       // The session is live and its folder watched: the agent writes config.sh through a name outside it.
       const second = await send(
         conversationId,
