@@ -109,6 +109,11 @@ export class PooledAgent {
     return this.connection.initialized.agentInfo?.version;
   }
 
+  /** True while any of its sessions has a prompt on its way (a turn runs). */
+  get busy(): boolean {
+    return this.prompting.size > 0;
+  }
+
   /** How many sessions it carries now. */
   get sessionCount(): number {
     return this.sessions.size;
@@ -405,10 +410,18 @@ export class AgentProcesses {
           !running.exited &&
           exclusive.applies(running.version)
         ) {
+          if (!running.busy) {
+            // Idle (a card read, an early session, conversations between turns): ended, so that this
+            // launch can hold the state. Its conversations reopen their sessions on their next message.
+            this.log(`ending ${running.agentName}'s idle process (${running.key}): another launch needs the state it holds`);
+            running.ending = true;
+            await this.end(running);
+            continue;
+          }
           throw new UnsupportedInputError(
             request.agentName,
             'a second agent process',
-            `${request.agentName} ${running.version ?? ''} keeps its state in a database that one process holds, and it already runs for another conversation with another launch (other instructions on its command line or environment); finish that conversation's work and close it, or give this one the same instructions`.replace(
+            `${request.agentName} ${running.version ?? ''} keeps its state in a database that one process holds, and that process is running a turn for another conversation with another launch (other instructions on its command line or environment); send again once that turn has ended`.replace(
               /\s+/g,
               ' ',
             ),

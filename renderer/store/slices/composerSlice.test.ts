@@ -127,3 +127,26 @@ describe('the message box around a send', () => {
     expect(store.getState().nextAgent).toEqual({});
   });
 });
+
+describe('one Enter, one message', () => {
+  it("sends a new conversation's first message once, however fast Enter comes twice", async () => {
+    const created = held<{ conversation: { conversationId: string } }>();
+    const { api, calls } = testApi({
+      newConversation: () => created.promise,
+      sendMessage: () => ({ turnId: 't' }),
+      closeEarlySession: () => ({ closed: true }),
+    });
+    const store = createBatonStore(api);
+    store.setState({ selection: { kind: 'draft' }, draft: { agentId: 'gemini', cwd: '/w' }, composer: { draft: 'hello twice' } });
+    const first = store.getState().send();
+    const second = store.getState().send();
+    created.resolve({ conversation: { conversationId: 'new' } as { conversationId: string } });
+    await Promise.all([first, second]);
+    // And once more after it was taken: the box is empty, nothing goes.
+    await store.getState().send();
+    expect(calls.filter((call) => call.method === 'newConversation')).toHaveLength(1);
+    expect(calls.filter((call) => call.method === 'sendMessage')).toEqual([
+      { method: 'sendMessage', params: { conversationId: 'new', text: 'hello twice' } },
+    ]);
+  });
+});

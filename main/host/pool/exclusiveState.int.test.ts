@@ -1,0 +1,71 @@
+/**
+ * An agent whose state one process holds (Codex 2.x and its state database): a new launch on the
+ * same state ends the process that holds it while that one is idle (its conversations reopen their
+ * sessions on their next message), and is refused, saying why and what to do, only while a turn
+ * runs there. Real processes (the fake agent) in the pool.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { UnsupportedInputError } from '../../../app/errors.js';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { fakeAgentScript } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { until } from '../../../e2e/fixtures/until.js';
+import { AgentConnection } from '../acp/AgentConnection.js';
+import { LocalMachine } from '../machine/LocalMachine.js';
+import { definedEnv } from '../process/env.js';
+import { AgentProcesses, type ProcessRequest } from './AgentProcesses.js';
+
+const env = definedEnv(process.env);
+const machine = new LocalMachine(env);
+
+/** A launch of the fake agent on the one state every launch here shares. */
+function launch(key: string): ProcessRequest {
+  return {
+    key,
+    agentId: 'codex',
+    agentName: 'Codex',
+    executable: process.execPath,
+    exclusiveState: { key: 'the-one-state', applies: () => true },
+    start: async (handlers) => ({
+      connection: await AgentConnection.start({
+        agentName: 'Codex',
+        machine,
+        launch: { command: process.execPath, args: [fakeAgentScript, tempDir('exclusive-data')], env, cwd: tempDir('exclusive-cwd') },
+        handlers,
+      }),
+    }),
+  };
+}
+
+describe('a launch on a state one process holds', () => {
+  let pool: AgentProcesses | undefined;
+  afterEach(async () => {
+    await pool?.dispose();
+  });
+
+  it('ends the idle process that holds it and starts', async () => {
+    const lines: string[] = [];
+    pool = new AgentProcesses((line) => lines.push(line), machine);
+    const card = await pool.lease(launch('bare'));
+    const first = card.agent.connection.processGroupId;
+    expect(first).toBeGreaterThan(0);
+    const replaced = await pool.lease(launch('with-replace-instructions'));
+    expect(replaced.agent.connection.processGroupId).not.toBe(first);
+    await until(() => card.agent.exited || card.agent.ending, 10_000);
+    expect(pool.table().map((row) => row.key)).toEqual(['with-replace-instructions']);
+    expect(lines.join('\n')).toContain("ending Codex's idle process (bare)");
+    // The old lease lets go without harm.
+    await card.release();
+  }, 60_000);
+
+  it('is refused while a turn runs on the process that holds it, saying to send again once it ends', async () => {
+    pool = new AgentProcesses(() => undefined, machine);
+    const busy = await pool.lease(launch('bare'));
+    busy.agent.setPrompting('a-session', true);
+    const refused = pool.lease(launch('with-replace-instructions'));
+    await expect(refused).rejects.toBeInstanceOf(UnsupportedInputError);
+    await expect(refused).rejects.toThrow('send again once that turn has ended');
+    expect(busy.agent.exited).toBe(false);
+    busy.agent.setPrompting('a-session', false);
+    await busy.release();
+  }, 60_000);
+});
