@@ -28,7 +28,7 @@ describe('Codex with replace instructions', () => {
   });
 
   async function call<T>(method: string, params: object): Promise<T> {
-    const answer = await host!.handle(method as never, params as never);
+    const answer = await host!.handle(method, params);
     if (!answer.ok) {
       throw new Error(`${method}: ${answer.error.message}`);
     }

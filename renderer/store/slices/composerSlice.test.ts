@@ -140,7 +140,7 @@ describe('one Enter, one message', () => {
     store.setState({ selection: { kind: 'draft' }, draft: { agentId: 'gemini', cwd: '/w' }, composer: { draft: 'hello twice' } });
     const first = store.getState().send();
     const second = store.getState().send();
-    created.resolve({ conversation: { conversationId: 'new' } as { conversationId: string } });
+    created.resolve({ conversation: { conversationId: 'new' } });
     await Promise.all([first, second]);
     // And once more after it was taken: the box is empty, nothing goes.
     await store.getState().send();
