@@ -4,6 +4,7 @@
  * lets it go when the binding changed (recording `binding.changed`), after an idle time, when
  * its agent is to start afresh, and when the host shuts down.
  */
+import { untilStopped } from './untilStopped.js';
 import { z } from 'zod';
 import type { EventDraft } from '../../../app/events/index.js';
 import { redactSecrets } from '../../../app/instructions/injectors.js';
@@ -127,7 +128,7 @@ export class LiveSessions {
    * instructions or settings for them) is let go first, and `binding.changed` says so: its session
    * is reopened with the new binding.
    */
-  async forTurn(conversationId: string, request: BindingRequest, earlier?: EarlierSession): Promise<LiveSession> {
+  async forTurn(conversationId: string, request: BindingRequest, earlier?: EarlierSession, stopped?: AbortSignal): Promise<LiveSession> {
     this.holdOpen(conversationId);
     const existing = this.live.get(conversationId);
     const reuse = existing && this.reuse(existing, request);
@@ -142,7 +143,8 @@ export class LiveSessions {
       await existing.dispose();
     }
     const pending =
-      this.starting.get(conversationId) ?? this.start(conversationId, request, earlier).finally(() => this.starting.delete(conversationId));
+      this.starting.get(conversationId) ??
+      this.start(conversationId, request, earlier, stopped).finally(() => this.starting.delete(conversationId));
     this.starting.set(conversationId, pending);
     return pending;
   }
@@ -276,19 +278,41 @@ export class LiveSessions {
    * Resolves the binding with the agent's `initialize` answer (from a process of it started for
    * that, when none ran yet this time) and starts the session on the pool's process for it.
    */
-  private async start(conversationId: string, request: BindingRequest, earlier: EarlierSession | undefined): Promise<LiveSession> {
+  /**
+   * Starts the conversation's session for a turn. Stopped (`stopped` aborts) while it waits for the
+   * agent (its process, its folder, `session/new`), it gives up at once with `TurnStopped`: what was
+   * opened is let go (its lease released: a process no one else uses ends, and with it a request
+   * the agent never answered).
+   */
+  private async start(
+    conversationId: string,
+    request: BindingRequest,
+    earlier: EarlierSession | undefined,
+    stopped?: AbortSignal,
+  ): Promise<LiveSession> {
     const { committer, importReview, pendingFolders } = this.deps;
     // A session named by an imported file is not reopened: it may not be this conversation's at all.
     const own = earlier && !importReview.isImportedSession(conversationId, earlier.sessionId) ? earlier : undefined;
     // A session opened while the person wrote the first message, if it was opened for this binding.
-    const early = await this.earlyFor(conversationId, request);
-    const live = early?.live ?? (await this.open(conversationId, request));
+    const early = await untilStopped(this.earlyFor(conversationId, request), stopped);
+    const opening = early ? Promise.resolve(early.live) : this.open(conversationId, request);
+    let live: LiveSession;
+    try {
+      live = await untilStopped(opening, stopped);
+    } catch (error) {
+      // Stopped while the process started: once it has, it is let go.
+      void opening.then(
+        (opened) => opened.dispose(),
+        () => undefined,
+      );
+      throw error;
+    }
     try {
       let drafts = early?.drafts;
       if (!drafts) {
         // The agent may have started while its folder was being made; its session opens in the folder as made.
-        await pendingFolders?.ready(conversationId);
-        drafts = await live.bind(own);
+        await untilStopped(pendingFolders?.ready(conversationId) ?? Promise.resolve(), stopped);
+        drafts = await untilStopped(live.bind(own), stopped);
       }
       const turnId = this.deps.turns.activeTurnId(conversationId);
       committer.commit(conversationId, withTurn(drafts, turnId));

@@ -4,6 +4,7 @@
  * agent that ignores it), and the person's answers to the questions a running turn asks.
  * Everything goes through the Committer, so it is durable before any window sees it.
  */
+import { TurnStopped } from './untilStopped.js';
 import { BatonError, InvalidRequestError, NotFoundError, TurnInProgressError, toWireError } from '../../../app/errors.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { EventDraft } from '../../../app/events/index.js';
@@ -46,6 +47,8 @@ export const STOP_GRACE_MS = 5_000;
 type Running = {
   turnId: string;
   cancelRequested: boolean;
+  /** Aborted by Stop: ends a wait for the agent's session at once (see `LiveSessions.start`). */
+  stop: AbortController;
   storeFailure: unknown;
   done: Promise<void>;
   /** Set once Stop was pressed: ends the agent if the turn is still running at STOP_GRACE_MS. */
@@ -193,6 +196,7 @@ export class Turns implements TurnState {
     const running: Running = {
       turnId,
       cancelRequested: false,
+      stop: new AbortController(),
       storeFailure: undefined,
       done: Promise.resolve(),
       request,
@@ -245,6 +249,7 @@ export class Turns implements TurnState {
       return false;
     }
     running.cancelRequested = true;
+    running.stop.abort();
     if (!running.stopTimer) {
       running.stopTimer = setTimeout(() => void this.forceStop(conversationId, running), STOP_GRACE_MS);
       running.stopTimer.unref();
@@ -353,7 +358,7 @@ export class Turns implements TurnState {
       if (running.refusal || !running.request) {
         throw running.refusal;
       }
-      const live = await sessions.forTurn(conversationId, running.request, running.earlier);
+      const live = await sessions.forTurn(conversationId, running.request, running.earlier, running.stop.signal);
       if (running.cancelRequested) {
         committer.commit(conversationId, [{ type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } }]);
         return;
@@ -426,6 +431,21 @@ export class Turns implements TurnState {
   private async recordFailure(conversationId: string, summary: ConversationSummary, running: Running, error: unknown): Promise<void> {
     const { turnId } = running;
     const { committer } = this.deps;
+    if (error instanceof TurnStopped && !running.storeFailure) {
+      // Stopped before the agent's session was open: ended now, the session request let go.
+      committer.commit(conversationId, [
+        {
+          type: 'notice',
+          payload: {
+            turnId,
+            severity: 'info',
+            text: `Stopped before ${summary.agentName} had opened its session; nothing was sent to it.`,
+          },
+        },
+        { type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } },
+      ]);
+      return;
+    }
     if (running.forced && !running.storeFailure) {
       committer.commit(conversationId, [
         {

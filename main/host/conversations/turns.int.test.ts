@@ -150,6 +150,32 @@ describe('turns through a real ACP process', () => {
     expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
 
+  it('Stop while the agent is still opening its session ends the turn at once, and lets the stuck agent go', async () => {
+    const stuckData = tempDir('turns-hang-new');
+    registerFakeAgent(stuckData, { extraArgs: ['--hang-new'] });
+    const stuck = new Host({ dataDir: stuckData, env: definedEnv(process.env) });
+    try {
+      const { conversationId } = stuck.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+      const { turnId } = stuck.turns.send(conversationId, 'hello');
+      // Its process runs and has been asked for a session it never opens.
+      await expect.poll(() => fakeAgentProcesses(stuckData).length, { timeout: 10_000 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const pressed = Date.now();
+      expect(await stuck.turns.cancel(conversationId)).toBe(true);
+      await stuck.turns.idle();
+      expect(Date.now() - pressed).toBeLessThan(STOP_GRACE_MS);
+      const state = reduceAll(emptyTranscript(conversationId), stuck.store.readEvents(conversationId).events);
+      expect(state.turns[turnId]?.status).toBe('cancelled');
+      expect(state.items.find((item) => item.kind === 'notice')).toMatchObject({
+        text: 'Stopped before Fake had opened its session; nothing was sent to it.',
+      });
+      // The process no one else used is ended with the request it never answered.
+      await expect.poll(() => fakeAgentProcesses(stuckData), { timeout: 10_000 }).toEqual([]);
+    } finally {
+      await stuck.dispose();
+    }
+  }, 40_000);
+
   it('an agent that ignores Stop is ended within a few seconds; the turn is cancelled and the next message works', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
     const { turnId } = host.turns.send(conversationId, 'hang');
