@@ -7,4 +7,9 @@ describe('plainText', () => {
     expect(plainText('# Title\n> quoted [the docs](https://x.y) | cell |')).toBe('Title\nquoted the docs cell ');
     expect(plainText('```ts\nconst a = 1;\n```')).toBe(' \nconst a = 1;\n ');
   });
+
+  it("keeps a word's underscores where a search snippet's match markers cut it, and drops emphasis", () => {
+    expect(plainText('call run_\u0002shellcommand\u0003 with _care_')).toBe('call run_\u0002shellcommand\u0003 with care');
+    expect(plainText('\u0002run\u0003_shellcommand and SLOW_STREAM')).toBe('\u0002run\u0003_shellcommand and SLOW_STREAM');
+  });
 });

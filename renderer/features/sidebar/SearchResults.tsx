@@ -4,17 +4,13 @@ import { plainText } from '../../../app/text/plainText.js';
 import { relativeTime } from '../../components/relativeTime.js';
 import { useBaton } from '../../store/index.js';
 
-/** Splits a snippet at its match markers (\u0002 … \u0003) into text and marked words, as plain text. */
+/** A snippet as plain text (made so whole: a word the markers cut keeps its underscores), split at its match markers (\u0002 … \u0003). */
 function Snippet({ text }: { text: string }) {
-  const parts = text.split(/(\u0002[^\u0003]*\u0003)/);
+  const parts = plainText(text).split(/(\u0002[^\u0003]*\u0003)/);
   return (
     <>
       {parts.map((part, index) =>
-        part.startsWith('\u0002') ? (
-          <mark key={index}>{plainText(part.slice(1, -1))}</mark>
-        ) : (
-          <Fragment key={index}>{plainText(part)}</Fragment>
-        ),
+        part.startsWith('\u0002') ? <mark key={index}>{part.slice(1, -1)}</mark> : <Fragment key={index}>{part}</Fragment>,
       )}
     </>
   );

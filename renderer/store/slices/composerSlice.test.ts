@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../../app/errors.js';
 import { createBatonStore } from '../store.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { testApi } from '../testApi.js';
+import { testSummary } from '../testSummary.js';
 import type { ComposerAttachment } from '../types.js';
 
 const attachment = (id: string): ComposerAttachment => ({ id, label: id, attachment: { type: 'file', path: `${id}.md` } });
@@ -130,17 +132,17 @@ describe('the message box around a send', () => {
 
 describe('one Enter, one message', () => {
   it("sends a new conversation's first message once, however fast Enter comes twice", async () => {
-    const created = held<{ conversation: { conversationId: string } }>();
+    const created = held<{ conversation: ConversationSummary }>();
     const { api, calls } = testApi({
       newConversation: () => created.promise,
-      sendMessage: () => ({ turnId: 't' }),
+      sendMessage: () => ({ turnId: 't', seq: 2 }),
       closeEarlySession: () => ({ closed: true }),
     });
     const store = createBatonStore(api);
     store.setState({ selection: { kind: 'draft' }, draft: { agentId: 'gemini', cwd: '/w' }, composer: { draft: 'hello twice' } });
     const first = store.getState().send();
     const second = store.getState().send();
-    created.resolve({ conversation: { conversationId: 'new' } });
+    created.resolve({ conversation: testSummary('new') });
     await Promise.all([first, second]);
     // And once more after it was taken: the box is empty, nothing goes.
     await store.getState().send();
