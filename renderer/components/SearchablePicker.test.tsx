@@ -24,6 +24,16 @@ describe('SearchablePicker', () => {
     expect(onChange).toHaveBeenCalledWith('openai/gpt-5.4-mini');
   });
 
+  it('picks the only match with Enter alone, at once', () => {
+    const onChange = vi.fn();
+    render(<SearchablePicker label="Model" entries={models} value="provider/model-0" onChange={onChange} />);
+    const input = screen.getByRole('combobox', { name: 'Model' });
+    fireEvent.change(input, { target: { value: 'g' } });
+    fireEvent.change(input, { target: { value: 'gpt' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onChange).toHaveBeenCalledWith('openai/gpt-5.4-mini');
+  });
+
   it('matches the value too, and says when nothing matches', () => {
     render(<SearchablePicker label="Model" entries={models} value="provider/model-0" onChange={() => {}} />);
     const input = screen.getByRole('combobox', { name: 'Model' });

@@ -48,6 +48,11 @@ export function SearchablePicker({
     selectedItem: selected,
     itemToString: (entry) => entry?.name ?? '',
     itemToKey: (entry) => entry?.value,
+    // What is typed highlights its first match, so Enter picks it (the only match, at once).
+    stateReducer: (_state, { type, changes }) =>
+      type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
+        ? { ...changes, highlightedIndex: entries.some((entry) => matches(entry, changes.inputValue ?? '')) ? 0 : -1 }
+        : changes,
     onInputValueChange: ({ inputValue, type }) => {
       // Typing filters; opening, picking and leaving show the chosen entry's name again.
       setQuery(type === useCombobox.stateChangeTypes.InputChange ? inputValue : null);

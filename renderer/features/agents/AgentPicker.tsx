@@ -64,6 +64,11 @@ export function AgentPicker({
     itemToString: (agent) => agent?.displayName ?? '',
     itemToKey: (agent) => agent?.agentId,
     isItemDisabled: (agent) => !pickable(agent),
+    // What is typed highlights its first agent that can be picked, so Enter picks it (the only match, at once).
+    stateReducer: (_state, { type, changes }) =>
+      type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
+        ? { ...changes, highlightedIndex: all.filter((agent) => agentMatches(agent, changes.inputValue ?? '')).findIndex(pickable) }
+        : changes,
     onInputValueChange: ({ inputValue, type }) => {
       // Typing filters; opening, picking and leaving show the chosen agent's name again.
       setQuery(type === useCombobox.stateChangeTypes.InputChange ? inputValue : null);
