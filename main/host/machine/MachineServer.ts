@@ -15,6 +15,7 @@ import {
   MACHINE_PROTOCOL_VERSION,
   machineMethods,
   machineNotes,
+  parseLine,
   type MachineMethod,
   type MachineParams,
   type MachineResult,
@@ -56,27 +57,21 @@ export class MachineServer {
   }
 
   private receive(line: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
+    const message = parseLine(line, clientLine);
+    if (!message) {
       return;
     }
-    const parsed = clientLine.safeParse(message);
-    if (!parsed.success) {
+    if ('note' in message) {
+      this.onNote(message.note, message.params);
       return;
     }
-    if ('note' in parsed.data) {
-      this.onNote(parsed.data.note, parsed.data.params);
-      return;
-    }
-    const { id, method } = parsed.data;
+    const { id, method } = message;
     if (!(method in machineMethods)) {
       this.send({ id, error: { message: `The machine server knows no method "${method}".` } });
       return;
     }
     const schema = machineMethods[method as MachineMethod];
-    const params = schema.params.safeParse(parsed.data.params);
+    const params = schema.params.safeParse(message.params);
     if (!params.success) {
       this.send({ id, error: { message: `Bad parameters for ${method}: ${params.error.message}` } });
       return;

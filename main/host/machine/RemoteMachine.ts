@@ -27,6 +27,7 @@ import {
   MachineError,
   machineEvents,
   machineMethods,
+  parseLine,
   serverLine,
   type MachineMethod,
   type MachineParams,
@@ -201,17 +202,10 @@ export class RemoteMachine implements Machine {
   }
 
   private receive(line: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
+    const data = parseLine(line, serverLine);
+    if (!data) {
       return;
     }
-    const parsed = serverLine.safeParse(message);
-    if (!parsed.success) {
-      return;
-    }
-    const data = parsed.data;
     if ('event' in data) {
       this.onEvent(data.event, data.params);
       return;

@@ -141,6 +141,18 @@ export const serverLine = z.union([
   z.object({ event: z.string(), params: z.unknown() }),
 ]);
 
+/** A line of the protocol read with `schema`; undefined for a line that is not JSON or not of that form (it is dropped). */
+export function parseLine<T>(line: string, schema: z.ZodType<T>): T | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(message);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** An error of the machine, rebuilt on the host's side with its code (so `code === 'ENOENT'` reads as locally). */
 export class MachineError extends Error {
   constructor(
