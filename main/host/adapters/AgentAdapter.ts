@@ -107,6 +107,8 @@ export type AgentAdapter = Readonly<{
    * its state is for a launch environment. The pool never starts a second process on one state.
    */
   exclusiveState?: { applies(version: string | undefined): boolean; key(env: Env): string };
+  /** True for an agent two of whose processes must not start at once (see `quirks/`): the pool starts them one at a time. */
+  startsAlone?: boolean;
   /**
    * The agent's permission modes by what they do: the one that asks the person before acting, and
    * those in which the agent approves on its own. A session starts in the asking mode unless the

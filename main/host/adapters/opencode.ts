@@ -1,5 +1,6 @@
 /** OpenCode in ACP mode (`opencode acp`). */
 import { builtinAdapter } from './builtinAdapter.js';
+import { opencodeStartsAlone } from './quirks/opencodeStartsAlone.js';
 
 /** OpenCode. */
 export const opencodeAdapter = builtinAdapter({
@@ -28,4 +29,5 @@ export const opencodeAdapter = builtinAdapter({
     ownPromptEnv: { append: ['OPENCODE_CONFIG_CONTENT'], replace: ['OPENCODE_CONFIG_CONTENT'] },
   },
   asksBeforeMcpTools: false,
+  ...opencodeStartsAlone,
 });

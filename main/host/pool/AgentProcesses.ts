@@ -40,6 +40,8 @@ export type ProcessRequest = {
    * another one is started.
    */
   exclusiveState?: { key: string; applies(version: string | undefined): boolean };
+  /** Its processes start one at a time: the next once the one before has answered `initialize` (see the adapter's `startsAlone`). */
+  startsAlone?: boolean;
   /** Starts the process with the pool's router as its handlers; `cleanup` runs when it ends. */
   start(handlers: AgentConnectionHandlers): Promise<{ connection: AgentConnection; cleanup?: () => void }>;
 };
@@ -247,6 +249,8 @@ export class AgentProcesses {
   private readonly agents = new Map<string, PooledAgent>();
   /** The last `initialize` answer per agent and executable, kept after its process ended. */
   private readonly answers = new Map<string, InitializeResponse>();
+  /** Per agent that starts alone, its latest start (the next one waits for it). */
+  private readonly startsInTurn = new Map<string, Promise<unknown>>();
   private disposed = false;
 
   constructor(
@@ -432,7 +436,7 @@ export class AgentProcesses {
     const agent = new PooledAgent(request.key, request.agentId, request.agentName, request.launchDigest ?? request.key, this.log);
     agent.stateKey = exclusive?.key;
     this.agents.set(request.key, agent);
-    const { connection, cleanup } = await request.start(agent.handlers);
+    const { connection, cleanup } = await this.started(request, agent);
     agent.connection = connection;
     agent.cleanup = cleanup;
     agent.started = true;
@@ -450,6 +454,26 @@ export class AgentProcesses {
       }
     });
     return agent;
+  }
+
+  /** Starts the request's process; for an agent that starts alone, once its start before has ended (answered or failed). */
+  private async started(request: ProcessRequest, agent: PooledAgent): ReturnType<ProcessRequest['start']> {
+    if (!request.startsAlone) {
+      return request.start(agent.handlers);
+    }
+    const before = this.startsInTurn.get(request.agentId);
+    const mine = (async () => {
+      await before?.catch(() => undefined);
+      return request.start(agent.handlers);
+    })();
+    this.startsInTurn.set(request.agentId, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.startsInTurn.get(request.agentId) === mine) {
+        this.startsInTurn.delete(request.agentId);
+      }
+    }
   }
 
   private async end(agent: PooledAgent): Promise<void> {

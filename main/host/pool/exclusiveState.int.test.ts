@@ -2,7 +2,8 @@
  * An agent whose state one process holds (Codex 2.x and its state database): a new launch on the
  * same state ends the process that holds it while that one is idle (its conversations reopen their
  * sessions on their next message), and is refused, saying why and what to do, only while a turn
- * runs there. Real processes (the fake agent) in the pool.
+ * runs there. An agent that starts alone (OpenCode) has its processes started one at a time. Real
+ * processes (the fake agent) in the pool.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { UnsupportedInputError } from '../../../app/errors.js';
@@ -67,5 +68,31 @@ describe('a launch on a state one process holds', () => {
     expect(busy.agent.exited).toBe(false);
     busy.agent.setPrompting('a-session', false);
     await busy.release();
+  }, 60_000);
+
+  it('starts the processes of an agent that starts alone one at a time (OpenCode migrates its database at start)', async () => {
+    pool = new AgentProcesses(() => undefined, machine);
+    const spans: Array<{ key: string; from: number; to: number }> = [];
+    const alone = (key: string): ProcessRequest => {
+      const { exclusiveState: _state, ...request } = launch(key);
+      return {
+        ...request,
+        agentId: 'opencode',
+        agentName: 'OpenCode',
+        startsAlone: true,
+        start: async (handlers) => {
+          const from = performance.now();
+          const started = await launch(key).start(handlers);
+          spans.push({ key, from, to: performance.now() });
+          return started;
+        },
+      };
+    };
+    const [card, early] = await Promise.all([pool.lease(alone('card')), pool.lease(alone('early-session'))]);
+    expect(spans.map((span) => span.key)).toEqual(['card', 'early-session']);
+    // The second began only once the first had answered `initialize`.
+    expect(spans[1]!.from).toBeGreaterThanOrEqual(spans[0]!.to);
+    await card.release();
+    await early.release();
   }, 60_000);
 });

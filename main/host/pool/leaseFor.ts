@@ -33,6 +33,7 @@ export function leaseFor(options: {
     agentId: adapter.agentId,
     agentName: adapter.displayName,
     executable,
+    ...(adapter.startsAlone ? { startsAlone: true } : {}),
     ...(adapter.exclusiveState
       ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } }
       : {}),
