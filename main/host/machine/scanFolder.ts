@@ -211,27 +211,35 @@ async function lookAt(
     }
     return folders.get(relative);
   };
+  /** What the sweep found, by the folder it is in (each folder looked at again once, after its files). */
+  const found: Array<{ parent: string; entry: CheckpointEntry; now: WalkedFile }> = [];
   for (const entry of previous.values()) {
     if (!untouched(entry.path)) {
       continue;
     }
     const slash = entry.path.lastIndexOf('/');
     const parent = slash === -1 ? '' : entry.path.slice(0, slash);
-    const before = realFolder(parent);
     let stat;
     try {
       // Only through real folders: a folder swapped for a link leads nowhere a checkpoint reads.
-      stat = before ? lstatSync(path.join(folder, ...entry.path.split('/'))) : undefined;
+      stat = realFolder(parent) ? lstatSync(path.join(folder, ...entry.path.split('/'))) : undefined;
     } catch {
       // Gone unheard (its folder moved away): gone from this checkpoint too.
       stat = undefined;
     }
-    const after = stat ? statFolder(parent === '' ? folder : path.join(folder, ...parent.split('/'))) : undefined;
-    if (!stat || !before || !after || after.dev !== before.dev || after.ino !== before.ino) {
-      continue;
+    if (stat && (stat.isFile() || stat.isSymbolicLink())) {
+      found.push({ parent, entry, now: walkedFile(entry.path, stat) });
     }
-    const now = walkedFile(entry.path, stat);
-    if (!stat.isFile() && !stat.isSymbolicLink()) {
+  }
+  // A folder swapped while its files were looked at: nothing found in it counts.
+  const stillThere = new Map<string, boolean>();
+  for (const { parent, entry, now } of found) {
+    if (!stillThere.has(parent)) {
+      const before = realFolder(parent);
+      const after = statFolder(parent === '' ? folder : path.join(folder, ...parent.split('/')));
+      stillThere.set(parent, before !== undefined && after !== undefined && after.dev === before.dev && after.ino === before.ino);
+    }
+    if (!stillThere.get(parent)) {
       continue;
     }
     if (unchanged(entry, now)) {
