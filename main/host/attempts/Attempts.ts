@@ -919,9 +919,7 @@ export class Attempts {
       { folder: root, repository: worktree ? item.repository : undefined, branch: worktree ? attempt.branch : undefined },
       this.deps,
     ).catch((error: unknown) => this.deps.log(`could not remove ${root}: ${String(error)}`));
-    if (existsSync(this.directoryOf(attemptOf.attemptsId))) {
-      await this.removeDirectory(attemptOf.attemptsId);
-    }
+    await this.removeDirectory(attemptOf.attemptsId);
   }
 
   /**

@@ -18,7 +18,7 @@
  */
 import { mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CommandFailed, type ExecResult, type Machine } from '../machine/Machine.js';
+import { lastWords, type ExecResult, type Machine } from '../machine/Machine.js';
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
 import { restoreFiles, type Restore } from '../checkpoints/restoreFiles.js';
@@ -73,7 +73,7 @@ export async function git(cwd: string, args: readonly string[], on: GitHost): Pr
     throw new GitError(`git ${args[0]} failed: ${(error as Error).message}`);
   }
   if (result.code !== 0) {
-    throw new GitError(`git ${args[0]} failed: ${new CommandFailed('git', result).message.slice('git failed: '.length)}`);
+    throw new GitError(`git ${args[0]} failed: ${lastWords(result)}`);
   }
   return result.stdout;
 }

@@ -126,15 +126,10 @@ export interface Machine {
   dispose(): Promise<void>;
 }
 
-/** Thrown by {@link Machine.exec}'s callers that need success: the command's own last words. */
-export class CommandFailed extends Error {
-  constructor(
-    readonly command: string,
-    readonly result: ExecResult,
-  ) {
-    const words =
-      result.stderr.trim().split('\n').filter(Boolean).at(-1) ??
-      `exit ${result.code ?? 'unknown'}${result.signal ? ` (${result.signal})` : ''}`;
-    super(`${command} failed: ${words}`);
-  }
+/** A command's own last words when it failed: its last line of error output, else how it ended. */
+export function lastWords(result: ExecResult): string {
+  return (
+    result.stderr.trim().split('\n').filter(Boolean).at(-1) ??
+    `exit ${result.code ?? 'unknown'}${result.signal ? ` (${result.signal})` : ''}`
+  );
 }
