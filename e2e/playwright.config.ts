@@ -7,7 +7,10 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: './specs',
   timeout: 120_000,
-  expect: { timeout: 20_000 },
+  // How long a failing expectation waits before it is reported; a passing one returns at once. A
+  // real agent's first reply is a cold start of a large Node CLI, which on a busy two-core CI
+  // machine (two specs at once, each with its agents and a browser) has taken over 20 s.
+  expect: { timeout: 45_000 },
   // Two at once on two cores: most of a spec's time is spent waiting on agents and the host.
   workers: 2,
   retries: 0,

@@ -71,7 +71,8 @@ test('an SSE server is refused for Codex in plain words; through the local bridg
 
   await send(page, 'use the feed now [tool:lookup]');
   const permission = page.getByRole('group', { name: /^Permission: / });
-  await permission.getByRole('button', { name: 'Allow', exact: true }).click();
+  // A bounded wait, so that a question that never comes fails here rather than at the test's end.
+  await permission.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 60_000 });
   await expect(page.getByRole('article', { name: /^Codex/ }).last()).toContainText('Looked up: hello from baton');
   const request = stub.modelRequests().find((candidate) => candidate.userTexts.some((text) => text.includes('use the feed now')));
   expect(request?.toolNames).toContain('mcp__ssefeed/lookup');
