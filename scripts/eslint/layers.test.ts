@@ -15,7 +15,20 @@ const tester = new RuleTester({ languageOptions: { parser: tseslint.parser, ecma
 tester.run('baton/layers', plugin.rules.layers as never, {
   valid: [
     { filename: at('app/transcript/x.ts'), code: "import { z } from 'zod'; import { a } from '../events/index.js';" },
-    { filename: at('main/host/x.ts'), code: "import fs from 'node:fs'; import { b } from '../../app/errors.js';" },
+    { filename: at('main/host/x.ts'), code: "import path from 'node:path'; import { b } from '../../app/errors.js';" },
+    // The machine floor: processes, watches and files in machine/; the host's own data in store/, log/ and the secret box.
+    {
+      filename: at('main/host/machine/x.ts'),
+      code: "import { spawn } from 'node:child_process'; import { watch, readFileSync } from 'node:fs';",
+    },
+    { filename: at('main/host/store/x.ts'), code: "import { readFileSync } from 'node:fs';" },
+    { filename: at('main/host/log/x.ts'), code: "import { appendFileSync } from 'node:fs';" },
+    { filename: at('main/host/toolbox/SecretBox.ts'), code: "import { readFileSync } from 'node:fs';" },
+    {
+      filename: at('main/host/conversations/x.int.test.ts'),
+      code: "import { execFileSync } from 'node:child_process'; import fs from 'node:fs';",
+    },
+    { filename: at('main/host/conversations/x.ts'), code: "import type { ChildProcess } from 'node:child_process';" },
     { filename: at('main/electron/x.ts'), code: "import { app } from 'electron'; import { Host } from '../host/Host.js';" },
     { filename: at('main/web/x.ts'), code: "import { Host } from '../host/Host.js'; import http from 'node:http';" },
     { filename: at('renderer/x.tsx'), code: "import { useState } from 'react'; import { reduce } from '../app/transcript/index.js';" },
@@ -37,6 +50,22 @@ tester.run('baton/layers', plugin.rules.layers as never, {
     { filename: at('main/host/Host.ts'), code: "import { Turns } from './conversations/Turns.js';" },
   ],
   invalid: [
+    {
+      filename: at('main/host/conversations/x.ts'),
+      code: "import { execFile } from 'node:child_process';",
+      errors: [{ messageId: 'forbidden' }],
+    },
+    {
+      filename: at('main/host/checkpoints/x.ts'),
+      code: "import fs from 'node:fs'; fs.watch('.');",
+      errors: [{ messageId: 'forbidden' }, { messageId: 'forbidden' }],
+    },
+    {
+      filename: at('main/host/conversations/x.ts'),
+      code: "import { readFile } from 'node:fs/promises';",
+      errors: [{ messageId: 'forbidden' }],
+    },
+    { filename: at('main/host/files/x.ts'), code: "const fs = require('node:fs');", errors: [{ messageId: 'forbidden' }] },
     { filename: at('app/x.ts'), code: "import fs from 'node:fs';", errors: [{ messageId: 'forbidden' }] },
     { filename: at('app/x.ts'), code: "import React from 'react';", errors: [{ messageId: 'forbidden' }] },
     { filename: at('app/x.ts'), code: "import { Host } from '../main/host/Host.js';", errors: [{ messageId: 'forbidden' }] },

@@ -3,7 +3,6 @@
  * agent in its own process group, performs the handshake with a timeout, routes `session/update`
  * and permission requests to the caller, and turns every failure into a typed error.
  */
-import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import {
@@ -125,7 +124,11 @@ export class AgentConnection {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
         // spawn says ENOENT for a missing working folder too: name the folder, not the agent.
-        if (!existsSync(launch.cwd)) {
+        const folderThere = await machine.stat(launch.cwd).then(
+          () => true,
+          () => false,
+        );
+        if (!folderThere) {
           throw new WorkingFolderMissingError(agentName, launch.cwd);
         }
         throw new AgentNotInstalledError(agentName, launch.command);

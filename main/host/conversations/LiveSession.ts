@@ -113,7 +113,11 @@ export class LiveSession {
     const { agentName } = binding;
     this.updates = new SessionUpdates({ agentName, owner, modes: this.modes, subagents: this.subagents, terminals, gate: this.gate });
     this.permissions = new SessionPermissions(owner, this.updates.toolCalls);
-    const files = new SessionFiles([binding.cwd], adapter.missingFileReadsAsEmpty?.(lease.agent.initialized.agentInfo?.version) === true);
+    const files = new SessionFiles(
+      lease.machine,
+      [binding.cwd],
+      adapter.missingFileReadsAsEmpty?.(lease.agent.initialized.agentInfo?.version) === true,
+    );
     const { permissions, elicitations, updates, gate } = this;
     this.handlers = sessionHandlers({ cwd: binding.cwd, owner, gate, updates, permissions, elicitations, files, terminals });
     this.stopWatchingExit = lease.agent.onExit(() => {

@@ -1,40 +1,35 @@
-/** File access for agents on real files: inside the session's folder only, symlinks and `..` included. */
+/**
+ * File access for agents on real files: inside the session's folder only, symlinks and `..`
+ * included. The same on this computer and through the machine server (the loopback machine), as
+ * it will be for a folder on another machine.
+ */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { LocalMachine } from '../machine/LocalMachine.js';
+import { LoopbackMachine } from '../machine/LoopbackMachine.js';
+import type { Machine } from '../machine/Machine.js';
+import { definedEnv } from '../process/env.js';
 import { SessionFiles } from './SessionFiles.js';
 
-function setup() {
-  const root = tempDir('files-root');
-  const outside = tempDir('files-outside');
-  writeFileSync(path.join(root, 'notes.txt'), 'one\ntwo\nthree\nfour');
-  writeFileSync(path.join(outside, 'secret.txt'), 'secret');
-  symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link-to-secret'));
-  symlinkSync(outside, path.join(root, 'link-to-outside'));
-  return { root, outside, files: new SessionFiles([root]) };
-}
+const env = definedEnv(process.env);
 
-describe('SessionFiles', () => {
-  it('keeps the mode of the file it replaces (a 0600 .env, an executable script), and a new file gets the usual create mode', async () => {
-    const { root, files } = setup();
-    const env = path.join(root, '.env');
-    const script = path.join(root, 'run.sh');
-    writeFileSync(env, 'TOKEN=1\n');
-    chmodSync(env, 0o600);
-    writeFileSync(script, '#!/bin/sh\n');
-    chmodSync(script, 0o755);
-    await files.write(env, 'TOKEN=2\n');
-    await files.write(script, '#!/bin/sh\necho hi\n');
-    expect(readFileSync(env, 'utf8')).toBe('TOKEN=2\n');
-    expect((statSync(env).mode & 0o7777).toString(8)).toBe('600');
-    expect((statSync(script).mode & 0o7777).toString(8)).toBe('755');
-    const created = path.join(root, 'fresh.txt');
-    await files.write(created, 'new');
-    expect((statSync(created).mode & 0o7777).toString(8)).toBe((0o666 & ~process.umask()).toString(8));
-  });
+const kinds: Array<[string, () => Promise<Machine>]> = [
+  ['this computer', () => Promise.resolve(new LocalMachine(env))],
+  [
+    'through the machine server',
+    () => {
+      ensureBuilt();
+      return LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
+    },
+  ],
+];
 
-  it('refuses a file larger than the read limit by what it reads, not by what stat says', async () => {
+describe('bounded reads', () => {
+  it('refuse a file larger than the read limit by what they read, not by what stat says', async () => {
     const { readTextAtMost, readTextAtMostSync } = await import('../files/boundedRead.js');
     const dir = tempDir('bounded');
     const file = path.join(dir, 'ten.txt');
@@ -53,6 +48,44 @@ describe('SessionFiles', () => {
     expect(readTextAtMostSync(dir, 16)).toEqual({ kind: 'not-a-file' });
     symlinkSync(file, path.join(dir, 'link'));
     expect(() => readTextAtMostSync(path.join(dir, 'link'), 16)).toThrow();
+  });
+});
+
+describe.each(kinds)('SessionFiles on %s', (_name, make) => {
+  let machine: Machine;
+  beforeAll(async () => {
+    machine = await make();
+  }, 120_000);
+  afterAll(async () => {
+    await machine.dispose();
+  });
+
+  function setup() {
+    const root = tempDir('files-root');
+    const outside = tempDir('files-outside');
+    writeFileSync(path.join(root, 'notes.txt'), 'one\ntwo\nthree\nfour');
+    writeFileSync(path.join(outside, 'secret.txt'), 'secret');
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link-to-secret'));
+    symlinkSync(outside, path.join(root, 'link-to-outside'));
+    return { root, outside, files: new SessionFiles(machine, [root]) };
+  }
+
+  it('keeps the mode of the file it replaces (a 0600 .env, an executable script), and a new file gets the usual create mode', async () => {
+    const { root, files } = setup();
+    const env = path.join(root, '.env');
+    const script = path.join(root, 'run.sh');
+    writeFileSync(env, 'TOKEN=1\n');
+    chmodSync(env, 0o600);
+    writeFileSync(script, '#!/bin/sh\n');
+    chmodSync(script, 0o755);
+    await files.write(env, 'TOKEN=2\n');
+    await files.write(script, '#!/bin/sh\necho hi\n');
+    expect(readFileSync(env, 'utf8')).toBe('TOKEN=2\n');
+    expect((statSync(env).mode & 0o7777).toString(8)).toBe('600');
+    expect((statSync(script).mode & 0o7777).toString(8)).toBe('755');
+    const created = path.join(root, 'fresh.txt');
+    await files.write(created, 'new');
+    expect((statSync(created).mode & 0o7777).toString(8)).toBe((0o666 & ~process.umask()).toString(8));
   });
 
   it('reads files inside the folder, whole or by lines', async () => {
@@ -91,13 +124,19 @@ describe('SessionFiles', () => {
     await expect(files.read(path.join(root, 'dir'))).rejects.toMatchObject({ kind: 'invalid' });
   });
 
+  it('refuses to read a FIFO, without waiting for a writer', async () => {
+    const { root, files } = setup();
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    await expect(files.read(path.join(root, 'pipe'))).rejects.toMatchObject({ kind: 'invalid' });
+  });
+
   it('for an agent that cannot tell "no such file" from a failed read, a missing file inside the folder reads as empty; outside it is still refused', async () => {
     const { root, outside } = setup();
-    const files = new SessionFiles([root], true);
+    const files = new SessionFiles(machine, [root], true);
     expect(await files.read(path.join(root, 'new', 'b.txt'))).toBe('');
     await expect(files.read(path.join(outside, 'missing.txt'))).rejects.toMatchObject({ kind: 'outside' });
     await expect(files.read(path.join(root, 'link-to-outside', 'missing.txt'))).rejects.toMatchObject({ kind: 'outside' });
     // Every other agent is told there is no such file.
-    await expect(new SessionFiles([root]).read(path.join(root, 'b.txt'))).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(new SessionFiles(machine, [root]).read(path.join(root, 'b.txt'))).rejects.toMatchObject({ kind: 'not-found' });
   });
 });

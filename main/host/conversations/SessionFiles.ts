@@ -4,13 +4,12 @@
  * so `..` and symlink escapes are refused. Writes go through {@link ConfinedTree} (a temporary
  * file renamed over the target, never through a link planted meanwhile); the file keeps the mode
  * (and, where allowed, the owner) of the file it replaces, so a 0600 `.env` stays 0600 and a
- * script keeps its execute bit. A new file gets the mode a plain create would have.
+ * script keeps its execute bit. A new file gets the mode a plain create would have. Every look
+ * and write goes through the machine the folders are on, so the checks run where the files are.
  */
-import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readTextAtMost } from '../files/boundedRead.js';
-import { ConfinedTree } from '../files/ConfinedTree.js';
 import { isInside } from '../files/isInside.js';
+import type { Machine } from '../machine/Machine.js';
 
 /** Largest file handed to an agent in one read. */
 const MAX_READ_BYTES = 32 * 1024 * 1024;
@@ -28,6 +27,8 @@ export class FileAccessError extends Error {
 /** File access for one session. */
 export class SessionFiles {
   constructor(
+    /** The machine the folders are on. */
+    private readonly machine: Machine,
     private readonly roots: readonly string[],
     /**
      * A missing file inside the folder reads as empty (an agent that cannot tell "no such file" from a failed read: see
@@ -49,14 +50,20 @@ export class SessionFiles {
       }
       throw error;
     }
-    const found = await readTextAtMost(real, MAX_READ_BYTES);
-    if (found.kind === 'not-a-file') {
-      throw new FileAccessError(`${file} is not a file.`, 'invalid');
+    let found: { data: Buffer; tooLarge: boolean };
+    try {
+      found = await this.machine.readFile(real, MAX_READ_BYTES);
+    } catch (error) {
+      // A FIFO, a device or a folder (refused before a byte is read), or a final link (refused by the open).
+      if (['EINVAL', 'ELOOP', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) {
+        throw new FileAccessError(`${file} is not a file.`, 'invalid');
+      }
+      throw error;
     }
-    if (found.kind === 'too-large') {
+    if (found.tooLarge) {
       throw new FileAccessError(`${file} is larger than ${MAX_READ_BYTES / 1024 / 1024} MiB.`, 'invalid');
     }
-    const content = found.text;
+    const content = found.data.toString('utf8');
     if (!line && !limit) {
       return content;
     }
@@ -68,14 +75,14 @@ export class SessionFiles {
   /** Writes a text file, creating it (and missing folders inside the root) if needed; says what it wrote. */
   async write(file: string, content: string): Promise<{ path: string; bytes: number; created: boolean }> {
     const { real, root } = await this.confineWithRoot(file, 'write');
-    const existing = await stat(real).catch(() => undefined);
+    const existing = await this.machine.stat(real).catch(() => undefined);
     const data = Buffer.from(content, 'utf8');
-    const tree = await ConfinedTree.open(root);
-    const mode = existing ? existing.mode : 0o666 & ~process.umask();
-    await tree.writeFile(
+    // A new file (no mode given) gets what a plain create gives on that machine.
+    await this.machine.writeConfined(
+      root,
       path.relative(root, real).split(path.sep).join('/'),
       data,
-      mode,
+      existing?.mode,
       existing ? { uid: existing.uid, gid: existing.gid } : undefined,
     );
     return { path: real, bytes: data.length, created: existing === undefined };
@@ -91,11 +98,11 @@ export class SessionFiles {
     if (!path.isAbsolute(file)) {
       throw new FileAccessError(`The path must be absolute: ${file}`, 'invalid');
     }
-    const roots = await Promise.all(this.roots.map((root) => realpath(root)));
+    const roots = await Promise.all(this.roots.map((root) => this.machine.realpath(root)));
     const wanted = path.resolve(file);
     let real: string;
     try {
-      real = await realpath(wanted);
+      real = await this.machine.realpath(wanted);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
         throw error;
@@ -108,7 +115,7 @@ export class SessionFiles {
       const rest = [path.basename(wanted)];
       for (;;) {
         try {
-          existing = await realpath(existing);
+          existing = await this.machine.realpath(existing);
           break;
         } catch {
           rest.unshift(path.basename(existing));

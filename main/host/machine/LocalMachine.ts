@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { watch } from 'node:fs';
-import { readdir, realpath } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { readBytesAtMost } from '../files/boundedRead.js';
 import { ConfinedTree } from '../files/ConfinedTree.js';
@@ -16,6 +16,8 @@ import {
   type ExecOptions,
   type ExecResult,
   type FileKind,
+  type FileOwner,
+  type FileStat,
   type LaunchSpec,
   type Machine,
   type MachineScanOptions,
@@ -104,9 +106,20 @@ export class LocalMachine implements Machine {
     }
   }
 
-  async writeConfined(root: string, relative: string, data: Buffer, mode: number): Promise<void> {
+  async writeConfined(root: string, relative: string, data: Buffer, mode?: number, owner?: FileOwner): Promise<void> {
     const tree = await ConfinedTree.open(root);
-    await tree.writeFile(relative, data, mode);
+    await tree.writeFile(relative, data, mode ?? 0o666 & ~process.umask(), owner);
+  }
+
+  async stat(path: string): Promise<FileStat> {
+    const found = await stat(path);
+    return {
+      kind: found.isDirectory() ? 'folder' : found.isFile() ? 'file' : 'other',
+      size: found.size,
+      mode: found.mode,
+      uid: found.uid,
+      gid: found.gid,
+    };
   }
 
   realpath(path: string): Promise<string> {

@@ -79,6 +79,12 @@ export type WatchFolder = (
 /** What a folder entry is. */
 export type FileKind = 'file' | 'folder' | 'link' | 'other';
 
+/** What {@link Machine.stat} says of a path (links followed). */
+export type FileStat = { kind: Exclude<FileKind, 'link'>; size: number; mode: number; uid: number; gid: number };
+
+/** The owner a confined write gives a file (where the writer may give one away). */
+export type FileOwner = { uid: number; gid: number };
+
 /** How a machine scans a folder for a checkpoint. */
 export type MachineScanOptions = {
   maxFileBytes: number;
@@ -111,8 +117,13 @@ export interface Machine {
   readonly watchFolder: WatchFolder;
   /** At most `maxBytes` of a regular file (never a FIFO or a device, never through a final link). */
   readFile(path: string, maxBytes: number): Promise<{ data: Buffer; tooLarge: boolean }>;
-  /** Writes `relative` under `root` through the confined writer: no link followed, nothing outside `root`. */
-  writeConfined(root: string, relative: string, data: Buffer, mode: number): Promise<void>;
+  /**
+   * Writes `relative` under `root` through the confined writer: no link followed, nothing outside
+   * `root`. Without `mode`, the file gets what a plain create would give there (the machine's umask).
+   */
+  writeConfined(root: string, relative: string, data: Buffer, mode?: number, owner?: FileOwner): Promise<void>;
+  /** What a path is (links followed); rejects with the system's code (ENOENT) when there is nothing. */
+  stat(path: string): Promise<FileStat>;
   /** The real path (links resolved). */
   realpath(path: string): Promise<string>;
   /** A folder's entries, links not followed. */

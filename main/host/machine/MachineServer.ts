@@ -169,10 +169,11 @@ export class MachineServer {
         const read = await machine.readFile(path, maxBytes);
         return { data: read.data.toString('base64'), tooLarge: read.tooLarge };
       },
-      writeConfined: async ({ root, relative, data, mode }) => {
-        await machine.writeConfined(root, relative, Buffer.from(data, 'base64'), mode);
+      writeConfined: async ({ root, relative, data, mode, owner }) => {
+        await machine.writeConfined(root, relative, Buffer.from(data, 'base64'), mode, owner);
         return {};
       },
+      stat: ({ path }) => machine.stat(path),
       realpath: async ({ path }) => ({ path: await machine.realpath(path) }),
       list: async ({ path }) => ({ entries: await machine.list(path) }),
       scan: async ({ folder, previous, scope, ...options }) => {

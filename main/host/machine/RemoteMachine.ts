@@ -15,6 +15,8 @@ import type {
   ExecResult,
   ExitInfo,
   FileKind,
+  FileOwner,
+  FileStat,
   FolderWatcher,
   LaunchSpec,
   Machine,
@@ -159,8 +161,18 @@ export class RemoteMachine implements Machine {
     return { data: Buffer.from(read.data, 'base64'), tooLarge: read.tooLarge };
   }
 
-  async writeConfined(root: string, relative: string, data: Buffer, mode: number): Promise<void> {
-    await this.request('writeConfined', { root, relative, data: data.toString('base64'), mode });
+  async writeConfined(root: string, relative: string, data: Buffer, mode?: number, owner?: FileOwner): Promise<void> {
+    await this.request('writeConfined', {
+      root,
+      relative,
+      data: data.toString('base64'),
+      ...(mode === undefined ? {} : { mode }),
+      ...(owner === undefined ? {} : { owner }),
+    });
+  }
+
+  stat(path: string): Promise<FileStat> {
+    return this.request('stat', { path });
   }
 
   async realpath(path: string): Promise<string> {

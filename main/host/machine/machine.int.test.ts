@@ -142,6 +142,14 @@ describe.each(kinds)('a machine: %s', (_name, make) => {
     ]);
     expect(await machine.realpath(path.join(root, 'out'))).toBe(outside);
     await expect(machine.realpath(path.join(root, 'gone'))).rejects.toMatchObject({ code: 'ENOENT' });
+    // What a path is, links followed; nothing there is ENOENT.
+    await machine.writeConfined(root, 'mode.sh', Buffer.from('#!/bin/sh\n'), 0o750);
+    expect(await machine.stat(path.join(root, 'mode.sh'))).toMatchObject({ kind: 'file', size: 10, mode: 0o100750 });
+    expect((await machine.stat(root)).kind).toBe('folder');
+    await expect(machine.stat(path.join(root, 'gone'))).rejects.toMatchObject({ code: 'ENOENT' });
+    // Without a mode, a new file gets what a plain create gives there.
+    await machine.writeConfined(root, 'plain.txt', Buffer.from('x'));
+    expect((await machine.stat(path.join(root, 'plain.txt'))).mode & 0o777).toBe(0o666 & ~process.umask());
   });
 
   it("scans a folder as a checkpoint does: a walk, then only what changed, as this computer's scan finds it", async () => {

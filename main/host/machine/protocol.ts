@@ -73,8 +73,18 @@ export const machineMethods = {
     result: z.object({ data: z.string(), tooLarge: z.boolean() }),
   },
   writeConfined: {
-    params: z.object({ root: z.string(), relative: z.string(), data: z.string(), mode: z.number() }),
+    params: z.object({
+      root: z.string(),
+      relative: z.string(),
+      data: z.string(),
+      mode: z.number().optional(),
+      owner: z.object({ uid: z.number(), gid: z.number() }).optional(),
+    }),
     result: z.object({}),
+  },
+  stat: {
+    params: z.object({ path: z.string() }),
+    result: z.object({ kind: z.enum(['file', 'folder', 'other']), size: z.number(), mode: z.number(), uid: z.number(), gid: z.number() }),
   },
   realpath: { params: z.object({ path: z.string() }), result: z.object({ path: z.string() }) },
   list: {
