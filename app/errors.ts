@@ -26,6 +26,7 @@ export const errorCodes = [
   'UnverifiedDownload',
   'AgentTooOld',
   'WorkingFolderMissing',
+  'MachineBlocked',
   'Internal',
 ] as const;
 
@@ -80,6 +81,24 @@ export class WorkingFolderMissingError extends BatonError {
       `${agentName} cannot start: the conversation's working folder ${folder} does not exist any more (moved or removed).`,
       { agentName, folder },
     );
+  }
+}
+
+/** Why a machine cannot be reached until the person acts (never retried on its own). */
+export type MachineBlockedReason = 'host-key-unknown' | 'host-key-changed' | 'authentication' | 'unreachable' | 'no-node' | 'server';
+
+/**
+ * A machine Baton cannot use until the person does something: trust its host key, fix the key that
+ * changed, give a key it accepts, install Node there. The message names the machine and the reason.
+ */
+export class MachineBlockedError extends BatonError {
+  constructor(
+    readonly machineName: string,
+    readonly reason: MachineBlockedReason,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ) {
+    super('MachineBlocked', message, { machineName, reason, ...extra });
   }
 }
 
@@ -294,6 +313,7 @@ export const errorClasses: { readonly [C in ErrorCode]: abstract new (...args: n
   UnverifiedDownload: UnverifiedDownloadError,
   AgentTooOld: AgentTooOldError,
   WorkingFolderMissing: WorkingFolderMissingError,
+  MachineBlocked: MachineBlockedError,
   Internal: InternalError,
 };
 

@@ -29,6 +29,18 @@ function run(label, command, args) {
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run('host and shell', bin('tsc'), ['-p', 'tsconfig.node.json']);
 run('renderer', bin('vite'), ['build', '--logLevel', 'warn']);
+// The machine server as one file (zod included), uploaded as it is to an SSH machine.
+run('machine server', bin('rolldown'), [
+  'main/host/machine/serverMain.ts',
+  '--platform',
+  'node',
+  '--format',
+  'esm',
+  '--file',
+  'dist/machine-server/server.mjs',
+  '--log-level',
+  'warn',
+]);
 // The lockfiles of the built-in agents' pinned packages, beside the installer that uses them.
 cpSync(path.join(root, 'main/host/agents/agentLocks'), path.join(root, 'dist/main/host/agents/agentLocks'), { recursive: true });
 // The ACP Registry's index as it shipped (used until, and unless, a newer one is downloaded).

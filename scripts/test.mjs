@@ -1,5 +1,5 @@
 // `npm test`: everything the tests need, then every suite, then one closing line `N passed, N failed`.
-//   1. set-up: Debian's Chromium (installed with apt-get when running as root), the pinned test agents (e2e/agents,
+//   1. set-up: Debian's Chromium and openssh-server (installed with apt-get when running as root), the pinned test agents (e2e/agents,
 //      installed in the background while the build and the static checks run: only the tests need them)
 //   2. build   3. lint and type checks   4. unit and integration tests (vitest)   5. browser and Electron tests (Playwright)
 //   6. nothing left behind: no process the suites started still runs, and their temp folder is removed
@@ -77,6 +77,15 @@ function setUp() {
       console.error(`Chromium was not found at ${chromium}. Install it (apt-get install -y chromium) or set BATON_CHROMIUM.`);
       process.exit(1);
     }
+  }
+  // A real sshd for the SSH machine's tests (run from each test's own folder; the system's sshd is never started).
+  if (!existsSync('/usr/sbin/sshd') && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log("Installing Debian's openssh-server for the SSH machine tests…");
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'openssh-server']);
+  }
+  if (!existsSync('/usr/sbin/sshd')) {
+    console.log('No sshd at /usr/sbin/sshd (apt-get install -y openssh-server): the SSH machine tests will be skipped, saying why.');
   }
   const agentsDir = path.join(root, 'e2e', 'agents');
   const stampFile = path.join(agentsDir, 'node_modules', '.baton-stamp');

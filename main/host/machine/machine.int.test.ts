@@ -24,6 +24,8 @@ import { gitPlaceOf, removeCopy, startWorktree } from '../attempts/folderCopies.
 import { definedEnv } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
 import { LoopbackMachine } from './LoopbackMachine.js';
+import { SshMachine } from './SshMachine.js';
+import { startSshd, sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
 import { MachineServer } from './MachineServer.js';
 import type { Machine, MachineProcess } from './Machine.js';
 import { scanFolder } from './scanFolder.js';
@@ -46,6 +48,29 @@ function running(pid: number): boolean {
   }
 }
 
+/** The server at the end of a real ssh connection, to an sshd run for the test (its key trusted up front). */
+async function overSsh(): Promise<Machine> {
+  ensureBuilt();
+  const sshd = await startSshd('machine-sshd');
+  const stateDir = tempDir('machine-ssh-state');
+  writeFileSync(path.join(stateDir, 'known_hosts'), `[127.0.0.1]:${sshd.port} ${sshd.hostKey}\n`, { mode: 0o600 });
+  const machine = await SshMachine.open({
+    destination: sshd.alias,
+    local: new LocalMachine(env),
+    stateDir,
+    configFile: sshd.configFile,
+    knownHosts: [],
+    bundle: builtFile('machine-server/server.mjs'),
+  });
+  const dispose = machine.dispose.bind(machine);
+  machine.dispose = async () => {
+    await dispose();
+    await sshd.stop();
+  };
+  return machine;
+}
+
+const noSshd = sshdUnavailable();
 const kinds: Array<[string, () => Promise<Machine>]> = [
   ['this computer (LocalMachine)', () => Promise.resolve(new LocalMachine(env))],
   [
@@ -55,7 +80,14 @@ const kinds: Array<[string, () => Promise<Machine>]> = [
       return LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
     },
   ],
+  ...(noSshd === undefined ? [['the machine server over ssh (SshMachine, a real sshd)', overSsh] as [string, () => Promise<Machine>]] : []),
 ];
+
+if (noSshd !== undefined) {
+  describe('a machine: the machine server over ssh', () => {
+    it.skip(noSshd, () => undefined);
+  });
+}
 
 describe.each(kinds)('a machine: %s', (_name, make) => {
   let machine: Machine;
