@@ -16,7 +16,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CheckpointStore, diffManifests, type Checkpoint } from '../main/host/checkpoints/CheckpointStore.js';
-import { restoreFiles } from '../main/host/checkpoints/restoreFiles.js';
 import { median, random, report, settle } from './util.js';
 
 const SMALL_FILES = 4_900;
@@ -197,10 +196,9 @@ async function rewindRound(round: number, timings: { git: number[]; baton: numbe
       const now = await store.look(folder);
       const target = store.manifest(before.checkpointId);
       const changes = diffManifests(now, target);
-      const failed = await restoreFiles(
+      const failed = await store.restore(
         folder,
         changes.map((change) => ({ path: change.path, entry: target.get(change.path) })),
-        (hash) => store.content(hash),
       );
       timings.baton.push(performance.now() - started);
       if (changes.length !== 200 || failed.length > 0) {

@@ -34,7 +34,6 @@ import {
   type FileChange,
   type LeftOut,
 } from '../checkpoints/CheckpointStore.js';
-import { restoreFiles } from '../checkpoints/restoreFiles.js';
 import { maxFileBytesSetting, type TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
 import { shownText } from '../checkpoints/turnChanges.js';
 import type { Committer } from '../conversations/Committer.js';
@@ -284,10 +283,9 @@ export class Attempts {
     const left = plan.changes.filter((change) => !chosen.includes(change)).map((change) => change.path);
     // The folder before and after: the kept turns' checkpoints (a rewind to before them puts back what Keep wrote).
     const before = plan.folderNow!;
-    const notWritten = await restoreFiles(
+    const notWritten = await checkpoints.restore(
       cwd,
       chosen.map((change) => ({ path: change.path, entry: change.after })),
-      (hash) => checkpoints.content(hash),
       checkpoints.folderOf(before.checkpointId).real ?? undefined,
     );
     const failedPaths = new Set(notWritten.map((file) => file.path));

@@ -14,14 +14,14 @@
  * - Elsewhere: the checkpoint's files written into a folder in Baton's data folder.
  *
  * Either way ignored files and dependency folders are not copied: the checkpoint's rules decide.
- * Every write goes through {@link restoreFiles} (no link followed, nothing outside the copy).
+ * Every write goes through `Machine.restore` (no link followed, nothing outside the copy).
  */
 import { mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lastWords, type ExecResult, type Machine } from '../machine/Machine.js';
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
-import { restoreFiles, type Restore } from '../checkpoints/restoreFiles.js';
+import type { Restore } from '../machine/restoreFolder.js';
 import { walkFolder } from '../machine/walkFolder.js';
 
 /** Where a working folder sits in a git repository. */
@@ -223,7 +223,7 @@ export async function fillWorktree(
       restores.push({ path: file, entry: undefined });
     }
   }
-  return restoreFiles(folder, restores, content);
+  return on.machine.restore(folder, restores, content);
 }
 
 /** Makes a worktree and its files at once (a copy made again, nobody working in it yet). */

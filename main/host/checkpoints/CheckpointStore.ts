@@ -33,10 +33,12 @@ import {
 } from './manifests.js';
 import { LocalMachine } from '../machine/LocalMachine.js';
 import type { Machine, MachineScanOptions } from '../machine/Machine.js';
+import type { Restore } from '../machine/restoreFolder.js';
 import type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
 import { definedEnv } from '../process/env.js';
 
 export type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
+export type { Restore } from '../machine/restoreFolder.js';
 export { diffManifests, type FileChange } from './manifests.js';
 export { VERIFY_EVERY, type CheckpointCounts } from './FolderChanges.js';
 
@@ -295,6 +297,14 @@ export class CheckpointStore {
   }
 
   /** The content stored for a hash. */
+  /**
+   * Puts files of `folder` back as this store's checkpoints hold them, on the machine the folder is
+   * on (see `Machine.restore`); returns what could not be put back, with why.
+   */
+  restore(folder: string, restores: readonly Restore[], recordedReal?: string): Promise<LeftOut[]> {
+    return this.machine.restore(folder, restores, (hash) => this.content(hash), recordedReal);
+  }
+
   content(hash: string): Buffer {
     const row = this.readBlob.get(hash) as { data: Buffer } | undefined;
     if (!row) {

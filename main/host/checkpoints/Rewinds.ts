@@ -19,7 +19,7 @@ import type { ImportReview } from '../conversations/ImportReview.js';
 import { readBytesAtMostSync } from '../files/boundedRead.js';
 import type { EventStore } from '../store/EventStore.js';
 import { diffManifests, type CheckpointEntry, type CheckpointStore, type LeftOut } from './CheckpointStore.js';
-import { restoreFiles, type Restore } from './restoreFiles.js';
+import type { Restore } from '../machine/restoreFolder.js';
 import { maxFileBytesSetting, type TurnCheckpoints } from './TurnCheckpoints.js';
 import { checkpointsByTurn, MAX_TEXT_BYTES, shownText } from './turnChanges.js';
 
@@ -118,10 +118,9 @@ export class Rewinds {
       // The folder as it is now, kept so "Undo rewind" can put it back.
       checkpointId = (await checkpoints.take(plan.state.cwd, { maxFileBytes: maxFileBytesSetting(store) })).checkpointId;
       const chosen = plan.files.filter((file) => putBackUnticked(file) || options.overwrite.includes(file.path));
-      const notWritten = await restoreFiles(
+      const notWritten = await checkpoints.restore(
         plan.state.cwd,
         chosen.map((file): Restore => ({ path: file.path, entry: file.target })),
-        (hash) => checkpoints.content(hash),
         plan.real ?? undefined,
       );
       const notDone = new Set(notWritten.map((file) => file.path));
@@ -191,7 +190,7 @@ export class Rewinds {
           restores.push({ path: file, entry: before.get(file) });
         }
       }
-      failed.push(...(await restoreFiles(state.cwd, restores, (hash) => checkpoints.content(hash), taken.real ?? undefined)));
+      failed.push(...(await checkpoints.restore(state.cwd, restores, taken.real ?? undefined)));
     }
     await this.deps.releaseSession(conversationId);
     committer.commit(conversationId, [{ type: 'conversation.rewindUndone', payload: { rewindId, failed } }]);
@@ -200,7 +199,7 @@ export class Rewinds {
 
   /**
    * A new conversation with the history before the message of `turnId` (the original untouched),
-   * titled "<title> (branch)"; with `restoreFiles`, the folder's files are put back as they were
+   * titled "<title> (branch)"; with `options.restoreFiles`, the folder's files are put back as they were
    * before that message (the person's own later changes are left alone).
    */
   async branch(
@@ -249,10 +248,9 @@ export class Rewinds {
       if (plan.unavailable === null) {
         const chosen = plan.files.filter(putBackUnticked);
         failed.push(
-          ...(await restoreFiles(
+          ...(await checkpoints.restore(
             plan.state.cwd,
             chosen.map((file) => ({ path: file.path, entry: file.target })),
-            (hash) => checkpoints.content(hash),
             plan.real ?? undefined,
           )),
         );

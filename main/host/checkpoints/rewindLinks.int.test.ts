@@ -15,7 +15,7 @@ import { FAKE_AGENT_ID, fakeAgentScript, registerFakeAgent } from '../../../e2e/
 import { ordinaryUser, removeUserFolder, runAsUser, userFolder, type OrdinaryUser } from '../../../e2e/fixtures/ordinaryUser.js';
 import { ConfinedTree } from '../files/ConfinedTree.js';
 import { Host, definedEnv } from '../Host.js';
-import { restoreFiles } from './restoreFiles.js';
+import { restoreFolder as restoreFiles } from '../machine/restoreFolder.js';
 
 type Rewound = { failed: Array<{ path: string; reason: string }>; changed: Array<{ path: string }>; outside: string[] };
 

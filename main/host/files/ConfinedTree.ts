@@ -11,7 +11,7 @@
  * where it goes is never written through) and renamed into place; a file that is there is
  * written over in place once it is known to be a regular file with one name, reached through
  * those folders. The root itself must still be the real path it was recorded with.
- * Used by rewind, undo and branch (`checkpoints/restoreFiles.ts`) and by agents' file writes.
+ * Used by rewind, undo and branch (`machine/restoreFolder.ts`) and by agents' file writes.
  *
  * The calls are synchronous (a few microseconds each, against tens for a call through Node's
  * thread pool, which made a rewind of 200 files take 150 ms); the methods stay asynchronous, so a

@@ -24,7 +24,8 @@ import {
   type WatchFolder,
 } from './Machine.js';
 import { ProcessGroup } from './ProcessGroup.js';
-import { scanFolder, type CheckpointEntry, type Scanned, type ScanScope } from './scanFolder.js';
+import { restoreFolder, type Restore } from './restoreFolder.js';
+import { scanFolder, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 
 /** The longest a command run to its end may take, unless told. */
 const EXEC_TIMEOUT_MS = 120_000;
@@ -136,6 +137,10 @@ export class LocalMachine implements Machine {
 
   scan(folder: string, previous: ReadonlyMap<string, CheckpointEntry>, scope: ScanScope, options: MachineScanOptions): Promise<Scanned> {
     return scanFolder(folder, previous, scope, { ...options, isStored: options.isStored ?? (() => false) });
+  }
+
+  restore(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]> {
+    return restoreFolder(folder, restores, content, recordedReal);
   }
 
   dispose(): Promise<void> {

@@ -8,7 +8,8 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Env } from '../process/env.js';
-import type { CheckpointEntry, Scanned, ScanScope } from './scanFolder.js';
+import type { Restore } from './restoreFolder.js';
+import type { CheckpointEntry, LeftOut, Scanned, ScanScope } from './scanFolder.js';
 
 /** The id of this computer (an event or a folder with no machine means it). */
 export const LOCAL_MACHINE_ID = 'local';
@@ -133,6 +134,12 @@ export interface Machine {
    * `previous` are read, and only their contents come back (when `keep`).
    */
   scan(folder: string, previous: ReadonlyMap<string, CheckpointEntry>, scope: ScanScope, options: MachineScanOptions): Promise<Scanned>;
+  /**
+   * Puts files of a folder back as a checkpoint holds them (see `restoreFolder`): removals, then
+   * writes of `content(hash)`, each through the confined writer; with `recordedReal`, the folder
+   * must still be that real path. Returns what could not be put back, with why.
+   */
+  restore(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]>;
   /** Ends what the machine holds (a remote connection; nothing for this computer). */
   dispose(): Promise<void>;
 }

@@ -175,6 +175,20 @@ export class MachineServer {
       },
       stat: ({ path }) => machine.stat(path),
       realpath: async ({ path }) => ({ path: await machine.realpath(path) }),
+      restore: async ({ folder, restores, contents, recordedReal }) => ({
+        failed: await machine.restore(
+          folder,
+          restores.map((restore) => ({ path: restore.path, entry: restore.entry })),
+          (hash) => {
+            const data = contents[hash];
+            if (data === undefined) {
+              throw new Error(`the content ${hash} was not sent`);
+            }
+            return Buffer.from(data, 'base64');
+          },
+          recordedReal,
+        ),
+      }),
       list: async ({ path }) => ({ entries: await machine.list(path) }),
       scan: async ({ folder, previous, scope, ...options }) => {
         const scanned = await machine.scan(

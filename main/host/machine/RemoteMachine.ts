@@ -35,7 +35,8 @@ import {
   type MachineParams,
   type MachineResult,
 } from './protocol.js';
-import type { CheckpointEntry, Scanned, ScanScope } from './scanFolder.js';
+import type { Restore } from './restoreFolder.js';
+import type { CheckpointEntry, LeftOut, Scanned, ScanScope } from './scanFolder.js';
 
 const STDERR_LIMIT = 64 * 1024;
 
@@ -204,6 +205,32 @@ export class RemoteMachine implements Machine {
       // Contents the host's store holds already are not kept again.
       stored: scanned.stored.filter((blob) => !isStored(blob.hash)).map((blob) => ({ ...blob, data: Buffer.from(blob.data, 'base64') })),
     };
+  }
+
+  /** The contents go with the request, each once (one request: a removal that fails blocks the writes beneath it). */
+  async restore(
+    folder: string,
+    restores: readonly Restore[],
+    content: (hash: string) => Buffer,
+    recordedReal?: string,
+  ): Promise<LeftOut[]> {
+    const contents: Record<string, string> = {};
+    for (const { entry } of restores) {
+      if (entry && contents[entry.hash] === undefined) {
+        try {
+          contents[entry.hash] = content(entry.hash).toString('base64');
+        } catch {
+          // Not sent: that file alone fails there, with why.
+        }
+      }
+    }
+    const answer = await this.request('restore', {
+      folder,
+      restores: restores.map((restore) => (restore.entry ? { path: restore.path, entry: restore.entry } : { path: restore.path })),
+      contents,
+      ...(recordedReal === undefined ? {} : { recordedReal }),
+    });
+    return answer.failed;
   }
 
   /** Ends the connection's side here: waiting requests fail, processes count as ended. */

@@ -87,6 +87,16 @@ export const machineMethods = {
     result: z.object({ kind: z.enum(['file', 'folder', 'other']), size: z.number(), mode: z.number(), uid: z.number(), gid: z.number() }),
   },
   realpath: { params: z.object({ path: z.string() }), result: z.object({ path: z.string() }) },
+  restore: {
+    params: z.object({
+      folder: z.string(),
+      /** Each file as the checkpoint holds it (its content in `contents`, by hash), or removed (no entry). */
+      restores: z.array(z.object({ path: z.string(), entry: entry.optional() })),
+      contents: z.record(z.string(), z.string()),
+      recordedReal: z.string().optional(),
+    }),
+    result: z.object({ failed: z.array(leftOut) }),
+  },
   list: {
     params: z.object({ path: z.string() }),
     result: z.object({ entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'folder', 'link', 'other']) })) }),

@@ -4,10 +4,11 @@
  * removals (with the folders a removal left empty). Every write and removal goes through
  * {@link ConfinedTree}: nothing is written through a link or into a folder swapped meanwhile, and
  * nothing is written beneath a path whose removal failed. Each file succeeds or fails on its own;
- * a failure is returned with why, never thrown, so the rest is still put back.
+ * a failure is returned with why, never thrown, so the rest is still put back. It runs on the
+ * machine the folder is on (`Machine.restore`), where the inodes are.
  */
 import { ConfinedTree } from '../files/ConfinedTree.js';
-import type { CheckpointEntry, LeftOut } from './CheckpointStore.js';
+import type { CheckpointEntry, LeftOut } from './scanFolder.js';
 
 /** One file to put back: as `entry` holds it, or removed (`entry` undefined). */
 export type Restore = { path: string; entry: CheckpointEntry | undefined };
@@ -20,7 +21,7 @@ const WRITE_BATCH = 32;
  * time (each prunes the folders it emptied, so a file can take a folder's place), then the writes,
  * several at once. With `recordedReal`, the folder must still be that real path.
  */
-export async function restoreFiles(
+export async function restoreFolder(
   folder: string,
   restores: readonly Restore[],
   content: (hash: string) => Buffer,

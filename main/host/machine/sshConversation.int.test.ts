@@ -1,0 +1,121 @@
+/**
+ * A conversation whose machine is reached over ssh (a real sshd on 127.0.0.1, run from the test's
+ * own folder): the agent (the fake agent) runs under sshd, not under the host; a permission
+ * question reaches the person and waits for them; a file the agent writes through the client and a
+ * file its own shell writes are in the turns' checkpoints; a rewind removes both. The scans, the
+ * folder watch and the confined writes all cross the machine protocol over the ssh channel.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
+import { until } from '../../../e2e/fixtures/until.js';
+import { Host, definedEnv } from '../Host.js';
+import { LocalMachine } from './LocalMachine.js';
+import { SshMachine } from './SshMachine.js';
+
+const unavailable = sshdUnavailable();
+const env = definedEnv(process.env);
+
+/** A process's parent (Linux). */
+function parentOf(pid: number): number {
+  return Number(/^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+}
+
+function nameOf(pid: number): string {
+  return /^Name:\s+(.+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
+}
+
+describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh', () => {
+  let sshd: Sshd;
+  let machine: SshMachine;
+  let host: Host;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    sshd = await startSshd('ssh-conversation');
+    const stateDir = tempDir('ssh-conversation-state');
+    writeFileSync(path.join(stateDir, 'known_hosts'), `[127.0.0.1]:${sshd.port} ${sshd.hostKey}\n`, { mode: 0o600 });
+    machine = await SshMachine.open({
+      destination: sshd.alias,
+      local: new LocalMachine(env),
+      stateDir,
+      configFile: sshd.configFile,
+      knownHosts: [],
+      bundle: builtFile('machine-server/server.mjs'),
+    });
+    const dataDir = tempDir('ssh-conversation-data');
+    registerFakeAgent(dataDir);
+    host = new Host({ dataDir, homeDir: tempDir('home'), env, machine });
+  }, 120_000);
+
+  afterAll(async () => {
+    await host?.dispose();
+    await machine?.dispose();
+    await sshd?.stop();
+  });
+
+  const transcript = (conversationId: string): TranscriptState =>
+    reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
+
+  const send = async (conversationId: string, text: string): Promise<string> => {
+    const { turnId } = host.turns.send(conversationId, text);
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    return turnId;
+  };
+
+  it('runs the agent under sshd, asks the person, and rewinds what the agent and its shell wrote', async () => {
+    const work = tempDir('ssh-conversation-work');
+    writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
+    const first = await send(conversationId, 'hello');
+
+    // The agent's parent is the machine server, whose parent is sshd's session.
+    const agentPid = host.pool.table()[0]?.pid ?? 0;
+    expect(parentOf(agentPid)).toBe(machine.serverPid);
+    expect(nameOf(parentOf(machine.serverPid))).toBe('sshd');
+
+    // A permission question reaches the person and waits for them.
+    const { turnId: asking } = host.turns.send(conversationId, 'please ask permission');
+    const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'), 30_000);
+    expect(transcript(conversationId).turns[asking]?.status).toBe('running');
+    const answer = await host.handle('answerPermission', {
+      conversationId,
+      requestId: request.kind === 'permission' ? request.requestId : '',
+      optionId: 'allow',
+    });
+    expect(answer.ok).toBe(true);
+    await host.turns.idle();
+    expect(
+      transcript(conversationId)
+        .items.filter((item) => item.kind === 'agent')
+        .at(-1),
+    ).toMatchObject({
+      text: 'Permission granted (allow).',
+    });
+
+    // Written through the client's fs methods (the confined writer, over the channel), then by the agent's own shell.
+    await send(conversationId, `write:${path.join(work, 'by-client.txt')}`);
+    expect(readFileSync(path.join(work, 'by-client.txt'), 'utf8')).toBe('written by the fake agent');
+    await send(conversationId, 'sh[echo from its shell > by-shell.txt]');
+    expect(readFileSync(path.join(work, 'by-shell.txt'), 'utf8')).toBe('from its shell\n');
+
+    // Back to the point after the first turn: both files go, the file that was there stays.
+    const rewound = await host.rewinds.rewind(conversationId, first, { keepFiles: false, overwrite: [] });
+    expect(rewound.failed).toEqual([]);
+    expect(existsSync(path.join(work, 'by-client.txt'))).toBe(false);
+    expect(existsSync(path.join(work, 'by-shell.txt'))).toBe(false);
+    expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+  }, 120_000);
+});
+
+if (unavailable !== undefined) {
+  describe('a conversation on a machine over ssh', () => {
+    it.skip(unavailable, () => undefined);
+  });
+}
