@@ -1,4 +1,4 @@
-/** `npm run bench [-- attempts|checkpoints|import|ingest|open|pool|search|turns|ui]`: runs the benchmarks and prints their figures. */
+/** `npm run bench [-- attempts|checkpoints|import|ingest|open|pool|search|ssh|turns|ui]`: runs the benchmarks and prints their figures. */
 import { attemptsBenchmark } from './attempts.js';
 import { checkpointsBenchmark } from './checkpoints.js';
 import { importJsonlBenchmark } from './importJsonl.js';
@@ -6,6 +6,7 @@ import { ingestBenchmark } from './ingest.js';
 import { openBenchmark } from './open.js';
 import { poolBenchmark } from './pool.js';
 import { searchBenchmark } from './search.js';
+import { sshBenchmark } from './ssh.js';
 import { turnsBenchmark } from './turns.js';
 import { uiBenchmark } from './ui.js';
 
@@ -17,6 +18,7 @@ const all: Record<string, () => void | Promise<void>> = {
   open: openBenchmark,
   pool: poolBenchmark,
   search: searchBenchmark,
+  ssh: sshBenchmark,
   turns: turnsBenchmark,
   ui: uiBenchmark,
 };

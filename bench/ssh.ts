@@ -1,0 +1,153 @@
+/**
+ * A machine over ssh (`npm run bench -- ssh`), against a real sshd on 127.0.0.1 run from the
+ * benchmark's own folder, each figure a ratio against this computer in the same run, idle and then
+ * busy (one CPU-bound process beside it):
+ * - a turn: the fake agent's reply, Send to the turn's end, with the agent already running;
+ * - a checkpoint after 10 files changed in a folder of 2,000, the folder watched (as while a
+ *   session is live), the scan running where the files are;
+ * - the first connection to a machine with nothing installed: from `SshMachine.open` (the server
+ *   uploaded) to the agent's first reply, which includes its `initialize` answer (goal < 5 s on loopback).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '../e2e/fixtures/agentEnv.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../e2e/fixtures/fakeAgentConfig.js';
+import { startSshd, sshdUnavailable, type Sshd } from '../e2e/fixtures/sshd.js';
+import { CheckpointStore } from '../main/host/checkpoints/CheckpointStore.js';
+import { Host, definedEnv } from '../main/host/Host.js';
+import { LocalMachine } from '../main/host/machine/LocalMachine.js';
+import type { Machine } from '../main/host/machine/Machine.js';
+import { SshMachine } from '../main/host/machine/SshMachine.js';
+import { median, report } from './util.js';
+
+const TURNS = 10;
+const CHECKPOINTS = 10;
+const env = definedEnv(process.env);
+
+async function openOver(sshd: Sshd, stateDir: string): Promise<SshMachine> {
+  return SshMachine.open({ destination: sshd.alias, local: new LocalMachine(env), stateDir, configFile: sshd.configFile, knownHosts: [] });
+}
+
+/** Trusts the sshd's key up front (the person agreed once). */
+function trusted(sshd: Sshd): string {
+  const stateDir = tempDir('bench-ssh-state');
+  writeFileSync(path.join(stateDir, 'known_hosts'), `[127.0.0.1]:${sshd.port} ${sshd.hostKey}\n`, { mode: 0o600 });
+  return stateDir;
+}
+
+/** Milliseconds of each of `TURNS` turns of the fake agent on `machine` (after one to start it). */
+async function turns(machine: Machine): Promise<number[]> {
+  const dataDir = tempDir('bench-ssh-data');
+  registerFakeAgent(dataDir);
+  const host = new Host({ dataDir, homeDir: tempDir('bench-ssh-home'), env, machine });
+  try {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work'));
+    host.turns.send(conversationId, 'hello');
+    await host.turns.idle();
+    const times: number[] = [];
+    for (let turn = 0; turn < TURNS; turn += 1) {
+      const started = performance.now();
+      host.turns.send(conversationId, `hello ${turn}`);
+      await host.turns.idle();
+      times.push(performance.now() - started);
+    }
+    return times;
+  } finally {
+    await host.dispose();
+  }
+}
+
+/** Milliseconds of each checkpoint after 10 files changed, the folder watched, on `machine`. */
+async function checkpoints(machine: Machine): Promise<number[]> {
+  const folder = tempDir('bench-ssh-folder');
+  for (let file = 0; file < 2_000; file += 1) {
+    const dir = path.join(folder, `d${file % 40}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `f${file}.txt`), `file ${file}\n`.repeat(20));
+  }
+  const store = CheckpointStore.open(tempDir('bench-ssh-store'), { machine });
+  const unwatch = store.watch(folder);
+  try {
+    await store.take(folder);
+    const times: number[] = [];
+    for (let round = 0; round < CHECKPOINTS; round += 1) {
+      for (let change = 0; change < 10; change += 1) {
+        const file = (round * 10 + change) * 13;
+        writeFileSync(path.join(folder, `d${file % 40}`, `f${file}.txt`), `changed in round ${round}\n`);
+      }
+      // The watch hears the writes (as it does between an agent's tool call and the turn's end).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      await store.take(folder);
+      times.push(performance.now() - started);
+    }
+    return times;
+  } finally {
+    unwatch();
+    store.close();
+  }
+}
+
+/** From nothing on the remote to the fake agent's first reply through it (its `initialize` answer, a session, a turn). */
+async function firstConnection(sshd: Sshd): Promise<number> {
+  const started = performance.now();
+  const machine = await openOver(sshd, trusted(sshd));
+  try {
+    const dataDir = tempDir('bench-ssh-first');
+    registerFakeAgent(dataDir);
+    const host = new Host({ dataDir, homeDir: tempDir('bench-ssh-home'), env, machine });
+    try {
+      const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work'));
+      host.turns.send(conversationId, 'hello');
+      await host.turns.idle();
+      return performance.now() - started;
+    } finally {
+      await host.dispose();
+    }
+  } finally {
+    await machine.dispose();
+  }
+}
+
+async function pass(sshd: Sshd, label: string): Promise<void> {
+  const here = new LocalMachine(env);
+  const there = await openOver(sshd, trusted(sshd));
+  try {
+    const ratio = (value: number[], baseline: number[]): string =>
+      `${median(value).toFixed(1)} ms  ratio ${(median(value) / median(baseline)).toFixed(2)}x`;
+    const localTurns = await turns(here);
+    const sshTurns = await turns(there);
+    report(`${label}: a turn of the fake agent on this computer (baseline)`, `${median(localTurns).toFixed(1)} ms`);
+    report(`${label}: the same turn on the machine over ssh (goal <= 1.10x)`, ratio(sshTurns, localTurns));
+    const localCheckpoints = await checkpoints(here);
+    const sshCheckpoints = await checkpoints(there);
+    report(`${label}: a checkpoint after 10 changes of 2,000 files, this computer (baseline)`, `${median(localCheckpoints).toFixed(1)} ms`);
+    report(`${label}: the same over ssh (goal <= 2x)`, ratio(sshCheckpoints, localCheckpoints));
+  } finally {
+    await there.dispose();
+  }
+}
+
+export async function sshBenchmark(): Promise<void> {
+  const unavailable = sshdUnavailable();
+  if (unavailable) {
+    console.log(`\nssh: ${unavailable}`);
+    return;
+  }
+  console.log(`\nssh: a machine over ssh (a real sshd on 127.0.0.1) against this computer, median of ${TURNS}`);
+  const sshd = await startSshd('bench-sshd');
+  let burner: ChildProcess | undefined;
+  try {
+    report(
+      'first connection, nothing installed there: open → the first reply (goal < 5000 ms)',
+      `${(await firstConnection(sshd)).toFixed(0)} ms`,
+    );
+    await pass(sshd, 'idle');
+    burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    await pass(sshd, 'busy');
+  } finally {
+    burner?.kill('SIGKILL');
+    await sshd.stop();
+  }
+}
