@@ -5,6 +5,8 @@
  * - a turn: the fake agent's reply, Send to the turn's end, with the agent already running;
  * - a checkpoint after 10 files changed in a folder of 2,000, the folder watched (as while a
  *   session is live), the scan running where the files are;
+ * - the ssh client carrying the channel killed while a reply streams, to connected again (goal
+ *   < 3 s), the reply's words each in the transcript once;
  * - the first connection to a machine with nothing installed: from `SshMachine.open` (the server
  *   uploaded) to the agent's first reply, which includes its `initialize` answer (goal < 5 s on loopback).
  */
@@ -89,6 +91,41 @@ async function checkpoints(machine: Machine): Promise<number[]> {
   }
 }
 
+/** From the ssh client carrying the channel killed mid-reply to connected again, with the reply's words each once. */
+async function reconnect(sshd: Sshd): Promise<number[]> {
+  const machine = await openOver(sshd, trusted(sshd));
+  const dataDir = tempDir('bench-ssh-drop');
+  registerFakeAgent(dataDir);
+  const host = new Host({ dataDir, homeDir: tempDir('bench-ssh-home'), env, machine });
+  const times: number[] = [];
+  try {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work'));
+    host.turns.send(conversationId, 'slow, please');
+    for (let round = 0; round < 5; round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const before = machine.reconnects;
+      const started = performance.now();
+      process.kill(machine.channelPid!, 'SIGKILL');
+      while (!(machine.reconnects === before + 1 && machine.state.state === 'connected')) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      times.push(performance.now() - started);
+    }
+    await host.turns.cancel(conversationId);
+    await host.turns.idle();
+    const events = host.store.readEvents(conversationId).events;
+    const text = events.flatMap((event) => (event.type === 'message.chunk' ? [(event.payload as { text: string }).text] : [])).join('');
+    const words = text.match(/word\d+ /g) ?? [];
+    if (words.some((word, index) => word !== `word${index} `)) {
+      throw new Error(`the reply lost or repeated words across the drops: ${words.join('')}`);
+    }
+    return times;
+  } finally {
+    await host.dispose();
+    await machine.dispose();
+  }
+}
+
 /** From nothing on the remote to the fake agent's first reply through it (its `initialize` answer, a session, a turn). */
 async function firstConnection(sshd: Sshd): Promise<number> {
   const started = performance.now();
@@ -124,6 +161,10 @@ async function pass(sshd: Sshd, label: string): Promise<void> {
     const sshCheckpoints = await checkpoints(there);
     report(`${label}: a checkpoint after 10 changes of 2,000 files, this computer (baseline)`, `${median(localCheckpoints).toFixed(1)} ms`);
     report(`${label}: the same over ssh (goal <= 2x)`, ratio(sshCheckpoints, localCheckpoints));
+    report(
+      `${label}: the ssh client killed mid-reply → connected again, every word once (goal < 3000 ms)`,
+      `${median(await reconnect(sshd)).toFixed(0)} ms`,
+    );
   } finally {
     await there.dispose();
   }

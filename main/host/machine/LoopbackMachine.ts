@@ -20,7 +20,7 @@ export class LoopbackMachine extends RemoteMachine {
     private readonly server: MachineProcess,
     name: string,
   ) {
-    super('loopback', name, server.stdout, server.stdin);
+    super('loopback', name, { input: server.stdout, output: server.stdin });
   }
 
   /**

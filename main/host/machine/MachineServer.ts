@@ -3,8 +3,10 @@
  * per line in and out. It runs on the computer it serves (a local child for the loopback machine,
  * the far end of an SSH channel), so processes, files, scans and watches happen where the inodes
  * are, with the same guards. Every line is parsed; a line it cannot read is answered with an error
- * (or dropped, when it has no id to answer) and never ends the server. When its input ends, it
- * ends every process and watch it holds.
+ * (or dropped, when it has no id to answer) and never ends the server. Over plain streams
+ * ({@link MachineServer.overStreams}), it ends every process and watch it holds when its input
+ * ends; the durable server (`durableServer.ts`) keeps them while no client is attached and sends
+ * what they said once one is again.
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -23,23 +25,37 @@ import {
 
 type Handlers = { [M in MachineMethod]: (params: MachineParams<M>) => Promise<MachineResult<M>> };
 
-/** Serves one machine over one stream pair. */
+/** Serves one machine to one client, through whatever carries its messages. */
 export class MachineServer {
   private readonly processes = new Map<number, MachineProcess>();
   private readonly watches = new Map<number, FolderWatcher>();
   private readonly handlers: Handlers;
-  /** Resolves once the input has ended and everything held is ended. */
-  readonly closed: Promise<void>;
+  /** Resolves once the input has ended and everything held is ended (over plain streams). */
+  closed: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly machine: LocalMachine,
-    input: Readable,
-    private readonly output: Writable,
+    /** Sends one message to the client. */
+    private readonly sendMessage: (message: object) => void,
   ) {
     this.handlers = this.makeHandlers();
+  }
+
+  /** Serves over a stream pair, one message per line; when the input ends, everything held is ended. */
+  static overStreams(machine: LocalMachine, input: Readable, output: Writable): MachineServer {
+    const server = new MachineServer(machine, (message) => output.write(`${JSON.stringify(message)}\n`));
     const lines = createInterface({ input, crlfDelay: Infinity });
-    lines.on('line', (line) => this.receive(line));
-    this.closed = new Promise((resolve) => lines.once('close', () => void this.dispose().then(resolve)));
+    lines.on('line', (line) => server.receiveLine(line));
+    server.closed = new Promise((resolve) => lines.once('close', () => void server.dispose().then(resolve)));
+    return server;
+  }
+
+  /** What the `shutdown` note does (the durable server ends; over plain streams, the input's end does it). */
+  onShutdown: () => void = () => undefined;
+
+  /** How many processes it holds. */
+  get processCount(): number {
+    return this.processes.size;
   }
 
   /** Ends every process and watch. */
@@ -53,14 +69,26 @@ export class MachineServer {
   }
 
   private send(message: object): void {
-    this.output.write(`${JSON.stringify(message)}\n`);
+    this.sendMessage(message);
   }
 
-  private receive(line: string): void {
+  /** One line of the protocol (plain streams). */
+  receiveLine(line: string): void {
     const message = parseLine(line, clientLine);
-    if (!message) {
-      return;
+    if (message) {
+      this.receive(message);
     }
+  }
+
+  /** One message, read already (a resumable link); one not of the protocol's form is dropped. */
+  receiveMessage(raw: unknown): void {
+    const message = clientLine.safeParse(raw);
+    if (message.success) {
+      this.receive(message.data);
+    }
+  }
+
+  private receive(message: ReturnType<typeof clientLine.parse>): void {
     if ('note' in message) {
       this.onNote(message.note, message.params);
       return;
@@ -104,6 +132,8 @@ export class MachineServer {
           child.stdin.end();
         }
       }
+    } else if (note === 'shutdown') {
+      this.onShutdown();
     } else if (note === 'unwatch') {
       const parsed = machineNotes.unwatch.safeParse(params);
       if (parsed.success) {

@@ -56,21 +56,40 @@ export class RemoteMachine implements Machine {
   private readonly watches = new Map<number, WatchListeners>();
   private lost: string | undefined;
 
+  /** Where messages to the server go (plain lines on the stream pair, unless a subclass carries them otherwise). */
+  private readonly output: Writable | undefined;
+
+  /**
+   * Over `streams`, one message per line, the connection lost when they end. Without, a subclass
+   * carries the messages itself (`sendMessage`, `receiveMessage`) and says when it is lost.
+   */
   protected constructor(
     readonly id: string,
     readonly name: string,
-    input: Readable,
-    private readonly output: Writable,
+    streams?: { input: Readable; output: Writable },
   ) {
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    lines.on('line', (line) => this.receive(line));
-    lines.once('close', () => this.loseConnection(`the connection to ${this.name} ended`));
-    output.on('error', (error: Error) => this.loseConnection(`the connection to ${this.name} failed: ${error.message}`));
+    if (streams) {
+      this.output = streams.output;
+      const lines = createInterface({ input: streams.input, crlfDelay: Infinity });
+      lines.on('line', (line) => this.receive(line));
+      lines.once('close', () => this.loseConnection(`the connection to ${this.name} ended`));
+      streams.output.on('error', (error: Error) => this.loseConnection(`the connection to ${this.name} failed: ${error.message}`));
+    }
+  }
+
+  /** Sends one message to the server. */
+  protected sendMessage(message: object): void {
+    this.output?.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Ends the way to the server (the stream pair's output). */
+  protected endTransport(): void {
+    this.output?.end();
   }
 
   /** Connects over `input`/`output` and asks the server who it is; rejects when it does not answer in kind. */
   static async connect(options: { id: string; name: string; input: Readable; output: Writable }): Promise<RemoteMachine> {
-    const machine = new RemoteMachine(options.id, options.name, options.input, options.output);
+    const machine = new RemoteMachine(options.id, options.name, { input: options.input, output: options.output });
     await machine.greet();
     return machine;
   }
@@ -97,14 +116,14 @@ export class RemoteMachine implements Machine {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { method, resolve: resolve as (result: unknown) => void, reject });
-      this.output.write(`${JSON.stringify({ id, method, params })}\n`);
+      this.sendMessage({ id, method, params });
     });
   }
 
   /** Sends a note (no answer). */
-  note(note: 'stdin' | 'unwatch', params: object): void {
+  note(note: 'stdin' | 'unwatch' | 'shutdown', params: object): void {
     if (this.lost === undefined) {
-      this.output.write(`${JSON.stringify({ note, params })}\n`);
+      this.sendMessage({ note, params });
     }
   }
 
@@ -235,16 +254,25 @@ export class RemoteMachine implements Machine {
 
   /** Ends the connection's side here: waiting requests fail, processes count as ended. */
   dispose(): Promise<void> {
-    this.output.end();
+    this.endTransport();
     this.loseConnection(`the connection to ${this.name} was closed`);
     return Promise.resolve();
   }
 
   private receive(line: string): void {
     const data = parseLine(line, serverLine);
-    if (!data) {
+    if (data) {
+      this.receiveMessage(data);
+    }
+  }
+
+  /** One message from the server; one not of the protocol's form is dropped. */
+  protected receiveMessage(raw: unknown): void {
+    const parsed = serverLine.safeParse(raw);
+    if (!parsed.success) {
       return;
     }
+    const data = parsed.data;
     if ('event' in data) {
       this.onEvent(data.event, data.params);
       return;
@@ -306,7 +334,8 @@ export class RemoteMachine implements Machine {
     }
   }
 
-  private loseConnection(why: string): void {
+  /** The connection is gone for good: waiting requests fail with `why`, processes count as ended, watches as failed. */
+  protected loseConnection(why: string): void {
     if (this.lost !== undefined) {
       return;
     }

@@ -11,13 +11,15 @@
  * blocks the machine with its SHA256 fingerprint until the person trusts it ({@link trustHostKey});
  * a changed key and a refused log-in block it with ssh's reason. Nothing is retried on its own.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, appendFileSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MachineBlockedError } from '../../../app/errors.js';
 import type { Machine, MachineProcess } from './Machine.js';
+import { describeExit } from './ProcessGroup.js';
 import { RemoteMachine } from './RemoteMachine.js';
+import { ResumableEnd, type Greeting } from './resumable.js';
 
 /** The bundled server, built beside the host (`dist/machine-server/server.mjs`). */
 export const SERVER_BUNDLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'machine-server', 'server.mjs');
@@ -45,6 +47,8 @@ export type SshOptions = {
   bundle?: string;
   /** The `node` to run there (default: `node` on the PATH of a non-interactive ssh session there). */
   remoteNode?: string;
+  /** How long the server there keeps its processes with no Baton attached (default: a day). */
+  idleLimitMs?: number;
 };
 
 /** A word of a remote sh command, single-quoted. */
@@ -103,14 +107,136 @@ function blockOf(name: string, stderr: string, offered: { line: string; type: st
   return new MachineBlockedError(name, 'unreachable', `${name} could not be reached: ${said}`);
 }
 
-/** A machine behind `ssh`. */
+/** Where an SSH machine is: connected, making its channel again (since when, which try), blocked (why), or closed. */
+export type SshMachineState =
+  | { state: 'connected' }
+  | { state: 'reconnecting'; since: number; attempt: number; why: string }
+  | { state: 'blocked'; error: MachineBlockedError }
+  | { state: 'closed' };
+
+/** The first wait before making the channel again, and the longest. */
+const BACKOFF_FIRST_MS = 250;
+const BACKOFF_MOST_MS = 5_000;
+
+/** A machine behind `ssh`, its server durable: the agents there outlive a dropped channel. */
 export class SshMachine extends RemoteMachine {
+  /** Every message both ways numbered and kept until read, across channels. */
+  private readonly link = new ResumableEnd((message) => this.receiveMessage(message));
+  /** This host's session with the durable server (a new host is a new session: the server starts fresh). */
+  private readonly session = randomUUID();
+  private channel: MachineProcess | undefined;
+  private closing = false;
+  /** The tries to make the channel again after a drop, while they run. */
+  private rejoining: Promise<void> | undefined;
+  private current: SshMachineState = { state: 'connected' };
+  private readonly listeners = new Set<(state: SshMachineState) => void>();
+  /** How many times the channel was made again after a drop. */
+  reconnects = 0;
+
   private constructor(
-    private readonly channel: MachineProcess,
     private readonly options: SshOptions,
     name: string,
+    /** The server's command there. */
+    private readonly serverCommand: string,
   ) {
-    super(`ssh:${options.destination}`, name, channel.stdout, channel.stdin);
+    super(`ssh:${options.destination}`, name);
+  }
+
+  /** Where it is now. */
+  get state(): SshMachineState {
+    return this.current;
+  }
+
+  /** Hears every change of state; returns the way to stop. */
+  onState(listener: (state: SshMachineState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The local `ssh` process that carries the channel now (its pid), if one does. */
+  get channelPid(): number | undefined {
+    return this.channel?.pid;
+  }
+
+  protected override sendMessage(message: object): void {
+    this.link.send(message);
+  }
+
+  protected override endTransport(): void {
+    this.link.detach();
+  }
+
+  private setState(state: SshMachineState): void {
+    this.current = state;
+    for (const listener of this.listeners) {
+      listener(state);
+    }
+  }
+
+  /** Makes a channel to the durable server (the relay starts it when none runs) and resumes the link over it. */
+  private async join(first: boolean): Promise<void> {
+    const channel = this.options.local.spawn({
+      command: 'ssh',
+      args: [...SshMachine.args(this.options), '-T', ...destinationArgs(this.options.destination), this.serverCommand],
+      env: { ...this.options.local.env },
+      cwd: this.options.local.home,
+    });
+    channel.stdin.on('error', () => undefined);
+    await channel.spawned();
+    let greeting: Greeting;
+    try {
+      greeting = await Promise.race([
+        this.link.attach(channel.stdout, channel.stdin, { first: { session: this.session } }),
+        channel.exited.then((exit): never => {
+          throw new Error(`ssh ended (${describeExit(exit)}) before the machine server answered: ${channel.lastErrorLines(3)}`);
+        }),
+      ]);
+    } catch (error) {
+      this.link.detach();
+      await channel.dispose();
+      throw error;
+    }
+    if (greeting.fresh && !first) {
+      // The server kept no record of this host (restarted, or past its idle limit): what ran there has ended.
+      this.channel = channel;
+      throw new MachineBlockedError(this.name, 'server', `${this.name}'s machine server was restarted; what ran there has ended.`);
+    }
+    this.channel = channel;
+    void channel.exited.then((exit) => {
+      if (this.channel === channel && !this.closing) {
+        this.rejoining = this.rejoin(`the channel ended (${describeExit(exit)})`).finally(() => {
+          this.rejoining = undefined;
+        });
+      }
+    });
+  }
+
+  /** After a drop: tries again at once, then with jittered, capped waits, until it joins, is blocked, or is closed. */
+  private async rejoin(why: string): Promise<void> {
+    this.link.detach();
+    this.channel = undefined;
+    const since = Date.now();
+    for (let attempt = 1; !this.closing; attempt += 1) {
+      this.setState({ state: 'reconnecting', since, attempt, why });
+      if (attempt > 1) {
+        const wait = Math.min(BACKOFF_MOST_MS, BACKOFF_FIRST_MS * 2 ** (attempt - 2));
+        await new Promise((resolve) => setTimeout(resolve, wait / 2 + Math.random() * (wait / 2)));
+      }
+      try {
+        // A host key that changed meanwhile, or a log-in now refused, is a block: no more tries.
+        await SshMachine.run(this.options, 'true');
+        await this.join(false);
+        this.reconnects += 1;
+        this.setState({ state: 'connected' });
+        return;
+      } catch (error) {
+        if (error instanceof MachineBlockedError && error.reason !== 'unreachable') {
+          this.setState({ state: 'blocked', error });
+          this.loseConnection(error.message);
+          return;
+        }
+      }
+    }
   }
 
   /** The host keys the person trusted in Baton (ssh reads them; Baton writes only here). */
@@ -169,33 +295,42 @@ export class SshMachine extends RemoteMachine {
         bundle,
       );
     }
-    const channel = options.local.spawn({
-      command: 'ssh',
-      args: [...SshMachine.args(options), '-T', ...destinationArgs(options.destination), `exec ${node} "$HOME/${folder}/server.mjs"`],
-      env: { ...options.local.env },
-      cwd: options.local.home,
-    });
-    await channel.spawned();
-    const machine = new SshMachine(channel, options, name);
+    const idle = options.idleLimitMs === undefined ? '' : ` --idle-ms ${Math.round(options.idleLimitMs)}`;
+    const machine = new SshMachine(options, name, `exec ${node} "$HOME/${folder}/server.mjs" --attach "$HOME/${folder}/run"${idle}`);
     try {
+      await machine.join(true);
       await machine.greet();
     } catch (error) {
-      const said = channel.lastErrorLines(5);
-      await channel.dispose();
-      throw new MachineBlockedError(
-        name,
-        'server',
-        `${name}'s machine server did not answer: ${(error as Error).message}${said ? `; ${said}` : ''}`,
-      );
+      await machine.dispose();
+      throw new MachineBlockedError(name, 'server', `${name}'s machine server did not answer: ${(error as Error).message}`);
     }
     return machine;
   }
 
-  /** Ends the server (and every process it ran), the channel, and the shared connection. */
+  /**
+   * Ends the durable server there (and every process it ran: Baton says so), the channel, and the
+   * shared connection.
+   */
   override async dispose(): Promise<void> {
+    if (this.closing) {
+      return;
+    }
+    this.closing = true;
+    // A try to make the channel again that is under way ends first (no new one starts once closing).
+    await this.rejoining;
+    if (this.current.state === 'reconnecting') {
+      // One last try, so that the server there is told to end (else its idle limit ends it).
+      await this.join(false).catch(() => undefined);
+    }
+    const channel = this.channel;
+    if (channel && channel.exit === undefined && this.current.state !== 'blocked') {
+      this.note('shutdown', {});
+      // The server ends, and with it the relay and the channel.
+      await Promise.race([channel.exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    }
     await super.dispose();
-    await Promise.race([this.channel.exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
-    await this.channel.dispose();
+    await channel?.dispose();
+    this.setState({ state: 'closed' });
     await SshMachine.closeConnection(this.options);
   }
 

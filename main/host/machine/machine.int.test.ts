@@ -286,7 +286,7 @@ describe('the machine server', () => {
   it('answers what it cannot do with why, drops what it cannot read, and keeps serving', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
-    const server = new MachineServer(new LocalMachine(env), input, output);
+    const server = MachineServer.overStreams(new LocalMachine(env), input, output);
     const answers: unknown[] = [];
     createInterface({ input: output }).on('line', (line) => answers.push(JSON.parse(line)));
     input.write('not json at all\n');

@@ -5,7 +5,7 @@
  * these schemas on both sides, as `app/ipc` does for the host API. Bytes travel as base64.
  *
  * - A request `{id, method, params}` gets one answer `{id, result}` or `{id, error}`.
- * - A note `{note, params}` (the client's stdin bytes, closing a watch) gets none.
+ * - A note `{note, params}` (the client's stdin bytes, closing a watch, the end) gets none.
  * - An event `{event, params}` (a process's output and end, a watch's changes) comes unasked.
  */
 import { z } from 'zod';
@@ -135,6 +135,8 @@ export type MachineResult<M extends MachineMethod> = z.infer<(typeof machineMeth
 export const machineNotes = {
   stdin: z.object({ process: z.number(), data: z.string().optional(), end: z.boolean().optional() }),
   unwatch: z.object({ watch: z.number() }),
+  /** Baton is done with the machine: the durable server ends every process it holds, and itself. */
+  shutdown: z.object({}),
 } as const;
 
 /** The events a server sends. */

@@ -3,7 +3,9 @@
  * own folder): the agent (the fake agent) runs under sshd, not under the host; a permission
  * question reaches the person and waits for them; a file the agent writes through the client and a
  * file its own shell writes are in the turns' checkpoints; a rewind removes both. The scans, the
- * folder watch and the confined writes all cross the machine protocol over the ssh channel.
+ * folder watch and the confined writes all cross the machine protocol over the ssh channel. When
+ * the ssh client carrying the channel is killed while a reply streams, the agent keeps running
+ * there, Baton reconnects by itself, and every chunk is in the transcript exactly once.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +30,15 @@ function parentOf(pid: number): number {
 
 function nameOf(pid: number): string {
   return /^Name:\s+(.+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
+}
+
+/** The names of a process's ancestors, nearest first. */
+function ancestorNames(pid: number): string[] {
+  const names: string[] = [];
+  for (let current = parentOf(pid); current > 1; current = parentOf(current)) {
+    names.push(nameOf(current));
+  }
+  return names;
 }
 
 describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh', () => {
@@ -75,10 +86,10 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const first = await send(conversationId, 'hello');
 
-    // The agent's parent is the machine server, whose parent is sshd's session.
+    // The agent's parent is the machine server there, started under sshd's session.
     const agentPid = host.pool.table()[0]?.pid ?? 0;
     expect(parentOf(agentPid)).toBe(machine.serverPid);
-    expect(nameOf(parentOf(machine.serverPid))).toBe('sshd');
+    expect(ancestorNames(machine.serverPid)).toContain('sshd');
 
     // A permission question reaches the person and waits for them.
     const { turnId: asking } = host.turns.send(conversationId, 'please ask permission');
@@ -111,6 +122,46 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
     expect(existsSync(path.join(work, 'by-client.txt'))).toBe(false);
     expect(existsSync(path.join(work, 'by-shell.txt'))).toBe(false);
     expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+  }, 120_000);
+
+  it('outlives a dropped channel: the agent keeps running, Baton reconnects, and every chunk arrives once', async () => {
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('ssh-drop-work'));
+    await send(conversationId, 'hello');
+    const agentPid = host.pool.table()[0]?.pid ?? 0;
+    const states: string[] = [];
+    const stopListening = machine.onState((state) => states.push(state.state));
+    const text = (): string =>
+      transcript(conversationId)
+        .items.filter((item) => item.kind === 'agent')
+        .map((item) => (item.kind === 'agent' ? item.text : ''))
+        .at(-1) ?? '';
+    host.turns.send(conversationId, 'slow, please');
+    await until(() => /word9 /.test(text()), 30_000);
+
+    // The ssh client carrying the channel is killed while the reply streams.
+    const channel = machine.channelPid!;
+    process.kill(channel, 'SIGKILL');
+    const killedAt = performance.now();
+    await until(() => machine.reconnects === 1 && machine.state.state === 'connected', 30_000);
+    const reconnectedIn = performance.now() - killedAt;
+    const wordsAtReconnect = (text().match(/word\d+ /g) ?? []).length;
+    await until(() => (text().match(/word\d+ /g) ?? []).length >= wordsAtReconnect + 10, 30_000);
+    await host.turns.cancel(conversationId);
+    await host.turns.idle();
+    stopListening();
+
+    // Reconnecting (a first try may fail on a busy machine), then connected; never blocked.
+    expect(states[0]).toBe('reconnecting');
+    expect(states.at(-1)).toBe('connected');
+    expect(states).not.toContain('blocked');
+    expect(machine.channelPid).not.toBe(channel);
+    expect(reconnectedIn).toBeLessThan(10_000);
+    // The same agent process, never restarted.
+    expect(host.pool.table()[0]?.pid).toBe(agentPid);
+    // Every word once, in order, none missing: what was said while the channel was down was kept and sent once.
+    const words = text().match(/word\d+ /g) ?? [];
+    expect(words.length).toBeGreaterThan(20);
+    expect(words).toEqual(words.map((_word, index) => `word${index} `));
   }, 120_000);
 });
 
