@@ -12,7 +12,8 @@
  * a changed key and a refused log-in block it with ssh's reason. Nothing is retried on its own.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, appendFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, appendFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MachineBlockedError } from '../../../app/errors.js';
@@ -68,6 +69,40 @@ export function destinationArgs(destination: string): string[] {
 /** A path in ssh's own option syntax (quoted, so that a space does not split it). */
 function quoted(file: string): string {
   return `"${file.replace(/"/g, '')}"`;
+}
+
+/** The longest control socket path used: ssh adds a 17-character suffix while it sets one up, within the 104-108 bytes a socket's path may have. */
+const CONTROL_PATH_MOST = 88;
+
+/**
+ * Where the machine's shared connection (its ControlMaster socket) lives: in Baton's ssh folder,
+ * or, when that path is too long for a socket, in a folder of this user's alone in the system's
+ * temporary folder (made 0700, and refused when someone else owns it).
+ */
+export function controlPath(options: Pick<SshOptions, 'stateDir' | 'destination' | 'configFile'>): string {
+  const name = `cm-${createHash('sha256')
+    .update(`${options.configFile ?? ''}\0${options.destination}\0${options.stateDir}`)
+    .digest('hex')
+    .slice(0, 16)}`;
+  const inState = path.join(options.stateDir, name);
+  if (inState.length <= CONTROL_PATH_MOST) {
+    return inState;
+  }
+  const short = path.join(os.tmpdir(), `baton-ssh-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(short, { recursive: true, mode: 0o700 });
+  const found = statSync(short);
+  if (found.uid !== process.getuid?.() || (found.mode & 0o077) !== 0) {
+    throw new MachineBlockedError(
+      options.destination,
+      'unreachable',
+      `${short} is not this user's alone; Baton does not keep its ssh connections there.`,
+    );
+  }
+  const inTemp = path.join(short, name);
+  if (inTemp.length > CONTROL_PATH_MOST) {
+    throw new MachineBlockedError(options.destination, 'unreachable', `no folder short enough for ssh's connection socket (${inTemp})`);
+  }
+  return inTemp;
 }
 
 /** The SHA256 fingerprint of a base64 public key, as `ssh-keygen -l` prints it. */
@@ -357,7 +392,7 @@ export class SshMachine extends RemoteMachine {
       '-o',
       'ControlMaster=auto',
       '-o',
-      `ControlPath=${path.join(options.stateDir, 'cm-%C')}`,
+      `ControlPath=${quoted(controlPath(options))}`,
       '-o',
       'ControlPersist=600',
       '-o',

@@ -20,7 +20,7 @@ import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/ssh
 import { definedEnv } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
 import type { MachineProcess } from './Machine.js';
-import { fingerprintOf, SshMachine, type SshOptions } from './SshMachine.js';
+import { controlPath, destinationArgs, fingerprintOf, SshMachine, type SshOptions } from './SshMachine.js';
 
 const unavailable = sshdUnavailable();
 const local = new LocalMachine(definedEnv(process.env));
@@ -152,6 +152,22 @@ describe.skipIf(unavailable !== undefined)('a machine over ssh', () => {
     expect(missing.reason).toBe('no-node');
     expect(missing.message).toContain('Node 18 or newer');
   }, 120_000);
+});
+
+describe('ssh arguments', () => {
+  it('name the port of user@host:port, and keep the shared connection socket within a socket path length', () => {
+    expect(destinationArgs('me@build.example:2222')).toEqual(['-p', '2222', 'me@build.example']);
+    expect(destinationArgs('build-box')).toEqual(['build-box']);
+    expect(destinationArgs('[::1]:22')).toEqual(['-p', '22', '::1']);
+    const short = controlPath({ stateDir: '/home/me/.config/Baton/ssh', destination: 'build-box' });
+    expect(path.dirname(short)).toBe('/home/me/.config/Baton/ssh');
+    // A data folder deep down: the socket goes to a folder of this user's alone in the temp folder.
+    const deep = controlPath({ stateDir: `/home/me/${'very-long-folder-name/'.repeat(4)}ssh`, destination: 'build-box' });
+    expect(deep.length).toBeLessThanOrEqual(88);
+    expect(statSync(path.dirname(deep)).mode & 0o777).toBe(0o700);
+    // One socket per machine.
+    expect(controlPath({ stateDir: '/s', destination: 'a' })).not.toBe(controlPath({ stateDir: '/s', destination: 'b' }));
+  });
 });
 
 if (unavailable !== undefined) {
