@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.ts', 'renderer/**/*.test.tsx', 'scripts/**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', 'e2e/**'],
+    // `*.kit.test.ts`: helpers of tests (they may use the test fixtures), not tests.
+    exclude: ['node_modules/**', 'dist/**', 'e2e/**', '**/*.kit.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -71,7 +71,10 @@ function quoted(file: string): string {
   return `"${file.replace(/"/g, '')}"`;
 }
 
-/** The longest control socket path used: ssh adds a 17-character suffix while it sets one up, within the 104-108 bytes a socket's path may have. */
+/**
+ * The longest control socket path used: ssh adds a 17-character suffix while it sets one up, and a
+ * socket's path may have 104-108 bytes.
+ */
 const CONTROL_PATH_MOST = 88;
 
 /**

@@ -18,17 +18,15 @@ import { PassThrough } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
 import { until } from '../../../e2e/fixtures/until.js';
 import { gitPlaceOf, removeCopy, startWorktree } from '../attempts/folderCopies.js';
 import { definedEnv } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
-import { LoopbackMachine } from './LoopbackMachine.js';
-import { SshMachine } from './SshMachine.js';
-import { startSshd, sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
 import { MachineServer } from './MachineServer.js';
 import type { Machine, MachineProcess } from './Machine.js';
 import { scanFolder } from './scanFolder.js';
+import { loopbackTestMachine, sshTestMachine } from './testMachines.kit.test.js';
+import { sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
 
 const env = definedEnv(process.env);
 
@@ -48,48 +46,17 @@ function running(pid: number): boolean {
   }
 }
 
-/** The server at the end of a real ssh connection, to an sshd run for the test (its key trusted up front). */
-async function overSsh(): Promise<Machine> {
-  ensureBuilt();
-  const sshd = await startSshd('machine-sshd');
-  const stateDir = tempDir('machine-ssh-state');
-  writeFileSync(path.join(stateDir, 'known_hosts'), `[127.0.0.1]:${sshd.port} ${sshd.hostKey}\n`, { mode: 0o600 });
-  const machine = await SshMachine.open({
-    destination: sshd.alias,
-    local: new LocalMachine(env),
-    stateDir,
-    configFile: sshd.configFile,
-    knownHosts: [],
-    bundle: builtFile('machine-server/server.mjs'),
-  });
-  const dispose = machine.dispose.bind(machine);
-  machine.dispose = async () => {
-    await dispose();
-    await sshd.stop();
-  };
-  return machine;
-}
-
-const noSshd = sshdUnavailable();
-const kinds: Array<[string, () => Promise<Machine>]> = [
-  ['this computer (LocalMachine)', () => Promise.resolve(new LocalMachine(env))],
-  [
-    'the machine server behind the protocol (LoopbackMachine)',
-    () => {
-      ensureBuilt();
-      return LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
-    },
-  ],
-  ...(noSshd === undefined ? [['the machine server over ssh (SshMachine, a real sshd)', overSsh] as [string, () => Promise<Machine>]] : []),
+const kinds: Array<[string, () => Promise<Machine>, string | undefined]> = [
+  ['this computer (LocalMachine)', () => Promise.resolve(new LocalMachine(env)), undefined],
+  ['the machine server behind the protocol (LoopbackMachine)', () => loopbackTestMachine(env), undefined],
+  ['the machine server over ssh (SshMachine, a real sshd)', () => sshTestMachine(env, 'machine-sshd'), sshdUnavailable()],
 ];
 
-if (noSshd !== undefined) {
-  describe('a machine: the machine server over ssh', () => {
-    it.skip(noSshd, () => undefined);
-  });
-}
-
-describe.each(kinds)('a machine: %s', (_name, make) => {
+describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
+  if (unavailable) {
+    it.skip(unavailable, () => undefined);
+    return;
+  }
   let machine: Machine;
   beforeAll(async () => {
     machine = await make();
@@ -269,8 +236,7 @@ describe.each(kinds)('a machine: %s', (_name, make) => {
 
 describe('the loopback machine', () => {
   it('ends every process it ran when it is disposed, and fails what is asked after with why', async () => {
-    ensureBuilt();
-    const machine = await LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
+    const machine = await loopbackTestMachine(env);
     const child = machine.spawn({ command: 'sleep', args: ['300'], env, cwd: tempDir('loopback-end') });
     await child.spawned();
     const pid = child.pid!;
@@ -280,6 +246,21 @@ describe('the loopback machine', () => {
     expect(child.exit).toBeDefined();
     await expect(machine.exec('true', [])).rejects.toThrow('the connection to Loopback was closed');
   });
+
+  it.skipIf(sshdUnavailable() !== undefined)(
+    'over ssh too: the durable server there ends what it ran when Baton is done with the machine, and itself',
+    async () => {
+      const machine = await sshTestMachine(env, 'machine-ssh-end');
+      const child = machine.spawn({ command: 'sleep', args: ['300'], env, cwd: tempDir('ssh-end') });
+      await child.spawned();
+      const server = machine.serverPid;
+      expect(running(child.pid!)).toBe(true);
+      await machine.dispose();
+      await until(() => !running(child.pid!) && !running(server), 10_000);
+      expect(machine.state.state).toBe('closed');
+    },
+    60_000,
+  );
 });
 
 describe('the machine server', () => {

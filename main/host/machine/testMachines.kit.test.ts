@@ -1,0 +1,58 @@
+/**
+ * The machines host tests run on (not a test file itself: vitest leaves `*.kit.test.ts` out):
+ * this computer, the built machine server as a local child (the loopback machine), and the
+ * server over the system ssh to a real sshd run from the test's own folder, its key trusted up
+ * front. A test runs its cases on each with `describe.each(testMachines(env))`; a machine that
+ * cannot be had here comes with the reason, for the test to skip with.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { startSshd, sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
+import type { Env } from '../process/env.js';
+import { LocalMachine } from './LocalMachine.js';
+import { LoopbackMachine } from './LoopbackMachine.js';
+import type { Machine } from './Machine.js';
+import { SshMachine } from './SshMachine.js';
+
+/** One machine to run tests on: its name, how to make it (undefined for this computer's default), or why it cannot be had. */
+export type TestMachine = { name: string; make: () => Promise<Machine | undefined>; unavailable?: string };
+
+/** The server at the end of a real ssh connection; disposing it ends the sshd too. */
+export async function sshTestMachine(env: Env, name = 'sshd'): Promise<SshMachine> {
+  ensureBuilt();
+  const sshd = await startSshd(name);
+  const stateDir = tempDir(`${name}-state`);
+  writeFileSync(path.join(stateDir, 'known_hosts'), `[127.0.0.1]:${sshd.port} ${sshd.hostKey}\n`, { mode: 0o600 });
+  const machine = await SshMachine.open({
+    destination: sshd.alias,
+    local: new LocalMachine(env),
+    stateDir,
+    configFile: sshd.configFile,
+    knownHosts: [],
+    bundle: builtFile('machine-server/server.mjs'),
+  });
+  const dispose = machine.dispose.bind(machine);
+  machine.dispose = async () => {
+    await dispose();
+    await sshd.stop();
+  };
+  return machine;
+}
+
+/** The built server as a local child. */
+export function loopbackTestMachine(env: Env): Promise<LoopbackMachine> {
+  ensureBuilt();
+  return LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
+}
+
+/** This computer (the host's default), the loopback machine, and a machine over ssh. */
+export function testMachines(env: Env): TestMachine[] {
+  const noSshd = sshdUnavailable();
+  return [
+    { name: 'this computer', make: () => Promise.resolve(undefined) },
+    { name: 'the loopback machine', make: () => loopbackTestMachine(env) },
+    { name: 'a machine over ssh', make: () => sshTestMachine(env), ...(noSshd ? { unavailable: noSshd } : {}) },
+  ];
+}
