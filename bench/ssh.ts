@@ -38,13 +38,18 @@ function trusted(sshd: Sshd): string {
   return stateDir;
 }
 
-/** Milliseconds of each of `TURNS` turns of the fake agent on `machine` (after one to start it). */
-async function turns(machine: Machine): Promise<number[]> {
+/** A host on `machine` with the fake agent, and a conversation with it in a new folder. */
+function fakeAgentHost(machine: Machine): { host: Host; conversationId: string } {
   const dataDir = tempDir('bench-ssh-data');
   registerFakeAgent(dataDir);
   const host = new Host({ dataDir, homeDir: tempDir('bench-ssh-home'), env, machine });
+  return { host, conversationId: host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work')).conversationId };
+}
+
+/** Milliseconds of each of `TURNS` turns of the fake agent on `machine` (after one to start it). */
+async function turns(machine: Machine): Promise<number[]> {
+  const { host, conversationId } = fakeAgentHost(machine);
   try {
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work'));
     host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     const times: number[] = [];
@@ -94,12 +99,9 @@ async function checkpoints(machine: Machine): Promise<number[]> {
 /** From the ssh client carrying the channel killed mid-reply to connected again, with the reply's words each once. */
 async function reconnect(sshd: Sshd): Promise<number[]> {
   const machine = await openOver(sshd, trusted(sshd));
-  const dataDir = tempDir('bench-ssh-drop');
-  registerFakeAgent(dataDir);
-  const host = new Host({ dataDir, homeDir: tempDir('bench-ssh-home'), env, machine });
+  const { host, conversationId } = fakeAgentHost(machine);
   const times: number[] = [];
   try {
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work'));
     host.turns.send(conversationId, 'slow, please');
     for (let round = 0; round < 5; round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -131,11 +133,8 @@ async function firstConnection(sshd: Sshd): Promise<number> {
   const started = performance.now();
   const machine = await openOver(sshd, trusted(sshd));
   try {
-    const dataDir = tempDir('bench-ssh-first');
-    registerFakeAgent(dataDir);
-    const host = new Host({ dataDir, homeDir: tempDir('bench-ssh-home'), env, machine });
+    const { host, conversationId } = fakeAgentHost(machine);
     try {
-      const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work'));
       host.turns.send(conversationId, 'hello');
       await host.turns.idle();
       return performance.now() - started;

@@ -12,6 +12,7 @@ import type { Result } from '../../../app/ipc/index.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { Host, definedEnv } from '../Host.js';
+import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 import { RemoteMachine } from '../machine/RemoteMachine.js';
 import { testMachines } from '../machine/testMachines.kit.test.js';
 import type { Machine } from '../machine/Machine.js';
@@ -41,12 +42,7 @@ describe.each(testMachines(definedEnv(process.env)))('a change through a hard li
     await host.dispose();
   });
 
-  const send = async (conversationId: string, text: string): Promise<string> => {
-    const { turnId } = host.turns.send(conversationId, text);
-    await host.turns.idle();
-    await host.turnCheckpoints.idle();
-    return turnId;
-  };
+  const send = (conversationId: string, text: string): Promise<string> => sendAndSettle(host, conversationId, text);
 
   it("is in the turn's changes, and a rewind puts the file back", async () => {
     const work = tempDir('hard-link-work');

@@ -12,6 +12,7 @@ import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { until } from '../../../e2e/fixtures/until.js';
 import { Host, definedEnv } from '../Host.js';
+import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 import { turnChanges } from './turnChanges.js';
 
 describe('rewind edges', () => {
@@ -28,12 +29,7 @@ describe('rewind edges', () => {
     await host.dispose();
   });
 
-  const send = async (conversationId: string, text: string): Promise<string> => {
-    const { turnId } = host.turns.send(conversationId, text);
-    await host.turns.idle();
-    await host.turnCheckpoints.idle();
-    return turnId;
-  };
+  const send = (conversationId: string, text: string): Promise<string> => sendAndSettle(host, conversationId, text);
   const changesOf = (conversationId: string, turnId: string) =>
     turnChanges(host.checkpoints, host.store.readEvents(conversationId).events, turnId);
 

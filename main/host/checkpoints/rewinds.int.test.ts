@@ -11,6 +11,7 @@ import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
+import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 
 describe('rewind and branch', () => {
   let host: Host;
@@ -29,12 +30,7 @@ describe('rewind and branch', () => {
     await host.dispose();
   });
 
-  const send = async (conversationId: string, text: string): Promise<string> => {
-    const { turnId } = host.turns.send(conversationId, text);
-    await host.turns.idle();
-    await host.turnCheckpoints.idle();
-    return turnId;
-  };
+  const send = (conversationId: string, text: string): Promise<string> => sendAndSettle(host, conversationId, text);
   const stateOf = (conversationId: string): TranscriptState =>
     reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
   const lastReply = (conversationId: string): string => {

@@ -1,32 +1,22 @@
 /**
  * File access for agents on real files: inside the session's folder only, symlinks and `..`
- * included. The same on this computer and through the machine server (the loopback machine), as
- * it will be for a folder on another machine.
+ * included. The same on this computer, through the machine server (the loopback machine) and
+ * over ssh (a real sshd), where the folder is on another machine.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
 import { LocalMachine } from '../machine/LocalMachine.js';
-import { LoopbackMachine } from '../machine/LoopbackMachine.js';
+import { testMachines } from '../machine/testMachines.kit.test.js';
 import type { Machine } from '../machine/Machine.js';
 import { definedEnv } from '../process/env.js';
 import { SessionFiles } from './SessionFiles.js';
 
 const env = definedEnv(process.env);
 
-const kinds: Array<[string, () => Promise<Machine>]> = [
-  ['this computer', () => Promise.resolve(new LocalMachine(env))],
-  [
-    'through the machine server',
-    () => {
-      ensureBuilt();
-      return LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
-    },
-  ],
-];
+const kinds = testMachines(env);
 
 describe('bounded reads', () => {
   it('refuse a file larger than the read limit by what they read, not by what stat says', async () => {
@@ -51,10 +41,14 @@ describe('bounded reads', () => {
   });
 });
 
-describe.each(kinds)('SessionFiles on %s', (_name, make) => {
+describe.each(kinds)('SessionFiles on $name', ({ make, unavailable }) => {
+  if (unavailable) {
+    it.skip(unavailable, () => undefined);
+    return;
+  }
   let machine: Machine;
   beforeAll(async () => {
-    machine = await make();
+    machine = (await make()) ?? new LocalMachine(env);
   }, 120_000);
   afterAll(async () => {
     await machine.dispose();

@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { LocalMachine } from './LocalMachine.js';
 import type { FolderWatcher, MachineProcess } from './Machine.js';
+import { sameEntry, type CheckpointEntry } from './scanFolder.js';
 import {
   clientLine,
   MACHINE_PROTOCOL_VERSION,
@@ -29,6 +30,9 @@ type Handlers = { [M in MachineMethod]: (params: MachineParams<M>) => Promise<Ma
 export class MachineServer {
   private readonly processes = new Map<number, MachineProcess>();
   private readonly watches = new Map<number, FolderWatcher>();
+  /** The last manifest scanned of each folder, so that the next scan's client names it instead of sending it. */
+  private readonly manifests = new Map<string, { ref: string; entries: ReadonlyMap<string, CheckpointEntry> }>();
+  private nextManifest = 1;
   private readonly handlers: Handlers;
   /** Resolves once the input has ended and everything held is ended (over plain streams). */
   closed: Promise<void> = Promise.resolve();
@@ -220,14 +224,27 @@ export class MachineServer {
         ),
       }),
       list: async ({ path }) => ({ entries: await machine.list(path) }),
-      scan: async ({ folder, previous, scope, ...options }) => {
-        const scanned = await machine.scan(
-          folder,
-          new Map(previous.map((known) => [known.path, known])),
-          'walk' in scope ? scope : { ...scope, paths: new Set(scope.paths) },
-          options,
-        );
-        return { ...scanned, stored: scanned.stored.map((blob) => ({ ...blob, data: blob.data.toString('base64') })) };
+      scan: async ({ folder, previous, previousRef, delta, scope, ...options }) => {
+        const kept = this.manifests.get(folder);
+        if (previousRef !== undefined && kept?.ref !== previousRef) {
+          throw Object.assign(new Error(`the machine server no longer holds the manifest ${previousRef} of ${folder}`), { code: 'ESTALE' });
+        }
+        const base = previousRef !== undefined && kept ? kept.entries : new Map(previous.map((known) => [known.path, known]));
+        const scanned = await machine.scan(folder, base, 'walk' in scope ? scope : { ...scope, paths: new Set(scope.paths) }, options);
+        const entries = new Map(scanned.entries.map((found) => [found.path, found]));
+        const ref = String(this.nextManifest++);
+        this.manifests.set(folder, { ref, entries });
+        const stored = scanned.stored.map((blob) => ({ ...blob, data: blob.data.toString('base64') }));
+        if (!delta) {
+          return { ...scanned, stored, ref };
+        }
+        return {
+          ...scanned,
+          entries: scanned.entries.filter((found) => !sameEntry(base.get(found.path), found)),
+          removed: [...base.keys()].filter((known) => !entries.has(known)),
+          stored,
+          ref,
+        };
       },
     };
   }

@@ -36,7 +36,7 @@ import {
   type MachineResult,
 } from './protocol.js';
 import type { Restore } from './restoreFolder.js';
-import type { CheckpointEntry, LeftOut, Scanned, ScanScope } from './scanFolder.js';
+import { sameEntry, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 
 const STDERR_LIMIT = 64 * 1024;
 
@@ -55,6 +55,8 @@ export class RemoteMachine implements Machine {
   private readonly processes = new Map<number, RemoteProcess>();
   private readonly watches = new Map<number, WatchListeners>();
   private lost: string | undefined;
+  /** The manifest the server keeps of each folder it scanned last, by its ref (see `scan`). */
+  private readonly manifests = new Map<string, { ref: string; entries: ReadonlyMap<string, CheckpointEntry> }>();
 
   /** Where messages to the server go (plain lines on the stream pair, unless a subclass carries them otherwise). */
   private readonly output: Writable | undefined;
@@ -203,24 +205,58 @@ export class RemoteMachine implements Machine {
     return (await this.request('list', { path })).entries;
   }
 
+  /**
+   * Only what changed crosses, either way: when the server still holds the manifest `previous`
+   * is (the one its last scan of the folder gave), it is named, not sent; the answer is the new and
+   * changed entries and the paths gone, applied here to `previous`.
+   */
   async scan(
     folder: string,
     previous: ReadonlyMap<string, CheckpointEntry>,
     scope: ScanScope,
     options: MachineScanOptions,
   ): Promise<Scanned> {
-    const scanned = await this.request('scan', {
-      folder,
-      previous: [...previous.values()],
-      scope: 'walk' in scope ? { walk: true } : { paths: [...scope.paths], tooLarge: [...scope.tooLarge], failed: [...scope.failed] },
-      maxFileBytes: options.maxFileBytes,
-      maxFiles: options.maxFiles,
-      keep: options.keep,
-    });
+    const kept = this.manifests.get(folder);
+    const named = kept !== undefined && sameManifest(kept.entries, previous) ? kept.ref : undefined;
+    const ask = (ref: string | undefined): Promise<MachineResult<'scan'>> =>
+      this.request('scan', {
+        folder,
+        previous: ref === undefined ? [...previous.values()] : [],
+        ...(ref === undefined ? {} : { previousRef: ref }),
+        delta: true,
+        scope: 'walk' in scope ? { walk: true } : { paths: [...scope.paths], tooLarge: [...scope.tooLarge], failed: [...scope.failed] },
+        maxFileBytes: options.maxFileBytes,
+        maxFiles: options.maxFiles,
+        keep: options.keep,
+      });
+    let scanned: MachineResult<'scan'>;
+    try {
+      scanned = await ask(named);
+    } catch (error) {
+      // The server no longer holds it (a new session there): the manifest itself, then.
+      if (named === undefined || (error as MachineError).code !== 'ESTALE') {
+        throw error;
+      }
+      scanned = await ask(undefined);
+    }
     options.signal?.throwIfAborted();
+    const entries = new Map(previous);
+    for (const gone of scanned.removed ?? []) {
+      entries.delete(gone);
+    }
+    for (const found of scanned.entries) {
+      entries.set(found.path, found);
+    }
+    if (scanned.ref === undefined) {
+      this.manifests.delete(folder);
+    } else {
+      this.manifests.set(folder, { ref: scanned.ref, entries });
+    }
     const isStored = options.isStored ?? (() => false);
+    const { removed: _removed, ref: _ref, ...rest } = scanned;
     return {
-      ...scanned,
+      ...rest,
+      entries: [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       // Contents the host's store holds already are not kept again.
       stored: scanned.stored.filter((blob) => !isStored(blob.hash)).map((blob) => ({ ...blob, data: Buffer.from(blob.data, 'base64') })),
     };
@@ -353,6 +389,19 @@ export class RemoteMachine implements Machine {
     }
     this.watches.clear();
   }
+}
+
+/** True when two manifests hold the same entries. */
+function sameManifest(a: ReadonlyMap<string, CheckpointEntry>, b: ReadonlyMap<string, CheckpointEntry>): boolean {
+  if (a.size !== b.size) {
+    return false;
+  }
+  for (const entry of b.values()) {
+    if (!sameEntry(a.get(entry.path), entry)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** A process on a remote machine, its bytes carried by the protocol. */

@@ -104,7 +104,12 @@ export const machineMethods = {
   scan: {
     params: z.object({
       folder: z.string(),
+      /** The last manifest (empty when `previousRef` names the one the server kept). */
       previous: z.array(entry),
+      /** The manifest the server kept from its last scan of the folder, by the `ref` it gave (ESTALE when it has another). */
+      previousRef: z.string().optional(),
+      /** Only what changed comes back: `entries` the new and changed, `removed` the paths gone. */
+      delta: z.boolean().optional(),
       scope: z.union([
         z.object({ walk: z.literal(true) }),
         z.object({ paths: z.array(z.string()), tooLarge: z.array(leftOut), failed: z.array(leftOut) }),
@@ -115,6 +120,9 @@ export const machineMethods = {
     }),
     result: z.object({
       entries: z.array(entry),
+      removed: z.array(z.string()).optional(),
+      /** The manifest the server keeps now for the folder (the next scan may name it instead of sending it). */
+      ref: z.string().optional(),
       stored: z.array(z.object({ hash: z.string(), size: z.number(), data: z.string() })),
       tooLarge: z.array(leftOut),
       failed: z.array(leftOut),

@@ -64,6 +64,21 @@ export type Scanned = {
   reused: number;
 };
 
+/** True when two entries say the same of a file (so a scan that finds it again sends nothing new). */
+export function sameEntry(a: CheckpointEntry | undefined, b: CheckpointEntry): boolean {
+  return (
+    a !== undefined &&
+    a.path === b.path &&
+    a.hash === b.hash &&
+    a.size === b.size &&
+    a.mode === b.mode &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs &&
+    a.ino === b.ino &&
+    a.link === b.link
+  );
+}
+
 /**
  * How a scan finds the files: the whole folder, or only the paths that changed since `previous`
  * (with what that checkpoint left out: still left out unless looked at again).

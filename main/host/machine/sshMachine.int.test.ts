@@ -10,7 +10,7 @@
  * The whole machine contract runs over ssh as well (machine.int.test.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MachineBlockedError } from '../../../app/errors.js';
@@ -111,8 +111,10 @@ describe.skipIf(unavailable !== undefined)('a machine over ssh', () => {
       expect(above.map((process) => process.name)).toContain('sshd');
       await child.dispose();
 
-      // A second connection finds the server there and does not upload it again.
-      const again = await SshMachine.open(options);
+      // A second host (its own ssh folder and connection) finds the server there and does not upload it again.
+      const otherState = tempDir('ssh-state-other');
+      copyFileSync(SshMachine.knownHostsFile(options.stateDir), SshMachine.knownHostsFile(otherState));
+      const again = await SshMachine.open({ ...options, stateDir: otherState });
       expect((await again.exec('true', [])).code).toBe(0);
       await again.dispose();
       expect(statSync(server).mtimeMs).toBe(uploaded);

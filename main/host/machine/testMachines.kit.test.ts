@@ -35,8 +35,11 @@ export async function sshTestMachine(env: Env, name = 'sshd'): Promise<SshMachin
   });
   const dispose = machine.dispose.bind(machine);
   machine.dispose = async () => {
-    await dispose();
-    await sshd.stop();
+    try {
+      await dispose();
+    } finally {
+      await sshd.stop();
+    }
   };
   return machine;
 }
