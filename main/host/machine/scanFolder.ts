@@ -79,6 +79,19 @@ export function sameEntry(a: CheckpointEntry | undefined, b: CheckpointEntry): b
   );
 }
 
+/** True when two manifests hold the same entries. */
+export function sameManifest(a: ReadonlyMap<string, CheckpointEntry>, b: ReadonlyMap<string, CheckpointEntry>): boolean {
+  if (a.size !== b.size) {
+    return false;
+  }
+  for (const entry of b.values()) {
+    if (!sameEntry(a.get(entry.path), entry)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * How a scan finds the files: the whole folder, or only the paths that changed since `previous`
  * (with what that checkpoint left out: still left out unless looked at again).
