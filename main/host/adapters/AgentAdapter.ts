@@ -47,6 +47,12 @@ export type AgentAdapter = Readonly<{
   /** False for agents that ignore MCP servers: a binding with tools is refused for them. */
   takesMcpServers?: boolean;
   /**
+   * `_meta` for session/new, load and resume when the session has MCP servers: how the agent is
+   * asked to have them started before it answers (an agent that starts them in the background and
+   * lets its first turn go without the ones still starting would drop the person's tools unsaid).
+   */
+  toolboxSessionMeta?: Readonly<Record<string, unknown>>;
+  /**
    * Whether the agent asks the person before it calls an MCP tool in its default mode (measured
    * by the conformance suite). Shown on the agent's card: Baton cannot make an agent ask.
    */

@@ -50,4 +50,8 @@ export const codexAdapter = builtinAdapter({
   // Newer adapters drop a client server whose name collides with one in the person's own Codex
   // config unless this is set: Baton's choice must reach Codex as it is.
   env: { DISABLE_MCP_CONFIG_FILTERING: 'true' },
+  // codex-acp 2.6 answers session/new while the servers still start, and Codex gives a server one
+  // second before a turn goes without its tools: on a busy machine the first turn had none. Asked
+  // this way, codex-acp answers once each server is ready or has failed (a failure is reported).
+  toolboxSessionMeta: { mcpStartupAwaitTimeoutMs: 30_000 },
 });

@@ -32,5 +32,9 @@ export const qwenAdapter = builtinAdapter({
   saveGraceMs: 1_500,
   // 0.24 defers MCP tools behind its tool_search tool.
   loadsToolsOnDemand: true,
+  // 0.24 discovers MCP servers in the background and lets a turn go without those still starting
+  // (measured: a server four seconds slow had no tools in the first turn). Its own switch back to
+  // discovering them before the session is ready:
+  env: { QWEN_CODE_LEGACY_MCP_BLOCKING: '1' },
   ...qwenProcessPerSession,
 });

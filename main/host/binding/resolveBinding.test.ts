@@ -50,6 +50,21 @@ describe('resolveBinding', () => {
     expect(binding.session.meta).toEqual({ systemPrompt: { append: 'ADD' } });
   });
 
+  it('asks Codex to have its MCP servers started before it answers, only when the session has some', () => {
+    const server = { name: 'tools', command: '/bin/tools', args: [], env: [] };
+    const withTools = resolveBinding({ ...base, adapter: codexAdapter, mcpServers: [server], initialized: answer({}) });
+    expect(withTools.session.meta).toEqual({ mcpStartupAwaitTimeoutMs: 30_000 });
+    const withInstructions = resolveBinding({
+      ...base,
+      adapter: claudeAdapter,
+      mcpServers: [server],
+      instructions: instructions('ADD'),
+      initialized: answer(undefined),
+    });
+    expect(withInstructions.session.meta).toEqual({ systemPrompt: { append: 'ADD' } });
+    expect(resolveBinding({ ...base, adapter: codexAdapter, initialized: answer({}) }).session.meta).toBeUndefined();
+  });
+
   it('sends Codex an append on the standard (developer level) and a replacement on its launch', () => {
     const binding = resolveBinding({
       ...base,

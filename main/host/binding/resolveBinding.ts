@@ -123,10 +123,11 @@ export function resolveBinding(request: BindingRequest): PreparedBinding {
     !project && (split.own.replace !== null || split.own.append !== null) ? adapter.instructions?.sessionMeta?.(split.own) : undefined;
   const extensionMeta =
     split.extension.replace !== null || split.extension.append !== null ? { [BATON_META]: { instructions: split.extension } } : undefined;
-  const meta = ownMeta || extensionMeta ? { ...ownMeta, ...extensionMeta } : undefined;
   const mcpServers = Object.freeze(
     (request.mcpServers ?? []).map((server) => (adapter.exposesServerConfig && request.shield ? request.shield(server) : server)),
   );
+  const toolboxMeta = mcpServers.length > 0 ? adapter.toolboxSessionMeta : undefined;
+  const meta = ownMeta || extensionMeta || toolboxMeta ? { ...toolboxMeta, ...ownMeta, ...extensionMeta } : undefined;
   const chosenOptions = Object.freeze({ ...(request.chosenOptions ?? {}) });
   const sessionFields = {
     cwd,

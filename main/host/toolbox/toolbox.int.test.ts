@@ -159,6 +159,37 @@ describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agen
   );
 });
 
+describe.each(['claude', 'codex', 'qwen'] as const)('a stdio server slow to start, with %s', (agent) => {
+  const skip = agentUnavailable(agent);
+  it.skipIf(skip)(
+    withSkipReason("still reaches the conversation's first turn (a busy machine must not drop the person's tools)", skip),
+    async () => {
+      const stub = await startModelStub();
+      const host = new Host({ dataDir: tempDir(`toolbox-slow-${agent}`), env: agentHome(agent, stub.url) });
+      try {
+        // Four seconds before the server reads its first message: past the second Codex allows.
+        const slow = host.toolbox.addServer({
+          name: 'slowstart',
+          transport: 'stdio',
+          command: '/bin/sh',
+          args: ['-c', 'sleep 4; exec "$0" "$@"', everythingServer.command, ...everythingServer.args],
+        });
+        const { conversationId } = host.conversations.create(agent, tempDir(`${agent}-slow`), '', undefined, [slow.serverId]);
+        await sendAllowing(host, conversationId, 'slow [tool:echo] please');
+        const requests = stub
+          .modelRequests()
+          .filter((request) => request.userTexts.some((user) => user.includes('slow [tool:echo] please')));
+        expect(requests.length).toBeGreaterThan(0);
+        expect([...new Set(requests.flatMap(offeredServers))]).toEqual(['slowstart']);
+      } finally {
+        await host.dispose();
+        await stub.close();
+      }
+    },
+    TURN_TIMEOUT,
+  );
+});
+
 describe('an SSE server for Codex, which takes no SSE servers', () => {
   const skip = agentUnavailable('codex');
   it.skipIf(skip)(
