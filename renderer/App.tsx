@@ -12,6 +12,7 @@ import { InstructionsDialog } from './features/instructions/InstructionsDialog.j
 import { LoginTerminal } from './features/agents/LoginTerminal.js';
 import { BranchDialog, RewindDialog } from './features/rewind/RewindDialog.js';
 import { ToolboxDialog } from './features/toolbox/ToolboxDialog.js';
+import { HostKeyDialog } from './features/machines/Machines.js';
 import { SettingsPage } from './features/settings/SettingsPage.js';
 import { Sidebar } from './features/sidebar/Sidebar.js';
 import { useBaton } from './store/index.js';
@@ -30,6 +31,7 @@ export function App() {
         <LoginTerminal />
         <InstructionsDialog />
         <ToolboxDialog />
+        <HostKeyDialog />
         <ImportReviewDialog />
         <RewindDialog />
         <BranchDialog />

@@ -11,6 +11,7 @@ import { conversationRequests } from './conversationRequests.js';
 import { historyRequests } from './historyRequests.js';
 import { hostRequests } from './hostRequests.js';
 import { instructionRequests } from './instructionRequests.js';
+import { machineRequests } from './machineRequests.js';
 import { toolboxRequests } from './toolboxRequests.js';
 
 export {
@@ -34,6 +35,7 @@ export {
   type SearchHit,
 } from './historyRequests.js';
 export { instructionPreviewSchema, type InstructionPreview } from './instructionRequests.js';
+export { machineSchema, type MachineInfo } from './machineRequests.js';
 export { importCandidateSchema, type ImportCandidate } from './toolboxRequests.js';
 export * from './wire.js';
 
@@ -46,6 +48,7 @@ export const requests = {
   ...toolboxRequests,
   ...instructionRequests,
   ...attemptRequests,
+  ...machineRequests,
 } as const;
 
 /** A host API method name. */

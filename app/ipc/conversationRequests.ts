@@ -54,6 +54,8 @@ export const conversationRequests = {
       injectors: injectorChoiceSchema.optional(),
       /** The id an early session reserved for it (see openEarlySession); one no longer reserved is ignored. */
       conversationId: conversationId.optional(),
+      /** The machine `cwd` is on (see listMachines); absent: this computer. */
+      machineId: z.string().min(1).max(400).optional(),
     }),
     result: conversationResult,
   },

@@ -26,7 +26,7 @@ export const hostRequests = {
   },
   /** Whether a path typed as a working folder can be one (absolute, existing, a folder); checked as it is typed. */
   checkFolder: {
-    params: z.object({ path: z.string().max(4_096) }),
+    params: z.object({ path: z.string().max(4_096), machineId: z.string().min(1).max(400).optional() }),
     result: z.object({ problem: z.string().nullable() }),
   },
   /** Files of a working folder matching what follows @ in the message box (for mentions). */
@@ -36,7 +36,7 @@ export const hostRequests = {
   },
   /** Folders whose path starts with what the person typed in a folder field (~ is the home folder), for completion. */
   listFolders: {
-    params: z.object({ typed: z.string().max(4_096) }),
+    params: z.object({ typed: z.string().max(4_096), machineId: z.string().min(1).max(400).optional() }),
     result: z.object({ folders: z.array(z.string()) }),
   },
   /** What the data folder holds that grows with use: the checkpoints of working folders, in bytes. */

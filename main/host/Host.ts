@@ -5,9 +5,12 @@
  * parses params and results against the contract, so nothing unchecked crosses.
  */
 import { definedEnv } from './process/env.js';
+import { machineHandlers } from './handlers/machineHandlers.js';
 import { LocalMachine } from './machine/LocalMachine.js';
 import type { Machine } from './machine/Machine.js';
+import { ADDED_SETTING, Machines } from './machine/Machines.js';
 import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
 import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
@@ -77,6 +80,12 @@ export type HostOptions = {
    * Tests give the loopback machine: the same host through the machine server. Its owner disposes it.
    */
   machine?: Machine;
+  /**
+   * How SSH machines are reached (default: ssh's own config and known hosts; `BATON_SSH_CONFIG`
+   * names another config file, `BATON_SSH_KNOWN_HOSTS` other known-hosts files). Tests give their
+   * sshd's config and no known-hosts files of the person's.
+   */
+  ssh?: { configFile?: string; knownHosts?: readonly string[]; bundle?: string; idleLimitMs?: number };
 };
 
 /** A running host core. */
@@ -101,6 +110,8 @@ export class Host {
   readonly pool: AgentProcesses;
   /** This computer: the machine every process, git run and folder watch of this host goes through. */
   readonly machine: Machine;
+  /** The machines conversations can be on: this computer, and those reached over SSH. */
+  readonly machines: Machines;
   /** Checkpoints of working folders, and those taken around turns. */
   readonly checkpoints: CheckpointStore;
   /** Rewinds, their undoing, and branches. */
@@ -155,6 +166,35 @@ export class Host {
     // This computer: every process, git run and folder watch of the host goes through it.
     const machine = options.machine ?? new LocalMachine(env, homeDir);
     this.machine = machine;
+    const sshConfig = options.ssh?.configFile ?? env.BATON_SSH_CONFIG;
+    // The person's known-hosts files ssh reads besides Baton's own (colon-separated; empty: none).
+    const knownHosts = options.ssh?.knownHosts ?? env.BATON_SSH_KNOWN_HOSTS?.split(':').filter(Boolean);
+    this.machines = new Machines({
+      local: machine,
+      stateDir: path.join(dataDir, 'ssh'),
+      readAdded: () => this.store.getSetting(ADDED_SETTING, z.unknown(), []),
+      writeAdded: (value) => this.store.setSetting(ADDED_SETTING, value),
+      ...(sshConfig ? { configFile: sshConfig } : {}),
+      ...(knownHosts ? { knownHosts } : {}),
+      ...(options.ssh?.bundle ? { bundle: options.ssh.bundle } : {}),
+      ...(options.ssh?.idleLimitMs !== undefined ? { idleLimitMs: options.ssh.idleLimitMs } : {}),
+      commands: () => this.catalog.adapters().map((adapter) => adapter.command),
+      onChange: (view) => this.emit({ name: 'machineChanged', payload: { machine: view } }),
+      log,
+    });
+    const machines = this.machines;
+    /** The open machine of a conversation on another machine (undefined: this computer); throws when it is not open. */
+    const machineOf = (conversationId: string): Machine | undefined => {
+      const id = this.store.getSummary(conversationId).machine;
+      if (machines.isLocal(id)) {
+        return undefined;
+      }
+      const ready = machines.ready(id);
+      if (!ready) {
+        throw new Error(`${machines.view(id).name} is not connected`);
+      }
+      return ready;
+    };
     const installer = new AgentInstaller(
       dataDir,
       env,
@@ -192,11 +232,13 @@ export class Host {
       (conversationId, drafts) => this.committer.commit(conversationId, drafts),
       homeDir,
       log,
+      undefined,
+      machineOf,
     );
     const common = { store: this.store, catalog, access, agentEnv: env, committer: this.committer, instructions: this.instructions };
     const turnParts = { ...common, importReview: this.importReview, pool: this.pool, log };
     const pendingFolders = new PendingFolders();
-    const planner = new TurnPlanner({ ...common, pool: this.pool, toolbox, homeDir, launcher: this.launcher });
+    const planner = new TurnPlanner({ ...common, pool: this.pool, toolbox, homeDir, launcher: this.launcher, machines });
     this.turns = new Turns({
       ...turnParts,
       planner,
@@ -208,7 +250,7 @@ export class Host {
           dataDir,
           launcher: this.launcher,
           pendingFolders,
-          watchFolder: (folder) => this.checkpoints.watch(folder),
+          watchFolder: (folder, on) => this.checkpoints.watch(folder, on),
         }),
       checkpoints: this.turnCheckpoints,
       pendingFolders,
@@ -272,6 +314,7 @@ export class Host {
       importReview: this.importReview,
       activeTurnId: (conversationId) => this.turns.activeTurnId(conversationId),
       releaseSession: (conversationId) => this.sessions.release(conversationId),
+      machineOf,
     });
     this.branchCopies = new BranchCopies({
       store: this.store,
@@ -321,6 +364,7 @@ export class Host {
       serverImports: new ServerImports(toolbox, homeDir, env.APPDATA),
       logFile: options.logFile,
       checkpoints: this.checkpoints,
+      machines,
       rewinds: this.rewinds,
       attempts: this.attempts,
       branchCopies: this.branchCopies,
@@ -334,6 +378,7 @@ export class Host {
       ...instructionHandlers(parts),
       ...rewindHandlers(parts),
       ...attemptHandlers(parts),
+      ...machineHandlers(parts),
     };
   }
 
@@ -368,6 +413,8 @@ export class Host {
     await this.turnCheckpoints.idle();
     await this.sessions.dispose();
     await this.pool.dispose();
+    // What ran on other machines has ended with the pool: their servers end too.
+    await this.machines.dispose();
     try {
       this.committer.flush();
     } catch (error) {

@@ -4,7 +4,7 @@
  * conversation), composer (what is being written, the queue), drafts (what the next message goes
  * with, its early session), history (the list and its actions), search, the Instructions and
  * Toolbox dialogs, the settings page, the review of an imported conversation, going back (rewind,
- * branch), and asking several agents (attempts). Actions go through `api`; components only select
+ * branch), asking several agents (attempts), and the machines conversations run on. Actions go through `api`; components only select
  * state and call actions.
  */
 import { create } from 'zustand';
@@ -16,6 +16,7 @@ import { importReviewSlice } from './slices/importReviewSlice.js';
 import { rewindSlice } from './slices/rewindSlice.js';
 import { hostSlice } from './slices/hostSlice.js';
 import { loginsSlice } from './slices/loginsSlice.js';
+import { machinesSlice } from './slices/machinesSlice.js';
 import { agentSessionsSlice } from './slices/agentSessionsSlice.js';
 import { agentsSlice } from './slices/agentsSlice.js';
 import { attemptsSlice } from './slices/attemptsSlice.js';
@@ -46,5 +47,6 @@ export function createBatonStore(api: Api) {
     ...settingsSlice(api)(...args),
     ...importReviewSlice(api)(...args),
     ...rewindSlice(api)(...args),
+    ...machinesSlice(api)(...args),
   }));
 }

@@ -14,6 +14,7 @@ import type { HostSlice } from './slices/hostSlice.js';
 import type { ImportReviewSlice } from './slices/importReviewSlice.js';
 import type { InstructionsSlice } from './slices/instructionsSlice.js';
 import type { LoginsSlice } from './slices/loginsSlice.js';
+import type { MachinesSlice } from './slices/machinesSlice.js';
 import type { RewindSlice } from './slices/rewindSlice.js';
 import type { SearchSlice } from './slices/searchSlice.js';
 import type { SettingsSlice } from './slices/settingsSlice.js';
@@ -50,7 +51,7 @@ export function refusalSettings(choice: RefusalChoice): Partial<AgentInstruction
 export type CannotTake = { agentId: string; agentName: string; refusal: string; commandLine: boolean };
 
 /** A part of the settings page. */
-export type SettingsSection = 'agents' | 'toolboxes' | 'instructions' | 'permissions' | 'appearance' | 'data' | 'export';
+export type SettingsSection = 'agents' | 'machines' | 'toolboxes' | 'instructions' | 'permissions' | 'appearance' | 'data' | 'export';
 
 /** The whole renderer state. */
 export type BatonState = HostSlice &
@@ -67,7 +68,8 @@ export type BatonState = HostSlice &
   ToolboxSlice &
   SettingsSlice &
   ImportReviewSlice &
-  RewindSlice;
+  RewindSlice &
+  MachinesSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

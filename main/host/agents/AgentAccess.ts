@@ -49,6 +49,27 @@ export class AgentAccess {
     return { adapter, executable: this.executableOf(adapter) };
   }
 
+  /**
+   * The adapter and its executable on another machine, as `executableThere` found it on that
+   * machine's PATH; {@link AgentNotInstalledError} naming the machine when it is not there.
+   */
+  findOn(
+    agentId: string,
+    machine: Pick<Machine, 'name'>,
+    executableThere: (command: string) => string | undefined,
+  ): { adapter: AgentAdapter; executable: string } {
+    const adapter = this.catalog.get(agentId);
+    const executable = executableThere(adapter.command);
+    if (!executable) {
+      throw new AgentNotInstalledError(
+        `${adapter.displayName} (on ${machine.name})`,
+        adapter.command,
+        `Install it on ${machine.name}${adapter.npmPackages?.length ? ` (npm i -g ${adapter.npmPackages.join(' ')})` : ''}, then test the machine again in Settings › Machines.`,
+      );
+    }
+    return { adapter, executable };
+  }
+
   /** The adapter's executable; {@link AgentNotInstalledError} when it is not installed. */
   executableOf(adapter: AgentAdapter): string {
     const executable = this.catalog.resolve(adapter);

@@ -5,6 +5,7 @@
  * launch part and session part with their digests, the delivery plan and every refusal with its
  * one text. Session start, reuse, the switch check and the dialog's preview all read this value.
  */
+import type { Machine } from '../machine/Machine.js';
 import { UnsupportedInputError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
 import { intentInputName, planDelivery, type DeliveredInstructions } from '../../../app/instructions/delivery.js';
@@ -42,6 +43,8 @@ export type BindingRequest = {
    * server config where other users can read it (see `AgentAdapter.exposesServerConfig`).
    */
   shield?: (server: McpServer) => McpServer;
+  /** The machine the agent runs on, `executable`, `baseEnv` and `cwd` being of that machine (default: this computer). */
+  machine?: Machine;
 };
 
 /** The refusals for servers the agent cannot take. */

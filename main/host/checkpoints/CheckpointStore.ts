@@ -67,13 +67,18 @@ export type TakeOptions = {
   maxFiles?: number;
   /** Stops the checkpoint (it throws the signal's reason): a time limit. */
   signal?: AbortSignal;
+  /** The machine the folder is on (default: the store's). */
+  machine?: Machine;
 };
 
 /** Options of the store: those of its watches, and the machine its folders are on (default: this computer). */
 export type StoreOptions = ChangeOptions & { machine?: Machine };
 
-/** Where a checkpoint was taken: the folder as given, and its real path then (null for checkpoints of older builds). */
-export type CheckpointFolder = { folder: string; real: string | null };
+/**
+ * Where a checkpoint was taken: the folder as given, its real path then (null for checkpoints of
+ * older builds), and the machine it is on (null: the store's own, this computer).
+ */
+export type CheckpointFolder = { folder: string; real: string | null; machine: string | null };
 
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 50_000;
@@ -133,6 +138,10 @@ export class CheckpointStore {
       this.db.exec('ALTER TABLE checkpoints ADD COLUMN base_id TEXT');
       this.db.exec('ALTER TABLE checkpoints ADD COLUMN depth INTEGER NOT NULL DEFAULT 0');
     }
+    // A folder is a place on a machine: null for the store's own (every row of older builds).
+    if (!columns.some((column) => column.name === 'machine')) {
+      this.db.exec('ALTER TABLE checkpoints ADD COLUMN machine TEXT');
+    }
     this.insertBlob = this.db.prepare('INSERT OR IGNORE INTO blobs (hash, size, data) VALUES (?, ?, ?)');
     this.hasBlob = this.db.prepare('SELECT 1 FROM blobs WHERE hash = ?');
     this.readRow = this.db.prepare('SELECT manifest, base_id FROM checkpoints WHERE checkpoint_id = ?');
@@ -150,30 +159,50 @@ export class CheckpointStore {
    * Watches `folder` until the returned function is called (by every caller that asked): its
    * checkpoints then look only at what changed. Nothing happens where watching is off.
    */
-  watch(folder: string): () => void {
-    return this.folders.watch(folder);
+  watch(folder: string, machine?: Machine): () => void {
+    const on = this.on(machine);
+    return this.folders.watch(this.placeKey(folder, on), { path: folder, watchFolder: on.watchFolder });
+  }
+
+  /** The machine a folder given with `machine` is on. */
+  private on(machine: Machine | undefined): Machine {
+    return machine ?? this.machine;
+  }
+
+  /** The machine column of a folder on `machine`: null for the store's own. */
+  private machineColumn(machine: Machine): string | null {
+    return machine.id === this.machine.id ? null : machine.id;
+  }
+
+  /** What tells a place apart in this run's maps: the folder, after its machine's id when that is not the store's. */
+  private placeKey(folder: string, machine: Machine): string {
+    const column = this.machineColumn(machine);
+    return column === null ? folder : `${column}\t${folder}`;
   }
 
   /** Takes a checkpoint of `folder` (an absolute path); checkpoints of one folder are taken one at a time. */
   take(folder: string, options: TakeOptions = {}): Promise<Checkpoint> {
-    const previous = this.queues.get(folder) ?? Promise.resolve();
+    const key = this.placeKey(folder, this.on(options.machine));
+    const previous = this.queues.get(key) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.takeNow(folder, options));
-    this.queues.set(folder, next);
+    this.queues.set(key, next);
     void next
       .catch(() => undefined)
       .then(() => {
-        if (this.queues.get(folder) === next) {
-          this.queues.delete(folder);
+        if (this.queues.get(key) === next) {
+          this.queues.delete(key);
         }
       });
     return next;
   }
 
   private async takeNow(folder: string, options: TakeOptions): Promise<Checkpoint> {
-    const real = await this.machine.realpath(folder);
-    const last = this.lastOf(folder);
-    const plan = await this.folders.plan(folder, last);
-    const scanned = await this.machine.scan(folder, last?.entries ?? new Map(), plan.scope, this.scanOptions(options, true));
+    const machine = this.on(options.machine);
+    const key = this.placeKey(folder, machine);
+    const real = await machine.realpath(folder);
+    const last = this.lastOf(folder, machine);
+    const plan = await this.folders.plan(key, last);
+    const scanned = await machine.scan(folder, last?.entries ?? new Map(), plan.scope, this.scanOptions(options, true));
     options.signal?.throwIfAborted();
     const checkpointId = randomUUID();
     const bytes = scanned.entries.reduce((sum, entry) => sum + entry.size, 0);
@@ -185,8 +214,8 @@ export class CheckpointStore {
       }
       this.db
         .prepare(
-          `INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest, real_folder, base_id, depth)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO checkpoints (checkpoint_id, folder, created_at, files, bytes, manifest, real_folder, base_id, depth, machine)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           checkpointId,
@@ -198,6 +227,7 @@ export class CheckpointStore {
           real,
           delta ? last.id : null,
           delta ? last.depth + 1 : 0,
+          this.machineColumn(machine),
         );
     })();
     // A checkpoint that stored much leaves a large write-ahead log: fold it into the database now,
@@ -206,7 +236,7 @@ export class CheckpointStore {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     }
     const entries = new Map(scanned.entries.map((entry) => [entry.path, entry]));
-    this.latest.set(folder, {
+    this.latest.set(key, {
       id: checkpointId,
       depth: delta ? last.depth + 1 : 0,
       entries,
@@ -230,9 +260,11 @@ export class CheckpointStore {
 
   /** The folder's files as they are now (what a checkpoint would hold), without storing anything. */
   async look(folder: string, options: TakeOptions = {}): Promise<Map<string, CheckpointEntry>> {
-    const last = this.lastOf(folder);
-    const scope = await this.folders.lookScope(folder, this.latest.get(folder));
-    const scanned = await this.machine.scan(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, false));
+    const machine = this.on(options.machine);
+    const key = this.placeKey(folder, machine);
+    const last = this.lastOf(folder, machine);
+    const scope = await this.folders.lookScope(key, this.latest.get(key));
+    const scanned = await machine.scan(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, false));
     return new Map(scanned.entries.map((entry) => [entry.path, entry]));
   }
 
@@ -283,8 +315,9 @@ export class CheckpointStore {
 
   /** Where a checkpoint was taken. */
   folderOf(checkpointId: string): CheckpointFolder {
-    const row = this.db.prepare('SELECT folder, real_folder AS real FROM checkpoints WHERE checkpoint_id = ?').get(checkpointId) as
-      CheckpointFolder | undefined;
+    const row = this.db
+      .prepare('SELECT folder, real_folder AS real, machine FROM checkpoints WHERE checkpoint_id = ?')
+      .get(checkpointId) as CheckpointFolder | undefined;
     if (!row) {
       throw new Error(`No checkpoint ${checkpointId}.`);
     }
@@ -301,8 +334,8 @@ export class CheckpointStore {
    * Puts files of `folder` back as this store's checkpoints hold them, on the machine the folder is
    * on (see `Machine.restore`); returns what could not be put back, with why.
    */
-  restore(folder: string, restores: readonly Restore[], recordedReal?: string): Promise<LeftOut[]> {
-    return this.machine.restore(folder, restores, (hash) => this.content(hash), recordedReal);
+  restore(folder: string, restores: readonly Restore[], recordedReal?: string, machine?: Machine): Promise<LeftOut[]> {
+    return this.on(machine).restore(folder, restores, (hash) => this.content(hash), recordedReal);
   }
 
   content(hash: string): Buffer {
@@ -393,14 +426,16 @@ export class CheckpointStore {
   }
 
   /** The folder's last checkpoint (undefined when it has none). */
-  private lastOf(folder: string): Latest | undefined {
-    const kept = this.latest.get(folder);
+  private lastOf(folder: string, machine: Machine): Latest | undefined {
+    const kept = this.latest.get(this.placeKey(folder, machine));
     if (kept) {
       return kept;
     }
     const row = this.db
-      .prepare('SELECT checkpoint_id AS id, depth FROM checkpoints WHERE folder = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
-      .get(folder) as { id: string; depth: number } | undefined;
+      .prepare(
+        'SELECT checkpoint_id AS id, depth FROM checkpoints WHERE folder = ? AND machine IS ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+      )
+      .get(folder, this.machineColumn(machine)) as { id: string; depth: number } | undefined;
     return row ? { id: row.id, depth: row.depth, entries: this.manifest(row.id), tooLarge: [], failed: [] } : undefined;
   }
 }

@@ -58,15 +58,17 @@ export class FolderChanges {
 
   /**
    * Watches `folder` until the returned function is called (by every caller that asked): its
-   * checkpoints then look only at what changed. Nothing happens where watching is off.
+   * checkpoints then look only at what changed. Nothing happens where watching is off. `folder`
+   * names the place in this object's maps; `place` is where it is (default: that path, watched
+   * with the options' way).
    */
-  watch(folder: string): () => void {
+  watch(folder: string, place: { path: string; watchFolder?: WatchFolder } = { path: folder }): () => void {
     if (!this.watching) {
       return () => undefined;
     }
     let held = this.watches.get(folder);
     if (!held) {
-      const watch = new FolderWatch(folder, this.options.maxChangedPaths, this.options.watchFolder);
+      const watch = new FolderWatch(place.path, this.options.maxChangedPaths, place.watchFolder ?? this.options.watchFolder);
       held = { watch, users: 0 };
       this.watches.set(folder, held);
       watch.start().catch((error: unknown) => this.log(`could not watch ${folder}: ${String(error)}`));

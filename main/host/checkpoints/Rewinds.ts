@@ -7,6 +7,7 @@
  * checkpoint, which "Undo rewind" puts back. A branch is a new conversation made of the history
  * before one message, the original untouched; its files are put back only when asked.
  */
+import type { Machine } from '../machine/Machine.js';
 import path from 'node:path';
 import { InvalidRequestError, NotFoundError, TurnInProgressError } from '../../../app/errors.js';
 import type { TranscriptEvent } from '../../../app/events/index.js';
@@ -79,6 +80,8 @@ export type RewindsDeps = {
   activeTurnId: (conversationId: string) => string | undefined;
   /** Lets the conversation's live agent session go (it saw what is set aside). */
   releaseSession: (conversationId: string) => Promise<void>;
+  /** The machine a conversation's folder is on, when it is not this computer (throws when it is not open). */
+  machineOf?: (conversationId: string) => Machine | undefined;
 };
 
 /** Rewinds of conversations, their undoing, and branches. */
@@ -116,12 +119,14 @@ export class Rewinds {
     let failed: LeftOut[] = [...plan.cannot];
     if (restoring && plan.unavailable === null) {
       // The folder as it is now, kept so "Undo rewind" can put it back.
-      checkpointId = (await checkpoints.take(plan.state.cwd, { maxFileBytes: maxFileBytesSetting(store) })).checkpointId;
+      checkpointId = (await checkpoints.take(plan.state.cwd, { maxFileBytes: maxFileBytesSetting(store), ...this.on(conversationId) }))
+        .checkpointId;
       const chosen = plan.files.filter((file) => putBackUnticked(file) || options.overwrite.includes(file.path));
       const notWritten = await checkpoints.restore(
         plan.state.cwd,
         chosen.map((file): Restore => ({ path: file.path, entry: file.target })),
         plan.real ?? undefined,
+        this.on(conversationId).machine,
       );
       const notDone = new Set(notWritten.map((file) => file.path));
       changed = chosen.filter((file) => !notDone.has(file.path)).map((file) => ({ path: file.path, action: file.action }));
@@ -180,7 +185,7 @@ export class Rewinds {
       const taken = this.ownCheckpoint(rewound.payload.checkpointId, state.cwd);
       const before = checkpoints.manifest(rewound.payload.checkpointId);
       const written = checkpoints.manifest(target);
-      const now = await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+      const now = await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store), ...this.on(conversationId) });
       const restores: Restore[] = [];
       for (const { path: file } of rewound.payload.changed) {
         // Only a file still as the rewind left it: a later change (a turn since, the person) is kept.
@@ -190,7 +195,7 @@ export class Rewinds {
           restores.push({ path: file, entry: before.get(file) });
         }
       }
-      failed.push(...(await checkpoints.restore(state.cwd, restores, taken.real ?? undefined)));
+      failed.push(...(await checkpoints.restore(state.cwd, restores, taken.real ?? undefined, this.on(conversationId).machine)));
     }
     await this.deps.releaseSession(conversationId);
     committer.commit(conversationId, [{ type: 'conversation.rewindUndone', payload: { rewindId, failed } }]);
@@ -252,11 +257,18 @@ export class Rewinds {
             plan.state.cwd,
             chosen.map((file) => ({ path: file.path, entry: file.target })),
             plan.real ?? undefined,
+            this.on(conversationId).machine,
           )),
         );
       }
     }
     return { summary, text: plan.text, failed };
+  }
+
+  /** The machine of the conversation's folder, as the store's options take it (none: this computer). */
+  private on(conversationId: string): { machine?: Machine } {
+    const machine = this.deps.machineOf?.(conversationId);
+    return machine ? { machine } : {};
   }
 
   private read(conversationId: string): { state: TranscriptState; events: TranscriptEvent[] } {
@@ -333,7 +345,7 @@ export class Rewinds {
         touched.add(change.path);
       }
     }
-    const now = await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const now = await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store), ...this.on(conversationId) });
     const byYou = new Set(diffManifests(checkpoints.manifest(last), now).map((change) => change.path));
     const leftOut = new Map([...before.tooLarge, ...before.failed].map((file) => [file.path, file.reason]));
     // Every path that differs between the checkpoint and now: what no turn changed was changed

@@ -5,6 +5,7 @@
  * order. A checkpoint that cannot be taken (a folder as broad as `/` or the home folder, too many
  * files, a full disk) is recorded with why; it never fails the turn.
  */
+import type { Machine } from '../machine/Machine.js';
 import { z } from 'zod';
 import type { EventDraft } from '../../../app/events/index.js';
 import { isBroadFolder } from '../files/isBroadFolder.js';
@@ -37,6 +38,8 @@ export class TurnCheckpoints {
     private readonly homeDir: string,
     private readonly log: (message: string) => void,
     private readonly timeLimitMs = DEFAULT_TIME_LIMIT_MS,
+    /** The machine a conversation's folder is on, when it is not this computer (throws when it is not open). */
+    private readonly machineOf: (conversationId: string) => Machine | undefined = () => undefined,
   ) {}
 
   /** Takes the checkpoint of `phase` for a turn; resolves once it is recorded (never rejects). None with the setting `checkpoints.off`. */
@@ -69,11 +72,16 @@ export class TurnCheckpoints {
   ): Promise<void> {
     let draft: EventDraft;
     try {
-      if (isBroadFolder(cwd, this.homeDir)) {
+      const machine = this.machineOf(conversationId);
+      if (isBroadFolder(cwd, machine ? machine.home : this.homeDir)) {
         throw new Error(`${cwd} is as broad as the whole disk or your home folder; Baton keeps no checkpoints of it`);
       }
       const signal = AbortSignal.timeout(this.timeLimitMs);
-      const checkpoint = await this.checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(this.store), signal });
+      const checkpoint = await this.checkpoints.take(cwd, {
+        maxFileBytes: maxFileBytesSetting(this.store),
+        signal,
+        ...(machine ? { machine } : {}),
+      });
       // The agent may have changed files before this one finished looking: its list is approximate.
       const approximate = phase === 'before' && options.promptSent?.() === true ? { approximate: true as const } : {};
       // How many files the turn changed, so a turn that changed none says nothing about files.

@@ -66,8 +66,11 @@ export class ConversationSettings {
     injectors?: InjectorChoice,
     /** The id an early session reserved for it (see `earlySession.ts`); a new one otherwise. */
     conversationId: string = newId(),
+    /** The machine `cwd` is on; its folder was checked there (default: the host's). */
+    machineId?: string,
   ): ConversationSummary {
-    return this.deps.committer.commit(conversationId, this.creation(agentId, cwd, title, instructions, serverIds, injectors), 0).summary;
+    return this.deps.committer.commit(conversationId, this.creation(agentId, cwd, title, instructions, serverIds, injectors, machineId), 0)
+      .summary;
   }
 
   /** The events that create a conversation (checked: its folder, its instructions, its toolbox), not yet committed. */
@@ -78,13 +81,18 @@ export class ConversationSettings {
     instructions?: InstructionText,
     serverIds?: readonly string[],
     injectors?: InjectorChoice,
+    /** The machine `cwd` is on, checked there by the caller (default: the host's, checked here). */
+    machineId?: string,
   ): EventDraft[] {
     const adapter = this.deps.catalog.get(agentId);
-    checkWorkingFolder(cwd);
+    const machine = machineId ?? this.deps.machineId ?? LOCAL_MACHINE_ID;
+    if (machineId === undefined) {
+      checkWorkingFolder(cwd);
+    }
     const drafts: EventDraft[] = [
       {
         type: 'conversation.created',
-        payload: { title, agentId, agentName: adapter.displayName, cwd, machine: this.deps.machineId ?? LOCAL_MACHINE_ID },
+        payload: { title, agentId, agentName: adapter.displayName, cwd, machine },
       },
     ];
     if (instructions && instructions.text.trim() !== '') {

@@ -147,6 +147,7 @@ export class LiveSession {
       pool,
       ...(options.sessionFilesDir !== undefined ? { sessionFilesDir: options.sessionFilesDir } : {}),
       ...(options.sharing ? { sharing: options.sharing } : {}),
+      ...(request.machine ? { machine: request.machine } : {}),
     };
     const known = pool.knownAnswer(adapter.agentId, executable);
     // Without an answer yet, a process of the agent is started to read it (launched without instructions).

@@ -4,6 +4,7 @@
  * lets it go when the binding changed (recording `binding.changed`), after an idle time, when
  * its agent is to start afresh, and when the host shuts down.
  */
+import type { Machine } from '../machine/Machine.js';
 import { untilStopped } from './untilStopped.js';
 import { z } from 'zod';
 import type { EventDraft } from '../../../app/events/index.js';
@@ -44,7 +45,7 @@ export type LiveSessionsDeps = Pick<ConversationParts, 'store' | 'catalog' | 'ag
   /** Folders still being made (an attempt's copy): the agent may start meanwhile, its session opens once the folder is ready. */
   pendingFolders?: PendingFolders;
   /** Watches a working folder for its checkpoints while a session in it is live; the returned function stops. */
-  watchFolder?: (folder: string) => () => void;
+  watchFolder?: (folder: string, machine?: Machine) => () => void;
 };
 
 /** A session opened before its conversation exists: the drafts of its bind wait for the first turn. */
@@ -335,7 +336,7 @@ export class LiveSessions {
     // starts them then) until the session ends.
     const revoke = launcher && adapter.exposesServerConfig ? launcher.grant(conversationId, request.mcpServers ?? []) : () => {};
     // Its checkpoints look only at what changed while the session is live.
-    const unwatch = this.deps.watchFolder?.(request.cwd) ?? (() => undefined);
+    const unwatch = this.deps.watchFolder?.(request.cwd, request.machine) ?? (() => undefined);
     const detach = (): void => {
       revoke();
       unwatch();

@@ -7,6 +7,9 @@
  * the same binding. What an agent a conversation passes to cannot take is refused here too, before
  * anything is committed.
  */
+import { MachineBlockedError } from '../../../app/errors.js';
+import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
+import type { Machines } from '../machine/Machines.js';
 import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
@@ -25,7 +28,12 @@ export type LauncherGrants = {
 };
 
 /** Where a conversation's agent works. */
-export type Place = { agentId: string; cwd: string };
+export type Place = {
+  agentId: string;
+  cwd: string;
+  /** The machine `cwd` is on (its id; absent: this computer). */
+  machine?: string;
+};
 
 /** A turn as composed from its conversation's context (see {@link TurnPlanner.compose}). */
 export type ComposedTurn = {
@@ -48,6 +56,8 @@ export type TurnPlannerDeps = Pick<ConversationParts, 'store' | 'access' | 'agen
   homeDir: string;
   /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
   launcher?: Pick<LauncherGrants, 'shield'>;
+  /** The machines conversations may be on (absent: only this computer). */
+  machines?: Pick<Machines, 'ready' | 'connect' | 'view' | 'executableOn' | 'isLocal'>;
 };
 
 /** Plans turns: the one way a turn's binding request is built. */
@@ -95,20 +105,50 @@ export class TurnPlanner {
     turn: Pick<ComposedTurn, 'instructions' | 'serverIds'>,
     chosen: Readonly<Record<string, string>>,
   ): BindingRequest {
-    const { access, agentEnv, instructions, launcher } = this.deps;
-    const { adapter, executable } = access.find(place.agentId);
+    const { access, agentEnv, instructions, launcher, machines } = this.deps;
+    const machine = this.machineOf(place);
+    const { adapter, executable } =
+      machine && machines
+        ? access.findOn(place.agentId, machine, (command) => machines.executableOn(machine.id, command))
+        : access.find(place.agentId);
     const composed = instructions.forBinding(place.agentId, turn.instructions);
     access.requireCurrentFor(adapter, composed);
     return {
       adapter,
       executable,
-      baseEnv: agentEnv,
+      // On another machine, the agent gets that machine's environment, never this computer's.
+      baseEnv: machine ? machine.env : agentEnv,
+      ...(machine ? { machine } : {}),
       cwd: place.cwd,
       mcpServers: this.servers(conversationId, turn.serverIds, place.cwd),
       instructions: composed,
       chosenOptions: chosen,
       ...(launcher ? { shield: (server: McpServer) => launcher.shield(server, conversationId) } : {}),
     };
+  }
+
+  /**
+   * The open machine of a place on another machine (undefined: this computer). One not open is
+   * the request's refusal: blocked, with why; otherwise being connected, to send again once it is.
+   */
+  private machineOf(place: Place): Machine | undefined {
+    const machines = this.deps.machines;
+    if (!place.machine || place.machine === LOCAL_MACHINE_ID || machines?.isLocal(place.machine)) {
+      return undefined;
+    }
+    if (!machines) {
+      throw new InvalidRequestError(`This conversation is on a machine this Baton does not know (${place.machine}).`);
+    }
+    const ready = machines.ready(place.machine);
+    if (ready) {
+      return ready;
+    }
+    const view = machines.view(place.machine);
+    if (view.state === 'blocked' && view.reason) {
+      throw new MachineBlockedError(view.name, view.reason, view.message ?? `${view.name} is blocked.`);
+    }
+    void machines.connect(place.machine).catch(() => undefined);
+    throw new InvalidRequestError(`${view.name} is not connected yet (Baton is connecting to it); send again once it is.`);
   }
 
   /** The conversation's servers, resolved as its next session would get them. */

@@ -3,6 +3,7 @@
  * bounded breadth-first walk that skips version control, dependencies and build output, so a
  * huge folder answers as fast as a small one.
  */
+import type { Machine } from '../machine/Machine.js';
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidRequestError } from '../../../app/errors.js';
@@ -74,14 +75,36 @@ export function folderCompletions(typed: string, homeDir: string, limit = 20): s
   } catch {
     return [];
   }
+  return completionsOf(
+    entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name),
+    prefix,
+    limit,
+  ).map((name) => path.join(parent, name));
+}
+
+/** The folder names that complete `prefix` (hidden ones only when it starts with a dot), sorted, at most `limit`. */
+function completionsOf(folders: readonly string[], prefix: string, limit: number): string[] {
   const lower = prefix.toLowerCase();
-  return entries
-    .filter(
-      (entry) =>
-        entry.isDirectory() && entry.name.toLowerCase().startsWith(lower) && (!entry.name.startsWith('.') || prefix.startsWith('.')),
-    )
-    .map((entry) => entry.name)
+  return folders
+    .filter((name) => name.toLowerCase().startsWith(lower) && (!name.startsWith('.') || prefix.startsWith('.')))
     .sort((a, b) => a.localeCompare(b))
-    .slice(0, limit)
-    .map((name) => path.join(parent, name));
+    .slice(0, limit);
+}
+
+/** {@link folderCompletions} on another machine (a POSIX one, reached over SSH), its home for `~`. */
+export async function folderCompletionsOn(machine: Pick<Machine, 'home' | 'list'>, typed: string, limit = 20): Promise<string[]> {
+  const fromHome = typed === '~' || typed.startsWith('~/');
+  if (!fromHome && !typed.startsWith('/')) {
+    return [];
+  }
+  const expanded = fromHome ? `${machine.home}${typed.slice(1)}` : typed;
+  const endsWithSeparator = expanded.endsWith('/');
+  const parent = endsWithSeparator ? expanded : path.posix.dirname(expanded);
+  const prefix = endsWithSeparator ? '' : path.posix.basename(expanded);
+  const entries = await machine.list(parent).catch(() => []);
+  return completionsOf(
+    entries.filter((entry) => entry.kind === 'folder').map((entry) => entry.name),
+    prefix,
+    limit,
+  ).map((name) => path.posix.join(parent, name));
 }

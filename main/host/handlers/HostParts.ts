@@ -22,6 +22,7 @@ import type { SessionImport } from '../conversations/SessionImport.js';
 import type { TurnPlanner } from '../conversations/TurnPlanner.js';
 import type { Turns } from '../conversations/Turns.js';
 import type { InstructionSettings } from '../instructions/InstructionSettings.js';
+import type { Machines } from '../machine/Machines.js';
 import type { AgentProcesses } from '../pool/AgentProcesses.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { ServerImports } from '../toolbox/ServerImports.js';
@@ -54,6 +55,8 @@ export type HostParts = {
   toolbox: ToolboxCatalog;
   serverImports: ServerImports;
   checkpoints: CheckpointStore;
+  /** This computer and the machines reached over SSH. */
+  machines: Machines;
   rewinds: Rewinds;
   /** "Ask several agents": attempts, their copies, keeping one. */
   attempts: Attempts;

@@ -1,4 +1,5 @@
 /** Requests about one conversation: create and open it, send, steer and stop turns, options, and the person's answers. */
+import { checkWorkingFolderOn } from '../files/checkWorkingFolder.js';
 import { turnChanges } from '../checkpoints/turnChanges.js';
 import { openEarlySession } from '../conversations/earlySession.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
@@ -33,20 +34,30 @@ export function conversationHandlers({
   attempts,
   sessions,
   planner,
+  machines,
 }: HostParts): HandlerGroup<ConversationMethods> {
   return {
-    newConversation: ({ agentId, cwd, title, instructions, serverIds, injectors, conversationId }) => ({
+    newConversation: async ({ agentId, cwd, title, instructions, serverIds, injectors, conversationId, machineId }) => {
+      // On another machine: it is connected (or says why it cannot be), and the folder is checked there.
+      const elsewhere = machineId !== undefined && !machines.isLocal(machineId);
+      if (elsewhere) {
+        await checkWorkingFolderOn(await machines.connect(machineId), cwd);
+      }
       // Under the id its early session reserved, while that is still reserved; a new one otherwise.
-      conversation: conversations.create(
-        agentId,
-        cwd,
-        title,
-        instructions,
-        serverIds,
-        injectors,
-        ...(conversationId && sessions.isEarly(conversationId) ? [conversationId] : []),
-      ),
-    }),
+      const early = conversationId && !elsewhere && sessions.isEarly(conversationId) ? conversationId : undefined;
+      return {
+        conversation: conversations.create(
+          agentId,
+          cwd,
+          title,
+          instructions,
+          serverIds,
+          injectors,
+          early,
+          elsewhere ? machineId : undefined,
+        ),
+      };
+    },
     openEarlySession: (params) => ({
       conversationId: openEarlySession({ conversations, sessions, planner }, params),
     }),

@@ -1,6 +1,6 @@
 /** Requests about the host itself and the machine: what this host is, folder and file completion, what the data folder holds. */
-import { folderCompletions, folderFiles } from '../files/folderFiles.js';
-import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
+import { folderCompletions, folderCompletionsOn, folderFiles } from '../files/folderFiles.js';
+import { checkWorkingFolder, checkWorkingFolderOn } from '../files/checkWorkingFolder.js';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { preferenceKeySchema } from '../../../app/ipc/index.js';
@@ -20,7 +20,16 @@ type HostMethods =
   | 'checkFolder';
 
 /** The host's own handlers. */
-export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, store, logFile }: HostParts): HandlerGroup<HostMethods> {
+export function hostHandlers({
+  homeDir,
+  dataDir,
+  version,
+  logins,
+  checkpoints,
+  store,
+  logFile,
+  machines,
+}: HostParts): HandlerGroup<HostMethods> {
   const usage = () => ({
     checkpointBytes: checkpoints.size(),
     checkpointsOff: store.getSetting('checkpoints.off', z.boolean(), false),
@@ -35,16 +44,27 @@ export function hostHandlers({ homeDir, dataDir, version, logins, checkpoints, s
       return { conversationId };
     },
     getHostInfo: () => ({ homeDir, dataDir, version, terminalLogin: logins.supported }),
-    checkFolder: ({ path }) => {
+    checkFolder: async ({ path, machineId }) => {
       try {
-        checkWorkingFolder(path);
+        if (machineId && !machines.isLocal(machineId)) {
+          await checkWorkingFolderOn(await machines.connect(machineId), path);
+        } else {
+          checkWorkingFolder(path);
+        }
         return { problem: null };
       } catch (error) {
         return { problem: (error as Error).message };
       }
     },
     listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
-    listFolders: ({ typed }) => ({ folders: folderCompletions(typed, homeDir) }),
+    listFolders: async ({ typed, machineId }) => {
+      // On another machine only once it is open: typing never starts a connection.
+      if (machineId && !machines.isLocal(machineId)) {
+        const elsewhere = machines.ready(machineId);
+        return { folders: elsewhere ? await folderCompletionsOn(elsewhere, typed) : [] };
+      }
+      return { folders: folderCompletions(typed, homeDir) };
+    },
     getDataFolderUsage: usage,
     getPreferences: () => ({
       preferences: Object.fromEntries(

@@ -42,6 +42,8 @@ export type ProcessRequest = {
   exclusiveState?: { key: string; applies(version: string | undefined): boolean };
   /** Its processes start one at a time: the next once the one before has answered `initialize` (see the adapter's `startsAlone`). */
   startsAlone?: boolean;
+  /** The machine it runs on (default: the pool's). The same launch on two machines is two processes. */
+  machine?: Machine;
   /** Starts the process with the pool's router as its handlers; `cleanup` runs when it ends. */
   start(handlers: AgentConnectionHandlers): Promise<{ connection: AgentConnection; cleanup?: () => void }>;
 };
@@ -251,6 +253,8 @@ export class AgentProcesses {
   private readonly answers = new Map<string, InitializeResponse>();
   /** Per agent that starts alone, its latest start (the next one waits for it). */
   private readonly startsInTurn = new Map<string, Promise<unknown>>();
+  /** The machine each process runs on. */
+  private readonly machineOf = new WeakMap<PooledAgent, Machine>();
   private disposed = false;
 
   constructor(
@@ -264,24 +268,38 @@ export class AgentProcesses {
     if (this.disposed) {
       throw new Error('The agent pool is shut down.');
     }
-    let agent = await this.entryFor(request);
+    const machine = request.machine ?? this.machine;
+    // A process runs on one machine: the same launch elsewhere is another entry.
+    const on: ProcessRequest =
+      machine.id === this.machine.id
+        ? request
+        : {
+            ...request,
+            machine,
+            key: `${machine.id}\t${request.key}`,
+            // Its state is on that machine: only a process there can hold it.
+            ...(request.exclusiveState
+              ? { exclusiveState: { ...request.exclusiveState, key: `${machine.id}\t${request.exclusiveState.key}` } }
+              : {}),
+          };
+    let agent = await this.entryFor(on);
     // A process whose last lease was just released is ending: it is not handed out again.
     if (agent.ending || agent.exited) {
-      if (this.entries.get(request.key) !== undefined && (await this.entries.get(request.key)!.catch(() => undefined)) === agent) {
-        this.entries.delete(request.key);
+      if (this.entries.get(on.key) !== undefined && (await this.entries.get(on.key)!.catch(() => undefined)) === agent) {
+        this.entries.delete(on.key);
       }
-      agent = await this.entryFor(request);
+      agent = await this.entryFor(on);
     }
-    return this.leaseOf(agent);
+    return this.leaseOf(agent, machine);
   }
 
-  /** A new lease on `agent`: the last one released ends it. */
-  private leaseOf(agent: PooledAgent): Lease {
+  /** A new lease on `agent` (running on `machine`): the last one released ends it. */
+  private leaseOf(agent: PooledAgent, machine: Machine): Lease {
     agent.users += 1;
     let released = false;
     return {
       agent,
-      machine: this.machine,
+      machine,
       release: async () => {
         if (released) {
           return;
@@ -304,7 +322,7 @@ export class AgentProcesses {
     if (this.disposed || agent.ending || agent.exited) {
       return undefined;
     }
-    return this.leaseOf(agent);
+    return this.leaseOf(agent, this.machineOf.get(agent) ?? this.machine);
   }
 
   /** The entry for a launch, started when there is none. */
@@ -322,7 +340,8 @@ export class AgentProcesses {
   async running(agentId: string): Promise<PooledAgent | undefined> {
     for (const entry of this.entries.values()) {
       const agent = await entry.catch(() => undefined);
-      if (agent && agent.agentId === agentId && !agent.exited && !agent.ending && agent.connection.usable) {
+      const here = agent !== undefined && (this.machineOf.get(agent) ?? this.machine) === this.machine;
+      if (agent && here && agent.agentId === agentId && !agent.exited && !agent.ending && agent.connection.usable) {
         return agent;
       }
     }
@@ -435,6 +454,7 @@ export class AgentProcesses {
     }
     const agent = new PooledAgent(request.key, request.agentId, request.agentName, request.launchDigest ?? request.key, this.log);
     agent.stateKey = exclusive?.key;
+    this.machineOf.set(agent, request.machine ?? this.machine);
     this.agents.set(request.key, agent);
     const { connection, cleanup } = await this.started(request, agent);
     agent.connection = connection;

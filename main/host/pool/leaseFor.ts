@@ -7,6 +7,7 @@ import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { ptyProgram } from '../process/pty.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
 import { SessionFolder } from '../process/SessionFolder.js';
+import type { Machine } from '../machine/Machine.js';
 import type { AgentProcesses, Lease } from './AgentProcesses.js';
 import { poolKey, type Sharing } from './poolKey.js';
 
@@ -22,6 +23,8 @@ export function leaseFor(options: {
   sessionFilesDir?: string;
   /** How widely the process may be shared (default: by every lease of the same launch). */
   sharing?: Sharing;
+  /** The machine it runs on (default: the pool's). */
+  machine?: Machine;
 }): Promise<Lease> {
   const { adapter, executable, binding, baseEnv, pool } = options;
   const version = pool.knownAnswer(adapter.agentId, executable)?.agentInfo?.version;
@@ -34,6 +37,7 @@ export function leaseFor(options: {
     agentName: adapter.displayName,
     executable,
     ...(adapter.startsAlone ? { startsAlone: true } : {}),
+    ...(options.machine ? { machine: options.machine } : {}),
     ...(adapter.exclusiveState
       ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } }
       : {}),
@@ -50,7 +54,7 @@ export function leaseFor(options: {
         const launch = binding.launch.materialize(makeFolder);
         const connection = await AgentConnection.start({
           agentName: adapter.displayName,
-          machine: pool.machine,
+          machine: options.machine ?? pool.machine,
           launch,
           handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined },
         });

@@ -11,6 +11,7 @@ import { AgentSessions } from '../agents/AgentSessions.js';
 import { InstallAction, ManagedAgent } from '../agents/AgentInstall.js';
 import { DraftSessionOptions } from '../composer/SessionOptions.js';
 import { FolderField } from './FolderField.js';
+import { MachineBlockedAlert, MachinePicker, MachineStatus } from '../machines/Machines.js';
 import { ProcessSharing } from './ProcessSharing.js';
 import { ToolsWaysOut } from '../composer/ToolsWaysOut.js';
 import { Tip } from '../../components/Tip.js';
@@ -64,8 +65,10 @@ export function SessionHeader() {
           Your custom agents are not offered: {agentsFileProblem}
         </p>
       ) : null}
+      {bound ? <MachineStatus machineId={summary.machine} /> : <MachinePicker />}
       <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} conversationId={summary?.conversationId} />
-      {!bound ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
+      {!bound && !draft.machineId ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
+      <MachineBlockedAlert machineId={summary ? summary.machine : draft.machineId} />
       {bound ? (
         <>
           {/* In the one-row header: icon buttons, named as before, with a tooltip. */}

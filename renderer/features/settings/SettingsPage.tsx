@@ -1,5 +1,5 @@
 /**
- * The settings page, in place of the conversation: agents (catalog, capability cards, logins),
+ * The settings page, in place of the conversation: agents (catalog, capability cards, logins), machines,
  * toolboxes, instructions, permissions (the "always" answers, revocable), appearance, the data
  * folder and export. Sections are tabs (Radix Tabs: arrow keys move between them).
  */
@@ -11,12 +11,14 @@ import { useBaton } from '../../store/index.js';
 import { Banners } from '../chat/ChatView.js';
 import { ServerActions } from '../toolbox/ToolboxDialog.js';
 import type { SettingsSection } from '../../store/types.js';
+import { MachinesSettings } from '../machines/MachinesSettings.js';
 import { AgentsSettings } from './AgentsSettings.js';
 import { PermissionsSettings } from './PermissionsSettings.js';
 
 /** The sections, in order: the tab's label and what it shows. */
 const SECTIONS: ReadonlyArray<{ section: SettingsSection; label: string; Panel: () => ReactNode }> = [
   { section: 'agents', label: 'Agents', Panel: AgentsSettings },
+  { section: 'machines', label: 'Machines', Panel: MachinesSettings },
   { section: 'toolboxes', label: 'Toolboxes', Panel: ToolboxesSettings },
   { section: 'instructions', label: 'Instructions', Panel: InstructionsSettings },
   { section: 'permissions', label: 'Permissions', Panel: PermissionsSettings },

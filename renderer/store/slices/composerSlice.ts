@@ -115,9 +115,15 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       ...(draft.serverIds ? { serverIds: draft.serverIds } : {}),
       ...(draft.injectors ? { injectors: draft.injectors } : {}),
       ...(early ? { conversationId: early } : {}),
+      ...(draft.machineId ? { machineId: draft.machineId } : {}),
     });
-    rememberFolder(draft.cwd.trim());
-    set((state) => ({ draft: { agentId: state.draft.agentId, cwd: state.draft.cwd } }));
+    // Recent folders are this computer's.
+    if (!draft.machineId) {
+      rememberFolder(draft.cwd.trim());
+    }
+    set((state) => ({
+      draft: { agentId: state.draft.agentId, cwd: state.draft.cwd, ...(state.draft.machineId ? { machineId: state.draft.machineId } : {}) },
+    }));
     const { conversationId } = conversation;
     // Remembered by the host and applied when the agent's session starts, before the first prompt.
     for (const { optionId, value } of choices) {
@@ -297,7 +303,8 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       }
     },
     async completeFolder(typed) {
-      return (await api.call('listFolders', { typed })).folders;
+      const { machineId } = get().draft;
+      return (await api.call('listFolders', { typed, ...(machineId ? { machineId } : {}) })).folders;
     },
     async findFiles(cwd, query) {
       return (await api.call('listFolderFiles', { cwd, query })).files;

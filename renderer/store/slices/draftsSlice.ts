@@ -20,6 +20,8 @@ export type DraftsSlice = {
     serverIds?: string[];
     injectors?: InjectorChoice;
     options?: Record<string, string>;
+    /** The machine it goes on (absent: this computer). */
+    machineId?: string;
   };
   /** The agent the person picked for a conversation's next turn, when it is not the one that has it. */
   nextAgent: Record<string, string>;
@@ -87,7 +89,9 @@ export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => {
     earlySession: null,
     async prepareEarlySession() {
       const { draft, draftFolderProblem, composer, selection, earlySession } = get();
+      // On another machine the first message waits for the agent's start: no session is opened ahead there.
       const ready =
+        draft.machineId === undefined &&
         selection.kind === 'draft' &&
         draft.agentId !== '' &&
         draft.cwd.trim() !== '' &&
@@ -166,15 +170,16 @@ export const draftsSlice: Slice<DraftsSlice> = (api) => (set, get) => {
       });
     },
     setDraftCwd(cwd) {
-      set((state) => ({ draft: { ...state.draft, cwd }, draftFolderProblem: state.draft.cwd === cwd ? state.draftFolderProblem : null }));
+      set((state) => ({ draft: { ...state.draft, cwd }, draftFolderProblem: null }));
       clearTimeout(folderCheck);
       if (cwd.trim() === '') {
         return;
       }
       // Checked as it is typed (the last path typed wins), not only after Send.
       folderCheck = setTimeout(() => {
-        void api.call('checkFolder', { path: cwd.trim() }).then(
-          ({ problem }) => get().draft.cwd === cwd && set({ draftFolderProblem: problem }),
+        const { machineId } = get().draft;
+        void api.call('checkFolder', { path: cwd.trim(), ...(machineId ? { machineId } : {}) }).then(
+          ({ problem }) => get().draft.cwd === cwd && get().draft.machineId === machineId && set({ draftFolderProblem: problem }),
           () => undefined,
         );
       }, FOLDER_CHECK_MS);

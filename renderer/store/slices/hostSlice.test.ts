@@ -8,12 +8,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BatonError } from '../../../app/errors.js';
 import { agentInfoSchema } from '../../../app/agents/agentInfo.js';
-import type { PushEvent } from '../../../app/ipc/index.js';
+import type { MachineInfo, PushEvent } from '../../../app/ipc/index.js';
 import type { ConnectionStatus } from '../../transport/Transport.js';
 import { CONNECTION_LOST_MESSAGE } from '../../transport/Transport.js';
 import { createBatonStore } from '../store.js';
 import { testApi, type Answers } from '../testApi.js';
 import { testSummary } from '../testSummary.js';
+
+const THIS_COMPUTER_INFO: MachineInfo = {
+  machineId: 'local',
+  name: 'This computer',
+  destination: null,
+  source: 'this-computer',
+  state: 'this-computer',
+  reason: null,
+  message: null,
+  fingerprint: null,
+  since: null,
+};
 
 const agent = (agentId: string, available: boolean) =>
   agentInfoSchema.parse({ agentId, displayName: agentId.toUpperCase(), source: 'builtin', command: agentId, available });
@@ -31,6 +43,7 @@ function hostStore(overrides: Answers = {}) {
     listConversations: () => ({ conversations: [testSummary('older'), testSummary('last')], nextCursor: null }),
     takeConversationAtStart: () => ({ conversationId: null }),
     checkFolder: () => ({ problem: null }),
+    listMachines: () => ({ machines: [THIS_COMPUTER_INFO] }),
     ...overrides,
   };
   const { api, calls } = testApi(answers);
@@ -94,6 +107,15 @@ describe('the host slice', () => {
     expect(store.getState().error?.message).toBe('The database is locked.');
     push({ name: 'agentInstallProgress', payload: { agentId: 'codex', action: 'install', text: 'added 12 packages' } });
     expect(JSON.stringify(store.getState())).toContain('added 12 packages');
+    // A machine's state: the one listed is replaced, a new one is added.
+    await vi.waitFor(() => expect(store.getState().machines).toEqual([THIS_COMPUTER_INFO]));
+    const server = { ...THIS_COMPUTER_INFO, machineId: 'ssh:build', name: 'build', destination: 'build', source: 'added' as const };
+    push({ name: 'machineChanged', payload: { machine: { ...server, state: 'connecting' } } });
+    push({ name: 'machineChanged', payload: { machine: { ...server, state: 'blocked', reason: 'authentication', message: 'refused' } } });
+    expect(store.getState().machines.map((machine) => [machine.name, machine.state, machine.reason])).toEqual([
+      ['This computer', 'this-computer', null],
+      ['build', 'blocked', 'authentication'],
+    ]);
   });
 
   it('reads everything again after a reconnect, and not on the first open', async () => {

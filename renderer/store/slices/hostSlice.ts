@@ -45,6 +45,9 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       case 'loginTerminal':
         get().receiveLoginTerminal(event.payload);
         return;
+      case 'machineChanged':
+        get().receiveMachine(event.payload.machine);
+        return;
       case 'agentInstallProgress': {
         const { agentId, action, text } = event.payload;
         get().receiveInstallProgress(agentId, action, text);
@@ -131,11 +134,12 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
             terminalLogin: info.terminalLogin,
             // A new conversation starts where the last one was started; the first one asks for a folder (never the whole home folder by
             // default).
-            draft: { agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || recentFolders()[0] || '' },
+            draft: { ...state.draft, agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || recentFolders()[0] || '' },
           };
         });
         // A remembered folder may be gone since: checked like a typed one.
         get().setDraftCwd(get().draft.cwd);
+        void get().loadMachines();
         await get().setView(get().view);
         const selection = get().selection;
         if (selection.kind === 'conversation') {

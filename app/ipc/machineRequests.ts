@@ -1,0 +1,69 @@
+/** Requests about machines: this computer and those reached over SSH (Settings › Machines, the new conversation's picker). */
+import { z } from 'zod';
+
+/** Why a machine cannot be used until the person acts (see `MachineBlockedError`). */
+export const machineBlockedReasonSchema = z.enum([
+  'host-key-unknown',
+  'host-key-changed',
+  'authentication',
+  'unreachable',
+  'no-node',
+  'server',
+]);
+
+/** One machine as the person sees it. */
+export const machineSchema = z.object({
+  machineId: z.string(),
+  /** Its alias or `user@host` ("This computer" for this one). */
+  name: z.string(),
+  /** What ssh is given; null for this computer. */
+  destination: z.string().nullable(),
+  /** Where it comes from: this computer, a `Host` of the person's ssh config, or added in Baton. */
+  source: z.enum(['this-computer', 'ssh-config', 'added']),
+  state: z.enum(['this-computer', 'not-connected', 'connecting', 'connected', 'reconnecting', 'blocked']),
+  /** Why it is blocked. */
+  reason: machineBlockedReasonSchema.nullable(),
+  /** What went wrong (blocked) or why it reconnects, in words. */
+  message: z.string().nullable(),
+  /** The SHA256 fingerprint of a host key it offered that is not trusted yet. */
+  fingerprint: z.string().nullable(),
+  /** Since when it reconnects (epoch ms). */
+  since: z.number().nullable(),
+});
+
+/** One machine as the person sees it. */
+export type MachineInfo = z.infer<typeof machineSchema>;
+
+const machineId = z.string().min(1).max(400);
+
+/** The machines' requests of the host API contract. */
+export const machineRequests = {
+  /** Every machine: this computer, the ones added in Baton, the `Host` entries of the ssh config. */
+  listMachines: {
+    params: z.object({}),
+    result: z.object({ machines: z.array(machineSchema) }),
+  },
+  /** Adds a machine by `user@host[:port]` or an alias of the ssh config (not connected yet). */
+  addMachine: {
+    params: z.object({ destination: z.string().min(1).max(300) }),
+    result: z.object({ machine: machineSchema }),
+  },
+  /** Removes an added machine; Baton's connection to it, and what ran there, end. */
+  removeMachine: {
+    params: z.object({ machineId }),
+    result: z.object({ machines: z.array(machineSchema) }),
+  },
+  /**
+   * Connects to the machine (again, when it was blocked: the person tests it). Answers with its
+   * state: blocked with the reason (and the offered key's fingerprint) rather than an error.
+   */
+  connectMachine: {
+    params: z.object({ machineId }),
+    result: z.object({ machine: machineSchema }),
+  },
+  /** Trusts the host key the machine offered, the one whose fingerprint the person was shown, then connects. */
+  trustMachineKey: {
+    params: z.object({ machineId, fingerprint: z.string().min(1).max(200) }),
+    result: z.object({ machine: machineSchema }),
+  },
+} as const;

@@ -1,0 +1,204 @@
+/**
+ * A conversation on another machine, in the page, against a real sshd on 127.0.0.1 run from the
+ * test's own folder (its own config, host key and authorized key; none of this machine's ssh
+ * files read or written) and Claude against the model stub:
+ * - the machine of the ssh config is offered in combobox "Machine"; its unknown host key is asked
+ *   about in dialog "New host key" with its fingerprint, and trusted with "Trust and connect";
+ * - Claude runs there, under sshd and not under Baton's host; its shell command writes a file in
+ *   the remote folder after a permission question; a rewind removes it;
+ * - after the machine's host key changes, picking it shows an alert naming it and the reason, and
+ *   Baton does not try again (at most two connections in sshd's log).
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { agentTestEnv, tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
+import { allAgentsHome } from '../fixtures/agentSetups.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
+import { startSshd, sshdUnavailable, type Sshd } from '../fixtures/sshd.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+const unavailable = sshdUnavailable();
+
+/** A process's parent pid and name (Linux). */
+function processInfo(pid: number): { parent: number; name: string } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return { parent: Number(/^PPid:\s+(\d+)$/m.exec(status)?.[1] ?? 0), name: /^Name:\s+(.+)$/m.exec(status)?.[1] ?? '?' };
+}
+
+/** The processes whose command line has `part`, each with its ancestors' names. */
+function processesWith(part: string): Array<{ pid: number; ancestors: string[]; ancestorPids: number[] }> {
+  const found: Array<{ pid: number; ancestors: string[]; ancestorPids: number[] }> = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const pid = Number(entry);
+    let command = '';
+    try {
+      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!command.includes(part)) {
+      continue;
+    }
+    const ancestors: string[] = [];
+    const ancestorPids: number[] = [];
+    try {
+      for (let current = processInfo(pid).parent; current > 1; current = processInfo(current).parent) {
+        ancestors.push(processInfo(current).name);
+        ancestorPids.push(current);
+      }
+    } catch {
+      continue;
+    }
+    found.push({ pid, ancestors, ancestorPids });
+  }
+  return found;
+}
+
+/** The model's script: a shell command that writes `made.txt` in the working folder. */
+function script(work: string) {
+  return (request: NormalizedRequest) => {
+    if (request.jsonSchema !== undefined) {
+      return undefined;
+    }
+    if (request.toolResult !== undefined) {
+      return { chunks: ['Done.'] };
+    }
+    if (request.lastUserText.includes('TURN-MAKE')) {
+      return {
+        kind: 'tool' as const,
+        name: 'Bash',
+        arguments: { command: `echo made there > ${path.join(work, 'made.txt')}`, description: 'Write made.txt' },
+      };
+    }
+    return { chunks: ['Noted.'] };
+  };
+}
+
+/** The environment the remote side's sessions get: Claude found on its PATH, pointed at the stub. */
+function remoteEnv(stubUrl: string): Record<string, string> {
+  const env = agentTestEnv(stubUrl);
+  const keep = [
+    'ANTHROPIC_BASE_URL',
+    'ANTHROPIC_API_KEY',
+    'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC',
+    'DISABLE_AUTOUPDATER',
+    'DISABLE_TELEMETRY',
+  ];
+  return {
+    ...Object.fromEntries(keep.map((key) => [key, env[key]!])),
+    PATH: `${testAgentsBin}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+  };
+}
+
+async function say(page: Page, text: string): Promise<void> {
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
+test.describe('a conversation on a machine over SSH', () => {
+  test.skip(unavailable !== undefined, unavailable ?? '');
+  let sshd: Sshd | undefined;
+  let stub: ModelStub | undefined;
+  const hosts: WebHost[] = [];
+  test.afterEach(async () => {
+    for (const host of hosts.splice(0)) {
+      await host.kill();
+    }
+    await sshd?.stop();
+    sshd = undefined;
+    await stub?.close();
+    stub = undefined;
+  });
+
+  /** Starts Baton's web host on `dataDir`, reaching machines through the test's sshd only. */
+  const startHost = async (dataDir: string): Promise<WebHost> => {
+    const host = await startWebHost(dataDir, {
+      ...allAgentsHome(stub!.url),
+      BATON_SSH_CONFIG: sshd!.configFile,
+      BATON_SSH_KNOWN_HOSTS: '',
+    });
+    hosts.push(host);
+    return host;
+  };
+
+  test('the host key is asked about; Claude runs under sshd there, writes after a question, and a rewind removes it', async ({ page }) => {
+    test.setTimeout(240_000);
+    const work = tempDir('e2e-machines-work');
+    writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
+    stub = await startModelStub({ reply: script(work) });
+    sshd = await startSshd('e2e-machines', remoteEnv(stub.url));
+    const host = await startHost(tempDir('e2e-machines-data'));
+    await page.goto(host.url);
+
+    const machine = page.getByRole('combobox', { name: 'Machine' });
+    await expect(machine.getByRole('option')).toHaveText(['This computer', 'baton-test']);
+    await machine.selectOption({ label: 'baton-test' });
+    const dialog = page.getByRole('dialog', { name: 'New host key' });
+    await expect(dialog).toContainText(/SHA256:[A-Za-z0-9+/]{43}/);
+    await dialog.getByRole('button', { name: 'Trust and connect' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('alert').filter({ hasText: 'baton-test' })).toHaveCount(0);
+
+    await chooseAgent(page, 'Claude');
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+    await say(page, 'TURN-HELLO first, nothing to do');
+    await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted.');
+    await expect(page.getByRole('status').filter({ hasText: 'On baton-test: connected' })).toBeVisible();
+
+    // The agent runs under sshd there, not under Baton's host.
+    const agents = processesWith('claude-agent-acp').filter((found) => found.ancestors.includes('sshd'));
+    expect(agents.length).toBeGreaterThan(0);
+    expect(agents.every((found) => !found.ancestorPids.includes(host.child.pid!))).toBe(true);
+
+    await say(page, 'TURN-MAKE please write made.txt');
+    const question = page.getByRole('group', { name: /^Permission: / }).last();
+    await question.getByRole('button', { name: 'Yes', exact: true }).click({ timeout: 60_000 });
+    await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Done.');
+    expect(readFileSync(path.join(work, 'made.txt'), 'utf8')).toBe('made there\n');
+
+    // Back to the second message: the file the shell wrote there goes.
+    await page.getByRole('article', { name: 'You' }).nth(1).getByRole('button', { name: 'Rewind to here' }).click();
+    const rewind = page.getByRole('dialog', { name: 'Rewind' });
+    await expect(
+      rewind.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'made.txt: removed' }),
+    ).toBeVisible();
+    await rewind.getByRole('button', { name: 'Rewind' }).click();
+    await expect(rewind).toBeHidden();
+    expect(existsSync(path.join(work, 'made.txt'))).toBe(false);
+    expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+  });
+
+  test('a changed host key blocks the machine with the reason, and Baton does not try again', async ({ page }) => {
+    test.setTimeout(120_000);
+    stub = await startModelStub();
+    sshd = await startSshd('e2e-machines-changed', remoteEnv(stub.url));
+    const dataDir = tempDir('e2e-machines-changed-data');
+    const host = await startHost(dataDir);
+    await page.goto(host.url);
+    await page.getByRole('combobox', { name: 'Machine' }).selectOption({ label: 'baton-test' });
+    await page.getByRole('dialog', { name: 'New host key' }).getByRole('button', { name: 'Trust and connect' }).click();
+    await expect(page.getByRole('dialog', { name: 'New host key' })).toBeHidden();
+
+    // The machine is reinstalled (or someone is in between): a new key, and Baton is started again.
+    await host.kill();
+    await sshd.changeHostKey();
+    const logBefore = sshd.log().length;
+    const again = await startHost(dataDir);
+    await page.goto(again.url);
+    await page.getByRole('combobox', { name: 'Machine' }).selectOption({ label: 'baton-test' });
+    await expect(page.getByRole('alert').filter({ hasText: 'baton-test is blocked: host key changed' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'New host key' })).toHaveCount(0);
+    await page.waitForTimeout(3_000);
+    const connections = (
+      sshd
+        .log()
+        .slice(logBefore)
+        .match(/Connection from 127\.0\.0\.1/g) ?? []
+    ).length;
+    expect(connections).toBeGreaterThan(0);
+    expect(connections).toBeLessThanOrEqual(2);
+  });
+});

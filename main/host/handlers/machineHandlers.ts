@@ -1,0 +1,30 @@
+/** The machines' handlers: list, add, remove, connect (test) and trust a host key. */
+import { MachineBlockedError } from '../../../app/errors.js';
+import type { HandlerGroup, HostParts } from './HostParts.js';
+
+type MachineMethods = 'listMachines' | 'addMachine' | 'removeMachine' | 'connectMachine' | 'trustMachineKey';
+
+/** The machines' handlers. */
+export function machineHandlers({ machines }: Pick<HostParts, 'machines'>): HandlerGroup<MachineMethods> {
+  /** Connects, and answers with the machine's state: a block is a state to show (with its reason), not a failed request. */
+  const connected = async (machineId: string, connect: () => Promise<unknown>) => {
+    try {
+      await connect();
+    } catch (error) {
+      if (!(error instanceof MachineBlockedError)) {
+        throw error;
+      }
+    }
+    return { machine: machines.view(machineId) };
+  };
+  return {
+    listMachines: () => ({ machines: machines.list() }),
+    addMachine: ({ destination }) => ({ machine: machines.add(destination) }),
+    removeMachine: async ({ machineId }) => {
+      await machines.remove(machineId);
+      return { machines: machines.list() };
+    },
+    connectMachine: ({ machineId }) => connected(machineId, () => machines.connect(machineId, true)),
+    trustMachineKey: ({ machineId, fingerprint }) => connected(machineId, () => machines.trust(machineId, fingerprint)),
+  };
+}

@@ -1,0 +1,345 @@
+/**
+ * The machines a person can put a conversation on: this computer, the SSH hosts of their ssh
+ * config (`Host` entries without wildcards), and the ones they added in Settings › Machines. An
+ * SSH machine is opened when it is first needed (a conversation on it, a test from Settings) and
+ * kept open; its state (connecting, connected, reconnecting, blocked and why) is pushed as it
+ * changes. A blocked machine is not tried again by itself: the person trusts its key, or fixes
+ * what was wrong and tests it again.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { InvalidRequestError, MachineBlockedError, NotFoundError } from '../../../app/errors.js';
+import type { MachineInfo } from '../../../app/ipc/machineRequests.js';
+import { LOCAL_MACHINE_ID, type Machine } from './Machine.js';
+import { SshMachine, type SshMachineState, type SshOptions } from './SshMachine.js';
+
+/** One machine, as Settings and the new conversation's picker show it. */
+export type MachineView = MachineInfo;
+/** Where a machine is, as the person sees it. */
+export type MachineStateName = MachineInfo['state'];
+
+/** The setting that keeps the machines added in Baton. */
+const ADDED_SETTING = 'machines.added';
+const addedSchema = z.array(z.object({ destination: z.string() }));
+
+/**
+ * A destination ssh is given: an alias of the person's config, or `user@host` with an optional
+ * `:port`. Never anything ssh would read as an option, nor spaces or shell characters.
+ */
+const DESTINATION = /^(?:[A-Za-z0-9._-]+@)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The `Host` names of an ssh config that name one host (no wildcard, no negation). */
+export function configHosts(text: string): string[] {
+  const hosts: string[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^\s*Host\s+(.+?)\s*$/i.exec(line);
+    if (!match) {
+      continue;
+    }
+    for (const name of match[1]!.split(/\s+/)) {
+      if (name && !/[*?!]/.test(name) && DESTINATION.test(name) && !hosts.includes(name)) {
+        hosts.push(name);
+      }
+    }
+  }
+  return hosts;
+}
+
+/** The id of the SSH machine for a destination. */
+export function sshMachineId(destination: string): string {
+  return `ssh:${destination}`;
+}
+
+/** How the machines are made and kept. */
+export type MachinesOptions = {
+  /** This computer. */
+  local: Machine;
+  /** Baton's ssh folder (`<data>/ssh`): control sockets and the host keys trusted in Baton. */
+  stateDir: string;
+  /** The machines added in Baton, read and written as a setting. */
+  readAdded: () => unknown;
+  writeAdded: (value: unknown) => void;
+  /** ssh's config file (default: ssh's own, `~/.ssh/config`, which is also where hosts are listed from). */
+  configFile?: string;
+  /** The person's known-hosts files (default: ssh's own). */
+  knownHosts?: readonly string[];
+  /** The machine server bundle (default: the one built with Baton). */
+  bundle?: string;
+  /** How long a machine's server keeps its agents with no Baton attached. */
+  idleLimitMs?: number;
+  /** The commands of the agents Baton knows: each is looked up on a machine's PATH when it is opened. */
+  commands?: () => readonly string[];
+  /** Hears every change of a machine's state. */
+  onChange?: (machine: MachineView) => void;
+  log?: (message: string) => void;
+};
+
+/** One SSH machine's connection, while Baton holds it. */
+type Held = {
+  opening?: Promise<SshMachine>;
+  machine?: SshMachine;
+  /** The last reason it could not be opened (kept until the next try). */
+  blocked?: MachineBlockedError;
+  reconnecting?: { since: number; why: string };
+  /** Where each agent command is on that machine's PATH (undefined: not there), found when it was opened. */
+  executables?: Map<string, string | undefined>;
+};
+
+/** The machines, and the connections to those in use. */
+export class Machines {
+  private readonly held = new Map<string, Held>();
+  private disposed = false;
+
+  constructor(private readonly options: MachinesOptions) {}
+
+  /** This computer. */
+  get local(): Machine {
+    return this.options.local;
+  }
+
+  /** True for this computer (by its id, or by the id of the machine the host was given in its place). */
+  isLocal(machineId: string): boolean {
+    return machineId === LOCAL_MACHINE_ID || machineId === this.options.local.id;
+  }
+
+  /** Every machine: this computer first, then the added ones, then those of the ssh config. */
+  list(): MachineView[] {
+    const added = this.added();
+    const fromConfig = this.configHosts().filter((host) => !added.includes(host));
+    return [
+      this.view(LOCAL_MACHINE_ID),
+      ...added.map((destination) => this.viewOf(destination, 'added')),
+      ...fromConfig.map((destination) => this.viewOf(destination, 'ssh-config')),
+    ];
+  }
+
+  /** One machine as it is now. */
+  view(machineId: string): MachineView {
+    if (this.isLocal(machineId)) {
+      const { local } = this.options;
+      return {
+        machineId,
+        name: local.name,
+        destination: null,
+        source: 'this-computer',
+        state: 'this-computer',
+        reason: null,
+        message: null,
+        fingerprint: null,
+        since: null,
+      };
+    }
+    const destination = this.destinationOf(machineId);
+    return this.viewOf(destination, this.added().includes(destination) ? 'added' : 'ssh-config');
+  }
+
+  /** Adds a machine by `user@host[:port]` or an alias of the ssh config. */
+  add(destination: string): MachineView {
+    const wanted = destination.trim();
+    if (!DESTINATION.test(wanted)) {
+      throw new InvalidRequestError(
+        `"${destination}" is not a machine Baton can reach: give user@host, user@host:port, or a Host alias of your ssh config.`,
+      );
+    }
+    const added = this.added();
+    if (!added.includes(wanted)) {
+      this.options.writeAdded([...added, wanted].map((entry) => ({ destination: entry })));
+    }
+    const view = this.view(sshMachineId(wanted));
+    this.options.onChange?.(view);
+    return view;
+  }
+
+  /** Removes an added machine, ending Baton's connection to it (and what ran there). */
+  async remove(machineId: string): Promise<void> {
+    const destination = this.destinationOf(machineId);
+    this.options.writeAdded(
+      this.added()
+        .filter((entry) => entry !== destination)
+        .map((entry) => ({ destination: entry })),
+    );
+    const held = this.held.get(machineId);
+    this.held.delete(machineId);
+    const machine = held?.machine ?? (await held?.opening?.catch(() => undefined));
+    await machine?.dispose();
+  }
+
+  /** Where `command` is on the open machine's PATH; undefined when it is not there (or the machine is not open). */
+  executableOn(machineId: string, command: string): string | undefined {
+    return this.held.get(machineId)?.executables?.get(command);
+  }
+
+  /** The machine when it is open now (this computer always is); undefined otherwise. */
+  ready(machineId: string): Machine | undefined {
+    return this.isLocal(machineId) ? this.options.local : this.held.get(machineId)?.machine;
+  }
+
+  /**
+   * Opens the machine, or waits for the opening under way; rejects with a
+   * {@link MachineBlockedError} saying why it cannot be used. A machine blocked before is tried
+   * again only when `again` is set (the person tested it, or trusted its key).
+   */
+  async connect(machineId: string, again = false): Promise<Machine> {
+    if (this.isLocal(machineId)) {
+      return this.options.local;
+    }
+    if (this.disposed) {
+      throw new InvalidRequestError('Baton is closing.');
+    }
+    const destination = this.destinationOf(machineId);
+    const held = this.held.get(machineId) ?? {};
+    this.held.set(machineId, held);
+    if (held.machine) {
+      return held.machine;
+    }
+    if (held.blocked && !again) {
+      throw held.blocked;
+    }
+    if (!held.opening) {
+      held.blocked = undefined;
+      held.opening = this.open(machineId, destination, held);
+      this.changed(machineId);
+    }
+    return held.opening;
+  }
+
+  /** Trusts the host key the machine offered (the fingerprint the person saw), then connects. */
+  async trust(machineId: string, fingerprint: string): Promise<Machine> {
+    const blocked = this.held.get(machineId)?.blocked;
+    if (!blocked || blocked.reason !== 'host-key-unknown' || blocked.details?.fingerprint !== fingerprint) {
+      throw new InvalidRequestError(
+        `The host key shown for ${this.view(machineId).name} is no longer the one it offers; test the machine again to see its key.`,
+      );
+    }
+    SshMachine.trustHostKey(this.options.stateDir, blocked);
+    return this.connect(machineId, true);
+  }
+
+  /** Ends every connection (and, as Baton says so, what ran on those machines). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const all = [...this.held.values()];
+    this.held.clear();
+    await Promise.all(
+      all.map(async (held) => {
+        const machine = held.machine ?? (await held.opening?.catch(() => undefined));
+        await machine?.dispose();
+      }),
+    );
+  }
+
+  private async open(machineId: string, destination: string, held: Held): Promise<SshMachine> {
+    try {
+      const machine = await SshMachine.open(this.sshOptions(destination));
+      if (this.disposed || this.held.get(machineId) !== held) {
+        await machine.dispose();
+        throw new InvalidRequestError(`${destination} was removed while Baton connected to it.`);
+      }
+      held.executables = await this.findCommands(machine);
+      held.machine = machine;
+      machine.onState((state) => this.onState(machineId, held, state));
+      this.options.log?.(`connected to ${destination}`);
+      return machine;
+    } catch (error) {
+      if (error instanceof MachineBlockedError) {
+        held.blocked = error;
+        this.options.log?.(`${destination} is blocked (${error.reason}): ${error.message}`);
+      }
+      throw error;
+    } finally {
+      held.opening = undefined;
+      this.changed(machineId);
+    }
+  }
+
+  /** The agents' commands on the machine's PATH, looked up at once. */
+  private async findCommands(machine: Machine): Promise<Map<string, string | undefined>> {
+    const commands = [...new Set(this.options.commands?.() ?? [])];
+    const found = await Promise.all(commands.map(async (command) => machine.which(command).catch(() => undefined)));
+    return new Map(commands.map((command, index) => [command, found[index]]));
+  }
+
+  private onState(machineId: string, held: Held, state: SshMachineState): void {
+    held.reconnecting = state.state === 'reconnecting' ? { since: state.since, why: state.why } : undefined;
+    if (state.state === 'blocked') {
+      held.blocked = state.error;
+    }
+    if (state.state === 'blocked' || state.state === 'closed') {
+      held.machine = undefined;
+    }
+    this.changed(machineId);
+  }
+
+  private changed(machineId: string): void {
+    if (!this.disposed) {
+      this.options.onChange?.(this.view(machineId));
+    }
+  }
+
+  private viewOf(destination: string, source: 'ssh-config' | 'added'): MachineView {
+    const machineId = sshMachineId(destination);
+    const held = this.held.get(machineId);
+    const blocked = held?.blocked;
+    const state: MachineStateName = held?.reconnecting
+      ? 'reconnecting'
+      : held?.machine
+        ? 'connected'
+        : held?.opening
+          ? 'connecting'
+          : blocked
+            ? 'blocked'
+            : 'not-connected';
+    const fingerprint = blocked?.details?.fingerprint;
+    return {
+      machineId,
+      name: destination,
+      destination,
+      source,
+      state,
+      reason: state === 'blocked' ? (blocked?.reason ?? null) : null,
+      message: state === 'blocked' ? (blocked?.message ?? null) : state === 'reconnecting' ? (held?.reconnecting?.why ?? null) : null,
+      fingerprint: state === 'blocked' && typeof fingerprint === 'string' ? fingerprint : null,
+      since: state === 'reconnecting' ? (held?.reconnecting?.since ?? null) : null,
+    };
+  }
+
+  private destinationOf(machineId: string): string {
+    const destination = machineId.startsWith('ssh:') ? machineId.slice('ssh:'.length) : '';
+    if (!destination || (!this.added().includes(destination) && !this.configHosts().includes(destination))) {
+      throw new NotFoundError('machine', machineId);
+    }
+    return destination;
+  }
+
+  private added(): string[] {
+    const parsed = addedSchema.safeParse(this.options.readAdded() ?? []);
+    return parsed.success ? parsed.data.map((entry) => entry.destination).filter((entry) => DESTINATION.test(entry)) : [];
+  }
+
+  private configHosts(): string[] {
+    const file = this.options.configFile ?? path.join(os.homedir(), '.ssh', 'config');
+    try {
+      return existsSync(file) ? configHosts(readFileSync(file, 'utf8')) : [];
+    } catch (error) {
+      this.options.log?.(`could not read the ssh config ${file}: ${String(error)}`);
+      return [];
+    }
+  }
+
+  private sshOptions(destination: string): SshOptions {
+    const { local, stateDir, configFile, knownHosts, bundle, idleLimitMs } = this.options;
+    return {
+      destination,
+      local,
+      stateDir,
+      ...(configFile ? { configFile } : {}),
+      ...(knownHosts ? { knownHosts } : {}),
+      ...(bundle ? { bundle } : {}),
+      ...(idleLimitMs !== undefined ? { idleLimitMs } : {}),
+    };
+  }
+}
+
+export { ADDED_SETTING };

@@ -1,0 +1,147 @@
+/**
+ * Machines through the host API, against a real sshd on 127.0.0.1 run from the test's own folder:
+ * the `Host` of the ssh config is listed; its unknown host key is asked about (blocked, with the
+ * fingerprint) and trusted only with that fingerprint; a conversation put on it runs its agent
+ * there (under sshd, not under the host), takes its checkpoints there, and rewinds there, while a
+ * conversation on this computer beside it runs here. Added machines are checked as typed, listed,
+ * and removed.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MachineInfo, PushEvent } from '../../../app/ipc/index.js';
+import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
+import { Host, definedEnv } from '../Host.js';
+import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
+import { fingerprintOf } from './SshMachine.js';
+
+const unavailable = sshdUnavailable();
+
+/** A process's parent (Linux). */
+function parentOf(pid: number): number {
+  return Number(/^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+}
+
+/** The names of a process's ancestors, nearest first. */
+function ancestorNames(pid: number): string[] {
+  const names: string[] = [];
+  for (let current = parentOf(pid); current > 1; current = parentOf(current)) {
+    names.push(/^Name:\s+(.+)$/m.exec(readFileSync(`/proc/${current}/status`, 'utf8'))?.[1] ?? '?');
+  }
+  return names;
+}
+
+describe.skipIf(unavailable !== undefined)('machines through the host API', () => {
+  let sshd: Sshd;
+  let host: Host;
+  const changes: MachineInfo[] = [];
+  const machineId = 'ssh:baton-test';
+
+  beforeAll(async () => {
+    ensureBuilt();
+    sshd = await startSshd('machines-api');
+    const dataDir = tempDir('machines-api-data');
+    registerFakeAgent(dataDir);
+    host = new Host({
+      dataDir,
+      homeDir: tempDir('machines-api-home'),
+      env: definedEnv(process.env),
+      ssh: { configFile: sshd.configFile, knownHosts: [], bundle: builtFile('machine-server/server.mjs') },
+    });
+    host.subscribe((event: PushEvent) => {
+      if (event.name === 'machineChanged') {
+        changes.push(event.payload.machine);
+      }
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await host?.dispose();
+    await sshd?.stop();
+  });
+
+  const call = async (method: string, params: unknown): Promise<unknown> => {
+    const answer = await host.handle(method, params);
+    if (!answer.ok) {
+      throw new Error(`${method}: ${answer.error.message}`);
+    }
+    return answer.result;
+  };
+
+  it('lists the ssh config host, asks about its unknown key, and trusts only the key shown', async () => {
+    const { machines } = (await call('listMachines', {})) as { machines: MachineInfo[] };
+    expect(machines.map((machine) => [machine.name, machine.source, machine.state])).toEqual([
+      ['This computer', 'this-computer', 'this-computer'],
+      ['baton-test', 'ssh-config', 'not-connected'],
+    ]);
+
+    // Nothing of the person's known hosts is read: the key is unknown, and the machine is blocked on it.
+    const { machine: blocked } = (await call('connectMachine', { machineId })) as { machine: MachineInfo };
+    const fingerprint = fingerprintOf(sshd.hostKey.split(' ')[1]!);
+    expect(blocked).toMatchObject({ state: 'blocked', reason: 'host-key-unknown', fingerprint });
+    expect(blocked.message).toContain('baton-test');
+    expect(changes.map((change) => change.state)).toEqual(['connecting', 'blocked']);
+
+    // Sending a message there is refused with the reason; nothing is tried behind the person's back.
+    const folder = tempDir('machines-api-blocked');
+    const refused = await host.handle('newConversation', { agentId: FAKE_AGENT_ID, cwd: folder, machineId });
+    expect(refused.ok ? '' : refused.error.code).toBe('MachineBlocked');
+
+    // Another fingerprint than the one shown is not trusted.
+    const wrong = await host.handle('trustMachineKey', { machineId, fingerprint: 'SHA256:not-the-one-shown' });
+    expect(wrong.ok).toBe(false);
+    const { machine: trusted } = (await call('trustMachineKey', { machineId, fingerprint })) as { machine: MachineInfo };
+    expect(trusted).toMatchObject({ state: 'connected', reason: null, fingerprint: null });
+    expect(changes.at(-1)?.state).toBe('connected');
+  }, 60_000);
+
+  it('runs a conversation on the machine there: its agent under sshd, its files written and rewound there', async () => {
+    const work = tempDir('machines-api-work');
+    writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
+    const missing = await host.handle('newConversation', { agentId: FAKE_AGENT_ID, cwd: path.join(work, 'nope'), machineId });
+    expect(missing.ok ? '' : missing.error.message).toContain('does not exist on baton-test');
+
+    const { conversation } = (await call('newConversation', { agentId: FAKE_AGENT_ID, cwd: work, machineId })) as {
+      conversation: { conversationId: string; machine: string };
+    };
+    expect(conversation.machine).toBe(machineId);
+    const { conversationId } = conversation;
+    const first = await sendAndSettle(host, conversationId, 'hello');
+
+    // A conversation on this computer beside it runs here.
+    const here = host.conversations.create(FAKE_AGENT_ID, tempDir('machines-api-here'));
+    await sendAndSettle(host, here.conversationId, 'hello');
+    const rows = host.pool.table();
+    expect(rows).toHaveLength(2);
+    const [there, local] = rows[0]!.key.startsWith(`${machineId}\t`) ? [rows[0]!, rows[1]!] : [rows[1]!, rows[0]!];
+    expect(there.key.startsWith(`${machineId}\t`)).toBe(true);
+    expect(ancestorNames(there.pid!)).toContain('sshd');
+    expect(parentOf(local.pid!)).toBe(process.pid);
+
+    await sendAndSettle(host, conversationId, `write:${path.join(work, 'by-client.txt')}`);
+    await sendAndSettle(host, conversationId, 'sh[echo from its shell > by-shell.txt]');
+    expect(readFileSync(path.join(work, 'by-shell.txt'), 'utf8')).toBe('from its shell\n');
+    const taken = host.store.readEvents(conversationId).events.filter((event) => event.type === 'checkpoint.taken');
+    expect(taken.length).toBeGreaterThanOrEqual(6);
+
+    const rewound = (await call('rewindConversation', { conversationId, turnId: first, keepFiles: false, overwrite: [] })) as {
+      failed: unknown[];
+    };
+    expect(rewound.failed).toEqual([]);
+    expect(existsSync(path.join(work, 'by-client.txt'))).toBe(false);
+    expect(existsSync(path.join(work, 'by-shell.txt'))).toBe(false);
+    expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+  }, 120_000);
+
+  it('adds a machine by user@host:port, refuses what ssh would read as an option, and removes it', async () => {
+    const { machine } = (await call('addMachine', { destination: `someone@127.0.0.1:${sshd.port}` })) as { machine: MachineInfo };
+    expect(machine).toMatchObject({ name: `someone@127.0.0.1:${sshd.port}`, source: 'added', state: 'not-connected' });
+    const bad = await host.handle('addMachine', { destination: '-oProxyCommand=touch /tmp/x' });
+    expect(bad.ok ? '' : bad.error.code).toBe('InvalidRequest');
+    const { machines } = (await call('removeMachine', { machineId: machine.machineId })) as { machines: MachineInfo[] };
+    expect(machines.map((entry) => entry.name)).toEqual(['This computer', 'baton-test']);
+  });
+});
