@@ -151,7 +151,7 @@ test('Claude: "Always Allow" stops its questions until it is revoked in Settings
   await expect(questions.last()).toContainText('✓ You chose: No');
 });
 
-test('every settings section by keyboard: agents, toolboxes, instructions, appearance, data folder, export', async ({ page }) => {
+test('every settings section by keyboard: agents, machines, toolboxes, instructions, appearance, data folder, export', async ({ page }) => {
   const dataDir = await open(page);
   await send(page, 'hello there');
   await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello there');
@@ -162,6 +162,7 @@ test('every settings section by keyboard: agents, toolboxes, instructions, appea
   const tabs = settings.getByRole('tablist', { name: 'Settings sections' });
   await expect(tabs.getByRole('tab')).toHaveText([
     'Agents',
+    'Machines',
     'Toolboxes',
     'Instructions',
     'Permissions',
@@ -178,6 +179,22 @@ test('every settings section by keyboard: agents, toolboxes, instructions, appea
 
   // The arrow keys move between sections.
   await tabs.getByRole('tab', { name: 'Agents' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(tabs.getByRole('tab', { name: 'Machines' })).toBeFocused();
+  // Machines: this computer, and one added by address (what ssh would read as an option is refused).
+  const machines = settings.getByRole('tabpanel', { name: 'Machines' });
+  await expect(machines.getByRole('list', { name: 'Machines' }).getByRole('listitem')).toHaveText([/^This computer/]);
+  const address = machines.getByRole('textbox', { name: 'Machine address' });
+  await address.fill('-oProxyCommand=sh');
+  await machines.getByRole('button', { name: 'Add machine' }).click();
+  await expect(machines.getByRole('alert')).toContainText('is not a machine Baton can reach');
+  await address.fill('me@build.example:2222');
+  await address.press('Enter');
+  const added = machines.getByRole('listitem').filter({ hasText: 'me@build.example:2222' });
+  await expect(added).toContainText('added here · not connected');
+  await added.getByRole('button', { name: 'Remove me@build.example:2222' }).click();
+  await expect(added).toHaveCount(0);
+  await tabs.getByRole('tab', { name: 'Machines' }).focus();
   await page.keyboard.press('ArrowDown');
   await expect(tabs.getByRole('tab', { name: 'Toolboxes' })).toBeFocused();
   await expect(settings.getByRole('tabpanel', { name: 'Toolboxes' })).toContainText('No servers yet.');

@@ -20,7 +20,7 @@ import type { CheckpointEntry, CheckpointStore, LeftOut } from '../checkpoints/C
 import type { Rewinds } from '../checkpoints/Rewinds.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import { checkpointsByTurn } from '../checkpoints/turnChanges.js';
-import type { Machine } from '../machine/Machine.js';
+import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
 import { copyPlaceOf, freeBranch, makeCopy, makeWorktree, removeCopy } from './folderCopies.js';
@@ -61,6 +61,12 @@ export class BranchCopies {
   async branch(conversationId: string, turnId: string, fromBefore: boolean): Promise<Awaited<ReturnType<Rewinds['branch']>>> {
     const { store, checkpoints } = this.deps;
     const summary = store.getSummary(conversationId);
+    // Copies are made on this computer for now: never of a folder that is elsewhere.
+    if (summary.machine !== LOCAL_MACHINE_ID && summary.machine !== this.deps.machine.id) {
+      throw new InvalidRequestError(
+        `A branch in its own copy works only for conversations on this computer for now; this one is on ${summary.machine.replace(/^ssh:/, '')}. Branch it in its own folder instead.`,
+      );
+    }
     const manifest = await this.startingFiles(summary, turnId, fromBefore);
     const branchId = newId();
     const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps);

@@ -134,6 +134,16 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     expect(existsSync(path.join(work, 'by-client.txt'))).toBe(false);
     expect(existsSync(path.join(work, 'by-shell.txt'))).toBe(false);
     expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+
+    // What is made on this computer only for now is refused with why, never made of a folder elsewhere.
+    const asked = await host.handle('askAgents', {
+      conversationId,
+      text: 'both of you',
+      agents: [{ agentId: FAKE_AGENT_ID }, { agentId: 'claude' }],
+    });
+    expect(asked.ok ? '' : asked.error.message).toContain('this one is on baton-test');
+    const branched = await host.handle('branchConversation', { conversationId, turnId: first, restoreFiles: true, ownCopy: true });
+    expect(branched.ok ? '' : branched.error.message).toContain('this one is on baton-test');
   }, 120_000);
 
   it('adds a machine by user@host:port, refuses what ssh would read as an option, and removes it', async () => {

@@ -2,6 +2,7 @@
  * How a session gets its agent process: a lease on the pool's process for the binding's launch
  * part, started (with the files its launch channel needs) when none runs.
  */
+import { UnsupportedInputError } from '../../../app/errors.js';
 import { AgentConnection } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { ptyProgram } from '../process/pty.js';
@@ -44,6 +45,14 @@ export function leaseFor(options: {
     start: async (handlers) => {
       let folder: SessionFolder | undefined;
       const makeFolder = (): SessionFolder => {
+        // The folder is on this computer: an agent elsewhere could not read what is written in it.
+        if (options.machine && options.machine.id !== pool.machine.id) {
+          throw new UnsupportedInputError(
+            adapter.displayName,
+            'your instructions',
+            `on ${options.machine.name} they would travel in a file on this computer, which ${adapter.displayName} there cannot read; Baton does not write it there yet`,
+          );
+        }
         if (!options.sessionFilesDir) {
           throw new Error(`${adapter.displayName}'s instructions need files, but no folder for them was given.`);
         }
