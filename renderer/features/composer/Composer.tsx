@@ -59,7 +59,7 @@ export function Composer() {
   const canSend = !running && !sending && text.trim() !== '' && missing === undefined && folderBlocked === undefined;
   // Why Send is off, once there is something to send (an empty box says nothing yet; the header asks for the folder).
   const blockedWhy = running ? undefined : missing ? 'missing' : folderBlocked !== undefined && text.trim() !== '' ? 'folder' : undefined;
-  const canQueue = running && conversationId !== undefined && queued === undefined && text.trim() !== '';
+  const canQueue = running && !sending && conversationId !== undefined && queued === undefined && text.trim() !== '';
   const commands = useBaton(useShallow(selectCommandSuggestions));
   const cwd = useBaton((state) => selectActiveSummary(state)?.cwd ?? state.draft.cwd);
   const attachments = useBaton((state) => state.attachments[key] ?? NO_ATTACHMENTS);

@@ -28,6 +28,19 @@ function held<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: 
 }
 
 describe('the follow-up queue', () => {
+  it('takes nothing while the message in the box is being sent (a fast second Enter never sends it twice)', async () => {
+    const answer = held<{ turnId: string; seq: number }>();
+    const { store, calls } = openWith('only once', { sendMessage: () => answer.promise });
+    const sending = store.getState().send();
+    // The turn has started (the host pushed it) while the box still holds the message being sent.
+    store.getState().queue();
+    expect(store.getState().queued.c).toBeUndefined();
+    answer.resolve({ turnId: 't1', seq: 3 });
+    await sending;
+    expect(calls.filter((call) => call.method === 'sendMessage')).toHaveLength(1);
+    expect(store.getState().composer.c).toBe('');
+  });
+
   it('queues the box with what was attached, and empties the box', () => {
     const { store } = openWith('  and then this  ');
     store.getState().addAttachment('c', attachment('a'));

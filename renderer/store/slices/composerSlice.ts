@@ -252,9 +252,11 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       get().focusMessageBox();
     },
     queue() {
-      const { selection, composer, attachments } = get();
+      const { selection, composer, attachments, sending } = get();
       const text = (composer[composerKey(selection)] ?? '').trim();
-      if (selection.kind !== 'conversation' || !text) {
+      // While a message is being sent its turn may already run, the box still holding it: a
+      // second Enter then is not a follow-up (it would send the same message twice).
+      if (selection.kind !== 'conversation' || !text || sending) {
         return;
       }
       const { conversationId } = selection;
