@@ -25,7 +25,7 @@ import { newId } from '../../../app/ids.js';
 import type { Result } from '../../../app/ipc/index.js';
 import { branchPart, MAX_ATTEMPTS, openAttempts } from '../../../app/transcript/attempts.js';
 import { emptyTranscript, reduceAll, type AttemptView, type TranscriptState } from '../../../app/transcript/index.js';
-import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { titleFromMessage, type ConversationSummary } from '../../../app/transcript/summary.js';
 import {
   diffManifests,
   type Checkpoint,
@@ -368,7 +368,11 @@ export class Attempts {
     const parent = store.getSummary(conversationId);
     const firstTurn = this.ownEvents(attempt.conversationId).find((event) => event.type === 'turn.started');
     const summary = committer.commit(attempt.conversationId, [
-      { type: 'conversation.renamed', payload: { title: `${parent.title || 'Conversation'} (${attempt.agentName}'s attempt)` } },
+      // Named after the conversation, or while it has no title yet, after the message the agents were asked.
+      {
+        type: 'conversation.renamed',
+        payload: { title: `${parent.title || titleFromMessage(item.text)} (${attempt.agentName}'s attempt)` },
+      },
       {
         type: 'conversation.branched',
         payload: {

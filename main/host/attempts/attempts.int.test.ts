@@ -234,6 +234,16 @@ describe('asking several agents', () => {
     expect(existsSync(path.join(work, 'A.txt'))).toBe(true);
   }, 60_000);
 
+  it('names an attempt continued before the conversation has a title after the message the agents were asked', async () => {
+    start(tempDir('attempts-data'));
+    const { conversationId } = host!.conversations.create(A, seedFolder());
+    const { attemptsId } = await host!.attempts.ask(conversationId, TASK, [{ agentId: A }, { agentId: B }]);
+    const item = await settled(conversationId);
+    expect(host!.store.getSummary(conversationId).title).toBe('');
+    const branch = await host!.attempts.continueAttempt(conversationId, attemptsId, item.attempts[1]!.attemptId);
+    expect(branch.title).toMatch(/^Please sign it: .*… \(Fake B's attempt\)$/);
+  }, 60_000);
+
   it('in a git repository, works in worktrees with the uncommitted changes, and leaves .git as it was', async () => {
     const work = seedFolder();
     gitIn(work, 'init', '-q', '-b', 'main');

@@ -22,4 +22,19 @@ describe('distinctions', () => {
     const shown = rows.slice(0, 4).map((row) => `${row.title}${suffixes.get(row.conversationId) ?? ''}`);
     expect(new Set(shown).size).toBe(4);
   });
+
+  it('calls a copy Baton made for a branch "its own copy", never by its id', () => {
+    const rows = [
+      { conversationId: 'a', title: 'fix (branch)', cwd: '/work/app', createdAt: '2026-01-01T10:00:00Z' },
+      {
+        conversationId: 'b',
+        title: 'fix (branch)',
+        cwd: '/home/me/.baton/branches/050d7908-3c1e-4f55-9d51-2b8a1c0e9f11',
+        createdAt: '2026-01-01T11:00:00Z',
+      },
+    ];
+    const suffixes = distinctions(rows);
+    expect(suffixes.get('a')).toMatch(/^app · started /);
+    expect(suffixes.get('b')).toMatch(/^its own copy · started /);
+  });
 });

@@ -1,6 +1,9 @@
 /** Telling apart conversations that share a title, so that no two rows of the list read the same. */
 const started = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
+/** The name of a folder Baton made for a copy: an id. */
+const COPY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 type Row = { conversationId: string; title: string; cwd: string; createdAt: string };
 
 /**
@@ -24,7 +27,9 @@ export function distinctions(conversations: readonly Row[]): Map<string, string>
       continue;
     }
     const described = rows.map((row) => {
-      const folder = row.cwd.split(/[\\/]/).filter(Boolean).at(-1) ?? row.cwd;
+      const last = row.cwd.split(/[\\/]/).filter(Boolean).at(-1) ?? row.cwd;
+      // A copy Baton made (a branch's own) is named by an id: said as what it is.
+      const folder = COPY_ID.test(last) ? 'its own copy' : last;
       const date = new Date(row.createdAt);
       return { row, text: `${folder} · ${Number.isNaN(date.getTime()) ? row.createdAt : `started ${started.format(date)}`}` };
     });
