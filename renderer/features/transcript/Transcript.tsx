@@ -73,6 +73,15 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   const focusIndex = focusKey === undefined ? -1 : items.findIndex((item) => item.key === focusKey);
   const focusShown = focusIndex >= 0;
   const [following, setFollowing] = useState(true);
+  // The person's own new message brings them to the latest, wherever they had scrolled.
+  const lastUserKey = useMemo(() => items.findLast((item) => item.kind === 'user')?.key, [items]);
+  const seenUserKey = useRef(lastUserKey);
+  useEffect(() => {
+    if (seenUserKey.current !== lastUserKey) {
+      seenUserKey.current = lastUserKey;
+      setFollowing(true);
+    }
+  }, [lastUserKey]);
   const conversationId = transcript?.conversationId;
   const virtual = items.length > VIRTUAL_AFTER || hasEarlier;
   const [scrollMargin, setScrollMargin] = useState(0);

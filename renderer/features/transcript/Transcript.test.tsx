@@ -1,0 +1,54 @@
+// @vitest-environment happy-dom
+/** Following the newest content: scrolling up to read shows "Jump to latest"; the person's own new message takes them back. */
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { emptyTranscript, type TranscriptItem, type TranscriptState } from '../../../app/transcript/index.js';
+import { openConversation, resetStore } from '../../store/testStore.js';
+import { Transcript } from './Transcript.js';
+
+vi.mock('../../store/index.js', () => import('../../store/testStore.js'));
+
+const user = (n: number): TranscriptItem => ({
+  kind: 'user',
+  key: `u${n}`,
+  turnId: `t${n}`,
+  text: `message ${n}`,
+  at: '2026-12-04T10:00:00Z',
+});
+const agent = (n: number): TranscriptItem => ({
+  kind: 'agent',
+  key: `a${n}`,
+  turnId: `t${n}`,
+  messageId: undefined,
+  agentName: 'Claude',
+  text: `reply ${n}`,
+  at: '2026-12-04T10:00:01Z',
+});
+const state = (items: TranscriptItem[]): TranscriptState => ({ ...emptyTranscript('conv-1'), items });
+
+beforeEach(() => {
+  resetStore();
+  openConversation('conv-1');
+  Element.prototype.scrollIntoView = () => undefined;
+});
+afterEach(cleanup);
+
+describe('Transcript', () => {
+  it('shows "Jump to latest" once the person scrolls up, and takes them back when they send a message', () => {
+    const items = [user(1), agent(1), user(2), agent(2)];
+    const { rerender } = render(<Transcript transcript={state(items)} focusSeq={undefined} />);
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+    const section = screen.getByRole('region', { name: 'Transcript' });
+    Object.defineProperty(section, 'scrollHeight', { configurable: true, value: 2_000 });
+    Object.defineProperty(section, 'clientHeight', { configurable: true, value: 400 });
+    section.scrollTop = 0;
+    fireEvent.scroll(section);
+    expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeTruthy();
+    // New content from the agent leaves the person where they read.
+    rerender(<Transcript transcript={state([...items, agent(3)])} focusSeq={undefined} />);
+    expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeTruthy();
+    // Their own message takes them to it.
+    rerender(<Transcript transcript={state([...items, agent(3), user(4)])} focusSeq={undefined} />);
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
+  });
+});
