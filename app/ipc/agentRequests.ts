@@ -21,7 +21,7 @@ export const registryStatusSchema = z.object({
 export type RegistryStatus = z.infer<typeof registryStatusSchema>;
 
 /** Every agent Baton offers, why `agents.json` was not read (if it was not), and the registry's status. */
-const agentListSchema = z.object({
+export const agentListSchema = z.object({
   agents: z.array(agentInfoSchema),
   agentsFileProblem: z.string().nullable().default(null),
   registry: registryStatusSchema.nullable().default(null),

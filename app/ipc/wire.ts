@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { wireErrorSchema } from '../errors.js';
 import { envelopeSchema } from '../events/index.js';
 import { conversationSummarySchema } from '../transcript/summary.js';
+import { agentListSchema } from './agentRequests.js';
 import { machineSchema } from './machineRequests.js';
 
 /** Events the host pushes, by name. */
@@ -22,6 +23,8 @@ export const pushEvents = {
   }),
   /** A line of progress from installing, updating or removing an agent. */
   agentInstallProgress: z.object({ agentId: z.string(), action: z.enum(['install', 'update', 'remove']), text: z.string() }),
+  /** The agent list changed without being asked (agents.json written, fixed or removed): the list as listAgents answers it. */
+  agentsChanged: agentListSchema,
   /** A machine's state changed (connecting, connected, reconnecting, blocked), or it was added. */
   machineChanged: z.object({ machine: machineSchema }),
   /** Something failed that could not be recorded in the transcript (the store itself failed). */

@@ -6,6 +6,7 @@
  */
 import { definedEnv } from './process/env.js';
 import { machineHandlers } from './handlers/machineHandlers.js';
+import { watchAgentsFile } from './agents/agentsFileWatch.js';
 import { LocalMachine } from './machine/LocalMachine.js';
 import type { Machine } from './machine/Machine.js';
 import { ADDED_SETTING, Machines } from './machine/Machines.js';
@@ -112,6 +113,8 @@ export class Host {
   readonly machine: Machine;
   /** The machines conversations can be on: this computer, and those reached over SSH. */
   readonly machines: Machines;
+  /** Stops following agents.json. */
+  private readonly stopAgentsWatch: () => void;
   /** Checkpoints of working folders, and those taken around turns. */
   readonly checkpoints: CheckpointStore;
   /** Rewinds, their undoing, and branches. */
@@ -328,6 +331,20 @@ export class Host {
     const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);
     this.imports = new SessionImport(this.store, this.committer, access);
     this.logins = new LoginTerminals(access, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
+    // agents.json followed as it is written: the list (and its alert) change without a reload.
+    let listed = '';
+    this.stopAgentsWatch = watchAgentsFile(
+      dataDir,
+      () => {
+        const list = { ...catalog.list(), registry: catalog.registry?.status() ?? null };
+        const text = JSON.stringify(list);
+        if (text !== listed) {
+          listed = text;
+          this.emit({ name: 'agentsChanged', payload: list });
+        }
+      },
+      log,
+    );
     this.turns.recoverInterrupted();
     this.recovered = Promise.all([
       this.attempts.recover().then(
@@ -424,6 +441,7 @@ export class Host {
 
   /** Stops agents and closes the store. */
   async dispose(): Promise<void> {
+    this.stopAgentsWatch();
     await this.logins.dispose();
     await this.stopAgents();
     this.listeners.clear();

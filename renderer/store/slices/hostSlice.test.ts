@@ -107,6 +107,13 @@ describe('the host slice', () => {
     expect(store.getState().error?.message).toBe('The database is locked.');
     push({ name: 'agentInstallProgress', payload: { agentId: 'codex', action: 'install', text: 'added 12 packages' } });
     expect(JSON.stringify(store.getState())).toContain('added 12 packages');
+    // agents.json changed: the list and its alert follow.
+    push({
+      name: 'agentsChanged',
+      payload: { agents: [agent('codex', true)], agentsFileProblem: 'agents.json: bad JSON', registry: null },
+    });
+    expect(store.getState().agents.map((entry) => entry.agentId)).toEqual(['codex']);
+    expect(store.getState().agentsFileProblem).toBe('agents.json: bad JSON');
     // A machine's state: the one listed is replaced, a new one is added.
     await vi.waitFor(() => expect(store.getState().machines).toEqual([THIS_COMPUTER_INFO]));
     const server = { ...THIS_COMPUTER_INFO, machineId: 'ssh:build', name: 'build', destination: 'build', source: 'added' as const };

@@ -45,6 +45,9 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       case 'loginTerminal':
         get().receiveLoginTerminal(event.payload);
         return;
+      case 'agentsChanged':
+        get().setAgentList(event.payload);
+        return;
       case 'machineChanged':
         get().receiveMachine(event.payload.machine);
         return;
