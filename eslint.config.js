@@ -17,6 +17,12 @@ const typedFiles = [
   'vite.config.ts',
 ];
 
+/**
+ * Rooms that fit: no source file over 400 lines (blank lines and comments not counted; tests and
+ * benchmarks not held to it). The files still over it are named here, a list that only shrinks.
+ */
+const FILES_NOT_YET_WITHIN_400 = ['main/host/attempts/Attempts.ts', 'app/transcript/reduce.ts'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'e2e/agents/**', 'release/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
@@ -31,6 +37,13 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['app/**/*.ts', 'main/**/*.{ts,cts}', 'renderer/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', ...FILES_NOT_YET_WITHIN_400],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
     },
   },
   {

@@ -9,9 +9,8 @@ import { machineHandlers } from './handlers/machineHandlers.js';
 import { watchAgentsFile } from './agents/agentsFileWatch.js';
 import { LocalMachine } from './machine/LocalMachine.js';
 import type { Machine } from './machine/Machine.js';
-import { ADDED_SETTING, Machines } from './machine/Machines.js';
+import { Machines } from './machine/Machines.js';
 import os from 'node:os';
-import path from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
 import { isMethod, requests, type Method, type Params, type PushEvent, type ResponseBody, type Result } from '../../app/ipc/index.js';
@@ -169,35 +168,18 @@ export class Host {
     // This computer: every process, git run and folder watch of the host goes through it.
     const machine = options.machine ?? new LocalMachine(env, homeDir);
     this.machine = machine;
-    const sshConfig = options.ssh?.configFile ?? env.BATON_SSH_CONFIG;
-    // The person's known-hosts files ssh reads besides Baton's own (colon-separated; empty: none).
-    const knownHosts = options.ssh?.knownHosts ?? env.BATON_SSH_KNOWN_HOSTS?.split(':').filter(Boolean);
-    this.machines = new Machines({
+    this.machines = Machines.forHost({
       local: machine,
-      stateDir: path.join(dataDir, 'ssh'),
-      readAdded: () => this.store.getSetting(ADDED_SETTING, z.unknown(), []),
-      writeAdded: (value) => this.store.setSetting(ADDED_SETTING, value),
-      ...(sshConfig ? { configFile: sshConfig } : {}),
-      ...(knownHosts ? { knownHosts } : {}),
-      ...(options.ssh?.bundle ? { bundle: options.ssh.bundle } : {}),
-      ...(options.ssh?.idleLimitMs !== undefined ? { idleLimitMs: options.ssh.idleLimitMs } : {}),
+      dataDir,
+      env,
+      ...(options.ssh ? { ssh: options.ssh } : {}),
+      settings: this.store,
       commands: () => this.catalog.adapters().map((adapter) => adapter.command),
       onChange: (view) => this.emit({ name: 'machineChanged', payload: { machine: view } }),
       log,
     });
     const machines = this.machines;
-    /** The open machine of a conversation on another machine (undefined: this computer); throws when it is not open. */
-    const machineOf = (conversationId: string): Machine | undefined => {
-      const id = this.store.getSummary(conversationId).machine;
-      if (machines.isLocal(id)) {
-        return undefined;
-      }
-      const ready = machines.ready(id);
-      if (!ready) {
-        throw new Error(`${machines.view(id).name} is not connected`);
-      }
-      return ready;
-    };
+    const machineOf = (conversationId: string): Machine | undefined => machines.openOf(this.store.getSummary(conversationId).machine);
     const installer = new AgentInstaller(
       dataDir,
       env,

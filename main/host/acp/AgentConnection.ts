@@ -20,21 +20,13 @@ import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import type { LaunchSpec, Machine, MachineProcess } from '../machine/Machine.js';
 import { describeExit } from '../machine/ProcessGroup.js';
 import { rpcReason } from './rpcReason.js';
+import { authMethodsOf, terminalMethodOf, type TerminalLoginMethod } from './authMethods.js';
 import { answerClientMethods, type AgentConnectionHandlers } from './clientMethods.js';
 import { AUTH_STATUS_METHOD, authStatusParams, AuthStatusWatch, logoutEnds, type AuthStatus } from './authStatus.js';
 import { MODE_OPTION_ID, sessionOptions, withCurrentMode, type SessionOption } from './sessionOptions.js';
 import { turnTokensSchema, type TurnTokens } from '../../../app/events/index.js';
-import { z } from 'zod';
 
-/** A log-in method that runs in a terminal: the agent's own program with these arguments (or, where the agent names one, `command`). */
-export type TerminalLoginMethod = { command?: string; args: string[]; env: Record<string, string> };
-
-/** `_meta["terminal-auth"]` of an auth method (the convention before ACP's `type: "terminal"`). */
-const terminalAuthMeta = z.object({
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-});
+export type { TerminalLoginMethod } from './authMethods.js';
 
 /** How a prompt turn ended, as the agent answered `session/prompt`. */
 export type PromptOutcome = { stopReason: acp.StopReason; tokens?: TurnTokens };
@@ -258,27 +250,12 @@ export class AgentConnection {
 
   /** The ways the agent offers to log in. */
   authMethods(): AuthMethodInfo[] {
-    return (this.initialized.authMethods ?? []).map((method) => ({
-      id: method.id,
-      name: method.name,
-      ...(method.description ? { description: method.description } : {}),
-      ...(this.terminalMethod(method.id) ? { terminal: true } : {}),
-    }));
+    return authMethodsOf(this.initialized.authMethods ?? []);
   }
 
   /** The arguments and environment of a terminal log-in method, or undefined when it is not one. */
   terminalMethod(methodId: string): TerminalLoginMethod | undefined {
-    const method = (this.initialized.authMethods ?? []).find((candidate) => candidate.id === methodId);
-    if (!method) {
-      return undefined;
-    }
-    if ('type' in method && method.type === 'terminal') {
-      return { args: [...(method.args ?? [])], env: { ...(method.env ?? {}) } };
-    }
-    // The older convention some agents keep (GitHub Copilot CLI 1.0): `_meta["terminal-auth"]`
-    // names the command to run (the agent's own program) with its arguments.
-    const legacy = terminalAuthMeta.safeParse(method._meta?.['terminal-auth']);
-    return legacy.success ? { command: legacy.data.command, args: legacy.data.args, env: legacy.data.env } : undefined;
+    return terminalMethodOf(this.initialized.authMethods ?? [], methodId);
   }
 
   /** `authenticate` with one of the agent's methods. */

@@ -18,6 +18,7 @@ import type { Machine, MachineProcess } from '../machine/Machine.js';
 import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';
 import { installArchive } from './archives/installArchive.js';
 import { lastMeaningfulLine, missingPackage, platformPart, unreachableRegistry } from './npmFailure.js';
+import { npmEnvironment, pinOf } from './npmEnvironment.js';
 
 /** The manifest Baton writes into an install folder: what was installed, and the executable to run (relative to the folder). */
 const MANIFEST = 'baton-agent.json';
@@ -40,6 +41,8 @@ const OUTPUT_LINES_IN_ERRORS = 20;
 /** Installs, updates and removes agents in Baton's agents folder. */
 /** npm's arguments for a pinned install that follows the lock Baton ships (see `agentLocks/`). */
 export const LOCKED_INSTALL = ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=http'] as const;
+
+export { npmEnvironment };
 
 export class AgentInstaller {
   private readonly busy = new Set<string>();
@@ -70,12 +73,7 @@ export class AgentInstaller {
 
   /** The version this Baton pins (from the first package spec), if it names one. */
   pinnedVersion(adapter: AgentAdapter): string | undefined {
-    const spec = this.packages(adapter)?.[0];
-    if (!spec) {
-      return undefined;
-    }
-    const name = packageName(spec);
-    return name !== spec ? spec.slice(name.length + 1) : undefined;
+    return pinOf(this.packages(adapter)?.[0]);
   }
 
   /** The executable of Baton's copy, as its install recorded it (absolute), if there is one. */
@@ -477,16 +475,4 @@ export class AgentInstaller {
     }
     return { exit: code, tail: recent.join('\n'), cancelled: run.cancelled };
   }
-}
-
-/** Names npm (and the install scripts it runs) may see: where things are, the locale, npm's own settings, the proxy and certificates. */
-const NPM_NAMES =
-  /^(PATH|PATHEXT|HOME|USERPROFILE|APPDATA|LOCALAPPDATA|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|TEMP|TMP|TMPDIR|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|XDG_(CONFIG|CACHE|DATA|STATE)_HOME|(HTTPS?|NO|ALL)_PROXY|NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|NPM_CONFIG_.+|BATON_TEST_RUN)$/i;
-
-/**
- * The environment npm runs with: only what it needs, never the agents' keys or anything else of
- * Baton's own environment (a package's install script sees everything npm is given).
- */
-export function npmEnvironment(env: Env): Env {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => NPM_NAMES.test(name)));
 }

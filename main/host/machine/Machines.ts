@@ -171,6 +171,54 @@ export class Machines {
     return this.held.get(machineId)?.executables?.get(command);
   }
 
+  /**
+   * The open machine of a place on another machine (undefined: this computer); throws when that
+   * machine is not open, so that this computer never stands in for it.
+   */
+  openOf(machineId: string): Machine | undefined {
+    if (this.isLocal(machineId)) {
+      return undefined;
+    }
+    const ready = this.ready(machineId);
+    if (!ready) {
+      throw new Error(`${this.view(machineId).name} is not connected`);
+    }
+    return ready;
+  }
+
+  /**
+   * The host's machines: the ssh config from `ssh.configFile` or `BATON_SSH_CONFIG`, the person's
+   * known-hosts files from `ssh.knownHosts` or `BATON_SSH_KNOWN_HOSTS` (colon-separated; empty:
+   * none), Baton's own ssh folder in the data folder, the added machines in its settings.
+   */
+  static forHost(options: {
+    local: Machine;
+    dataDir: string;
+    env: Readonly<Record<string, string | undefined>>;
+    ssh?: { configFile?: string; knownHosts?: readonly string[]; bundle?: string; idleLimitMs?: number };
+    settings: { getSetting<T>(key: string, schema: z.ZodType<T>, fallback: T): T; setSetting(key: string, value: unknown): void };
+    commands: () => readonly string[];
+    onChange: (view: MachineView) => void;
+    log: (message: string) => void;
+  }): Machines {
+    const { ssh, env, settings } = options;
+    const configFile = ssh?.configFile ?? env.BATON_SSH_CONFIG;
+    const knownHosts = ssh?.knownHosts ?? env.BATON_SSH_KNOWN_HOSTS?.split(':').filter(Boolean);
+    return new Machines({
+      local: options.local,
+      stateDir: path.join(options.dataDir, 'ssh'),
+      readAdded: () => settings.getSetting(ADDED_SETTING, z.unknown(), []),
+      writeAdded: (value) => settings.setSetting(ADDED_SETTING, value),
+      ...(configFile ? { configFile } : {}),
+      ...(knownHosts ? { knownHosts } : {}),
+      ...(ssh?.bundle ? { bundle: ssh.bundle } : {}),
+      ...(ssh?.idleLimitMs !== undefined ? { idleLimitMs: ssh.idleLimitMs } : {}),
+      commands: options.commands,
+      onChange: options.onChange,
+      log: options.log,
+    });
+  }
+
   /** The machine when it is open now (this computer always is); undefined otherwise. */
   ready(machineId: string): Machine | undefined {
     return this.isLocal(machineId) ? this.options.local : this.held.get(machineId)?.machine;
@@ -341,5 +389,3 @@ export class Machines {
     };
   }
 }
-
-export { ADDED_SETTING };
