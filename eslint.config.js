@@ -21,7 +21,7 @@ const typedFiles = [
  * Rooms that fit: no source file over 400 lines (blank lines and comments not counted; tests and
  * benchmarks not held to it). The files still over it are named here, a list that only shrinks.
  */
-const FILES_NOT_YET_WITHIN_400 = ['main/host/attempts/Attempts.ts', 'app/transcript/reduce.ts'];
+const FILES_NOT_YET_WITHIN_400 = ['main/host/attempts/Attempts.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'e2e/agents/**', 'release/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },

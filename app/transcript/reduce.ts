@@ -7,7 +7,9 @@ import { isUnknownEvent, type TranscriptEvent, type UnknownEvent } from '../even
 import { reduceContext } from './context.js';
 import { foldAttempts } from './attempts.js';
 import { foldRewind, markSelfApprovingMode } from './rewinds.js';
-import { emptyTranscript, type TranscriptItem, type TranscriptState } from './state.js';
+import { foldQuestion } from './questions.js';
+import { foldToolWork } from './tools.js';
+import type { TranscriptItem, TranscriptState } from './state.js';
 
 /** Folds one event into the state. Never mutates its arguments. */
 export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownEvent): TranscriptState {
@@ -181,181 +183,22 @@ export function reduce(state: TranscriptState, event: TranscriptEvent | UnknownE
       }
       return { ...base, items: [...state.items, { kind: 'thought', key, turnId, text }] };
     }
-    case 'tool.call': {
-      const { turnId, toolCallId, title, kind, status, content, rawInput } = event.payload;
-      const item: TranscriptItem = {
-        kind: 'tool',
-        key,
-        turnId,
-        toolCallId,
-        title,
-        toolKind: kind,
-        status,
-        content: content ?? [],
-        ...(rawInput !== undefined ? { rawInput } : {}),
-      };
-      return { ...base, items: [...state.items, item] };
-    }
-    case 'tool.updated': {
-      // Tool-call ids are unique only within an agent's session: match within the update's own turn.
-      const { turnId, toolCallId, title, status, content, rawInput } = event.payload;
-      return {
-        ...base,
-        items: state.items.map((item) =>
-          item.kind === 'tool' && item.turnId === turnId && item.toolCallId === toolCallId
-            ? item.status === 'rejected'
-              ? // The person said no: the agent's later report ("refused", failed) adds to the card, which keeps what was proposed.
-                {
-                  ...item,
-                  title: title ?? item.title,
-                  content: content
-                    ? [...item.content.filter((part) => part.type === 'diff'), ...content.filter((part) => part.type !== 'diff')]
-                    : item.content,
-                }
-              : {
-                  ...item,
-                  title: title ?? item.title,
-                  status: status ?? item.status,
-                  content: content ?? item.content,
-                  ...(rawInput !== undefined ? { rawInput } : {}),
-                }
-            : item,
-        ),
-      };
-    }
-    case 'plan': {
-      const { turnId, entries } = event.payload;
-      const existing = state.items.findIndex((item) => item.kind === 'plan' && item.turnId === turnId);
-      if (existing >= 0) {
-        return {
-          ...base,
-          items: state.items.map((item, index) => (index === existing && item.kind === 'plan' ? { ...item, entries } : item)),
-        };
-      }
-      return { ...base, items: [...state.items, { kind: 'plan', key, turnId, entries }] };
-    }
-    case 'subagent.updated': {
-      const { turnId, subagentId, title, description, state: work } = event.payload;
-      return {
-        ...base,
-        items: updateSubagent(state.items, key, turnId, subagentId, (subagent) => ({
-          ...subagent,
-          ...(title !== undefined ? { title: title ?? undefined } : {}),
-          ...(description !== undefined ? { description: description ?? undefined } : {}),
-          ...(work !== undefined ? { state: work } : {}),
-        })),
-      };
-    }
-    case 'subagent.event': {
-      const { turnId, subagentId, event: activity } = event.payload;
-      return {
-        ...base,
-        items: updateSubagent(state.items, key, turnId, subagentId, (subagent) => {
-          // Its work folds exactly as a reply's does, into its own list.
-          const own: TranscriptState = {
-            ...emptyTranscript(event.conversationId),
-            agentName: subagent.title ?? 'Subagent',
-            lastSeq: event.seq - 1,
-            items: subagent.items,
-          };
-          return { ...subagent, items: reduce(own, { ...event, ...activity }).items };
-        }),
-      };
-    }
-    case 'permission.requested': {
-      const { turnId, requestId, toolCallId, title, options, rawInput } = event.payload;
-      const items = setToolStatus(state.items, turnId, toolCallId, 'awaiting_permission');
-      return {
-        ...base,
-        items: [
-          ...items,
-          {
-            kind: 'permission',
-            key,
-            turnId,
-            requestId,
-            toolCallId,
-            title,
-            options,
-            decision: undefined,
-            ...(rawInput !== undefined ? { rawInput } : {}),
-          },
-        ],
-      };
-    }
-    case 'permission.decided': {
-      const decision = event.payload;
-      const request = state.items.find((item) => item.kind === 'permission' && item.requestId === decision.requestId);
-      if (!request || request.kind !== 'permission') {
-        return base;
-      }
-      const chosen = request.options.find((option) => option.optionId === decision.optionId);
-      const toolStatus = !chosen ? 'cancelled' : chosen.kind.startsWith('allow') ? 'in_progress' : 'rejected';
-      return {
-        ...base,
-        items: setToolStatus(state.items, request.turnId, request.toolCallId, toolStatus, 'awaiting_permission').map((item) =>
-          item === request ? { ...request, decision } : item,
-        ),
-      };
-    }
-    case 'permission.revoked': {
-      const { requestId, note } = event.payload;
-      return {
-        ...base,
-        items: state.items.map((item) =>
-          item.kind === 'permission' && item.requestId === requestId ? { ...item, revoked: { at: event.at, note } } : item,
-        ),
-      };
-    }
-    case 'terminal.started': {
-      const { terminalId, command, cwd } = event.payload;
-      return {
-        ...base,
-        terminals: { ...state.terminals, [terminalId]: { terminalId, command, cwd, output: '', exit: undefined, truncated: false } },
-      };
-    }
-    case 'terminal.output': {
-      const terminal = state.terminals[event.payload.terminalId];
-      return terminal
-        ? {
-            ...base,
-            terminals: { ...state.terminals, [terminal.terminalId]: { ...terminal, output: terminal.output + event.payload.text } },
-          }
-        : base;
-    }
-    case 'terminal.exited': {
-      const { terminalId, exitCode, signal, truncated } = event.payload;
-      const terminal = state.terminals[terminalId];
-      return terminal
-        ? { ...base, terminals: { ...state.terminals, [terminalId]: { ...terminal, exit: { exitCode, signal }, truncated } } }
-        : base;
-    }
+    case 'tool.call':
+    case 'tool.updated':
+    case 'plan':
+    case 'subagent.updated':
+    case 'subagent.event':
+    case 'terminal.started':
+    case 'terminal.output':
+    case 'terminal.exited':
+      return foldToolWork(state, base, event, key, reduce);
+    case 'permission.requested':
+    case 'permission.decided':
+    case 'permission.revoked':
     case 'elicitation.requested':
-      return {
-        ...base,
-        items: [
-          ...state.items,
-          { kind: 'elicitation', key, turnId: event.payload.turnId, request: event.payload, answer: undefined, completed: false },
-        ],
-      };
-    case 'elicitation.answered': {
-      const answer = event.payload;
-      return {
-        ...base,
-        items: state.items.map((item) =>
-          item.kind === 'elicitation' && item.request.requestId === answer.requestId && !item.answer ? { ...item, answer } : item,
-        ),
-      };
-    }
-    case 'elicitation.completed': {
-      const { requestId } = event.payload;
-      return {
-        ...base,
-        items: state.items.map((item) =>
-          item.kind === 'elicitation' && item.request.requestId === requestId ? { ...item, completed: true } : item,
-        ),
-      };
-    }
+    case 'elicitation.answered':
+    case 'elicitation.completed':
+      return foldQuestion(state, base, event, key);
     case 'toolbox.set': {
       const names = event.payload.servers.map((server) => server.name);
       const text =
@@ -470,44 +313,6 @@ function replaceLast(items: TranscriptItem[], item: TranscriptItem): TranscriptI
   const next = items.slice(0, -1);
   next.push(item);
   return next;
-}
-
-type SubagentItem = Extract<TranscriptItem, { kind: 'subagent' }>;
-
-/** Changes a turn's subagent card, made (at `key`) on its first news. */
-function updateSubagent(
-  items: TranscriptItem[],
-  key: string,
-  turnId: string,
-  subagentId: string,
-  change: (subagent: SubagentItem) => SubagentItem,
-): TranscriptItem[] {
-  const at = items.findIndex((item) => item.kind === 'subagent' && item.subagentId === subagentId);
-  if (at < 0) {
-    return [
-      ...items,
-      change({ kind: 'subagent', key, turnId, subagentId, title: undefined, description: undefined, state: undefined, items: [] }),
-    ];
-  }
-  return items.map((item, index) => (index === at && item.kind === 'subagent' ? change(item) : item));
-}
-
-/** Sets the status of a tool call of `turnId` (only from `onlyFrom`, when given: a later agent update wins). */
-function setToolStatus(
-  items: TranscriptItem[],
-  turnId: string,
-  toolCallId: string | undefined,
-  status: Extract<TranscriptItem, { kind: 'tool' }>['status'],
-  onlyFrom?: Extract<TranscriptItem, { kind: 'tool' }>['status'],
-): TranscriptItem[] {
-  if (toolCallId === undefined) {
-    return items;
-  }
-  return items.map((item) =>
-    item.kind === 'tool' && item.turnId === turnId && item.toolCallId === toolCallId && (onlyFrom === undefined || item.status === onlyFrom)
-      ? { ...item, status }
-      : item,
-  );
 }
 
 /** When a turn ends, tool calls still open can no longer finish. */
