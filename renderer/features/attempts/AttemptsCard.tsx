@@ -22,7 +22,7 @@ import { formatElapsed } from '../../components/relativeTime.js';
 import { useNow } from '../../components/useNow.js';
 import { useBaton } from '../../store/index.js';
 import { TranscriptEntry } from '../transcript/TranscriptEntry.js';
-import { ConversationScope } from './conversationScope.js';
+import { ConversationScope } from '../../components/conversationScope.js';
 
 type AttemptsItem = Extract<TranscriptItem, { kind: 'attempts' }>;
 type Compared = Result<'compareAttempts'>['attempts'][number];

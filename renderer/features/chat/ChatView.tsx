@@ -1,4 +1,5 @@
 /** The open conversation (or a new one): its title and actions, agent and folder, the transcript and the composer. */
+import { AttemptsCard } from '../attempts/AttemptsCard.js';
 import { PanelLeft } from 'lucide-react';
 import { useEffect } from 'react';
 import { Tip } from '../../components/Tip.js';
@@ -39,7 +40,11 @@ export function ChatView() {
         {summary ? <ConversationHeader summary={summary} /> : null}
         <SessionHeader />
       </div>
-      <Transcript transcript={transcript} focusSeq={focus && focus.conversationId === transcript?.conversationId ? focus.seq : undefined} />
+      <Transcript
+        transcript={transcript}
+        focusSeq={focus && focus.conversationId === transcript?.conversationId ? focus.seq : undefined}
+        attemptsCard={(item, conversationId) => <AttemptsCard item={item} conversationId={conversationId} />}
+      />
       <Banners />
       {summary ? <ImportReviewNotice /> : null}
       <OptionsBar />

@@ -13,7 +13,7 @@ import {
 } from '../../../app/agents/elicitation.js';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
-import { useScopedConversation } from '../attempts/conversationScope.js';
+import { useScopedConversation } from '../../components/conversationScope.js';
 
 type ElicitationItem = Extract<TranscriptItem, { kind: 'elicitation' }>;
 

@@ -5,7 +5,7 @@
  */
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
-import { useScopedConversation } from '../attempts/conversationScope.js';
+import { useScopedConversation } from '../../components/conversationScope.js';
 import { RefusalActions, type InstructionRefusal } from '../composer/RefusalActions.js';
 
 /** Hours and minutes, as messages and rewinds show when. */

@@ -8,7 +8,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { answers, calls, openConversation, resetStore, useBaton, settle } from '../../store/testStore.js';
-import { ConversationScope } from '../attempts/conversationScope.js';
+import { ConversationScope } from '../../components/conversationScope.js';
 import { PermissionPrompt } from './PermissionPrompt.js';
 
 vi.mock('../../store/index.js', () => import('../../store/testStore.js'));

@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
-import { useScopedConversation } from '../attempts/conversationScope.js';
+import { useScopedConversation } from '../../components/conversationScope.js';
 import { ToolInput } from './ToolInput.js';
 
 type PermissionItem = Extract<TranscriptItem, { kind: 'permission' }>;

@@ -36,7 +36,7 @@ afterEach(cleanup);
 describe('Transcript', () => {
   it('shows "Jump to latest" once the person scrolls up, and takes them back when they send a message', () => {
     const items = [user(1), agent(1), user(2), agent(2)];
-    const { rerender } = render(<Transcript transcript={state(items)} focusSeq={undefined} />);
+    const { rerender } = render(<Transcript transcript={state(items)} focusSeq={undefined} attemptsCard={() => null} />);
     expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
     const section = screen.getByRole('region', { name: 'Transcript' });
     Object.defineProperty(section, 'scrollHeight', { configurable: true, value: 2_000 });
@@ -45,10 +45,10 @@ describe('Transcript', () => {
     fireEvent.scroll(section);
     expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeTruthy();
     // New content from the agent leaves the person where they read.
-    rerender(<Transcript transcript={state([...items, agent(3)])} focusSeq={undefined} />);
+    rerender(<Transcript transcript={state([...items, agent(3)])} focusSeq={undefined} attemptsCard={() => null} />);
     expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeTruthy();
     // Their own message takes them to it.
-    rerender(<Transcript transcript={state([...items, agent(3), user(4)])} focusSeq={undefined} />);
+    rerender(<Transcript transcript={state([...items, agent(3), user(4)])} focusSeq={undefined} attemptsCard={() => null} />);
     expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
   });
 });

@@ -15,7 +15,6 @@ import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import { formatElapsed } from '../../components/relativeTime.js';
 import { useNow } from '../../components/useNow.js';
-import { AttemptsCard } from '../attempts/AttemptsCard.js';
 import { TranscriptEntry } from './TranscriptEntry.js';
 
 /**
@@ -51,7 +50,16 @@ function estimateHeight(item: TranscriptItem | undefined): number {
  * A long transcript is virtualized: only entries near the view are rendered (measured as they
  * render), plus any open question, which stays in the page wherever the person has scrolled.
  */
-export function Transcript({ transcript, focusSeq }: { transcript: TranscriptState | undefined; focusSeq: number | undefined }) {
+export function Transcript({
+  transcript,
+  focusSeq,
+  attemptsCard,
+}: {
+  transcript: TranscriptState | undefined;
+  focusSeq: number | undefined;
+  /** How "Ask several agents" shows in it (the attempts feature's card, given by the chat view: the transcript does not import it). */
+  attemptsCard: (item: Extract<TranscriptItem, { kind: 'attempts' }>, conversationId: string) => ReactNode;
+}) {
   const hasEarlier = useBaton(selectHasEarlier);
   const showEarlier = useBaton((state) => state.showEarlier);
   const end = useRef<HTMLDivElement>(null);
@@ -179,7 +187,7 @@ export function Transcript({ transcript, focusSeq }: { transcript: TranscriptSta
   const { turns } = transcript;
   const entry = (item: TranscriptItem): ReactNode =>
     item.kind === 'attempts' ? (
-      <AttemptsCard item={item} conversationId={transcript.conversationId} />
+      attemptsCard(item, transcript.conversationId)
     ) : (
       <TranscriptEntry
         item={item}

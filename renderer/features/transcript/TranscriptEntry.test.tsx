@@ -12,7 +12,7 @@ import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { agentInfoSchema } from '../../../app/agents/agentInfo.js';
 import { answers, calls, openConversation, resetStore, useBaton, settle } from '../../store/testStore.js';
 import { testSummary } from '../../store/testSummary.js';
-import { ConversationScope } from '../attempts/conversationScope.js';
+import { ConversationScope } from '../../components/conversationScope.js';
 import { TranscriptEntry, type EntryProps } from './TranscriptEntry.js';
 
 vi.mock('../../store/index.js', () => import('../../store/testStore.js'));

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import type { Result } from '../../../app/ipc/index.js';
 import type { TurnState } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
-import { useScopedConversation } from '../attempts/conversationScope.js';
+import { useScopedConversation } from '../../components/conversationScope.js';
 import { FileDiff } from './FileDiff.js';
 
 type Changes = Result<'listTurnChanges'>;

@@ -1,5 +1,5 @@
 /** The conversation list (paged, per view) and the history actions: rename, archive, delete with undo, restore, erase, export, import. */
-import { saveFile } from '../../components/saveFile.js';
+import { saveFile } from '../../saveFile.js';
 import type { HistoryView, Slice } from '../types.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 

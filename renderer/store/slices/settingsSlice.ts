@@ -3,7 +3,7 @@
  * toolbox and the person's instructions at a glance, the agent processes running, and exporting
  * every conversation at once.
  */
-import { saveFile } from '../../components/saveFile.js';
+import { saveFile } from '../../saveFile.js';
 import type { SettingsSection, Slice } from '../types.js';
 import type { AlwaysDecision } from '../../../app/agents/alwaysDecisions.js';
 import type { InstructionText } from '../../../app/instructions/bundle.js';
