@@ -149,7 +149,7 @@ export class LiveSession {
       ...(options.sharing ? { sharing: options.sharing } : {}),
       ...(request.machine ? { machine: request.machine } : {}),
     };
-    const known = pool.knownAnswer(adapter.agentId, executable);
+    const known = pool.knownAnswer(adapter.agentId, executable, request.machine);
     // Without an answer yet, a process of the agent is started to read it (launched without instructions).
     let lease = known
       ? undefined

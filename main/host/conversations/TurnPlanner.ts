@@ -185,7 +185,7 @@ export class TurnPlanner {
    * what its adapter expects before one; what only the answer can tell is checked when it starts.
    */
   refuseSwitch(request: BindingRequest): void {
-    const initialized = this.deps.pool.knownAnswer(request.adapter.agentId, request.executable);
+    const initialized = this.deps.pool.knownAnswer(request.adapter.agentId, request.executable, request.machine);
     requireBindable(resolveBinding({ ...request, ...(initialized ? { initialized } : {}) }));
   }
 }

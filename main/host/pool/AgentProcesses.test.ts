@@ -1,6 +1,7 @@
 /** The pool's bookkeeping without an agent: an ended process says so to whoever waits for it. */
 import { describe, expect, it } from 'vitest';
-import { PooledAgent } from './AgentProcesses.js';
+import type { InitializeResponse } from '../acp/AgentConnection.js';
+import { AgentProcesses, PooledAgent } from './AgentProcesses.js';
 
 describe('PooledAgent', () => {
   it('resolves `ended` once marked (a new process on an exclusive state waits for it)', async () => {
@@ -60,5 +61,18 @@ describe('updates for sessions with no handler', () => {
       requestPermission: () => Promise.resolve({ outcome: { outcome: 'cancelled' } }),
     });
     expect(seen).toEqual(['one', 'two']);
+  });
+});
+
+describe('the answers the pool remembers', () => {
+  it('are an install on one machine: the same path on another machine is not answered for', async () => {
+    const pool = new AgentProcesses();
+    const answer = { protocolVersion: 1, agentInfo: { name: 'claude', version: '1.0.0' } } as InitializeResponse;
+    pool.remember('claude', '/usr/bin/claude-agent-acp', answer, { id: 'ssh:build' });
+    expect(pool.knownAnswer('claude', '/usr/bin/claude-agent-acp', { id: 'ssh:build' })).toBe(answer);
+    expect(pool.knownAnswer('claude', '/usr/bin/claude-agent-acp')).toBeUndefined();
+    pool.forgetAnswers('claude');
+    expect(pool.knownAnswer('claude', '/usr/bin/claude-agent-acp', { id: 'ssh:build' })).toBeUndefined();
+    await pool.dispose();
   });
 });

@@ -348,14 +348,23 @@ export class AgentProcesses {
     return undefined;
   }
 
-  /** The last `initialize` answer of an agent's executable, if one was started this run. */
-  knownAnswer(agentId: string, executable: string): InitializeResponse | undefined {
-    return this.answers.get(`${agentId}\u0000${executable}`);
+  /**
+   * The last `initialize` answer of an agent's executable (on `machine`, default the pool's: the
+   * same path elsewhere is another install), if one was started this run.
+   */
+  knownAnswer(agentId: string, executable: string, machine?: Pick<Machine, 'id'>): InitializeResponse | undefined {
+    return this.answers.get(this.answerKey(agentId, executable, machine));
   }
 
   /** Records an answer (the pool records its own; callers add ones from processes of their own). */
-  remember(agentId: string, executable: string, answer: InitializeResponse): void {
-    this.answers.set(`${agentId}\u0000${executable}`, answer);
+  remember(agentId: string, executable: string, answer: InitializeResponse, machine?: Pick<Machine, 'id'>): void {
+    this.answers.set(this.answerKey(agentId, executable, machine), answer);
+  }
+
+  /** An answer's key: the agent, then the executable, after its machine's id when that is not the pool's. */
+  private answerKey(agentId: string, executable: string, machine: Pick<Machine, 'id'> | undefined): string {
+    const elsewhere = machine && machine.id !== this.machine.id ? `${machine.id}\u0000` : '';
+    return `${agentId}\u0000${elsewhere}${executable}`;
   }
 
   /** Forgets an agent's answers (it was installed, updated or removed). */
@@ -460,7 +469,7 @@ export class AgentProcesses {
     agent.connection = connection;
     agent.cleanup = cleanup;
     agent.started = true;
-    this.remember(request.agentId, request.executable, connection.initialized);
+    this.remember(request.agentId, request.executable, connection.initialized, request.machine);
     agent.onExit(() => {
       // A crashed process leaves the pool at once: the next message starts it again.
       if (this.entries.get(agent.key) !== undefined) {

@@ -28,7 +28,7 @@ export function leaseFor(options: {
   machine?: Machine;
 }): Promise<Lease> {
   const { adapter, executable, binding, baseEnv, pool } = options;
-  const version = pool.knownAnswer(adapter.agentId, executable)?.agentInfo?.version;
+  const version = pool.knownAnswer(adapter.agentId, executable, options.machine)?.agentInfo?.version;
   // An agent that cannot carry several sessions gets a process of its own for each.
   const sharing: Sharing = adapter.processPerSession?.(version) === true ? { kind: 'own' } : (options.sharing ?? { kind: 'launch' });
   return pool.lease({
