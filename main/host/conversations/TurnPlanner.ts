@@ -7,10 +7,9 @@
  * the same binding. What an agent a conversation passes to cannot take is refused here too, before
  * anything is committed.
  */
-import { MachineBlockedError } from '../../../app/errors.js';
 import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
-import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
+import { InvalidRequestError, MachineBlockedError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
@@ -59,6 +58,22 @@ export type TurnPlannerDeps = Pick<ConversationParts, 'store' | 'access' | 'agen
   /** The machines conversations may be on (absent: only this computer). */
   machines?: Pick<Machines, 'ready' | 'connect' | 'view' | 'executableOn' | 'isLocal'>;
 };
+
+/**
+ * A server holding secrets, for an agent that writes its server settings where others can read
+ * them, goes behind Baton's launcher (`shielded`); the launcher runs on this computer only, so on
+ * another machine such a server is refused with why, never handed over with its secrets.
+ */
+function shieldOn(machine: Machine | undefined, agentName: string, server: McpServer, shielded: McpServer): McpServer {
+  if (machine && shielded !== server) {
+    throw new UnsupportedInputError(
+      agentName,
+      `the MCP server "${server.name}" on ${machine.name}`,
+      `it holds secret values, which ${agentName} there would write where other users can read them; Baton's launcher, which keeps them away, runs on this computer only for now`,
+    );
+  }
+  return shielded;
+}
 
 /** Plans turns: the one way a turn's binding request is built. */
 export class TurnPlanner {
@@ -123,7 +138,9 @@ export class TurnPlanner {
       mcpServers: this.servers(conversationId, turn.serverIds, place.cwd),
       instructions: composed,
       chosenOptions: chosen,
-      ...(launcher ? { shield: (server: McpServer) => launcher.shield(server, conversationId) } : {}),
+      ...(launcher
+        ? { shield: (server: McpServer) => shieldOn(machine, adapter.displayName, server, launcher.shield(server, conversationId)) }
+        : {}),
     };
   }
 

@@ -10,7 +10,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MachineInfo, PushEvent } from '../../../app/ipc/index.js';
-import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { readdirSync, statSync } from 'node:fs';
+import { tempDir, testAgentsBin } from '../../../e2e/fixtures/agentEnv.js';
+import { everythingServer } from '../../../e2e/fixtures/agentSetups.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
@@ -42,7 +44,8 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
 
   beforeAll(async () => {
     ensureBuilt();
-    sshd = await startSshd('machines-api');
+    // Claude is on the PATH there (its adapter only: no model is asked in these tests).
+    sshd = await startSshd('machines-api', { PATH: `${testAgentsBin}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin` });
     const dataDir = tempDir('machines-api-data');
     registerFakeAgent(dataDir);
     host = new Host({
@@ -145,6 +148,48 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     const branched = await host.handle('branchConversation', { conversationId, turnId: first, restoreFiles: true, ownCopy: true });
     expect(branched.ok ? '' : branched.error.message).toContain('this one is on baton-test');
   }, 120_000);
+
+  it('refuses a server holding secrets for an agent there that would write them where others read them; the secret never goes there', async () => {
+    const MARKER = 'marker-secret-5d1c9e';
+    const server = host.toolbox.addServer({
+      name: 'secretive',
+      transport: 'stdio',
+      command: everythingServer.command,
+      args: everythingServer.args,
+      env: [{ name: 'LOOKUP_TOKEN', value: MARKER, secret: true }],
+    });
+    const work = tempDir('machines-api-secret');
+    const { conversation } = (await call('newConversation', { agentId: 'claude', cwd: work, machineId, serverIds: [server.serverId] })) as {
+      conversation: { conversationId: string };
+    };
+    const { conversationId } = conversation;
+    host.turns.send(conversationId, 'hello');
+    await host.turns.idle();
+    const ended = host.store.readEvents(conversationId).events.find((event) => event.type === 'turn.ended');
+    expect(ended?.type === 'turn.ended' ? ended.payload.error : undefined).toMatchObject({
+      code: 'UnsupportedInput',
+      message: expect.stringContaining('the MCP server "secretive" on baton-test'),
+    });
+    // Not on a command line there, not in a file there, not in what was recorded here.
+    const commandLines = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map((entry) => {
+        try {
+          return readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+        } catch {
+          return '';
+        }
+      });
+    expect(commandLines.filter((line) => line.includes(MARKER))).toEqual([]);
+    const filesThere = (folder: string): string[] =>
+      readdirSync(folder).flatMap((name) => {
+        const file = path.join(folder, name);
+        const stat = statSync(file, { throwIfNoEntry: false });
+        return stat?.isDirectory() ? filesThere(file) : stat?.isFile() ? [file] : [];
+      });
+    expect(filesThere(sshd.home).filter((file) => readFileSync(file).includes(MARKER))).toEqual([]);
+    expect(JSON.stringify(host.store.readEnvelopes(conversationId))).not.toContain(MARKER);
+  }, 60_000);
 
   it('adds a machine by user@host:port, refuses what ssh would read as an option, and removes it', async () => {
     const { machine } = (await call('addMachine', { destination: `someone@127.0.0.1:${sshd.port}` })) as { machine: MachineInfo };
