@@ -35,7 +35,7 @@ export {
   type SearchHit,
 } from './historyRequests.js';
 export { instructionPreviewSchema, type InstructionPreview } from './instructionRequests.js';
-export { machineSchema, type MachineInfo } from './machineRequests.js';
+export { machineSchema, thisComputerInfo, type MachineInfo } from './machineRequests.js';
 export { importCandidateSchema, type ImportCandidate } from './toolboxRequests.js';
 export * from './wire.js';
 

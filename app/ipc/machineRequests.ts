@@ -34,6 +34,21 @@ export const machineSchema = z.object({
 /** One machine as the person sees it. */
 export type MachineInfo = z.infer<typeof machineSchema>;
 
+/** This computer as the machines are listed: always there, nothing to connect or to block. */
+export function thisComputerInfo(machineId: string, name: string): MachineInfo {
+  return {
+    machineId,
+    name,
+    destination: null,
+    source: 'this-computer',
+    state: 'this-computer',
+    reason: null,
+    message: null,
+    fingerprint: null,
+    since: null,
+  };
+}
+
 const machineId = z.string().min(1).max(400);
 
 /** The machines' requests of the host API contract. */

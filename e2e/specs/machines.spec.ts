@@ -9,52 +9,18 @@
  * - after the machine's host key changes, picking it shows an alert naming it and the reason, and
  *   Baton does not try again (at most two connections in sshd's log).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
+import { processesWith } from '../fixtures/processTree.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../fixtures/sshd.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 const unavailable = sshdUnavailable();
-
-/** A process's parent pid and name (Linux). */
-function processInfo(pid: number): { parent: number; name: string } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { parent: Number(/^PPid:\s+(\d+)$/m.exec(status)?.[1] ?? 0), name: /^Name:\s+(.+)$/m.exec(status)?.[1] ?? '?' };
-}
-
-/** The processes whose command line has `part`, each with its ancestors' names. */
-function processesWith(part: string): Array<{ pid: number; ancestors: string[]; ancestorPids: number[] }> {
-  const found: Array<{ pid: number; ancestors: string[]; ancestorPids: number[] }> = [];
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    const pid = Number(entry);
-    let command = '';
-    try {
-      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!command.includes(part)) {
-      continue;
-    }
-    const ancestors: string[] = [];
-    const ancestorPids: number[] = [];
-    try {
-      for (let current = processInfo(pid).parent; current > 1; current = processInfo(current).parent) {
-        ancestors.push(processInfo(current).name);
-        ancestorPids.push(current);
-      }
-    } catch {
-      continue;
-    }
-    found.push({ pid, ancestors, ancestorPids });
-  }
-  return found;
-}
 
 /** The model's script: a shell command that writes `made.txt` in the working folder. */
 function script(work: string) {
@@ -149,9 +115,9 @@ test.describe('a conversation on a machine over SSH', () => {
     await expect(page.getByRole('status').filter({ hasText: 'On baton-test: connected' })).toBeVisible();
 
     // The agent runs under sshd there, not under Baton's host.
-    const agents = processesWith('claude-agent-acp').filter((found) => found.ancestors.includes('sshd'));
+    const agents = processesWith('claude-agent-acp').filter((found) => found.ancestors.some((process) => process.name === 'sshd'));
     expect(agents.length).toBeGreaterThan(0);
-    expect(agents.every((found) => !found.ancestorPids.includes(host.child.pid!))).toBe(true);
+    expect(agents.every((found) => !found.ancestors.some((process) => process.pid === host.child.pid))).toBe(true);
 
     await say(page, 'TURN-MAKE please write made.txt');
     const question = page.getByRole('group', { name: /^Permission: / }).last();

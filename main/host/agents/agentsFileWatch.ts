@@ -4,22 +4,16 @@
  */
 import path from 'node:path';
 import { watchFolderHere } from '../machine/LocalMachine.js';
-import type { WatchFolder } from '../machine/Machine.js';
 
 /** How long after the last change the list is read again (an editor writes a file in several steps). */
 const SETTLE_MS = 150;
 
 /** Calls `changed` once `agents.json` in `dataDir` settles after a change; returns the way to stop. */
-export function watchAgentsFile(
-  dataDir: string,
-  changed: () => void,
-  log: (message: string) => void,
-  watchFolder: WatchFolder = watchFolderHere,
-): () => void {
+export function watchAgentsFile(dataDir: string, changed: () => void, log: (message: string) => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watcher: { close(): void } | undefined;
   try {
-    watcher = watchFolder(
+    watcher = watchFolderHere(
       dataDir,
       (event) => {
         // The database beside it changes all the time: only the file's own name counts (or none given).

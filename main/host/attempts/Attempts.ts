@@ -39,7 +39,7 @@ import { shownText } from '../checkpoints/turnChanges.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
 import type { PendingFolders } from '../conversations/PendingFolders.js';
-import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
+import type { Machine } from '../machine/Machine.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
 import {
@@ -50,6 +50,7 @@ import {
   makeCopy,
   makeWorktree,
   removeCopy,
+  requireCopiesHere,
   startWorktree,
   type GitPlace,
 } from './folderCopies.js';
@@ -949,12 +950,7 @@ export class Attempts {
     if (summary.lifecycle === 'attempt') {
       throw new InvalidRequestError('This is one attempt of several: continue it as a branch to ask several agents from it.');
     }
-    // Copies and worktrees are made on this computer for now: never of a folder that is elsewhere.
-    if (summary.machine !== LOCAL_MACHINE_ID && summary.machine !== this.deps.machine.id) {
-      throw new InvalidRequestError(
-        `Asking several agents works only for conversations on this computer for now; this one is on ${summary.machine.replace(/^ssh:/, '')}.`,
-      );
-    }
+    requireCopiesHere(summary, this.deps.machine, 'Asking several agents');
   }
 
   /** The attempts item (and one attempt of it) of a conversation. */

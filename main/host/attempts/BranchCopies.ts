@@ -20,10 +20,10 @@ import type { CheckpointEntry, CheckpointStore, LeftOut } from '../checkpoints/C
 import type { Rewinds } from '../checkpoints/Rewinds.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import { checkpointsByTurn } from '../checkpoints/turnChanges.js';
-import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
+import type { Machine } from '../machine/Machine.js';
 import type { Env } from '../process/env.js';
 import type { EventStore } from '../store/EventStore.js';
-import { copyPlaceOf, freeBranch, makeCopy, makeWorktree, removeCopy } from './folderCopies.js';
+import { copyPlaceOf, freeBranch, makeCopy, makeWorktree, removeCopy, requireCopiesHere } from './folderCopies.js';
 
 /** What a branch's copy is, as recorded (and in its owner file). */
 const copySchema = z.object({
@@ -61,12 +61,7 @@ export class BranchCopies {
   async branch(conversationId: string, turnId: string, fromBefore: boolean): Promise<Awaited<ReturnType<Rewinds['branch']>>> {
     const { store, checkpoints } = this.deps;
     const summary = store.getSummary(conversationId);
-    // Copies are made on this computer for now: never of a folder that is elsewhere.
-    if (summary.machine !== LOCAL_MACHINE_ID && summary.machine !== this.deps.machine.id) {
-      throw new InvalidRequestError(
-        `A branch in its own copy works only for conversations on this computer for now; this one is on ${summary.machine.replace(/^ssh:/, '')}. Branch it in its own folder instead.`,
-      );
-    }
+    requireCopiesHere(summary, this.deps.machine, 'A branch in its own copy', 'Branch it in its own folder instead.');
     const manifest = await this.startingFiles(summary, turnId, fromBefore);
     const branchId = newId();
     const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps);

@@ -18,7 +18,9 @@
  */
 import { mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { lastWords, type ExecResult, type Machine } from '../machine/Machine.js';
+import { lastWords, LOCAL_MACHINE_ID, type ExecResult, type Machine } from '../machine/Machine.js';
+import { destinationOfId } from '../machine/SshMachine.js';
+import { InvalidRequestError } from '../../../app/errors.js';
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
 import type { Restore } from '../machine/restoreFolder.js';
@@ -55,6 +57,19 @@ const GIT_CONFIG = [
 ];
 /** A git command that takes longer than this is ended. */
 const GIT_TIMEOUT_MS = 120_000;
+
+/**
+ * Refuses `what` for a conversation whose folder is on another machine than `machine`: copies and
+ * worktrees are made on this computer for now, never of a folder that is elsewhere.
+ */
+export function requireCopiesHere(summary: { machine: string }, machine: Pick<Machine, 'id'>, what: string, instead?: string): void {
+  if (summary.machine !== LOCAL_MACHINE_ID && summary.machine !== machine.id) {
+    const there = destinationOfId(summary.machine) || summary.machine;
+    throw new InvalidRequestError(
+      `${what} works only for conversations on this computer for now; this one is on ${there}.${instead ? ` ${instead}` : ''}`,
+    );
+  }
+}
 
 /** Where git runs: the machine the folder is on, and the environment git runs with there (its PATH finds git). */
 export type GitHost = { machine: Machine; env: Env };

@@ -116,7 +116,7 @@ export class CheckpointStore {
 
   private constructor(file: string, options: StoreOptions) {
     this.machine = options.machine ?? new LocalMachine(definedEnv(process.env));
-    this.folders = new FolderChanges({ ...options, ...(options.machine ? { watchFolder: options.machine.watchFolder } : {}) });
+    this.folders = new FolderChanges(options);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');

@@ -20,8 +20,6 @@ export type ChangeOptions = {
   maxChangedPaths?: number;
   /** Every this many checkpoints of a folder taken from a watcher's paths, one walks instead, to verify it. */
   verifyEvery?: number;
-  /** How one folder is watched: by the machine the folders are on (default: this computer). */
-  watchFolder?: WatchFolder;
 };
 
 /** How often checkpoints are taken by walking and by a watcher's paths, and why they walked. */
@@ -59,16 +57,16 @@ export class FolderChanges {
   /**
    * Watches `folder` until the returned function is called (by every caller that asked): its
    * checkpoints then look only at what changed. Nothing happens where watching is off. `folder`
-   * names the place in this object's maps; `place` is where it is (default: that path, watched
-   * with the options' way).
+   * names the place in this object's maps; `place` is where it is: its path, and how the machine
+   * it is on watches a folder.
    */
-  watch(folder: string, place: { path: string; watchFolder?: WatchFolder } = { path: folder }): () => void {
+  watch(folder: string, place: { path: string; watchFolder: WatchFolder }): () => void {
     if (!this.watching) {
       return () => undefined;
     }
     let held = this.watches.get(folder);
     if (!held) {
-      const watch = new FolderWatch(place.path, this.options.maxChangedPaths, place.watchFolder ?? this.options.watchFolder);
+      const watch = new FolderWatch(place.path, this.options.maxChangedPaths, place.watchFolder);
       held = { watch, users: 0 };
       this.watches.set(folder, held);
       watch.start().catch((error: unknown) => this.log(`could not watch ${folder}: ${String(error)}`));

@@ -9,7 +9,7 @@
  */
 import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
-import { InvalidRequestError, MachineBlockedError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
+import { InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
@@ -56,7 +56,7 @@ export type TurnPlannerDeps = Pick<ConversationParts, 'store' | 'access' | 'agen
   /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
   launcher?: Pick<LauncherGrants, 'shield'>;
   /** The machines conversations may be on (absent: only this computer). */
-  machines?: Pick<Machines, 'ready' | 'connect' | 'view' | 'executableOn' | 'isLocal'>;
+  machines?: Pick<Machines, 'openOf' | 'executableOn'>;
 };
 
 /**
@@ -144,28 +144,16 @@ export class TurnPlanner {
     };
   }
 
-  /**
-   * The open machine of a place on another machine (undefined: this computer). One not open is
-   * the request's refusal: blocked, with why; otherwise being connected, to send again once it is.
-   */
+  /** The open machine of a place on another machine (undefined: this computer); see `Machines.openOf` for one not open. */
   private machineOf(place: Place): Machine | undefined {
     const machines = this.deps.machines;
-    if (!place.machine || place.machine === LOCAL_MACHINE_ID || machines?.isLocal(place.machine)) {
+    if (!place.machine || place.machine === LOCAL_MACHINE_ID) {
       return undefined;
     }
     if (!machines) {
       throw new InvalidRequestError(`This conversation is on a machine this Baton does not know (${place.machine}).`);
     }
-    const ready = machines.ready(place.machine);
-    if (ready) {
-      return ready;
-    }
-    const view = machines.view(place.machine);
-    if (view.state === 'blocked' && view.reason) {
-      throw new MachineBlockedError(view.name, view.reason, view.message ?? `${view.name} is blocked.`);
-    }
-    void machines.connect(place.machine).catch(() => undefined);
-    throw new InvalidRequestError(`${view.name} is not connected yet (Baton is connecting to it); send again once it is.`);
+    return machines.openOf(place.machine);
   }
 
   /** The conversation's servers, resolved as its next session would get them. */

@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError, MachineBlockedError, NotFoundError } from '../../../app/errors.js';
-import type { MachineInfo } from '../../../app/ipc/machineRequests.js';
+import { thisComputerInfo, type MachineInfo } from '../../../app/ipc/machineRequests.js';
 import { LOCAL_MACHINE_ID, type Machine } from './Machine.js';
-import { SshMachine, type SshMachineState, type SshOptions } from './SshMachine.js';
+import { destinationOfId, sshMachineId, SshMachine, type SshMachineState, type SshOptions } from './SshMachine.js';
 
 /** One machine, as Settings and the new conversation's picker show it. */
 export type MachineView = MachineInfo;
@@ -45,11 +45,6 @@ export function configHosts(text: string): string[] {
     }
   }
   return hosts;
-}
-
-/** The id of the SSH machine for a destination. */
-export function sshMachineId(destination: string): string {
-  return `ssh:${destination}`;
 }
 
 /** How the machines are made and kept. */
@@ -118,18 +113,7 @@ export class Machines {
   /** One machine as it is now. */
   view(machineId: string): MachineView {
     if (this.isLocal(machineId)) {
-      const { local } = this.options;
-      return {
-        machineId,
-        name: local.name,
-        destination: null,
-        source: 'this-computer',
-        state: 'this-computer',
-        reason: null,
-        message: null,
-        fingerprint: null,
-        since: null,
-      };
+      return thisComputerInfo(machineId, this.options.local.name);
     }
     const destination = this.destinationOf(machineId);
     return this.viewOf(destination, this.added().includes(destination) ? 'added' : 'ssh-config');
@@ -172,18 +156,24 @@ export class Machines {
   }
 
   /**
-   * The open machine of a place on another machine (undefined: this computer); throws when that
-   * machine is not open, so that this computer never stands in for it.
+   * The open machine of a place on another machine (undefined: this computer); this computer never
+   * stands in for one that is not open. That one is refused: blocked, with why; otherwise it is
+   * being connected (a connection is started), to try again once it is.
    */
   openOf(machineId: string): Machine | undefined {
     if (this.isLocal(machineId)) {
       return undefined;
     }
     const ready = this.ready(machineId);
-    if (!ready) {
-      throw new Error(`${this.view(machineId).name} is not connected`);
+    if (ready) {
+      return ready;
     }
-    return ready;
+    const view = this.view(machineId);
+    if (view.state === 'blocked' && view.reason) {
+      throw new MachineBlockedError(view.name, view.reason, view.message ?? `${view.name} is blocked.`);
+    }
+    void this.connect(machineId).catch(() => undefined);
+    throw new InvalidRequestError(`${view.name} is not connected yet (Baton is connecting to it); send again once it is.`);
   }
 
   /**
@@ -354,7 +344,7 @@ export class Machines {
   }
 
   private destinationOf(machineId: string): string {
-    const destination = machineId.startsWith('ssh:') ? machineId.slice('ssh:'.length) : '';
+    const destination = destinationOfId(machineId);
     if (!destination || (!this.added().includes(destination) && !this.configHosts().includes(destination))) {
       throw new NotFoundError('machine', machineId);
     }

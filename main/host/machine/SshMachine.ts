@@ -30,6 +30,19 @@ const NODE_MAJOR = 18;
 /** How long the first connection may take (a slow network, a jump host). */
 const CONNECT_TIMEOUT_S = 20;
 
+/** What an SSH machine's id starts with; the destination follows. */
+const SSH_ID = 'ssh:';
+
+/** The id of the SSH machine for a destination. */
+export function sshMachineId(destination: string): string {
+  return `${SSH_ID}${destination}`;
+}
+
+/** The destination an SSH machine's id names ('' for an id of any other machine). */
+export function destinationOfId(machineId: string): string {
+  return machineId.startsWith(SSH_ID) ? machineId.slice(SSH_ID.length) : '';
+}
+
 /** Where and how to reach a machine over ssh. */
 export type SshOptions = {
   /** What the person gave: an alias from their ssh config, `user@host`, or `user@host:port`. */
@@ -177,7 +190,7 @@ export class SshMachine extends RemoteMachine {
     /** The server's command there. */
     private readonly serverCommand: string,
   ) {
-    super(`ssh:${options.destination}`, name);
+    super(sshMachineId(options.destination), name);
   }
 
   /** Where it is now. */

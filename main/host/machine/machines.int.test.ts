@@ -6,35 +6,21 @@
  * conversation on this computer beside it runs here. Added machines are checked as typed, listed,
  * and removed.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MachineInfo, PushEvent } from '../../../app/ipc/index.js';
-import { readdirSync, statSync } from 'node:fs';
 import { tempDir, testAgentsBin } from '../../../e2e/fixtures/agentEnv.js';
 import { everythingServer } from '../../../e2e/fixtures/agentSetups.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { ancestors, commandLines, parentOf } from '../../../e2e/fixtures/processTree.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
 import { Host, definedEnv } from '../Host.js';
 import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 import { fingerprintOf } from './SshMachine.js';
 
 const unavailable = sshdUnavailable();
-
-/** A process's parent (Linux). */
-function parentOf(pid: number): number {
-  return Number(/^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-}
-
-/** The names of a process's ancestors, nearest first. */
-function ancestorNames(pid: number): string[] {
-  const names: string[] = [];
-  for (let current = parentOf(pid); current > 1; current = parentOf(current)) {
-    names.push(/^Name:\s+(.+)$/m.exec(readFileSync(`/proc/${current}/status`, 'utf8'))?.[1] ?? '?');
-  }
-  return names;
-}
 
 describe.skipIf(unavailable !== undefined)('machines through the host API', () => {
   let sshd: Sshd;
@@ -121,7 +107,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     expect(rows).toHaveLength(2);
     const [there, local] = rows[0]!.key.startsWith(`${machineId}\t`) ? [rows[0]!, rows[1]!] : [rows[1]!, rows[0]!];
     expect(there.key.startsWith(`${machineId}\t`)).toBe(true);
-    expect(ancestorNames(there.pid!)).toContain('sshd');
+    expect(ancestors(there.pid!).map((process) => process.name)).toContain('sshd');
     expect(parentOf(local.pid!)).toBe(process.pid);
 
     await sendAndSettle(host, conversationId, `write:${path.join(work, 'by-client.txt')}`);
@@ -171,16 +157,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
       message: expect.stringContaining('the MCP server "secretive" on baton-test'),
     });
     // Not on a command line there, not in a file there, not in what was recorded here.
-    const commandLines = readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .map((entry) => {
-        try {
-          return readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-        } catch {
-          return '';
-        }
-      });
-    expect(commandLines.filter((line) => line.includes(MARKER))).toEqual([]);
+    expect(commandLines().filter(({ line }) => line.includes(MARKER))).toEqual([]);
     const filesThere = (folder: string): string[] =>
       readdirSync(folder).flatMap((name) => {
         const file = path.join(folder, name);

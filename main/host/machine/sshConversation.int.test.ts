@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { ancestors, parentOf } from '../../../e2e/fixtures/processTree.js';
 import { sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
 import { until } from '../../../e2e/fixtures/until.js';
 import { Host, definedEnv } from '../Host.js';
@@ -22,24 +23,6 @@ import { sshTestMachine } from './testMachines.kit.test.js';
 
 const unavailable = sshdUnavailable();
 const env = definedEnv(process.env);
-
-/** A process's parent (Linux). */
-function parentOf(pid: number): number {
-  return Number(/^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-}
-
-function nameOf(pid: number): string {
-  return /^Name:\s+(.+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
-}
-
-/** The names of a process's ancestors, nearest first. */
-function ancestorNames(pid: number): string[] {
-  const names: string[] = [];
-  for (let current = parentOf(pid); current > 1; current = parentOf(current)) {
-    names.push(nameOf(current));
-  }
-  return names;
-}
 
 describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh', () => {
   let machine: SshMachine;
@@ -72,7 +55,7 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
     // The agent's parent is the machine server there, started under sshd's session.
     const agentPid = host.pool.table()[0]?.pid ?? 0;
     expect(parentOf(agentPid)).toBe(machine.serverPid);
-    expect(ancestorNames(machine.serverPid)).toContain('sshd');
+    expect(ancestors(machine.serverPid).map((process) => process.name)).toContain('sshd');
 
     // A permission question reaches the person and waits for them.
     const { turnId: asking } = host.turns.send(conversationId, 'please ask permission');

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MachineBlockedError } from '../../../app/errors.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { ancestors } from '../../../e2e/fixtures/processTree.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
 import { definedEnv } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
@@ -28,19 +29,6 @@ const local = new LocalMachine(definedEnv(process.env));
 /** How many connections sshd has taken so far. */
 function connections(sshd: Sshd): number {
   return (sshd.log().match(/Connection from 127\.0\.0\.1/g) ?? []).length;
-}
-
-/** A process's ancestors, nearest first (Linux). */
-function ancestors(pid: number): Array<{ pid: number; name: string }> {
-  const status = (of: number): string => readFileSync(`/proc/${of}/status`, 'utf8');
-  const found: Array<{ pid: number; name: string }> = [];
-  let current = Number(/^PPid:\s+(\d+)$/m.exec(status(pid))?.[1] ?? 0);
-  while (current > 1) {
-    const text = status(current);
-    found.push({ pid: current, name: /^Name:\s+(.+)$/m.exec(text)?.[1] ?? '?' });
-    current = Number(/^PPid:\s+(\d+)$/m.exec(text)?.[1] ?? 0);
-  }
-  return found;
 }
 
 async function blockOf(options: SshOptions): Promise<MachineBlockedError> {

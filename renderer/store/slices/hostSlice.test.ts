@@ -8,24 +8,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BatonError } from '../../../app/errors.js';
 import { agentInfoSchema } from '../../../app/agents/agentInfo.js';
-import type { MachineInfo, PushEvent } from '../../../app/ipc/index.js';
+import { thisComputerInfo, type PushEvent } from '../../../app/ipc/index.js';
 import type { ConnectionStatus } from '../../transport/Transport.js';
 import { CONNECTION_LOST_MESSAGE } from '../../transport/Transport.js';
 import { createBatonStore } from '../store.js';
 import { testApi, type Answers } from '../testApi.js';
 import { testSummary } from '../testSummary.js';
 
-const THIS_COMPUTER_INFO: MachineInfo = {
-  machineId: 'local',
-  name: 'This computer',
-  destination: null,
-  source: 'this-computer',
-  state: 'this-computer',
-  reason: null,
-  message: null,
-  fingerprint: null,
-  since: null,
-};
+const THIS_COMPUTER_INFO = thisComputerInfo('local', 'This computer');
 
 const agent = (agentId: string, available: boolean) =>
   agentInfoSchema.parse({ agentId, displayName: agentId.toUpperCase(), source: 'builtin', command: agentId, available });
