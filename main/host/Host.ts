@@ -8,7 +8,7 @@ import { definedEnv } from './process/env.js';
 import { machineHandlers } from './handlers/machineHandlers.js';
 import { watchAgentsFile } from './agents/agentsFileWatch.js';
 import { LocalMachine } from './machine/LocalMachine.js';
-import type { Machine } from './machine/Machine.js';
+import { LOCAL_MACHINE_ID, type Machine } from './machine/Machine.js';
 import { Machines } from './machine/Machines.js';
 import os from 'node:os';
 import { z } from 'zod';
@@ -166,7 +166,7 @@ export class Host {
     }
     const toolbox = this.toolbox;
     // This computer: every process, git run and folder watch of the host goes through it.
-    const machine = options.machine ?? new LocalMachine(env, homeDir);
+    const machine = options.machine ?? new LocalMachine(env, homeDir, LOCAL_MACHINE_ID, 'This computer', dataDir);
     this.machine = machine;
     this.machines = Machines.forHost({
       local: machine,
@@ -287,8 +287,8 @@ export class Host {
       pendingFolders,
       turns: this.turns,
       dataDir,
-      env,
       machine,
+      machines,
       log,
     });
     this.rewinds = new Rewinds({
@@ -306,8 +306,8 @@ export class Host {
       checkpoints: this.checkpoints,
       rewinds: this.rewinds,
       dataDir,
-      env,
       machine,
+      machines,
       log,
     });
     const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);

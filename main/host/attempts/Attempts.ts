@@ -11,12 +11,10 @@
  *   turns join the asking conversation, which goes on with that agent; the copies are removed.
  * - Continue: the attempt becomes a branch of its own, in its copy (made again from its last
  *   checkpoint when the copies were removed).
- * - Copies are listed in `<data>/attempts/<attemptsId>/owner.json` before they are made, so a copy
- *   left by a host that died is removed on the next start or stays listed with its attempts.
+ * - The copies are made on the machine the working folder is on, under its own Baton folder, and
+ *   listed (`AttemptCopies`) before they are made, so a copy left by a host that died is removed on
+ *   the next start or stays listed with its attempts.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { InvalidRequestError, NotFoundError, TurnInProgressError } from '../../../app/errors.js';
@@ -39,9 +37,10 @@ import { shownText } from '../checkpoints/turnChanges.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
 import type { PendingFolders } from '../conversations/PendingFolders.js';
-import type { Machine } from '../machine/Machine.js';
-import type { Env } from '../process/env.js';
+import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
+import type { Machines } from '../machine/Machines.js';
 import type { EventStore } from '../store/EventStore.js';
+import { AttemptCopies } from './AttemptCopies.js';
 import {
   copyPlaceOf,
   fillCopy,
@@ -49,9 +48,11 @@ import {
   freeBranch,
   makeCopy,
   makeWorktree,
+  pathsOf,
   removeCopy,
-  requireCopiesHere,
   startWorktree,
+  under,
+  type GitHost,
   type GitPlace,
 } from './folderCopies.js';
 
@@ -79,15 +80,6 @@ const NOT_KEPT = new Set([
   'binding.changed',
 ]);
 
-/** Where the copies of one ask are, written before any is made. */
-const ownerSchema = z.object({
-  conversationId: z.string(),
-  attemptsId: z.string(),
-  repository: z.string().optional(),
-  copies: z.array(z.object({ attemptId: z.string(), root: z.string(), branch: z.string().optional() })),
-});
-type Owner = z.infer<typeof ownerSchema>;
-
 /** One agent asked, with the options the person picked for it. */
 export type AttemptChoice = { agentId: string; options?: Readonly<Record<string, string>> };
 
@@ -109,10 +101,10 @@ export type AttemptsDeps = {
     release(conversationId: string): Promise<void>;
   };
   dataDir: string;
-  /** The environment git runs with (its PATH finds git). */
-  env: Env;
-  /** The machine the working folders and their copies are on. */
+  /** This computer (git runs with its environment). */
   machine: Machine;
+  /** The other machines a conversation may be on (absent: only this computer). */
+  machines?: Pick<Machines, 'openOf' | 'ready'>;
   log: (message: string) => void;
 };
 
@@ -125,8 +117,12 @@ export class Attempts {
   private readonly preparing = new Map<string, Promise<void>>();
   /** Copies being removed after a Keep (waited for by `idle`). */
   private readonly removing = new Set<Promise<unknown>>();
+  /** Where each ask's copies are. */
+  private readonly copies: AttemptCopies;
 
-  constructor(private readonly deps: AttemptsDeps) {}
+  constructor(private readonly deps: AttemptsDeps) {
+    this.copies = new AttemptCopies(deps);
+  }
 
   /** The setting `attempts.max`: how many agents one message may ask (2–4). */
   get max(): number {
@@ -162,15 +158,16 @@ export class Attempts {
     }
     const names = choices.map((choice) => this.deps.agentName(choice.agentId));
     await this.deps.turnCheckpoints?.idle(conversationId);
-    const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps);
+    const on = this.copies.on(summary.machine);
+    const { place, plainBecause } = await copyPlaceOf(summary.cwd, on);
     const attemptsId = newId();
-    const directory = this.directoryOf(attemptsId);
+    const directory = this.copies.directoryOn(on, attemptsId);
     const taken = new Set<string>();
     const planned: Planned[] = [];
     for (const [index, choice] of choices.entries()) {
       const slug = branchPart(choice.agentId);
-      const root = path.join(directory, slug);
-      const branch = place ? await freeBranch(place.root, `baton/${branchPart(conversationId)}/${slug}`, this.deps, taken) : undefined;
+      const root = pathsOf(on.machine).join(directory, slug);
+      const branch = place ? await freeBranch(place.root, `baton/${branchPart(conversationId)}/${slug}`, on, taken) : undefined;
       if (branch) {
         taken.add(branch);
       }
@@ -179,7 +176,7 @@ export class Attempts {
         agentId: choice.agentId,
         agentName: names[index]!,
         conversationId: newId(),
-        folder: place && place.subdir !== '' ? path.join(root, ...place.subdir.split('/')) : root,
+        folder: under(on, root, place?.subdir ?? ''),
         kind: place ? 'worktree' : 'copy',
         ...(branch ? { branch } : {}),
         state: 'preparing',
@@ -187,9 +184,10 @@ export class Attempts {
       });
     }
     // Listed before any copy exists: a host that dies from here on leaves nothing unaccounted for.
-    this.writeOwner({
+    await this.copies.write({
       conversationId,
       attemptsId,
+      ...(summary.machine === LOCAL_MACHINE_ID ? {} : { machine: summary.machine }),
       ...(place ? { repository: place.root } : {}),
       copies: planned.map(({ attemptId, root, branch }) => ({ attemptId, root, ...(branch ? { branch } : {}) })),
     });
@@ -205,7 +203,7 @@ export class Attempts {
             agentName,
             conversationId: attemptConversation,
             folder,
-            machine: this.deps.machine.id,
+            machine: summary.machine,
             kind,
             ...(branch ? { branch } : {}),
           })),
@@ -222,7 +220,7 @@ export class Attempts {
         : []),
     ]);
     const options = new Map(choices.map((choice) => [choice.agentId, choice.options ?? {}]));
-    const work = this.prepare(summary, attemptsId, text, planned, place, options).finally(() => this.preparing.delete(attemptsId));
+    const work = this.prepare(summary, attemptsId, text, planned, { place, on }, options).finally(() => this.preparing.delete(attemptsId));
     this.preparing.set(attemptsId, work);
     return { attemptsId };
   }
@@ -280,6 +278,7 @@ export class Attempts {
     const plan = await this.planKeep(conversationId, attemptsId, attemptId, true);
     const { checkpoints, committer, store } = this.deps;
     const cwd = plan.state.cwd;
+    const { machine } = plan.on;
     const chosen = plan.changes.filter((change) => !plan.changedByYou.has(change.path) || overwrite.includes(change.path));
     const left = plan.changes.filter((change) => !chosen.includes(change)).map((change) => change.path);
     // The folder before and after: the kept turns' checkpoints (a rewind to before them puts back what Keep wrote).
@@ -288,12 +287,13 @@ export class Attempts {
       cwd,
       chosen.map((change) => ({ path: change.path, entry: change.after })),
       checkpoints.folderOf(before.checkpointId).real ?? undefined,
+      machine,
     );
     const failedPaths = new Set(notWritten.map((file) => file.path));
     const applied = chosen
       .filter((change) => !failedPaths.has(change.path))
       .map((change) => ({ path: change.path, change: change.change }));
-    const after = await checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const after = await checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(store), machine });
     const failed = [...plan.cannot, ...notWritten];
     // The attempt's own turns join the conversation as they were, its copy's checkpoints replaced by the working folder's.
     const own = this.ownEvents(plan.attempt.conversationId);
@@ -363,9 +363,7 @@ export class Attempts {
     }
     await Promise.all(this.removing);
     // The branch Baton made for the copy is recorded with the continue: erasing the branch deletes that one only.
-    const branch = this.find(conversationId, attemptsId).item.removed
-      ? await this.remakeCopy(conversationId, item, attempt)
-      : attempt.branch;
+    const branch = item.removed ? await this.remakeCopy(conversationId, item, attempt) : attempt.branch;
     const parent = store.getSummary(conversationId);
     const firstTurn = this.ownEvents(attempt.conversationId).find((event) => event.type === 'turn.started');
     const summary = committer.commit(attempt.conversationId, [
@@ -390,7 +388,7 @@ export class Attempts {
       },
     ]);
     // The branch's copy is its own now: it goes when the branch is erased, not with the attempts.
-    this.forgetCopy(attemptsId, attemptId);
+    await this.copies.forget(attemptsId, attemptId);
     return summary;
   }
 
@@ -399,7 +397,8 @@ export class Attempts {
    * (the page compares any two from them).
    */
   async compare(conversationId: string, attemptsId: string): Promise<Result<'compareAttempts'>> {
-    const { item } = this.find(conversationId, attemptsId);
+    const { item, state } = this.find(conversationId, attemptsId);
+    const on = this.copies.on(state.machine);
     const attempts = [];
     for (const attempt of item.attempts) {
       if (attempt.state !== 'prepared' || !attempt.checkpointId) {
@@ -412,7 +411,7 @@ export class Attempts {
         continue;
       }
       try {
-        const changes = await this.changesOf(item, attempt);
+        const changes = await this.changesOf(item, attempt, on);
         attempts.push({
           attemptId: attempt.attemptId,
           agentName: attempt.agentName,
@@ -489,7 +488,10 @@ export class Attempts {
       }
       await this.preparing.get(item.attemptsId);
       if (!item.removed) {
-        await this.removeCopies(conversationId, item.attemptsId, { record: false });
+        // Copies on a machine that cannot be reached now stay listed (removed at a start that finds it open).
+        await this.removeCopies(conversationId, item.attemptsId, { record: false }).catch((error: unknown) =>
+          this.deps.log(`could not remove the copies of ${item.attemptsId}: ${String(error)}`),
+        );
       }
       for (const attempt of item.attempts) {
         if (!attempt.continuedAs && this.exists(attempt.conversationId)) {
@@ -505,17 +507,11 @@ export class Attempts {
    * listed with them. Returns what was removed (for the log).
    */
   async recover(): Promise<string[]> {
-    const top = path.join(this.deps.dataDir, 'attempts');
-    if (!existsSync(top)) {
-      return [];
-    }
     const removed: string[] = [];
-    for (const name of readdirSync(top)) {
-      const directory = path.join(top, name);
-      const owner = this.readOwner(name);
+    for (const name of await this.copies.listed()) {
+      const owner = await this.copies.read(name);
       if (!owner) {
-        await rm(directory, { recursive: true, force: true });
-        removed.push(directory);
+        removed.push(await this.copies.removeUnlisted(name));
         continue;
       }
       const item = this.exists(owner.conversationId)
@@ -523,24 +519,26 @@ export class Attempts {
             (candidate) => candidate.kind === 'attempts' && candidate.attemptsId === owner.attemptsId,
           )
         : undefined;
-      if (!item || item.kind !== 'attempts' || item.removed) {
-        for (const copy of owner.copies) {
-          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps).catch((error: unknown) =>
-            this.deps.log(`could not remove ${copy.root}: ${String(error)}`),
-          );
+      const ended = !item || item.kind !== 'attempts' || item.removed;
+      const unfinished = ended ? [] : item.attempts.filter((attempt) => attempt.state === 'preparing');
+      // Copies on another machine are removed when a start finds it open; its attempts are marked all the same.
+      const on = this.copies.ready(owner.machine);
+      const gone = ended ? owner.copies : owner.copies.filter((copy) => unfinished.some((attempt) => attempt.attemptId === copy.attemptId));
+      if (on) {
+        for (const copy of gone) {
+          await this.copies
+            .remove(owner, copy, on)
+            .catch((error: unknown) => this.deps.log(`could not remove ${copy.root}: ${String(error)}`));
           removed.push(copy.root);
+          if (!ended) {
+            await this.copies.forget(owner.attemptsId, copy.attemptId);
+          }
         }
-        await this.removeDirectory(owner.attemptsId);
-        continue;
-      }
-      const unfinished = item.attempts.filter((attempt) => attempt.state === 'preparing');
-      for (const attempt of unfinished) {
-        const copy = owner.copies.find((candidate) => candidate.attemptId === attempt.attemptId);
-        if (copy) {
-          await removeCopy({ folder: copy.root, repository: owner.repository, branch: copy.branch }, this.deps).catch(() => undefined);
-          removed.push(copy.root);
+        if (ended) {
+          await this.copies.removeDirectory(owner.attemptsId, on);
         }
-        this.forgetCopy(owner.attemptsId, attempt.attemptId);
+      } else if (gone.length > 0) {
+        this.deps.log(`${gone.length} copies of ${owner.attemptsId} are on ${owner.machine}, which is not connected: they stay listed`);
       }
       if (unfinished.length > 0) {
         this.deps.committer.commit(
@@ -559,24 +557,23 @@ export class Attempts {
     return removed;
   }
 
-  /** The copies left on disk, by attempts id (tests, and the check that nothing is unaccounted for). */
-  copiesOnDisk(): Array<{ attemptsId: string; conversationId: string; roots: string[] }> {
-    const top = path.join(this.deps.dataDir, 'attempts');
-    if (!existsSync(top)) {
-      return [];
+  /** The copies left on their machines (those open now), by attempts id (tests, and the check that nothing is unaccounted for). */
+  async copiesOnDisk(): Promise<Array<{ attemptsId: string; conversationId: string; roots: string[] }>> {
+    const found = [];
+    for (const name of await this.copies.listed()) {
+      const owner = await this.copies.read(name);
+      const on = owner ? this.copies.ready(owner.machine) : undefined;
+      if (owner && on) {
+        const roots = [];
+        for (const copy of owner.copies) {
+          if (await exists(on, copy.root)) {
+            roots.push(copy.root);
+          }
+        }
+        found.push({ attemptsId: owner.attemptsId, conversationId: owner.conversationId, roots });
+      }
     }
-    return readdirSync(top).flatMap((name) => {
-      const owner = this.readOwner(name);
-      return owner
-        ? [
-            {
-              attemptsId: owner.attemptsId,
-              conversationId: owner.conversationId,
-              roots: owner.copies.map((copy) => copy.root).filter((root) => existsSync(root)),
-            },
-          ]
-        : [];
-    });
+    return found;
   }
 
   /** Makes the copies, creates each attempt's conversation and sends it the message. */
@@ -585,7 +582,7 @@ export class Attempts {
     attemptsId: string,
     text: string,
     planned: Planned[],
-    place: GitPlace | undefined,
+    { place, on }: { place: GitPlace | undefined; on: GitHost },
     options: ReadonlyMap<string, Readonly<Record<string, string>>>,
   ): Promise<void> {
     const { checkpoints, committer, store, log } = this.deps;
@@ -600,7 +597,7 @@ export class Attempts {
     };
     let base: Awaited<ReturnType<CheckpointStore['take']>>;
     try {
-      base = await checkpoints.take(summary.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+      base = await checkpoints.take(summary.cwd, { maxFileBytes: maxFileBytesSetting(store), machine: on.machine });
     } catch (error) {
       for (const attempt of planned) {
         fail(attempt, `the working folder could not be copied: ${(error as Error).message}`);
@@ -612,8 +609,8 @@ export class Attempts {
     const content = (hash: string): Buffer => checkpoints.content(hash);
     const failed = async (attempt: Planned, error: unknown): Promise<void> => {
       fail(attempt, (error as Error).message);
-      await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, this.deps).catch(() => undefined);
-      this.forgetCopy(attemptsId, attempt.attemptId);
+      await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, on).catch(() => undefined);
+      await this.copies.forget(attemptsId, attempt.attemptId);
     };
     // First each copy's folder (a worktree without its files yet), its conversation and its turn:
     // the agents start while the files are written; each session opens once its folder is whole.
@@ -622,9 +619,9 @@ export class Attempts {
       try {
         if (place) {
           // One worktree at a time: git takes the repository's locks for each.
-          await startWorktree(place, attempt.root, attempt.branch!, this.deps);
+          await startWorktree(place, attempt.root, attempt.branch!, on);
         } else {
-          await mkdir(attempt.root, { recursive: true, mode: 0o700 });
+          await on.machine.mkdir(attempt.root, 0o700);
         }
         const fromSeq = this.createConversation(summary, attemptsId, attempt, options.get(attempt.agentId) ?? {});
         let filled: (left: LeftOut[] | Error) => void = () => {};
@@ -661,8 +658,8 @@ export class Attempts {
     const fill = async ({ attempt, fromSeq, filled }: (typeof started)[number]): Promise<void> => {
       try {
         const left = place
-          ? await fillWorktree(place, attempt.root, manifest, content, this.deps)
-          : await fillCopy(attempt.root, manifest, content);
+          ? await fillWorktree(place, attempt.root, manifest, content, on)
+          : await fillCopy(attempt.root, manifest, content, on);
         filled(left);
         if (left.length > 0) {
           throw new Error(
@@ -722,9 +719,9 @@ export class Attempts {
   }
 
   /** The attempt's changes: its copy now against the copy as made. */
-  private async changesOf(item: AttemptsItem, attempt: AttemptView): Promise<FileChange[]> {
+  private async changesOf(item: AttemptsItem, attempt: AttemptView, on: GitHost): Promise<FileChange[]> {
     const { checkpoints, store } = this.deps;
-    if (item.removed || !existsSync(attempt.folder)) {
+    if (item.removed || !(await exists(on, attempt.folder))) {
       const final = this.finalCheckpoint(attempt.conversationId);
       if (!final) {
         throw new Error('its copy was removed and no checkpoint of it was kept');
@@ -732,7 +729,7 @@ export class Attempts {
       return checkpoints.changes(attempt.checkpointId!, final);
     }
     await this.deps.turnCheckpoints?.idle(attempt.conversationId);
-    const now = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store) });
+    const now = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store), machine: on.machine });
     return diffManifests(checkpoints.manifest(attempt.checkpointId!), checkpoints.manifest(now.checkpointId));
   }
 
@@ -749,6 +746,7 @@ export class Attempts {
     changedByYou: Set<string>;
     cannot: LeftOut[];
     folderNow?: Checkpoint;
+    on: GitHost;
   }> {
     const { item, attempt, state } = this.find(conversationId, attemptsId, attemptId);
     if (item.kept) {
@@ -770,20 +768,20 @@ export class Attempts {
       throw new TurnInProgressError(conversationId);
     }
     const { checkpoints, store } = this.deps;
+    const on = this.copies.on(state.machine);
+    const scan = { maxFileBytes: maxFileBytesSetting(store), machine: on.machine };
     await this.deps.turnCheckpoints?.idle(attempt.conversationId);
-    const now = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store) });
+    const now = await checkpoints.take(attempt.folder, scan);
     const start = checkpoints.manifest(attempt.checkpointId);
     const changes = diffManifests(start, checkpoints.manifest(now.checkpointId));
     // Keeping: the working folder as it is now is kept as a checkpoint (the kept turns' "before"); a preview only looks.
-    const folderNow = keeping ? await checkpoints.take(state.cwd, { maxFileBytes: maxFileBytesSetting(store) }) : undefined;
-    const yours = folderNow
-      ? checkpoints.manifest(folderNow.checkpointId)
-      : await checkpoints.look(state.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const folderNow = keeping ? await checkpoints.take(state.cwd, scan) : undefined;
+    const yours = folderNow ? checkpoints.manifest(folderNow.checkpointId) : await checkpoints.look(state.cwd, scan);
     const changedByYou = new Set(
       changes.filter((change) => yours.get(change.path)?.hash !== start.get(change.path)?.hash).map((change) => change.path),
     );
     const cannot = [...now.tooLarge, ...now.failed].map((file) => ({ path: file.path, reason: `not kept: ${file.reason}` }));
-    return { state, attempt, changes, changedByYou, cannot, ...(folderNow ? { folderNow } : {}) };
+    return { state, attempt, changes, changedByYou, cannot, on, ...(folderNow ? { folderNow } : {}) };
   }
 
   /** Stops the attempts still running, keeps each one's last checkpoint, removes the copies (not those continued) and records it. */
@@ -793,7 +791,8 @@ export class Attempts {
     options: { record: boolean } = { record: true },
   ): Promise<Result<'setAttemptsAside'>> {
     await this.preparing.get(attemptsId);
-    const owner = this.readOwner(attemptsId);
+    const owner = await this.copies.read(attemptsId);
+    const on = this.copies.on(owner?.machine);
     const state = this.exists(conversationId) ? this.read(conversationId) : undefined;
     const item = state?.items.find(
       (candidate): candidate is AttemptsItem => candidate.kind === 'attempts' && candidate.attemptsId === attemptsId,
@@ -805,20 +804,20 @@ export class Attempts {
       }
       await this.deps.turns.release(attempt.conversationId);
       await this.deps.turnCheckpoints?.idle(attempt.conversationId);
-      if (options.record && attempt.state === 'prepared' && existsSync(attempt.folder)) {
+      if (options.record && attempt.state === 'prepared' && (await exists(on, attempt.folder))) {
         // Its last state is kept, so it can still be continued as a branch.
-        await this.keepFinal(attempt).catch((error: unknown) =>
+        await this.keepFinal(attempt, on).catch((error: unknown) =>
           this.deps.log(`could not keep the last state of ${attempt.folder}: ${String(error)}`),
         );
       }
     }
     for (const copy of owner?.copies ?? []) {
-      await removeCopy({ folder: copy.root, repository: owner?.repository, branch: copy.branch }, this.deps).catch((error: unknown) =>
-        failed.push({ attemptId: copy.attemptId, reason: (error as Error).message }),
-      );
+      await this.copies
+        .remove(owner!, copy, on)
+        .catch((error: unknown) => failed.push({ attemptId: copy.attemptId, reason: (error as Error).message }));
     }
     if (failed.length === 0) {
-      await this.removeDirectory(attemptsId);
+      await this.copies.removeDirectory(attemptsId, on);
     }
     if (options.record && item) {
       this.deps.committer.commit(conversationId, [{ type: 'attempts.removed', payload: { attemptsId, failed } }]);
@@ -827,9 +826,9 @@ export class Attempts {
   }
 
   /** Records the attempt's copy as it is now in its own conversation (the checkpoint a later Continue makes its copy from). */
-  private async keepFinal(attempt: AttemptView): Promise<void> {
+  private async keepFinal(attempt: AttemptView, on: GitHost): Promise<void> {
     const { checkpoints, committer, store } = this.deps;
-    const final = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store) });
+    const final = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store), machine: on.machine });
     const lastTurn = this.ownEvents(attempt.conversationId).findLast((event) => event.type === 'turn.started');
     if (lastTurn?.type === 'turn.started') {
       committer.commit(attempt.conversationId, [
@@ -868,8 +867,10 @@ export class Attempts {
         `${attempt.agentName}'s copy was removed and no checkpoint of it was kept, so it cannot be made again.`,
       );
     }
-    const root = attempt.kind === 'worktree' && item.repository ? rootOf(attempt) : attempt.folder;
-    if (existsSync(root)) {
+    const summary = this.deps.store.getSummary(conversationId);
+    const on = this.copies.on(summary.machine);
+    const root = attempt.kind === 'worktree' && item.repository ? rootOf(attempt, on) : attempt.folder;
+    if (await exists(on, root)) {
       throw new InvalidRequestError(`${attempt.agentName}'s copy cannot be made again: ${root} is in use.`);
     }
     let manifest: ReadonlyMap<string, CheckpointEntry>;
@@ -882,23 +883,21 @@ export class Attempts {
     }
     const content = (hash: string): Buffer => checkpoints.content(hash);
     // A repository whose config came to name commands since is given a plain copy (copyPlaceOf).
-    const place =
-      attempt.kind === 'worktree' && item.repository
-        ? (await copyPlaceOf(this.deps.store.getSummary(conversationId).cwd, this.deps)).place
-        : undefined;
+    const place = attempt.kind === 'worktree' && item.repository ? (await copyPlaceOf(summary.cwd, on)).place : undefined;
     const branch = place
-      ? await freeBranch(place.root, attempt.branch ?? `baton/${branchPart(conversationId)}/${branchPart(attempt.agentId)}`, this.deps)
+      ? await freeBranch(place.root, attempt.branch ?? `baton/${branchPart(conversationId)}/${branchPart(attempt.agentId)}`, on)
       : undefined;
-    this.writeOwner({
+    await this.copies.write({
       conversationId,
       attemptsId: item.attemptsId,
+      ...(summary.machine === LOCAL_MACHINE_ID ? {} : { machine: summary.machine }),
       ...(place ? { repository: place.root } : {}),
       copies: [{ attemptId: attempt.attemptId, root, ...(branch ? { branch } : {}) }],
     });
     const left =
       place && branch
-        ? await makeWorktree(place, root, branch, manifest, content, this.deps)
-        : await makeCopy(attempt.folder, manifest, content);
+        ? await makeWorktree(place, root, branch, manifest, content, on)
+        : await makeCopy(attempt.folder, manifest, content, on);
     if (left.length > 0) {
       throw new InvalidRequestError(
         `${attempt.agentName}'s copy could not be made again: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}`,
@@ -916,31 +915,14 @@ export class Attempts {
     );
     const attempt = item?.attempts.find((candidate) => candidate.attemptId === attemptOf.attemptId);
     const worktree = attempt?.kind === 'worktree' && item?.repository !== undefined;
-    const root = attempt && worktree ? rootOf(attempt) : summary.cwd;
+    const on = this.copies.on(summary.machine);
+    const root = attempt && worktree ? rootOf(attempt, on) : summary.cwd;
     // Only the branch Baton recorded when it made the copy: whatever the copy's own .git says now is the agent's to write.
     await removeCopy(
       { folder: root, repository: worktree ? item.repository : undefined, branch: worktree ? attempt.branch : undefined },
-      this.deps,
+      on,
     ).catch((error: unknown) => this.deps.log(`could not remove ${root}: ${String(error)}`));
-    await this.removeDirectory(attemptOf.attemptsId);
-  }
-
-  /**
-   * Removes an ask's folder once its copies are gone, unless a continued attempt's copy still lives
-   * in it (that copy is its branch's now): then only the owner file stays, listing no copy, so the
-   * folder is not taken for an unrecorded one at the next start.
-   */
-  private async removeDirectory(attemptsId: string): Promise<void> {
-    const directory = this.directoryOf(attemptsId);
-    let left: string[];
-    try {
-      left = readdirSync(directory).filter((name) => name !== 'owner.json');
-    } catch {
-      return;
-    }
-    if (left.length === 0) {
-      await rm(directory, { recursive: true, force: true }).catch(() => undefined);
-    }
+    await this.copies.removeDirectory(attemptOf.attemptsId, on);
   }
 
   private requireAsking(summary: ConversationSummary): void {
@@ -950,7 +932,6 @@ export class Attempts {
     if (summary.lifecycle === 'attempt') {
       throw new InvalidRequestError('This is one attempt of several: continue it as a branch to ask several agents from it.');
     }
-    requireCopiesHere(summary, this.deps.machine, 'Asking several agents');
   }
 
   /** The attempts item (and one attempt of it) of a conversation. */
@@ -1013,53 +994,25 @@ export class Attempts {
       return false;
     }
   }
-
-  private directoryOf(attemptsId: string): string {
-    return path.join(this.deps.dataDir, 'attempts', attemptsId);
-  }
-
-  private readOwner(attemptsId: string): Owner | undefined {
-    try {
-      return ownerSchema.parse(JSON.parse(readFileSync(path.join(this.directoryOf(attemptsId), 'owner.json'), 'utf8')));
-    } catch {
-      return undefined;
-    }
-  }
-
-  private writeOwner(owner: Owner): void {
-    const directory = this.directoryOf(owner.attemptsId);
-    const existing = this.readOwner(owner.attemptsId);
-    const copies = [
-      ...(existing?.copies ?? []).filter((copy) => !owner.copies.some((mine) => mine.attemptId === copy.attemptId)),
-      ...owner.copies,
-    ];
-    const file = path.join(directory, 'owner.json');
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    writeFileSync(`${file}.tmp`, JSON.stringify({ ...owner, copies }), { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
-  }
-
-  /** Takes a copy off its attempts' list (it failed, or became a branch's own). */
-  private forgetCopy(attemptsId: string, attemptId: string): void {
-    const owner = this.readOwner(attemptsId);
-    if (owner) {
-      const file = path.join(this.directoryOf(attemptsId), 'owner.json');
-      writeFileSync(`${file}.tmp`, JSON.stringify({ ...owner, copies: owner.copies.filter((copy) => copy.attemptId !== attemptId) }), {
-        mode: 0o600,
-      });
-      renameSync(`${file}.tmp`, file);
-    }
-  }
 }
 
 type AttemptsItem = Extract<TranscriptState['items'][number], { kind: 'attempts' }>;
 
 /** The top of an attempt's copy: its worktree (above the working folder's place in it), or the copy itself. */
-function rootOf(attempt: AttemptView): string {
-  // Copies live at <data>/attempts/<attemptsId>/<agent>[/<subdir>]: the root is the first three levels under attempts.
-  const parts = attempt.folder.split(path.sep);
+function rootOf(attempt: AttemptView, on: GitHost): string {
+  // Copies live at <machine data>/attempts/<attemptsId>/<agent>[/<subdir>]: the root is the first three levels under attempts.
+  const { sep } = pathsOf(on.machine);
+  const parts = attempt.folder.split(sep);
   const at = parts.lastIndexOf('attempts');
-  return at >= 0 && parts.length >= at + 3 ? parts.slice(0, at + 3).join(path.sep) : attempt.folder;
+  return at >= 0 && parts.length >= at + 3 ? parts.slice(0, at + 3).join(sep) : attempt.folder;
+}
+
+/** True when something is at `target` on the machine. */
+async function exists(on: GitHost, target: string): Promise<boolean> {
+  return on.machine.stat(target).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Drafts with the working folder's checkpoints put right after their turns' start (before) and end (after). */

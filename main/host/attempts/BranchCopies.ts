@@ -1,6 +1,7 @@
 /**
  * "Branch from here" in its own copy of the working folder, so that two branches never edit the
- * same files: made like an attempt's copy (`folderCopies.ts`) in `<data>/branches/<branch id>`:
+ * same files: made like an attempt's copy (`folderCopies.ts`), on the machine the folder is on, in
+ * `<that machine's Baton folder>/branches/<branch id>`:
  * a git worktree on a new branch `baton/<branch id>/branch` where the folder is in a repository,
  * else a copy. It starts from the files as they were before the message (its checkpoint) when the
  * person asks for that, else from the folder as it is now; the person's folder is not touched
@@ -8,8 +9,6 @@
  * when it is erased; one left by a host that died before the branch was recorded is removed at
  * the next start (an owner file, written before the copy, names its repository and branch).
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../../app/errors.js';
@@ -20,10 +19,20 @@ import type { CheckpointEntry, CheckpointStore, LeftOut } from '../checkpoints/C
 import type { Rewinds } from '../checkpoints/Rewinds.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import { checkpointsByTurn } from '../checkpoints/turnChanges.js';
-import type { Machine } from '../machine/Machine.js';
-import type { Env } from '../process/env.js';
+import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
 import type { EventStore } from '../store/EventStore.js';
-import { copyPlaceOf, freeBranch, makeCopy, makeWorktree, removeCopy, requireCopiesHere } from './folderCopies.js';
+import {
+  copyPlaceOf,
+  freeBranch,
+  gitHostOn,
+  makeCopy,
+  makeWorktree,
+  pathsOf,
+  removeCopy,
+  under,
+  type CopyMachines,
+  type GitHost,
+} from './folderCopies.js';
 
 /** What a branch's copy is, as recorded (and in its owner file). */
 const copySchema = z.object({
@@ -34,15 +43,12 @@ const copySchema = z.object({
 });
 type BranchCopy = z.infer<typeof copySchema>;
 
-export type BranchCopiesDeps = {
+export type BranchCopiesDeps = CopyMachines & {
   store: EventStore;
   checkpoints: CheckpointStore;
   rewinds: Pick<Rewinds, 'branch'>;
+  /** This computer's data folder (the owner files). */
   dataDir: string;
-  /** The environment git runs with. */
-  env: Env;
-  /** The machine the working folders and their copies are on. */
-  machine: Machine;
   log: (message: string) => void;
 };
 
@@ -50,8 +56,14 @@ export type BranchCopiesDeps = {
 export class BranchCopies {
   constructor(private readonly deps: BranchCopiesDeps) {}
 
+  /** The owner files' folder (this computer's). */
   private get top(): string {
     return path.join(this.deps.dataDir, 'branches');
+  }
+
+  /** The copies' folder on the machine. */
+  private topOn(on: GitHost): string {
+    return pathsOf(on.machine).join(on.machine.dataDir, 'branches');
   }
 
   /**
@@ -61,40 +73,39 @@ export class BranchCopies {
   async branch(conversationId: string, turnId: string, fromBefore: boolean): Promise<Awaited<ReturnType<Rewinds['branch']>>> {
     const { store, checkpoints } = this.deps;
     const summary = store.getSummary(conversationId);
-    requireCopiesHere(summary, this.deps.machine, 'A branch in its own copy', 'Branch it in its own folder instead.');
-    const manifest = await this.startingFiles(summary, turnId, fromBefore);
+    const on = gitHostOn(summary.machine, this.deps);
+    const manifest = await this.startingFiles(summary, turnId, fromBefore, on);
     const branchId = newId();
-    const { place, plainBecause } = await copyPlaceOf(summary.cwd, this.deps);
-    const root = path.join(this.top, branchId);
-    const branch = place ? await freeBranch(place.root, `baton/${branchPart(branchId)}/branch`, this.deps) : undefined;
+    const { place, plainBecause } = await copyPlaceOf(summary.cwd, on);
+    const root = pathsOf(on.machine).join(this.topOn(on), branchId);
+    const branch = place ? await freeBranch(place.root, `baton/${branchPart(branchId)}/branch`, on) : undefined;
     const copy: BranchCopy = {
       folder: root,
-      machine: this.deps.machine.id,
+      machine: summary.machine,
       ...(place && branch ? { repository: place.root, branch } : {}),
     };
-    await mkdir(this.top, { recursive: true, mode: 0o700 });
-    // Named before it is made: a copy left by a host that died here is found and removed at the next start.
-    writeFileSync(this.ownerFile(branchId), JSON.stringify(copy), { mode: 0o600 });
+    // Named before it is made (this computer's owner file): a copy left by a host that died here is found and removed at the next start.
+    const here = this.deps.machine;
+    await here.mkdir(this.top, 0o700);
+    await here.writeConfined(this.top, `${branchId}.json`, Buffer.from(JSON.stringify(copy)), 0o600);
     try {
       const content = (hash: string): Buffer => checkpoints.content(hash);
       const left: LeftOut[] =
-        place && branch ? await makeWorktree(place, root, branch, manifest, content, this.deps) : await makeCopy(root, manifest, content);
+        place && branch ? await makeWorktree(place, root, branch, manifest, content, on) : await makeCopy(root, manifest, content, on);
       if (left.length > 0) {
         throw new InvalidRequestError(`The copy could not be made: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}.`);
       }
-      const cwd = place && place.subdir !== '' ? path.join(root, ...place.subdir.split('/')) : root;
+      const cwd = under(on, root, place?.subdir ?? '');
       const note = plainBecause ? `This branch works in a plain copy of the folder, not a git worktree: ${plainBecause}.` : undefined;
       const made = await this.deps.rewinds.branch(conversationId, turnId, {
         restoreFiles: false,
         ownCopy: { branchId, cwd, copy, ...(note ? { note } : {}) },
       });
-      rmSync(this.ownerFile(branchId), { force: true });
+      await here.remove(this.ownerFile(branchId));
       return made;
     } catch (error) {
-      await removeCopy(copy, this.deps).catch((problem: unknown) =>
-        this.deps.log(`could not remove the branch copy ${root}: ${String(problem)}`),
-      );
-      rmSync(this.ownerFile(branchId), { force: true });
+      await removeCopy(copy, on).catch((problem: unknown) => this.deps.log(`could not remove the branch copy ${root}: ${String(problem)}`));
+      await here.remove(this.ownerFile(branchId));
       throw error;
     }
   }
@@ -103,31 +114,40 @@ export class BranchCopies {
   async beforePurge(conversationId: string): Promise<void> {
     const copy = this.copyOf(conversationId);
     if (copy) {
-      await removeCopy(copy, this.deps).catch((error: unknown) =>
-        this.deps.log(`could not remove the branch copy ${copy.folder}: ${String(error)}`),
-      );
+      // A copy on a machine that cannot be reached now is left there (said in the log), the branch erased all the same.
+      try {
+        await removeCopy(copy, gitHostOn(copy.machine, this.deps));
+      } catch (error) {
+        this.deps.log(`could not remove the branch copy ${copy.folder}: ${String(error)}`);
+      }
     }
   }
 
   /** At start-up: copies whose branch was never recorded (the host died while making them) are removed. Returns them. */
   async recover(): Promise<string[]> {
-    if (!existsSync(this.top)) {
-      return [];
-    }
+    const here = this.deps.machine;
+    const names = (await here.list(this.top).catch(() => [])).map((entry) => entry.name);
     const removed: string[] = [];
-    for (const name of readdirSync(this.top)) {
+    for (const name of names) {
       if (!name.endsWith('.json')) {
         continue;
       }
       const branchId = name.slice(0, -'.json'.length);
-      const parsed = copySchema.safeParse(readJson(path.join(this.top, name)));
-      if (parsed.success && path.dirname(parsed.data.folder) === this.top && !this.recorded(branchId)) {
-        await removeCopy(parsed.data, this.deps).catch((error: unknown) =>
-          this.deps.log(`could not remove ${parsed.data.folder}: ${String(error)}`),
-        );
-        removed.push(parsed.data.folder);
+      const parsed = copySchema.safeParse(await readJson(here, path.join(this.top, name)));
+      const machineId = parsed.data?.machine;
+      const local = machineId === undefined || machineId === LOCAL_MACHINE_ID || machineId === here.id;
+      const open = local ? here : this.deps.machines?.ready(machineId);
+      if (!open) {
+        // On a machine not connected now: the owner file stays, for a start that finds it open.
+        continue;
       }
-      rmSync(path.join(this.top, name), { force: true });
+      const on = { machine: open, env: open.env };
+      const copy = parsed.data;
+      if (copy && pathsOf(open).dirname(copy.folder) === this.topOn(on) && !this.recorded(branchId)) {
+        await removeCopy(copy, on).catch((error: unknown) => this.deps.log(`could not remove ${copy.folder}: ${String(error)}`));
+        removed.push(copy.folder);
+      }
+      await here.remove(path.join(this.top, name));
     }
     return removed;
   }
@@ -137,6 +157,7 @@ export class BranchCopies {
     summary: ConversationSummary,
     turnId: string,
     fromBefore: boolean,
+    on: GitHost,
   ): Promise<ReadonlyMap<string, CheckpointEntry>> {
     const { checkpoints, store } = this.deps;
     if (fromBefore) {
@@ -148,7 +169,7 @@ export class BranchCopies {
       }
       return checkpoints.manifest(before);
     }
-    const now = await checkpoints.take(summary.cwd, { maxFileBytes: maxFileBytesSetting(store) });
+    const now = await checkpoints.take(summary.cwd, { maxFileBytes: maxFileBytesSetting(store), machine: on.machine });
     return checkpoints.manifest(now.checkpointId);
   }
 
@@ -171,9 +192,10 @@ export class BranchCopies {
   }
 }
 
-function readJson(file: string): unknown {
+/** An owner file's contents (small: one larger is not one Baton wrote). */
+async function readJson(machine: Machine, file: string): Promise<unknown> {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse((await machine.readFile(file, 1024 * 1024)).data.toString('utf8'));
   } catch {
     return undefined;
   }

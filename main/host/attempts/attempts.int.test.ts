@@ -169,7 +169,7 @@ describe('asking several agents', () => {
     for (const attempt of item.attempts) {
       expect(existsSync(attempt.folder)).toBe(false);
     }
-    expect(host!.attempts.copiesOnDisk()).toEqual([]);
+    expect(await host!.attempts.copiesOnDisk()).toEqual([]);
     const after = stateOf(conversationId);
     expect(after.agentId).toBe(B);
     expect(after.items.findLast((entry) => entry.kind === 'agent')).toMatchObject({ agentName: 'Fake B', text: 'Shell: 0' });

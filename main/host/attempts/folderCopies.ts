@@ -14,17 +14,15 @@
  * - Elsewhere: the checkpoint's files written into a folder in Baton's data folder.
  *
  * Either way ignored files and dependency folders are not copied: the checkpoint's rules decide.
- * Every write goes through `Machine.restore` (no link followed, nothing outside the copy).
+ * Everything happens on the machine the folder is on (git, folders, walks), and every write goes
+ * through its `Machine.restore` (no link followed, nothing outside the copy).
  */
-import { mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { lastWords, LOCAL_MACHINE_ID, type ExecResult, type Machine } from '../machine/Machine.js';
-import { destinationOfId } from '../machine/SshMachine.js';
-import { InvalidRequestError } from '../../../app/errors.js';
+import { lastWords, type ExecResult, type Machine } from '../machine/Machine.js';
+import type { Machines } from '../machine/Machines.js';
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
 import type { Restore } from '../machine/restoreFolder.js';
-import { walkFolder } from '../machine/walkFolder.js';
 
 /** Where a working folder sits in a git repository. */
 export type GitPlace = {
@@ -58,21 +56,32 @@ const GIT_CONFIG = [
 /** A git command that takes longer than this is ended. */
 const GIT_TIMEOUT_MS = 120_000;
 
-/**
- * Refuses `what` for a conversation whose folder is on another machine than `machine`: copies and
- * worktrees are made on this computer for now, never of a folder that is elsewhere.
- */
-export function requireCopiesHere(summary: { machine: string }, machine: Pick<Machine, 'id'>, what: string, instead?: string): void {
-  if (summary.machine !== LOCAL_MACHINE_ID && summary.machine !== machine.id) {
-    const there = destinationOfId(summary.machine) || summary.machine;
-    throw new InvalidRequestError(
-      `${what} works only for conversations on this computer for now; this one is on ${there}.${instead ? ` ${instead}` : ''}`,
-    );
-  }
-}
-
 /** Where git runs: the machine the folder is on, and the environment git runs with there (its PATH finds git). */
 export type GitHost = { machine: Machine; env: Env };
+
+/** This computer and the other machines, as copies need them. */
+export type CopyMachines = {
+  /** This computer. */
+  machine: Machine;
+  /** The other machines (absent: only this computer). */
+  machines?: Pick<Machines, 'openOf' | 'ready'> | undefined;
+};
+
+/** Where git and a copy's files are for a folder on `machineId`: that machine, open, or refused with why (`Machines.openOf`). */
+export function gitHostOn(machineId: string | undefined, { machine, machines }: CopyMachines): GitHost {
+  const on = (machineId === undefined ? undefined : machines?.openOf(machineId)) ?? machine;
+  return { machine: on, env: on.env };
+}
+
+/** The paths of a machine: POSIX, unless it runs Windows. */
+export function pathsOf(machine: Pick<Machine, 'platform'>): path.PlatformPath {
+  return machine.platform.os === 'win32' ? path.win32 : path.posix;
+}
+
+/** `relative` (with `/`) under `root`, on the machine. */
+export function under(on: GitHost, root: string, relative: string): string {
+  return relative === '' ? root : pathsOf(on.machine).join(root, ...relative.split('/'));
+}
 
 /** Runs git in `cwd`; resolves its output, rejects with its error output. */
 export async function git(cwd: string, args: readonly string[], on: GitHost): Promise<string> {
@@ -101,10 +110,11 @@ export async function gitPlaceOf(cwd: string, on: GitHost): Promise<GitPlace | u
     if (top === '' || commit === '') {
       return undefined;
     }
-    const root = await realpath(top);
-    const subdir = path
-      .relative(root, await realpath(cwd))
-      .split(path.sep)
+    const paths = pathsOf(on.machine);
+    const root = await on.machine.realpath(top);
+    const subdir = paths
+      .relative(root, await on.machine.realpath(cwd))
+      .split(paths.sep)
       .join('/');
     return subdir.startsWith('..') ? undefined : { root, commit, subdir };
   } catch {
@@ -203,10 +213,10 @@ async function changedSinceCommit(place: GitPlace, on: GitHost): Promise<Set<str
  * Returns the working folder's place in it (made).
  */
 export async function startWorktree(place: GitPlace, worktree: string, branch: string, on: GitHost): Promise<string> {
-  await mkdir(path.dirname(worktree), { recursive: true, mode: 0o700 });
+  await on.machine.mkdir(pathsOf(on.machine).dirname(worktree), 0o700);
   await git(place.root, ['worktree', 'add', '--quiet', '--no-checkout', '-b', branch, worktree, place.commit], on);
-  const folder = place.subdir === '' ? worktree : path.join(worktree, ...place.subdir.split('/'));
-  await mkdir(folder, { recursive: true });
+  const folder = under(on, worktree, place.subdir);
+  await on.machine.mkdir(folder);
   return folder;
 }
 
@@ -223,10 +233,9 @@ export async function fillWorktree(
   on: GitHost,
 ): Promise<LeftOut[]> {
   await git(worktree, ['reset', '--hard', '--quiet'], on);
-  const folder = place.subdir === '' ? worktree : path.join(worktree, ...place.subdir.split('/'));
+  const folder = under(on, worktree, place.subdir);
   const changed = await changedSinceCommit(place, on);
-  const { files } = await walkFolder(folder);
-  const present = new Set(files.map((file) => file.path));
+  const present = new Set(await on.machine.walk(folder));
   const restores: Restore[] = [];
   for (const [file, entry] of base) {
     if (!present.has(file) || changed.has(file)) {
@@ -254,55 +263,33 @@ export async function makeWorktree(
   return fillWorktree(place, worktree, base, content, on);
 }
 
-/** Files written at once into a new copy. */
-const COPY_CONCURRENCY = 32;
-
 /**
- * Writes every file of `base` into `folder`, a folder Baton just made in its own (owner-only) data
- * folder that nothing has run in yet: each file is created (never opened if it exists, so never
- * written through a link), its folders made first. Returns the files that could not be written.
+ * Makes `folder` (new, owner-only, in Baton's own folder on the machine, where nothing has run yet)
+ * and writes every file of `base` into it through the machine's confined writer. Returns the files
+ * that could not be written.
  */
-export async function fillCopy(
-  folder: string,
-  base: ReadonlyMap<string, CheckpointEntry>,
-  content: (hash: string) => Buffer,
-): Promise<LeftOut[]> {
-  const failed: LeftOut[] = [];
-  const entries = [...base.values()].filter((entry) => {
-    const parts = entry.path.split('/');
-    const inside = !path.isAbsolute(entry.path) && parts.every((part) => part !== '' && part !== '.' && part !== '..');
-    if (!inside) {
-      failed.push({ path: entry.path, reason: 'not a path inside the folder' });
-    }
-    return inside;
-  });
-  const folders = [...new Set(entries.map((entry) => path.dirname(entry.path)).filter((dir) => dir !== '.'))].sort();
-  for (const dir of folders) {
-    await mkdir(path.join(folder, ...dir.split('/')), { recursive: true });
-  }
-  const write = async (entry: CheckpointEntry): Promise<void> => {
-    const target = path.join(folder, ...entry.path.split('/'));
-    try {
-      const data = content(entry.hash);
-      await (entry.link ? symlink(data.toString('utf8'), target) : writeFile(target, data, { flag: 'wx', mode: entry.mode & 0o7777 }));
-    } catch (error) {
-      failed.push({ path: entry.path, reason: (error as NodeJS.ErrnoException).code ?? String(error) });
-    }
-  };
-  for (let start = 0; start < entries.length; start += COPY_CONCURRENCY) {
-    await Promise.all(entries.slice(start, start + COPY_CONCURRENCY).map(write));
-  }
-  return failed;
-}
-
-/** Makes `folder` (new, owner-only) and writes every file of `base` into it. */
 export async function makeCopy(
   folder: string,
   base: ReadonlyMap<string, CheckpointEntry>,
   content: (hash: string) => Buffer,
+  on: GitHost,
 ): Promise<LeftOut[]> {
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  return fillCopy(folder, base, content);
+  await on.machine.mkdir(folder, 0o700);
+  return fillCopy(folder, base, content, on);
+}
+
+/** Writes every file of `base` into `folder`, a new copy's folder (see {@link makeCopy}). */
+export function fillCopy(
+  folder: string,
+  base: ReadonlyMap<string, CheckpointEntry>,
+  content: (hash: string) => Buffer,
+  on: GitHost,
+): Promise<LeftOut[]> {
+  return on.machine.restore(
+    folder,
+    [...base.values()].map((entry) => ({ path: entry.path, entry })),
+    content,
+  );
 }
 
 /** True for a branch name Baton makes (the only branches it ever deletes). */
@@ -321,7 +308,7 @@ export async function removeCopy(
   const problems: string[] = [];
   if (copy.repository) {
     await git(copy.repository, ['worktree', 'remove', '--force', '--force', copy.folder], on).catch(() => undefined);
-    await rm(copy.folder, { recursive: true, force: true }).catch((error: unknown) => problems.push(String(error)));
+    await on.machine.remove(copy.folder).catch((error: unknown) => problems.push(String(error)));
     await git(copy.repository, ['worktree', 'prune'], on).catch((error: unknown) => problems.push((error as Error).message));
     if (copy.branch !== undefined && !isBatonBranch(copy.branch)) {
       problems.push(`the branch ${copy.branch} is not one Baton made, so it was left`);
@@ -334,7 +321,7 @@ export async function removeCopy(
       });
     }
   } else {
-    await rm(copy.folder, { recursive: true, force: true }).catch((error: unknown) => problems.push(String(error)));
+    await on.machine.remove(copy.folder).catch((error: unknown) => problems.push(String(error)));
   }
   if (problems.length > 0) {
     throw new Error(problems.join('; '));

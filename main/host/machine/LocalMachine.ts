@@ -5,8 +5,9 @@
  */
 import { execFile } from 'node:child_process';
 import { watch } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { readBytesAtMost } from '../files/boundedRead.js';
 import { ConfinedTree } from '../files/ConfinedTree.js';
 import type { Env } from '../process/env.js';
@@ -25,6 +26,7 @@ import {
 } from './Machine.js';
 import { ProcessGroup } from './ProcessGroup.js';
 import { restoreFolder, type Restore } from './restoreFolder.js';
+import { walkFolder } from './walkFolder.js';
 import { scanFolder, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 
 /** The longest a command run to its end may take, unless told. */
@@ -52,6 +54,8 @@ export class LocalMachine implements Machine {
     readonly home: string = os.homedir(),
     readonly id: string = LOCAL_MACHINE_ID,
     readonly name: string = 'This computer',
+    /** Baton's own folder here (the host's data folder; `~/.baton` for a machine server). */
+    readonly dataDir: string = path.join(home, '.baton'),
   ) {}
 
   spawn(launch: LaunchSpec): ProcessGroup {
@@ -133,6 +137,18 @@ export class LocalMachine implements Machine {
       name: entry.name,
       kind: entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'folder' : entry.isFile() ? 'file' : 'other',
     }));
+  }
+
+  async mkdir(folder: string, mode?: number): Promise<void> {
+    await mkdir(folder, { recursive: true, ...(mode === undefined ? {} : { mode }) });
+  }
+
+  remove(target: string): Promise<void> {
+    return rm(target, { recursive: true, force: true });
+  }
+
+  async walk(folder: string): Promise<string[]> {
+    return (await walkFolder(folder)).files.map((file) => file.path);
   }
 
   scan(folder: string, previous: ReadonlyMap<string, CheckpointEntry>, scope: ScanScope, options: MachineScanOptions): Promise<Scanned> {

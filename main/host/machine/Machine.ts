@@ -108,6 +108,8 @@ export interface Machine {
   readonly home: string;
   /** The environment processes start with there. */
   readonly env: Env;
+  /** Baton's own folder there (this computer: the data folder; another: `~/.baton`): the copies of attempts and branches live under it. */
+  readonly dataDir: string;
   /** Starts a process in a group of its own. */
   spawn(launch: LaunchSpec): MachineProcess;
   /** Runs a command to its end (never rejects for a non-zero exit: see `code`); rejects when it cannot start. */
@@ -129,6 +131,15 @@ export interface Machine {
   realpath(path: string): Promise<string>;
   /** A folder's entries, links not followed. */
   list(path: string): Promise<Array<{ name: string; kind: FileKind }>>;
+  /** Makes a folder and the folders above it that are missing (those made get `mode`, default 0o777 less the umask). */
+  mkdir(path: string, mode?: number): Promise<void>;
+  /** Removes a file or a whole folder (links not followed); nothing there is no error. */
+  remove(path: string): Promise<void>;
+  /**
+   * The files a checkpoint of `folder` looks at (see `walkFolder`: ignored files, `.git` and
+   * dependency folders left out), relative with `/`, without reading any.
+   */
+  walk(folder: string): Promise<string[]>;
   /**
    * A checkpoint's look at a folder of the machine (see `scanFolder`): only files that differ from
    * `previous` are read, and only their contents come back (when `keep`).

@@ -156,6 +156,7 @@ export class MachineServer {
           os: machine.platform.os,
           arch: machine.platform.arch,
           home: machine.home,
+          dataDir: machine.dataDir,
           env: { ...machine.env },
           pid: process.pid,
         }),
@@ -224,6 +225,15 @@ export class MachineServer {
         ),
       }),
       list: async ({ path }) => ({ entries: await machine.list(path) }),
+      mkdir: async ({ path, mode }) => {
+        await machine.mkdir(path, mode);
+        return {};
+      },
+      remove: async ({ path }) => {
+        await machine.remove(path);
+        return {};
+      },
+      walk: async ({ folder }) => ({ files: await machine.walk(folder) }),
       scan: async ({ folder, previous, previousRef, delta, scope, ...options }) => {
         const kept = this.manifests.get(folder);
         if (previousRef !== undefined && kept?.ref !== previousRef) {

@@ -37,6 +37,9 @@ import type { Restore } from './restoreFolder.js';
 import { sameManifest, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 import { RemoteProcess } from './RemoteProcess.js';
 
+/** The most contents (base64) one restore request carries. */
+const RESTORE_BATCH_BYTES = 8 * 1024 * 1024;
+
 type Waiting = { method: MachineMethod; resolve: (result: unknown) => void; reject: (error: Error) => void };
 type WatchListeners = { onEvent: Parameters<WatchFolder>[1]; onError: Parameters<WatchFolder>[2] };
 
@@ -44,6 +47,7 @@ type WatchListeners = { onEvent: Parameters<WatchFolder>[1]; onError: Parameters
 export class RemoteMachine implements Machine {
   platform: { os: NodeJS.Platform; arch: string } = { os: 'linux', arch: 'x64' };
   home = '';
+  dataDir = '';
   env: Env = {};
   /** The server's process id on its machine. */
   serverPid = 0;
@@ -103,6 +107,7 @@ export class RemoteMachine implements Machine {
     }
     this.platform = { os: hello.os as NodeJS.Platform, arch: hello.arch };
     this.home = hello.home;
+    this.dataDir = hello.dataDir ?? `${hello.home}/.baton`;
     this.env = hello.env;
     this.serverPid = hello.pid;
   }
@@ -202,6 +207,18 @@ export class RemoteMachine implements Machine {
     return (await this.request('list', { path })).entries;
   }
 
+  async mkdir(path: string, mode?: number): Promise<void> {
+    await this.request('mkdir', { path, ...(mode === undefined ? {} : { mode }) });
+  }
+
+  async remove(path: string): Promise<void> {
+    await this.request('remove', { path });
+  }
+
+  async walk(folder: string): Promise<string[]> {
+    return (await this.request('walk', { folder })).files;
+  }
+
   /**
    * Only what changed crosses, either way: when the server still holds the manifest `previous`
    * is (the one its last scan of the folder gave), it is named, not sent; the answer is the new and
@@ -259,30 +276,69 @@ export class RemoteMachine implements Machine {
     };
   }
 
-  /** The contents go with the request, each once (one request: a removal that fails blocks the writes beneath it). */
+  /**
+   * The contents go with the requests, each once, in requests of at most {@link RESTORE_BATCH_BYTES}
+   * of contents: the removals go in the first, and a write beneath a removal that failed there is
+   * not sent (it fails as it would in one request).
+   */
   async restore(
     folder: string,
     restores: readonly Restore[],
     content: (hash: string) => Buffer,
     recordedReal?: string,
   ): Promise<LeftOut[]> {
-    const contents: Record<string, string> = {};
-    for (const { entry } of restores) {
-      if (entry && contents[entry.hash] === undefined) {
+    const failed: LeftOut[] = [];
+    let blocked: string[] = [];
+    let batch: Restore[] = restores.filter((restore) => !restore.entry);
+    let contents: Record<string, string> = {};
+    let bytes = 0;
+    const send = async (): Promise<void> => {
+      const writes = batch.filter((restore) => {
+        const under = restore.entry ? blocked.find((prefix) => restore.path.startsWith(`${prefix}/`)) : undefined;
+        if (under !== undefined) {
+          failed.push({ path: restore.path, reason: `not written: ${under} could not be removed` });
+        }
+        return under === undefined;
+      });
+      const answer = await this.request('restore', {
+        folder,
+        restores: writes.map((restore) => (restore.entry ? { path: restore.path, entry: restore.entry } : { path: restore.path })),
+        contents,
+        ...(recordedReal === undefined ? {} : { recordedReal }),
+      });
+      const removals = new Set(writes.filter((restore) => !restore.entry).map((restore) => restore.path));
+      blocked = [...blocked, ...answer.failed.filter((left) => removals.has(left.path)).map((left) => left.path)];
+      failed.push(...answer.failed);
+      batch = [];
+      contents = {};
+      bytes = 0;
+    };
+    for (const restore of restores) {
+      if (!restore.entry) {
+        continue;
+      }
+      const { hash } = restore.entry;
+      if (contents[hash] === undefined) {
+        let data: string | undefined;
         try {
-          contents[entry.hash] = content(entry.hash).toString('base64');
+          data = content(hash).toString('base64');
         } catch {
           // Not sent: that file alone fails there, with why.
         }
+        if (data !== undefined && bytes > 0 && bytes + data.length > RESTORE_BATCH_BYTES) {
+          await send();
+        }
+        if (data !== undefined) {
+          contents[hash] = data;
+          bytes += data.length;
+        }
       }
+      batch.push(restore);
     }
-    const answer = await this.request('restore', {
-      folder,
-      restores: restores.map((restore) => (restore.entry ? { path: restore.path, entry: restore.entry } : { path: restore.path })),
-      contents,
-      ...(recordedReal === undefined ? {} : { recordedReal }),
-    });
-    return answer.failed;
+    if (batch.length > 0 || restores.length === 0) {
+      await send();
+    }
+    return failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /** Ends the connection's side here: waiting requests fail, processes count as ended. */

@@ -8,7 +8,8 @@
  * - files: confined writes (never through a planted link), bounded reads, listings, real paths;
  * - a checkpoint's scan: a walk, then only what changed;
  * - a folder watch hears a new file;
- * - a git worktree made and removed through the machine, its branch with it.
+ * - a git worktree made and removed through the machine, its branch with it; a plain copy made
+ *   (in several requests when large), walked and removed.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { until } from '../../../e2e/fixtures/until.js';
-import { gitPlaceOf, removeCopy, startWorktree } from '../attempts/folderCopies.js';
+import { gitPlaceOf, makeCopy, removeCopy, startWorktree } from '../attempts/folderCopies.js';
 import { definedEnv } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
 import { MachineServer } from './MachineServer.js';
@@ -231,6 +232,37 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     await removeCopy({ folder: worktree, repository: place!.root, branch: 'baton/machine/test' }, on);
     expect(existsSync(worktree)).toBe(false);
     expect(batonBranches()).toBe('');
+  });
+
+  it('makes a plain copy of a checkpoint in a new owner-only folder, walks it as a checkpoint would, and removes it', async () => {
+    expect(path.isAbsolute(machine.dataDir)).toBe(true);
+    const source = tempDir('machine-copy-source');
+    mkdirSync(path.join(source, 'src', 'deep'), { recursive: true });
+    writeFileSync(path.join(source, 'src', 'deep', 'a.txt'), 'a\n');
+    writeFileSync(path.join(source, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
+    symlinkSync('src/deep/a.txt', path.join(source, 'link'));
+    writeFileSync(path.join(source, 'empty.txt'), '');
+    // Past one request's worth of contents: the copy is sent in several, and is whole.
+    const big = Buffer.alloc(5 * 1024 * 1024, 'x');
+    writeFileSync(path.join(source, 'big1.bin'), big);
+    writeFileSync(path.join(source, 'big2.bin'), Buffer.concat([big, Buffer.from('2')]));
+    const scanned = await machine.scan(source, new Map(), { walk: true }, { maxFileBytes: 16 * 1024 * 1024, maxFiles: 100, keep: true });
+    const contents = new Map(scanned.stored.map((blob) => [blob.hash, inflateRawSync(blob.data)]));
+    const base = new Map(scanned.entries.map((entry) => [entry.path, entry]));
+    const copy = path.join(tempDir('machine-copy'), 'made', 'copy');
+    const left = await makeCopy(copy, base, (hash) => contents.get(hash)!, { machine, env });
+    expect(left).toEqual([]);
+    expect((await machine.stat(copy)).mode & 0o777).toBe(0o700);
+    expect(readFileSync(path.join(copy, 'src', 'deep', 'a.txt'), 'utf8')).toBe('a\n');
+    expect(readFileSync(path.join(copy, 'big2.bin')).length).toBe(big.length + 1);
+    expect(readFileSync(path.join(copy, 'empty.txt'), 'utf8')).toBe('');
+    expect((await machine.stat(path.join(copy, 'run.sh'))).mode & 0o777).toBe(0o755);
+    expect((await machine.list(copy)).find((entry) => entry.name === 'link')?.kind).toBe('link');
+    expect((await machine.walk(copy)).sort()).toEqual(['big1.bin', 'big2.bin', 'empty.txt', 'link', 'run.sh', 'src/deep/a.txt']);
+    await machine.remove(path.dirname(copy));
+    await expect(machine.stat(copy)).rejects.toMatchObject({ code: 'ENOENT' });
+    // Nothing there is no error.
+    await machine.remove(path.dirname(copy));
   });
 });
 

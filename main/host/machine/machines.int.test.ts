@@ -3,9 +3,11 @@
  * the `Host` of the ssh config is listed; its unknown host key is asked about (blocked, with the
  * fingerprint) and trusted only with that fingerprint; a conversation put on it runs its agent
  * there (under sshd, not under the host), takes its checkpoints there, and rewinds there, while a
- * conversation on this computer beside it runs here. Added machines are checked as typed, listed,
- * and removed.
+ * conversation on this computer beside it runs here; "Ask several agents" there makes its worktrees
+ * there (under the machine's own Baton folder) and keeps one; a branch in its own copy is made there
+ * too. Added machines are checked as typed, listed, and removed.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +15,7 @@ import type { MachineInfo, PushEvent } from '../../../app/ipc/index.js';
 import { tempDir, testAgentsBin } from '../../../e2e/fixtures/agentEnv.js';
 import { everythingServer } from '../../../e2e/fixtures/agentSetups.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
-import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, fakeAgentId, registerFakeAgents } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { ancestors, commandLines, parentOf } from '../../../e2e/fixtures/processTree.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
 import { Host, definedEnv } from '../Host.js';
@@ -25,6 +27,7 @@ const unavailable = sshdUnavailable();
 describe.skipIf(unavailable !== undefined)('machines through the host API', () => {
   let sshd: Sshd;
   let host: Host;
+  let dataDir: string;
   const changes: MachineInfo[] = [];
   const machineId = 'ssh:baton-test';
 
@@ -32,8 +35,11 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     ensureBuilt();
     // Claude is on the PATH there (its adapter only: no model is asked in these tests).
     sshd = await startSshd('machines-api', { PATH: `${testAgentsBin}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin` });
-    const dataDir = tempDir('machines-api-data');
-    registerFakeAgent(dataDir);
+    dataDir = tempDir('machines-api-data');
+    registerFakeAgents(dataDir, [
+      { name: 'Fake' },
+      ...['A', 'B'].map((signature) => ({ name: `Fake ${signature}`, options: { env: { FAKE_SIGNATURE: signature } } })),
+    ]);
     host = new Host({
       dataDir,
       homeDir: tempDir('machines-api-home'),
@@ -123,16 +129,74 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     expect(existsSync(path.join(work, 'by-client.txt'))).toBe(false);
     expect(existsSync(path.join(work, 'by-shell.txt'))).toBe(false);
     expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+  }, 120_000);
 
-    // What is made on this computer only for now is refused with why, never made of a folder elsewhere.
-    const asked = await host.handle('askAgents', {
+  it('asks two agents there: each in a worktree made there, under its own Baton folder; one kept; a branch in its own copy there too', async () => {
+    const [A, B] = [fakeAgentId('Fake A'), fakeAgentId('Fake B')];
+    const work = tempDir('machines-api-attempts');
+    writeFileSync(path.join(work, 'shared.txt'), 'original\n');
+    const gitIn = (...args: string[]): string =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: work, encoding: 'utf8' });
+    gitIn('init', '-q', '-b', 'main');
+    gitIn('add', '-A');
+    gitIn('commit', '-q', '-m', 'start');
+    // Uncommitted: each attempt starts from the folder as it is.
+    writeFileSync(path.join(work, 'notes.txt'), 'my notes\n');
+    const { conversation } = (await call('newConversation', { agentId: A, cwd: work, machineId })) as {
+      conversation: { conversationId: string };
+    };
+    const { conversationId } = conversation;
+    const first = await sendAndSettle(host, conversationId, 'hello');
+    const task = 'Please sign it: sh[printf "by %s\\n" "$FAKE_SIGNATURE" > shared.txt && touch "$FAKE_SIGNATURE.txt"]';
+    const { attemptsId } = (await call('askAgents', { conversationId, text: task, agents: [{ agentId: A }, { agentId: B }] })) as {
+      attemptsId: string;
+    };
+    await host.attempts.idle();
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    host.committer.flush(conversationId);
+    const started = host.store.readEvents(conversationId).events.find((event) => event.type === 'attempts.started');
+    const attempts = started?.type === 'attempts.started' ? started.payload.attempts : [];
+    const there = path.join(sshd.home, '.baton', 'attempts', attemptsId);
+    expect(attempts.map((attempt) => [attempt.kind, attempt.machine, path.dirname(attempt.folder)])).toEqual([
+      ['worktree', machineId, there],
+      ['worktree', machineId, there],
+    ]);
+    const [ofA, ofB] = attempts as [(typeof attempts)[number], (typeof attempts)[number]];
+    expect(readFileSync(path.join(ofB.folder, 'shared.txt'), 'utf8')).toBe('by B\n');
+    expect(readFileSync(path.join(ofA.folder, 'notes.txt'), 'utf8')).toBe('my notes\n');
+    // The attempts' agents ran there; only the bookkeeping is here.
+    const theirs = host.pool.table().filter((row) => row.key.startsWith(`${machineId}\t`) && row.pid !== undefined);
+    expect(theirs.length).toBeGreaterThanOrEqual(2);
+    theirs.forEach((row) => expect(ancestors(row.pid!).map((process) => process.name)).toContain('sshd'));
+    expect(readdirSync(path.join(dataDir, 'attempts', attemptsId))).toEqual(['owner.json']);
+
+    const kept = (await call('keepAttempt', { conversationId, attemptsId, attemptId: ofB.attemptId, overwrite: [] })) as {
+      failed: unknown[];
+    };
+    expect(kept.failed).toEqual([]);
+    await host.attempts.idle();
+    expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by B\n');
+    expect(existsSync(path.join(work, 'B.txt'))).toBe(true);
+    expect(existsSync(there)).toBe(false);
+    expect(existsSync(path.join(dataDir, 'attempts', attemptsId))).toBe(false);
+    expect(gitIn('for-each-ref', '--format=%(refname)', 'refs/heads/baton/')).toBe('');
+    expect(gitIn('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+
+    // A branch in its own copy: a worktree there too, gone with the branch.
+    const { conversation: branch } = (await call('branchConversation', {
       conversationId,
-      text: 'both of you',
-      agents: [{ agentId: FAKE_AGENT_ID }, { agentId: 'claude' }],
-    });
-    expect(asked.ok ? '' : asked.error.message).toContain('this one is on baton-test');
-    const branched = await host.handle('branchConversation', { conversationId, turnId: first, restoreFiles: true, ownCopy: true });
-    expect(branched.ok ? '' : branched.error.message).toContain('this one is on baton-test');
+      turnId: first,
+      restoreFiles: true,
+      ownCopy: true,
+    })) as { conversation: { conversationId: string; cwd: string; machine: string } };
+    expect(branch.machine).toBe(machineId);
+    expect(path.dirname(branch.cwd)).toBe(path.join(sshd.home, '.baton', 'branches'));
+    expect(readFileSync(path.join(branch.cwd, 'notes.txt'), 'utf8')).toBe('my notes\n');
+    await call('deleteConversation', { conversationId: branch.conversationId });
+    await call('purgeConversation', { conversationId: branch.conversationId });
+    expect(existsSync(branch.cwd)).toBe(false);
+    expect(gitIn('for-each-ref', '--format=%(refname)', 'refs/heads/baton/')).toBe('');
   }, 120_000);
 
   it('refuses a server holding secrets for an agent there that would write them where others read them; the secret never goes there', async () => {

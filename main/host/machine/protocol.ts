@@ -11,7 +11,7 @@
 import { z } from 'zod';
 
 /** The protocol's version: a server of another version is not spoken to. */
-export const MACHINE_PROTOCOL_VERSION = 1;
+export const MACHINE_PROTOCOL_VERSION = 2;
 
 const launch = z.object({
   command: z.string(),
@@ -42,6 +42,8 @@ export const machineMethods = {
       os: z.string(),
       arch: z.string(),
       home: z.string(),
+      /** Baton's own folder there (since version 2). */
+      dataDir: z.string().optional(),
       env: z.record(z.string(), z.string()),
       pid: z.number(),
     }),
@@ -97,6 +99,9 @@ export const machineMethods = {
     }),
     result: z.object({ failed: z.array(leftOut) }),
   },
+  mkdir: { params: z.object({ path: z.string(), mode: z.number().optional() }), result: z.object({}) },
+  remove: { params: z.object({ path: z.string() }), result: z.object({}) },
+  walk: { params: z.object({ folder: z.string() }), result: z.object({ files: z.array(z.string()) }) },
   list: {
     params: z.object({ path: z.string() }),
     result: z.object({ entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'folder', 'link', 'other']) })) }),

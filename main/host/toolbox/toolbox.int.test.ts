@@ -13,6 +13,7 @@ import { until } from '../../../e2e/fixtures/until.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { Host, definedEnv } from '../Host.js';
+import { sendAllowing } from '../conversations/settledTurns.kit.test.js';
 
 const TURN_TIMEOUT = 150_000;
 const TOKEN = 'lookup-token-5e1f';
@@ -31,29 +32,6 @@ function offeredServers(request: NormalizedRequest): string[] {
     names.add(match[1]!);
   }
   return [...names].sort();
-}
-
-/** Sends `text` and answers every permission question with allow-once, as a person might; expects the turn to complete. */
-async function sendAllowing(host: Host, conversationId: string, text: string): Promise<string> {
-  const transcript = (): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
-  const { turnId } = host.turns.send(conversationId, text);
-  const answered = new Set<string>();
-  let done = false;
-  const running = host.turns.idle().then(() => {
-    done = true;
-  });
-  while (!done) {
-    const request = transcript().items.find((item) => item.kind === 'permission' && !item.decision && !answered.has(item.requestId));
-    if (request?.kind === 'permission') {
-      answered.add(request.requestId);
-      const allow = request.options.find((option) => option.kind === 'allow_once') ?? request.options[0]!;
-      host.turns.answerPermission(conversationId, request.requestId, allow.optionId);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await running;
-  expect(transcript().turns[turnId]?.status, JSON.stringify(transcript().items.at(-1))).toBe('completed');
-  return turnId;
 }
 
 describe.each(['claude', 'codex', 'qwen'] as const)('the toolbox with %s', (agent) => {
