@@ -2,7 +2,9 @@
  * A machine over ssh (`npm run bench -- ssh`), against a real sshd on 127.0.0.1 run from the
  * benchmark's own folder, each figure a ratio against this computer in the same run, idle and then
  * busy (one CPU-bound process beside it):
- * - a turn: the fake agent's reply, Send to the turn's end, with the agent already running;
+ * - a turn: Send to the turn's end, with the agent already running: Claude Code's (from npm,
+ *   against the model stub: a real agent's turn, the goal's measure), and the fake agent's (about
+ *   10 ms: the channel's own cost laid bare);
  * - a checkpoint after 10 files changed in a folder of 2,000, the folder watched (as while a
  *   session is live), the scan running where the files are;
  * - the ssh client carrying the channel killed while a reply streams, to connected again (goal
@@ -14,6 +16,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../e2e/fixtures/agentEnv.js';
+import { agentHome, agentUnavailable } from '../e2e/fixtures/agentSetups.js';
+import { startModelStub, type ModelStub } from '../e2e/fixtures/modelStub.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../e2e/fixtures/fakeAgentConfig.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../e2e/fixtures/sshd.js';
 import { CheckpointStore } from '../main/host/checkpoints/CheckpointStore.js';
@@ -46,9 +50,20 @@ function fakeAgentHost(machine: Machine): { host: Host; conversationId: string }
   return { host, conversationId: host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work')).conversationId };
 }
 
-/** Milliseconds of each of `TURNS` turns of the fake agent on `machine` (after one to start it). */
-async function turns(machine: Machine): Promise<number[]> {
-  const { host, conversationId } = fakeAgentHost(machine);
+/** A host on `machine` with Claude Code against the model stub, and a conversation with it in a new folder. */
+function claudeHost(machine: Machine, stub: ModelStub): { host: Host; conversationId: string } {
+  const host = new Host({
+    dataDir: tempDir('bench-ssh-data'),
+    homeDir: tempDir('bench-ssh-home'),
+    env: agentHome('claude', stub.url),
+    machine,
+  });
+  return { host, conversationId: host.conversations.create('claude', tempDir('bench-ssh-work')).conversationId };
+}
+
+/** Milliseconds of each of `TURNS` turns on `machine` (after one to start the agent). */
+async function turns(machine: Machine, made: { host: Host; conversationId: string } = fakeAgentHost(machine)): Promise<number[]> {
+  const { host, conversationId } = made;
   try {
     host.turns.send(conversationId, 'hello');
     await host.turns.idle();
@@ -146,16 +161,22 @@ async function firstConnection(sshd: Sshd): Promise<number> {
   }
 }
 
-async function pass(sshd: Sshd, label: string): Promise<void> {
+async function pass(sshd: Sshd, label: string, stub: ModelStub | undefined): Promise<void> {
   const here = new LocalMachine(env);
   const there = await openOver(sshd, trusted(sshd));
   try {
     const ratio = (value: number[], baseline: number[]): string =>
       `${median(value).toFixed(1)} ms  ratio ${(median(value) / median(baseline)).toFixed(2)}x`;
+    if (stub) {
+      const localClaude = await turns(here, claudeHost(here, stub));
+      const sshClaude = await turns(there, claudeHost(there, stub));
+      report(`${label}: a turn of Claude Code on this computer (baseline)`, `${median(localClaude).toFixed(1)} ms`);
+      report(`${label}: the same turn on the machine over ssh (goal <= 1.10x)`, ratio(sshClaude, localClaude));
+    }
     const localTurns = await turns(here);
     const sshTurns = await turns(there);
     report(`${label}: a turn of the fake agent on this computer (baseline)`, `${median(localTurns).toFixed(1)} ms`);
-    report(`${label}: the same turn on the machine over ssh (goal <= 1.10x)`, ratio(sshTurns, localTurns));
+    report(`${label}: the same turn on the machine over ssh (the channel's own cost)`, ratio(sshTurns, localTurns));
     const localCheckpoints = await checkpoints(here);
     const sshCheckpoints = await checkpoints(there);
     report(`${label}: a checkpoint after 10 changes of 2,000 files, this computer (baseline)`, `${median(localCheckpoints).toFixed(1)} ms`);
@@ -177,17 +198,23 @@ export async function sshBenchmark(): Promise<void> {
   }
   console.log(`\nssh: a machine over ssh (a real sshd on 127.0.0.1) against this computer, median of ${TURNS}`);
   const sshd = await startSshd('bench-sshd');
+  const noClaude = agentUnavailable('claude');
+  if (noClaude) {
+    console.log(`ssh: Claude Code's turn is left out (${noClaude})`);
+  }
+  const stub = noClaude ? undefined : await startModelStub();
   let burner: ChildProcess | undefined;
   try {
     report(
       'first connection, nothing installed there: open → the first reply (goal < 5000 ms)',
       `${(await firstConnection(sshd)).toFixed(0)} ms`,
     );
-    await pass(sshd, 'idle');
+    await pass(sshd, 'idle', stub);
     burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-    await pass(sshd, 'busy');
+    await pass(sshd, 'busy', stub);
   } finally {
     burner?.kill('SIGKILL');
+    await stub?.close();
     await sshd.stop();
   }
 }

@@ -265,7 +265,7 @@ export async function makeWorktree(
 
 /**
  * Makes `folder` (new, owner-only, in Baton's own folder on the machine, where nothing has run yet)
- * and writes every file of `base` into it through the machine's confined writer. Returns the files
+ * and writes every file of `base` into it (created exclusively: never through a link). Returns the files
  * that could not be written.
  */
 export async function makeCopy(
@@ -278,18 +278,14 @@ export async function makeCopy(
   return fillCopy(folder, base, content, on);
 }
 
-/** Writes every file of `base` into `folder`, a new copy's folder (see {@link makeCopy}). */
+/** Writes every file of `base` into `folder`, a new copy's folder where nothing has run yet (see {@link makeCopy}). */
 export function fillCopy(
   folder: string,
   base: ReadonlyMap<string, CheckpointEntry>,
   content: (hash: string) => Buffer,
   on: GitHost,
 ): Promise<LeftOut[]> {
-  return on.machine.restore(
-    folder,
-    [...base.values()].map((entry) => ({ path: entry.path, entry })),
-    content,
-  );
+  return on.machine.populate(folder, [...base.values()], content);
 }
 
 /** True for a branch name Baton makes (the only branches it ever deletes). */

@@ -25,6 +25,7 @@ import {
   type WatchFolder,
 } from './Machine.js';
 import { ProcessGroup } from './ProcessGroup.js';
+import { populateFolder } from './populateFolder.js';
 import { restoreFolder, type Restore } from './restoreFolder.js';
 import { walkFolder } from './walkFolder.js';
 import { scanFolder, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
@@ -157,6 +158,10 @@ export class LocalMachine implements Machine {
 
   restore(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]> {
     return restoreFolder(folder, restores, content, recordedReal);
+  }
+
+  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]> {
+    return populateFolder(folder, entries, content);
   }
 
   dispose(): Promise<void> {

@@ -151,6 +151,11 @@ export interface Machine {
    * must still be that real path. Returns what could not be put back, with why.
    */
   restore(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]>;
+  /**
+   * Writes every entry into `folder`, a folder just made that nothing has run in (see
+   * `populateFolder`: each file created exclusively, never through a link). Returns what could not be written.
+   */
+  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]>;
   /** Ends what the machine holds (a remote connection; nothing for this computer). */
   dispose(): Promise<void>;
 }

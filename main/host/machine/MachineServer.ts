@@ -210,20 +210,27 @@ export class MachineServer {
       },
       stat: ({ path }) => machine.stat(path),
       realpath: async ({ path }) => ({ path: await machine.realpath(path) }),
-      restore: async ({ folder, restores, contents, recordedReal }) => ({
-        failed: await machine.restore(
-          folder,
-          restores.map((restore) => ({ path: restore.path, entry: restore.entry })),
-          (hash) => {
-            const data = contents[hash];
-            if (data === undefined) {
-              throw new Error(`the content ${hash} was not sent`);
-            }
-            return Buffer.from(data, 'base64');
-          },
-          recordedReal,
-        ),
-      }),
+      restore: async ({ folder, restores, contents, recordedReal, fresh }) => {
+        const content = (hash: string): Buffer => {
+          const data = contents[hash];
+          if (data === undefined) {
+            throw new Error(`the content ${hash} was not sent`);
+          }
+          return Buffer.from(data, 'base64');
+        };
+        if (fresh) {
+          const entries = restores.flatMap((restore) => (restore.entry ? [restore.entry] : []));
+          return { failed: await machine.populate(folder, entries, content) };
+        }
+        return {
+          failed: await machine.restore(
+            folder,
+            restores.map((restore) => ({ path: restore.path, entry: restore.entry })),
+            content,
+            recordedReal,
+          ),
+        };
+      },
       list: async ({ path }) => ({ entries: await machine.list(path) }),
       mkdir: async ({ path, mode }) => {
         await machine.mkdir(path, mode);

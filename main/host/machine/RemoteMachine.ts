@@ -281,11 +281,25 @@ export class RemoteMachine implements Machine {
    * of contents: the removals go in the first, and a write beneath a removal that failed there is
    * not sent (it fails as it would in one request).
    */
-  async restore(
+  restore(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]> {
+    return this.restoreInBatches(folder, restores, content, { ...(recordedReal === undefined ? {} : { recordedReal }) });
+  }
+
+  /** The same requests as a restore, the server told the folder is new (see `Machine.populate`). */
+  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]> {
+    return this.restoreInBatches(
+      folder,
+      entries.map((entry) => ({ path: entry.path, entry })),
+      content,
+      { fresh: true },
+    );
+  }
+
+  private async restoreInBatches(
     folder: string,
     restores: readonly Restore[],
     content: (hash: string) => Buffer,
-    recordedReal?: string,
+    options: { recordedReal?: string; fresh?: boolean },
   ): Promise<LeftOut[]> {
     const failed: LeftOut[] = [];
     let blocked: string[] = [];
@@ -304,7 +318,7 @@ export class RemoteMachine implements Machine {
         folder,
         restores: writes.map((restore) => (restore.entry ? { path: restore.path, entry: restore.entry } : { path: restore.path })),
         contents,
-        ...(recordedReal === undefined ? {} : { recordedReal }),
+        ...options,
       });
       const removals = new Set(writes.filter((restore) => !restore.entry).map((restore) => restore.path));
       blocked = [...blocked, ...answer.failed.filter((left) => removals.has(left.path)).map((left) => left.path)];

@@ -259,6 +259,15 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     expect((await machine.stat(path.join(copy, 'run.sh'))).mode & 0o777).toBe(0o755);
     expect((await machine.list(copy)).find((entry) => entry.name === 'link')?.kind).toBe('link');
     expect((await machine.walk(copy)).sort()).toEqual(['big1.bin', 'big2.bin', 'empty.txt', 'link', 'run.sh', 'src/deep/a.txt']);
+    // A name taken by a link is not written through: that file fails, the link's target is as it was.
+    const outside = path.join(tempDir('machine-copy-outside'), 'target.txt');
+    writeFileSync(outside, 'outside\n');
+    const again = path.join(path.dirname(copy), 'again');
+    mkdirSync(again);
+    symlinkSync(outside, path.join(again, 'empty.txt'));
+    const refused = await machine.populate(again, [base.get('empty.txt')!], (hash) => contents.get(hash)!);
+    expect(refused).toEqual([{ path: 'empty.txt', reason: 'EEXIST' }]);
+    expect(readFileSync(outside, 'utf8')).toBe('outside\n');
     await machine.remove(path.dirname(copy));
     await expect(machine.stat(copy)).rejects.toMatchObject({ code: 'ENOENT' });
     // Nothing there is no error.

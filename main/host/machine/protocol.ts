@@ -96,6 +96,8 @@ export const machineMethods = {
       restores: z.array(z.object({ path: z.string(), entry: entry.optional() })),
       contents: z.record(z.string(), z.string()),
       recordedReal: z.string().optional(),
+      /** A folder just made that nothing has run in: every entry written as `Machine.populate` does (no removals). */
+      fresh: z.boolean().optional(),
     }),
     result: z.object({ failed: z.array(leftOut) }),
   },
