@@ -94,6 +94,8 @@ export type TurnsDeps = Pick<
 /** The turns service. */
 export class Turns implements TurnState {
   private readonly running = new Map<string, Running>();
+  /** Set once the host is closing: what ends a turn then is not the person's Stop. */
+  private closing = false;
   /** The conversations' live agent sessions. */
   readonly sessions: LiveSessions;
 
@@ -334,6 +336,7 @@ export class Turns implements TurnState {
 
   /** Asks every running turn to stop and gives them a moment to record how they ended. */
   async dispose(): Promise<void> {
+    this.closing = true;
     await Promise.all([...this.running.keys()].map((conversationId) => this.cancel(conversationId)));
     await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
   }
@@ -432,17 +435,21 @@ export class Turns implements TurnState {
     const { turnId } = running;
     const { committer } = this.deps;
     if (error instanceof TurnStopped && !running.storeFailure) {
-      // Stopped before the agent's session was open: ended now, the session request let go.
+      // Stopped before the agent's session was open: ended now, the session request let go. Baton
+      // closing is not the person's Stop: said as what it was, and the turn can be retried.
+      const agent = summary.agentName;
       committer.commit(conversationId, [
         {
           type: 'notice',
           payload: {
             turnId,
             severity: 'info',
-            text: `Stopped before ${summary.agentName} had opened its session; nothing was sent to it.`,
+            text: this.closing
+              ? `Baton closed while ${agent} was still opening its session (it had not answered session/new), so Baton ended it; nothing was sent to it.`
+              : `Stopped before ${agent} had opened its session; nothing was sent to it.`,
           },
         },
-        { type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } },
+        { type: 'turn.ended', payload: { turnId, outcome: this.closing ? 'interrupted' : 'cancelled' } },
       ]);
       return;
     }

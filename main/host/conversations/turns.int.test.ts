@@ -176,6 +176,29 @@ describe('turns through a real ACP process', () => {
     }
   }, 40_000);
 
+  it('Baton closing while the agent is still opening its session says so after the restart, and the turn can be retried', async () => {
+    const stuckData = tempDir('turns-hang-new-close');
+    registerFakeAgent(stuckData, { extraArgs: ['--hang-new'] });
+    let stuck = new Host({ dataDir: stuckData, env: definedEnv(process.env) });
+    try {
+      const { conversationId } = stuck.conversations.create(FAKE_AGENT_ID, tempDir('work'));
+      const { turnId } = stuck.turns.send(conversationId, 'hello');
+      await expect.poll(() => fakeAgentProcesses(stuckData).length, { timeout: 10_000 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await stuck.dispose();
+      stuck = new Host({ dataDir: stuckData, env: definedEnv(process.env) });
+      const state = reduceAll(emptyTranscript(conversationId), stuck.store.readEvents(conversationId).events);
+      // Not "exited unexpectedly", not the person's Stop: what happened, and a turn that can be retried.
+      expect(state.turns[turnId]?.status).toBe('interrupted');
+      expect(state.items.find((item) => item.kind === 'notice')).toMatchObject({
+        text: 'Baton closed while Fake was still opening its session (it had not answered session/new), so Baton ended it; nothing was sent to it.',
+      });
+      expect(fakeAgentProcesses(stuckData)).toEqual([]);
+    } finally {
+      await stuck.dispose();
+    }
+  }, 40_000);
+
   it('an agent that ignores Stop is ended within a few seconds; the turn is cancelled and the next message works', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
     const { turnId } = host.turns.send(conversationId, 'hang');
