@@ -10,6 +10,19 @@ import { z } from 'zod';
 import { payloadSchemas, type TranscriptEvent } from '../events/index.js';
 import { LOCAL_MACHINE_ID } from '../ids.js';
 
+/** Each agent's own session in a conversation (see `sessions` below). */
+const agentSessionsSchema = z.record(
+  z.string(),
+  z.object({
+    sessionId: z.string(),
+    how: z.enum(['new', 'load', 'resume', 'fork']),
+    watermark: z.number().int().nonnegative(),
+    sessionDigest: z.string().optional(),
+    /** After a rewind: the session is not reopened as it is but forked at this message of the agent's (it saw nothing later). */
+    forkAt: z.string().optional(),
+  }),
+);
+
 /** The wire and storage form of a {@link ConversationContext}. */
 export const conversationContextSchema = z.object({
   conversationId: z.string(),
@@ -42,18 +55,13 @@ export const conversationContextSchema = z.object({
    * Each agent's own session in this conversation: how it was bound and its watermark, the seq of
    * the last turn end it took part in (what happened after it is what that session has not seen).
    */
-  sessions: z
-    .record(
-      z.string(),
-      z.object({
-        sessionId: z.string(),
-        how: z.enum(['new', 'load', 'resume', 'fork']),
-        watermark: z.number().int().nonnegative(),
-        sessionDigest: z.string().optional(),
-        /** After a rewind: the session is not reopened as it is but forked at this message of the agent's (it saw nothing later). */
-        forkAt: z.string().optional(),
-      }),
-    )
+  sessions: agentSessionsSchema.default({}),
+  /**
+   * The sessions as they were before each rewind not undone (by rewind id): an undo puts them back,
+   * since they saw exactly the turns the undo brings back (what came after is handed over by watermark).
+   */
+  rewoundFrom: z
+    .record(z.string(), z.object({ session: payloadSchemas['session.bound'].nullable(), sessions: agentSessionsSchema }))
     .default({}),
   /** Option choices per agent (`chosenOptions` are the current agent's). */
   chosenByAgent: z.record(z.string(), z.record(z.string(), z.string())).default({}),
@@ -96,6 +104,7 @@ export function emptyContext(conversationId: string): ConversationContext {
     prompted: false,
     setAside: {},
     sessions: {},
+    rewoundFrom: {},
     chosenByAgent: {},
     contextSizes: {},
     lastTurnEndSeq: 0,
@@ -210,7 +219,11 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       const { rewindId, setAside, pointSeq, fork } = event.payload;
       const before = fork ? state.sessions[fork.agentId] : undefined;
       const kept = withoutSessionsPast(
-        { ...state, setAside: { ...state.setAside, ...Object.fromEntries(setAside.map((turnId) => [turnId, rewindId])) } },
+        {
+          ...state,
+          setAside: { ...state.setAside, ...Object.fromEntries(setAside.map((turnId) => [turnId, rewindId])) },
+          rewoundFrom: { ...state.rewoundFrom, [rewindId]: { session: state.session, sessions: state.sessions } },
+        },
         pointSeq,
       );
       if (!fork || before?.sessionId !== fork.sessionId) {
@@ -222,10 +235,21 @@ export function reduceContext<T extends ConversationContext>(state: T, event: Tr
       return { ...kept, sessions: { ...kept.sessions, [fork.agentId]: forkable }, session };
     }
     case 'conversation.rewindUndone': {
-      // The turns are back; a session that saw turns after the rewind point is not reused (nor one made since).
+      // The turns are back, and so are the sessions that saw them (a session made since did not: it is
+      // not reused); what came after the rewind reaches them as any missed turns do (their watermark).
       const rewindId = event.payload.rewindId;
       const setAside = Object.fromEntries(Object.entries(state.setAside).filter(([, id]) => id !== rewindId));
-      return { ...state, setAside, sessions: {}, session: null };
+      // Only the latest rewind's: an earlier one's sessions never saw the turns a later rewind set aside, nor those did its.
+      const latest = Object.keys(state.rewoundFrom).at(-1) === rewindId;
+      const { [rewindId]: before, ...rest } = state.rewoundFrom;
+      const restored = latest ? before : undefined;
+      return {
+        ...state,
+        setAside,
+        sessions: restored?.sessions ?? {},
+        session: restored?.session ?? null,
+        rewoundFrom: latest ? rest : {},
+      };
     }
     case 'agent.switched': {
       // The new agent's own session and choices become the current ones; its options are learnt again when it binds.

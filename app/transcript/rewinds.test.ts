@@ -84,6 +84,23 @@ describe('rewinds in the transcript', () => {
     expect(Object.keys(kept.sessions)).toEqual(['gemini']);
   });
 
+  it('"Undo rewind" puts back the sessions that saw the turns it brings back; only the latest rewind\'s', () => {
+    const undone = (rewindId: string): EventDraft => ({ type: 'conversation.rewindUndone', payload: { rewindId, failed: [] } });
+    const state = reduceAll(emptyTranscript('c1'), events([...threeTurns, rewound, undone('r1')]));
+    expect(state.sessions.claude).toMatchObject({ sessionId: 's1', watermark: 11 });
+    expect(state.session).toMatchObject({ sessionId: 's1' });
+    expect(state.rewoundFrom).toEqual({});
+    // A later rewind still stands: undoing the earlier one brings back no session (none saw both).
+    const second: EventDraft = {
+      ...rewound,
+      payload: { ...rewound.payload, rewindId: 'r2', toTurnId: 't1', pointSeq: 3, setAside: ['t1'] },
+    };
+    const nested = reduceAll(emptyTranscript('c1'), events([...threeTurns, rewound, second, undone('r1')]));
+    expect(nested.sessions).toEqual({});
+    expect(nested.session).toBeNull();
+    expect(nested.rewoundFrom).toEqual({});
+  });
+
   it('"Undo rewind" brings the turns back and says so; it cannot be undone twice', () => {
     const state = reduceAll(
       emptyTranscript('c1'),

@@ -114,6 +114,32 @@ describe('rewind and branch', () => {
     expect(lastReply(conversationId)).toContain('TURN-THREE');
   });
 
+  it("after 'Undo rewind', the next message goes on in the agent's own session, which saw those turns: no new session, no handoff", async () => {
+    const ownData = tempDir('rewinds-sessions');
+    registerFakeAgent(ownData, { sessions: true });
+    const own = new Host({ dataDir: ownData, homeDir: tempDir('home'), env: definedEnv(process.env) });
+    try {
+      const { conversationId } = own.conversations.create(FAKE_AGENT_ID, tempDir('rewind-own'));
+      await sendAndSettle(own, conversationId, 'TURN-ONE');
+      const second = await sendAndSettle(own, conversationId, 'TURN-TWO');
+      const bound = (): Array<{ sessionId: string; how: string }> =>
+        own.store.readEvents(conversationId).events.flatMap((event) => (event.type === 'session.bound' ? [event.payload] : []));
+      const original = bound().at(-1)!.sessionId;
+      const { rewindId } = await own.rewinds.rewind(conversationId, second, { keepFiles: true, overwrite: [] });
+      await own.rewinds.undo(conversationId, rewindId);
+      const handoffs = (): number =>
+        reduceAll(emptyTranscript(conversationId), own.store.readEvents(conversationId).events).items.filter(
+          (item) => item.kind === 'handoff',
+        ).length;
+      const before = handoffs();
+      await sendAndSettle(own, conversationId, 'TURN-THREE');
+      expect(bound().at(-1)).toMatchObject({ sessionId: original, how: expect.stringMatching(/^(live|resume|load)$/) });
+      expect(handoffs()).toBe(before);
+    } finally {
+      await own.dispose();
+    }
+  });
+
   it('a file the person changed since the last checkpoint is overwritten only when ticked; "keep the files" changes none', async () => {
     const { conversationId, turns } = await threeTurns();
     writeFileSync(path.join(work, 'b.txt'), 'the person edited b\n');

@@ -4,6 +4,7 @@
  * agent that ignores it), and the person's answers to the questions a running turn asks.
  * Everything goes through the Committer, so it is durable before any window sees it.
  */
+import { endedAfterStop, stopNotice, stoppedBeforeSession } from './turnEndings.js';
 import { TurnStopped } from './untilStopped.js';
 import { BatonError, InvalidRequestError, NotFoundError, TurnInProgressError, toWireError } from '../../../app/errors.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
@@ -435,36 +436,12 @@ export class Turns implements TurnState {
     const { turnId } = running;
     const { committer } = this.deps;
     if (error instanceof TurnStopped && !running.storeFailure) {
-      // Stopped before the agent's session was open: ended now, the session request let go. Baton
-      // closing is not the person's Stop: said as what it was, and the turn can be retried.
-      const agent = summary.agentName;
-      committer.commit(conversationId, [
-        {
-          type: 'notice',
-          payload: {
-            turnId,
-            severity: 'info',
-            text: this.closing
-              ? `Baton closed while ${agent} was still opening its session (it had not answered session/new), so Baton ended it; nothing was sent to it.`
-              : `Stopped before ${agent} had opened its session; nothing was sent to it.`,
-          },
-        },
-        { type: 'turn.ended', payload: { turnId, outcome: this.closing ? 'interrupted' : 'cancelled' } },
-      ]);
+      // Stopped before the agent's session was open: ended now, the session request let go.
+      committer.commit(conversationId, stoppedBeforeSession(turnId, summary.agentName, this.closing));
       return;
     }
     if (running.forced && !running.storeFailure) {
-      committer.commit(conversationId, [
-        {
-          type: 'notice',
-          payload: {
-            turnId,
-            severity: 'warning',
-            text: `${summary.agentName} did not stop within ${STOP_GRACE_MS / 1000} s of being asked, so Baton ended it. Your next message starts it again.`,
-          },
-        },
-        { type: 'turn.ended', payload: { turnId, outcome: 'cancelled' } },
-      ]);
+      committer.commit(conversationId, endedAfterStop(turnId, summary.agentName, STOP_GRACE_MS));
       return;
     }
     const cause = running.storeFailure ?? error;
@@ -489,15 +466,4 @@ export class Turns implements TurnState {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-function stopNotice(stopReason: 'max_tokens' | 'max_turn_requests' | 'refusal'): string {
-  switch (stopReason) {
-    case 'max_tokens':
-      return 'The reply stopped because the model reached its token limit.';
-    case 'max_turn_requests':
-      return 'The reply stopped because the agent reached its limit of model requests for one turn.';
-    case 'refusal':
-      return 'The agent refused to continue.';
-  }
 }
