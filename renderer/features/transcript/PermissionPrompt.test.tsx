@@ -95,6 +95,37 @@ describe('PermissionPrompt', () => {
     expect(calls).toEqual([{ method: 'answerPermission', params: { conversationId: 'conv-1', requestId: 'r1', optionId: 'always' } }]);
   });
 
+  it('with two questions open, a key answers the one with focus; the other keeps its focus, shows no keys and takes none', async () => {
+    render(
+      <>
+        <ConversationScope.Provider value="claude-attempt">
+          <PermissionPrompt item={question({ title: 'claude: rm', requestId: 'rc' })} agentName="Claude Code" toolKind="execute" />
+        </ConversationScope.Provider>
+        <ConversationScope.Provider value="qwen-attempt">
+          <PermissionPrompt item={question({ title: 'qwen: rm', requestId: 'rq' })} agentName="Qwen Code" toolKind="execute" />
+        </ConversationScope.Provider>
+      </>,
+    );
+    const claude = screen.getByRole('group', { name: 'Permission: claude: rm' });
+    const qwen = screen.getByRole('group', { name: 'Permission: qwen: rm' });
+    // Qwen's question came second: it did not take the focus from Claude's.
+    expect(claude.contains(document.activeElement)).toBe(true);
+    expect(qwen.querySelectorAll('kbd')).toHaveLength(0);
+    expect(qwen.querySelector('button')?.getAttribute('aria-keyshortcuts')).toBeNull();
+    expect(qwen.textContent).toContain('Several questions are open: move to this one to answer it with a number.');
+    expect(claude.querySelectorAll('kbd')).toHaveLength(3);
+    // From nowhere in particular, a key answers neither: two questions never share a key silently.
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: '1' });
+    await settle();
+    expect(calls).toEqual([]);
+    // The key goes to the question that has focus.
+    fireEvent.focus(qwen.querySelector('button')!);
+    fireEvent.keyDown(qwen.querySelector('button')!, { key: '1' });
+    await settle();
+    expect(calls.map((call) => call.params)).toEqual([{ conversationId: 'qwen-attempt', requestId: 'rq', optionId: 'once' }]);
+  });
+
   it('inside the question its own keys answer; an open dialog keeps the number keys', async () => {
     render(
       <>

@@ -1,13 +1,16 @@
 /**
  * An agent's request for permission, inline and unmistakable: "<Agent> wants to <kind>: <title>",
  * every option it offered (allow once first, "always" options set apart), each with a number key.
- * Focus moves to the question when it appears and back to the message box once it is answered.
- * Answered only by the person; an answered question shows what was chosen.
+ * Focus moves to the question when it appears (unless another open question has it) and back to
+ * the message box once it is answered. The number keys answer the question that has focus, or the
+ * only one open: with several open, one without focus shows no keys and takes none
+ * (`openQuestions.ts`). Answered only by the person; an answered question shows what was chosen.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 import { useScopedConversation } from '../../components/conversationScope.js';
+import { openQuestion, openQuestionCount, useOpenQuestionCount } from './openQuestions.js';
 import { ToolInput } from './ToolInput.js';
 
 type PermissionItem = Extract<TranscriptItem, { kind: 'permission' }>;
@@ -65,16 +68,25 @@ export function PermissionPrompt({
   const answered = item.decision !== undefined;
   const chosen = item.decision ? item.options.find((option) => option.optionId === item.decision?.optionId) : undefined;
   const question = `${agentName} wants to ${KIND_WORDS[toolKind ?? ''] ?? 'use a tool'}: ${item.title}`;
+  const [focused, setFocused] = useState(false);
+  const openCount = useOpenQuestionCount();
   useEffect(() => {
-    if (!answered) {
+    if (answered) {
+      return undefined;
+    }
+    // Never from another open question: the person may be about to answer that one.
+    if (!document.activeElement?.closest('.permission-open')) {
       group.current?.querySelector<HTMLButtonElement>('button')?.focus();
     }
+    return openQuestion(group);
   }, [answered]);
+  // Its keys are shown (and taken) while it has focus, or while it is the only question open.
+  const keyed = !answered && (focused || openCount <= 1);
   const answer = (optionId: string): void => {
     // Back to the message box after answering, unless the question was an attempt's (shown beside the conversation).
     void answerPermission(item.requestId, optionId, scoped).then(() => (scoped === undefined ? focusMessageBox() : undefined));
   };
-  // The number keys answer wherever focus is (the oldest open question), unless the person is
+  // The number keys answer from anywhere while this is the only open question, unless the person is
   // typing in a field or a dialog is open; inside the question its own handler answers.
   const answerRef = useRef(answer);
   answerRef.current = answer;
@@ -101,7 +113,7 @@ export function PermissionPrompt({
         typingIn(event.target) ||
         (event.target instanceof Node && own.contains(event.target)) ||
         document.querySelector('dialog[open]') ||
-        document.querySelector('.permission-open') !== own
+        openQuestionCount() !== 1
       ) {
         return;
       }
@@ -117,6 +129,8 @@ export function PermissionPrompt({
       className={answered ? 'permission permission-answered' : 'permission permission-open'}
       role="group"
       aria-label={`Permission: ${item.title}`}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => setFocused(event.currentTarget.contains(event.relatedTarget))}
       onKeyDown={(event) => {
         const index = Number(event.key) - 1;
         if (
@@ -150,10 +164,10 @@ export function PermissionPrompt({
                 key={option.optionId}
                 type="button"
                 className={`${option.kind.startsWith('allow') ? 'allow' : 'reject'}${option.kind.endsWith('always') ? ' always' : ''}`}
-                aria-keyshortcuts={index < 9 ? String(index + 1) : undefined}
+                aria-keyshortcuts={keyed && index < 9 ? String(index + 1) : undefined}
                 onClick={() => answer(option.optionId)}
               >
-                {index < 9 ? <kbd aria-hidden="true">{index + 1}</kbd> : null} {option.name}
+                {keyed && index < 9 ? <kbd aria-hidden="true">{index + 1}</kbd> : null} {option.name}
                 {option.kind.endsWith('always') ? (
                   <span className="always-note" aria-hidden="true">
                     {' '}
@@ -163,7 +177,11 @@ export function PermissionPrompt({
               </button>
             ))}
           </div>
-          <p className="hint">Press a number to answer. Nothing runs until you do.</p>
+          <p className="hint">
+            {keyed
+              ? 'Press a number to answer. Nothing runs until you do.'
+              : 'Several questions are open: move to this one to answer it with a number. Nothing runs until you do.'}
+          </p>
         </>
       )}
     </div>
