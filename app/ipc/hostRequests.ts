@@ -3,7 +3,13 @@ import { z } from 'zod';
 
 /** The host's requests of the host API contract. */
 /** The page's preferences the host keeps for every window and run (the theme, recent folders, agent choices). */
-export const preferenceKeySchema = z.enum(['baton.theme', 'baton.recentFolders', 'baton.agentChoices', 'baton.lastConversation']);
+export const preferenceKeySchema = z.enum([
+  'baton.theme',
+  'baton.recentFolders',
+  'baton.agentChoices',
+  'baton.lastConversation',
+  'baton.notifications',
+]);
 
 /** What the data folder's checkpoints take, and their settings. */
 const checkpointSettingsResult = z.object({

@@ -166,6 +166,7 @@ test('every settings section by keyboard: agents, machines, toolboxes, instructi
     'Toolboxes',
     'Instructions',
     'Permissions',
+    'Notifications',
     'Appearance',
     'Data folder',
     'Export',

@@ -135,7 +135,7 @@ test('Claude: highlighted code with a copy button, outside links, and an edit pe
   // Focus moved to the question; the list badges the conversation while it waits.
   await expect(permission.getByRole('button').first()).toBeFocused();
   await expect(permission.getByRole('button').first()).toHaveAttribute('aria-keyshortcuts', '1');
-  await expect(page.getByRole('list', { name: 'Conversations' })).toContainText('Needs your permission');
+  await expect(page.getByRole('list', { name: 'Conversations' })).toContainText('Waiting for you');
   // The mark is a small icon (its words read out and in its tooltip): the time keeps its line beside it.
   const row = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first();
   const mark = await row.locator('.status-mark').boundingBox();
@@ -146,7 +146,7 @@ test('Claude: highlighted code with a copy button, outside links, and an edit pe
   await expect(permission).toContainText('✓ You chose:');
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
   await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Saved the notes.');
-  await expect(page.getByRole('list', { name: 'Conversations' })).not.toContainText('Needs your permission');
+  await expect(page.getByRole('list', { name: 'Conversations' })).not.toContainText('Waiting for you');
   expect(readFileSync(path.join(work, 'notes.md'), 'utf8')).toBe('first line\nsecond line\n');
   const diff = page.getByRole('figure', { name: /^Changes to .*notes\.md$/ });
   await expect(diff).toContainText('+ first line');

@@ -51,7 +51,8 @@ export function refusalSettings(choice: RefusalChoice): Partial<AgentInstruction
 export type CannotTake = { agentId: string; agentName: string; refusal: string; commandLine: boolean };
 
 /** A part of the settings page. */
-export type SettingsSection = 'agents' | 'machines' | 'toolboxes' | 'instructions' | 'permissions' | 'appearance' | 'data' | 'export';
+export type SettingsSection =
+  'agents' | 'machines' | 'toolboxes' | 'instructions' | 'permissions' | 'notifications' | 'appearance' | 'data' | 'export';
 
 /** The whole renderer state. */
 export type BatonState = HostSlice &

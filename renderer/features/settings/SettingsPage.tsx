@@ -1,6 +1,6 @@
 /**
  * The settings page, in place of the conversation: agents (catalog, capability cards, logins), machines,
- * toolboxes, instructions, permissions (the "always" answers, revocable), appearance, the data
+ * toolboxes, instructions, permissions (the "always" answers, revocable), notifications, appearance, the data
  * folder and export. Sections are tabs (Radix Tabs: arrow keys move between them).
  */
 import * as Tabs from '@radix-ui/react-tabs';
@@ -13,6 +13,7 @@ import { ServerActions } from '../toolbox/ToolboxDialog.js';
 import type { SettingsSection } from '../../store/types.js';
 import { MachinesSettings } from '../machines/MachinesSettings.js';
 import { AgentsSettings } from './AgentsSettings.js';
+import { NotificationsSettings } from './NotificationsSettings.js';
 import { PermissionsSettings } from './PermissionsSettings.js';
 
 /** The sections, in order: the tab's label and what it shows. */
@@ -22,6 +23,7 @@ const SECTIONS: ReadonlyArray<{ section: SettingsSection; label: string; Panel: 
   { section: 'toolboxes', label: 'Toolboxes', Panel: ToolboxesSettings },
   { section: 'instructions', label: 'Instructions', Panel: InstructionsSettings },
   { section: 'permissions', label: 'Permissions', Panel: PermissionsSettings },
+  { section: 'notifications', label: 'Notifications', Panel: NotificationsSettings },
   { section: 'appearance', label: 'Appearance', Panel: AppearanceSettings },
   { section: 'data', label: 'Data folder', Panel: DataFolderSettings },
   { section: 'export', label: 'Export', Panel: ExportSettings },

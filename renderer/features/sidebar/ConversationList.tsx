@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { relativeTime } from '../../components/relativeTime.js';
 import { distinctions } from './distinctTitles.js';
 import { useBaton } from '../../store/index.js';
+import { questionsWaiting } from '../../store/slices/historySlice.js';
 import { selectActiveConversationId } from '../../store/selectors/transcript.js';
 
 /** A first guess at a row's height (two lines and the badges), until it is measured. */
@@ -22,6 +23,7 @@ const EMPTY: Record<string, string> = {
 /** The list. */
 export function ConversationList() {
   const conversations = useBaton((state) => state.conversations);
+  const attemptQuestions = useBaton((state) => state.attemptQuestions);
   const view = useBaton((state) => state.view);
   const hasMore = useBaton((state) => state.nextCursor !== null);
   const loadMore = useBaton((state) => state.loadMore);
@@ -98,10 +100,13 @@ export function ConversationList() {
                       <span className="visually-hidden">Last turn failed</span>
                     </span>
                   ) : null}
-                  {conversation.pendingPermissions > 0 ? (
-                    <span className="status-mark permission-badge" title="Needs your permission: an agent is waiting for your answer">
+                  {questionsWaiting(conversation, attemptQuestions) > 0 ? (
+                    <span
+                      className="status-mark permission-badge"
+                      title="Waiting for you: an agent (or an attempt) is waiting for your answer"
+                    >
                       <span aria-hidden="true">?</span>
-                      <span className="visually-hidden">Needs your permission</span>
+                      <span className="visually-hidden">Waiting for you</span>
                     </span>
                   ) : null}
                   <time dateTime={conversation.updatedAt}>{relativeTime(conversation.updatedAt)}</time>

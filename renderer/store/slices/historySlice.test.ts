@@ -4,7 +4,7 @@ import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { createBatonStore } from '../store.js';
 import { testApi } from '../testApi.js';
 import { testSummary } from '../testSummary.js';
-import { UNDO_MS } from './historySlice.js';
+import { questionsWaiting, UNDO_MS } from './historySlice.js';
 
 /** A summary last active at `updatedAt`. */
 const summary = (conversationId: string, updatedAt: string, overrides: Partial<ConversationSummary> = {}): ConversationSummary =>
@@ -15,6 +15,27 @@ afterEach(() => {
 });
 
 describe('the history slice', () => {
+  it("counts an attempt's open questions on the conversation that asked (the list's and the title's \"waiting for you\")", () => {
+    const store = createBatonStore(testApi({}).api);
+    const asking = summary('asking', '2026-12-03T10:00:00Z');
+    store.getState().upsertSummary(asking);
+    const attempt = (conversationId: string, pendingPermissions: number): ConversationSummary =>
+      summary(conversationId, '2026-12-03T10:00:01Z', {
+        lifecycle: 'attempt',
+        attemptOf: { conversationId: 'asking', attemptsId: 's', attemptId: conversationId, fromSeq: 1 },
+        pendingPermissions,
+      });
+    expect(questionsWaiting(asking, store.getState().attemptQuestions)).toBe(0);
+    store.getState().upsertSummary(attempt('qwen', 1));
+    store.getState().upsertSummary(attempt('claude', 1));
+    expect(questionsWaiting(asking, store.getState().attemptQuestions)).toBe(2);
+    // The attempts are not listed themselves.
+    expect(store.getState().conversations.map((c) => c.conversationId)).toEqual(['asking']);
+    store.getState().upsertSummary(attempt('qwen', 0));
+    store.getState().upsertSummary(attempt('claude', 0));
+    expect(questionsWaiting(asking, store.getState().attemptQuestions)).toBe(0);
+  });
+
   it('reads a view, then the next page by its cursor, without repeating a conversation', async () => {
     const first = [summary('b', '2026-12-03T10:00:02Z'), summary('a', '2026-12-03T10:00:01Z')];
     const cursor = { updatedAt: '2026-12-03T10:00:01Z', conversationId: 'a' };

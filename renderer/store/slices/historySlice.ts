@@ -4,6 +4,12 @@ import type { HistoryView, Slice } from '../types.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 
 /** The conversation list and what can be done with its entries. */
+/** Questions waiting for the person in a conversation: its own and those of its attempts. */
+export function questionsWaiting(conversation: ConversationSummary, attemptQuestions: HistorySlice['attemptQuestions']): number {
+  const attempts = Object.values(attemptQuestions[conversation.conversationId] ?? {});
+  return conversation.pendingPermissions + attempts.reduce((sum, count) => sum + count, 0);
+}
+
 export type HistorySlice = {
   view: HistoryView;
   conversations: ConversationSummary[];
@@ -11,6 +17,8 @@ export type HistorySlice = {
   loadingMore: boolean;
   /** The last deleted conversation, for a while, so it can be brought back. */
   undo: { conversationId: string; title: string } | null;
+  /** Questions open in each asking conversation's attempts (by its id, then by attempt conversation), as pushed. */
+  attemptQuestions: Record<string, Record<string, number>>;
   setView(view: HistoryView): Promise<void>;
   loadMore(): Promise<void>;
   upsertSummary(summary: ConversationSummary): void;
@@ -47,6 +55,7 @@ export const historySlice: Slice<HistorySlice> = (api) => (set, get) => {
   return {
     view: 'active',
     conversations: [],
+    attemptQuestions: {},
     nextCursor: null,
     loadingMore: false,
     undo: null,
@@ -78,6 +87,18 @@ export const historySlice: Slice<HistorySlice> = (api) => (set, get) => {
       set({ loadingMore: false });
     },
     upsertSummary(summary) {
+      if (summary.lifecycle === 'attempt' && summary.attemptOf) {
+        const asking = summary.attemptOf.conversationId;
+        const known = get().attemptQuestions[asking]?.[summary.conversationId] ?? 0;
+        if (known !== summary.pendingPermissions) {
+          set((state) => ({
+            attemptQuestions: {
+              ...state.attemptQuestions,
+              [asking]: { ...state.attemptQuestions[asking], [summary.conversationId]: summary.pendingPermissions },
+            },
+          }));
+        }
+      }
       set((state) => {
         const open = state.selection.kind === 'conversation' && state.selection.conversationId === summary.conversationId;
         const openSummary = open ? { openSummary: summary } : {};

@@ -5,6 +5,7 @@ import { adoptPreferences } from '../../persisted/preferences.js';
 import { startTheme } from '../../persisted/theme.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import { recentFolders } from '../../persisted/recentFolders.js';
+import { makeNotifier } from '../../notify/notifier.js';
 import { type ShownError, shownError, type Slice } from '../types.js';
 import { CONNECTION_LOST_MESSAGE } from '../../transport/Transport.js';
 import type { ConnectionStatus } from '../../transport/Transport.js';
@@ -28,10 +29,25 @@ export type HostSlice = {
 
 /** The host slice. */
 export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
+  // A conversation not in view that asks, finishes or fails is notified (`notify/notifier.ts`).
+  const notify = makeNotifier({
+    openConversation: () => {
+      const { selection, settings } = get();
+      return selection.kind === 'conversation' && !settings ? selection.conversationId : undefined;
+    },
+    open: (conversationId) => {
+      if (get().settings) {
+        get().closeSettings();
+      }
+      void get().select(conversationId);
+    },
+    known: (conversationId) => get().conversations.find((conversation) => conversation.conversationId === conversationId),
+  });
   const onPush = (event: PushEvent): void => {
     switch (event.name) {
       case 'conversationChanged':
         get().receiveSummary(event.payload.conversation);
+        notify(event.payload.conversation);
         return;
       case 'conversationRemoved':
         get().receiveRemoval(event.payload.conversationId);
