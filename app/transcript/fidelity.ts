@@ -6,10 +6,24 @@ export function fidelityBadge(fidelity: EventPayload<'handoff.prepared'>['fideli
   return fidelity === 'handed-off' ? 'handed off' : fidelity;
 }
 
+/** A handoff with no earlier turn in it, nothing carried or left behind, and no fallback to say. */
+export function handedNothing(prepared: EventPayload<'handoff.prepared'>): boolean {
+  const { full, summarised, omitted } = prepared.turns;
+  return (
+    prepared.fidelity === 'handed-off' &&
+    full + summarised + omitted === 0 &&
+    !prepared.fellBack &&
+    prepared.carried.length === 0 &&
+    prepared.notCarried.length === 0
+  );
+}
+
 /** The words beside the badge: what went in, what carried over. */
 export function fidelityDetail(prepared: EventPayload<'handoff.prepared'>): string {
   const parts: string[] = [];
-  if (prepared.fidelity === 'handed-off') {
+  if (handedNothing(prepared)) {
+    parts.push('nothing to hand over yet: no earlier turns');
+  } else if (prepared.fidelity === 'handed-off') {
     parts.push(
       `${prepared.turns.full} turn${prepared.turns.full === 1 ? '' : 's'} in full, ${prepared.turns.summarised} summarised, ${prepared.turns.omitted} left out`,
     );

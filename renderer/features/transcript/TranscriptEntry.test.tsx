@@ -133,6 +133,37 @@ describe('TranscriptEntry', () => {
     expect(within(screen.getByRole('group', { name: 'Codex was caught up' })).getByText('preparing…')).toBeTruthy();
   });
 
+  it("a handoff of nothing says so, and is not shown in an attempt's column at all", () => {
+    const nothing: Item<'handoff'> = {
+      kind: 'handoff',
+      key: 'h0',
+      turnId: 't1',
+      fromAgentName: 'Claude Code',
+      toAgentName: 'Qwen Code',
+      prepared: {
+        turnId: 't1',
+        toAgentId: 'qwen',
+        toAgentName: 'Qwen Code',
+        fidelity: 'handed-off',
+        how: 'new',
+        kind: 'handoff',
+        text: '',
+        sha256: '0'.repeat(64),
+        level: 'resource',
+        turns: { full: 0, summarised: 0, omitted: 0 },
+        carried: [],
+        notCarried: [],
+      },
+    };
+    render(entry(nothing));
+    const marker = screen.getByRole('group', { name: 'Switched from Claude Code to Qwen Code' });
+    expect(marker.textContent).toContain('nothing to hand over yet: no earlier turns');
+    expect(marker.textContent).not.toContain('0 turns in full');
+    cleanup();
+    render(<ConversationScope.Provider value="attempt-qwen">{entry(nothing)}</ConversationScope.Provider>);
+    expect(screen.queryByRole('group', { name: /Switched from/ })).toBeNull();
+  });
+
   it("a tool call's state in words, and a plan's progress", () => {
     const tool = {
       kind: 'tool',

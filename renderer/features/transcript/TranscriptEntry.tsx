@@ -4,7 +4,8 @@
  * plan as a live checklist, a permission or elicitation question, or a notice.
  */
 import { memo } from 'react';
-import { fidelityBadge, fidelityDetail } from '../../../app/transcript/fidelity.js';
+import { fidelityBadge, fidelityDetail, handedNothing } from '../../../app/transcript/fidelity.js';
+import { useScopedConversation } from '../../components/conversationScope.js';
 import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
 import { rewindFilesText, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
 import type { AuthMethodInfo } from '../../../app/errors.js';
@@ -110,6 +111,45 @@ const PLAN_MARKS: Record<string, string> = { pending: '○', in_progress: '◐',
 const count = new Intl.NumberFormat();
 
 /** What the agent reported a turn cost: tokens in and out, its context window, the session's cost so far. */
+/**
+ * A switch marker (or an agent caught up after its session started again), with the path really
+ * taken. In an attempt's column, a handoff that carried nothing (the attempts were asked first
+ * thing) is not shown: the column is that agent's, and there was nothing to hand over.
+ */
+function HandoffMarker({ item }: { item: Extract<TranscriptItem, { kind: 'handoff' }> }) {
+  const inAttempt = useScopedConversation() !== undefined;
+  const { prepared } = item;
+  if (inAttempt && prepared && handedNothing(prepared)) {
+    return null;
+  }
+  const label = item.fromAgentName ? `Switched from ${item.fromAgentName} to ${item.toAgentName}` : `${item.toAgentName} was caught up`;
+  const detail = prepared ? fidelityDetail(prepared) : '';
+  return (
+    <div className="handoff-marker" role="group" aria-label={label}>
+      <p>
+        <strong>{label}</strong>{' '}
+        {prepared ? (
+          <span className={`badge fidelity fidelity-${prepared.fidelity}`}>{fidelityBadge(prepared.fidelity)}</span>
+        ) : (
+          <span className="hint">preparing…</span>
+        )}
+        {detail ? <span className="hint"> — {detail}</span> : null}
+      </p>
+      {prepared && prepared.text ? (
+        <details>
+          <summary>What {item.toAgentName} was given</summary>
+          <Markdown text={prepared.text} />
+          <p className="hint">
+            {prepared.uri ? `${prepared.uri} · ` : ''}
+            {prepared.level === 'resource' ? 'sent as an embedded resource' : 'sent as a delimited text block'} · sha256{' '}
+            <code title={prepared.sha256}>{prepared.sha256.slice(0, 12)}</code>
+          </p>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
 function TurnUsage({ turn }: { turn: Pick<TurnState, 'usage' | 'tokens'> }) {
   const { usage, tokens } = turn;
   const parts: string[] = [];
@@ -214,36 +254,8 @@ export const TranscriptEntry = memo(function TranscriptEntry({
         </article>
       );
     }
-    case 'handoff': {
-      // A switch marker (or an agent caught up after its session started again), with the path really taken.
-      const label = item.fromAgentName ? `Switched from ${item.fromAgentName} to ${item.toAgentName}` : `${item.toAgentName} was caught up`;
-      const { prepared } = item;
-      const detail = prepared ? fidelityDetail(prepared) : '';
-      return (
-        <div className="handoff-marker" role="group" aria-label={label}>
-          <p>
-            <strong>{label}</strong>{' '}
-            {prepared ? (
-              <span className={`badge fidelity fidelity-${prepared.fidelity}`}>{fidelityBadge(prepared.fidelity)}</span>
-            ) : (
-              <span className="hint">preparing…</span>
-            )}
-            {detail ? <span className="hint"> — {detail}</span> : null}
-          </p>
-          {prepared && prepared.text ? (
-            <details>
-              <summary>What {item.toAgentName} was given</summary>
-              <Markdown text={prepared.text} />
-              <p className="hint">
-                {prepared.uri ? `${prepared.uri} · ` : ''}
-                {prepared.level === 'resource' ? 'sent as an embedded resource' : 'sent as a delimited text block'} · sha256{' '}
-                <code title={prepared.sha256}>{prepared.sha256.slice(0, 12)}</code>
-              </p>
-            </details>
-          ) : null}
-        </div>
-      );
-    }
+    case 'handoff':
+      return <HandoffMarker item={item} />;
     case 'injected':
       // Context Baton added from an injector: shown apart from the person's message, never as something they typed.
       return (
