@@ -11,16 +11,11 @@ import { diffLines } from 'diff';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Result } from '../../../app/ipc/index.js';
-import {
-  toolOfPermission,
-  type AttemptView,
-  type TranscriptItem,
-  type TranscriptState,
-  type TurnState,
-} from '../../../app/transcript/index.js';
+import { toolOfPermission, type AttemptView, type TranscriptItem, type TranscriptState } from '../../../app/transcript/index.js';
 import { formatElapsed } from '../../components/relativeTime.js';
 import { useNow } from '../../components/useNow.js';
 import { useBaton } from '../../store/index.js';
+import { keepOffered, statusOf } from './attemptStatus.js';
 import { TranscriptEntry } from '../transcript/TranscriptEntry.js';
 import { ConversationScope } from '../../components/conversationScope.js';
 
@@ -166,31 +161,6 @@ function ownTurnIds(state: TranscriptState, fromSeq: number): Set<string> {
   );
 }
 
-/** What an attempt's turns say of its state, in words. */
-function statusOf(attempt: AttemptView, turns: readonly TurnState[]): string {
-  if (attempt.state === 'preparing') {
-    return 'making its copy…';
-  }
-  if (attempt.state === 'failed') {
-    return 'could not start';
-  }
-  const last = turns.at(-1);
-  switch (last?.status) {
-    case undefined:
-    case 'accepted':
-    case 'running':
-      return 'working…';
-    case 'completed':
-      return 'done';
-    case 'cancelled':
-      return 'stopped';
-    case 'failed':
-      return 'failed';
-    case 'interrupted':
-      return 'interrupted';
-  }
-}
-
 /** Lines added and removed over an attempt's files. */
 function lineCounts(files: Compared['files']): { added: number; removed: number } {
   let added = 0;
@@ -328,7 +298,7 @@ function AttemptRegion({
             Stop
           </button>
         ) : null}
-        {open && prepared ? (
+        {open && keepOffered(attempt, turns) ? (
           <button
             type="button"
             className="primary"

@@ -1,0 +1,32 @@
+/** An attempt's state in words, and when "Keep this one" is offered (issue 46 item 9: never for an attempt whose every turn failed). */
+import { describe, expect, it } from 'vitest';
+import type { AttemptView } from '../../../app/transcript/index.js';
+import { keepOffered, statusOf } from './attemptStatus.js';
+
+const attempt = (state: AttemptView['state']): AttemptView => ({
+  attemptId: 'a',
+  agentId: 'pi',
+  agentName: 'pi',
+  conversationId: 'c',
+  folder: '/w',
+  kind: 'copy',
+  state,
+});
+
+describe('an attempt', () => {
+  it('says what it is doing, in words', () => {
+    expect(statusOf(attempt('preparing'), [])).toBe('making its copy…');
+    expect(statusOf(attempt('failed'), [])).toBe('could not start');
+    expect(statusOf(attempt('prepared'), [{ status: 'running' }])).toBe('working…');
+    expect(statusOf(attempt('prepared'), [{ status: 'failed' }])).toBe('failed');
+  });
+
+  it('offers Keep once its copy is made, unless every turn of its own failed', () => {
+    expect(keepOffered(attempt('preparing'), [])).toBe(false);
+    expect(keepOffered(attempt('failed'), [])).toBe(false);
+    expect(keepOffered(attempt('prepared'), [{ status: 'running' }])).toBe(true);
+    expect(keepOffered(attempt('prepared'), [{ status: 'completed' }])).toBe(true);
+    expect(keepOffered(attempt('prepared'), [{ status: 'failed' }])).toBe(false);
+    expect(keepOffered(attempt('prepared'), [{ status: 'completed' }, { status: 'failed' }])).toBe(true);
+  });
+});

@@ -1,0 +1,38 @@
+/** An attempt's state in words, and whether it can be kept, from its own turns. */
+import type { AttemptView, TurnState } from '../../../app/transcript/index.js';
+
+/** What an attempt's turns say of its state, in words. */
+export function statusOf(attempt: AttemptView, turns: readonly Pick<TurnState, 'status'>[]): string {
+  if (attempt.state === 'preparing') {
+    return 'making its copy…';
+  }
+  if (attempt.state === 'failed') {
+    return 'could not start';
+  }
+  const last = turns.at(-1);
+  switch (last?.status) {
+    case undefined:
+    case 'accepted':
+    case 'running':
+      return 'working…';
+    case 'completed':
+      return 'done';
+    case 'cancelled':
+      return 'stopped';
+    case 'failed':
+      return 'failed';
+    case 'interrupted':
+      return 'interrupted';
+  }
+}
+
+/**
+ * "Keep this one" is offered once the attempt's copy is made, while it works (disabled then), and
+ * after a turn of its own that did not fail: an attempt whose every turn failed has nothing to keep.
+ */
+export function keepOffered(attempt: AttemptView, turns: readonly Pick<TurnState, 'status'>[]): boolean {
+  if (attempt.state !== 'prepared') {
+    return false;
+  }
+  return turns.length === 0 || turns.some((turn) => turn.status !== 'failed');
+}
