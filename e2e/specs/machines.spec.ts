@@ -96,7 +96,8 @@ test.describe('a conversation on a machine over SSH', () => {
     writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
     stub = await startModelStub({ reply: script(work) });
     sshd = await startSshd('e2e-machines', remoteEnv(stub.url));
-    const host = await startHost(tempDir('e2e-machines-data'));
+    const dataDir = tempDir('e2e-machines-data');
+    const host = await startHost(dataDir);
     await page.goto(host.url);
 
     const machine = page.getByRole('combobox', { name: 'Machine' });
@@ -135,6 +136,13 @@ test.describe('a conversation on a machine over SSH', () => {
     await expect(rewind).toBeHidden();
     expect(existsSync(path.join(work, 'made.txt'))).toBe(false);
     expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+
+    // After a restart, opening the conversation there connects to the machine by itself, before any message.
+    await host.kill();
+    const again = await startHost(dataDir);
+    await page.goto(again.url);
+    await expect(page.getByRole('article', { name: 'You' }).first()).toContainText('TURN-HELLO');
+    await expect(page.getByRole('status').filter({ hasText: 'On baton-test: connected' })).toBeVisible({ timeout: 30_000 });
   });
 
   test('a changed host key blocks the machine with the reason, and Baton does not try again', async ({ page }) => {

@@ -4,6 +4,7 @@
  * "Cancel"), the alert naming a blocked machine and why, and the state of a conversation's machine
  * in its header (connecting, reconnecting for how long, blocked).
  */
+import { useEffect } from 'react';
 import type { MachineInfo } from '../../../app/ipc/index.js';
 import { DialogFrame } from '../../components/DialogFrame.js';
 import { useNow } from '../../components/useNow.js';
@@ -89,7 +90,15 @@ export function MachineBlockedAlert({ machineId }: { machineId: string | undefin
 /** The state of the machine a conversation is on, when it is not this computer. */
 export function MachineStatus({ machineId }: { machineId: string }) {
   const machine = useBaton((state) => state.machines.find((entry) => entry.machineId === machineId));
+  const connectForConversation = useBaton((state) => state.connectForConversation);
   const now = useNow(machine?.state === 'reconnecting');
+  // Opening a conversation there (after a restart, say) connects to it: its state shows, and the next message need not wait.
+  const shown = machine?.state;
+  useEffect(() => {
+    if (shown === 'not-connected') {
+      void connectForConversation(machineId);
+    }
+  }, [shown, machineId, connectForConversation]);
   if (machineId === THIS_COMPUTER) {
     return null;
   }

@@ -22,6 +22,8 @@ export type MachinesSlice = {
   setDraftMachine(machineId: string): Promise<void>;
   /** Connects to a machine again (Settings' Test); a new host key is asked about. */
   testMachine(machineId: string): Promise<void>;
+  /** A conversation on the machine was opened: connects when it is not connected (never past a block: that takes Test). */
+  connectForConversation(machineId: string): Promise<void>;
   /** Trusts the key being asked about, then connects. */
   trustHostKey(): Promise<void>;
   /** Does not trust it: the machine stays blocked, and says so. */
@@ -78,6 +80,12 @@ export const machinesSlice: Slice<MachinesSlice> = (api) => (set, get) => {
       }
     },
     testMachine: connect,
+    async connectForConversation(machineId) {
+      const machine = get().machines.find((entry) => entry.machineId === machineId);
+      if (machineId !== THIS_COMPUTER && machine?.state === 'not-connected') {
+        await connect(machineId);
+      }
+    },
     async trustHostKey() {
       const asked = get().hostKeyAsked;
       set({ hostKeyAsked: null });
