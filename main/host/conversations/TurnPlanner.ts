@@ -135,7 +135,7 @@ export class TurnPlanner {
       baseEnv: machine ? machine.env : agentEnv,
       ...(machine ? { machine } : {}),
       cwd: place.cwd,
-      mcpServers: this.servers(conversationId, turn.serverIds, place.cwd),
+      mcpServers: this.servers(conversationId, turn.serverIds, place.cwd, machine && { machine, agentName: adapter.displayName }),
       instructions: composed,
       chosenOptions: chosen,
       ...(launcher
@@ -164,14 +164,35 @@ export class TurnPlanner {
     return { servers: this.servers(conversationId, serverIds, summary.cwd), cwd: summary.cwd };
   }
 
-  /** Resolves the servers chosen for a conversation; one removed from the catalog since is named in the error. */
-  private servers(conversationId: string, serverIds: readonly string[], cwd: string): McpServer[] {
+  /**
+   * Resolves the servers chosen for a conversation; one removed from the catalog since is named in
+   * the error. On another machine, `${env:…}` and `${userHome}` are that machine's, and a server
+   * reached through Baton's bridge (which runs on this computer only) is refused with why.
+   */
+  private servers(
+    conversationId: string,
+    serverIds: readonly string[],
+    cwd: string,
+    there?: { machine: Machine; agentName: string },
+  ): McpServer[] {
     const { toolbox, agentEnv, store, homeDir } = this.deps;
     if (serverIds.length === 0) {
       return [];
     }
     try {
-      return toolbox.resolve(serverIds, { env: agentEnv, workspaceFolder: cwd, userHome: homeDir });
+      const scope = there
+        ? { env: there.machine.env, workspaceFolder: cwd, userHome: there.machine.home }
+        : { env: agentEnv, workspaceFolder: cwd, userHome: homeDir };
+      const servers = toolbox.resolve(serverIds, scope);
+      const bridged = there ? servers.find((server) => toolbox.isBridged(server)) : undefined;
+      if (there && bridged) {
+        throw new UnsupportedInputError(
+          there.agentName,
+          `the MCP server "${bridged.name}" on ${there.machine.name}`,
+          `it is reached through Baton's bridge, which runs on this computer only for now`,
+        );
+      }
+      return servers;
     } catch (error) {
       if (error instanceof NotFoundError) {
         const missing = store.getContext(conversationId).toolbox?.servers.find((server) => server.serverId === error.details?.id);

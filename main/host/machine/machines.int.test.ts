@@ -15,7 +15,7 @@ import type { MachineInfo, PushEvent } from '../../../app/ipc/index.js';
 import { tempDir, testAgentsBin } from '../../../e2e/fixtures/agentEnv.js';
 import { everythingServer } from '../../../e2e/fixtures/agentSetups.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
-import { FAKE_AGENT_ID, fakeAgentId, registerFakeAgents } from '../../../e2e/fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, fakeAgentId, fakeAgentLog, registerFakeAgents } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { ancestors, commandLines, parentOf } from '../../../e2e/fixtures/processTree.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
 import { Host, definedEnv } from '../Host.js';
@@ -38,6 +38,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     dataDir = tempDir('machines-api-data');
     registerFakeAgents(dataDir, [
       { name: 'Fake' },
+      { name: 'Fake S', options: { sessions: true } },
       ...['A', 'B'].map((signature) => ({ name: `Fake ${signature}`, options: { env: { FAKE_SIGNATURE: signature } } })),
     ]);
     host = new Host({
@@ -230,6 +231,43 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
       });
     expect(filesThere(sshd.home).filter((file) => readFileSync(file).includes(MARKER))).toEqual([]);
     expect(JSON.stringify(host.store.readEnvelopes(conversationId))).not.toContain(MARKER);
+  }, 60_000);
+
+  it("resolves a toolbox server's ${userHome} and ${env:…} with the machine's own, and refuses one reached through Baton's bridge there", async () => {
+    const homeful = host.toolbox.addServer({
+      name: 'homeful',
+      transport: 'stdio',
+      command: everythingServer.command,
+      args: [...everythingServer.args, '${userHome}/notes', '${env:HOME}'],
+      // As imported from a VS Code mcp.json: its references resolved when a session is prepared.
+      variables: 'vscode',
+    });
+    const work = tempDir('machines-api-toolbox');
+    const { conversation } = (await call('newConversation', {
+      agentId: fakeAgentId('Fake S'),
+      cwd: work,
+      machineId,
+      serverIds: [homeful.serverId],
+    })) as { conversation: { conversationId: string } };
+    await sendAndSettle(host, conversation.conversationId, 'hello');
+    const opened = fakeAgentLog(dataDir).findLast((entry) => entry.method === 'session/new');
+    expect(opened?.mcpServers).toEqual([
+      expect.objectContaining({ name: 'homeful', args: [...everythingServer.args, `${sshd.home}/notes`, sshd.home] }),
+    ]);
+
+    const bridged = host.toolbox.addServer({ name: 'bridged', transport: 'http', url: 'http://127.0.0.1:9/mcp', bridge: true });
+    const { conversation: other } = (await call('newConversation', {
+      agentId: FAKE_AGENT_ID,
+      cwd: tempDir('machines-api-bridged'),
+      machineId,
+      serverIds: [bridged.serverId],
+    })) as { conversation: { conversationId: string } };
+    await sendAndSettle(host, other.conversationId, 'hello');
+    const ended = host.store.readEvents(other.conversationId).events.find((event) => event.type === 'turn.ended');
+    expect(ended?.type === 'turn.ended' ? ended.payload.error : undefined).toMatchObject({
+      code: 'UnsupportedInput',
+      message: expect.stringContaining(`the MCP server "bridged" on baton-test`),
+    });
   }, 60_000);
 
   it('adds a machine by user@host:port, refuses what ssh would read as an option, and removes it', async () => {

@@ -345,6 +345,13 @@ export class ToolboxCatalog {
     });
   }
 
+  /** True for a server as {@link resolve} gives one reached through Baton's bridge (a local program). */
+  isBridged(server: McpServer): boolean {
+    return (
+      'command' in server && server.command === this.bridgeLaunch.command && server.args.join('\0') === this.bridgeLaunch.args.join('\0')
+    );
+  }
+
   private rows(serverIds: readonly string[]): Array<{ row: ServerRow; spec: StoredSpec }> {
     return serverIds.map((serverId) => {
       const row = this.statements.server.get(serverId);
