@@ -8,13 +8,14 @@
  * too. Added machines are checked as typed, listed, and removed.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MachineInfo, PushEvent } from '../../../app/ipc/index.js';
 import { tempDir, testAgentsBin } from '../../../e2e/fixtures/agentEnv.js';
 import { everythingServer } from '../../../e2e/fixtures/agentSetups.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { filesContaining } from '../../../e2e/fixtures/filesContaining.js';
 import { FAKE_AGENT_ID, fakeAgentId, fakeAgentLog, registerFakeAgents } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { ancestors, commandLines, parentOf } from '../../../e2e/fixtures/processTree.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
@@ -223,13 +224,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     });
     // Not on a command line there, not in a file there, not in what was recorded here.
     expect(commandLines().filter(({ line }) => line.includes(MARKER))).toEqual([]);
-    const filesThere = (folder: string): string[] =>
-      readdirSync(folder).flatMap((name) => {
-        const file = path.join(folder, name);
-        const stat = statSync(file, { throwIfNoEntry: false });
-        return stat?.isDirectory() ? filesThere(file) : stat?.isFile() ? [file] : [];
-      });
-    expect(filesThere(sshd.home).filter((file) => readFileSync(file).includes(MARKER))).toEqual([]);
+    expect(filesContaining(sshd.home, MARKER)).toEqual([]);
     expect(JSON.stringify(host.store.readEnvelopes(conversationId))).not.toContain(MARKER);
   }, 60_000);
 

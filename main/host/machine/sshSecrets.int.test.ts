@@ -5,13 +5,14 @@
  * the remote's home (the agent's own session files and Baton's machine server included), in
  * neither side's log, and in nothing Baton recorded.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MachineInfo } from '../../../app/ipc/index.js';
 import { agentHome, agentUnavailable, everythingServer, withSkipReason } from '../../../e2e/fixtures/agentSetups.js';
 import { tempDir, testAgentsBin } from '../../../e2e/fixtures/agentEnv.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { filesContaining } from '../../../e2e/fixtures/filesContaining.js';
 import { startModelStub, type ModelStub } from '../../../e2e/fixtures/modelStub.js';
 import { commandLines, processesWith } from '../../../e2e/fixtures/processTree.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/sshd.js';
@@ -20,15 +21,6 @@ import { sendAllowing } from '../conversations/settledTurns.kit.test.js';
 
 const MARKER = 'marker-secret-codex-7f3a1b';
 const skip = sshdUnavailable() ?? agentUnavailable('codex');
-
-/** Every regular file under `folder`, links not followed. */
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const file = path.join(folder, name);
-    const stat = statSync(file, { throwIfNoEntry: false });
-    return stat?.isDirectory() ? filesUnder(file) : stat?.isFile() ? [file] : [];
-  });
-}
 
 describe('a secret of a toolbox server, with Codex on an SSH machine', () => {
   let stub: ModelStub;
@@ -103,7 +95,7 @@ describe('a secret of a toolbox server, with Codex on an SSH machine', () => {
       }
       // Nowhere else.
       expect(commandLines().filter(({ line }) => line.includes(MARKER))).toEqual([]);
-      expect(filesUnder(sshd.home).filter((file) => readFileSync(file).includes(MARKER))).toEqual([]);
+      expect(filesContaining(sshd.home, MARKER)).toEqual([]);
       expect(sshd.log()).not.toContain(MARKER);
       expect(logged.filter((line) => line.includes(MARKER))).toEqual([]);
       expect(JSON.stringify(host.store.readEnvelopes(conversationId))).not.toContain(MARKER);
