@@ -9,11 +9,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { LOCAL_MACHINE_ID } from '../machine/Machine.js';
-import { gitHostOn, pathsOf, removeCopy, type CopyMachines, type GitHost } from './folderCopies.js';
-
-/** An owner file is small: one larger is not one Baton wrote. */
-const OWNER_MAX_BYTES = 1024 * 1024;
+import { gitHostOn, gitHostReady, pathsOf, readOwnerFile, removeCopy, type CopyMachines, type GitHost } from './folderCopies.js';
 
 /** Where the copies of one ask are. */
 const ownerSchema = z.object({
@@ -40,11 +36,7 @@ export class AttemptCopies {
 
   /** The same when that machine is open now; undefined when it is not (nothing is started). */
   ready(machineId: string | undefined): GitHost | undefined {
-    if (machineId === undefined || machineId === LOCAL_MACHINE_ID || machineId === this.deps.machine.id) {
-      return gitHostOn(undefined, this.deps);
-    }
-    const machine = this.deps.machines?.ready(machineId);
-    return machine ? { machine, env: machine.env } : undefined;
+    return gitHostReady(machineId, this.deps);
   }
 
   /** The folder of one ask's copies on the machine. */
@@ -59,12 +51,8 @@ export class AttemptCopies {
   }
 
   async read(attemptsId: string): Promise<Owner | undefined> {
-    try {
-      const { data } = await this.deps.machine.readFile(this.fileOf(attemptsId), OWNER_MAX_BYTES);
-      return ownerSchema.parse(JSON.parse(data.toString('utf8')));
-    } catch {
-      return undefined;
-    }
+    const parsed = ownerSchema.safeParse(await readOwnerFile(this.deps.machine, this.fileOf(attemptsId)));
+    return parsed.success ? parsed.data : undefined;
   }
 
   /** Lists copies (with those listed before for other attempts of the ask). */
@@ -74,7 +62,6 @@ export class AttemptCopies {
       ...(existing?.copies ?? []).filter((copy) => !owner.copies.some((mine) => mine.attemptId === copy.attemptId)),
       ...owner.copies,
     ];
-    await this.deps.machine.mkdir(this.top, 0o700);
     await this.replace({ ...owner, copies });
   }
 

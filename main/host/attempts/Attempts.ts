@@ -15,10 +15,9 @@
  *   listed (`AttemptCopies`) before they are made, so a copy left by a host that died is removed on
  *   the next start or stays listed with its attempts.
  */
-import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { InvalidRequestError, NotFoundError, TurnInProgressError } from '../../../app/errors.js';
-import type { Envelope, EventDraft, TranscriptEvent } from '../../../app/events/index.js';
+import type { Envelope, TranscriptEvent } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
 import type { Result } from '../../../app/ipc/index.js';
 import { branchPart, MAX_ATTEMPTS, openAttempts } from '../../../app/transcript/attempts.js';
@@ -33,7 +32,6 @@ import {
   type LeftOut,
 } from '../checkpoints/CheckpointStore.js';
 import { maxFileBytesSetting, type TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
-import { shownText } from '../checkpoints/turnChanges.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
 import type { PendingFolders } from '../conversations/PendingFolders.js';
@@ -41,6 +39,8 @@ import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
 import type { EventStore } from '../store/EventStore.js';
 import { AttemptCopies } from './AttemptCopies.js';
+import { comparisonText, fileTexts } from './attemptComparison.js';
+import { checkpointTaken, keptTurns } from './keptTurns.js';
 import {
   copyPlaceOf,
   fillCopy,
@@ -70,16 +70,6 @@ const NOT_GIVEN = new Set([
   'attempt.continued',
   'attempts.removed',
 ]);
-/** Event types of an attempt's own turns that stay with it when it is kept: its session and its copy's checkpoints. */
-const NOT_KEPT = new Set([
-  'session.bound',
-  'checkpoint.taken',
-  'conversation.renamed',
-  'conversation.attempt',
-  'conversation.branched',
-  'binding.changed',
-]);
-
 /** One agent asked, with the options the person picked for it. */
 export type AttemptChoice = { agentId: string; options?: Readonly<Record<string, string>> };
 
@@ -263,7 +253,7 @@ export class Attempts {
         path: change.path,
         change: change.change,
         changedByYou: plan.changedByYou.has(change.path),
-        ...this.texts(change),
+        ...fileTexts(this.deps.checkpoints, change),
       })),
       cannot: plan.cannot,
     };
@@ -296,49 +286,8 @@ export class Attempts {
     const after = await checkpoints.take(cwd, { maxFileBytes: maxFileBytesSetting(store), machine });
     const failed = [...plan.cannot, ...notWritten];
     // The attempt's own turns join the conversation as they were, its copy's checkpoints replaced by the working folder's.
-    const own = this.ownEvents(plan.attempt.conversationId);
-    const turnIds = own.flatMap((event) => (event.type === 'turn.started' ? [event.payload.turnId] : []));
-    const drafts: EventDraft[] = own
-      .filter((event) => !NOT_KEPT.has(event.type))
-      .map((event) => ({ type: event.type, payload: event.payload }) as EventDraft);
-    const first = turnIds[0];
-    const last = turnIds.at(-1);
-    const checkpointsOf: EventDraft[] = [
-      ...(first
-        ? [
-            {
-              type: 'checkpoint.taken' as const,
-              payload: {
-                turnId: first,
-                phase: 'before' as const,
-                checkpointId: before.checkpointId,
-                files: before.files,
-                tooLarge: before.tooLarge,
-                failed: before.failed,
-              },
-            },
-          ]
-        : []),
-      ...(last
-        ? [
-            {
-              type: 'checkpoint.taken' as const,
-              payload: {
-                turnId: last,
-                phase: 'after' as const,
-                checkpointId: after.checkpointId,
-                files: after.files,
-                tooLarge: after.tooLarge,
-                failed: after.failed,
-              },
-            },
-          ]
-        : []),
-    ];
-    committer.commit(conversationId, [
-      { type: 'attempt.kept', payload: { attemptsId, attemptId, applied, left, failed } },
-      ...insertCheckpoints(drafts, checkpointsOf),
-    ]);
+    const own = keptTurns(this.ownEvents(plan.attempt.conversationId), before, after);
+    committer.commit(conversationId, [{ type: 'attempt.kept', payload: { attemptsId, attemptId, applied, left, failed } }, ...own]);
     // The copies go in the background (attempts.removed says when, and what could not be removed):
     // the person's folder is ready now.
     const removing = this.removeCopies(conversationId, attemptsId)
@@ -415,7 +364,7 @@ export class Attempts {
         attempts.push({
           attemptId: attempt.attemptId,
           agentName: attempt.agentName,
-          files: changes.map((change) => ({ path: change.path, change: change.change, ...this.texts(change) })),
+          files: changes.map((change) => ({ path: change.path, change: change.change, ...fileTexts(this.deps.checkpoints, change) })),
           unavailable: null,
         });
       } catch (error) {
@@ -429,36 +378,7 @@ export class Attempts {
   async comparisonMessage(conversationId: string, attemptsId: string): Promise<string> {
     const { item } = this.find(conversationId, attemptsId);
     const { attempts } = await this.compare(conversationId, attemptsId);
-    const parts = [
-      `I asked ${item.attempts.length} agents the same thing, each in its own copy of this folder:`,
-      '',
-      quoteBlock(item.text),
-      '',
-      'Compare their attempts: what each did, whether it did what I asked, and which one I should keep. Here are their replies and their changes.',
-    ];
-    for (const attempt of item.attempts) {
-      const compared = attempts.find((candidate) => candidate.attemptId === attempt.attemptId);
-      const reply = this.replyOf(attempt.conversationId);
-      parts.push(
-        '',
-        `## Attempt by ${attempt.agentName}`,
-        '',
-        '### Its reply',
-        '',
-        reply.trim() === '' ? '(no reply)' : reply.trim(),
-        '',
-        '### Its changes',
-        '',
-      );
-      if (!compared || compared.unavailable !== null) {
-        parts.push(`(not available: ${compared?.unavailable ?? 'unknown'})`);
-      } else if (compared.files.length === 0) {
-        parts.push('(no files changed)');
-      } else {
-        parts.push('```diff', ...compared.files.map((file) => unifiedDiff(file.path, file.before, file.after, file.binary)), '```');
-      }
-    }
-    return parts.join('\n');
+    return comparisonText(item, attempts, (attemptConversationId) => this.replyOf(attemptConversationId));
   }
 
   /** Sets the attempts aside: stops those still running and removes their copies (not those continued as branches). */
@@ -831,19 +751,7 @@ export class Attempts {
     const final = await checkpoints.take(attempt.folder, { maxFileBytes: maxFileBytesSetting(store), machine: on.machine });
     const lastTurn = this.ownEvents(attempt.conversationId).findLast((event) => event.type === 'turn.started');
     if (lastTurn?.type === 'turn.started') {
-      committer.commit(attempt.conversationId, [
-        {
-          type: 'checkpoint.taken',
-          payload: {
-            turnId: lastTurn.payload.turnId,
-            phase: 'after',
-            checkpointId: final.checkpointId,
-            files: final.files,
-            tooLarge: final.tooLarge,
-            failed: final.failed,
-          },
-        },
-      ]);
+      committer.commit(attempt.conversationId, [checkpointTaken(lastTurn.payload.turnId, 'after', final)]);
     }
   }
 
@@ -974,13 +882,6 @@ export class Attempts {
       .join('\n\n');
   }
 
-  private texts(change: FileChange): { before: string | null; after: string | null; binary: boolean } {
-    const { checkpoints } = this.deps;
-    const before = shownText(change.before ? checkpoints.content(change.before.hash) : null);
-    const after = shownText(change.after ? checkpoints.content(change.after.hash) : null);
-    return { before: before.text, after: after.text, binary: before.binary || after.binary };
-  }
-
   private read(conversationId: string): TranscriptState {
     this.deps.committer.flush(conversationId);
     return reduceAll(emptyTranscript(conversationId), this.deps.store.readEvents(conversationId).events);
@@ -1013,49 +914,4 @@ async function exists(on: GitHost, target: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** Drafts with the working folder's checkpoints put right after their turns' start (before) and end (after). */
-function insertCheckpoints(drafts: EventDraft[], checkpoints: EventDraft[]): EventDraft[] {
-  const result: EventDraft[] = [];
-  const before = checkpoints.find((draft) => draft.type === 'checkpoint.taken' && draft.payload.phase === 'before');
-  const after = checkpoints.find((draft) => draft.type === 'checkpoint.taken' && draft.payload.phase === 'after');
-  for (const draft of drafts) {
-    result.push(draft);
-    if (before && draft.type === 'turn.started' && before.type === 'checkpoint.taken' && draft.payload.turnId === before.payload.turnId) {
-      result.push(before);
-    }
-  }
-  if (after) {
-    result.push(after);
-  }
-  return result;
-}
-
-/** A message quoted as Markdown. */
-function quoteBlock(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `> ${line}`)
-    .join('\n');
-}
-
-/** A unified diff of one file. */
-function unifiedDiff(file: string, before: string | null, after: string | null, binary: boolean): string {
-  if (binary) {
-    return `Binary file ${file} changed`;
-  }
-  return createTwoFilesPatch(
-    before === null ? '/dev/null' : `a/${file}`,
-    after === null ? '/dev/null' : `b/${file}`,
-    before ?? '',
-    after ?? '',
-    undefined,
-    undefined,
-    { context: 3 },
-  )
-    .split('\n')
-    .filter((line) => !line.startsWith('====='))
-    .join('\n')
-    .trimEnd();
 }

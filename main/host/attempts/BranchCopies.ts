@@ -19,15 +19,16 @@ import type { CheckpointEntry, CheckpointStore, LeftOut } from '../checkpoints/C
 import type { Rewinds } from '../checkpoints/Rewinds.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import { checkpointsByTurn } from '../checkpoints/turnChanges.js';
-import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
 import type { EventStore } from '../store/EventStore.js';
 import {
   copyPlaceOf,
   freeBranch,
   gitHostOn,
+  gitHostReady,
   makeCopy,
   makeWorktree,
   pathsOf,
+  readOwnerFile,
   removeCopy,
   under,
   type CopyMachines,
@@ -133,17 +134,14 @@ export class BranchCopies {
         continue;
       }
       const branchId = name.slice(0, -'.json'.length);
-      const parsed = copySchema.safeParse(await readJson(here, path.join(this.top, name)));
-      const machineId = parsed.data?.machine;
-      const local = machineId === undefined || machineId === LOCAL_MACHINE_ID || machineId === here.id;
-      const open = local ? here : this.deps.machines?.ready(machineId);
-      if (!open) {
+      const parsed = copySchema.safeParse(await readOwnerFile(here, path.join(this.top, name)));
+      const on = gitHostReady(parsed.data?.machine, this.deps);
+      if (!on) {
         // On a machine not connected now: the owner file stays, for a start that finds it open.
         continue;
       }
-      const on = { machine: open, env: open.env };
       const copy = parsed.data;
-      if (copy && pathsOf(open).dirname(copy.folder) === this.topOn(on) && !this.recorded(branchId)) {
+      if (copy && pathsOf(on.machine).dirname(copy.folder) === this.topOn(on) && !this.recorded(branchId)) {
         await removeCopy(copy, on).catch((error: unknown) => this.deps.log(`could not remove ${copy.folder}: ${String(error)}`));
         removed.push(copy.folder);
       }
@@ -189,14 +187,5 @@ export class BranchCopies {
 
   private ownerFile(branchId: string): string {
     return path.join(this.top, `${branchId}.json`);
-  }
-}
-
-/** An owner file's contents (small: one larger is not one Baton wrote). */
-async function readJson(machine: Machine, file: string): Promise<unknown> {
-  try {
-    return JSON.parse((await machine.readFile(file, 1024 * 1024)).data.toString('utf8'));
-  } catch {
-    return undefined;
   }
 }

@@ -18,7 +18,7 @@
  * through its `Machine.restore` (no link followed, nothing outside the copy).
  */
 import path from 'node:path';
-import { lastWords, type ExecResult, type Machine } from '../machine/Machine.js';
+import { lastWords, LOCAL_MACHINE_ID, type ExecResult, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
@@ -72,6 +72,25 @@ export function gitHostOn(machineId: string | undefined, { machine, machines }: 
   const on = (machineId === undefined ? undefined : machines?.openOf(machineId)) ?? machine;
   return { machine: on, env: on.env };
 }
+
+/** The same when that machine is open now (this computer always is); undefined when it is not, and no connection is started. */
+export function gitHostReady(machineId: string | undefined, { machine, machines }: CopyMachines): GitHost | undefined {
+  const here = machineId === undefined || machineId === LOCAL_MACHINE_ID || machineId === machine.id;
+  const open = here ? machine : machines?.ready(machineId);
+  return open ? { machine: open, env: open.env } : undefined;
+}
+
+/** A small JSON file Baton wrote (an owner file), read through `machine`; undefined when it is not there or not JSON. */
+export async function readOwnerFile(machine: Machine, file: string): Promise<unknown> {
+  try {
+    return JSON.parse((await machine.readFile(file, OWNER_FILE_MAX_BYTES)).data.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An owner file is small: one larger is not one Baton wrote. */
+const OWNER_FILE_MAX_BYTES = 1024 * 1024;
 
 /** The paths of a machine: POSIX, unless it runs Windows. */
 export function pathsOf(machine: Pick<Machine, 'platform'>): path.PlatformPath {
