@@ -1,13 +1,51 @@
 /**
- * What comparing attempts shows and says: a changed file's two texts (as the page shows them), and
- * the message an agent asked to compare the attempts is sent (each attempt's reply and its changes
- * as a unified diff).
+ * What comparing attempts shows and says: each attempt's changes against its copy as made, a
+ * changed file's two texts (as the page shows them), and the message an agent asked to compare the
+ * attempts is sent (each attempt's reply and its changes as a unified diff).
  */
 import { createTwoFilesPatch } from 'diff';
 import type { Result } from '../../../app/ipc/index.js';
 import type { AttemptView } from '../../../app/transcript/index.js';
-import type { CheckpointStore, FileChange } from '../checkpoints/CheckpointStore.js';
+import { diffManifests, type CheckpointStore, type FileChange } from '../checkpoints/CheckpointStore.js';
 import { shownText } from '../checkpoints/turnChanges.js';
+import type { AttemptSet } from './AttemptSets.js';
+import { exists, scanOn, type AttemptsContext } from './attemptsContext.js';
+import type { GitHost } from './folderCopies.js';
+
+/** Each attempt's changes against the working folder as the attempts started, with both texts (the page compares any two from them). */
+export async function compareAttempts(ctx: AttemptsContext, set: AttemptSet, on: GitHost): Promise<Result<'compareAttempts'>> {
+  const attempts = [];
+  for (const attempt of set.attempts) {
+    const { attemptId, agentName } = attempt;
+    if (attempt.state !== 'prepared' || !attempt.checkpointId) {
+      attempts.push({ attemptId, agentName, files: [], unavailable: attempt.reason ?? 'Its copy is not ready yet.' });
+      continue;
+    }
+    try {
+      const changes = await changesOf(ctx, set, attempt, on);
+      const files = changes.map((change) => ({ path: change.path, change: change.change, ...fileTexts(ctx.deps.checkpoints, change) }));
+      attempts.push({ attemptId, agentName, files, unavailable: null });
+    } catch (error) {
+      attempts.push({ attemptId, agentName, files: [], unavailable: (error as Error).message });
+    }
+  }
+  return { attempts };
+}
+
+/** The attempt's changes: its copy now against the copy as made (its last checkpoint once the copy is gone). */
+async function changesOf(ctx: AttemptsContext, set: AttemptSet, attempt: AttemptView, on: GitHost): Promise<FileChange[]> {
+  const { checkpoints } = ctx.deps;
+  if (set.removed || !(await exists(on, attempt.folder))) {
+    const final = ctx.sets.finalCheckpoint(attempt.conversationId);
+    if (!final) {
+      throw new Error('its copy was removed and no checkpoint of it was kept');
+    }
+    return checkpoints.changes(attempt.checkpointId!, final);
+  }
+  await ctx.deps.turnCheckpoints?.idle(attempt.conversationId);
+  const now = await checkpoints.take(attempt.folder, scanOn(ctx.deps, on));
+  return diffManifests(checkpoints.manifest(attempt.checkpointId!), checkpoints.manifest(now.checkpointId));
+}
 
 /** A changed file's texts before and after (null: absent, or not shown as text), and whether either is binary. */
 export function fileTexts(
@@ -54,7 +92,6 @@ export function comparisonText(
       parts.push('```diff', ...compared.files.map((file) => unifiedDiff(file.path, file.before, file.after, file.binary)), '```');
     }
   }
-  return parts.join('\n');
   return parts.join('\n');
 }
 

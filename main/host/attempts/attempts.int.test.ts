@@ -298,6 +298,29 @@ describe('asking several agents', () => {
     expect(gitState()).toEqual(before);
   }, 120_000);
 
+  it('fails every attempt with why when the working folder cannot be read, and leaves no copy', async () => {
+    const work = seedFolder();
+    const dataDir = tempDir('attempts-unreadable-data');
+    start(dataDir);
+    const { conversationId } = host!.conversations.create(A, work);
+    const { checkpoints } = host!;
+    const take = checkpoints.take.bind(checkpoints);
+    checkpoints.take = (folder, options) =>
+      folder === work ? Promise.reject(new Error('the disk stopped answering')) : take(folder, options);
+    await host!.attempts.ask(conversationId, TASK, [{ agentId: A }, { agentId: B }]);
+    // The preparation ends (it waited for itself before: idle never came).
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still preparing after 15 s'), 15_000)));
+    expect(await Promise.race([host!.attempts.idle().then(() => 'idle'), stuck])).toBe('idle');
+    clearTimeout(timer);
+    const item = await settled(conversationId);
+    expect(item.attempts.map((attempt) => [attempt.state, attempt.reason])).toEqual([
+      ['failed', 'the working folder could not be copied: the disk stopped answering'],
+      ['failed', 'the working folder could not be copied: the disk stopped answering'],
+    ]);
+    expect(readdirSync(path.join(dataDir, 'attempts'))).toEqual([]);
+  }, 60_000);
+
   it('refuses fewer than two agents, the same agent twice, and more than attempts.max', async () => {
     start(tempDir('attempts-data'));
     const { conversationId } = host!.conversations.create(A, seedFolder());

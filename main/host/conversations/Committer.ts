@@ -7,7 +7,7 @@
  * in it unless the person typed it (one redaction step, here, for every producer).
  */
 import { ConcurrencyError, toWireError } from '../../../app/errors.js';
-import type { EventDraft } from '../../../app/events/index.js';
+import type { EventDraft, TranscriptEvent } from '../../../app/events/index.js';
 import { redactDrafts } from '../../../app/events/redactDrafts.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
 import type { AppendResult, EventStore } from '../store/EventStore.js';
@@ -25,6 +25,8 @@ export class Committer {
   private readonly lastGroupAt = new Map<string, number>();
   /** Told when a grouped commit fails (see {@link onBatchFailure}). */
   private readonly batchFailureListeners = new Set<(conversationId: string, error: unknown) => void>();
+  /** Told of what was committed and of conversations forgotten (see {@link observe}). */
+  private readonly observers = new Set<CommitObserver>();
 
   constructor(
     private readonly store: EventStore,
@@ -40,6 +42,12 @@ export class Committer {
   onBatchFailure(listener: (conversationId: string, error: unknown) => void): () => void {
     this.batchFailureListeners.add(listener);
     return () => this.batchFailureListeners.delete(listener);
+  }
+
+  /** Tells `observer` of every commit, after the store took it, and of each conversation forgotten. Returns the removal. */
+  observe(observer: CommitObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /** Commits now, in one transaction with anything waiting (which goes first), then pushes. Throws if the store refuses. */
@@ -111,6 +119,9 @@ export class Committer {
     this.take(conversationId);
     this.lastSeq.delete(conversationId);
     this.lastGroupAt.delete(conversationId);
+    for (const observer of this.observers) {
+      observer.forgotten(conversationId);
+    }
   }
 
   /** Pushes an event that is not part of a transcript. */
@@ -130,6 +141,9 @@ export class Committer {
       throw error;
     }
     this.lastSeq.set(conversationId, result.summary.lastSeq);
+    for (const observer of this.observers) {
+      observer.committed(conversationId, result.events);
+    }
     if (result.events.length > 0) {
       this.emit({ name: 'transcript', payload: { events: result.events } });
     }
@@ -137,3 +151,9 @@ export class Committer {
     return result;
   }
 }
+
+/** A read model kept up to date from what is committed (see `attempts/AttemptSets.ts`). */
+export type CommitObserver = {
+  committed(conversationId: string, events: readonly TranscriptEvent[]): void;
+  forgotten(conversationId: string): void;
+};

@@ -1,0 +1,72 @@
+/**
+ * What the parts of "Ask several agents" share: the host's pieces they run with (`AttemptsDeps`),
+ * the attempt sets' read model, and the copies being made and removed in the background.
+ */
+import type { AttemptView } from '../../../app/transcript/index.js';
+import type { CheckpointStore } from '../checkpoints/CheckpointStore.js';
+import { maxFileBytesSetting, type TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
+import type { Committer } from '../conversations/Committer.js';
+import type { ImportReview } from '../conversations/ImportReview.js';
+import type { PendingFolders } from '../conversations/PendingFolders.js';
+import type { Machine } from '../machine/Machine.js';
+import type { Machines } from '../machine/Machines.js';
+import type { EventStore } from '../store/EventStore.js';
+import type { AttemptSets } from './AttemptSets.js';
+import { pathsOf, type GitHost } from './folderCopies.js';
+
+/** What attempts are run with. */
+export type AttemptsDeps = {
+  store: EventStore;
+  committer: Committer;
+  checkpoints: CheckpointStore;
+  turnCheckpoints: TurnCheckpoints | undefined;
+  importReview: Pick<ImportReview, 'requireConfirmed'>;
+  /** The agent's name, or NotFound. */
+  agentName: (agentId: string) => string;
+  /** Folders still being made: an attempt's agent starts meanwhile, its session waits for its copy. */
+  pendingFolders?: PendingFolders;
+  turns: {
+    send(conversationId: string, text: string, agentId?: string): { turnId: string };
+    cancel(conversationId: string): Promise<boolean>;
+    activeTurnId(conversationId: string): string | undefined;
+    release(conversationId: string): Promise<void>;
+  };
+  dataDir: string;
+  /** This computer (git runs with its environment). */
+  machine: Machine;
+  /** The other machines a conversation may be on (absent: only this computer). */
+  machines?: Pick<Machines, 'openOf' | 'ready'>;
+  log: (message: string) => void;
+};
+
+/** The pieces, the read model, and the work under way. */
+export type AttemptsContext = {
+  deps: AttemptsDeps;
+  sets: AttemptSets;
+  /** Copies being made, by attempts id (waited for before they are removed). */
+  preparing: Map<string, Promise<void>>;
+  /** Copies being removed after a Keep (waited for by `idle`). */
+  removing: Set<Promise<unknown>>;
+};
+
+/** How a folder on `on` is scanned for a checkpoint (the setting's size limit). */
+export function scanOn(deps: Pick<AttemptsDeps, 'store'>, on: GitHost): { maxFileBytes: number; machine: Machine } {
+  return { maxFileBytes: maxFileBytesSetting(deps.store), machine: on.machine };
+}
+
+/** The top of an attempt's copy: its worktree (above the working folder's place in it), or the copy itself. */
+export function rootOf(attempt: AttemptView, on: GitHost): string {
+  // Copies live at <machine data>/attempts/<attemptsId>/<agent>[/<subdir>]: the root is the first three levels under attempts.
+  const { sep } = pathsOf(on.machine);
+  const parts = attempt.folder.split(sep);
+  const at = parts.lastIndexOf('attempts');
+  return at >= 0 && parts.length >= at + 3 ? parts.slice(0, at + 3).join(sep) : attempt.folder;
+}
+
+/** True when something is at `target` on the machine. */
+export async function exists(on: GitHost, target: string): Promise<boolean> {
+  return on.machine.stat(target).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,178 @@
+/**
+ * The background part of an ask: each attempt's copy is made, its conversation created (the asking
+ * conversation's history in the copy's folder) and its agent sent the message; the agents start
+ * while the files are written, each session opening once its folder is whole. Each attempt ends
+ * prepared, or failed with why.
+ */
+import type { Envelope } from '../../../app/events/index.js';
+import type { AttemptView } from '../../../app/transcript/index.js';
+import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import type { CheckpointStore, LeftOut } from '../checkpoints/CheckpointStore.js';
+import { scanOn, type AttemptsContext } from './attemptsContext.js';
+import { removeCopies } from './closeAttempts.js';
+import { fillCopy, fillWorktree, removeCopy, startWorktree, type GitHost, type GitPlace } from './folderCopies.js';
+
+/** Event types of the asking conversation an attempt's history leaves out: its sessions, its place in the list, its own attempts. */
+const NOT_GIVEN = new Set([
+  'session.bound',
+  'conversation.archived',
+  'conversation.unarchived',
+  'conversation.deleted',
+  'conversation.restored',
+  'attempts.started',
+  'attempt.prepared',
+  'attempt.failed',
+  'attempt.kept',
+  'attempt.continued',
+  'attempts.removed',
+]);
+
+/** One attempt with where its copy is. */
+export type Planned = AttemptView & { root: string };
+
+/** What one ask prepares: where, what, and the options the person picked for each agent. */
+export type Preparation = {
+  summary: ConversationSummary;
+  attemptsId: string;
+  text: string;
+  planned: Planned[];
+  place: GitPlace | undefined;
+  on: GitHost;
+  options: ReadonlyMap<string, Readonly<Record<string, string>>>;
+};
+
+/** Makes the copies, creates each attempt's conversation and sends it the message. */
+export async function prepareAttempts(
+  ctx: AttemptsContext,
+  { summary, attemptsId, text, planned, place, on, options }: Preparation,
+): Promise<void> {
+  const { checkpoints, committer, log } = ctx.deps;
+  const conversationId = summary.conversationId;
+  const fail = (attempt: Planned, reason: string): void => {
+    log(`attempt ${attempt.attemptId} (${attempt.agentName}) failed: ${reason}`);
+    try {
+      committer.commit(conversationId, [{ type: 'attempt.failed', payload: { attemptsId, attemptId: attempt.attemptId, reason } }]);
+    } catch (error) {
+      log(`could not record that: ${String(error)}`);
+    }
+  };
+  let base: Awaited<ReturnType<CheckpointStore['take']>>;
+  try {
+    base = await checkpoints.take(summary.cwd, scanOn(ctx.deps, on));
+  } catch (error) {
+    for (const attempt of planned) {
+      fail(attempt, `the working folder could not be copied: ${(error as Error).message}`);
+    }
+    // Not waited for: this is the preparation the removal would wait for.
+    await removeCopies(ctx, conversationId, attemptsId, { record: false, prepared: false });
+    return;
+  }
+  const manifest = checkpoints.manifest(base.checkpointId);
+  const content = (hash: string): Buffer => checkpoints.content(hash);
+  const failed = async (attempt: Planned, error: unknown): Promise<void> => {
+    fail(attempt, (error as Error).message);
+    await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, on).catch(() => undefined);
+    await ctx.sets.copies.forget(attemptsId, attempt.attemptId);
+  };
+  // First each copy's folder (a worktree without its files yet), its conversation and its turn:
+  // the agents start while the files are written; each session opens once its folder is whole.
+  const started: Array<{ attempt: Planned; fromSeq: number; filled: (left: LeftOut[] | Error) => void }> = [];
+  for (const attempt of planned) {
+    try {
+      if (place) {
+        // One worktree at a time: git takes the repository's locks for each.
+        await startWorktree(place, attempt.root, attempt.branch!, on);
+      } else {
+        await on.machine.mkdir(attempt.root, 0o700);
+      }
+      const fromSeq = createConversation(ctx, summary, attemptsId, attempt, options.get(attempt.agentId) ?? {});
+      let filled: (left: LeftOut[] | Error) => void = () => {};
+      const ready = new Promise<void>((resolve, reject) => {
+        filled = (left) => {
+          if (left instanceof Error) {
+            reject(left);
+          } else if (left.length > 0) {
+            reject(new Error(`${attempt.agentName}'s copy of the folder could not be made: ${notCopied(left)}`));
+          } else {
+            resolve();
+          }
+        };
+      });
+      ctx.deps.pendingFolders?.hold(attempt.conversationId, ready);
+      started.push({ attempt, fromSeq, filled });
+      ctx.deps.turns.send(attempt.conversationId, text, attempt.agentId);
+    } catch (error) {
+      const at = started.findIndex((entry) => entry.attempt === attempt);
+      if (at >= 0) {
+        started[at]!.filled(error as Error);
+        started.splice(at, 1);
+      }
+      await failed(attempt, error);
+    }
+  }
+  const fill = async ({ attempt, fromSeq, filled }: (typeof started)[number]): Promise<void> => {
+    try {
+      const left = place
+        ? await fillWorktree(place, attempt.root, manifest, content, on)
+        : await fillCopy(attempt.root, manifest, content, on);
+      filled(left);
+      if (left.length > 0) {
+        throw new Error(notCopied(left));
+      }
+      committer.commit(conversationId, [
+        { type: 'attempt.prepared', payload: { attemptsId, attemptId: attempt.attemptId, checkpointId: base.checkpointId, fromSeq } },
+      ]);
+    } catch (error) {
+      filled(error as Error);
+      await ctx.deps.turns.release(attempt.conversationId).catch(() => undefined);
+      await failed(attempt, error);
+    }
+  };
+  // Each worktree checks out into its own folder and index: they are filled at once, like copies.
+  await Promise.all(started.map(fill));
+}
+
+/** "N files could not be copied (the first three with why)". */
+function notCopied(left: readonly LeftOut[]): string {
+  return `${left.length} file${left.length === 1 ? '' : 's'} could not be copied (${left
+    .slice(0, 3)
+    .map((file) => `${file.path}: ${file.reason}`)
+    .join('; ')})`;
+}
+
+/** The attempt's conversation: the asking one's history (in the copy's folder), then the attempt's own mark. */
+function createConversation(
+  ctx: AttemptsContext,
+  summary: ConversationSummary,
+  attemptsId: string,
+  attempt: Planned,
+  chosen: Readonly<Record<string, string>>,
+): number {
+  const { store, committer } = ctx.deps;
+  committer.flush(summary.conversationId);
+  const history: Envelope[] = store
+    .readEnvelopes(summary.conversationId)
+    .filter((envelope) => !NOT_GIVEN.has(envelope.type))
+    .map((envelope, index) => ({
+      ...envelope,
+      conversationId: attempt.conversationId,
+      seq: index + 1,
+      ...(envelope.type === 'conversation.created' ? { payload: { ...(envelope.payload as object), cwd: attempt.folder } } : {}),
+    }));
+  store.importEnvelopes(attempt.conversationId, history);
+  committer.commit(attempt.conversationId, [
+    { type: 'conversation.renamed', payload: { title: `${summary.title || 'Conversation'} — attempt by ${attempt.agentName}` } },
+    {
+      type: 'conversation.attempt',
+      payload: {
+        ofConversationId: summary.conversationId,
+        attemptsId,
+        attemptId: attempt.attemptId,
+        fromSeq: history.length + 2,
+        agentId: attempt.agentId,
+        chosen: { ...chosen },
+      },
+    },
+  ]);
+  return history.length + 2;
+}
