@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import type { Envelope } from '../app/events/index.js';
+import { toJsonl } from '../app/transcript/exportFormats.js';
 import { EventStore } from '../main/host/store/EventStore.js';
 import { median, report } from './util.js';
 
@@ -34,6 +35,8 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..',
 const FAKE_AGENT = path.join(root, 'e2e', 'fixtures', 'fakeAgent.mjs');
 export const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const IDLE_MS = 10_000;
+/** Rounds of reading a long thread back against importing it (each figure their median). */
+const READ_BACK_ROUNDS = 3;
 /** How the benchmarks launch Debian's Chromium. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -157,7 +160,9 @@ type LongFigures = { firstPaintMs: number; longestFrameMs: number; heapMb: numbe
 async function openLong(browser: Browser, url: string, turns: number): Promise<LongFigures> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(url);
-  const item = page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: new RegExp(`^Long ${turns}\\b`) });
+  const item = page
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button', { name: new RegExp(`^Long ${turns}\\b(?! \\(imported)`) });
   await item.waitFor();
   const started = Date.now();
   await item.click();
@@ -206,6 +211,70 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
   return { firstPaintMs, longestFrameMs, heapMb: heap, idleCpu };
 }
 
+/**
+ * Reading a thread back to its start, the conversation opened at its latest turns: by dragging the
+ * scroll bar to the top again and again (each time, the earlier turns read come in above), or by
+ * Ctrl+Home in the transcript; milliseconds from the first move to its first question painted.
+ */
+async function readBack(browser: Browser, url: string, turns: number, how: 'scroll' | 'key'): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  await page
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button', { name: new RegExp(`^Long ${turns}\\b(?! \\(imported)`) })
+    .click();
+  await page.getByText(`Answer ${turns - 1}.`).waitFor();
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  const first = page.getByText('Question 0:');
+  // BATON_BENCH_PROFILE=<file>: a CPU profile of the Ctrl+Home read (DevTools' format).
+  const profileFile = how === 'key' ? process.env.BATON_BENCH_PROFILE : undefined;
+  const profiler = profileFile ? await page.context().newCDPSession(page) : undefined;
+  await profiler?.send('Profiler.enable');
+  await profiler?.send('Profiler.setSamplingInterval', { interval: 200 });
+  await profiler?.send('Profiler.start');
+  const started = Date.now();
+  if (how === 'key') {
+    await transcript.focus();
+    await page.keyboard.press('Control+Home');
+    await shown(first);
+  } else {
+    while (!(await first.isVisible())) {
+      await transcript.evaluate((node) => node.scrollTo({ top: 0 }));
+      await page.waitForTimeout(POLL_MS);
+    }
+  }
+  const took = Date.now() - started;
+  if (profiler && profileFile) {
+    const { profile } = await profiler.send('Profiler.stop');
+    writeFileSync(profileFile, JSON.stringify(profile));
+  }
+  await page.close();
+  return took;
+}
+
+/** How often a timed wait looks (Playwright's own waits look less and less often: up to every 500 ms). */
+const POLL_MS = 20;
+
+/** Resolves once `target` is visible, looking every `POLL_MS`. */
+async function shown(target: ReturnType<Page['getByText']>): Promise<void> {
+  while (!(await target.isVisible())) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Imports `file` through the page ("Import conversation (JSONL)…"): milliseconds from the file chosen to the copy shown at `last`. */
+async function importThrough(browser: Browser, url: string, file: string, title: string, last: string): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  await page.getByRole('button', { name: 'New conversation' }).waitFor();
+  const started = Date.now();
+  await page.getByLabel('Import a transcript file').setInputFiles(file);
+  await shown(page.getByRole('main', { name: title }).getByText(last));
+  const took = Date.now() - started;
+  await page.close();
+  return took;
+}
+
 type StreamFigures = { medianMs: number; p99Ms: number; longestTaskMs: number; chunksPainted: number };
 
 async function stream(browser: Browser, url: string, turns: number, perSecond: number, seconds: number): Promise<StreamFigures> {
@@ -213,9 +282,12 @@ async function stream(browser: Browser, url: string, turns: number, perSecond: n
   await page.goto(url);
   await page
     .getByRole('list', { name: 'Conversations' })
-    .getByRole('button', { name: new RegExp(`^Long ${turns}\\b`) })
+    .getByRole('button', { name: new RegExp(`^Long ${turns}\\b(?! \\(imported)`) })
     .click();
-  await page.getByText(`Answer ${turns - 1}.`).waitFor();
+  await page
+    .getByText(`Answer ${turns - 1}.`)
+    .first()
+    .waitFor();
   await page.evaluate(() => {
     const probe = { delays: [] as number[], seen: 0, longTasks: [] as number[] };
     (window as { streamProbe: typeof probe }).streamProbe = probe;
@@ -274,8 +346,11 @@ export async function uiBenchmark(): Promise<void> {
   try {
     const store = new EventStore(dataDir);
     store.importEnvelopes('long-50', richConversation('long-50', 50));
-    store.importEnvelopes('long-5000', richConversation('long-5000', 5000));
+    const long = richConversation('long-5000', 5000);
+    store.importEnvelopes('long-5000', long);
     store.close();
+    const exported = path.join(dataDir, 'long-5000.jsonl');
+    writeFileSync(exported, toJsonl(long));
     writeFileSync(
       path.join(dataDir, 'agents.json'),
       JSON.stringify({ agents: [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT, dataDir] }] }),
@@ -284,9 +359,9 @@ export async function uiBenchmark(): Promise<void> {
     host = started.child;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 
-    // BATON_BENCH_UI_PART=long or =stream runs only that half (while working on one of them).
+    // BATON_BENCH_UI_PART=long, =readback or =stream runs only that part (while working on one of them).
     const part = process.env.BATON_BENCH_UI_PART;
-    if (part !== 'stream') {
+    if (part !== 'stream' && part !== 'readback') {
       console.log('\nui: Chromium against the web host; long thread of 5000 turns vs 50 turns (baseline)');
       const small = await openLong(browser, started.url, 50);
       const large = await openLong(browser, started.url, 5000);
@@ -308,7 +383,47 @@ export async function uiBenchmark(): Promise<void> {
         `${(large.idleCpu * 100).toFixed(2)} %  ${ratio(large.idleCpu || 1e-6, small.idleCpu || 1e-6)}`,
       );
     }
-    if (part === 'long') {
+    if (part !== 'stream' && part !== 'long') {
+      // Reading the 5,000 turns back to the first against importing the same thread through the page
+      // (both read every event), idle and with one CPU-bound process beside it.
+      console.log('\nui: reading a 5000-turn thread back to its first turn against importing it through the page');
+      for (const load of ['idle', 'busy'] as const) {
+        const burner = load === 'busy' ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
+        try {
+          const figures = { imported: [] as number[], scrolled: [] as number[], keyed: [] as number[] };
+          // Rounds in turn, after one of each that is not counted (the host's and the page's first run of each path).
+          for (let round = 0; round <= READ_BACK_ROUNDS; round += 1) {
+            const imported = await importThrough(browser, started.url, exported, 'Long 5000 (imported)', 'Answer 4999.');
+            const scrolled = await readBack(browser, started.url, 5000, 'scroll');
+            const keyed = await readBack(browser, started.url, 5000, 'key');
+            if (round > 0) {
+              figures.imported.push(imported);
+              figures.scrolled.push(scrolled);
+              figures.keyed.push(keyed);
+            }
+          }
+          const imported = median(figures.imported);
+          const rounds = (values: number[]): string => `(rounds ${values.map((value) => value.toFixed(0)).join(', ')})`;
+          report(
+            `import of the same 5000 turns through the page, ${load} (baseline)`,
+            `${imported.toFixed(0)} ms  ${rounds(figures.imported)}`,
+          );
+          for (const [label, values] of [
+            ['scroll bar dragged to the top', figures.scrolled],
+            ['Ctrl+Home', figures.keyed],
+          ] as const) {
+            const value = median(values);
+            report(
+              `to turn 1 of 5000, ${label}, ${load} (goal <= 1.0x)`,
+              `${value.toFixed(0)} ms  ${ratio(value, imported)}  ${rounds(values)}`,
+            );
+          }
+        } finally {
+          burner?.kill('SIGKILL');
+        }
+      }
+    }
+    if (part === 'long' || part === 'readback') {
       return;
     }
 
@@ -327,6 +442,21 @@ export async function uiBenchmark(): Promise<void> {
       'longest task while streaming, 5000 turns (goal < 100 ms)',
       `${streamLarge.longestTaskMs.toFixed(0)} ms  ${ratio(streamLarge.longestTaskMs || 1, streamSmall.longestTaskMs || 1)}`,
     );
+    // The same with one CPU-bound process beside it (a person's machine is rarely idle).
+    const burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      const busy = await stream(browser, started.url, 5000, 2000, 10);
+      report(
+        'chunk sent → painted, 5000 turns, busy: median / p99',
+        `${busy.medianMs.toFixed(0)} / ${busy.p99Ms.toFixed(0)} ms  ${ratio(busy.p99Ms, streamLarge.p99Ms)} (of idle)`,
+      );
+      report(
+        'longest task while streaming, 5000 turns, busy (goal < 100 ms)',
+        `${busy.longestTaskMs.toFixed(0)} ms  ${ratio(busy.longestTaskMs || 1, streamLarge.longestTaskMs || 1)} (of idle)`,
+      );
+    } finally {
+      burner.kill('SIGKILL');
+    }
   } finally {
     await browser?.close();
     host?.kill('SIGTERM');

@@ -57,6 +57,38 @@ describe('summarize', () => {
     ).toBeUndefined();
   });
 
+  it('titles a conversation whose first message went to several agents by that message (item 9)', () => {
+    const at = '2026-01-01T00:00:00Z';
+    const created = summarize(undefined, {
+      conversationId: 'c',
+      seq: 1,
+      at,
+      v: 1,
+      type: 'conversation.created',
+      payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/proj' },
+    });
+    const attempt = { attemptId: 'x', agentId: 'a', agentName: 'A', conversationId: 'cx', folder: '/copies/x', kind: 'copy' as const };
+    const asked = summarize(created, {
+      conversationId: 'c',
+      seq: 2,
+      at,
+      v: 1,
+      type: 'attempts.started',
+      payload: { attemptsId: 's', text: 'Make the parser faster\nwith details', attempts: [attempt, { ...attempt, attemptId: 'y' }] },
+    });
+    expect(asked).toMatchObject({ title: 'Make the parser faster', titleFrom: 'message', preview: 'Make the parser faster\nwith details' });
+    // A later ask keeps the title.
+    const again = summarize(asked, {
+      conversationId: 'c',
+      seq: 3,
+      at,
+      v: 1,
+      type: 'attempts.started',
+      payload: { attemptsId: 't', text: 'Something else', attempts: [attempt, { ...attempt, attemptId: 'y' }] },
+    });
+    expect(again?.title).toBe('Make the parser faster');
+  });
+
   it('marks a conversation whose last turn failed, until its next message', () => {
     const at = '2026-01-01T00:00:00Z';
     let summary = summarize(undefined, {

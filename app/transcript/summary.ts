@@ -153,6 +153,20 @@ export function summarize(
         lastTurnFailed: false,
       };
     }
+    case 'attempts.started':
+      // Several agents asked first: the conversation is named by that message, as by a first turn.
+      return {
+        ...summary,
+        lastSeq,
+        updatedAt: event.at,
+        ...(summary.turnCount === 0 && summary.title === ''
+          ? {
+              title: titleFromMessage(event.payload.text),
+              titleFrom: 'message' as const,
+              preview: event.payload.text.slice(0, PREVIEW_LENGTH),
+            }
+          : {}),
+      };
     case 'agent.switched': {
       const { toAgentId, toAgentName } = event.payload;
       return {

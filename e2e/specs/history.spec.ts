@@ -247,8 +247,7 @@ test('a long conversation opens at its end; earlier messages and search hits loa
   await expect(you.last()).toContainText('question 119');
   await expect(transcript).toHaveAttribute('data-entries', '100');
   await expect(transcript).toHaveAttribute('data-virtual', 'true');
-  await page.getByRole('button', { name: 'Show earlier messages' }).click();
-  await expect(transcript).toHaveAttribute('data-entries', '200');
+  // The button is at the very top of what is read: reaching it (clicked, or scrolled to) reads every earlier turn.
   await page.getByRole('button', { name: 'Show earlier messages' }).click();
   await expect(transcript).toHaveAttribute('data-entries', '240');
   await expect(page.getByRole('button', { name: 'Show earlier messages' })).toHaveCount(0);
@@ -276,26 +275,16 @@ test('a 1000-turn conversation is virtualized: few entries in the page, reading 
   const transcript = page.getByRole('region', { name: 'Transcript' });
   const you = page.getByRole('article', { name: /^You/ });
   await expect(you.last()).toContainText('question 999');
-  // Load everything: "Show earlier messages" until there is no more.
-  while ((await page.getByRole('button', { name: 'Show earlier messages' }).count()) > 0) {
-    // The first of the person's messages in view (a virtual list also renders a few above it).
-    await transcript.evaluate(async (node) => {
-      node.scrollTo({ top: 0 });
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    });
-    const firstShown = await transcript.evaluate((node) => {
-      const top = node.getBoundingClientRect().top;
-      return (
-        Array.from(node.querySelectorAll('article.message-user .plain-text')).find((text) => text.getBoundingClientRect().top >= top)
-          ?.textContent ?? ''
-      );
-    });
-    const loaded = Number(await transcript.getAttribute('data-entries'));
-    await page.getByRole('button', { name: 'Show earlier messages' }).click();
-    // Wait for the earlier page (the loaded entries grow); the entry read before stays in view.
-    await expect.poll(async () => Number(await transcript.getAttribute('data-entries'))).toBeGreaterThan(loaded);
-    await expect(you.filter({ hasText: new RegExp(`${firstShown}$`) })).toBeInViewport();
-  }
+  // Scrolling up to what is read so far reads twice as many turns ("Show earlier messages" too),
+  // and the entry read before stays in view.
+  await transcript.evaluate((node) => node.scrollTo({ top: node.clientHeight / 4 }));
+  await expect(transcript).toHaveAttribute('data-entries', '200');
+  await expect(you.filter({ hasText: /question 950$/ })).toBeInViewport();
+  // Dragged to the very top: every earlier turn is read, and again the entry read before stays in view.
+  await transcript.evaluate((node) => node.scrollTo({ top: 0 }));
+  await expect(transcript).toHaveAttribute('data-entries', '2000');
+  await expect(page.getByRole('button', { name: 'Show earlier messages' })).toHaveCount(0);
+  await expect(you.filter({ hasText: /question 900$/ })).toBeInViewport();
   await expect(transcript).toHaveAttribute('data-virtual', 'true');
   // 2000 entries loaded; only those near the view are in the page.
   expect(await page.locator('article').count()).toBeLessThan(80);
@@ -312,6 +301,24 @@ test('a 1000-turn conversation is virtualized: few entries in the page, reading 
   await page.getByRole('list', { name: 'Search results' }).getByRole('button').first().click();
   await expect(page.locator('.entry.focused')).toContainText('answer 3 quokka');
   await expect(page.locator('.entry.focused')).toBeInViewport();
+});
+
+test('Ctrl+Home in a long conversation reads every earlier turn and shows the first', async ({ page }) => {
+  const running = await startWithFakeAgent();
+  const client = await connectHostClient(running.url);
+  await client.call('importConversation', { content: syntheticTranscript({ turns: 400, title: 'Home please' }) });
+  client.close();
+  await page.goto(running.url);
+  await page.getByRole('list', { name: 'Conversations' }).getByRole('button').first().click();
+  const transcript = page.getByRole('region', { name: 'Transcript' });
+  const you = page.getByRole('article', { name: /^You/ });
+  await expect(you.last()).toContainText('question 399');
+  await expect(transcript).toHaveAttribute('data-entries', '100');
+  await transcript.focus();
+  await page.keyboard.press('Control+Home');
+  await expect(transcript).toHaveAttribute('data-entries', '800');
+  await expect(you.filter({ hasText: /question 0$/ })).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Jump to latest' })).toBeVisible();
 });
 
 test('a 200-turn conversation opens at its tail with the session, options, choices and commands set in turn 1', async ({ page }) => {

@@ -16,6 +16,7 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string; action: string }> = [
   { keys: 'Enter / Shift+Enter', action: 'Send / new line, in the message box' },
   { keys: 'Escape', action: 'Stop the running turn' },
   { keys: '1 – 9', action: 'Answer a permission question with that option' },
+  { keys: 'Ctrl+Home', action: 'Go to the first message, in the transcript (earlier ones are read first)' },
   { keys: 'Ctrl+,', action: 'Open settings' },
   { keys: '?', action: 'Show these shortcuts' },
 ];

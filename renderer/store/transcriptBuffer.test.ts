@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../app/events/index.js';
 import { emptyContext } from '../../app/transcript/index.js';
-import { applyEnvelopes, bufferedTail, emptyBuffered, readInSlices } from './transcriptBuffer.js';
+import { applyEnvelopes, bufferedTail, emptyBuffered, readEarlierInSlices, readInSlices } from './transcriptBuffer.js';
 
 const envelope = (seq: number, type: string, payload: unknown): Envelope => ({ conversationId: 'c', seq, at: 'now', v: 1, type, payload });
 const history = [
@@ -43,45 +43,51 @@ describe('applyEnvelopes', () => {
   });
 });
 
+/** A thread of `turns` turns (a question, a reply, the end), from its creation. */
+function longThread(turns: number): Envelope[] {
+  const long: Envelope[] = [
+    {
+      conversationId: 'c1',
+      seq: 1,
+      at: '2026-01-01T00:00:00Z',
+      v: 1,
+      type: 'conversation.created',
+      payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' },
+    },
+  ];
+  for (let turn = 0; turn < 1500; turn += 1) {
+    const at = '2026-01-01T00:00:01Z';
+    long.push({
+      conversationId: 'c1',
+      seq: long.length + 1,
+      at,
+      v: 1,
+      type: 'turn.started',
+      payload: { turnId: `t${turn}`, agentId: 'a', agentName: 'A', text: `q${turn}` },
+    });
+    long.push({
+      conversationId: 'c1',
+      seq: long.length + 1,
+      at,
+      v: 1,
+      type: 'message.chunk',
+      payload: { turnId: `t${turn}`, text: `r${turn}` },
+    });
+    long.push({
+      conversationId: 'c1',
+      seq: long.length + 1,
+      at,
+      v: 1,
+      type: 'turn.ended',
+      payload: { turnId: `t${turn}`, outcome: 'completed' },
+    });
+  }
+  return long;
+}
+
 describe('readInSlices', () => {
   it('folds a long read in slices, pausing between them, to the same state as one fold', async () => {
-    const long: Envelope[] = [
-      {
-        conversationId: 'c1',
-        seq: 1,
-        at: '2026-01-01T00:00:00Z',
-        v: 1,
-        type: 'conversation.created',
-        payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' },
-      },
-    ];
-    for (let turn = 0; turn < 1500; turn += 1) {
-      const at = '2026-01-01T00:00:01Z';
-      long.push({
-        conversationId: 'c1',
-        seq: long.length + 1,
-        at,
-        v: 1,
-        type: 'turn.started',
-        payload: { turnId: `t${turn}`, agentId: 'a', agentName: 'A', text: `q${turn}` },
-      });
-      long.push({
-        conversationId: 'c1',
-        seq: long.length + 1,
-        at,
-        v: 1,
-        type: 'message.chunk',
-        payload: { turnId: `t${turn}`, text: `r${turn}` },
-      });
-      long.push({
-        conversationId: 'c1',
-        seq: long.length + 1,
-        at,
-        v: 1,
-        type: 'turn.ended',
-        payload: { turnId: `t${turn}`, outcome: 'completed' },
-      });
-    }
+    const long = longThread(1500);
     let pauses = 0;
     const pause = (): Promise<void> => {
       pauses += 1;
@@ -106,5 +112,20 @@ describe('readInSlices', () => {
     const after = await readInSlices(paged, [[...long.slice(-3), { ...long[0]!, seq: long.length + 2 }]]);
     expect(after.state).toEqual(paged.state);
     expect([...after.waiting.keys()]).toEqual([long.length + 2]);
+  });
+});
+
+describe('readEarlierInSlices', () => {
+  it('folds the earlier pages, then what was read already, to the state of one read from the earlier start', async () => {
+    const long = longThread(1500);
+    const context = emptyContext('c1');
+    // Read from turn 1000 on (seq 3002), then earlier from turn 500 on (seq 1502).
+    const later = await readInSlices(bufferedTail(context, 3002, []), [long.slice(3001)]);
+    const asked: Envelope[][] = [long.slice(1501, 2500), long.slice(2500, 3500)];
+    const earlier = await readEarlierInSlices(context, 1502, asked, later, () => Promise.resolve(), 0);
+    expect(earlier).toEqual(bufferedTail(context, 1502, long.slice(1501)));
+    expect(earlier.state.items[0]).toMatchObject({ kind: 'user', text: 'q500' });
+    // A read that came back short says which events are missing.
+    await expect(readEarlierInSlices(context, 1502, [long.slice(1501, 2000)], later)).rejects.toThrow('events 2001 to 3001 are missing');
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { Envelope } from '../../../app/events/index.js';
 import type { AttemptView } from '../../../app/transcript/index.js';
-import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { titleFromMessage, type ConversationSummary } from '../../../app/transcript/summary.js';
 import type { CheckpointStore, LeftOut } from '../checkpoints/CheckpointStore.js';
 import { scanOn, type AttemptsContext } from './attemptsContext.js';
 import { removeCopies } from './closeAttempts.js';
@@ -85,7 +85,7 @@ export async function prepareAttempts(
       } else {
         await on.machine.mkdir(attempt.root, 0o700);
       }
-      const fromSeq = createConversation(ctx, summary, attemptsId, attempt, options.get(attempt.agentId) ?? {});
+      const fromSeq = createConversation(ctx, summary, { attemptsId, text }, attempt, options.get(attempt.agentId) ?? {});
       let filled: (left: LeftOut[] | Error) => void = () => {};
       const ready = new Promise<void>((resolve, reject) => {
         filled = (left) => {
@@ -144,7 +144,7 @@ function notCopied(left: readonly LeftOut[]): string {
 function createConversation(
   ctx: AttemptsContext,
   summary: ConversationSummary,
-  attemptsId: string,
+  { attemptsId, text }: { attemptsId: string; text: string },
   attempt: Planned,
   chosen: Readonly<Record<string, string>>,
 ): number {
@@ -161,7 +161,8 @@ function createConversation(
     }));
   store.importEnvelopes(attempt.conversationId, history);
   committer.commit(attempt.conversationId, [
-    { type: 'conversation.renamed', payload: { title: `${summary.title || 'Conversation'} — attempt by ${attempt.agentName}` } },
+    // Named after the conversation, or while it had no title yet, after the message the agents were asked.
+    { type: 'conversation.renamed', payload: { title: `${summary.title || titleFromMessage(text)} — attempt by ${attempt.agentName}` } },
     {
       type: 'conversation.attempt',
       payload: {

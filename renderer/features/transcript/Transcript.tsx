@@ -3,7 +3,7 @@
  * long, following the newest content while the person is at the bottom.
  */
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   canUndoRewind,
   toolOfPermission,
@@ -146,13 +146,23 @@ export function Transcript({
     }
     // totalSize changes as rows are measured (the virtualizer itself is stable).
   }, [tick, focusShown, focusIndex, focusKey, following, virtual, totalSize]);
-  // Earlier messages loaded above: what the person was reading (the first entry) stays at the top.
+  // Earlier messages loaded above: what the person was reading (the first entry) stays at the top;
+  // after Ctrl+Home, the very first entry does.
   const firstKey = items[0]?.key;
   const previousFirst = useRef<string | undefined>(undefined);
+  const toStart = useRef(false);
   useLayoutEffect(() => {
     const before = previousFirst.current;
     previousFirst.current = firstKey;
     if (before === undefined || before === firstKey) {
+      return;
+    }
+    if (toStart.current) {
+      toStart.current = false;
+      if (virtual) {
+        virtualizer.scrollToIndex(0, { align: 'start' });
+      }
+      section.current?.scrollTo({ top: 0 });
       return;
     }
     const index = items.findIndex((item) => item.key === before);
@@ -166,6 +176,20 @@ export function Transcript({
     const node = section.current;
     if (node) {
       setFollowing(node.scrollHeight - node.scrollTop - node.clientHeight < 48);
+      // Near the top with earlier turns unread, they are read: twice as many, or at the very top
+      // (the scroll bar dragged there, Home) every one, so the first turn is one read away.
+      if (hasEarlier && node.scrollTop < node.clientHeight / 2) {
+        void showEarlier({ all: node.scrollTop <= 0 });
+      }
+    }
+  };
+  // Ctrl+Home goes to the first turn: every earlier one is read first.
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
+    if (event.key === 'Home' && (event.ctrlKey || event.metaKey) && hasEarlier) {
+      event.preventDefault();
+      toStart.current = true;
+      setFollowing(false);
+      void showEarlier({ all: true });
     }
   };
   if (!transcript || items.length === 0) {
@@ -221,6 +245,7 @@ export function Transcript({
       data-virtual={virtual ? 'true' : undefined}
       data-entries={items.length}
       onScroll={onScroll}
+      onKeyDown={onKeyDown}
     >
       {hasEarlier ? (
         <button type="button" className="show-earlier" onClick={() => void showEarlier()}>

@@ -3,7 +3,8 @@ import type { Envelope } from '../../../app/events/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { createBatonStore } from '../store.js';
 import { testApi } from '../testApi.js';
-import { emptyBuffered } from '../transcriptBuffer.js';
+import { emptyContext } from '../../../app/transcript/context.js';
+import { bufferedTail, emptyBuffered } from '../transcriptBuffer.js';
 import { testSummary } from '../testSummary.js';
 
 const envelope = (seq: number, type: string, payload: unknown): Envelope => ({
@@ -73,5 +74,60 @@ describe('pushed events', () => {
     await nextFrame();
     expect(store.getState().conversations.map((entry) => [entry.conversationId, entry.title])).toEqual([['c', 'second']]);
     expect(listUpdates).toBe(1);
+  });
+});
+
+describe('reading earlier turns', () => {
+  /** A thread of 2,000 turns (seq 1 its creation; turn t from seq 2 + 3t: asked, answered, ended), answered like the host. */
+  function longConversation() {
+    const all: Envelope[] = [envelope(1, 'conversation.created', { title: 'Long', agentId: 'a', agentName: 'A', cwd: '/w' })];
+    for (let turn = 0; turn < 2000; turn += 1) {
+      const turnId = `t${turn}`;
+      all.push(envelope(all.length + 1, 'turn.started', { turnId, agentId: 'a', agentName: 'A', text: `q${turn}` }));
+      all.push(envelope(all.length + 1, 'message.chunk', { turnId, text: `r${turn}` }));
+      all.push(envelope(all.length + 1, 'turn.ended', { turnId, outcome: 'completed' }));
+    }
+    const page = (fromSeq: number, limit: number) => {
+      const events = all.filter((event) => event.seq >= fromSeq).slice(0, limit);
+      const next = fromSeq + events.length;
+      return { events, nextSeq: next <= all.length ? next : null };
+    };
+    const { api, calls } = testApi({
+      openConversation: ({ turns = 50, aroundSeq, maxEvents = 1_500 }) => {
+        const fromEnd = Math.min(turns, 2000);
+        let firstSeq = turns >= 2000 ? 1 : 2 + 3 * (2000 - fromEnd);
+        if (aroundSeq !== undefined) {
+          firstSeq = Math.min(firstSeq, aroundSeq);
+        }
+        return { conversation: testSummary('c'), firstSeq, ...page(firstSeq, maxEvents), context: emptyContext('c') };
+      },
+      readConversationEvents: ({ fromSeq, limit }) => page(fromSeq, limit),
+      getImportReview: () => ({ review: null }),
+    });
+    return { api, calls, all };
+  }
+
+  it('reads only the events before those already read, and folds them to the state of one read from the start', async () => {
+    const { api, calls, all } = longConversation();
+    const store = createBatonStore(api);
+    await store.getState().select('c');
+    expect(store.getState().transcripts.c!.firstSeq).toBe(2 + 3 * 1950);
+    calls.length = 0;
+    await store.getState().showEarlier();
+    // Twice as many turns: the 100 last, from turn 1900.
+    expect(store.getState().transcripts.c!.state.items[0]).toMatchObject({ kind: 'user', text: 'q1900' });
+    calls.length = 0;
+    await store.getState().showEarlier({ all: true });
+    // From the start: one answer of 2,000 events, then the next pages, only up to the events already read.
+    expect(calls.map((call) => call.method)).toEqual(['openConversation', 'readConversationEvents', 'readConversationEvents']);
+    expect(calls[1]!.params).toMatchObject({ fromSeq: 2001, limit: 2000 });
+    expect(calls[2]!.params).toMatchObject({ fromSeq: 4001, limit: 2 + 3 * 1900 - 4001 });
+    const read = store.getState().transcripts.c!;
+    expect(read.firstSeq).toBe(1);
+    expect(read.state).toEqual(bufferedTail(emptyContext('c'), 1, all).state);
+    // Nothing earlier now: asking again reads nothing.
+    calls.length = 0;
+    await store.getState().showEarlier();
+    expect(calls).toEqual([]);
   });
 });

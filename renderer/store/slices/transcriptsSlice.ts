@@ -9,7 +9,7 @@ import { writePreference } from '../../persisted/preferences.js';
 
 /** The preference that names the conversation open last. */
 export const LAST_CONVERSATION = 'baton.lastConversation';
-import { applyEnvelopes, bufferedTail, readInSlices } from '../transcriptBuffer.js';
+import { applyEnvelopes, bufferedTail, readEarlierInSlices, readInSlices } from '../transcriptBuffer.js';
 import type { Selection, Slice } from '../types.js';
 import type { ElicitationValue } from '../../../app/agents/elicitation.js';
 import type { Envelope } from '../../../app/events/index.js';
@@ -35,7 +35,11 @@ export type TranscriptsSlice = {
   setSidebarOpen(open: boolean): void;
   newConversation(): void;
   select(conversationId: string, focusSeq?: number): Promise<void>;
-  showEarlier(): Promise<void>;
+  /**
+   * Reads earlier turns of the open conversation: twice as many as shown, or `all` of them. Only
+   * the earlier events are read; those already read are folded again after them. One read at a time.
+   */
+  showEarlier(options?: { all?: boolean }): Promise<void>;
   /** Pushed transcript events, one commit's (applied with the others of their animation frame). */
   receiveEnvelopes(envelopes: readonly Envelope[]): void;
   /** A pushed summary (the newest of each conversation applied at the next animation frame). */
@@ -62,11 +66,17 @@ export type TranscriptsSlice = {
 const TURNS_PER_PAGE = 50;
 /** Events per answer of a read (a message of this size is received and checked in a few milliseconds). */
 const EVENTS_PER_PAGE = 1_500;
+/** Events per answer of a read of earlier turns (the next one asked for while one is folded). */
+const EARLIER_EVENTS_PER_PAGE = 2_000;
+/** Turns asked for to read a conversation from its start (the request's limit). */
+const ALL_TURNS = 1_000_000;
 
 /** The transcripts slice. */
 export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => {
   // Events pushed while a transcript is being read; applied once the read arrives.
   const arrivedDuringRead = new Map<string, Envelope[]>();
+  // Conversations whose every earlier turn was asked for while a read of some was under way.
+  const allAfterRead = new Set<string>();
   // Pushed events wait for the next animation frame and are applied together: a reply streaming
   // hundreds of chunks a second renders once per frame, not once per chunk.
   const pending = new Map<string, Envelope[]>();
@@ -136,6 +146,60 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
       arrivedDuringRead.delete(conversationId);
     }
   };
+  /** Reads the turns before those `held` starts with, up to `turns` from the end, and folds them in before. */
+  const loadEarlier = async (conversationId: string, turns: number, held: BufferedTranscript): Promise<void> => {
+    arrivedDuringRead.set(conversationId, []);
+    try {
+      const before = held.firstSeq;
+      const { events, firstSeq, nextSeq, context } = await api.call('openConversation', {
+        conversationId,
+        turns,
+        maxEvents: EARLIER_EVENTS_PER_PAGE,
+        aroundSeq: before,
+      });
+      if (firstSeq >= before) {
+        return;
+      }
+      // Only what comes before the events already read; each page asked for while the one before is folded.
+      const ask = (fromSeq: number | null) => {
+        if (fromSeq === null || fromSeq >= before) {
+          return undefined;
+        }
+        const page = api.call('readConversationEvents', {
+          conversationId,
+          fromSeq,
+          limit: Math.min(EARLIER_EVENTS_PER_PAGE, before - fromSeq),
+        });
+        // A page asked for ahead and never waited for (the read ended first) fails unheard.
+        page.catch(() => undefined);
+        return page;
+      };
+      async function* pages(): AsyncGenerator<readonly Envelope[]> {
+        let coming = ask(nextSeq);
+        yield events;
+        while (coming) {
+          const page = await coming;
+          coming = ask(page.nextSeq);
+          yield page.events;
+        }
+      }
+      // The transcript as it is now (events pushed since it was read included): another read that replaced it wins.
+      const later = get().transcripts[conversationId];
+      if (later?.firstSeq !== before) {
+        return;
+      }
+      const read = await readEarlierInSlices(context, firstSeq, pages(), later);
+      const buffered = applyEnvelopes(read, arrivedDuringRead.get(conversationId) ?? []);
+      set((state) => ({ transcripts: { ...state.transcripts, [conversationId]: buffered } }));
+    } catch (error) {
+      get().showError(error);
+    } finally {
+      arrivedDuringRead.delete(conversationId);
+    }
+    if (allAfterRead.delete(conversationId)) {
+      await get().showEarlier({ all: true });
+    }
+  };
   /** The open conversation's id, if one is open. */
   const openId = (): string | undefined => {
     const { selection } = get();
@@ -186,13 +250,22 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
       await load(conversationId, focusSeq);
       await get().checkImport(conversationId);
     },
-    async showEarlier() {
+    async showEarlier(options = {}) {
       const conversationId = openId();
-      if (conversationId === undefined) {
+      const held = conversationId === undefined ? undefined : get().transcripts[conversationId];
+      if (conversationId === undefined || !held || held.firstSeq <= 1) {
         return;
       }
-      set((state) => ({ turnsShown: { ...state.turnsShown, [conversationId]: (state.turnsShown[conversationId] ?? TURNS_PER_PAGE) * 2 } }));
-      await load(conversationId, get().transcripts[conversationId]?.firstSeq);
+      // A read under way (scrolling up asks again and again): a read of every earlier turn follows it when asked for.
+      if (arrivedDuringRead.has(conversationId)) {
+        if (options.all) {
+          allAfterRead.add(conversationId);
+        }
+        return;
+      }
+      const turns = options.all ? ALL_TURNS : (get().turnsShown[conversationId] ?? TURNS_PER_PAGE) * 2;
+      set((state) => ({ turnsShown: { ...state.turnsShown, [conversationId]: turns } }));
+      await loadEarlier(conversationId, turns, held);
     },
     receiveSummary(summary) {
       pendingSummaries.set(summary.conversationId, summary);
