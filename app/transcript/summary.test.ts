@@ -87,6 +87,18 @@ describe('summarize', () => {
       payload: { attemptsId: 't', text: 'Something else', attempts: [attempt, { ...attempt, attemptId: 'y' }] },
     });
     expect(again?.title).toBe('Make the parser faster');
+    // The store folds in batches: the same.
+    const batch = summarizeAll(created, [
+      {
+        conversationId: 'c',
+        seq: 2,
+        at,
+        v: 1,
+        type: 'attempts.started',
+        payload: { attemptsId: 's', text: 'Make the parser faster', attempts: [attempt, { ...attempt, attemptId: 'y' }] },
+      },
+    ]);
+    expect(batch?.title).toBe('Make the parser faster');
   });
 
   it('marks a conversation whose last turn failed, until its next message', () => {

@@ -200,7 +200,7 @@ export function summarize(
 /** Settings of a conversation (its toolbox, instructions, injectors, an option the person chose): recorded, but not activity. */
 const SETTINGS_TYPES = new Set<string>(['toolbox.set', 'instructions.set', 'injectors.set', 'session.option.chosen', 'binding.changed']);
 
-/** Event types whose only effect on a summary is to mark activity (lastSeq, updatedAt). */
+/** Event types that shape a summary beyond marking activity (lastSeq, updatedAt); the others only mark it. */
 const SHAPING_TYPES = new Set<string>([
   'conversation.created',
   'conversation.renamed',
@@ -210,6 +210,7 @@ const SHAPING_TYPES = new Set<string>([
   'conversation.restored',
   'conversation.branched',
   'conversation.attempt',
+  'attempts.started',
   'turn.started',
   'agent.switched',
   'turn.ended',

@@ -4,15 +4,19 @@
  * agents cannot take them), a switch to another agent, and the refusal that switch meets,
  * resolved from its own buttons. Later: Qwen installed from the picker, five agents in one
  * conversation with the list intact, a refused turn in another conversation marked in the list and
- * counted on the title, and a restart that reopens the conversation open last.
+ * counted on the title, and a restart that reopens the conversation open last. Busy: two agents
+ * asked at once, one attempt continued as a branch before another is kept (the branch keeps its
+ * folder and branch, and answers there), and Stop while an agent is still opening its session.
  */
-import { readdirSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome, everythingServer } from '../fixtures/agentSetups.js';
 import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
-import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
+import { registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
+import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 
@@ -207,4 +211,121 @@ test('a new user, later: Qwen installed from the picker, five agents in one conv
   await expect(page.getByRole('article', { name: 'You' }).first()).toContainText('Hello Claude, in turn');
   await expect(page.getByRole('article', { name: /^OpenCode/ }).last()).toContainText('Hello OpenCode, in turn');
   await page.screenshot({ path: 'e2e/artifacts/tour-restart.png', fullPage: true });
+});
+
+/**
+ * The model's script for the attempts of the tour: Claude and Codex each sign shared.txt with their
+ * shell tool; "Write there." writes there.txt.
+ */
+function signing(request: NormalizedRequest) {
+  if (request.jsonSchema !== undefined) {
+    return undefined;
+  }
+  const agent = request.dialect === 'anthropic' ? 'claude' : 'codex';
+  if (request.toolResult !== undefined) {
+    return { chunks: [`Done by ${agent}.`] };
+  }
+  const command = request.lastUserText.includes('Write there.')
+    ? `printf 'written there\\n' > there.txt`
+    : request.lastUserText.includes('Sign shared.txt')
+      ? `printf 'by ${agent}\\n' > shared.txt`
+      : undefined;
+  if (command === undefined) {
+    return { chunks: [`Noted by ${agent}.`] };
+  }
+  return agent === 'claude'
+    ? { kind: 'tool' as const, name: 'Bash', arguments: { command, description: 'Write the file' } }
+    : {
+        kind: 'tool' as const,
+        name: 'exec_command',
+        arguments: { cmd: command, sandbox_permissions: 'require_escalated', justification: 'Write the file' },
+      };
+}
+
+test('a new user, busy: an attempt continued as a branch keeps its folder when another is kept, and answers there; Stop while an agent is still opening its session', async ({
+  page,
+}) => {
+  test.setTimeout(420_000);
+  await stub.close();
+  stub = await startModelStub({ reply: signing });
+  const work = tempDir('e2e-tour-attempts');
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', ...args], { cwd: work, encoding: 'utf8' });
+  writeFileSync(path.join(work, 'shared.txt'), 'original\n');
+  git('init', '-q', '-b', 'main');
+  git('add', 'shared.txt');
+  git('commit', '-q', '-m', 'start');
+  const dataDir = tempDir('e2e-tour-attempts-data');
+  // An agent that never opens its session, for the Stop at the end.
+  registerFakeAgents(dataDir, [{ name: 'Stuck', options: { extraArgs: ['--hang-new'] } }]);
+  host = await startWebHost(dataDir, allAgentsHome(stub.url));
+  await page.goto(host.url);
+  await chooseAgent(page, 'Claude');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  await page.getByRole('textbox', { name: 'Message' }).fill('Sign shared.txt with your name, please.');
+  await page.getByRole('button', { name: 'Ask several agents…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Ask several agents' });
+  for (const agent of ['Claude', 'Codex']) {
+    await dialog.getByRole('checkbox', { name: agent, exact: true }).check();
+  }
+  await dialog.getByRole('button', { name: 'Ask' }).click();
+  const attempt = (agent: string) => page.getByRole('region', { name: `Attempt by ${agent}` });
+  for (const agent of ['Claude', 'Codex']) {
+    await attempt(agent)
+      .getByRole('group', { name: /^Permission: / })
+      .getByRole('button', { name: /^(Yes|Yes, proceed|Allow)$/ })
+      .click({ timeout: 90_000 });
+    await expect(attempt(agent)).toContainText(`Done by ${agent.toLowerCase()}.`, { timeout: 90_000 });
+  }
+  // The conversation is named by the message the agents were asked.
+  const list = page.getByRole('list', { name: 'Conversations' });
+  const asking = list.getByRole('button', { name: /^Sign shared\.txt with your name, please\./ }).filter({ hasNotText: 'attempt' });
+  await expect(asking).toHaveCount(1);
+
+  // Claude's attempt continued as a branch first, then Codex's kept.
+  await attempt('Claude').getByRole('button', { name: 'Continue this attempt' }).click();
+  await expect(page.getByRole('main')).toHaveAttribute('aria-label', /\(Claude's attempt\)$/);
+  const branchFolder = git('worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((line) => line.startsWith('worktree ') && line.includes(`${path.sep}claude`))
+    .map((line) => line.slice('worktree '.length))[0]!;
+  expect(readFileSync(path.join(branchFolder, 'shared.txt'), 'utf8')).toBe('by claude\n');
+  await asking.click();
+  await attempt('Codex').getByRole('button', { name: 'Keep this one' }).click();
+  const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
+  await keep.getByRole('button', { name: 'Keep' }).click();
+  await expect(keep).toBeHidden();
+  expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
+  // The continued branch's folder and branch survive; no other baton/ branch or worktree is left.
+  await expect.poll(() => git('worktree', 'list', '--porcelain').match(/^worktree /gm)?.length, { timeout: 30_000 }).toBe(2);
+  expect(readFileSync(path.join(branchFolder, 'shared.txt'), 'utf8')).toBe('by claude\n');
+  const branches = git('branch', '--list', 'baton/*').trim().split('\n');
+  expect(branches).toHaveLength(1);
+  expect(git('worktree', 'list')).toContain(branchFolder);
+  // Its next message is answered there: the file lands in its folder, not the person's.
+  await list.getByRole('button', { name: /\(Claude's attempt\)/ }).click();
+  await send(page, 'Write there.');
+  await page
+    .getByRole('group', { name: /^Permission: / })
+    .getByRole('button', { name: /^(Yes|Yes, proceed|Allow)$/ })
+    .click({ timeout: 90_000 });
+  await expect
+    .poll(() => readdirSync(branchFolder).includes('there.txt') && readFileSync(path.join(branchFolder, 'there.txt'), 'utf8'), {
+      timeout: 90_000,
+    })
+    .toBe('written there\n');
+  expect(readdirSync(work)).not.toContain('there.txt');
+
+  // Stop while an agent is still opening its session: the turn ends at once and says so.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await chooseAgent(page, 'Stuck');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-tour-stuck'));
+  await send(page, 'hello');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(
+    page.getByRole('note').or(page.getByRole('status')).filter({ hasText: 'Stopped before Stuck had opened its session' }),
+  ).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeDisabled();
 });

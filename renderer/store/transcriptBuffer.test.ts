@@ -55,7 +55,7 @@ function longThread(turns: number): Envelope[] {
       payload: { title: '', agentId: 'a', agentName: 'A', cwd: '/' },
     },
   ];
-  for (let turn = 0; turn < 1500; turn += 1) {
+  for (let turn = 0; turn < turns; turn += 1) {
     const at = '2026-01-01T00:00:01Z';
     long.push({
       conversationId: 'c1',
