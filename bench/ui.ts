@@ -211,19 +211,29 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
   return { firstPaintMs, longestFrameMs, heapMb: heap, idleCpu };
 }
 
-/**
- * Reading a thread back to its start, the conversation opened at its latest turns: by dragging the
- * scroll bar to the top again and again (each time, the earlier turns read come in above), or by
- * Ctrl+Home in the transcript; milliseconds from the first move to its first question painted.
- */
-async function readBack(browser: Browser, url: string, turns: number, how: 'scroll' | 'key'): Promise<number> {
+/** A new page with the seeded `Long <turns>` conversation open at its latest turns. */
+async function openSeeded(browser: Browser, url: string, turns: number): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(url);
   await page
     .getByRole('list', { name: 'Conversations' })
     .getByRole('button', { name: new RegExp(`^Long ${turns}\\b(?! \\(imported)`) })
     .click();
-  await page.getByText(`Answer ${turns - 1}.`).waitFor();
+  // After a stream the thread's last answer is also quoted in the next turn's handoff: the first is the thread's.
+  await page
+    .getByText(`Answer ${turns - 1}.`)
+    .first()
+    .waitFor();
+  return page;
+}
+
+/**
+ * Reading a thread back to its start, the conversation opened at its latest turns: by dragging the
+ * scroll bar to the top again and again (each time, the earlier turns read come in above), or by
+ * Ctrl+Home in the transcript; milliseconds from the first move to its first question painted.
+ */
+async function readBack(browser: Browser, url: string, turns: number, how: 'scroll' | 'key'): Promise<number> {
+  const page = await openSeeded(browser, url, turns);
   const transcript = page.getByRole('region', { name: 'Transcript' });
   const first = page.getByText('Question 0:');
   // BATON_BENCH_PROFILE=<file>: a CPU profile of the Ctrl+Home read (DevTools' format).
@@ -278,16 +288,7 @@ async function importThrough(browser: Browser, url: string, file: string, title:
 type StreamFigures = { medianMs: number; p99Ms: number; longestTaskMs: number; chunksPainted: number };
 
 async function stream(browser: Browser, url: string, turns: number, perSecond: number, seconds: number): Promise<StreamFigures> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(url);
-  await page
-    .getByRole('list', { name: 'Conversations' })
-    .getByRole('button', { name: new RegExp(`^Long ${turns}\\b(?! \\(imported)`) })
-    .click();
-  await page
-    .getByText(`Answer ${turns - 1}.`)
-    .first()
-    .waitFor();
+  const page = await openSeeded(browser, url, turns);
   await page.evaluate(() => {
     const probe = { delays: [] as number[], seen: 0, longTasks: [] as number[] };
     (window as { streamProbe: typeof probe }).streamProbe = probe;

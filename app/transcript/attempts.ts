@@ -6,10 +6,22 @@
 import type { TranscriptEvent } from '../events/index.js';
 import type { AttemptView, TranscriptItem, TranscriptState } from './state.js';
 
-type AttemptsEvent = Extract<
-  TranscriptEvent,
-  { type: 'attempts.started' | 'attempt.prepared' | 'attempt.failed' | 'attempt.kept' | 'attempt.continued' | 'attempts.removed' }
->;
+/** The event types of "Ask several agents", as the conversation that asked records them. */
+export const ATTEMPTS_EVENT_TYPES = [
+  'attempts.started',
+  'attempt.prepared',
+  'attempt.failed',
+  'attempt.kept',
+  'attempt.continued',
+  'attempts.removed',
+] as const;
+export type AttemptsEvent = Extract<TranscriptEvent, { type: (typeof ATTEMPTS_EVENT_TYPES)[number] }>;
+const ATTEMPTS_TYPES = new Set<string>(ATTEMPTS_EVENT_TYPES);
+
+/** True for an event of "Ask several agents". */
+export function isAttemptsEvent(event: TranscriptEvent): event is AttemptsEvent {
+  return ATTEMPTS_TYPES.has(event.type);
+}
 type AttemptsItem = Extract<TranscriptItem, { kind: 'attempts' }>;
 
 /** Folds an attempts event into `base`, the state with the context already folded. */

@@ -13,8 +13,9 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
+import { askSeveralAgents, attemptRegion } from '../fixtures/askSeveral.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
@@ -79,32 +80,15 @@ async function askSeveral(page: Page, work: string, agents: readonly string[]): 
   await page.goto(host.url);
   await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
-  await page.getByRole('textbox', { name: 'Message' }).fill('Sign shared.txt with your name, please.');
-  await page.getByRole('button', { name: 'Ask several agents…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Ask several agents' });
-  for (const agent of agents) {
-    await dialog.getByRole('checkbox', { name: agent, exact: true }).check();
-  }
-  await dialog.getByRole('button', { name: 'Ask' }).click();
-  await expect(dialog).toBeHidden();
   // Each attempt asks before running its command, in its own region: allowed once there.
+  await askSeveralAgents(page, 'Sign shared.txt with your name, please.', agents, (agent) => `Done by ${agent.toLowerCase()}.`);
   for (const agent of agents) {
-    const region = attempt(page, agent);
-    await region
-      .getByRole('group', { name: /^Permission: / })
-      .getByRole('button', { name: /^(Yes|Yes, proceed|Allow)$/ })
-      .click({ timeout: 90_000 });
-  }
-  for (const agent of agents) {
-    await expect(attempt(page, agent)).toContainText(`Done by ${agent.toLowerCase()}.`, { timeout: 90_000 });
     await expect(attempt(page, agent)).toContainText('done');
   }
   return dataDir;
 }
 
-function attempt(page: Page, agent: string): Locator {
-  return page.getByRole('region', { name: `Attempt by ${agent}` });
-}
+const attempt = attemptRegion;
 
 /** Each attempt's copy of the working folder, by agent id (under `<data>/attempts/<id>/<agent>`). */
 function copies(dataDir: string): Record<string, string> {

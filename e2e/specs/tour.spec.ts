@@ -14,6 +14,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome, everythingServer } from '../fixtures/agentSetups.js';
+import { askSeveralAgents, attemptRegion } from '../fixtures/askSeveral.js';
 import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
@@ -262,21 +263,13 @@ test('a new user, busy: an attempt continued as a branch keeps its folder when a
   await page.goto(host.url);
   await chooseAgent(page, 'Claude');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
-  await page.getByRole('textbox', { name: 'Message' }).fill('Sign shared.txt with your name, please.');
-  await page.getByRole('button', { name: 'Ask several agents…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Ask several agents' });
-  for (const agent of ['Claude', 'Codex']) {
-    await dialog.getByRole('checkbox', { name: agent, exact: true }).check();
-  }
-  await dialog.getByRole('button', { name: 'Ask' }).click();
-  const attempt = (agent: string) => page.getByRole('region', { name: `Attempt by ${agent}` });
-  for (const agent of ['Claude', 'Codex']) {
-    await attempt(agent)
-      .getByRole('group', { name: /^Permission: / })
-      .getByRole('button', { name: /^(Yes|Yes, proceed|Allow)$/ })
-      .click({ timeout: 90_000 });
-    await expect(attempt(agent)).toContainText(`Done by ${agent.toLowerCase()}.`, { timeout: 90_000 });
-  }
+  await askSeveralAgents(
+    page,
+    'Sign shared.txt with your name, please.',
+    ['Claude', 'Codex'],
+    (agent) => `Done by ${agent.toLowerCase()}.`,
+  );
+  const attempt = (agent: string) => attemptRegion(page, agent);
   // The conversation is named by the message the agents were asked.
   const list = page.getByRole('list', { name: 'Conversations' });
   const asking = list.getByRole('button', { name: /^Sign shared\.txt with your name, please\./ }).filter({ hasNotText: 'attempt' });

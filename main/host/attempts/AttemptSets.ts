@@ -9,7 +9,7 @@
  */
 import { NotFoundError } from '../../../app/errors.js';
 import type { TranscriptEvent } from '../../../app/events/index.js';
-import { foldAttempts, openAttempts } from '../../../app/transcript/attempts.js';
+import { foldAttempts, isAttemptsEvent, openAttempts } from '../../../app/transcript/attempts.js';
 import { emptyTranscript, reduceAll, type AttemptView, type TranscriptItem, type TranscriptState } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { CommitObserver, Committer } from '../conversations/Committer.js';
@@ -28,20 +28,6 @@ export type AttemptChoiceOf = { place: AttemptsPlace; set: AttemptSet; attempt: 
 
 /** What the model knows of one conversation: where it works, and a state only its attempts events were folded into. */
 type Known = { place: AttemptsPlace | undefined; state: TranscriptState };
-
-const ATTEMPTS_EVENTS = new Set<TranscriptEvent['type']>([
-  'attempts.started',
-  'attempt.prepared',
-  'attempt.failed',
-  'attempt.kept',
-  'attempt.continued',
-  'attempts.removed',
-]);
-type AttemptsEvent = Parameters<typeof foldAttempts>[2];
-
-function isAttemptsEvent(event: TranscriptEvent): event is AttemptsEvent {
-  return ATTEMPTS_EVENTS.has(event.type);
-}
 
 export type AttemptSetsDeps = AttemptCopiesDeps & {
   store: Pick<EventStore, 'readEvents' | 'getSummary'>;

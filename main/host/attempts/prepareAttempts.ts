@@ -5,6 +5,7 @@
  * prepared, or failed with why.
  */
 import type { Envelope } from '../../../app/events/index.js';
+import { ATTEMPTS_EVENT_TYPES } from '../../../app/transcript/attempts.js';
 import type { AttemptView } from '../../../app/transcript/index.js';
 import { titleFromMessage, type ConversationSummary } from '../../../app/transcript/summary.js';
 import type { CheckpointStore, LeftOut } from '../checkpoints/CheckpointStore.js';
@@ -13,18 +14,13 @@ import { removeCopies } from './closeAttempts.js';
 import { fillCopy, fillWorktree, removeCopy, startWorktree, type GitHost, type GitPlace } from './folderCopies.js';
 
 /** Event types of the asking conversation an attempt's history leaves out: its sessions, its place in the list, its own attempts. */
-const NOT_GIVEN = new Set([
+const NOT_GIVEN = new Set<string>([
   'session.bound',
   'conversation.archived',
   'conversation.unarchived',
   'conversation.deleted',
   'conversation.restored',
-  'attempts.started',
-  'attempt.prepared',
-  'attempt.failed',
-  'attempt.kept',
-  'attempt.continued',
-  'attempts.removed',
+  ...ATTEMPTS_EVENT_TYPES,
 ]);
 
 /** One attempt with where its copy is. */

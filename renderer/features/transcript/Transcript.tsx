@@ -183,13 +183,16 @@ export function Transcript({
       }
     }
   };
-  // Ctrl+Home goes to the first turn: every earlier one is read first.
+  // Ctrl+Home goes to the first turn: every earlier one is read first (in a text field it stays the field's).
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
-    if (event.key === 'Home' && (event.ctrlKey || event.metaKey) && hasEarlier) {
+    const target = event.target as HTMLElement;
+    const typing = target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+    if (event.key === 'Home' && (event.ctrlKey || event.metaKey) && hasEarlier && !typing) {
       event.preventDefault();
       toStart.current = true;
       setFollowing(false);
-      void showEarlier({ all: true });
+      // Once the read is shown (or failed), a later read keeps the place again.
+      void showEarlier({ all: true }).finally(() => requestAnimationFrame(() => (toStart.current = false)));
     }
   };
   if (!transcript || items.length === 0) {

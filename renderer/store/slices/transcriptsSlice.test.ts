@@ -130,4 +130,15 @@ describe('reading earlier turns', () => {
     await store.getState().showEarlier();
     expect(calls).toEqual([]);
   });
+
+  it('asked for every turn while a read of some is under way, reads them all right after it', async () => {
+    const { api } = longConversation();
+    const store = createBatonStore(api);
+    await store.getState().select('c');
+    const some = store.getState().showEarlier();
+    const all = store.getState().showEarlier({ all: true });
+    await all;
+    expect(store.getState().transcripts.c!.firstSeq).toBe(1);
+    await some;
+  });
 });

@@ -77,6 +77,8 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
   const arrivedDuringRead = new Map<string, Envelope[]>();
   // Conversations whose every earlier turn was asked for while a read of some was under way.
   const allAfterRead = new Set<string>();
+  // Reads of earlier turns under way (each with the read of every turn that may follow it).
+  const readsEarlier = new Map<string, Promise<void>>();
   // Pushed events wait for the next animation frame and are applied together: a reply streaming
   // hundreds of chunks a second renders once per frame, not once per chunk.
   const pending = new Map<string, Envelope[]>();
@@ -261,11 +263,14 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
         if (options.all) {
           allAfterRead.add(conversationId);
         }
-        return;
+        // Resolves once the read under way, and the read of every turn that follows it, are shown.
+        return readsEarlier.get(conversationId);
       }
       const turns = options.all ? ALL_TURNS : (get().turnsShown[conversationId] ?? TURNS_PER_PAGE) * 2;
       set((state) => ({ turnsShown: { ...state.turnsShown, [conversationId]: turns } }));
-      await loadEarlier(conversationId, turns, held);
+      const reading = loadEarlier(conversationId, turns, held).finally(() => readsEarlier.delete(conversationId));
+      readsEarlier.set(conversationId, reading);
+      await reading;
     },
     receiveSummary(summary) {
       pendingSummaries.set(summary.conversationId, summary);
