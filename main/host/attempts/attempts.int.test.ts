@@ -234,12 +234,13 @@ describe('asking several agents', () => {
     expect(existsSync(path.join(work, 'A.txt'))).toBe(true);
   }, 60_000);
 
-  it('names an attempt continued before the conversation has a title after the message the agents were asked', async () => {
+  it('names a conversation whose first message went to several agents, its attempts and an attempt continued, after that message', async () => {
     start(tempDir('attempts-data'));
     const { conversationId } = host!.conversations.create(A, seedFolder());
     const { attemptsId } = await host!.attempts.ask(conversationId, TASK, [{ agentId: A }, { agentId: B }]);
     const item = await settled(conversationId);
-    expect(host!.store.getSummary(conversationId).title).toBe('');
+    expect(host!.store.getSummary(conversationId).title).toMatch(/^Please sign it: .*…$/);
+    expect(host!.store.getSummary(item.attempts[0]!.conversationId).title).toMatch(/^Please sign it: .*… — attempt by Fake A$/);
     const branch = await host!.attempts.continueAttempt(conversationId, attemptsId, item.attempts[1]!.attemptId);
     expect(branch.title).toMatch(/^Please sign it: .*… \(Fake B's attempt\)$/);
   }, 60_000);
