@@ -21,7 +21,8 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string; action: string }> = [
   { keys: '?', action: 'Show these shortcuts' },
 ];
 
-const typing = (target: EventTarget | null): boolean =>
+/** True when a key pressed in `target` types there (a text field, an editable element): a shortcut leaves it alone. */
+export const typing = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 const focus = (selector: string): void => {

@@ -47,9 +47,11 @@ export class AttemptSets implements CommitObserver {
   }
 
   committed(conversationId: string, events: readonly TranscriptEvent[]): void {
+    // Every commit passes here (streamed chunks too): most change nothing the model holds.
     const known = this.known.get(conversationId);
-    if (known) {
-      this.known.set(conversationId, fold(known, events));
+    const next = known && fold(known, events);
+    if (next && next !== known) {
+      this.known.set(conversationId, next);
     }
   }
 
@@ -101,11 +103,7 @@ export class AttemptSets implements CommitObserver {
 
   /** An attempt conversation's own events: after the history it was given. */
   ownEvents(attemptConversationId: string): TranscriptEvent[] {
-    this.deps.committer.flush(attemptConversationId);
-    const { events } = this.deps.store.readEvents(attemptConversationId);
-    const mark = events.find((event) => event.type === 'conversation.attempt');
-    const fromSeq = mark?.type === 'conversation.attempt' ? mark.payload.fromSeq : 0;
-    return events.filter((event) => event.seq > fromSeq);
+    return ownPart(this.read(attemptConversationId));
   }
 
   /** The last checkpoint of an attempt's copy recorded in its conversation. */
@@ -118,13 +116,20 @@ export class AttemptSets implements CommitObserver {
 
   /** The text of the attempt's replies, in order. */
   replyOf(attemptConversationId: string): string {
-    const own = this.ownEvents(attemptConversationId);
-    const state = reduceAll(emptyTranscript(attemptConversationId), this.deps.store.readEvents(attemptConversationId).events);
+    const events = this.read(attemptConversationId);
+    const own = ownPart(events);
+    const state = reduceAll(emptyTranscript(attemptConversationId), events);
     const turnIds = new Set(own.flatMap((event) => (event.type === 'turn.started' ? [event.payload.turnId] : [])));
     return state.items
       .filter((entry) => entry.kind === 'agent' && turnIds.has(entry.turnId))
       .map((entry) => (entry.kind === 'agent' ? entry.text : ''))
       .join('\n\n');
+  }
+
+  /** A conversation's events, with what waits for its group commit written first. */
+  private read(conversationId: string): TranscriptEvent[] {
+    this.deps.committer.flush(conversationId);
+    return this.deps.store.readEvents(conversationId).events;
   }
 
   private knownOf(conversationId: string): Known {
@@ -151,15 +156,25 @@ export class AttemptSets implements CommitObserver {
   }
 }
 
-/** Folds what of `events` concerns attempts, and where the conversation works, into `known`. */
+/** An attempt conversation's events after the history it was given (its `conversation.attempt` mark says where that ends). */
+function ownPart(events: readonly TranscriptEvent[]): TranscriptEvent[] {
+  const mark = events.find((event) => event.type === 'conversation.attempt');
+  const fromSeq = mark?.type === 'conversation.attempt' ? mark.payload.fromSeq : 0;
+  return events.filter((event) => event.seq > fromSeq);
+}
+
+/** Folds what of `events` concerns attempts, and where the conversation works, into `known` (the same object when nothing does). */
 function fold(known: Known, events: readonly TranscriptEvent[]): Known {
   let { place, state } = known;
+  let changed = false;
   for (const event of events) {
     if (isAttemptsEvent(event)) {
       state = foldAttempts(state, state, event, `${event.seq}`);
+      changed = true;
     } else if (event.type === 'conversation.created') {
       place = { conversationId: event.conversationId, cwd: event.payload.cwd, machine: event.payload.machine ?? LOCAL_MACHINE_ID };
+      changed = true;
     }
   }
-  return { place, state };
+  return changed ? { place, state } : known;
 }

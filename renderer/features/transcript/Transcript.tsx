@@ -14,6 +14,7 @@ import {
 import { useBaton } from '../../store/index.js';
 import { selectHasEarlier } from '../../store/selectors/transcript.js';
 import { formatElapsed } from '../../components/relativeTime.js';
+import { typing } from '../../components/Shortcuts.js';
 import { useNow } from '../../components/useNow.js';
 import { TranscriptEntry } from './TranscriptEntry.js';
 
@@ -185,9 +186,7 @@ export function Transcript({
   };
   // Ctrl+Home goes to the first turn: every earlier one is read first (in a text field it stays the field's).
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
-    const target = event.target as HTMLElement;
-    const typing = target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
-    if (event.key === 'Home' && (event.ctrlKey || event.metaKey) && hasEarlier && !typing) {
+    if (event.key === 'Home' && (event.ctrlKey || event.metaKey) && hasEarlier && !typing(event.target)) {
       event.preventDefault();
       toStart.current = true;
       setFollowing(false);
