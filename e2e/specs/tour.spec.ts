@@ -290,10 +290,10 @@ test('a new user, busy: an attempt continued as a branch keeps its folder when a
   await expect(keep).toBeHidden();
   expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
   // The continued branch's folder and branch survive; no other baton/ branch or worktree is left.
+  // The copies go in the background, each worktree before its branch: both are waited for.
   await expect.poll(() => git('worktree', 'list', '--porcelain').match(/^worktree /gm)?.length, { timeout: 30_000 }).toBe(2);
+  await expect.poll(() => git('branch', '--list', 'baton/*').trim().split('\n'), { timeout: 30_000 }).toHaveLength(1);
   expect(readFileSync(path.join(branchFolder, 'shared.txt'), 'utf8')).toBe('by claude\n');
-  const branches = git('branch', '--list', 'baton/*').trim().split('\n');
-  expect(branches).toHaveLength(1);
   expect(git('worktree', 'list')).toContain(branchFolder);
   // Its next message is answered there: the file lands in its folder, not the person's.
   await list.getByRole('button', { name: /\(Claude's attempt\)/ }).click();
