@@ -35,6 +35,18 @@ async function openOver(sshd: Sshd, stateDir: string): Promise<SshMachine> {
   return SshMachine.open({ destination: sshd.alias, local: new LocalMachine(env), stateDir, configFile: sshd.configFile, knownHosts: [] });
 }
 
+/** Hands folders made here to the remote's account (an ordinary one when run as root); set once the sshd runs. */
+let handOver: (...folders: string[]) => void = () => undefined;
+
+/** A new temp folder that `machine`'s account may work in. */
+function folderFor(machine: Machine, prefix: string): string {
+  const dir = tempDir(prefix);
+  if (machine instanceof SshMachine) {
+    handOver(dir);
+  }
+  return dir;
+}
+
 /** Trusts the sshd's key up front (the person agreed once). */
 function trusted(sshd: Sshd): string {
   const stateDir = tempDir('bench-ssh-state');
@@ -46,8 +58,12 @@ function trusted(sshd: Sshd): string {
 function fakeAgentHost(machine: Machine): { host: Host; conversationId: string } {
   const dataDir = tempDir('bench-ssh-data');
   registerFakeAgent(dataDir);
+  // The fake agent there logs to the data folder.
+  if (machine instanceof SshMachine) {
+    handOver(dataDir);
+  }
   const host = new Host({ dataDir, homeDir: tempDir('bench-ssh-home'), env, machine });
-  return { host, conversationId: host.conversations.create(FAKE_AGENT_ID, tempDir('bench-ssh-work')).conversationId };
+  return { host, conversationId: host.conversations.create(FAKE_AGENT_ID, folderFor(machine, 'bench-ssh-work')).conversationId };
 }
 
 /** A host on `machine` with Claude Code against the model stub, and a conversation with it in a new folder. */
@@ -58,7 +74,7 @@ function claudeHost(machine: Machine, stub: ModelStub): { host: Host; conversati
     env: agentHome('claude', stub.url),
     machine,
   });
-  return { host, conversationId: host.conversations.create('claude', tempDir('bench-ssh-work')).conversationId };
+  return { host, conversationId: host.conversations.create('claude', folderFor(machine, 'bench-ssh-work')).conversationId };
 }
 
 /** Milliseconds of each of `TURNS` turns on `machine` (after one to start the agent). */
@@ -87,6 +103,9 @@ async function checkpoints(machine: Machine): Promise<number[]> {
     const dir = path.join(folder, `d${file % 40}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `f${file}.txt`), `file ${file}\n`.repeat(20));
+  }
+  if (machine instanceof SshMachine) {
+    handOver(folder);
   }
   const store = CheckpointStore.open(tempDir('bench-ssh-store'), { machine });
   const unwatch = store.watch(folder);
@@ -198,6 +217,7 @@ export async function sshBenchmark(): Promise<void> {
   }
   console.log(`\nssh: a machine over ssh (a real sshd on 127.0.0.1) against this computer, median of ${TURNS}`);
   const sshd = await startSshd('bench-sshd');
+  handOver = sshd.hand;
   const noClaude = agentUnavailable('claude');
   if (noClaude) {
     console.log(`ssh: Claude Code's turn is left out (${noClaude})`);

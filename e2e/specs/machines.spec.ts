@@ -96,6 +96,8 @@ test.describe('a conversation on a machine over SSH', () => {
     writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
     stub = await startModelStub({ reply: script(work) });
     sshd = await startSshd('e2e-machines', remoteEnv(stub.url));
+    // The folder there is the remote account's (an ordinary one when these tests run as root).
+    sshd.hand(work);
     const dataDir = tempDir('e2e-machines-data');
     const host = await startHost(dataDir);
     await page.goto(host.url);

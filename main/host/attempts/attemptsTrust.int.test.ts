@@ -22,7 +22,7 @@ import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { fakeAgentId, registerFakeAgents } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { noAgentsEnv } from '../../../e2e/fixtures/fakeAgentPackage.js';
 import { Host } from '../Host.js';
-import { testMachines } from '../machine/testMachines.kit.test.js';
+import { GIT_FOR_TESTS, handTo, testMachines } from '../machine/testMachines.kit.test.js';
 import type { Machine } from '../machine/Machine.js';
 
 const AGENTS = ['Fake A', 'Fake B'];
@@ -37,7 +37,16 @@ afterEach(async () => {
   host = undefined;
 });
 
+/** The folders this test made, handed to the machine's account when a host starts (over ssh, an ordinary one). */
+const made: string[] = [];
+function folder(prefix: string): string {
+  const dir = tempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+
 function start(dataDir: string): Host {
+  handTo(machine, ...made.splice(0), dataDir);
   registerFakeAgents(
     dataDir,
     AGENTS.map((name) => ({ name, options: { env: { FAKE_SIGNATURE: name.slice(-1) } } })),
@@ -63,14 +72,14 @@ async function settled(conversationId: string): Promise<Extract<TranscriptState[
 }
 
 function seedFolder(): string {
-  const work = tempDir('attempts-trust-work');
+  const work = folder('attempts-trust-work');
   writeFileSync(path.join(work, 'shared.txt'), 'original\n');
   writeFileSync(path.join(work, 'notes.txt'), 'my notes\n');
   return work;
 }
 
 const gitIn = (folder: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', '-c', 'core.hooksPath=/dev/null', ...args], {
+  execFileSync('git', [...GIT_FOR_TESTS, '-c', 'core.hooksPath=/dev/null', ...args], {
     cwd: folder,
     encoding: 'utf8',
   });
@@ -111,7 +120,7 @@ describe.each(testMachines(noAgentsEnv()))('attempts keep what the person has, o
       if (kind === 'worktree') {
         initRepository(work);
       }
-      const dataDir = tempDir('attempts-trust-data');
+      const dataDir = folder('attempts-trust-data');
       start(dataDir);
       const { conversationId } = host!.conversations.create(A, work);
       const { attemptsId } = await host!.attempts.ask(conversationId, TASK, [{ agentId: A }, { agentId: B }]);
@@ -164,7 +173,7 @@ describe.each(testMachines(noAgentsEnv()))('attempts keep what the person has, o
     const release = gitIn(work, 'rev-parse', 'refs/heads/release');
     const reflog = readFileSync(path.join(work, '.git', 'logs', 'refs', 'heads', 'release'), 'utf8');
 
-    start(tempDir('attempts-trust-data'));
+    start(folder('attempts-trust-data'));
     const { conversationId } = host!.conversations.create(A, work);
     const { attemptsId } = await host!.attempts.ask(conversationId, TASK, [{ agentId: A }, { agentId: B }]);
     const item = await settled(conversationId);
@@ -172,6 +181,7 @@ describe.each(testMachines(noAgentsEnv()))('attempts keep what the person has, o
     // The agent, confined to its copy, replaces the worktree's .git with a repository of its own on "release".
     rmSync(path.join(continued.cwd, '.git'), { recursive: true, force: true });
     gitIn(continued.cwd, 'init', '-q', '-b', 'release');
+    handTo(machine, continued.cwd);
 
     await host!.history.delete(continued.conversationId);
     await host!.history.purge(continued.conversationId);
@@ -186,7 +196,8 @@ describe.each(testMachines(noAgentsEnv()))('attempts keep what the person has, o
     const work = seedFolder();
     writeFileSync(path.join(work, '.gitattributes'), '*.txt filter=evil diff=evil\n');
     initRepository(work);
-    const marker = path.join(tempDir('attempts-trust-marker'), 'ran.log');
+    // Where a command the repository names would write, if it ran (the machine's account may write there).
+    const marker = path.join(folder('attempts-trust-marker'), 'ran.log');
     const script = path.join(path.dirname(marker), 'evil.sh');
     writeFileSync(script, `#!/bin/sh\necho "$0 $*" >> ${marker}\ncat\n`);
     chmodSync(script, 0o755);
@@ -196,7 +207,7 @@ describe.each(testMachines(noAgentsEnv()))('attempts keep what the person has, o
     gitIn(work, 'config', 'diff.evil.textconv', script);
     writeFileSync(path.join(work, 'shared.txt'), 'original, edited\n');
 
-    start(tempDir('attempts-trust-data'));
+    start(folder('attempts-trust-data'));
     const { conversationId } = host!.conversations.create(A, work);
     await answered(conversationId, 'first');
     const { attemptsId } = await host!.attempts.ask(conversationId, TASK, [{ agentId: A }, { agentId: B }]);
@@ -236,7 +247,7 @@ describe('the copy a repository with no such config gets', () => {
     initRepository(work);
     mkdirSync(path.join(work, '.husky'));
     gitIn(work, 'config', 'core.hooksPath', '.husky');
-    start(tempDir('attempts-trust-data'));
+    start(folder('attempts-trust-data'));
     const { conversationId } = host!.conversations.create(A, work);
     await host!.attempts.ask(conversationId, TASK, [{ agentId: A }, { agentId: B }]);
     const item = await settled(conversationId);

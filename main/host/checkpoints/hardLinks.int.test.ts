@@ -14,7 +14,7 @@ import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgen
 import { Host, definedEnv } from '../Host.js';
 import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 import { RemoteMachine } from '../machine/RemoteMachine.js';
-import { testMachines } from '../machine/testMachines.kit.test.js';
+import { handTo, tempDirOn, testMachines } from '../machine/testMachines.kit.test.js';
 import type { Machine } from '../machine/Machine.js';
 
 describe.each(testMachines(definedEnv(process.env)))('a change through a hard link, on $name', ({ make, unavailable }) => {
@@ -33,7 +33,7 @@ describe.each(testMachines(definedEnv(process.env)))('a change through a hard li
   });
 
   beforeEach(() => {
-    const dataDir = tempDir('hard-links');
+    const dataDir = tempDirOn(machine, 'hard-links');
     registerFakeAgent(dataDir);
     host = new Host({ dataDir, homeDir: tempDir('home'), env: definedEnv(process.env), ...(machine ? { machine } : {}) });
   });
@@ -49,6 +49,8 @@ describe.each(testMachines(definedEnv(process.env)))('a change through a hard li
     const out = tempDir('hard-link-out');
     writeFileSync(path.join(work, 'config.sh'), 'SAFE=1\n');
     writeFileSync(path.join(work, 'other.txt'), 'one\n');
+    // The person's folders on that machine are its account's (over ssh, an ordinary one).
+    handTo(machine, work, out);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     await send(conversationId, 'hello');
     // The agent runs where the machine runs things: through the loopback, the server is its parent, not this host.

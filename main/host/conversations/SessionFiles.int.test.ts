@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { LocalMachine } from '../machine/LocalMachine.js';
-import { testMachines } from '../machine/testMachines.kit.test.js';
+import { handTo, testMachines } from '../machine/testMachines.kit.test.js';
 import type { Machine } from '../machine/Machine.js';
 import { definedEnv } from '../process/env.js';
 import { SessionFiles } from './SessionFiles.js';
@@ -61,6 +61,8 @@ describe.each(kinds)('SessionFiles on $name', ({ make, unavailable }) => {
     writeFileSync(path.join(outside, 'secret.txt'), 'secret');
     symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link-to-secret'));
     symlinkSync(outside, path.join(root, 'link-to-outside'));
+    // The folders are the machine's account's (over ssh, an ordinary one): only confinement keeps a write out.
+    handTo(machine, root, outside);
     return { root, outside, files: new SessionFiles(machine, [root]) };
   }
 
@@ -72,6 +74,7 @@ describe.each(kinds)('SessionFiles on $name', ({ make, unavailable }) => {
     chmodSync(env, 0o600);
     writeFileSync(script, '#!/bin/sh\n');
     chmodSync(script, 0o755);
+    handTo(machine, root);
     await files.write(env, 'TOKEN=2\n');
     await files.write(script, '#!/bin/sh\necho hi\n');
     expect(readFileSync(env, 'utf8')).toBe('TOKEN=2\n');
@@ -115,12 +118,14 @@ describe.each(kinds)('SessionFiles on $name', ({ make, unavailable }) => {
   it('refuses to read a folder', async () => {
     const { root, files } = setup();
     mkdirSync(path.join(root, 'dir'));
+    handTo(machine, root);
     await expect(files.read(path.join(root, 'dir'))).rejects.toMatchObject({ kind: 'invalid' });
   });
 
   it('refuses to read a FIFO, without waiting for a writer', async () => {
     const { root, files } = setup();
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    handTo(machine, root);
     await expect(files.read(path.join(root, 'pipe'))).rejects.toMatchObject({ kind: 'invalid' });
   });
 

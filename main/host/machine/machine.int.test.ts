@@ -26,7 +26,7 @@ import { LocalMachine } from './LocalMachine.js';
 import { MachineServer } from './MachineServer.js';
 import type { Machine, MachineProcess } from './Machine.js';
 import { scanFolder } from './scanFolder.js';
-import { loopbackTestMachine, sshTestMachine } from './testMachines.kit.test.js';
+import { GIT_FOR_TESTS, handTo, loopbackTestMachine, sshTestMachine, tempDirOn } from './testMachines.kit.test.js';
 import { sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
 
 const env = definedEnv(process.env);
@@ -77,7 +77,7 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
       command: process.execPath,
       args: ['-e', "console.error('warming up'); process.stdin.pipe(process.stdout); process.stdin.on('end', () => process.exit(7))"],
       env,
-      cwd: tempDir('machine-process'),
+      cwd: tempDirOn(machine, 'machine-process'),
     });
     await child.spawned();
     expect(child.pid).toBeGreaterThan(0);
@@ -91,12 +91,13 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
   });
 
   it('says ENOENT for a program that is not there', async () => {
-    const child = machine.spawn({ command: 'baton-no-such-program', args: [], env, cwd: tempDir('machine-enoent') });
+    // The machine's own PATH: this side's may name folders that account cannot enter (EACCES, not ENOENT).
+    const child = machine.spawn({ command: 'baton-no-such-program', args: [], env: machine.env, cwd: tempDirOn(machine, 'machine-enoent') });
     await expect(child.spawned()).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('ends the whole group on dispose, a grandchild too', async () => {
-    const child = machine.spawn({ command: 'sh', args: ['-c', 'sleep 300 & echo $!; wait'], env, cwd: tempDir('machine-group') });
+    const child = machine.spawn({ command: 'sh', args: ['-c', 'sleep 300 & echo $!; wait'], env, cwd: tempDirOn(machine, 'machine-group') });
     await child.spawned();
     const grandchild = await new Promise<number>((resolve) =>
       child.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
@@ -111,7 +112,7 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     const version = await machine.exec('git', ['--version']);
     expect(version).toMatchObject({ code: 0, signal: null });
     expect(version.stdout).toMatch(/^git version /);
-    const failed = await machine.exec('sh', ['-c', 'echo said >&2; exit 3'], { cwd: tempDir('machine-exec') });
+    const failed = await machine.exec('sh', ['-c', 'echo said >&2; exit 3'], { cwd: tempDirOn(machine, 'machine-exec') });
     expect(failed).toMatchObject({ code: 3, stderr: 'said\n', stdout: '' });
     await expect(machine.exec('baton-no-such-program', [])).rejects.toMatchObject({ code: 'ENOENT' });
     expect(path.isAbsolute((await machine.which('sh')) ?? '')).toBe(true);
@@ -124,6 +125,8 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     const outside = tempDir('machine-files-outside');
     writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
     symlinkSync(outside, path.join(root, 'out'));
+    // The remote's account owns both: only the confinement keeps the write out, not a permission.
+    handTo(machine, root, outside);
     await machine.writeConfined(root, 'notes/today.txt', Buffer.from('written\n'), 0o644);
     expect(readFileSync(path.join(root, 'notes', 'today.txt'), 'utf8')).toBe('written\n');
     await expect(machine.writeConfined(root, 'out/secret.txt', Buffer.from('pwned\n'), 0o644)).rejects.toThrow();
@@ -134,6 +137,7 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     expect((await machine.readFile(path.join(root, 'notes', 'today.txt'), 1024)).data.toString('utf8')).toBe('written\n');
     expect(await machine.readFile(path.join(root, 'notes', 'today.txt'), 3)).toMatchObject({ tooLarge: true });
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    handTo(machine, root);
     await expect(machine.readFile(path.join(root, 'pipe'), 1024)).rejects.toThrow();
     expect((await machine.list(root)).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
       { name: 'notes', kind: 'folder' },
@@ -160,6 +164,7 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     writeFileSync(path.join(folder, '.gitignore'), 'build/\n');
     mkdirSync(path.join(folder, 'build'));
     writeFileSync(path.join(folder, 'build', 'out.js'), 'ignored\n');
+    handTo(machine, folder);
     const options = { maxFileBytes: 1024 * 1024, maxFiles: 1000, keep: true };
     const first = await machine.scan(folder, new Map(), { walk: true }, options);
     const here = await scanFolder(folder, new Map(), { walk: true }, { ...options, isStored: () => false });
@@ -181,7 +186,7 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
   });
 
   it('watches a folder: a new file is heard', async () => {
-    const folder = tempDir('machine-watch');
+    const folder = tempDirOn(machine, 'machine-watch');
     const heard: Array<string | null> = [];
     const watcher = machine.watchFolder(
       folder,
@@ -216,14 +221,15 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     const work = tempDir('machine-git');
     writeFileSync(path.join(work, 'file.txt'), 'committed\n');
     const git = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: work, encoding: 'utf8' });
+      execFileSync('git', [...GIT_FOR_TESTS, ...args], { cwd: work, encoding: 'utf8' });
     git('init', '-q', '-b', 'main');
     git('add', '-A');
     git('commit', '-q', '-m', 'start');
+    handTo(machine, work);
     const on = { machine, env };
     const place = await gitPlaceOf(work, on);
     expect(place).toMatchObject({ subdir: '' });
-    const worktree = path.join(tempDir('machine-git-copies'), 'copy');
+    const worktree = path.join(tempDirOn(machine, 'machine-git-copies'), 'copy');
     await startWorktree(place!, worktree, 'baton/machine/test', on);
     const batonBranches = (): string => git('for-each-ref', '--format=%(refname:short)', 'refs/heads/baton/').trim();
     expect(batonBranches()).toBe('baton/machine/test');
@@ -246,10 +252,11 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     const big = Buffer.alloc(5 * 1024 * 1024, 'x');
     writeFileSync(path.join(source, 'big1.bin'), big);
     writeFileSync(path.join(source, 'big2.bin'), Buffer.concat([big, Buffer.from('2')]));
+    handTo(machine, source);
     const scanned = await machine.scan(source, new Map(), { walk: true }, { maxFileBytes: 16 * 1024 * 1024, maxFiles: 100, keep: true });
     const contents = new Map(scanned.stored.map((blob) => [blob.hash, inflateRawSync(blob.data)]));
     const base = new Map(scanned.entries.map((entry) => [entry.path, entry]));
-    const copy = path.join(tempDir('machine-copy'), 'made', 'copy');
+    const copy = path.join(tempDirOn(machine, 'machine-copy'), 'made', 'copy');
     const left = await makeCopy(copy, base, (hash) => contents.get(hash)!, { machine, env });
     expect(left).toEqual([]);
     expect((await machine.stat(copy)).mode & 0o777).toBe(0o700);
@@ -265,6 +272,7 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     const again = path.join(path.dirname(copy), 'again');
     mkdirSync(again);
     symlinkSync(outside, path.join(again, 'empty.txt'));
+    handTo(machine, path.dirname(outside), again);
     const refused = await machine.populate(again, [base.get('empty.txt')!], (hash) => contents.get(hash)!);
     expect(refused).toEqual([{ path: 'empty.txt', reason: 'EEXIST' }]);
     expect(readFileSync(outside, 'utf8')).toBe('outside\n');
@@ -292,7 +300,7 @@ describe('the loopback machine', () => {
     'over ssh too: the durable server there ends what it ran when Baton is done with the machine, and itself',
     async () => {
       const machine = await sshTestMachine(env, 'machine-ssh-end');
-      const child = machine.spawn({ command: 'sleep', args: ['300'], env, cwd: tempDir('ssh-end') });
+      const child = machine.spawn({ command: 'sleep', args: ['300'], env, cwd: tempDirOn(machine, 'ssh-end') });
       await child.spawned();
       const server = machine.serverPid;
       expect(running(child.pid!)).toBe(true);

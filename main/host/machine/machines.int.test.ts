@@ -22,6 +22,7 @@ import { startSshd, sshdUnavailable, type Sshd } from '../../../e2e/fixtures/ssh
 import { Host, definedEnv } from '../Host.js';
 import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 import { fingerprintOf } from './SshMachine.js';
+import { GIT_FOR_TESTS } from './testMachines.kit.test.js';
 
 const unavailable = sshdUnavailable();
 
@@ -42,6 +43,8 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
       { name: 'Fake S', options: { sessions: true } },
       ...['A', 'B'].map((signature) => ({ name: `Fake ${signature}`, options: { env: { FAKE_SIGNATURE: signature } } })),
     ]);
+    // The fake agents there log to this data folder: the remote's account writes there.
+    sshd.hand(dataDir);
     host = new Host({
       dataDir,
       homeDir: tempDir('machines-api-home'),
@@ -98,6 +101,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
   it('runs a conversation on the machine there: its agent under sshd, its files written and rewound there', async () => {
     const work = tempDir('machines-api-work');
     writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
+    sshd.hand(work);
     const missing = await host.handle('newConversation', { agentId: FAKE_AGENT_ID, cwd: path.join(work, 'nope'), machineId });
     expect(missing.ok ? '' : missing.error.message).toContain('does not exist on baton-test');
 
@@ -138,12 +142,13 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     const work = tempDir('machines-api-attempts');
     writeFileSync(path.join(work, 'shared.txt'), 'original\n');
     const gitIn = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: work, encoding: 'utf8' });
+      execFileSync('git', [...GIT_FOR_TESTS, ...args], { cwd: work, encoding: 'utf8' });
     gitIn('init', '-q', '-b', 'main');
     gitIn('add', '-A');
     gitIn('commit', '-q', '-m', 'start');
     // Uncommitted: each attempt starts from the folder as it is.
     writeFileSync(path.join(work, 'notes.txt'), 'my notes\n');
+    sshd.hand(work);
     const { conversation } = (await call('newConversation', { agentId: A, cwd: work, machineId })) as {
       conversation: { conversationId: string };
     };
@@ -211,6 +216,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
       env: [{ name: 'LOOKUP_TOKEN', value: MARKER, secret: true }],
     });
     const work = tempDir('machines-api-secret');
+    sshd.hand(work);
     const { conversation } = (await call('newConversation', { agentId: 'claude', cwd: work, machineId, serverIds: [server.serverId] })) as {
       conversation: { conversationId: string };
     };
@@ -238,6 +244,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
       variables: 'vscode',
     });
     const work = tempDir('machines-api-toolbox');
+    sshd.hand(work);
     const { conversation } = (await call('newConversation', {
       agentId: fakeAgentId('Fake S'),
       cwd: work,
@@ -251,9 +258,11 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     ]);
 
     const bridged = host.toolbox.addServer({ name: 'bridged', transport: 'http', url: 'http://127.0.0.1:9/mcp', bridge: true });
+    const bridgedWork = tempDir('machines-api-bridged');
+    sshd.hand(bridgedWork);
     const { conversation: other } = (await call('newConversation', {
       agentId: FAKE_AGENT_ID,
-      cwd: tempDir('machines-api-bridged'),
+      cwd: bridgedWork,
       machineId,
       serverIds: [bridged.serverId],
     })) as { conversation: { conversationId: string } };

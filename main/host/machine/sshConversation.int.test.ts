@@ -19,7 +19,7 @@ import { until } from '../../../e2e/fixtures/until.js';
 import { Host, definedEnv } from '../Host.js';
 import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 import type { SshMachine } from './SshMachine.js';
-import { sshTestMachine } from './testMachines.kit.test.js';
+import { handTo, sshTestMachine, tempDirOn } from './testMachines.kit.test.js';
 
 const unavailable = sshdUnavailable();
 const env = definedEnv(process.env);
@@ -31,8 +31,10 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
   beforeAll(async () => {
     // Disposing the machine ends its sshd too.
     machine = await sshTestMachine(env, 'ssh-conversation');
+    // The fake agent there logs to the data folder: the remote's account writes there.
     const dataDir = tempDir('ssh-conversation-data');
     registerFakeAgent(dataDir);
+    handTo(machine, dataDir);
     host = new Host({ dataDir, homeDir: tempDir('home'), env, machine });
   }, 120_000);
 
@@ -49,6 +51,7 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
   it('runs the agent under sshd, asks the person, and rewinds what the agent and its shell wrote', async () => {
     const work = tempDir('ssh-conversation-work');
     writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
+    handTo(machine, work);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const first = await send(conversationId, 'hello');
 
@@ -91,7 +94,7 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
   }, 120_000);
 
   it('outlives a dropped channel: the agent keeps running, Baton reconnects, and every chunk arrives once', async () => {
-    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('ssh-drop-work'));
+    const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDirOn(machine, 'ssh-drop-work'));
     await send(conversationId, 'hello');
     const agentPid = host.pool.table()[0]?.pid ?? 0;
     const states: string[] = [];

@@ -90,6 +90,10 @@ describe.skipIf(unavailable !== undefined)('a machine over ssh', () => {
       expect(statSync(run).mode & 0o777).toBe(0o700);
       expect(statSync(path.join(run, 'server.sock')).mode & 0o777).toBe(0o600);
       expect(statSync(path.join(run, 'server.sock')).isSocket()).toBe(true);
+      // What runs there runs as the remote's account (an ordinary one, as on a person's server), and owns what it made.
+      expect((await machine.exec('id', ['-un'])).stdout.trim()).toBe(sshd.user);
+      expect((await machine.exec('id', ['-u'])).stdout.trim()).not.toBe('0');
+      expect(statSync(server).uid).toBe(Number((await machine.exec('id', ['-u'])).stdout.trim()));
 
       const child: MachineProcess = machine.spawn({ command: 'sleep', args: ['30'], env: machine.env, cwd: sshd.home });
       await child.spawned();

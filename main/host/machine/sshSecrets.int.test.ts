@@ -43,6 +43,7 @@ describe('a secret of a toolbox server, with Codex on an SSH machine', () => {
     const configured = agentHome('codex', stub.url);
     mkdirSync(path.join(sshd.home, '.codex'), { recursive: true });
     writeFileSync(path.join(sshd.home, '.codex', 'config.toml'), readFileSync(path.join(configured.CODEX_HOME!, 'config.toml')));
+    sshd.hand(sshd.home);
     host = new Host({
       dataDir: tempDir('ssh-secrets-data'),
       homeDir: tempDir('ssh-secrets-home'),
@@ -72,9 +73,11 @@ describe('a secret of a toolbox server, with Codex on an SSH machine', () => {
         args: everythingServer.args,
         env: [{ name: 'LOOKUP_TOKEN', value: MARKER, secret: true }],
       });
+      const work = tempDir('ssh-secrets-work');
+      sshd.hand(work);
       const created = await host.handle('newConversation', {
         agentId: 'codex',
-        cwd: tempDir('ssh-secrets-work'),
+        cwd: work,
         machineId,
         serverIds: [server.serverId],
       });

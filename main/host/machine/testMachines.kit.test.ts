@@ -19,6 +19,33 @@ import { SshMachine } from './SshMachine.js';
 /** One machine to run tests on: its name, how to make it (undefined for this computer's default), or why it cannot be had. */
 export type TestMachine = { name: string; make: () => Promise<Machine | undefined>; unavailable?: string };
 
+/** How each test machine hands folders the test made to the account it runs as (only over ssh as another user). */
+const handers = new WeakMap<Machine, (...folders: string[]) => void>();
+
+/**
+ * Hands folders the test made (with what it put in them) to the account `machine` runs as, as a
+ * person's folders on their server are theirs: over ssh that is an ordinary account, not the one
+ * running the tests. Nothing to do for this computer and the loopback machine.
+ */
+export function handTo(machine: Machine | undefined, ...folders: string[]): void {
+  if (machine) {
+    handers.get(machine)?.(...folders);
+  }
+}
+
+/** A fresh temporary folder that `machine`'s account may work in. */
+export function tempDirOn(machine: Machine | undefined, prefix: string): string {
+  const dir = tempDir(prefix);
+  handTo(machine, dir);
+  return dir;
+}
+
+/**
+ * Git as the tests run it on a machine's folders, which over ssh belong to another account: git
+ * refuses another user's repository unless told it is safe (on the command line, for this run alone).
+ */
+export const GIT_FOR_TESTS = ['-c', 'safe.directory=*', '-c', 'user.email=t@example.com', '-c', 'user.name=T'] as const;
+
 /** The server at the end of a real ssh connection; disposing it ends the sshd too. */
 export async function sshTestMachine(env: Env, name = 'sshd'): Promise<SshMachine> {
   ensureBuilt();
@@ -33,6 +60,7 @@ export async function sshTestMachine(env: Env, name = 'sshd'): Promise<SshMachin
     knownHosts: [],
     bundle: builtFile('machine-server/server.mjs'),
   });
+  handers.set(machine, sshd.hand);
   const dispose = machine.dispose.bind(machine);
   machine.dispose = async () => {
     try {
