@@ -92,12 +92,22 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
 
   it('says ENOENT for a program that is not there', async () => {
     // The machine's own PATH: this side's may name folders that account cannot enter (EACCES, not ENOENT).
-    const child = machine.spawn({ command: 'baton-no-such-program', args: [], env: machine.env, cwd: tempDirOn(machine, 'machine-enoent') });
+    const child = machine.spawn({
+      command: 'baton-no-such-program',
+      args: [],
+      env: machine.env,
+      cwd: tempDirOn(machine, 'machine-enoent'),
+    });
     await expect(child.spawned()).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('ends the whole group on dispose, a grandchild too', async () => {
-    const child = machine.spawn({ command: 'sh', args: ['-c', 'sleep 300 & echo $!; wait'], env, cwd: tempDirOn(machine, 'machine-group') });
+    const child = machine.spawn({
+      command: 'sh',
+      args: ['-c', 'sleep 300 & echo $!; wait'],
+      env,
+      cwd: tempDirOn(machine, 'machine-group'),
+    });
     await child.spawned();
     const grandchild = await new Promise<number>((resolve) =>
       child.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
@@ -220,8 +230,7 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
   it('makes a git worktree on a branch of its own and removes both', async () => {
     const work = tempDir('machine-git');
     writeFileSync(path.join(work, 'file.txt'), 'committed\n');
-    const git = (...args: string[]): string =>
-      execFileSync('git', [...GIT_FOR_TESTS, ...args], { cwd: work, encoding: 'utf8' });
+    const git = (...args: string[]): string => execFileSync('git', [...GIT_FOR_TESTS, ...args], { cwd: work, encoding: 'utf8' });
     git('init', '-q', '-b', 'main');
     git('add', '-A');
     git('commit', '-q', '-m', 'start');

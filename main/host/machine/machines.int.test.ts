@@ -141,8 +141,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     const [A, B] = [fakeAgentId('Fake A'), fakeAgentId('Fake B')];
     const work = tempDir('machines-api-attempts');
     writeFileSync(path.join(work, 'shared.txt'), 'original\n');
-    const gitIn = (...args: string[]): string =>
-      execFileSync('git', [...GIT_FOR_TESTS, ...args], { cwd: work, encoding: 'utf8' });
+    const gitIn = (...args: string[]): string => execFileSync('git', [...GIT_FOR_TESTS, ...args], { cwd: work, encoding: 'utf8' });
     gitIn('init', '-q', '-b', 'main');
     gitIn('add', '-A');
     gitIn('commit', '-q', '-m', 'start');
