@@ -11,6 +11,9 @@ export const machineBlockedReasonSchema = z.enum([
   'server',
 ]);
 
+/** The Node Baton offers to upload to a machine that has none: its version and what it costs to send. */
+export const nodeOfferSchema = z.object({ version: z.string(), megabytes: z.number() });
+
 /** One machine as the person sees it. */
 export const machineSchema = z.object({
   machineId: z.string(),
@@ -23,10 +26,12 @@ export const machineSchema = z.object({
   state: z.enum(['this-computer', 'not-connected', 'connecting', 'connected', 'reconnecting', 'blocked']),
   /** Why it is blocked. */
   reason: machineBlockedReasonSchema.nullable(),
-  /** What went wrong (blocked) or why it reconnects, in words. */
+  /** What went wrong (blocked), why it reconnects, or what a slow step of connecting is doing, in words. */
   message: z.string().nullable(),
   /** The SHA256 fingerprint of a host key it offered that is not trusted yet. */
   fingerprint: z.string().nullable(),
+  /** Blocked for having no Node: the Node Baton can upload there, when the person agrees. */
+  nodeOffer: nodeOfferSchema.nullable(),
   /** Since when it reconnects (epoch ms). */
   since: z.number().nullable(),
 });
@@ -45,6 +50,7 @@ export function thisComputerInfo(machineId: string, name: string): MachineInfo {
     reason: null,
     message: null,
     fingerprint: null,
+    nodeOffer: null,
     since: null,
   };
 }
@@ -79,6 +85,11 @@ export const machineRequests = {
   /** Trusts the host key the machine offered, the one whose fingerprint the person was shown, then connects. */
   trustMachineKey: {
     params: z.object({ machineId, fingerprint: z.string().min(1).max(200) }),
+    result: z.object({ machine: machineSchema }),
+  },
+  /** Uploads the Node offered to a machine blocked for having none (fetched from the npm registry here), then connects. */
+  uploadNodeToMachine: {
+    params: z.object({ machineId }),
     result: z.object({ machine: machineSchema }),
   },
 } as const;

@@ -7,15 +7,18 @@
  * - Claude runs there, under sshd and not under Baton's host; its shell command writes a file in
  *   the remote folder after a permission question; a rewind removes it;
  * - after the machine's host key changes, picking it shows an alert naming it and the reason, and
- *   Baton does not try again (at most two connections in sshd's log).
+ *   Baton does not try again (at most two connections in sshd's log);
+ * - a machine with no Node is blocked with the offer of one ("Upload Node <version>"); once
+ *   uploaded, Claude runs there on that Node.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
+import { pathWithoutNode, testNodePackage, thisUname } from '../fixtures/nodePackage.js';
 import { processesWith } from '../fixtures/processTree.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../fixtures/sshd.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
@@ -80,11 +83,12 @@ test.describe('a conversation on a machine over SSH', () => {
   });
 
   /** Starts Baton's web host on `dataDir`, reaching machines through the test's sshd only. */
-  const startHost = async (dataDir: string): Promise<WebHost> => {
+  const startHost = async (dataDir: string, env: Record<string, string> = {}): Promise<WebHost> => {
     const host = await startWebHost(dataDir, {
       ...allAgentsHome(stub!.url),
       BATON_SSH_CONFIG: sshd!.configFile,
       BATON_SSH_KNOWN_HOSTS: '',
+      ...env,
     });
     hosts.push(host);
     return host;
@@ -176,5 +180,45 @@ test.describe('a conversation on a machine over SSH', () => {
     ).length;
     expect(connections).toBeGreaterThan(0);
     expect(connections).toBeLessThanOrEqual(2);
+  });
+
+  test('a machine with no Node offers one; once uploaded, Claude runs there on it', async ({ page }) => {
+    test.setTimeout(240_000);
+    const work = tempDir('e2e-machines-no-node-work');
+    stub = await startModelStub({ reply: script(work) });
+    // The tools a session uses and Claude's adapter there, but no node.
+    // (Not the test agents' whole bin folder: one of them brings a node of its own.)
+    const PATH = pathWithoutNode(path.join(testAgentsBin, 'claude-agent-acp'));
+    sshd = await startSshd('e2e-machines-no-node', { ...remoteEnv(stub.url), PATH });
+    sshd.hand(work, PATH);
+    // The registry's Node package stands in as one packed from this computer's Node (no network in tests).
+    const pkg = testNodePackage();
+    const packages = path.join(tempDir('e2e-node-packages'), 'packages.json');
+    writeFileSync(packages, JSON.stringify({ [thisUname()]: pkg }));
+    const host = await startHost(tempDir('e2e-machines-no-node-data'), { BATON_NODE_PACKAGES: packages });
+    await page.goto(host.url);
+
+    await page.getByRole('combobox', { name: 'Machine' }).selectOption({ label: 'baton-test' });
+    await page.getByRole('dialog', { name: 'New host key' }).getByRole('button', { name: 'Trust and connect' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'baton-test is blocked: no Node there' });
+    await expect(alert).toContainText(`Baton can upload Node ${pkg.version} there`);
+    await alert.getByRole('button', { name: `Upload Node ${pkg.version}` }).click();
+    // What it is doing shows while it does it, and goes once connected.
+    const progress = page.getByRole('status').filter({ hasText: 'Connecting to baton-test:' });
+    await expect(progress).toContainText(/Fetching Node|Uploading Node/);
+    await expect(progress).toBeHidden({ timeout: 60_000 });
+    await expect(alert).toHaveCount(0);
+    const uploaded = path.join(sshd.home, '.baton', 'node', pkg.version, 'bin', 'node');
+    expect(existsSync(uploaded)).toBe(true);
+
+    await chooseAgent(page, 'Claude');
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+    await say(page, 'TURN-HELLO first, nothing to do');
+    await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted.');
+    await expect(page.getByRole('status').filter({ hasText: 'On baton-test: connected' })).toBeVisible();
+    // Claude's adapter (a node program from npm) runs there on the Node Baton uploaded.
+    const agents = processesWith('claude-agent-acp').filter((found) => found.ancestors.some((process) => process.name === 'sshd'));
+    expect(agents.length).toBeGreaterThan(0);
+    expect(agents.map((found) => realpathSync(`/proc/${found.pid}/exe`))).toContain(realpathSync(uploaded));
   });
 });

@@ -9,7 +9,7 @@ import { machineHandlers } from './handlers/machineHandlers.js';
 import { watchAgentsFile } from './agents/agentsFileWatch.js';
 import { LocalMachine } from './machine/LocalMachine.js';
 import { LOCAL_MACHINE_ID, type Machine } from './machine/Machine.js';
-import { Machines } from './machine/Machines.js';
+import { Machines, type MachinesSshOptions } from './machine/Machines.js';
 import os from 'node:os';
 import { z } from 'zod';
 import { InvalidRequestError, toWireError } from '../../app/errors.js';
@@ -85,7 +85,7 @@ export type HostOptions = {
    * names another config file, `BATON_SSH_KNOWN_HOSTS` other known-hosts files). Tests give their
    * sshd's config and no known-hosts files of the person's.
    */
-  ssh?: { configFile?: string; knownHosts?: readonly string[]; bundle?: string; idleLimitMs?: number };
+  ssh?: MachinesSshOptions;
 };
 
 /** A running host core. */

@@ -1,8 +1,8 @@
-/** The machines' handlers: list, add, remove, connect (test) and trust a host key. */
+/** The machines' handlers: list, add, remove, connect (test), trust a host key and upload Node. */
 import { MachineBlockedError } from '../../../app/errors.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type MachineMethods = 'listMachines' | 'addMachine' | 'removeMachine' | 'connectMachine' | 'trustMachineKey';
+type MachineMethods = 'listMachines' | 'addMachine' | 'removeMachine' | 'connectMachine' | 'trustMachineKey' | 'uploadNodeToMachine';
 
 /** The machines' handlers. */
 export function machineHandlers({ machines }: Pick<HostParts, 'machines'>): HandlerGroup<MachineMethods> {
@@ -26,5 +26,6 @@ export function machineHandlers({ machines }: Pick<HostParts, 'machines'>): Hand
     },
     connectMachine: ({ machineId }) => connected(machineId, () => machines.connect(machineId, true)),
     trustMachineKey: ({ machineId, fingerprint }) => connected(machineId, () => machines.trust(machineId, fingerprint)),
+    uploadNodeToMachine: ({ machineId }) => connected(machineId, () => machines.uploadNode(machineId)),
   };
 }

@@ -11,8 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError, MachineBlockedError, NotFoundError } from '../../../app/errors.js';
-import { thisComputerInfo, type MachineInfo } from '../../../app/ipc/machineRequests.js';
+import { nodeOfferSchema, thisComputerInfo, type MachineInfo } from '../../../app/ipc/machineRequests.js';
 import { LOCAL_MACHINE_ID, type Machine } from './Machine.js';
+import { nodePackagesFromFile, type NodePackage } from './nodeForMachines.js';
 import { destinationOfId, sshMachineId, SshMachine, type SshMachineState, type SshOptions } from './SshMachine.js';
 
 /** One machine, as Settings and the new conversation's picker show it. */
@@ -47,6 +48,36 @@ export function configHosts(text: string): string[] {
   return hosts;
 }
 
+/** How a host reaches SSH machines (tests give their own sshd's config, and Node packages of their own). */
+export type MachinesSshOptions = {
+  configFile?: string;
+  knownHosts?: readonly string[];
+  bundle?: string;
+  idleLimitMs?: number;
+  /** The Node packages Baton may upload to a machine with none (default: the ones it ships the digests of). */
+  nodePackages?: Readonly<Record<string, NodePackage>>;
+};
+
+/** The Node packages a host offers: given, named by `BATON_NODE_PACKAGES`, or (nothing here) the ones Baton ships. */
+function nodePackagesOf(
+  given: Readonly<Record<string, NodePackage>> | undefined,
+  file: string | undefined,
+  log: (message: string) => void,
+): { nodePackages?: Readonly<Record<string, NodePackage>> } {
+  if (given) {
+    return { nodePackages: given };
+  }
+  if (!file) {
+    return {};
+  }
+  try {
+    return { nodePackages: nodePackagesFromFile(file) };
+  } catch (error) {
+    log(`BATON_NODE_PACKAGES is not used: ${(error as Error).message}. Baton offers the Node it ships the digests of.`);
+    return {};
+  }
+}
+
 /** How the machines are made and kept. */
 export type MachinesOptions = {
   /** This computer. */
@@ -64,6 +95,7 @@ export type MachinesOptions = {
   bundle?: string;
   /** How long a machine's server keeps its agents with no Baton attached. */
   idleLimitMs?: number;
+  nodePackages?: Readonly<Record<string, NodePackage>>;
   /** The commands of the agents Baton knows: each is looked up on a machine's PATH when it is opened. */
   commands?: () => readonly string[];
   /** Hears every change of a machine's state. */
@@ -78,6 +110,10 @@ type Held = {
   /** The last reason it could not be opened (kept until the next try). */
   blocked?: MachineBlockedError;
   reconnecting?: { since: number; why: string };
+  /** What a slow step of the opening under way is doing (fetching or uploading Node). */
+  progress?: string;
+  /** The person agreed to upload Node there: the next opening does. */
+  uploadNode?: boolean;
   /** Where each agent command is on that machine's PATH (undefined: not there), found when it was opened. */
   executables?: Map<string, string | undefined>;
 };
@@ -185,7 +221,7 @@ export class Machines {
     local: Machine;
     dataDir: string;
     env: Readonly<Record<string, string | undefined>>;
-    ssh?: { configFile?: string; knownHosts?: readonly string[]; bundle?: string; idleLimitMs?: number };
+    ssh?: MachinesSshOptions;
     settings: { getSetting<T>(key: string, schema: z.ZodType<T>, fallback: T): T; setSetting(key: string, value: unknown): void };
     commands: () => readonly string[];
     onChange: (view: MachineView) => void;
@@ -203,6 +239,7 @@ export class Machines {
       ...(knownHosts ? { knownHosts } : {}),
       ...(ssh?.bundle ? { bundle: ssh.bundle } : {}),
       ...(ssh?.idleLimitMs !== undefined ? { idleLimitMs: ssh.idleLimitMs } : {}),
+      ...nodePackagesOf(ssh?.nodePackages, env.BATON_NODE_PACKAGES, options.log),
       commands: options.commands,
       onChange: options.onChange,
       log: options.log,
@@ -255,6 +292,18 @@ export class Machines {
     return this.connect(machineId, true);
   }
 
+  /** Uploads Node to a machine blocked for having none (the offer the person saw), then connects. */
+  async uploadNode(machineId: string): Promise<Machine> {
+    const held = this.held.get(machineId);
+    if (!held?.blocked || held.blocked.reason !== 'no-node' || !held.blocked.details?.nodeOffer) {
+      throw new InvalidRequestError(
+        `${this.view(machineId).name} is not waiting for Node to be uploaded; test the machine again to see why.`,
+      );
+    }
+    held.uploadNode = true;
+    return this.connect(machineId, true);
+  }
+
   /** Ends every connection (and, as Baton says so, what ran on those machines). */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -270,7 +319,14 @@ export class Machines {
 
   private async open(machineId: string, destination: string, held: Held): Promise<SshMachine> {
     try {
-      const machine = await SshMachine.open(this.sshOptions(destination));
+      const machine = await SshMachine.open({
+        ...this.sshOptions(destination),
+        ...(held.uploadNode ? { uploadNode: true } : {}),
+        onProgress: (what) => {
+          held.progress = what;
+          this.changed(machineId);
+        },
+      });
       if (this.disposed || this.held.get(machineId) !== held) {
         await machine.dispose();
         throw new InvalidRequestError(`${destination} was removed while Baton connected to it.`);
@@ -288,6 +344,8 @@ export class Machines {
       throw error;
     } finally {
       held.opening = undefined;
+      held.progress = undefined;
+      held.uploadNode = undefined;
       this.changed(machineId);
     }
   }
@@ -330,6 +388,7 @@ export class Machines {
             ? 'blocked'
             : 'not-connected';
     const fingerprint = blocked?.details?.fingerprint;
+    const offer = nodeOfferSchema.safeParse(blocked?.details?.nodeOffer);
     return {
       machineId,
       name: destination,
@@ -337,8 +396,16 @@ export class Machines {
       source,
       state,
       reason: state === 'blocked' ? (blocked?.reason ?? null) : null,
-      message: state === 'blocked' ? (blocked?.message ?? null) : state === 'reconnecting' ? (held?.reconnecting?.why ?? null) : null,
+      message:
+        state === 'blocked'
+          ? (blocked?.message ?? null)
+          : state === 'reconnecting'
+            ? (held?.reconnecting?.why ?? null)
+            : state === 'connecting'
+              ? (held?.progress ?? null)
+              : null,
       fingerprint: state === 'blocked' && typeof fingerprint === 'string' ? fingerprint : null,
+      nodeOffer: state === 'blocked' && offer.success ? offer.data : null,
       since: state === 'reconnecting' ? (held?.reconnecting?.since ?? null) : null,
     };
   }
@@ -367,7 +434,7 @@ export class Machines {
   }
 
   private sshOptions(destination: string): SshOptions {
-    const { local, stateDir, configFile, knownHosts, bundle, idleLimitMs } = this.options;
+    const { local, stateDir, configFile, knownHosts, bundle, idleLimitMs, nodePackages } = this.options;
     return {
       destination,
       local,
@@ -376,6 +443,7 @@ export class Machines {
       ...(knownHosts ? { knownHosts } : {}),
       ...(bundle ? { bundle } : {}),
       ...(idleLimitMs !== undefined ? { idleLimitMs } : {}),
+      ...(nodePackages ? { nodePackages } : {}),
     };
   }
 }

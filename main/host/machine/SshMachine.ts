@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { MachineBlockedError } from '../../../app/errors.js';
 import type { Machine, MachineProcess } from './Machine.js';
 import { describeExit } from './ProcessGroup.js';
+import { fetchNodePackage, megabytesOf, NODE_FOR_MACHINES, type NodePackage, unpackNodeCommand, uploadedNode } from './nodeForMachines.js';
 import { RemoteMachine } from './RemoteMachine.js';
 import { ResumableEnd, type Greeting } from './resumable.js';
 
@@ -63,6 +64,12 @@ export type SshOptions = {
   remoteNode?: string;
   /** How long the server there keeps its processes with no Baton attached (default: a day). */
   idleLimitMs?: number;
+  /** Upload Node there when it has none (the person agreed to the offer); else such a machine is blocked with the offer. */
+  uploadNode?: boolean;
+  /** The Node packages Baton may upload, by `uname -sm` there (default: {@link NODE_FOR_MACHINES}). */
+  nodePackages?: Readonly<Record<string, NodePackage>>;
+  /** Told what a slow step of opening is doing (fetching and uploading Node). */
+  onProgress?: (what: string) => void;
 };
 
 /** A word of a remote sh command, single-quoted. */
@@ -325,19 +332,43 @@ export class SshMachine extends RemoteMachine {
     const bundle = readFileSync(options.bundle ?? SERVER_BUNDLE);
     const digest = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
     const folder = `.baton/machine/${digest}`;
-    const node = shellWord(options.remoteNode ?? 'node');
+    let node = shellWord(options.remoteNode ?? 'node');
+    const packages = options.remoteNode ? {} : (options.nodePackages ?? NODE_FOR_MACHINES);
+    const ours = [...new Set(Object.values(packages).map((pkg) => pkg.version))];
 
     const probe = await SshMachine.run(
       options,
-      `printf 'node=%s\\n' "$(${node} --version 2>/dev/null)"; if [ -f "$HOME/${folder}/server.mjs" ]; then echo present=yes; else echo present=no; fi`,
+      [
+        `printf 'node=%s\\n' "$(${node} --version 2>/dev/null)"`,
+        `printf 'uname=%s\\n' "$(uname -sm 2>/dev/null)"`,
+        ...ours.map((version) => `printf 'ours-${version}=%s\\n' "$("$HOME/${uploadedNode(version)}" --version 2>/dev/null)"`),
+        `if [ -f "$HOME/${folder}/server.mjs" ]; then echo present=yes; else echo present=no; fi`,
+      ].join('; '),
     );
+    const major = (found: string | undefined): number => Number(/^v(\d+)\./.exec(found ?? '')?.[1] ?? 0);
     const version = /^node=(v\d+\S*)$/m.exec(probe)?.[1];
-    if (Number(/^v(\d+)/.exec(version ?? '')?.[1] ?? 0) < NODE_MAJOR) {
-      throw new MachineBlockedError(
-        name,
-        'no-node',
-        `${name} has ${version ? `Node ${version}` : `no ${options.remoteNode ?? 'Node on the PATH of a non-interactive ssh session'}`}; Baton's machine server needs Node ${NODE_MAJOR} or newer there.`,
-      );
+    if (major(version) < NODE_MAJOR) {
+      const pkg = packages[/^uname=(.*)$/m.exec(probe)?.[1]?.trim() ?? ''];
+      if (pkg && major(new RegExp(`^ours-${pkg.version.replace(/\./g, '\\.')}=(v\\S+)$`, 'm').exec(probe)?.[1]) >= NODE_MAJOR) {
+        node = `"$HOME/${uploadedNode(pkg.version)}"`;
+      } else if (pkg && options.uploadNode) {
+        options.onProgress?.(`Fetching Node ${pkg.version} for ${name} from the npm registry (${megabytesOf(pkg)} MB)…`);
+        const tarball = await fetchNodePackage(options.local, path.join(options.stateDir, 'node'), pkg, name);
+        options.onProgress?.(`Uploading Node ${pkg.version} to ${name} (${megabytesOf(pkg)} MB)…`);
+        await SshMachine.run(options, unpackNodeCommand(pkg.version), tarball);
+        node = `"$HOME/${uploadedNode(pkg.version)}"`;
+      } else {
+        const has = version ? `Node ${version}` : `no ${options.remoteNode ?? 'Node on the PATH of a non-interactive ssh session'}`;
+        const offer = pkg
+          ? ` Baton can upload Node ${pkg.version} there (${megabytesOf(pkg)} MB from the npm registry, to ~/.baton/node/), or install Node there yourself.`
+          : '';
+        throw new MachineBlockedError(
+          name,
+          'no-node',
+          `${name} has ${has}; Baton's machine server needs Node ${NODE_MAJOR} or newer there.${offer}`,
+          pkg ? { nodeOffer: { version: pkg.version, megabytes: megabytesOf(pkg) } } : {},
+        );
+      }
     }
     if (/^present=no$/m.test(probe)) {
       await SshMachine.run(

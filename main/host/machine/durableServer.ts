@@ -17,6 +17,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import os from 'node:os';
+import path from 'node:path';
 import { definedEnv } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
 import { MachineServer } from './MachineServer.js';
@@ -33,6 +34,19 @@ const DAEMON_START_MS = 10_000;
 type Session = { server: MachineServer; end: ResumableEnd; client: Socket | undefined; idle: NodeJS.Timeout | undefined };
 
 /**
+ * The environment the server gives what it runs: its own, and, when it runs on the Node Baton
+ * uploaded (`~/.baton/node/`, because the machine had none that would do), that Node first on the
+ * PATH, for agents and tools that run `node` (most of those from npm do).
+ */
+export function serverEnv(env: NodeJS.ProcessEnv, execPath: string, home: string): Record<string, string> {
+  const defined = definedEnv(env);
+  if (!execPath.startsWith(path.join(home, '.baton', 'node') + path.sep)) {
+    return defined;
+  }
+  return { ...defined, PATH: [path.dirname(execPath), defined.PATH].filter(Boolean).join(path.delimiter) };
+}
+
+/**
  * Runs the daemon in `runDir`. Each Baton host is a session of its own (several hosts, or a host
  * and a newer one after a restart, do not take each other's processes). A session ends when its
  * host says so, or after `idleMs` with no client; the daemon ends with its last session.
@@ -40,7 +54,7 @@ type Session = { server: MachineServer; end: ResumableEnd; client: Socket | unde
 export function runDaemon(runDir: string, idleMs: number): void {
   process.chdir(runDir);
   // Not its umask: the processes it starts create files as they would anywhere else there.
-  const machine = new LocalMachine(definedEnv(process.env), os.homedir());
+  const machine = new LocalMachine(serverEnv(process.env, process.execPath, os.homedir()), os.homedir());
   const sessions = new Map<string, Session>();
 
   const endSession = async (id: string): Promise<void> => {

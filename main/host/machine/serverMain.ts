@@ -7,8 +7,7 @@
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { definedEnv } from '../process/env.js';
-import { runDaemon, runRelay } from './durableServer.js';
+import { runDaemon, runRelay, serverEnv } from './durableServer.js';
 import { LocalMachine } from './LocalMachine.js';
 import { MachineServer } from './MachineServer.js';
 
@@ -23,7 +22,8 @@ if (mode === '--daemon' && runDir) {
 } else if (mode === '--attach' && runDir) {
   await runRelay(runDir, fileURLToPath(import.meta.url), idleMs);
 } else {
-  const server = MachineServer.overStreams(new LocalMachine(definedEnv(process.env), os.homedir()), process.stdin, process.stdout);
+  const here = new LocalMachine(serverEnv(process.env, process.execPath, os.homedir()), os.homedir());
+  const server = MachineServer.overStreams(here, process.stdin, process.stdout);
   void server.closed.then(() => process.exit(0));
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     process.on(signal, () => void server.dispose().then(() => process.exit(0)));

@@ -6,7 +6,7 @@
  *   running under sshd;
  * - a changed host key blocks it with the reason and no retry loop;
  * - a refused log-in is an authentication block;
- * - no Node there is said plainly.
+ * - no Node there is said plainly (and uploaded once agreed: nodeUpload.int.test.ts).
  * The whole machine contract runs over ssh as well (machine.int.test.ts).
  */
 import { execFileSync } from 'node:child_process';

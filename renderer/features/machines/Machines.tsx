@@ -1,7 +1,8 @@
 /**
  * Where a conversation runs: the new conversation's combobox "Machine" ("This computer" and one
  * option per machine), the dialog "New host key" (the fingerprint, "Trust and connect",
- * "Cancel"), the alert naming a blocked machine and why, and the state of a conversation's machine
+ * "Cancel"), the alert naming a blocked machine and why (with "Upload Node <version>" when it has
+ * no Node and Baton can send one), and the state of a conversation's machine
  * in its header (connecting, reconnecting for how long, blocked).
  */
 import { useEffect } from 'react';
@@ -40,7 +41,8 @@ export function machineStateText(machine: MachineInfo, now: number): string {
     case 'not-connected':
       return 'not connected';
     case 'connecting':
-      return 'connecting…';
+      // A slow step says what it is doing (fetching or uploading Node).
+      return machine.message ? `connecting: ${machine.message}` : 'connecting…';
     case 'connected':
       return 'connected';
     case 'reconnecting':
@@ -72,18 +74,39 @@ export function MachinePicker() {
   );
 }
 
-/** The alert of a blocked machine: its name and why, and what to do. */
+/** The alert of a blocked machine (its name and why, and what to do), or what a slow connection to it is doing. */
 export function MachineBlockedAlert({ machineId }: { machineId: string | undefined }) {
   const machine = useBaton((state) => state.machines.find((entry) => entry.machineId === machineId));
   const asking = useBaton((state) => state.hostKeyAsked !== null);
+  const uploadNode = useBaton((state) => state.uploadNode);
+  if (machine?.state === 'connecting' && machine.message) {
+    // A slow step of connecting (fetching or uploading Node) says what it is doing.
+    return (
+      <p className="notice machine-connecting" role="status">
+        Connecting to {machine.name}: {machine.message}
+      </p>
+    );
+  }
   if (!machine || machine.state !== 'blocked' || asking) {
     return null;
   }
   const reason = machine.reason ?? 'server';
+  const offer = reason === 'no-node' ? machine.nodeOffer : null;
   return (
-    <p className="notice notice-error machine-blocked" role="alert">
-      {machine.name} is blocked: {REASONS[reason]}. {WHAT_TO_DO[reason]}
-    </p>
+    <div className="notice notice-error machine-blocked" role="alert">
+      {machine.name} is blocked: {REASONS[reason]}.{' '}
+      {offer ? (
+        <>
+          Baton can upload Node {offer.version} there ({offer.megabytes} MB from the npm registry, through this computer, to
+          ~/.baton/node/), or you can install Node 18 or newer there yourself.{' '}
+          <button type="button" onClick={() => void uploadNode(machine.machineId)}>
+            Upload Node {offer.version}
+          </button>
+        </>
+      ) : (
+        WHAT_TO_DO[reason]
+      )}
+    </div>
   );
 }
 

@@ -28,6 +28,8 @@ export type MachinesSlice = {
   trustHostKey(): Promise<void>;
   /** Does not trust it: the machine stays blocked, and says so. */
   dismissHostKey(): void;
+  /** Uploads the Node offered to a machine that has none (the person agreed), then connects. */
+  uploadNode(machineId: string): Promise<void>;
   /** Adds a machine by `user@host[:port]` or an ssh config alias; resolves with an error message, or null. */
   addMachine(destination: string): Promise<string | null>;
   removeMachine(machineId: string): Promise<void>;
@@ -102,6 +104,15 @@ export const machinesSlice: Slice<MachinesSlice> = (api) => (set, get) => {
     },
     dismissHostKey() {
       set({ hostKeyAsked: null });
+    },
+    async uploadNode(machineId) {
+      try {
+        const { machine } = await api.call('uploadNodeToMachine', { machineId });
+        get().receiveMachine(machine);
+        get().setDraftCwd(get().draft.cwd);
+      } catch (error) {
+        get().showError(error);
+      }
     },
     async addMachine(destination) {
       try {
