@@ -1,5 +1,6 @@
 // `npm test`: everything the tests need, then every suite, then one closing line `N passed, N failed`.
-//   1. set-up: Debian's Chromium and openssh-server (installed with apt-get when running as root), the pinned test agents (e2e/agents,
+//   1. set-up: Debian's Chromium, openssh-server, podman, runc and debootstrap (installed with apt-get when running as root),
+//      the pinned test agents (e2e/agents,
 //      installed in the background while the build and the static checks run: only the tests need them)
 //   2. build   3. lint and type checks   4. unit and integration tests (vitest)   5. browser and Electron tests (Playwright)
 //   6. nothing left behind: no process the suites started still runs, and their temp folder is removed
@@ -86,6 +87,18 @@ function setUp() {
   }
   if (!existsSync('/usr/sbin/sshd')) {
     console.log('No sshd at /usr/sbin/sshd (apt-get install -y openssh-server): the SSH machine tests will be skipped, saying why.');
+  }
+  // A real container engine for the container machine's tests (podman with runc; debootstrap makes their image).
+  const containerTools = ['/usr/bin/podman', '/usr/sbin/runc', '/usr/sbin/debootstrap'];
+  if (!containerTools.every((tool) => existsSync(tool)) && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log("Installing Debian's podman, runc and debootstrap for the container machine tests…");
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'podman', 'runc', 'debootstrap']);
+  }
+  if (!containerTools.every((tool) => existsSync(tool))) {
+    console.log(
+      'No podman, runc or debootstrap (apt-get install -y podman runc debootstrap): the container tests will be skipped, saying why.',
+    );
   }
   const agentsDir = path.join(root, 'e2e', 'agents');
   const stampFile = path.join(agentsDir, 'node_modules', '.baton-stamp');
@@ -257,6 +270,20 @@ function leftovers() {
     }
   }
   check(`no process the tests started is left running (${left.length} were)`, left.length === 0);
+  // The container tests' podman storage is the run's own: no container of the run may be left; then it goes, mounts and all.
+  const podmanStorage = path.join(runTmp, 'baton-podman');
+  if (existsSync(podmanStorage)) {
+    const globals = ['--root', path.join(podmanStorage, 'root'), '--runroot', path.join(podmanStorage, 'run'), '--runtime', 'runc'];
+    const listed = spawnSync('podman', [...globals, 'ps', '-a', '--filter', `label=baton.test-run=${runId}`, '--format', '{{.Names}}'], {
+      encoding: 'utf8',
+    });
+    const containers = (listed.stdout ?? '').split('\n').filter(Boolean);
+    for (const name of containers) {
+      console.log(`container still there: ${name}`);
+    }
+    check(`no container the tests started is left (${containers.length} were)`, containers.length === 0);
+    spawnSync('podman', [...globals, 'system', 'reset', '--force'], { stdio: 'ignore' });
+  }
   const made = readdirSync(runTmp);
   console.log(
     made.length === 0

@@ -19,10 +19,10 @@ export const machineSchema = z.object({
   machineId: z.string(),
   /** Its alias or `user@host` ("This computer" for this one). */
   name: z.string(),
-  /** What ssh is given; null for this computer. */
+  /** What ssh is given, or the command that reaches it; null for this computer. */
   destination: z.string().nullable(),
-  /** Where it comes from: this computer, a `Host` of the person's ssh config, or added in Baton. */
-  source: z.enum(['this-computer', 'ssh-config', 'added']),
+  /** Where it comes from: this computer, a `Host` of the person's ssh config, added in Baton, or a command added in Baton. */
+  source: z.enum(['this-computer', 'ssh-config', 'added', 'command']),
   state: z.enum(['this-computer', 'not-connected', 'connecting', 'connected', 'reconnecting', 'blocked']),
   /** Why it is blocked. */
   reason: machineBlockedReasonSchema.nullable(),
@@ -67,6 +67,11 @@ export const machineRequests = {
   /** Adds a machine by `user@host[:port]` or an alias of the ssh config (not connected yet). */
   addMachine: {
     params: z.object({ destination: z.string().min(1).max(300) }),
+    result: z.object({ machine: machineSchema }),
+  },
+  /** Adds a machine reached by a command that runs a program there (`podman exec -i baton-dev`), called `name` (not connected yet). */
+  addCommandMachine: {
+    params: z.object({ name: z.string().min(1).max(60), command: z.string().min(1).max(1000) }),
     result: z.object({ machine: machineSchema }),
   },
   /** Removes an added machine; Baton's connection to it, and what ran there, end. */

@@ -2,7 +2,7 @@
 import { MachineBlockedError } from '../../../app/errors.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type MachineMethods = 'listMachines' | 'addMachine' | 'removeMachine' | 'connectMachine' | 'trustMachineKey' | 'uploadNodeToMachine';
+type MachineMethods = 'listMachines' | 'addMachine' | 'addCommandMachine' | 'removeMachine' | 'connectMachine' | 'trustMachineKey' | 'uploadNodeToMachine';
 
 /** The machines' handlers. */
 export function machineHandlers({ machines }: Pick<HostParts, 'machines'>): HandlerGroup<MachineMethods> {
@@ -20,6 +20,7 @@ export function machineHandlers({ machines }: Pick<HostParts, 'machines'>): Hand
   return {
     listMachines: () => ({ machines: machines.list() }),
     addMachine: ({ destination }) => ({ machine: machines.add(destination) }),
+    addCommandMachine: ({ name, command }) => ({ machine: machines.addCommand(name, command) }),
     removeMachine: async ({ machineId }) => {
       await machines.remove(machineId);
       return { machines: machines.list() };

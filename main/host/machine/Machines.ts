@@ -14,7 +14,10 @@ import { InvalidRequestError, MachineBlockedError, NotFoundError } from '../../.
 import { nodeOfferSchema, thisComputerInfo, type MachineInfo } from '../../../app/ipc/machineRequests.js';
 import { LOCAL_MACHINE_ID, type Machine } from './Machine.js';
 import { nodePackagesFromFile, type NodePackage } from './nodeForMachines.js';
-import { destinationOfId, sshMachineId, SshMachine, type SshMachineState, type SshOptions } from './SshMachine.js';
+import { CommandMachine, commandMachineId, nameOfCommandId } from './CommandMachine.js';
+import { COMMANDS_SETTING, commandEntries, withCommand, type CommandEntry } from './commandMachines.js';
+import type { RelayedMachine, RelayedMachineState } from './RelayedMachine.js';
+import { destinationOfId, sshMachineId, SshMachine, type SshOptions } from './SshMachine.js';
 
 /** One machine, as Settings and the new conversation's picker show it. */
 export type MachineView = MachineInfo;
@@ -87,6 +90,9 @@ export type MachinesOptions = {
   /** The machines added in Baton, read and written as a setting. */
   readAdded: () => unknown;
   writeAdded: (value: unknown) => void;
+  /** The machines reached by a command (name and command), read and written as a setting. */
+  readCommands?: () => unknown;
+  writeCommands?: (value: CommandEntry[]) => void;
   /** ssh's config file (default: ssh's own, `~/.ssh/config`, which is also where hosts are listed from). */
   configFile?: string;
   /** The person's known-hosts files (default: ssh's own). */
@@ -105,8 +111,8 @@ export type MachinesOptions = {
 
 /** One SSH machine's connection, while Baton holds it. */
 type Held = {
-  opening?: Promise<SshMachine>;
-  machine?: SshMachine;
+  opening?: Promise<RelayedMachine>;
+  machine?: RelayedMachine;
   /** The last reason it could not be opened (kept until the next try). */
   blocked?: MachineBlockedError;
   reconnecting?: { since: number; why: string };
@@ -143,6 +149,7 @@ export class Machines {
       this.view(LOCAL_MACHINE_ID),
       ...added.map((destination) => this.viewOf(destination, 'added')),
       ...fromConfig.map((destination) => this.viewOf(destination, 'ssh-config')),
+      ...this.commandMachines().map((entry) => this.viewOf(entry.name, 'command')),
     ];
   }
 
@@ -152,6 +159,9 @@ export class Machines {
       return thisComputerInfo(machineId, this.options.local.name);
     }
     const destination = this.destinationOf(machineId);
+    if (nameOfCommandId(machineId)) {
+      return this.viewOf(destination, 'command');
+    }
     return this.viewOf(destination, this.added().includes(destination) ? 'added' : 'ssh-config');
   }
 
@@ -172,14 +182,28 @@ export class Machines {
     return view;
   }
 
+  /** Adds a machine reached by a command (`podman exec -i baton-dev`), called `name`. */
+  addCommand(name: string, command: string): MachineView {
+    const taken = [...this.added(), ...this.configHosts()];
+    const entries = withCommand(this.commandMachines(), name, command, taken);
+    this.options.writeCommands?.(entries);
+    const view = this.view(commandMachineId(entries.at(-1)!.name));
+    this.options.onChange?.(view);
+    return view;
+  }
+
   /** Removes an added machine, ending Baton's connection to it (and what ran there). */
   async remove(machineId: string): Promise<void> {
     const destination = this.destinationOf(machineId);
-    this.options.writeAdded(
-      this.added()
-        .filter((entry) => entry !== destination)
-        .map((entry) => ({ destination: entry })),
-    );
+    if (nameOfCommandId(machineId)) {
+      this.options.writeCommands?.(this.commandMachines().filter((entry) => entry.name !== destination));
+    } else {
+      this.options.writeAdded(
+        this.added()
+          .filter((entry) => entry !== destination)
+          .map((entry) => ({ destination: entry })),
+      );
+    }
     const held = this.held.get(machineId);
     this.held.delete(machineId);
     const machine = held?.machine ?? (await held?.opening?.catch(() => undefined));
@@ -235,6 +259,8 @@ export class Machines {
       stateDir: path.join(options.dataDir, 'ssh'),
       readAdded: () => settings.getSetting(ADDED_SETTING, z.unknown(), []),
       writeAdded: (value) => settings.setSetting(ADDED_SETTING, value),
+      readCommands: () => settings.getSetting(COMMANDS_SETTING, z.unknown(), []),
+      writeCommands: (value) => settings.setSetting(COMMANDS_SETTING, value),
       ...(configFile ? { configFile } : {}),
       ...(knownHosts ? { knownHosts } : {}),
       ...(ssh?.bundle ? { bundle: ssh.bundle } : {}),
@@ -317,16 +343,20 @@ export class Machines {
     );
   }
 
-  private async open(machineId: string, destination: string, held: Held): Promise<SshMachine> {
+  private async open(machineId: string, destination: string, held: Held): Promise<RelayedMachine> {
     try {
-      const machine = await SshMachine.open({
+      const opening = {
         ...this.sshOptions(destination),
         ...(held.uploadNode ? { uploadNode: true } : {}),
-        onProgress: (what) => {
+        onProgress: (what: string) => {
           held.progress = what;
           this.changed(machineId);
         },
-      });
+      };
+      const command = nameOfCommandId(machineId) ? this.commandMachines().find((entry) => entry.name === destination) : undefined;
+      const machine = command
+        ? await CommandMachine.open({ ...opening, name: command.name, command: command.command })
+        : await SshMachine.open(opening);
       if (this.disposed || this.held.get(machineId) !== held) {
         await machine.dispose();
         throw new InvalidRequestError(`${destination} was removed while Baton connected to it.`);
@@ -357,7 +387,7 @@ export class Machines {
     return new Map(commands.map((command, index) => [command, found[index]]));
   }
 
-  private onState(machineId: string, held: Held, state: SshMachineState): void {
+  private onState(machineId: string, held: Held, state: RelayedMachineState): void {
     held.reconnecting = state.state === 'reconnecting' ? { since: state.since, why: state.why } : undefined;
     if (state.state === 'blocked') {
       held.blocked = state.error;
@@ -374,8 +404,8 @@ export class Machines {
     }
   }
 
-  private viewOf(destination: string, source: 'ssh-config' | 'added'): MachineView {
-    const machineId = sshMachineId(destination);
+  private viewOf(destination: string, source: 'ssh-config' | 'added' | 'command'): MachineView {
+    const machineId = source === 'command' ? commandMachineId(destination) : sshMachineId(destination);
     const held = this.held.get(machineId);
     const blocked = held?.blocked;
     const state: MachineStateName = held?.reconnecting
@@ -392,7 +422,8 @@ export class Machines {
     return {
       machineId,
       name: destination,
-      destination,
+      destination:
+        source === 'command' ? (this.commandMachines().find((entry) => entry.name === destination)?.command ?? null) : destination,
       source,
       state,
       reason: state === 'blocked' ? (blocked?.reason ?? null) : null,
@@ -411,11 +442,22 @@ export class Machines {
   }
 
   private destinationOf(machineId: string): string {
+    const name = nameOfCommandId(machineId);
+    if (name) {
+      if (!this.commandMachines().some((entry) => entry.name === name)) {
+        throw new NotFoundError('machine', machineId);
+      }
+      return name;
+    }
     const destination = destinationOfId(machineId);
     if (!destination || (!this.added().includes(destination) && !this.configHosts().includes(destination))) {
       throw new NotFoundError('machine', machineId);
     }
     return destination;
+  }
+
+  private commandMachines(): CommandEntry[] {
+    return commandEntries(this.options.readCommands?.());
   }
 
   private added(): string[] {

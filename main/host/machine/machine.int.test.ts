@@ -26,7 +26,8 @@ import { LocalMachine } from './LocalMachine.js';
 import { MachineServer } from './MachineServer.js';
 import type { Machine, MachineProcess } from './Machine.js';
 import { scanFolder } from './scanFolder.js';
-import { GIT_FOR_TESTS, handTo, loopbackTestMachine, sshTestMachine, tempDirOn } from './testMachines.kit.test.js';
+import { containerUnavailable } from '../../../e2e/fixtures/container.js';
+import { containerTestMachine, GIT_FOR_TESTS, handTo, loopbackTestMachine, sshTestMachine, tempDirOn } from './testMachines.kit.test.js';
 import { sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
 
 const env = definedEnv(process.env);
@@ -51,6 +52,7 @@ const kinds: Array<[string, () => Promise<Machine>, string | undefined]> = [
   ['this computer (LocalMachine)', () => Promise.resolve(new LocalMachine(env)), undefined],
   ['the machine server behind the protocol (LoopbackMachine)', () => loopbackTestMachine(env), undefined],
   ['the machine server over ssh (SshMachine, a real sshd)', () => sshTestMachine(env, 'machine-sshd'), sshdUnavailable()],
+  ['the machine server through podman exec -i (CommandMachine, a real container)', () => containerTestMachine(env), containerUnavailable()],
 ];
 
 describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {

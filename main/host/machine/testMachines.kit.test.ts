@@ -2,14 +2,17 @@
  * The machines host tests run on (not a test file itself: vitest leaves `*.kit.test.ts` out):
  * this computer, the built machine server as a local child (the loopback machine), and the
  * server over the system ssh to a real sshd run from the test's own folder, its key trusted up
- * front. A test runs its cases on each with `describe.each(testMachines(env))`; a machine that
- * cannot be had here comes with the reason, for the test to skip with.
+ * front, and through `podman exec -i` into a real container (e2e/fixtures/container.ts). A test
+ * runs its cases on each with `describe.each(testMachines(env))`; a machine that cannot be had
+ * here comes with the reason, for the test to skip with.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
+import { containerUnavailable, startContainer } from '../../../e2e/fixtures/container.js';
 import { startSshd, sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
+import { CommandMachine } from './CommandMachine.js';
 import type { Env } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
 import { LoopbackMachine } from './LoopbackMachine.js';
@@ -72,18 +75,47 @@ export async function sshTestMachine(env: Env, name = 'sshd'): Promise<SshMachin
   return machine;
 }
 
+/** A real container (podman exec -i), reached as a person adds one; disposing it removes the container too. */
+export async function containerTestMachine(env: Env, name = 'machine'): Promise<CommandMachine> {
+  ensureBuilt();
+  const container = await startContainer(name);
+  try {
+    const machine = await CommandMachine.open({
+      name: container.name,
+      command: container.command,
+      local: new LocalMachine(env),
+      stateDir: tempDir(`${name}-container-state`),
+      bundle: builtFile('machine-server/server.mjs'),
+    });
+    const dispose = machine.dispose.bind(machine);
+    machine.dispose = async () => {
+      try {
+        await dispose();
+      } finally {
+        await container.stop();
+      }
+    };
+    return machine;
+  } catch (error) {
+    await container.stop();
+    throw error;
+  }
+}
+
 /** The built server as a local child. */
 export function loopbackTestMachine(env: Env): Promise<LoopbackMachine> {
   ensureBuilt();
   return LoopbackMachine.start({ env, script: builtFile('main/host/machine/serverMain.js') });
 }
 
-/** This computer (the host's default), the loopback machine, and a machine over ssh. */
+/** This computer (the host's default), the loopback machine, a machine over ssh, and a container. */
 export function testMachines(env: Env): TestMachine[] {
   const noSshd = sshdUnavailable();
+  const noContainer = containerUnavailable();
   return [
     { name: 'this computer', make: () => Promise.resolve(undefined) },
     { name: 'the loopback machine', make: () => loopbackTestMachine(env) },
     { name: 'a machine over ssh', make: () => sshTestMachine(env), ...(noSshd ? { unavailable: noSshd } : {}) },
+    { name: 'a container (podman exec -i)', make: () => containerTestMachine(env), ...(noContainer ? { unavailable: noContainer } : {}) },
   ];
 }

@@ -1,9 +1,11 @@
 /**
- * Settings › Machines: this computer and the SSH machines (the ssh config's hosts and those added
- * here), each with its state; add one by `user@host[:port]` or an alias, test it (connect again;
- * a new host key is asked about), remove one added here.
+ * Settings › Machines: this computer, the SSH machines (the ssh config's hosts and those added
+ * here) and the containers (machines reached by a command), each with its state; add one by
+ * `user@host[:port]` or an alias, or a container ("Add container"), test it (connect again; a new
+ * host key is asked about), remove one added here.
  */
 import { useState } from 'react';
+import { AddContainerDialog } from './AddContainerDialog.js';
 import { useNow } from '../../components/useNow.js';
 import { useBaton } from '../../store/index.js';
 import { machineStateText } from './Machines.js';
@@ -16,6 +18,7 @@ export function MachinesSettings() {
   const addMachine = useBaton((state) => state.addMachine);
   const [destination, setDestination] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [addingContainer, setAddingContainer] = useState(false);
   const now = useNow(machines.some((machine) => machine.state === 'reconnecting'));
   const add = async (): Promise<void> => {
     const failed = await addMachine(destination.trim());
@@ -37,8 +40,15 @@ export function MachinesSettings() {
           <li key={machine.machineId}>
             <strong>{machine.name}</strong>{' '}
             <span className="muted">
-              · {machine.source === 'ssh-config' ? 'from your ssh config' : machine.source === 'added' ? 'added here' : 'Baton runs here'} ·{' '}
-              {machineStateText(machine, now)}
+              ·{' '}
+              {machine.source === 'ssh-config'
+                ? 'from your ssh config'
+                : machine.source === 'added'
+                  ? 'added here'
+                  : machine.source === 'command'
+                    ? `reached by ${machine.destination ?? 'a command'}`
+                    : 'Baton runs here'}{' '}
+              · {machineStateText(machine, now)}
             </span>
             {machine.state === 'blocked' && machine.message ? <p className="hint">{machine.message}</p> : null}
             {machine.source === 'this-computer' ? null : (
@@ -46,7 +56,7 @@ export function MachinesSettings() {
                 <button type="button" aria-label={`Test ${machine.name}`} onClick={() => void testMachine(machine.machineId)}>
                   Test
                 </button>
-                {machine.source === 'added' ? (
+                {machine.source === 'added' || machine.source === 'command' ? (
                   <button type="button" aria-label={`Remove ${machine.name}`} onClick={() => void removeMachine(machine.machineId)}>
                     Remove
                   </button>
@@ -82,6 +92,10 @@ export function MachinesSettings() {
           </p>
         ) : null}
       </form>
+      <button type="button" onClick={() => setAddingContainer(true)}>
+        Add container
+      </button>
+      <AddContainerDialog open={addingContainer} onClose={() => setAddingContainer(false)} />
     </>
   );
 }

@@ -32,6 +32,11 @@ export type MachinesSlice = {
   uploadNode(machineId: string): Promise<void>;
   /** Adds a machine by `user@host[:port]` or an ssh config alias; resolves with an error message, or null. */
   addMachine(destination: string): Promise<string | null>;
+  /**
+   * Adds a machine reached by a command (a container: `podman exec -i baton-dev`) called `name`;
+   * resolves with an error message, or null.
+   */
+  addCommandMachine(name: string, command: string): Promise<string | null>;
   removeMachine(machineId: string): Promise<void>;
 };
 
@@ -117,6 +122,15 @@ export const machinesSlice: Slice<MachinesSlice> = (api) => (set, get) => {
     async addMachine(destination) {
       try {
         const { machine } = await api.call('addMachine', { destination });
+        get().receiveMachine(machine);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
+    async addCommandMachine(name, command) {
+      try {
+        const { machine } = await api.call('addCommandMachine', { name, command });
         get().receiveMachine(machine);
         return null;
       } catch (error) {
