@@ -2,7 +2,8 @@
 import { MachineBlockedError } from '../../../app/errors.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
-type MachineMethods = 'listMachines' | 'addMachine' | 'addCommandMachine' | 'removeMachine' | 'connectMachine' | 'trustMachineKey' | 'uploadNodeToMachine';
+type MachineMethods =
+  'listMachines' | 'addMachine' | 'addCommandMachine' | 'removeMachine' | 'connectMachine' | 'trustMachineKey' | 'uploadNodeToMachine';
 
 /** The machines' handlers. */
 export function machineHandlers({ machines }: Pick<HostParts, 'machines'>): HandlerGroup<MachineMethods> {
