@@ -395,7 +395,10 @@ export class Machines {
     if (state.state === 'blocked' || state.state === 'closed') {
       held.machine = undefined;
     }
-    this.changed(machineId);
+    // A machine removed meanwhile (its connection ends as it goes) has no state left to tell.
+    if (this.held.get(machineId) === held) {
+      this.changed(machineId);
+    }
   }
 
   private changed(machineId: string): void {

@@ -1,0 +1,92 @@
+/**
+ * A conversation in a container, in the page, against a real podman container (an image
+ * debootstrapped from Debian, no network; e2e/fixtures/container.ts):
+ * - Settings › Machines, button "Add container": dialog "Add container" with textboxes "Name" and
+ *   "Command" and button "Add"; a command that asks for a terminal (-t) is refused, saying why;
+ * - the container is an option of combobox "Machine", named by its name; the agent's reply comes
+ *   from inside it (under its conmon), its shell writes a file in the folder there, and a rewind
+ *   removes it.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { tempDir } from '../fixtures/agentEnv.js';
+import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { containerUnavailable, startContainer, type TestContainer } from '../fixtures/container.js';
+import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { processesWith } from '../fixtures/processTree.js';
+import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+const unavailable = containerUnavailable();
+const env = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+
+async function say(page: Page, text: string): Promise<void> {
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
+test.describe('a conversation in a container', () => {
+  test.skip(unavailable !== undefined, unavailable ?? '');
+  let container: TestContainer | undefined;
+  let host: WebHost | undefined;
+  test.afterEach(async () => {
+    await host?.kill();
+    await container?.stop();
+  });
+
+  test('"Add container" in Settings › Machines; the agent runs in it, its shell writes there, and a rewind removes it', async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    container = await startContainer('e2e');
+    const work = tempDir('e2e-container-work');
+    writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
+    const dataDir = tempDir('e2e-container-data');
+    registerFakeAgent(dataDir);
+    host = await startWebHost(dataDir, env);
+    await page.goto(host.url);
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('main', { name: 'Settings' });
+    await settings.getByRole('tab', { name: 'Machines' }).click();
+    const machines = settings.getByRole('tabpanel', { name: 'Machines' });
+    await machines.getByRole('button', { name: 'Add container' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add container' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('baton-dev');
+    await dialog.getByRole('textbox', { name: 'Command' }).fill(container.command.replace(' -i ', ' -it '));
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('asks for a terminal (-t)');
+    await dialog.getByRole('textbox', { name: 'Command' }).fill(container.command);
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(machines.getByRole('listitem').filter({ hasText: 'baton-dev' })).toContainText('reached by podman');
+
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('combobox', { name: 'Machine' }).selectOption({ label: 'baton-dev' });
+    await chooseAgent(page, 'Fake');
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+    await say(page, 'hello from the page');
+    await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Fake reply: hello from the page');
+    await expect(page.getByRole('status').filter({ hasText: 'On baton-dev: connected' })).toBeVisible();
+    // The agent runs in the container, under its conmon, not under Baton's host.
+    const agents = processesWith('fakeAgent.mjs').filter((found) => found.ancestors.some((process) => process.name === 'conmon'));
+    expect(agents.length).toBeGreaterThan(0);
+    expect(agents.every((found) => !found.ancestors.some((process) => process.pid === host!.child.pid))).toBe(true);
+
+    await say(page, 'sh[echo from the container > made.txt]');
+    await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Files changed in this turn');
+    await expect.poll(() => existsSync(path.join(work, 'made.txt'))).toBe(true);
+    expect(readFileSync(path.join(work, 'made.txt'), 'utf8')).toBe('from the container\n');
+
+    await page.getByRole('article', { name: 'You' }).nth(1).getByRole('button', { name: 'Rewind to here' }).click();
+    const rewind = page.getByRole('dialog', { name: 'Rewind' });
+    await expect(
+      rewind.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'made.txt: removed' }),
+    ).toBeVisible();
+    await rewind.getByRole('button', { name: 'Rewind' }).click();
+    await expect(rewind).toBeHidden();
+    expect(existsSync(path.join(work, 'made.txt'))).toBe(false);
+    expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+  });
+});
