@@ -293,10 +293,39 @@ function leftovers() {
   rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
 }
 
+/**
+ * The container tests' image root (debootstrap, about a minute; kept in .tmp/container/ across runs),
+ * made in the background while the build and the static checks run; resolves when it is there (or could not be made: the
+ * tests that need it then make it, or say why).
+ */
+function containerRoot() {
+  if (!['/usr/bin/podman', '/usr/sbin/runc', '/usr/sbin/debootstrap'].every((tool) => existsSync(tool)) || process.getuid?.() !== 0) {
+    return Promise.resolve();
+  }
+  const logFile = path.join(reports, 'container-root.log');
+  const log = openSync(logFile, 'w');
+  const script = `const { ensureContainerRoot } = await import(${JSON.stringify(new URL('./testContainerRoot.mjs', import.meta.url).href)}); await ensureContainerRoot(${JSON.stringify(root)});`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', log, log] });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      closeSync(log);
+      if (code !== 0) {
+        console.log(
+          `The container tests' image could not be made now (see ${logFile}); the tests that need it will try again, or say why.`,
+        );
+      }
+      resolve();
+    });
+    child.on('error', () => resolve());
+  });
+}
+
 const agentsInstalled = setUp();
+const containerRootMade = containerRoot();
 if (build()) {
   staticChecks();
-  section('waiting for the test agents');
+  section('waiting for the test agents and the container image');
+  await containerRootMade;
   if (await agentsInstalled) {
     vitest();
     playwright();

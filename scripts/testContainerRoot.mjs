@@ -1,0 +1,78 @@
+// The root of the container tests' image, made from Debian packages once and kept across runs:
+// `debootstrap --variant=minbase --include=nodejs,git bookworm` (about a minute), packed as
+// `.tmp/container/bookworm-nodejs-git.tar`. `npm test` makes it in the background while it builds;
+// the container fixture (e2e/fixtures/container.ts) waits for it, or makes it for a lone test run.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Runs a command to its end; rejects with its last words when it fails. */
+export function runTool(command, args, input) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin:/sbin` },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk) => (err += chunk.toString()));
+    if (input) {
+      input.pipe(child.stdin);
+    }
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' / ')}`)),
+    );
+  });
+}
+
+/** Runs `work` holding a lock (a folder made atomically); a lock whose holder has died is taken over. */
+export async function withLock(lock, work) {
+  mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      let holder = 0;
+      try {
+        holder = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+        process.kill(holder, 0);
+      } catch {
+        if (holder) {
+          rmSync(lock, { recursive: true, force: true });
+          continue;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(path.join(lock, 'pid'), { force: true });
+    rmdirSync(lock);
+  }
+}
+
+/** The image's root as a tar file under `repo`/.tmp/container/, made when it is not there yet; its path. */
+export async function ensureContainerRoot(repo) {
+  const dir = path.join(repo, '.tmp', 'container');
+  const tar = path.join(dir, 'bookworm-nodejs-git.tar');
+  return withLock(path.join(dir, 'lock'), async () => {
+    if (existsSync(tar)) {
+      return tar;
+    }
+    const root = path.join(dir, `root-${process.pid}`);
+    rmSync(root, { recursive: true, force: true });
+    await runTool('debootstrap', ['--variant=minbase', '--include=nodejs,git', 'bookworm', root]);
+    await runTool('tar', ['-C', root, '-cf', `${tar}.part`, '.']);
+    renameSync(`${tar}.part`, tar);
+    rmSync(root, { recursive: true, force: true });
+    return tar;
+  });
+}
