@@ -184,7 +184,7 @@ export class Machines {
 
   /** Adds a machine reached by a command (`podman exec -i baton-dev`), called `name`. */
   addCommand(name: string, command: string): MachineView {
-    const taken = [...this.added(), ...this.configHosts()];
+    const taken = [...this.added(), ...this.configHosts(), ...this.commandMachines().map((entry) => entry.name)];
     const entries = withCommand(this.commandMachines(), name, command, taken);
     this.options.writeCommands?.(entries);
     const view = this.view(commandMachineId(entries.at(-1)!.name));

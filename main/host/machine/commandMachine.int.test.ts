@@ -91,8 +91,10 @@ describe.skipIf(unavailable !== undefined)('a container machine through the host
     });
     const { machines } = (await call('listMachines', {})) as { machines: MachineInfo[] };
     expect(machines.map((each) => each.name)).toEqual(['This computer', 'baton-dev']);
-    const taken = await host.handle('addCommandMachine', { name: 'This computer', command: container.command });
-    expect(taken.ok ? '' : taken.error.message).toContain('already a machine called "This computer"');
+    for (const name of ['This computer', 'baton-dev']) {
+      const taken = await host.handle('addCommandMachine', { name, command: container.command });
+      expect(taken.ok ? '' : taken.error.message).toContain(`already a machine called "${name}"`);
+    }
 
     const { machine: connected } = (await call('connectMachine', { machineId })) as { machine: MachineInfo };
     expect(connected.state).toBe('connected');

@@ -32,7 +32,7 @@ export function commandEntries(value: unknown): CommandEntry[] {
   });
 }
 
-/** The entries with one more (or one replaced, by its name); refused with why when the name or command will not do. */
+/** The entries with one more; refused with why when the name is taken (by any machine) or the name or command will not do. */
 export function withCommand(entries: readonly CommandEntry[], name: string, command: string, taken: readonly string[]): CommandEntry[] {
   const wanted = name.trim();
   if (!NAME.test(wanted)) {
@@ -42,5 +42,5 @@ export function withCommand(entries: readonly CommandEntry[], name: string, comm
     throw new InvalidRequestError(`There is already a machine called "${wanted}"; give this one another name.`);
   }
   commandWords(command);
-  return [...entries.filter((entry) => entry.name !== wanted), { name: wanted, command: command.trim() }];
+  return [...entries, { name: wanted, command: command.trim() }];
 }
