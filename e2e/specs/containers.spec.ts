@@ -5,15 +5,20 @@
  *   "Command" and button "Add"; a command that asks for a terminal (-t) is refused, saying why;
  * - the container is an option of combobox "Machine", named by its name; the agent's reply comes
  *   from inside it (under its conmon), its shell writes a file in the folder there, and a rewind
- *   removes it.
+ *   removes it;
+ * - Claude (from npm) in the container against the model stub (its port relayed into the container,
+ *   which has no network): its shell command writes a file after a permission question; the
+ *   `podman exec` client carrying the channel is killed while a slow reply streams, and every word
+ *   arrives once; a rewind removes the file.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { tempDir } from '../fixtures/agentEnv.js';
+import { agentTestEnv, tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { containerUnavailable, startContainer, type TestContainer } from '../fixtures/container.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { startModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
 import { processesWith } from '../fixtures/processTree.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
@@ -89,4 +94,113 @@ test.describe('a conversation in a container', () => {
     expect(existsSync(path.join(work, 'made.txt'))).toBe(false);
     expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
   });
+
+  test('Claude in the container against the model stub: a shell command after a question, a killed podman exec client, a rewind', async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    const work = tempDir('e2e-container-claude-work');
+    writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
+    const stub = await startModelStub({ reply: script(work) });
+    try {
+      // Claude's adapter from the test agents, after the container's own Node on its PATH; pointed at the stub, whose port is relayed in.
+      const local = agentTestEnv(stub.url);
+      container = await startContainer('e2e-claude', {
+        ...Object.fromEntries(CLAUDE_SETTINGS.map((key) => [key, local[key]!])),
+        PATH: `/usr/local/bin:/usr/bin:/bin:${testAgentsBin}`,
+      });
+      await container.forwardPort(Number(new URL(stub.url).port));
+      const dataDir = tempDir('e2e-container-claude-data');
+      host = await startWebHost(dataDir, env);
+      await page.goto(host.url);
+      await addContainer(page, 'baton-dev', container.command);
+
+      await page.getByRole('button', { name: 'New conversation' }).click();
+      await page.getByRole('combobox', { name: 'Machine' }).selectOption({ label: 'baton-dev' });
+      await chooseAgent(page, 'Claude');
+      await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+      await say(page, 'TURN-HELLO first, nothing to do');
+      const claude = page.getByRole('article', { name: 'Claude' });
+      await expect(claude.last()).toContainText('Noted.', { timeout: 60_000 });
+      const agents = processesWith('claude-agent-acp').filter((found) => found.ancestors.some((process) => process.name === 'conmon'));
+      expect(agents.length).toBeGreaterThan(0);
+
+      await say(page, 'TURN-MAKE please write made.txt');
+      const question = page.getByRole('group', { name: /^Permission: / }).last();
+      await question.getByRole('button', { name: 'Yes', exact: true }).click({ timeout: 60_000 });
+      await expect(claude.last()).toContainText('Done.');
+      expect(readFileSync(path.join(work, 'made.txt'), 'utf8')).toBe('made there\n');
+
+      // The podman exec client carrying the channel is killed while a slow reply streams: nothing is lost or repeated.
+      await say(page, '[slow] please');
+      await expect(claude.last()).toContainText('word9 ');
+      const channels = processesWith('--attach').filter((found) => found.ancestors.some((process) => process.pid === host!.child.pid));
+      const carrier = channels.find((found) => commandLine(found.pid).startsWith('podman '));
+      expect(carrier).toBeDefined();
+      process.kill(carrier!.pid, 'SIGKILL');
+      await expect(claude.last()).toContainText('word199 ', { timeout: 60_000 });
+      await expect(page.getByRole('status').filter({ hasText: 'On baton-dev: connected' })).toBeVisible();
+      const words = ((await claude.last().textContent()) ?? '').match(/word\d+ /g) ?? [];
+      expect(words).toEqual(Array.from({ length: 200 }, (_, index) => `word${index} `));
+      expect(processesWith('claude-agent-acp').map((found) => found.pid)).toEqual(expect.arrayContaining(agents.map((found) => found.pid)));
+
+      await page.getByRole('article', { name: 'You' }).nth(1).getByRole('button', { name: 'Rewind to here' }).click();
+      const rewind = page.getByRole('dialog', { name: 'Rewind' });
+      await expect(
+        rewind.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'made.txt: removed' }),
+      ).toBeVisible();
+      await rewind.getByRole('button', { name: 'Rewind' }).click();
+      await expect(rewind).toBeHidden();
+      expect(existsSync(path.join(work, 'made.txt'))).toBe(false);
+      expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
+    } finally {
+      await stub.close();
+    }
+  });
 });
+
+/** What Claude needs of the test environment to use the stub (its private HOME is the container's own). */
+const CLAUDE_SETTINGS = [
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_API_KEY',
+  'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC',
+  'DISABLE_AUTOUPDATER',
+  'DISABLE_TELEMETRY',
+];
+
+/** The model's script: a shell command that writes `made.txt` in the working folder; otherwise a short answer. */
+function script(work: string) {
+  return (request: NormalizedRequest) => {
+    if (request.jsonSchema !== undefined || request.lastUserText.includes('[slow]')) {
+      return undefined;
+    }
+    if (request.toolResult !== undefined) {
+      return { chunks: ['Done.'] };
+    }
+    if (request.lastUserText.includes('TURN-MAKE')) {
+      return {
+        kind: 'tool' as const,
+        name: 'Bash',
+        arguments: { command: `echo made there > ${path.join(work, 'made.txt')}`, description: 'Write made.txt' },
+      };
+    }
+    return { chunks: ['Noted.'] };
+  };
+}
+
+function commandLine(pid: number): string {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+}
+
+/** Settings › Machines › "Add container", then back. */
+async function addContainer(page: Page, name: string, command: string): Promise<void> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('main', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Machines' }).click();
+  await settings.getByRole('tabpanel', { name: 'Machines' }).getByRole('button', { name: 'Add container' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add container' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+  await dialog.getByRole('textbox', { name: 'Command' }).fill(command);
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  await expect(dialog).toBeHidden();
+}

@@ -103,6 +103,8 @@ export function MachineBlockedAlert({ machineId }: { machineId: string | undefin
             Upload Node {offer.version}
           </button>
         </>
+      ) : reason === 'unreachable' && machine.source === 'command' ? (
+        'Check that the container runs and that its command works in a terminal, then test it in Settings › Machines.'
       ) : (
         WHAT_TO_DO[reason]
       )}
