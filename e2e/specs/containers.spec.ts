@@ -15,6 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
+import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { containerUnavailable, startContainer, type TestContainer } from '../fixtures/container.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
@@ -111,7 +112,8 @@ test.describe('a conversation in a container', () => {
       });
       await container.forwardPort(Number(new URL(stub.url).port));
       const dataDir = tempDir('e2e-container-claude-data');
-      host = await startWebHost(dataDir, env);
+      // (The page still judges whether an agent is installed by this computer, as machines.spec does too: Claude is here as well.)
+      host = await startWebHost(dataDir, allAgentsHome(stub.url));
       await page.goto(host.url);
       await addContainer(page, 'baton-dev', container.command);
 
@@ -140,8 +142,9 @@ test.describe('a conversation in a container', () => {
       process.kill(carrier!.pid, 'SIGKILL');
       await expect(claude.last()).toContainText('word199 ', { timeout: 60_000 });
       await expect(page.getByRole('status').filter({ hasText: 'On baton-dev: connected' })).toBeVisible();
-      const words = ((await claude.last().textContent()) ?? '').match(/word\d+ /g) ?? [];
-      expect(words).toEqual(Array.from({ length: 200 }, (_, index) => `word${index} `));
+      // As laid out (innerText): the reply's last word is apart from what follows it in the article.
+      const words = (await claude.last().innerText()).match(/word\d+(?=\s)/g) ?? [];
+      expect(words).toEqual(Array.from({ length: 200 }, (_, index) => `word${index}`));
       expect(processesWith('claude-agent-acp').map((found) => found.pid)).toEqual(expect.arrayContaining(agents.map((found) => found.pid)));
 
       await page.getByRole('article', { name: 'You' }).nth(1).getByRole('button', { name: 'Rewind to here' }).click();
