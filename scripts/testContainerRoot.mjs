@@ -3,7 +3,8 @@
 // `.tmp/container/bookworm-nodejs-git.tar`. `npm test` makes it in the background while it builds;
 // the container fixture (e2e/fixtures/container.ts) waits for it, or makes it for a lone test run.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Runs a command to its end; rejects with its last words when it fails. */
@@ -67,12 +68,20 @@ export async function ensureContainerRoot(repo) {
     if (existsSync(tar)) {
       return tar;
     }
-    const root = path.join(dir, `root-${process.pid}`);
-    rmSync(root, { recursive: true, force: true });
-    await runTool('debootstrap', ['--variant=minbase', '--include=nodejs,git', 'bookworm', root]);
-    await runTool('tar', ['-C', root, '-cf', `${tar}.part`, '.']);
-    renameSync(`${tar}.part`, tar);
-    rmSync(root, { recursive: true, force: true });
+    // Made outside the repository: a tool that walks it (prettier's globs) must never meet a root
+    // being made, with its /proc mounted.
+    const root = mkdtempSync(path.join(os.tmpdir(), 'baton-container-root-'));
+    try {
+      await runTool('debootstrap', ['--variant=minbase', '--include=nodejs,git', 'bookworm', root]);
+      await runTool('tar', ['-C', root, '-cf', `${tar}.part`, '.']);
+      renameSync(`${tar}.part`, tar);
+    } finally {
+      // A debootstrap that failed midway may leave the host's /proc or /sys mounted in it: never remove through those.
+      for (const mount of ['proc', 'sys']) {
+        await runTool('umount', ['-l', path.join(root, mount)]).catch(() => undefined);
+      }
+      rmSync(root, { recursive: true, force: true });
+    }
     return tar;
   });
 }

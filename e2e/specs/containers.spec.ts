@@ -14,13 +14,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { agentTestEnv, tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
+import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { containerUnavailable, startContainer, type TestContainer } from '../fixtures/container.js';
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
-import { startModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
+import { startModelStub } from '../fixtures/modelStub.js';
 import { processesWith } from '../fixtures/processTree.js';
+import { claudeStubSettings, rewindRemoving, writeMadeScript } from '../fixtures/remoteClaude.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 const unavailable = containerUnavailable();
@@ -85,13 +86,7 @@ test.describe('a conversation in a container', () => {
     await expect.poll(() => existsSync(path.join(work, 'made.txt'))).toBe(true);
     expect(readFileSync(path.join(work, 'made.txt'), 'utf8')).toBe('from the container\n');
 
-    await page.getByRole('article', { name: 'You' }).nth(1).getByRole('button', { name: 'Rewind to here' }).click();
-    const rewind = page.getByRole('dialog', { name: 'Rewind' });
-    await expect(
-      rewind.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'made.txt: removed' }),
-    ).toBeVisible();
-    await rewind.getByRole('button', { name: 'Rewind' }).click();
-    await expect(rewind).toBeHidden();
+    await rewindRemoving(page, 'made.txt');
     expect(existsSync(path.join(work, 'made.txt'))).toBe(false);
     expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
   });
@@ -102,12 +97,11 @@ test.describe('a conversation in a container', () => {
     test.setTimeout(300_000);
     const work = tempDir('e2e-container-claude-work');
     writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
-    const stub = await startModelStub({ reply: script(work) });
+    const stub = await startModelStub({ reply: writeMadeScript(work) });
     try {
       // Claude's adapter from the test agents, after the container's own Node on its PATH; pointed at the stub, whose port is relayed in.
-      const local = agentTestEnv(stub.url);
       container = await startContainer('e2e-claude', {
-        ...Object.fromEntries(CLAUDE_SETTINGS.map((key) => [key, local[key]!])),
+        ...claudeStubSettings(stub.url),
         PATH: `/usr/local/bin:/usr/bin:/bin:${testAgentsBin}`,
       });
       await container.forwardPort(Number(new URL(stub.url).port));
@@ -147,13 +141,7 @@ test.describe('a conversation in a container', () => {
       expect(words).toEqual(Array.from({ length: 200 }, (_, index) => `word${index}`));
       expect(processesWith('claude-agent-acp').map((found) => found.pid)).toEqual(expect.arrayContaining(agents.map((found) => found.pid)));
 
-      await page.getByRole('article', { name: 'You' }).nth(1).getByRole('button', { name: 'Rewind to here' }).click();
-      const rewind = page.getByRole('dialog', { name: 'Rewind' });
-      await expect(
-        rewind.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'made.txt: removed' }),
-      ).toBeVisible();
-      await rewind.getByRole('button', { name: 'Rewind' }).click();
-      await expect(rewind).toBeHidden();
+      await rewindRemoving(page, 'made.txt');
       expect(existsSync(path.join(work, 'made.txt'))).toBe(false);
       expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
     } finally {
@@ -161,35 +149,6 @@ test.describe('a conversation in a container', () => {
     }
   });
 });
-
-/** What Claude needs of the test environment to use the stub (its private HOME is the container's own). */
-const CLAUDE_SETTINGS = [
-  'ANTHROPIC_BASE_URL',
-  'ANTHROPIC_API_KEY',
-  'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC',
-  'DISABLE_AUTOUPDATER',
-  'DISABLE_TELEMETRY',
-];
-
-/** The model's script: a shell command that writes `made.txt` in the working folder; otherwise a short answer. */
-function script(work: string) {
-  return (request: NormalizedRequest) => {
-    if (request.jsonSchema !== undefined || request.lastUserText.includes('[slow]')) {
-      return undefined;
-    }
-    if (request.toolResult !== undefined) {
-      return { chunks: ['Done.'] };
-    }
-    if (request.lastUserText.includes('TURN-MAKE')) {
-      return {
-        kind: 'tool' as const,
-        name: 'Bash',
-        arguments: { command: `echo made there > ${path.join(work, 'made.txt')}`, description: 'Write made.txt' },
-      };
-    }
-    return { chunks: ['Noted.'] };
-  };
-}
 
 function commandLine(pid: number): string {
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');

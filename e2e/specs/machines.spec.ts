@@ -14,51 +14,21 @@
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { agentTestEnv, tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
+import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
-import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
+import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { pathWithoutNode, testNodePackage, thisUname } from '../fixtures/nodePackage.js';
 import { processesWith } from '../fixtures/processTree.js';
+import { claudeStubSettings, rewindRemoving, writeMadeScript } from '../fixtures/remoteClaude.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../fixtures/sshd.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 const unavailable = sshdUnavailable();
 
-/** The model's script: a shell command that writes `made.txt` in the working folder. */
-function script(work: string) {
-  return (request: NormalizedRequest) => {
-    if (request.jsonSchema !== undefined) {
-      return undefined;
-    }
-    if (request.toolResult !== undefined) {
-      return { chunks: ['Done.'] };
-    }
-    if (request.lastUserText.includes('TURN-MAKE')) {
-      return {
-        kind: 'tool' as const,
-        name: 'Bash',
-        arguments: { command: `echo made there > ${path.join(work, 'made.txt')}`, description: 'Write made.txt' },
-      };
-    }
-    return { chunks: ['Noted.'] };
-  };
-}
-
 /** The environment the remote side's sessions get: Claude found on its PATH, pointed at the stub. */
 function remoteEnv(stubUrl: string): Record<string, string> {
-  const env = agentTestEnv(stubUrl);
-  const keep = [
-    'ANTHROPIC_BASE_URL',
-    'ANTHROPIC_API_KEY',
-    'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC',
-    'DISABLE_AUTOUPDATER',
-    'DISABLE_TELEMETRY',
-  ];
-  return {
-    ...Object.fromEntries(keep.map((key) => [key, env[key]!])),
-    PATH: `${testAgentsBin}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-  };
+  return { ...claudeStubSettings(stubUrl), PATH: `${testAgentsBin}:${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin` };
 }
 
 async function say(page: Page, text: string): Promise<void> {
@@ -98,7 +68,7 @@ test.describe('a conversation on a machine over SSH', () => {
     test.setTimeout(240_000);
     const work = tempDir('e2e-machines-work');
     writeFileSync(path.join(work, 'kept.txt'), 'kept\n');
-    stub = await startModelStub({ reply: script(work) });
+    stub = await startModelStub({ reply: writeMadeScript(work) });
     sshd = await startSshd('e2e-machines', remoteEnv(stub.url));
     // The folder there is the remote account's (an ordinary one when these tests run as root).
     sshd.hand(work);
@@ -133,13 +103,7 @@ test.describe('a conversation on a machine over SSH', () => {
     expect(readFileSync(path.join(work, 'made.txt'), 'utf8')).toBe('made there\n');
 
     // Back to the second message: the file the shell wrote there goes.
-    await page.getByRole('article', { name: 'You' }).nth(1).getByRole('button', { name: 'Rewind to here' }).click();
-    const rewind = page.getByRole('dialog', { name: 'Rewind' });
-    await expect(
-      rewind.getByRole('list', { name: 'Files that will change' }).getByRole('listitem', { name: 'made.txt: removed' }),
-    ).toBeVisible();
-    await rewind.getByRole('button', { name: 'Rewind' }).click();
-    await expect(rewind).toBeHidden();
+    await rewindRemoving(page, 'made.txt');
     expect(existsSync(path.join(work, 'made.txt'))).toBe(false);
     expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
 
@@ -185,7 +149,7 @@ test.describe('a conversation on a machine over SSH', () => {
   test('a machine with no Node offers one; once uploaded, Claude runs there on it', async ({ page }) => {
     test.setTimeout(240_000);
     const work = tempDir('e2e-machines-no-node-work');
-    stub = await startModelStub({ reply: script(work) });
+    stub = await startModelStub({ reply: writeMadeScript(work) });
     // The tools a session uses and Claude's adapter there, but no node.
     // (Not the test agents' whole bin folder: one of them brings a node of its own.)
     const PATH = pathWithoutNode(path.join(testAgentsBin, 'claude-agent-acp'));

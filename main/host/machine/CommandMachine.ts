@@ -7,7 +7,7 @@
  * A terminal is never asked for (`-t` breaks standard input and output, and is refused).
  */
 import { InvalidRequestError, MachineBlockedError } from '../../../app/errors.js';
-import { RelayedMachine, type Carrier, type RelayedOptions } from './RelayedMachine.js';
+import { RelayedMachine, runToEnd, type Carrier, type RelayedOptions } from './RelayedMachine.js';
 
 /** What a command machine's id starts with; its name follows. */
 const COMMAND_ID = 'cmd:';
@@ -88,30 +88,23 @@ async function runThrough(words: string[], options: CommandOptions, script: stri
     env: { ...options.local.env },
     cwd: options.local.home,
   });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-  child.stdin.on('error', () => undefined);
-  try {
-    await child.spawned();
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new MachineBlockedError(
-      options.name,
-      'unreachable',
-      missing
-        ? `${words[0]} was not found on this computer's PATH; install it, or give its full path in ${options.name}'s command.`
-        : `${words[0]} could not be started on this computer: ${(error as Error).message}`,
-    );
-  }
-  child.stdin.end(input);
-  const exit = await child.exited;
+  const { exit, stdout, stderr } = await runToEnd(
+    child,
+    input,
+    (error) =>
+      new MachineBlockedError(
+        options.name,
+        'unreachable',
+        error.code === 'ENOENT'
+          ? `${words[0]} was not found on this computer's PATH; install it, or give its full path in ${options.name}'s command.`
+          : `${words[0]} could not be started on this computer: ${error.message}`,
+      ),
+  );
   if (exit.code !== 0) {
-    const said = Buffer.concat(err).toString('utf8').trim().split('\n').at(-1) || `it exited with ${exit.code ?? exit.signal}`;
+    const said = stderr.trim().split('\n').at(-1) || `it exited with ${exit.code ?? exit.signal}`;
     throw new MachineBlockedError(options.name, 'unreachable', `${options.name} could not be reached with "${options.command}": ${said}`);
   }
-  return Buffer.concat(out).toString('utf8');
+  return stdout;
 }
 
 /** A machine reached by a command, its server durable: the agents there outlive a command that ended. */

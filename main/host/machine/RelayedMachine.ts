@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MachineBlockedError } from '../../../app/errors.js';
-import type { Machine, MachineProcess } from './Machine.js';
+import type { ExitInfo, Machine, MachineProcess } from './Machine.js';
 import { describeExit } from './ProcessGroup.js';
 import { fetchNodePackage, megabytesOf, NODE_FOR_MACHINES, type NodePackage, unpackNodeCommand, uploadedNode } from './nodeForMachines.js';
 import { RemoteMachine } from './RemoteMachine.js';
@@ -64,6 +64,30 @@ export type RelayedOptions = {
   /** Told what a slow step of opening is doing (fetching and uploading Node). */
   onProgress?: (what: string) => void;
 };
+
+/**
+ * Runs a carrier's one-shot process to its end: `input` on its standard input, what it printed on
+ * each stream kept; a process that cannot be started is refused with `cannotStart`'s error.
+ */
+export async function runToEnd(
+  child: MachineProcess,
+  input: Buffer | undefined,
+  cannotStart: (error: NodeJS.ErrnoException) => Error,
+): Promise<{ exit: ExitInfo; stdout: string; stderr: string }> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  child.stdin.on('error', () => undefined);
+  try {
+    await child.spawned();
+  } catch (error) {
+    throw cannotStart(error as NodeJS.ErrnoException);
+  }
+  child.stdin.end(input);
+  const exit = await child.exited;
+  return { exit, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
 
 /** A word of a `sh` script, single-quoted. */
 export function shellWord(word: string): string {

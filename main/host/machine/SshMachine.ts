@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MachineBlockedError } from '../../../app/errors.js';
 import type { Machine } from './Machine.js';
-import { RelayedMachine, SERVER_BUNDLE, type Carrier, type RelayedMachineState, type RelayedOptions } from './RelayedMachine.js';
+import { RelayedMachine, runToEnd, SERVER_BUNDLE, type Carrier, type RelayedMachineState, type RelayedOptions } from './RelayedMachine.js';
 
 export { SERVER_BUNDLE };
 /** How long the first connection may take (a slow network, a jump host). */
@@ -251,21 +251,13 @@ export class SshMachine extends RelayedMachine {
       env: { ...options.local.env },
       cwd: options.local.home,
     });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.stdin.on('error', () => undefined);
-    try {
-      await child.spawned();
-    } catch (error) {
-      throw new MachineBlockedError(name, 'unreachable', `ssh could not be started on this computer: ${(error as Error).message}`);
-    }
-    child.stdin.end(input);
-    const exit = await child.exited;
+    const { exit, stdout, stderr } = await runToEnd(
+      child,
+      input,
+      (error) => new MachineBlockedError(name, 'unreachable', `ssh could not be started on this computer: ${error.message}`),
+    );
     const offered = existsSync(offeredFile) ? readFileSync(offeredFile, 'utf8').trim().split('\n').at(-1) : undefined;
     rmSync(offeredFile, { force: true });
-    const stderr = Buffer.concat(err).toString('utf8');
     if (exit.code === 255 || exit.code === null) {
       const [host, type, key] = offered?.split(' ') ?? [];
       throw blockOf(name, stderr, host && type && key ? { line: `${host} ${type} ${key}`, type, key } : undefined);
@@ -277,6 +269,6 @@ export class SshMachine extends RelayedMachine {
         `A command on ${name} failed (exit ${exit.code}): ${stderr.trim().split('\n').at(-1) ?? ''}`,
       );
     }
-    return Buffer.concat(out).toString('utf8');
+    return stdout;
   }
 }
