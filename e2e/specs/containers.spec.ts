@@ -21,7 +21,7 @@ import { containerUnavailable, startContainer, type TestContainer } from '../fix
 import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub } from '../fixtures/modelStub.js';
 import { processesWith } from '../fixtures/processTree.js';
-import { claudeStubSettings, rewindRemoving, writeMadeScript } from '../fixtures/remoteClaude.js';
+import { claudeStubSettings, firstClaudeTurnThere, rewindRemoving, writeMadeScript } from '../fixtures/remoteClaude.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 const unavailable = containerUnavailable();
@@ -113,13 +113,8 @@ test.describe('a conversation in a container', () => {
 
       await page.getByRole('button', { name: 'New conversation' }).click();
       await page.getByRole('combobox', { name: 'Machine' }).selectOption({ label: 'baton-dev' });
-      await chooseAgent(page, 'Claude');
-      await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
-      await say(page, 'TURN-HELLO first, nothing to do');
+      const agents = await firstClaudeTurnThere(page, work, 'conmon');
       const claude = page.getByRole('article', { name: 'Claude' });
-      await expect(claude.last()).toContainText('Noted.', { timeout: 60_000 });
-      const agents = processesWith('claude-agent-acp').filter((found) => found.ancestors.some((process) => process.name === 'conmon'));
-      expect(agents.length).toBeGreaterThan(0);
 
       await say(page, 'TURN-MAKE please write made.txt');
       const question = page.getByRole('group', { name: /^Permission: / }).last();

@@ -16,11 +16,9 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { pathWithoutNode, testNodePackage, thisUname } from '../fixtures/nodePackage.js';
-import { processesWith } from '../fixtures/processTree.js';
-import { claudeStubSettings, rewindRemoving, writeMadeScript } from '../fixtures/remoteClaude.js';
+import { claudeStubSettings, firstClaudeTurnThere, rewindRemoving, writeMadeScript } from '../fixtures/remoteClaude.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../fixtures/sshd.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
@@ -85,15 +83,9 @@ test.describe('a conversation on a machine over SSH', () => {
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('alert').filter({ hasText: 'baton-test' })).toHaveCount(0);
 
-    await chooseAgent(page, 'Claude');
-    await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
-    await say(page, 'TURN-HELLO first, nothing to do');
-    await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted.');
-    await expect(page.getByRole('status').filter({ hasText: 'On baton-test: connected' })).toBeVisible();
-
     // The agent runs under sshd there, not under Baton's host.
-    const agents = processesWith('claude-agent-acp').filter((found) => found.ancestors.some((process) => process.name === 'sshd'));
-    expect(agents.length).toBeGreaterThan(0);
+    const agents = await firstClaudeTurnThere(page, work, 'sshd');
+    await expect(page.getByRole('status').filter({ hasText: 'On baton-test: connected' })).toBeVisible();
     expect(agents.every((found) => !found.ancestors.some((process) => process.pid === host.child.pid))).toBe(true);
 
     await say(page, 'TURN-MAKE please write made.txt');
@@ -175,14 +167,9 @@ test.describe('a conversation on a machine over SSH', () => {
     const uploaded = path.join(sshd.home, '.baton', 'node', pkg.version, 'bin', 'node');
     expect(existsSync(uploaded)).toBe(true);
 
-    await chooseAgent(page, 'Claude');
-    await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
-    await say(page, 'TURN-HELLO first, nothing to do');
-    await expect(page.getByRole('article', { name: 'Claude' }).last()).toContainText('Noted.');
-    await expect(page.getByRole('status').filter({ hasText: 'On baton-test: connected' })).toBeVisible();
     // Claude's adapter (a node program from npm) runs there on the Node Baton uploaded.
-    const agents = processesWith('claude-agent-acp').filter((found) => found.ancestors.some((process) => process.name === 'sshd'));
-    expect(agents.length).toBeGreaterThan(0);
+    const agents = await firstClaudeTurnThere(page, work, 'sshd');
+    await expect(page.getByRole('status').filter({ hasText: 'On baton-test: connected' })).toBeVisible();
     expect(agents.map((found) => realpathSync(`/proc/${found.pid}/exe`))).toContain(realpathSync(uploaded));
   });
 });

@@ -149,7 +149,7 @@ export class Machines {
       this.view(LOCAL_MACHINE_ID),
       ...added.map((destination) => this.viewOf(destination, 'added')),
       ...fromConfig.map((destination) => this.viewOf(destination, 'ssh-config')),
-      ...this.commandMachines().map((entry) => this.viewOf(entry.name, 'command')),
+      ...this.commandMachines().map((entry) => this.viewOf(entry.name, 'command', entry.command)),
     ];
   }
 
@@ -158,10 +158,15 @@ export class Machines {
     if (this.isLocal(machineId)) {
       return thisComputerInfo(machineId, this.options.local.name);
     }
-    const destination = this.destinationOf(machineId);
-    if (nameOfCommandId(machineId)) {
-      return this.viewOf(destination, 'command');
+    const name = nameOfCommandId(machineId);
+    if (name) {
+      const entry = this.commandMachines().find((each) => each.name === name);
+      if (!entry) {
+        throw new NotFoundError('machine', machineId);
+      }
+      return this.viewOf(entry.name, 'command', entry.command);
     }
+    const destination = this.destinationOf(machineId);
     return this.viewOf(destination, this.added().includes(destination) ? 'added' : 'ssh-config');
   }
 
@@ -407,7 +412,8 @@ export class Machines {
     }
   }
 
-  private viewOf(destination: string, source: 'ssh-config' | 'added' | 'command'): MachineView {
+  /** A machine's view: its destination (a command machine's name, with its `command`), where it comes from, its state. */
+  private viewOf(destination: string, source: 'ssh-config' | 'added' | 'command', command?: string): MachineView {
     const machineId = source === 'command' ? commandMachineId(destination) : sshMachineId(destination);
     const held = this.held.get(machineId);
     const blocked = held?.blocked;
@@ -425,8 +431,7 @@ export class Machines {
     return {
       machineId,
       name: destination,
-      destination:
-        source === 'command' ? (this.commandMachines().find((entry) => entry.name === destination)?.command ?? null) : destination,
+      destination: source === 'command' ? (command ?? null) : destination,
       source,
       state,
       reason: state === 'blocked' ? (blocked?.reason ?? null) : null,

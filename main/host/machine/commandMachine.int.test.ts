@@ -13,7 +13,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
 import type { MachineInfo } from '../../../app/ipc/index.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { containerUnavailable, podmanGlobals, startContainer, type TestContainer } from '../../../e2e/fixtures/container.js';
@@ -23,6 +22,7 @@ import { ancestors } from '../../../e2e/fixtures/processTree.js';
 import { until } from '../../../e2e/fixtures/until.js';
 import { Host, definedEnv } from '../Host.js';
 import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
+import { dropMidReply } from './testMachines.kit.test.js';
 import { commandWords } from './CommandMachine.js';
 import type { RelayedMachine } from './RelayedMachine.js';
 
@@ -73,7 +73,6 @@ describe.skipIf(unavailable !== undefined)('a container machine through the host
     }
     return answer.result;
   };
-  const transcript = (conversationId: string) => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
 
   it('is added by name and command (never one that asks for a terminal), connects, and runs a conversation in the container', async () => {
     const terminal = await host.handle('addCommandMachine', { name: 'dev', command: container.command.replace(' -i ', ' -it ') });
@@ -138,25 +137,10 @@ describe.skipIf(unavailable !== undefined)('a container machine through the host
     const { conversationId } = conversation;
     await sendAndSettle(host, conversationId, 'hello');
     const agentPid = host.pool.table().find((entry) => entry.key.startsWith(`${machineId}\t`) && entry.pid !== undefined)?.pid;
-    const text = (): string =>
-      transcript(conversationId)
-        .items.filter((item) => item.kind === 'agent')
-        .map((item) => (item.kind === 'agent' ? item.text : ''))
-        .at(-1) ?? '';
-    host.turns.send(conversationId, 'slow, please');
-    await until(() => /word9 /.test(text()), 30_000);
-
-    const channel = machine.channelPid!;
-    process.kill(channel, 'SIGKILL');
-    await until(() => machine.reconnects === 1 && machine.state.state === 'connected', 30_000);
-    const wordsAtReconnect = (text().match(/word\d+ /g) ?? []).length;
-    await until(() => (text().match(/word\d+ /g) ?? []).length >= wordsAtReconnect + 10, 30_000);
-    await host.turns.cancel(conversationId);
-    await host.turns.idle();
+    const { channel, words } = await dropMidReply(host, machine, conversationId);
 
     expect(machine.channelPid).not.toBe(channel);
     expect(host.pool.table().map((entry) => entry.pid)).toContain(agentPid);
-    const words = text().match(/word\d+ /g) ?? [];
     expect(words.length).toBeGreaterThanOrEqual(20);
     expect(words).toEqual(words.map((_word, index) => `word${index} `));
   }, 120_000);

@@ -311,13 +311,18 @@ describe('the loopback machine', () => {
     'over ssh too: the durable server there ends what it ran when Baton is done with the machine, and itself',
     async () => {
       const machine = await sshTestMachine(env, 'machine-ssh-end');
-      const child = machine.spawn({ command: 'sleep', args: ['300'], env, cwd: tempDirOn(machine, 'ssh-end') });
-      await child.spawned();
-      const server = machine.serverPid;
-      expect(running(child.pid!)).toBe(true);
-      await machine.dispose();
-      await until(() => !running(child.pid!) && !running(server), 10_000);
-      expect(machine.state.state).toBe('closed');
+      try {
+        const child = machine.spawn({ command: 'sleep', args: ['300'], env, cwd: tempDirOn(machine, 'ssh-end') });
+        await child.spawned();
+        const server = machine.serverPid;
+        expect(running(child.pid!)).toBe(true);
+        await machine.dispose();
+        await until(() => !running(child.pid!) && !running(server), 10_000);
+        expect(machine.state.state).toBe('closed');
+      } finally {
+        // A failure above still ends the machine and its sshd (disposing twice does nothing).
+        await machine.dispose();
+      }
     },
     60_000,
   );

@@ -19,7 +19,7 @@ import { until } from '../../../e2e/fixtures/until.js';
 import { Host, definedEnv } from '../Host.js';
 import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 import type { SshMachine } from './SshMachine.js';
-import { handTo, sshTestMachine, tempDirOn } from './testMachines.kit.test.js';
+import { dropMidReply, handTo, sshTestMachine, tempDirOn } from './testMachines.kit.test.js';
 
 const unavailable = sshdUnavailable();
 const env = definedEnv(process.env);
@@ -97,27 +97,7 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDirOn(machine, 'ssh-drop-work'));
     await send(conversationId, 'hello');
     const agentPid = host.pool.table()[0]?.pid ?? 0;
-    const states: string[] = [];
-    const stopListening = machine.onState((state) => states.push(state.state));
-    const text = (): string =>
-      transcript(conversationId)
-        .items.filter((item) => item.kind === 'agent')
-        .map((item) => (item.kind === 'agent' ? item.text : ''))
-        .at(-1) ?? '';
-    host.turns.send(conversationId, 'slow, please');
-    await until(() => /word9 /.test(text()), 30_000);
-
-    // The ssh client carrying the channel is killed while the reply streams.
-    const channel = machine.channelPid!;
-    process.kill(channel, 'SIGKILL');
-    const killedAt = performance.now();
-    await until(() => machine.reconnects === 1 && machine.state.state === 'connected', 30_000);
-    const reconnectedIn = performance.now() - killedAt;
-    const wordsAtReconnect = (text().match(/word\d+ /g) ?? []).length;
-    await until(() => (text().match(/word\d+ /g) ?? []).length >= wordsAtReconnect + 10, 30_000);
-    await host.turns.cancel(conversationId);
-    await host.turns.idle();
-    stopListening();
+    const { channel, states, reconnectedIn, words } = await dropMidReply(host, machine, conversationId);
 
     // Reconnecting (a first try may fail on a busy machine), then connected; never blocked.
     expect(states[0]).toBe('reconnecting');
@@ -128,7 +108,6 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
     // The same agent process, never restarted.
     expect(host.pool.table()[0]?.pid).toBe(agentPid);
     // Every word once, in order, none missing: what was said while the channel was down was kept and sent once.
-    const words = text().match(/word\d+ /g) ?? [];
     expect(words.length).toBeGreaterThanOrEqual(20);
     expect(words).toEqual(words.map((_word, index) => `word${index} `));
   }, 120_000);

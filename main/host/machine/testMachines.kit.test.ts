@@ -13,10 +13,14 @@ import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
 import { containerUnavailable, startContainer } from '../../../e2e/fixtures/container.js';
 import { startSshd, sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
 import { CommandMachine } from './CommandMachine.js';
+import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
+import { until } from '../../../e2e/fixtures/until.js';
+import type { Host } from '../Host.js';
 import type { Env } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
 import { LoopbackMachine } from './LoopbackMachine.js';
 import type { Machine } from './Machine.js';
+import type { RelayedMachine } from './RelayedMachine.js';
 import { SshMachine } from './SshMachine.js';
 
 /** One machine to run tests on: its name, how to make it (undefined for this computer's default), or why it cannot be had. */
@@ -118,4 +122,42 @@ export function testMachines(env: Env): TestMachine[] {
     { name: 'a machine over ssh', make: () => sshTestMachine(env), ...(noSshd ? { unavailable: noSshd } : {}) },
     { name: 'a container (podman exec -i)', make: () => containerTestMachine(env), ...(noContainer ? { unavailable: noContainer } : {}) },
   ];
+}
+
+/**
+ * Kills the local process carrying `machine`'s channel (ssh, podman exec) while the fake agent's
+ * slow reply streams in `conversationId`, waits until Baton has reconnected by itself and ten more
+ * words have come, then stops the turn. Says what a test checks: the channel killed, the states the
+ * machine went through, how long reconnecting took, and the reply's words.
+ */
+export async function dropMidReply(
+  host: Host,
+  machine: RelayedMachine,
+  conversationId: string,
+): Promise<{ channel: number; states: string[]; reconnectedIn: number; words: string[] }> {
+  const text = (): string =>
+    reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events)
+      .items.filter((item) => item.kind === 'agent')
+      .map((item) => (item.kind === 'agent' ? item.text : ''))
+      .at(-1) ?? '';
+  const words = (): string[] => text().match(/word\d+ /g) ?? [];
+  const states: string[] = [];
+  const stopListening = machine.onState((state) => states.push(state.state));
+  const reconnectsBefore = machine.reconnects;
+  try {
+    host.turns.send(conversationId, 'slow, please');
+    await until(() => /word9 /.test(text()), 30_000);
+    const channel = machine.channelPid!;
+    process.kill(channel, 'SIGKILL');
+    const killedAt = performance.now();
+    await until(() => machine.reconnects === reconnectsBefore + 1 && machine.state.state === 'connected', 30_000);
+    const reconnectedIn = performance.now() - killedAt;
+    const atReconnect = words().length;
+    await until(() => words().length >= atReconnect + 10, 30_000);
+    await host.turns.cancel(conversationId);
+    await host.turns.idle();
+    return { channel, states, reconnectedIn, words: words() };
+  } finally {
+    stopListening();
+  }
 }
