@@ -270,15 +270,16 @@ function leftovers() {
     }
   }
   check(`no process the tests started is left running (${left.length} were)`, left.length === 0);
-  // The container tests' podman storage is the run's own: no container of the run may be left; then it goes, mounts and all.
+  // The container tests' podman storage is the run's own: no container may be left in it (the tests' own, by the run's
+  // label; those Baton started for attempts, `baton.attempt`; dev containers, `baton.devcontainer`); then it goes, mounts and all.
   const podmanStorage = path.join(runTmp, 'baton-podman');
   if (existsSync(podmanStorage)) {
     const globals = ['--root', path.join(podmanStorage, 'root'), '--runroot', path.join(podmanStorage, 'run'), '--runtime', 'runc'];
-    const listed = spawnSync('podman', [...globals, 'ps', '-a', '--filter', `label=baton.test-run=${runId}`, '--format', '{{.Names}}'], {
-      encoding: 'utf8',
+    const containers = ['label=baton.test-run', 'label=baton.attempt', 'label=baton.devcontainer'].flatMap((filter) => {
+      const listed = spawnSync('podman', [...globals, 'ps', '-a', '--filter', filter, '--format', '{{.Names}}'], { encoding: 'utf8' });
+      return (listed.stdout ?? '').split('\n').filter(Boolean);
     });
-    const containers = (listed.stdout ?? '').split('\n').filter(Boolean);
-    for (const name of containers) {
+    for (const name of new Set(containers)) {
       console.log(`container still there: ${name}`);
     }
     check(`no container the tests started is left (${containers.length} were)`, containers.length === 0);

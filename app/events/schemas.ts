@@ -161,6 +161,8 @@ export const payloadSchemas = {
     ),
     /** The git repository the worktrees belong to, for kind "worktree". */
     repository: z.string().optional(),
+    /** Each attempt in a container of its own, started by Baton from `image` (its machine), with no network unless `network`. */
+    container: z.object({ image: z.string(), network: z.boolean() }).optional(),
   }),
   /** An attempt's copy is ready (from `checkpointId`, the working folder as the attempts started) and its agent has the message. */
   'attempt.prepared': z.object({

@@ -48,6 +48,8 @@ export const agentProcessSchema = z.object({
   version: z.string().nullable(),
   sessions: z.number().int().nonnegative(),
   state: z.enum(['starting', 'running', 'ending']),
+  /** The name of the machine it runs on ("This computer", an SSH host, a container: one Baton started for an attempt too). */
+  machine: z.string().default('This computer'),
   /** The conversations whose live sessions it carries. */
   conversationIds: z.array(z.string()).default([]),
   /** Their titles, in the same order (an attempt's names the conversation that asked and its agent). */

@@ -30,6 +30,8 @@ export const attemptRequests = {
         .array(z.object({ agentId: z.string().min(1), options: z.record(z.string(), z.string()).default({}) }))
         .min(2)
         .max(8),
+      /** Each attempt in a container of its own from `image` (the engine of Settings › Machines), no network unless `network`. */
+      container: z.object({ image: z.string().min(1).max(500), network: z.boolean().default(false) }).optional(),
     }),
     result: z.object({ attemptsId: z.string() }),
   },

@@ -9,6 +9,7 @@ export const preferenceKeySchema = z.enum([
   'baton.agentChoices',
   'baton.lastConversation',
   'baton.notifications',
+  'baton.attemptContainer',
 ]);
 
 /** What the data folder's checkpoints take, and their settings. */

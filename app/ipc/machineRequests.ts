@@ -34,6 +34,10 @@ export const machineSchema = z.object({
   nodeOffer: nodeOfferSchema.nullable(),
   /** Since when it reconnects (epoch ms). */
   since: z.number().nullable(),
+  /** A dev container's: the last lines `devcontainer up` printed (while it comes up, or why it did not). */
+  log: z.array(z.string()).default([]),
+  /** A dev container's: where the working folder is in it, once it is up. */
+  workspace: z.string().nullable().default(null),
 });
 
 /** One machine as the person sees it. */
@@ -52,10 +56,34 @@ export function thisComputerInfo(machineId: string, name: string): MachineInfo {
     fingerprint: null,
     nodeOffer: null,
     since: null,
+    log: [],
+    workspace: null,
   };
 }
 
 const machineId = z.string().min(1).max(400);
+
+/** The containers Baton started for attempts, the engine it starts them with, and the settings of that. */
+const containersResult = z.object({
+  /** The engine found ("podman (/usr/bin/podman)"), or null with why not in `problem`. */
+  engine: z.string().nullable(),
+  problem: z.string().nullable(),
+  /** The setting: which engine ('' the first of podman and docker on the PATH), and options added to each `run`. */
+  settings: z.object({ engine: z.enum(['', 'podman', 'docker']), runOptions: z.string() }),
+  containers: z.array(
+    z.object({
+      name: z.string(),
+      attemptId: z.string(),
+      conversationId: z.string(),
+      /** The attempt's copy, mounted in it. */
+      copy: z.string(),
+      running: z.boolean(),
+      /** Its copy is gone (a crash between the two removals): listed for the person to remove. */
+      leftBehind: z.boolean(),
+    }),
+  ),
+});
+export type ContainersInfo = z.infer<typeof containersResult>;
 
 /** The machines' requests of the host API contract. */
 export const machineRequests = {
@@ -91,6 +119,26 @@ export const machineRequests = {
   trustMachineKey: {
     params: z.object({ machineId, fingerprint: z.string().min(1).max(200) }),
     result: z.object({ machine: machineSchema }),
+  },
+  /** The containers Baton started for attempts (left behind by a crash too), and the engine's settings. */
+  listContainers: { params: z.object({}), result: containersResult },
+  /** Sets which engine starts containers and the options added to each; answers as listContainers. */
+  setContainerSettings: {
+    params: z.object({ engine: z.enum(['', 'podman', 'docker']).optional(), runOptions: z.string().max(2000).optional() }),
+    result: containersResult,
+  },
+  /** Removes a container Baton started (the person asked: one left behind); answers as listContainers. */
+  removeContainer: { params: z.object({ name: z.string().min(1).max(200) }), result: containersResult },
+  /** Whether a folder here has a dev container (`.devcontainer/devcontainer.json` or `.devcontainer.json`): its config, or null. */
+  devContainerOf: { params: z.object({ folder: z.string().min(1).max(4096) }), result: z.object({ config: z.string().nullable() }) },
+  /**
+   * Opens a folder on this computer in its dev container (`devcontainer up` with the engine of
+   * Settings › Machines): its machine (blocked, with the CLI's words, when it could not), and where
+   * the folder is in it.
+   */
+  openDevContainer: {
+    params: z.object({ folder: z.string().min(1).max(4096) }),
+    result: z.object({ machine: machineSchema, workspace: z.string().nullable() }),
   },
   /** Uploads the Node offered to a machine blocked for having none (fetched from the npm registry here), then connects. */
   uploadNodeToMachine: {

@@ -27,7 +27,7 @@ type AttemptsItem = Extract<TranscriptItem, { kind: 'attempts' }>;
 /** Folds an attempts event into `base`, the state with the context already folded. */
 export function foldAttempts(state: TranscriptState, base: TranscriptState, event: AttemptsEvent, key: string): TranscriptState {
   if (event.type === 'attempts.started') {
-    const { attemptsId, text, attempts, repository } = event.payload;
+    const { attemptsId, text, attempts, repository, container } = event.payload;
     const item: AttemptsItem = {
       kind: 'attempts',
       key,
@@ -35,6 +35,7 @@ export function foldAttempts(state: TranscriptState, base: TranscriptState, even
       text,
       at: event.at,
       repository,
+      ...(container ? { container } : {}),
       attempts: attempts.map((attempt) => ({ ...attempt, state: 'preparing' })),
       kept: undefined,
       removed: undefined,

@@ -99,6 +99,8 @@ export type TranscriptItem =
       text: string;
       at: string;
       repository: string | undefined;
+      /** Each attempt in a container of its own (the image, and whether it has a network). */
+      container?: { image: string; network: boolean } | undefined;
       attempts: AttemptView[];
       kept: EventPayload<'attempt.kept'> | undefined;
       removed: EventPayload<'attempts.removed'> | undefined;

@@ -9,6 +9,7 @@ import { machineHandlers } from './handlers/machineHandlers.js';
 import { watchAgentsFile } from './agents/agentsFileWatch.js';
 import { LocalMachine } from './machine/LocalMachine.js';
 import { LOCAL_MACHINE_ID, type Machine } from './machine/Machine.js';
+import { containersForHost } from './machine/AttemptContainers.js';
 import { Machines, type MachinesSshOptions } from './machine/Machines.js';
 import os from 'node:os';
 import { z } from 'zod';
@@ -168,8 +169,11 @@ export class Host {
     // This computer: every process, git run and folder watch of the host goes through it.
     const machine = options.machine ?? new LocalMachine(env, homeDir, LOCAL_MACHINE_ID, 'This computer', dataDir);
     this.machine = machine;
+    const { containers, devContainers } = containersForHost(machine, this.store, log);
     this.machines = Machines.forHost({
       local: machine,
+      containers,
+      devContainers,
       dataDir,
       env,
       ...(options.ssh ? { ssh: options.ssh } : {}),
@@ -289,6 +293,7 @@ export class Host {
       dataDir,
       machine,
       machines,
+      containers,
       log,
     });
     this.rewinds = new Rewinds({
@@ -329,8 +334,9 @@ export class Host {
     );
     this.turns.recoverInterrupted();
     this.recovered = Promise.all([
+      // Then the containers of copies that are gone (left by a crash) are found, listed for removal.
       this.attempts.recover().then(
-        (removed) => removed.forEach((folder) => log(`removed a copy left by attempts that had ended: ${folder}`)),
+        (removed) => containers.findLeftBehind(removed.map((folder) => `removed a copy left by attempts that had ended: ${folder}`)),
         (error: unknown) => log(`could not look for copies left by attempts: ${String(error)}`),
       ),
       this.branchCopies.recover().then(
@@ -364,6 +370,8 @@ export class Host {
       logFile: options.logFile,
       checkpoints: this.checkpoints,
       machines,
+      containers,
+      devContainers,
       rewinds: this.rewinds,
       attempts: this.attempts,
       branchCopies: this.branchCopies,

@@ -16,6 +16,7 @@ import { importReviewSlice } from './slices/importReviewSlice.js';
 import { rewindSlice } from './slices/rewindSlice.js';
 import { hostSlice } from './slices/hostSlice.js';
 import { loginsSlice } from './slices/loginsSlice.js';
+import { containersSlice } from './slices/containersSlice.js';
 import { machinesSlice } from './slices/machinesSlice.js';
 import { agentSessionsSlice } from './slices/agentSessionsSlice.js';
 import { agentsSlice } from './slices/agentsSlice.js';
@@ -48,5 +49,6 @@ export function createBatonStore(api: Api) {
     ...importReviewSlice(api)(...args),
     ...rewindSlice(api)(...args),
     ...machinesSlice(api)(...args),
+    ...containersSlice(api)(...args),
   }));
 }

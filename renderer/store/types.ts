@@ -14,6 +14,7 @@ import type { HostSlice } from './slices/hostSlice.js';
 import type { ImportReviewSlice } from './slices/importReviewSlice.js';
 import type { InstructionsSlice } from './slices/instructionsSlice.js';
 import type { LoginsSlice } from './slices/loginsSlice.js';
+import type { ContainersSlice } from './slices/containersSlice.js';
 import type { MachinesSlice } from './slices/machinesSlice.js';
 import type { RewindSlice } from './slices/rewindSlice.js';
 import type { SearchSlice } from './slices/searchSlice.js';
@@ -70,7 +71,8 @@ export type BatonState = HostSlice &
   SettingsSlice &
   ImportReviewSlice &
   RewindSlice &
-  MachinesSlice;
+  MachinesSlice &
+  ContainersSlice;
 
 /** A slice creator with access to the API client. */
 export type Slice<T> = (api: Api) => StateCreator<BatonState, [], [], T>;

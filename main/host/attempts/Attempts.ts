@@ -19,8 +19,10 @@ import { newId } from '../../../app/ids.js';
 import type { Result } from '../../../app/ipc/index.js';
 import { branchPart, MAX_ATTEMPTS } from '../../../app/transcript/attempts.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { boxMachineId } from '../machine/AttemptContainers.js';
 import { LOCAL_MACHINE_ID } from '../machine/Machine.js';
 import { compareAttempts, comparisonText } from './attemptComparison.js';
+import type { ContainerChoice } from './attemptBoxes.js';
 import { AttemptSets } from './AttemptSets.js';
 import type { AttemptsContext, AttemptsDeps } from './attemptsContext.js';
 import { beforePurge, copiesOnDisk, recoverCopies, removeCopies } from './closeAttempts.js';
@@ -55,7 +57,12 @@ export class Attempts implements AttemptsContext {
    * once the attempts are recorded; the copies are made and the agents asked in the background
    * (each attempt prepared, or failed with why).
    */
-  async ask(conversationId: string, text: string, choices: readonly AttemptChoice[]): Promise<{ attemptsId: string }> {
+  async ask(
+    conversationId: string,
+    text: string,
+    choices: readonly AttemptChoice[],
+    container?: ContainerChoice,
+  ): Promise<{ attemptsId: string }> {
     const { committer, importReview, turns } = this.deps;
     const { summary, open } = this.sets.asking(conversationId);
     requireAsking(summary);
@@ -77,6 +84,9 @@ export class Attempts implements AttemptsContext {
       throw new InvalidRequestError('Keep one of the open attempts, or set them aside, before asking several agents again.');
     }
     const names = choices.map((choice) => this.deps.agentName(choice.agentId));
+    if (container) {
+      await requireContainers(this.deps, summary, container);
+    }
     await this.deps.turnCheckpoints?.idle(conversationId);
     const on = this.sets.copies.on(summary.machine);
     const { place, plainBecause } = await copyPlaceOf(summary.cwd, on);
@@ -91,8 +101,10 @@ export class Attempts implements AttemptsContext {
       if (branch) {
         taken.add(branch);
       }
+      const attemptId = newId();
       planned.push({
-        attemptId: newId(),
+        attemptId,
+        ...(container ? { machine: boxMachineId(attemptId) } : {}),
         agentId: choice.agentId,
         agentName: names[index]!,
         conversationId: newId(),
@@ -117,17 +129,19 @@ export class Attempts implements AttemptsContext {
         payload: {
           attemptsId,
           text,
-          attempts: planned.map(({ attemptId, agentId, agentName, conversationId: attemptConversation, folder, kind, branch }) => ({
-            attemptId,
-            agentId,
-            agentName,
-            conversationId: attemptConversation,
-            folder,
-            machine: summary.machine,
-            kind,
-            ...(branch ? { branch } : {}),
+          attempts: planned.map((attempt) => ({
+            attemptId: attempt.attemptId,
+            agentId: attempt.agentId,
+            agentName: attempt.agentName,
+            conversationId: attempt.conversationId,
+            folder: attempt.folder,
+            // In a container: the container's machine (the copy is on this computer, mounted there at its own path).
+            machine: attempt.machine ?? summary.machine,
+            kind: attempt.kind,
+            ...(attempt.branch ? { branch: attempt.branch } : {}),
           })),
           ...(place ? { repository: place.root } : {}),
+          ...(container ? { container: { image: container.image.trim(), network: container.network } } : {}),
         },
       },
       ...(plainBecause
@@ -140,7 +154,7 @@ export class Attempts implements AttemptsContext {
         : []),
     ]);
     const options = new Map(choices.map((choice) => [choice.agentId, choice.options ?? {}]));
-    const work = prepareAttempts(this, { summary, attemptsId, text, planned, place, on, options }).finally(() =>
+    const work = prepareAttempts(this, { summary, attemptsId, text, planned, place, on, options, container }).finally(() =>
       this.preparing.delete(attemptsId),
     );
     this.preparing.set(attemptsId, work);
@@ -227,6 +241,22 @@ export class Attempts implements AttemptsContext {
   copiesOnDisk(): Promise<Array<{ attemptsId: string; conversationId: string; roots: string[] }>> {
     return copiesOnDisk(this);
   }
+}
+
+/** Attempts in containers: on this computer (the engine mounts its folders), with an engine and an image named. */
+async function requireContainers(deps: AttemptsDeps, summary: ConversationSummary, container: ContainerChoice): Promise<void> {
+  if (!deps.containers) {
+    throw new InvalidRequestError('This Baton cannot start containers.');
+  }
+  if (summary.machine !== LOCAL_MACHINE_ID) {
+    throw new InvalidRequestError(
+      'Attempts in containers are for a folder on this computer: the engine here mounts each copy. Ask without containers on another machine.',
+    );
+  }
+  if (container.image.trim() === '') {
+    throw new InvalidRequestError('Name the image the containers start from (for example: docker.io/library/node:22).');
+  }
+  await deps.containers.engine();
 }
 
 function requireAsking(summary: ConversationSummary): void {

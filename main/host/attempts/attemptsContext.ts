@@ -8,6 +8,7 @@ import { maxFileBytesSetting, type TurnCheckpoints } from '../checkpoints/TurnCh
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
 import type { PendingFolders } from '../conversations/PendingFolders.js';
+import type { AttemptContainers } from '../machine/AttemptContainers.js';
 import type { Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
 import type { EventStore } from '../store/EventStore.js';
@@ -35,7 +36,9 @@ export type AttemptsDeps = {
   /** This computer (git runs with its environment). */
   machine: Machine;
   /** The other machines a conversation may be on (absent: only this computer). */
-  machines?: Pick<Machines, 'openOf' | 'ready'>;
+  machines?: Pick<Machines, 'openOf' | 'ready' | 'connect' | 'remove'>;
+  /** The containers Baton starts for attempts (absent: attempts are never in containers). */
+  containers?: Pick<AttemptContainers, 'engine' | 'start' | 'remove'>;
   log: (message: string) => void;
 };
 

@@ -8,6 +8,7 @@ import type { Result } from '../../../app/ipc/index.js';
 import type { AttemptView } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { exists, rootOf, scanOn, type AttemptsContext } from './attemptsContext.js';
+import { copyMachineOf, removeBox } from './attemptBoxes.js';
 import { removeCopy, type GitHost } from './folderCopies.js';
 import { checkpointTaken } from './keptTurns.js';
 
@@ -49,6 +50,8 @@ export async function removeCopies(
       .remove(owner!, copy, on)
       .catch((error: unknown) => failed.push({ attemptId: copy.attemptId, reason: (error as Error).message }));
   }
+  // Their containers (attempts in containers) go with them.
+  await removeBox(ctx, ...(set?.attempts ?? []).filter((attempt) => owner?.copies.some((copy) => copy.attemptId === attempt.attemptId)));
   if (failed.length === 0) {
     await sets.copies.removeDirectory(attemptsId, on);
   }
@@ -105,13 +108,16 @@ async function removeContinuedCopy(ctx: AttemptsContext, summary: ConversationSu
   const set = ctx.sets.lookup(attemptOf.conversationId, attemptOf.attemptsId);
   const attempt = set?.attempts.find((candidate) => candidate.attemptId === attemptOf.attemptId);
   const worktree = attempt?.kind === 'worktree' && set?.repository !== undefined;
-  const on = ctx.sets.copies.on(summary.machine);
+  const on = ctx.sets.copies.on(copyMachineOf(summary.machine));
   const root = attempt && worktree ? rootOf(attempt, on) : summary.cwd;
   // Only the branch Baton recorded when it made the copy: whatever the copy's own .git says now is the agent's to write.
   await removeCopy(
     { folder: root, repository: worktree ? set.repository : undefined, branch: worktree ? attempt.branch : undefined },
     on,
   ).catch((error: unknown) => ctx.deps.log(`could not remove ${root}: ${String(error)}`));
+  if (attempt) {
+    await removeBox(ctx, attempt);
+  }
   await ctx.sets.copies.removeDirectory(attemptOf.attemptsId, on);
 }
 

@@ -12,6 +12,7 @@ import type { CheckpointEntry } from '../checkpoints/CheckpointStore.js';
 import { LOCAL_MACHINE_ID } from '../machine/Machine.js';
 import type { AttemptSet } from './AttemptSets.js';
 import { exists, rootOf, type AttemptsContext } from './attemptsContext.js';
+import { startBox } from './attemptBoxes.js';
 import { copyPlaceOf, freeBranch, makeCopy, makeWorktree } from './folderCopies.js';
 
 /** Continues `attempt` of `set`, asked in the conversation `parent`; returns the branch's summary. */
@@ -31,6 +32,11 @@ export async function continueAttempt(
   await Promise.all(ctx.removing);
   // The branch Baton made for the copy is recorded with the continue: erasing the branch deletes that one only.
   const branch = set.removed ? await remakeCopy(ctx, parent, set, attempt) : attempt.branch;
+  if (set.removed && set.container && attempt.machine) {
+    // Its container went with its copy: a new one, as the attempts had, with the copy made again.
+    const root = rootOf(attempt, ctx.sets.copies.on(parent.machine));
+    await startBox(ctx, { ...attempt, root }, attempt.kind === 'worktree' ? set.repository : undefined, set.container);
+  }
   const firstTurn = ctx.sets.ownEvents(attempt.conversationId).find((event) => event.type === 'turn.started');
   const { attemptsId } = set;
   const summary = committer.commit(attempt.conversationId, [

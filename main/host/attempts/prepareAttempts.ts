@@ -11,6 +11,7 @@ import { titleFromMessage, type ConversationSummary } from '../../../app/transcr
 import type { CheckpointStore, LeftOut } from '../checkpoints/CheckpointStore.js';
 import { scanOn, type AttemptsContext } from './attemptsContext.js';
 import { removeCopies } from './closeAttempts.js';
+import { removeBox, startBox, type ContainerChoice } from './attemptBoxes.js';
 import { fillCopy, fillWorktree, removeCopy, startWorktree, type GitHost, type GitPlace } from './folderCopies.js';
 
 /** Event types of the asking conversation an attempt's history leaves out: its sessions, its place in the list, its own attempts. */
@@ -23,7 +24,7 @@ const NOT_GIVEN = new Set<string>([
   ...ATTEMPTS_EVENT_TYPES,
 ]);
 
-/** One attempt with where its copy is. */
+/** One attempt with where its copy is (in a container: `machine` is the container's). */
 export type Planned = AttemptView & { root: string };
 
 /** What one ask prepares: where, what, and the options the person picked for each agent. */
@@ -35,12 +36,14 @@ export type Preparation = {
   place: GitPlace | undefined;
   on: GitHost;
   options: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Each attempt in a container of its own. */
+  container?: ContainerChoice | undefined;
 };
 
 /** Makes the copies, creates each attempt's conversation and sends it the message. */
 export async function prepareAttempts(
   ctx: AttemptsContext,
-  { summary, attemptsId, text, planned, place, on, options }: Preparation,
+  { summary, attemptsId, text, planned, place, on, options, container }: Preparation,
 ): Promise<void> {
   const { checkpoints, committer, log } = ctx.deps;
   const conversationId = summary.conversationId;
@@ -68,18 +71,19 @@ export async function prepareAttempts(
   const failed = async (attempt: Planned, error: unknown): Promise<void> => {
     fail(attempt, (error as Error).message);
     await removeCopy({ folder: attempt.root, repository: place?.root, branch: attempt.branch }, on).catch(() => undefined);
+    if (container) {
+      await removeBox(ctx, attempt);
+    }
     await ctx.sets.copies.forget(attemptsId, attempt.attemptId);
   };
   // First each copy's folder (a worktree without its files yet), its conversation and its turn:
   // the agents start while the files are written; each session opens once its folder is whole.
   const started: Array<{ attempt: Planned; fromSeq: number; filled: (left: LeftOut[] | Error) => void }> = [];
-  for (const attempt of planned) {
+  const begin = async (attempt: Planned): Promise<void> => {
     try {
-      if (place) {
-        // One worktree at a time: git takes the repository's locks for each.
-        await startWorktree(place, attempt.root, attempt.branch!, on);
-      } else {
-        await on.machine.mkdir(attempt.root, 0o700);
+      if (container) {
+        // Its container, its copy mounted, and Baton's server there: the agent starts in it.
+        await startBox(ctx, attempt, place?.root, container);
       }
       const fromSeq = createConversation(ctx, summary, { attemptsId, text }, attempt, options.get(attempt.agentId) ?? {});
       let filled: (left: LeftOut[] | Error) => void = () => {};
@@ -105,7 +109,26 @@ export async function prepareAttempts(
       }
       await failed(attempt, error);
     }
+  };
+  // First each copy's folder (a worktree without its files yet), its conversation and its turn:
+  // the agents start while the files are written; each session opens once its folder is whole.
+  const begun: Array<Promise<void>> = [];
+  for (const attempt of planned) {
+    try {
+      if (place) {
+        // One worktree at a time: git takes the repository's locks for each.
+        await startWorktree(place, attempt.root, attempt.branch!, on);
+      } else {
+        await on.machine.mkdir(attempt.root, 0o700);
+      }
+    } catch (error) {
+      await failed(attempt, error);
+      continue;
+    }
+    // Containers start side by side; without them this is at once.
+    begun.push(begin(attempt));
   }
+  await Promise.all(begun);
   const fill = async ({ attempt, fromSeq, filled }: (typeof started)[number]): Promise<void> => {
     try {
       const left = place
@@ -153,7 +176,9 @@ function createConversation(
       ...envelope,
       conversationId: attempt.conversationId,
       seq: index + 1,
-      ...(envelope.type === 'conversation.created' ? { payload: { ...(envelope.payload as object), cwd: attempt.folder } } : {}),
+      ...(envelope.type === 'conversation.created'
+        ? { payload: { ...(envelope.payload as object), cwd: attempt.folder, ...(attempt.machine ? { machine: attempt.machine } : {}) } }
+        : {}),
     }));
   store.importEnvelopes(attempt.conversationId, history);
   committer.commit(attempt.conversationId, [

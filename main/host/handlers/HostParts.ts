@@ -8,6 +8,8 @@ import type { AgentCatalog } from '../agents/AgentCatalog.js';
 import type { AgentInstaller } from '../agents/AgentInstaller.js';
 import type { AgentProbe } from '../agents/AgentProbe.js';
 import type { Attempts } from '../attempts/Attempts.js';
+import type { AttemptContainers } from '../machine/AttemptContainers.js';
+import type { DevContainers } from '../machine/DevContainers.js';
 import type { BranchCopies } from '../attempts/BranchCopies.js';
 import type { LoginTerminals } from '../agents/LoginTerminals.js';
 import type { CheckpointStore } from '../checkpoints/CheckpointStore.js';
@@ -57,6 +59,10 @@ export type HostParts = {
   checkpoints: CheckpointStore;
   /** This computer and the machines reached over SSH. */
   machines: Machines;
+  /** The containers Baton starts for attempts. */
+  containers: AttemptContainers;
+  /** The folders opened in their dev containers. */
+  devContainers: DevContainers;
   rewinds: Rewinds;
   /** "Ask several agents": attempts, their copies, keeping one. */
   attempts: Attempts;

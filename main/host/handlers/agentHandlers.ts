@@ -87,6 +87,7 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
           version: row.version ?? null,
           sessions: row.sessions,
           state: row.state,
+          machine: row.machine,
           conversationIds,
           conversationTitles: conversationIds.map((conversationId) => titleOf(store, conversationId)),
         };

@@ -7,10 +7,10 @@ type AttemptMethods =
 /** The attempts' handlers. */
 export function attemptHandlers({ attempts, turns, sessions }: HostParts): HandlerGroup<AttemptMethods> {
   return {
-    askAgents: async ({ conversationId, text, agents }) => {
+    askAgents: async ({ conversationId, text, agents, container }) => {
       // A session opened while the message was written is not the attempts' (each has its own): it goes now, not when idle.
       await sessions.closeEarly(conversationId);
-      return attempts.ask(conversationId, text, agents);
+      return attempts.ask(conversationId, text, agents, container);
     },
     compareAttempts: ({ conversationId, attemptsId }) => attempts.compare(conversationId, attemptsId),
     askToCompare: async ({ conversationId, attemptsId, agentId }) => {

@@ -78,6 +78,8 @@ export function commandWords(command: string): string[] {
 export type CommandOptions = Omit<RelayedOptions, 'machineId' | 'pathOf'> & {
   /** The command, as typed (`podman exec -i baton-dev`). */
   command: string;
+  /** Its id (default: that of the command machine called `name`; a container Baton started has its own). */
+  machineId?: string;
 };
 
 /** Runs a script there through the command; what it printed, or a block saying why it could not. */
@@ -124,7 +126,7 @@ export class CommandMachine extends RelayedMachine {
         }),
       close: () => Promise.resolve(),
     };
-    const machineId = commandMachineId(options.name);
+    const machineId = options.machineId ?? commandMachineId(options.name);
     return RelayedMachine.openOver(
       carrier,
       { ...options, machineId, pathOf: `where "${options.command}" runs programs` },

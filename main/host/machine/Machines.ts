@@ -11,13 +11,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError, MachineBlockedError, NotFoundError } from '../../../app/errors.js';
-import { nodeOfferSchema, thisComputerInfo, type MachineInfo } from '../../../app/ipc/machineRequests.js';
+import { thisComputerInfo, type MachineInfo } from '../../../app/ipc/machineRequests.js';
+import { attemptOfBoxId, type AttemptContainers } from './AttemptContainers.js';
+import { containerNameOf } from './containerEngine.js';
+import { devContainerName, devMachineId, folderOfDevId, type DevContainers } from './DevContainers.js';
 import { LOCAL_MACHINE_ID, type Machine } from './Machine.js';
-import { nodePackagesFromFile, type NodePackage } from './nodeForMachines.js';
+import type { NodePackage } from './nodeForMachines.js';
 import { CommandMachine, commandMachineId, nameOfCommandId } from './CommandMachine.js';
 import { COMMANDS_SETTING, commandEntries, withCommand, type CommandEntry } from './commandMachines.js';
+import { configHosts, DESTINATION, heldView, nodePackagesOf, type Held, type MachinesSshOptions } from './machineSources.js';
 import type { RelayedMachine, RelayedMachineState } from './RelayedMachine.js';
 import { destinationOfId, sshMachineId, SshMachine, type SshOptions } from './SshMachine.js';
+
+export { configHosts, type MachinesSshOptions } from './machineSources.js';
 
 /** One machine, as Settings and the new conversation's picker show it. */
 export type MachineView = MachineInfo;
@@ -27,59 +33,6 @@ export type MachineStateName = MachineInfo['state'];
 /** The setting that keeps the machines added in Baton. */
 const ADDED_SETTING = 'machines.added';
 const addedSchema = z.array(z.object({ destination: z.string() }));
-
-/**
- * A destination ssh is given: an alias of the person's config, or `user@host` with an optional
- * `:port`. Never anything ssh would read as an option, nor spaces or shell characters.
- */
-const DESTINATION = /^(?:[A-Za-z0-9._-]+@)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/** The `Host` names of an ssh config that name one host (no wildcard, no negation). */
-export function configHosts(text: string): string[] {
-  const hosts: string[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^\s*Host\s+(.+?)\s*$/i.exec(line);
-    if (!match) {
-      continue;
-    }
-    for (const name of match[1]!.split(/\s+/)) {
-      if (name && !/[*?!]/.test(name) && DESTINATION.test(name) && !hosts.includes(name)) {
-        hosts.push(name);
-      }
-    }
-  }
-  return hosts;
-}
-
-/** How a host reaches SSH machines (tests give their own sshd's config, and Node packages of their own). */
-export type MachinesSshOptions = {
-  configFile?: string;
-  knownHosts?: readonly string[];
-  bundle?: string;
-  idleLimitMs?: number;
-  /** The Node packages Baton may upload to a machine with none (default: the ones it ships the digests of). */
-  nodePackages?: Readonly<Record<string, NodePackage>>;
-};
-
-/** The Node packages a host offers: given, named by `BATON_NODE_PACKAGES`, or (nothing here) the ones Baton ships. */
-function nodePackagesOf(
-  given: Readonly<Record<string, NodePackage>> | undefined,
-  file: string | undefined,
-  log: (message: string) => void,
-): { nodePackages?: Readonly<Record<string, NodePackage>> } {
-  if (given) {
-    return { nodePackages: given };
-  }
-  if (!file) {
-    return {};
-  }
-  try {
-    return { nodePackages: nodePackagesFromFile(file) };
-  } catch (error) {
-    log(`BATON_NODE_PACKAGES is not used: ${(error as Error).message}. Baton offers the Node it ships the digests of.`);
-    return {};
-  }
-}
 
 /** How the machines are made and kept. */
 export type MachinesOptions = {
@@ -102,26 +55,15 @@ export type MachinesOptions = {
   /** How long a machine's server keeps its agents with no Baton attached. */
   idleLimitMs?: number;
   nodePackages?: Readonly<Record<string, NodePackage>>;
+  /** The containers Baton starts for attempts (their machines are reached by a command too). */
+  containers?: Pick<AttemptContainers, 'reach'>;
+  /** The folders opened in their dev containers. */
+  devContainers?: DevContainers;
   /** The commands of the agents Baton knows: each is looked up on a machine's PATH when it is opened. */
   commands?: () => readonly string[];
   /** Hears every change of a machine's state. */
   onChange?: (machine: MachineView) => void;
   log?: (message: string) => void;
-};
-
-/** One SSH machine's connection, while Baton holds it. */
-type Held = {
-  opening?: Promise<RelayedMachine>;
-  machine?: RelayedMachine;
-  /** The last reason it could not be opened (kept until the next try). */
-  blocked?: MachineBlockedError;
-  reconnecting?: { since: number; why: string };
-  /** What a slow step of the opening under way is doing (fetching or uploading Node). */
-  progress?: string;
-  /** The person agreed to upload Node there: the next opening does. */
-  uploadNode?: boolean;
-  /** Where each agent command is on that machine's PATH (undefined: not there), found when it was opened. */
-  executables?: Map<string, string | undefined>;
 };
 
 /** The machines, and the connections to those in use. */
@@ -150,6 +92,7 @@ export class Machines {
       ...added.map((destination) => this.viewOf(destination, 'added')),
       ...fromConfig.map((destination) => this.viewOf(destination, 'ssh-config')),
       ...this.commandMachines().map((entry) => this.viewOf(entry.name, 'command', entry.command)),
+      ...(this.options.devContainers?.folders() ?? []).map((folder) => this.view(devMachineId(folder))),
     ];
   }
 
@@ -157,6 +100,14 @@ export class Machines {
   view(machineId: string): MachineView {
     if (this.isLocal(machineId)) {
       return thisComputerInfo(machineId, this.options.local.name);
+    }
+    const attemptId = attemptOfBoxId(machineId);
+    if (attemptId) {
+      return this.viewOf(containerNameOf(attemptId), 'command', undefined, machineId);
+    }
+    const folder = folderOfDevId(machineId);
+    if (folder) {
+      return this.viewOf(devContainerName(folder), 'command', `devcontainer up --workspace-folder ${folder}`, machineId);
     }
     const name = nameOfCommandId(machineId);
     if (name) {
@@ -200,7 +151,9 @@ export class Machines {
   /** Removes an added machine, ending Baton's connection to it (and what ran there). */
   async remove(machineId: string): Promise<void> {
     const destination = this.destinationOf(machineId);
-    if (nameOfCommandId(machineId)) {
+    if (attemptOfBoxId(machineId) || folderOfDevId(machineId)) {
+      // An attempt's container (removed with its copy) or a dev container (the project's): not a setting here.
+    } else if (nameOfCommandId(machineId)) {
       this.options.writeCommands?.(this.commandMachines().filter((entry) => entry.name !== destination));
     } else {
       this.options.writeAdded(
@@ -253,6 +206,8 @@ export class Machines {
     ssh?: MachinesSshOptions;
     settings: { getSetting<T>(key: string, schema: z.ZodType<T>, fallback: T): T; setSetting(key: string, value: unknown): void };
     commands: () => readonly string[];
+    containers?: Pick<AttemptContainers, 'reach'>;
+    devContainers?: DevContainers;
     onChange: (view: MachineView) => void;
     log: (message: string) => void;
   }): Machines {
@@ -272,6 +227,8 @@ export class Machines {
       ...(ssh?.idleLimitMs !== undefined ? { idleLimitMs: ssh.idleLimitMs } : {}),
       ...nodePackagesOf(ssh?.nodePackages, env.BATON_NODE_PACKAGES, options.log),
       commands: options.commands,
+      ...(options.containers ? { containers: options.containers } : {}),
+      ...(options.devContainers ? { devContainers: options.devContainers } : {}),
       onChange: options.onChange,
       log: options.log,
     });
@@ -358,9 +315,15 @@ export class Machines {
           this.changed(machineId);
         },
       };
-      const command = nameOfCommandId(machineId) ? this.commandMachines().find((entry) => entry.name === destination) : undefined;
+      const command = attemptOfBoxId(machineId)
+        ? await this.containerOf(machineId)
+        : folderOfDevId(machineId)
+          ? await this.devContainerUp(machineId, held)
+          : nameOfCommandId(machineId)
+            ? this.commandMachines().find((entry) => entry.name === destination)
+            : undefined;
       const machine = command
-        ? await CommandMachine.open({ ...opening, name: command.name, command: command.command })
+        ? await CommandMachine.open({ ...opening, name: command.name, command: command.command, machineId })
         : await SshMachine.open(opening);
       if (this.disposed || this.held.get(machineId) !== held) {
         await machine.dispose();
@@ -383,6 +346,44 @@ export class Machines {
       held.uploadNode = undefined;
       this.changed(machineId);
     }
+  }
+
+  /** Opens a folder in its dev container (it has a config): connected, with where its workspace is there; or blocked with why. */
+  async openDevContainer(folder: string): Promise<{ machine: MachineView; workspace: string | null }> {
+    if (!this.options.devContainers) {
+      throw new InvalidRequestError('This Baton cannot open dev containers.');
+    }
+    await this.options.devContainers.add(folder);
+    const machineId = devMachineId(folder);
+    await this.connect(machineId, true).catch((error: unknown) => {
+      if (!(error instanceof MachineBlockedError)) {
+        throw error;
+      }
+    });
+    const machine = this.view(machineId);
+    return { machine, workspace: machine.workspace };
+  }
+
+  /** Brings a dev container up (its output kept as the machine's log, its last line as progress) and says how to reach it. */
+  private async devContainerUp(machineId: string, held: Held): Promise<CommandEntry> {
+    const log: string[] = [];
+    held.log = log;
+    const up = await this.options.devContainers!.up(folderOfDevId(machineId), (line) => {
+      log.push(line);
+      log.splice(0, Math.max(0, log.length - 200));
+      held.progress = line;
+      this.changed(machineId);
+    });
+    held.workspace = up.remoteWorkspaceFolder;
+    return { name: up.name, command: up.command };
+  }
+
+  /** How to reach the container of an attempt (Baton started it). */
+  private async containerOf(machineId: string): Promise<CommandEntry> {
+    if (!this.options.containers) {
+      throw new NotFoundError('machine', machineId);
+    }
+    return this.options.containers.reach(machineId);
   }
 
   /** The agents' commands on the machine's PATH, looked up at once. */
@@ -413,43 +414,27 @@ export class Machines {
   }
 
   /** A machine's view: its destination (a command machine's name, with its `command`), where it comes from, its state. */
-  private viewOf(destination: string, source: 'ssh-config' | 'added' | 'command', command?: string): MachineView {
-    const machineId = source === 'command' ? commandMachineId(destination) : sshMachineId(destination);
-    const held = this.held.get(machineId);
-    const blocked = held?.blocked;
-    const state: MachineStateName = held?.reconnecting
-      ? 'reconnecting'
-      : held?.machine
-        ? 'connected'
-        : held?.opening
-          ? 'connecting'
-          : blocked
-            ? 'blocked'
-            : 'not-connected';
-    const fingerprint = blocked?.details?.fingerprint;
-    const offer = nodeOfferSchema.safeParse(blocked?.details?.nodeOffer);
-    return {
-      machineId,
-      name: destination,
-      destination: source === 'command' ? (command ?? null) : destination,
-      source,
-      state,
-      reason: state === 'blocked' ? (blocked?.reason ?? null) : null,
-      message:
-        state === 'blocked'
-          ? (blocked?.message ?? null)
-          : state === 'reconnecting'
-            ? (held?.reconnecting?.why ?? null)
-            : state === 'connecting'
-              ? (held?.progress ?? null)
-              : null,
-      fingerprint: state === 'blocked' && typeof fingerprint === 'string' ? fingerprint : null,
-      nodeOffer: state === 'blocked' && offer.success ? offer.data : null,
-      since: state === 'reconnecting' ? (held?.reconnecting?.since ?? null) : null,
-    };
+  private viewOf(
+    destination: string,
+    source: 'ssh-config' | 'added' | 'command',
+    command?: string,
+    machineId = source === 'command' ? commandMachineId(destination) : sshMachineId(destination),
+  ): MachineView {
+    return heldView(this.held.get(machineId), { machineId, destination, source, command });
   }
 
   private destinationOf(machineId: string): string {
+    const attemptId = attemptOfBoxId(machineId);
+    if (attemptId) {
+      return containerNameOf(attemptId);
+    }
+    const folder = folderOfDevId(machineId);
+    if (folder) {
+      if (!this.options.devContainers?.folders().includes(folder)) {
+        throw new NotFoundError('machine', machineId);
+      }
+      return devContainerName(folder);
+    }
     const name = nameOfCommandId(machineId);
     if (name) {
       if (!this.commandMachines().some((entry) => entry.name === name)) {

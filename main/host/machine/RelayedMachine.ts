@@ -304,7 +304,10 @@ export class RelayedMachine extends RemoteMachine {
       );
     }
     const idle = options.idleLimitMs === undefined ? '' : ` --idle-ms ${Math.round(options.idleLimitMs)}`;
-    const machine = make(`exec ${node} "$HOME/${folder}/server.mjs" --attach "$HOME/${folder}/run"${idle}`);
+    // Its own server per machine Baton knows, even where machines share a home (containers given
+    // the person's home, hosts on one NFS home): the run folder is named after the machine's id.
+    const own = createHash('sha256').update(options.machineId).digest('hex').slice(0, 12);
+    const machine = make(`exec ${node} "$HOME/${folder}/server.mjs" --attach "$HOME/${folder}/run-${own}"${idle}`);
     try {
       await machine.join(true);
       await machine.greet();

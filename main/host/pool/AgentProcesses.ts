@@ -242,6 +242,8 @@ export type PooledProcessInfo = {
   sessions: number;
   users: number;
   state: 'starting' | 'running' | 'ending';
+  /** The name of the machine it runs on (a container Baton started for an attempt is one). */
+  machine: string;
 };
 
 /** The pool. */
@@ -394,6 +396,7 @@ export class AgentProcesses {
           sessions: agent.sessionCount,
           users: agent.users,
           state,
+          machine: (this.machineOf.get(agent) ?? this.machine).name,
         },
       ];
     });

@@ -20,11 +20,14 @@ export function AskSeveralDialog() {
   const close = useBaton((state) => state.closeAskDialog);
   const choose = useBaton((state) => state.setAskChoice);
   const confirm = useBaton((state) => state.confirmAsk);
+  const setContainer = useBaton((state) => state.setAskContainer);
   if (!dialog) {
     return null;
   }
   const available = agents.filter((agent) => agent.available);
   const count = dialog.checked.length;
+  const { container } = dialog;
+  const imageMissing = container.on && container.image.trim() === '';
   return (
     <DialogFrame
       open
@@ -40,7 +43,12 @@ export function AskSeveralDialog() {
       onClose={() => close()}
       actions={
         <>
-          <button type="button" className="primary" disabled={dialog.busy || count < 2 || count > max} onClick={() => void confirm()}>
+          <button
+            type="button"
+            className="primary"
+            disabled={dialog.busy || count < 2 || count > max || imageMissing}
+            onClick={() => void confirm()}
+          >
             Ask
           </button>
           <button type="button" onClick={() => close()}>
@@ -84,6 +92,37 @@ export function AskSeveralDialog() {
           );
         })}
       </ul>
+      <fieldset className="ask-several-container">
+        <legend>Where they work</legend>
+        <label className="checkbox">
+          <input type="checkbox" checked={container.on} onChange={(event) => setContainer({ on: event.target.checked })} /> Run each in its
+          own container
+        </label>
+        {container.on ? (
+          <>
+            <label className="field">
+              Image
+              <input
+                type="text"
+                value={container.image}
+                placeholder="docker.io/library/node:22"
+                spellCheck={false}
+                aria-describedby="ask-several-image-hint"
+                onChange={(event) => setContainer({ image: event.target.value })}
+              />
+            </label>
+            <p className="hint" id="ask-several-image-hint">
+              Started with the container engine of Settings › Machines, each copy mounted at its own path; the image needs Node 18 or later
+              and the agents. Removed with the copies.
+            </p>
+            <label className="checkbox">
+              <input type="checkbox" checked={container.network} onChange={(event) => setContainer({ network: event.target.checked })} />{' '}
+              Allow network
+            </label>
+            {container.network ? null : <p className="hint">No network: an agent that calls its model over the network needs it.</p>}
+          </>
+        ) : null}
+      </fieldset>
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
     </DialogFrame>
   );

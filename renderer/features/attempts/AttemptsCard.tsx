@@ -69,7 +69,8 @@ export function AttemptsCard({ item, conversationId }: { item: AttemptsItem; con
       </article>
       {preparing ? (
         <p className="hint" role="status" aria-busy="true">
-          Making a copy of the folder for each agent{item.repository ? ' (a git worktree on a branch of its own)' : ''}…
+          Making a copy of the folder for each agent{item.repository ? ' (a git worktree on a branch of its own)' : ''}
+          {item.container ? `, each in a container from ${item.container.image}` : ''}…
         </p>
       ) : null}
       <div className="attempts-actions">
@@ -268,6 +269,7 @@ function AttemptRegion({
         </p>
         <p className="hint attempt-where">
           {attempt.kind === 'worktree' ? `Worktree on ${attempt.branch ?? 'its branch'}` : "A copy of the folder in Baton's data folder"}
+          {item.container ? `, in a container from ${item.container.image}${item.container.network ? '' : ' with no network'}` : ''}
         </p>
       </header>
       {attempt.state === 'failed' ? (

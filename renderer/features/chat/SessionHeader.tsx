@@ -11,6 +11,7 @@ import { AgentSessions } from '../agents/AgentSessions.js';
 import { InstallAction, ManagedAgent } from '../agents/AgentInstall.js';
 import { DraftSessionOptions } from '../composer/SessionOptions.js';
 import { FolderField } from './FolderField.js';
+import { DevContainerOffer } from '../machines/DevContainerOffer.js';
 import { MachineBlockedAlert, MachinePicker, MachineStatus } from '../machines/Machines.js';
 import { ProcessSharing } from './ProcessSharing.js';
 import { ToolsWaysOut } from '../composer/ToolsWaysOut.js';
@@ -68,6 +69,7 @@ export function SessionHeader() {
       {bound ? <MachineStatus machineId={summary.machine} /> : <MachinePicker />}
       <FolderField value={cwd} readOnly={bound} onChange={setDraftCwd} conversationId={summary?.conversationId} />
       {!bound && !draft.machineId ? <RecentFolders current={cwd} choose={setDraftCwd} /> : null}
+      {!bound && !draft.machineId ? <DevContainerOffer folder={cwd} /> : null}
       <MachineBlockedAlert machineId={summary ? summary.machine : draft.machineId} />
       {bound ? (
         <>

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { AddContainerDialog } from './AddContainerDialog.js';
+import { ContainersSettings } from './ContainersSettings.js';
 import { useNow } from '../../components/useNow.js';
 import { useBaton } from '../../store/index.js';
 import { machineStateText } from './Machines.js';
@@ -96,6 +97,7 @@ export function MachinesSettings() {
         Add container
       </button>
       <AddContainerDialog open={addingContainer} onClose={() => setAddingContainer(false)} />
+      <ContainersSettings />
     </>
   );
 }

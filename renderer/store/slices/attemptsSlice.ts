@@ -6,10 +6,32 @@
  * Stop, a follow-up to one attempt alone, and asking an agent to compare.
  */
 import type { Result } from '../../../app/ipc/index.js';
+import { readPreference, writePreference } from '../../persisted/preferences.js';
 import { shownError, type Slice } from '../types.js';
 
-/** Dialog "Ask several agents": the agents ticked and the options picked for each. */
-export type AskDialogState = { checked: string[]; options: Record<string, Record<string, string>>; busy: boolean; problem: string | null };
+/** Each attempt in a container of its own: whether, from which image, with a network or not. */
+export type AskContainer = { on: boolean; image: string; network: boolean };
+
+/** Dialog "Ask several agents": the agents ticked, the options picked for each, and containers or not. */
+export type AskDialogState = {
+  checked: string[];
+  options: Record<string, Record<string, string>>;
+  container: AskContainer;
+  busy: boolean;
+  problem: string | null;
+};
+
+const CONTAINER_KEY = 'baton.attemptContainer';
+
+/** The container choice as last asked with (kept with the preferences): off, no image, no network at first. */
+function lastContainer(): AskContainer {
+  try {
+    const value = JSON.parse(readPreference(CONTAINER_KEY) ?? '{}') as Partial<AskContainer>;
+    return { on: value.on === true, image: typeof value.image === 'string' ? value.image : '', network: value.network === true };
+  } catch {
+    return { on: false, image: '', network: false };
+  }
+}
 
 /** Dialog "Keep this attempt". */
 export type KeepDialogState = {
@@ -33,6 +55,8 @@ export type AttemptsSlice = {
   closeAskDialog(): void;
   /** Ticks or unticks an agent; sets an option for one. */
   setAskChoice(change: { agentId: string; checked?: boolean; option?: { optionId: string; value: string } }): void;
+  /** Changes the container choice of the dialog. */
+  setAskContainer(change: Partial<AskContainer>): void;
   /** Asks the ticked agents the message in the box (creating the conversation first for a new one). */
   confirmAsk(): Promise<void>;
   /** Each ask's attempts' changes, by attempts id (as last read). */
@@ -60,7 +84,7 @@ export type AttemptsSlice = {
 export const attemptsSlice: Slice<AttemptsSlice> = (api) => (set, get) => ({
   askDialog: null,
   openAskDialog() {
-    set({ askDialog: { checked: [], options: {}, busy: false, problem: null } });
+    set({ askDialog: { checked: [], options: {}, container: lastContainer(), busy: false, problem: null } });
   },
   closeAskDialog() {
     set({ askDialog: null });
@@ -83,6 +107,11 @@ export const attemptsSlice: Slice<AttemptsSlice> = (api) => (set, get) => ({
       return { askDialog: { ...dialog, checked: ticked, options, problem: null } };
     });
   },
+  setAskContainer(change) {
+    set((state) =>
+      state.askDialog ? { askDialog: { ...state.askDialog, container: { ...state.askDialog.container, ...change }, problem: null } } : {},
+    );
+  },
   async confirmAsk() {
     const dialog = get().askDialog;
     if (!dialog || dialog.busy) {
@@ -95,8 +124,10 @@ export const attemptsSlice: Slice<AttemptsSlice> = (api) => (set, get) => ({
           conversationId,
           text,
           agents: dialog.checked.map((agentId) => ({ agentId, options: dialog.options[agentId] ?? {} })),
+          ...(dialog.container.on ? { container: { image: dialog.container.image.trim(), network: dialog.container.network } } : {}),
         });
       });
+      writePreference(CONTAINER_KEY, JSON.stringify(dialog.container));
       set({ askDialog: null });
     } catch (error) {
       set((state) => (state.askDialog ? { askDialog: { ...state.askDialog, busy: false, problem: shownError(error).message } } : {}));

@@ -38,6 +38,15 @@ export type MachinesSlice = {
    */
   addCommandMachine(name: string, command: string): Promise<string | null>;
   removeMachine(machineId: string): Promise<void>;
+  /** The dev container config of a folder on this computer, or null when it has none. */
+  devContainerOf(folder: string): Promise<string | null>;
+  /** The folder being opened in its dev container, while it is. */
+  devContainerOpening: string | null;
+  /**
+   * Opens a folder in its dev container: once up, the new conversation is on it, in its workspace
+   * folder; when it cannot be, the machine is blocked with the CLI's words (and its log).
+   */
+  openDevContainer(folder: string): Promise<void>;
 };
 
 export const machinesSlice: Slice<MachinesSlice> = (api) => (set, get) => {
@@ -56,6 +65,25 @@ export const machinesSlice: Slice<MachinesSlice> = (api) => (set, get) => {
   return {
     machines: [],
     hostKeyAsked: null,
+    devContainerOpening: null,
+    async devContainerOf(folder) {
+      return (await api.call('devContainerOf', { folder })).config;
+    },
+    async openDevContainer(folder) {
+      set({ devContainerOpening: folder });
+      try {
+        const { machine, workspace } = await api.call('openDevContainer', { folder });
+        get().receiveMachine(machine);
+        if (machine.state === 'connected' && workspace) {
+          set((state) => ({ draft: { ...state.draft, machineId: machine.machineId } }));
+          get().setDraftCwd(workspace);
+        }
+      } catch (error) {
+        get().showError(error);
+      } finally {
+        set({ devContainerOpening: null });
+      }
+    },
     async loadMachines() {
       try {
         set({ machines: (await api.call('listMachines', {})).machines });
