@@ -6,6 +6,7 @@
  */
 import * as Select from '@radix-ui/react-select';
 import { Check, ChevronDown } from 'lucide-react';
+import { saidOf } from './saidOf.js';
 import type { PickerEntry } from './SearchablePicker.js';
 
 /** One entry, with an optional note after its name ("the agent decides without asking you"). */
@@ -45,7 +46,9 @@ export function ChoicePicker({
                 <Select.ItemIndicator className="choice-check">
                   <Check aria-hidden size={14} />
                 </Select.ItemIndicator>
-                {entry.description ? <span className="choice-description">{entry.description}</span> : null}
+                {saidOf(entry.name, entry.description) ? (
+                  <span className="choice-description">{saidOf(entry.name, entry.description)}</span>
+                ) : null}
               </Select.Item>
             ))}
           </Select.Viewport>

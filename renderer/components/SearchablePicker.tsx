@@ -6,6 +6,7 @@
  */
 import { useCombobox } from 'downshift';
 import { useMemo, useState } from 'react';
+import { saidOf } from './saidOf.js';
 
 /** One entry: its value, its name, what the agent says of it. */
 export type PickerEntry = { value: string; name: string; description?: string | undefined };
@@ -100,7 +101,9 @@ export function SearchablePicker({
                     {entry.name}
                     {entry.name !== entry.value ? <span className="muted"> {entry.value}</span> : null}
                   </span>
-                  {entry.description ? <span className="agent-option-description">{entry.description}</span> : null}
+                  {saidOf(entry.name, entry.description) ? (
+                    <span className="agent-option-description">{saidOf(entry.name, entry.description)}</span>
+                  ) : null}
                 </span>
               </li>
             ))

@@ -98,7 +98,8 @@ const TOOL_ICONS: Record<string, string> = {
   delete: '🗑',
   move: '↔',
   search: '🔍',
-  execute: '▶',
+  // Not a triangle: the card's own disclosure marker is one.
+  execute: '$',
   think: '💭',
   fetch: '🌐',
   switch_mode: '⇄',
