@@ -3,8 +3,10 @@
  * (Claude and Qwen from npm) against the model stub and a real podman (the test image; podman set
  * up by its own `CONTAINERS_CONF` and `CONTAINERS_STORAGE_CONF`, as a person's would be):
  * - Settings › Machines › "Containers": the engine found, and "Run options" saved (the agents'
- *   home and settings, the host's network for the stub on 127.0.0.1, the test agents read-only);
- * - dialog "Ask several agents": "Run each in its own container", textbox "Image", "Allow network";
+ *   home and settings, the test agents read-only, the folder of a socket that relays the stub's
+ *   port into each container, which has no network);
+ * - dialog "Ask several agents": "Run each in its own container", textbox "Image", "Allow network"
+ *   left unticked (`--network=none`);
  * - each agent signs shared.txt with its own shell tool after the person allows it, inside its own
  *   container (two containers, labelled, its copy mounted), the person's folder untouched;
  * - "Keep this one" on Claude's applies its change; both containers are removed with the copies,
@@ -18,7 +20,7 @@ import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { askSeveralAgents, attemptRegion } from '../fixtures/askSeveral.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
-import { containerUnavailable, podmanSettingsEnv, testImage, testRunOptions } from '../fixtures/container.js';
+import { containerUnavailable, podmanSettingsEnv, relayIntoAttemptContainers, testImage, testRunOptions } from '../fixtures/container.js';
 import { startModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
@@ -48,10 +50,12 @@ const quoted = (word: string): string => `'${word.replace(/'/g, `'"'"'`)}'`;
 test.describe('attempts in containers', () => {
   test.skip(unavailable !== undefined, unavailable ?? '');
   let host: WebHost | undefined;
+  let relay: { runOptions: string; stop(): void } | undefined;
   const podman = (...args: string[]): string =>
     execFileSync('podman', args, { encoding: 'utf8', env: { ...process.env, ...podmanSettingsEnv() } }).trim();
   const ours = (): string[] => podman('ps', '-a', '--filter', 'label=baton.attempt', '--format', '{{.Names}}').split('\n').filter(Boolean);
   test.afterEach(async () => {
+    relay?.stop();
     await host?.kill();
     for (const name of ours()) {
       podman('rm', '-f', '-t', '0', name);
@@ -68,10 +72,12 @@ test.describe('attempts in containers', () => {
       const agentsEnv = allAgentsHome(stub.url);
       const dataDir = tempDir('e2e-attempt-containers-data');
       host = await startWebHost(dataDir, { ...agentsEnv, ...podmanSettingsEnv() });
-      // What the agents need there, as a person adds their log-ins: their home (settings, keys), the agents, the stub's network.
+      // What the agents need there, as a person adds their log-ins: their home (settings, keys) and the agents. The
+      // containers have no network: the stub's port on 127.0.0.1 is relayed into each through a mounted socket.
+      relay = await relayIntoAttemptContainers(Number(new URL(stub.url).port));
       const added = Object.entries(agentsEnv).filter(([key, value]) => key !== 'PATH' && process.env[key] !== value);
       const runOptions = testRunOptions(
-        '--network=host',
+        relay.runOptions,
         `-v ${quoted(`${agentsEnv.HOME}:${agentsEnv.HOME}`)}`,
         ...added.map(([key, value]) => `--env ${quoted(`${key}=${value}`)}`),
         `--env ${quoted(`PATH=${testAgentsBin}:/usr/local/bin:/usr/bin:/bin`)}`,
@@ -99,10 +105,10 @@ test.describe('attempts in containers', () => {
           await dialog.getByRole('checkbox', { name: 'Run each in its own container' }).check();
           await expect(dialog.getByRole('button', { name: 'Ask' })).toBeDisabled();
           await dialog.getByRole('textbox', { name: 'Image' }).fill(image);
-          await dialog.getByRole('checkbox', { name: 'Allow network' }).check();
+          await expect(dialog.getByRole('checkbox', { name: 'Allow network' })).not.toBeChecked();
         },
       );
-      await expect(attemptRegion(page, 'Claude')).toContainText(`in a container from ${image}`);
+      await expect(attemptRegion(page, 'Claude')).toContainText(`in a container from ${image} with no network`);
 
       // Two containers, one per attempt, each running its agent with its copy mounted; the person's folder untouched.
       const names = ours();
@@ -120,6 +126,7 @@ test.describe('attempts in containers', () => {
         );
         expect(labels.map((each) => each['baton.copy'])).toContain(copy);
       }
+      expect(names.map((name) => podman('inspect', '--format', '{{.HostConfig.NetworkMode}}', name))).toEqual(['none', 'none']);
       expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('original\n');
 
       await attemptRegion(page, 'Claude').getByRole('button', { name: 'Keep this one' }).click();

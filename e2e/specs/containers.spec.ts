@@ -106,8 +106,15 @@ test.describe('a conversation in a container', () => {
       });
       await container.forwardPort(Number(new URL(stub.url).port));
       const dataDir = tempDir('e2e-container-claude-data');
-      // (The page still judges whether an agent is installed by this computer, as machines.spec does too: Claude is here as well.)
-      host = await startWebHost(dataDir, allAgentsHome(stub.url));
+      // Claude is in the container only: not on this computer's PATH (the page offers it for the container all the same).
+      const here = allAgentsHome(stub.url);
+      host = await startWebHost(dataDir, {
+        ...here,
+        PATH: here
+          .PATH!.split(path.delimiter)
+          .filter((entry) => entry !== testAgentsBin)
+          .join(path.delimiter),
+      });
       await page.goto(host.url);
       await addContainer(page, 'baton-dev', container.command);
 

@@ -5,13 +5,14 @@
  * - two fake agents (real ACP processes) run in two containers Baton starts from the image, each
  *   with its copy mounted, labelled (`baton.attempt`, `baton.conversation`, `baton.copy`) and with
  *   no network; each agent's shell writes in its own copy, from inside its own container;
- * - keeping one applies its change to the working folder, and both containers are removed with the copies;
+ * - continuing one as a branch keeps its container (the branch goes on in it); keeping the other
+ *   applies its change and removes its container with its copy; erasing the branch removes the last;
  * - a container whose copy is gone (a crash between the two removals) is listed as left behind,
  *   and removed when the person asks;
  * - an engine that is not there is refused before anything starts, saying how to get one.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContainersInfo } from '../../../app/ipc/machineRequests.js';
@@ -22,6 +23,7 @@ import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
 import { fakeAgentId, registerFakeAgents } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { noAgentsEnv } from '../../../e2e/fixtures/fakeAgentPackage.js';
 import { Host } from '../Host.js';
+import { callOn, sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 
 const unavailable = containerUnavailable();
 const [A, B] = ['Fake A', 'Fake B'].map(fakeAgentId) as [string, string];
@@ -57,12 +59,28 @@ describe.skipIf(unavailable !== undefined)('attempts in containers', () => {
     }
   });
 
-  const call = async <T>(method: string, params: unknown): Promise<T> => {
-    const answer = await host.handle(method, params);
-    if (!answer.ok) {
-      throw new Error(`${method}: ${answer.error.message}`);
+  const call = <T>(method: string, params: unknown): Promise<T> => callOn(host)<T>(method, params);
+
+  /** Asks Fake A and Fake B `text` in containers from the test image, in a new conversation in `work`; the attempts once settled. */
+  const askInContainers = async (work: string, text: string) => {
+    const { conversation } = await call<{ conversation: { conversationId: string } }>('newConversation', { agentId: A, cwd: work });
+    const conversationId = conversation.conversationId;
+    const { attemptsId } = await call<{ attemptsId: string }>('askAgents', {
+      conversationId,
+      text,
+      agents: [{ agentId: A }, { agentId: B }],
+      container: { image },
+    });
+    await host.attempts.idle();
+    await host.turns.idle();
+    host.committer.flush(conversationId);
+    const item = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast(
+      (entry) => entry.kind === 'attempts',
+    );
+    if (item?.kind !== 'attempts') {
+      throw new Error('no attempts recorded');
     }
-    return answer.result as T;
+    return { conversationId, attemptsId, item };
   };
 
   it('refuses an engine that is not here, saying how to get one', async () => {
@@ -83,26 +101,10 @@ describe.skipIf(unavailable !== undefined)('attempts in containers', () => {
     expect(info.problem).toBeNull();
   });
 
-  it('runs two attempts in two containers, keeps one, and removes both containers with the copies', async () => {
+  it('runs two attempts in two containers, continues one and keeps the other: each container goes with its copy', async () => {
     const work = tempDir('attempt-containers-work');
     writeFileSync(path.join(work, 'shared.txt'), 'original\n');
-    const { conversation } = await call<{ conversation: { conversationId: string } }>('newConversation', { agentId: A, cwd: work });
-    const conversationId = conversation.conversationId;
-    const { attemptsId } = await call<{ attemptsId: string }>('askAgents', {
-      conversationId,
-      text: TASK,
-      agents: [{ agentId: A }, { agentId: B }],
-      container: { image },
-    });
-    await host.attempts.idle();
-    await host.turns.idle();
-    host.committer.flush(conversationId);
-    const item = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast(
-      (entry) => entry.kind === 'attempts',
-    );
-    if (item?.kind !== 'attempts') {
-      throw new Error('no attempts recorded');
-    }
+    const { conversationId, attemptsId, item } = await askInContainers(work, TASK);
     expect(item.container).toEqual({ image, network: false });
     expect(item.attempts.map((attempt) => [attempt.state, attempt.reason])).toEqual([
       ['prepared', undefined],
@@ -119,7 +121,7 @@ describe.skipIf(unavailable !== undefined)('attempts in containers', () => {
       expect(JSON.parse(podman('inspect', '--format', '{{json .Config.Labels}}', name))).toMatchObject({
         'baton.attempt': attempt.attemptId,
         'baton.conversation': attempt.conversationId,
-        'baton.copy': path.dirname(attempt.folder) === path.dirname(item.attempts[0]!.folder) ? attempt.folder : expect.any(String),
+        'baton.copy': attempt.folder,
       });
       expect(podman('inspect', '--format', '{{.HostConfig.NetworkMode}}', name)).toBe('none');
       expect(podman('exec', name, 'cat', path.join(attempt.folder, 'shared.txt'))).toBe(`by ${attempt.agentName.slice(-1)}`);
@@ -130,10 +132,21 @@ describe.skipIf(unavailable !== undefined)('attempts in containers', () => {
       item.attempts.map((attempt) => [`baton-attempt-${attempt.attemptId}`, true, false]).sort(),
     );
 
+    // B's attempt continued as a branch: its copy is the branch's, and so is its container.
+    const continued = item.attempts.find((attempt) => attempt.agentId === B)!;
+    await call('continueAttempt', { conversationId, attemptsId, attemptId: continued.attemptId });
     const kept = item.attempts.find((attempt) => attempt.agentId === A)!;
     await call('keepAttempt', { conversationId, attemptsId, attemptId: kept.attemptId });
     await host.attempts.idle();
     expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by A\n');
+    expect(ours()).toEqual([`baton-attempt-${continued.attemptId}`]);
+    // The branch goes on in its container.
+    await sendAndSettle(host, continued.conversationId, 'sh[echo more >> shared.txt]');
+    expect(readFileSync(path.join(continued.folder, 'shared.txt'), 'utf8')).toBe('by B\nmore\n');
+    // Erased, it takes its copy and its container with it.
+    await call('deleteConversation', { conversationId: continued.conversationId });
+    await call('purgeConversation', { conversationId: continued.conversationId });
+    expect(existsSync(continued.folder)).toBe(false);
     expect(ours()).toEqual([]);
     expect((await call<ContainersInfo>('listContainers', {})).containers).toEqual([]);
   }, 240_000);
@@ -147,26 +160,10 @@ describe.skipIf(unavailable !== undefined)('attempts in containers', () => {
     git('add', '.');
     git('commit', '-q', '-m', 'first');
     const hooks = readdirSync(path.join(work, '.git', 'hooks')).sort();
-    const { conversation } = await call<{ conversation: { conversationId: string } }>('newConversation', { agentId: A, cwd: work });
-    const conversationId = conversation.conversationId;
     // Each agent's git reads its worktree in its container; a write into the repository's own folder is refused there.
     const task =
       'Sign: sh[printf "by %s\\n" "$FAKE_SIGNATURE" > shared.txt && git status --porcelain -- shared.txt > status.txt && (touch "$(git rev-parse --git-common-dir)/hooks/post-commit" 2> /dev/null && echo wrote > hook.txt || echo refused > hook.txt)]';
-    const { attemptsId } = await call<{ attemptsId: string }>('askAgents', {
-      conversationId,
-      text: task,
-      agents: [{ agentId: A }, { agentId: B }],
-      container: { image },
-    });
-    await host.attempts.idle();
-    await host.turns.idle();
-    host.committer.flush(conversationId);
-    const item = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast(
-      (entry) => entry.kind === 'attempts',
-    );
-    if (item?.kind !== 'attempts') {
-      throw new Error('no attempts recorded');
-    }
+    const { conversationId, attemptsId, item } = await askInContainers(work, task);
     expect(item.attempts.map((attempt) => [attempt.kind, attempt.state, attempt.reason])).toEqual([
       ['worktree', 'prepared', undefined],
       ['worktree', 'prepared', undefined],

@@ -76,8 +76,6 @@ export async function prepareAttempts(
     }
     await ctx.sets.copies.forget(attemptsId, attempt.attemptId);
   };
-  // First each copy's folder (a worktree without its files yet), its conversation and its turn:
-  // the agents start while the files are written; each session opens once its folder is whole.
   const started: Array<{ attempt: Planned; fromSeq: number; filled: (left: LeftOut[] | Error) => void }> = [];
   const begin = async (attempt: Planned): Promise<void> => {
     try {

@@ -36,3 +36,14 @@ export async function sendAllowing(host: Host, conversationId: string, text: str
   expect(transcript().turns[turnId]?.status, JSON.stringify(transcript().items.at(-1))).toBe('completed');
   return turnId;
 }
+
+/** A host request as a test makes it: its result, or an error naming the method and why. */
+export function callOn(host: Host) {
+  return async <T>(method: string, params: unknown): Promise<T> => {
+    const answer = await host.handle(method, params);
+    if (!answer.ok) {
+      throw new Error(`${method}: ${answer.error.message}`);
+    }
+    return answer.result as T;
+  };
+}

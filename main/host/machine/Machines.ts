@@ -1,6 +1,8 @@
 /**
  * The machines a person can put a conversation on: this computer, the SSH hosts of their ssh
- * config (`Host` entries without wildcards), and the ones they added in Settings › Machines. An
+ * config (`Host` entries without wildcards), the ones they added in Settings › Machines (over ssh,
+ * or reached by a command), the folders opened in their dev containers, and the containers Baton
+ * started for attempts (not listed: each is its attempt's). An
  * SSH machine is opened when it is first needed (a conversation on it, a test from Settings) and
  * kept open; its state (connecting, connected, reconnecting, blocked and why) is pushed as it
  * changes. A blocked machine is not tried again by itself: the person trusts its key, or fixes

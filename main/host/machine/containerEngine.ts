@@ -145,7 +145,13 @@ export async function listStarted(local: Machine, engine: Engine): Promise<Start
   const found: StartedContainer[] = [];
   for (const [index, line] of inspected.split('\n').filter(Boolean).entries()) {
     const [labels, running] = line.split('\t');
-    const parsed = labelsSchema.safeParse(JSON.parse(labels ?? 'null'));
+    let read: unknown;
+    try {
+      read = JSON.parse(labels ?? 'null');
+    } catch {
+      read = null;
+    }
+    const parsed = labelsSchema.safeParse(read);
     if (parsed.success && names[index]) {
       const { 'baton.attempt': attempt, 'baton.conversation': conversation, 'baton.copy': copy } = parsed.data;
       found.push({ name: names[index], running: running === 'true', labels: { attempt, conversation, copy } });

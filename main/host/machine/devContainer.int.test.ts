@@ -17,7 +17,7 @@ import { containerUnavailable, devContainerFolder, podmanSettingsEnv, testImage 
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { Host, definedEnv } from '../Host.js';
-import { sendAndSettle } from '../conversations/settledTurns.kit.test.js';
+import { callOn, sendAndSettle } from '../conversations/settledTurns.kit.test.js';
 
 const unavailable = containerUnavailable();
 
@@ -46,13 +46,7 @@ describe.skipIf(unavailable !== undefined)('a dev container through the host API
     }
   });
 
-  const call = async <T>(method: string, params: unknown): Promise<T> => {
-    const answer = await host.handle(method, params);
-    if (!answer.ok) {
-      throw new Error(`${method}: ${answer.error.message}`);
-    }
-    return answer.result as T;
-  };
+  const call = <T>(method: string, params: unknown): Promise<T> => callOn(host)<T>(method, params);
 
   it('opens a folder in its dev container, and a conversation there writes into the folder', async () => {
     const folder = devContainerFolder('proj', image);

@@ -36,6 +36,7 @@ export function AgentPicker({
   title,
   label = 'Agent',
   extra,
+  elsewhere = false,
 }: {
   agents: readonly AgentInfo[];
   value: string;
@@ -44,6 +45,8 @@ export function AgentPicker({
   title?: string;
   label?: string;
   extra?: { agentId: string; displayName: string };
+  /** On another machine: whether an agent is installed is known there, not here, so any can be picked. */
+  elsewhere?: boolean;
 }) {
   const [query, setQuery] = useState<string | null>(null);
   const all = useMemo(
@@ -63,7 +66,7 @@ export function AgentPicker({
     selectedItem: selected,
     itemToString: (agent) => agent?.displayName ?? '',
     itemToKey: (agent) => agent?.agentId,
-    isItemDisabled: (agent) => !pickable(agent),
+    isItemDisabled: (agent) => !(elsewhere || pickable(agent)),
     // What is typed highlights its first agent that can be picked, so Enter picks it (the only match, at once).
     stateReducer: (_state, { type, changes }) =>
       type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
@@ -115,7 +118,7 @@ export function AgentPicker({
                     'agent-option',
                     highlightedIndex === index ? 'highlighted' : '',
                     agent.agentId === value ? 'selected' : '',
-                    pickable(agent) ? '' : 'disabled',
+                    elsewhere || pickable(agent) ? '' : 'disabled',
                   ]
                     .filter(Boolean)
                     .join(' ')}

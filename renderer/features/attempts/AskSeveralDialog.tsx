@@ -7,6 +7,8 @@ import { MAX_ATTEMPTS } from '../../../app/transcript/attempts.js';
 import { agentChoices } from '../../persisted/agentChoices.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
+import { selectActiveSummary } from '../../store/selectors/transcript.js';
+import { THIS_COMPUTER } from '../../store/slices/machinesSlice.js';
 import { askingValue, OptionPickers } from '../composer/SessionOptions.js';
 
 /** Categories of options offered per attempt: the mode and the model (others keep the agent's own). */
@@ -21,10 +23,14 @@ export function AskSeveralDialog() {
   const choose = useBaton((state) => state.setAskChoice);
   const confirm = useBaton((state) => state.confirmAsk);
   const setContainer = useBaton((state) => state.setAskContainer);
+  const summary = useBaton(selectActiveSummary);
+  const draftMachine = useBaton((state) => state.draft.machineId);
   if (!dialog) {
     return null;
   }
-  const available = agents.filter((agent) => agent.available);
+  // In containers (or on another machine) an agent is looked for there, not here: every agent is offered.
+  const elsewhere = dialog?.container.on === true || (summary ? summary.machine : (draftMachine ?? THIS_COMPUTER)) !== THIS_COMPUTER;
+  const available = elsewhere ? agents : agents.filter((agent) => agent.available);
   const count = dialog.checked.length;
   const { container } = dialog;
   const imageMissing = container.on && container.image.trim() === '';

@@ -5,6 +5,7 @@
  */
 import { recentFolders } from '../../persisted/recentFolders.js';
 import { useBaton } from '../../store/index.js';
+import { THIS_COMPUTER } from '../../store/slices/machinesSlice.js';
 import { AgentPicker } from '../agents/AgentPicker.js';
 import { AgentCard } from '../agents/AgentCard.js';
 import { AgentSessions } from '../agents/AgentSessions.js';
@@ -36,6 +37,8 @@ export function SessionHeader() {
   const running = Boolean(transcript?.activeTurnId);
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
+  // Whether an agent is installed is known for this computer; on another machine the host looks there when it starts it.
+  const here = (summary ? summary.machine : (draft.machineId ?? THIS_COMPUTER)) === THIS_COMPUTER;
   // A bad agents.json is said where agents are picked, with where it goes wrong.
   const agentsFileProblem = useBaton((state) => state.agentsFileProblem);
   const bound = summary !== undefined;
@@ -58,6 +61,7 @@ export function SessionHeader() {
           disabled={running}
           {...(running ? { title: 'You can hand the conversation to another agent once this turn ends or is stopped' } : {})}
           onChange={(picked) => (summary ? setNextAgent(summary.conversationId, picked) : setDraftAgent(picked))}
+          elsewhere={!here}
           {...(summary && !selected ? { extra: { agentId: summary.agentId, displayName: summary.agentName } } : {})}
         />
       </div>
@@ -118,7 +122,7 @@ export function SessionHeader() {
       {!bound && selected?.available ? <DraftSessionOptions agentId={selected.agentId} agentName={selected.displayName} /> : null}
       {!bound && selected ? <AgentCard agentId={selected.agentId} available={selected.available} cwd={cwd} /> : null}
       {!bound && selected && agentSessions?.agentId === selected.agentId ? <AgentSessions agentName={selected.displayName} /> : null}
-      {selected && !selected.available ? (
+      {selected && !selected.available && here ? (
         <div className="agent-hint" role="note">
           <p>
             {selected.displayName} is not available: {selected.unavailableReason} {selected.installHint ?? ''}

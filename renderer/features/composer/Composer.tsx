@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBaton } from '../../store/index.js';
+import { THIS_COMPUTER } from '../../store/slices/machinesSlice.js';
 import { composerKey } from '../../store/store.js';
 import {
   selectActiveSummary,
@@ -46,7 +47,9 @@ export function Composer() {
     const summary = selectActiveSummary(state);
     const agentId = summary ? (state.nextAgent[summary.conversationId] ?? summary.agentId) : state.draft.agentId;
     const agent = state.agents.find((candidate) => candidate.agentId === agentId);
-    return agent && !agent.available ? agent : undefined;
+    // Known for this computer only: on another machine the host looks there, and says so when it is not.
+    const here = (summary ? summary.machine : (state.draft.machineId ?? THIS_COMPUTER)) === THIS_COMPUTER;
+    return agent && !agent.available && here ? agent : undefined;
   });
   // A new conversation needs a folder that can be worked in (checked as it is typed).
   const folderBlocked = useBaton((state) =>

@@ -120,7 +120,7 @@ export function MachineStatus({ machineId }: { machineId: string }) {
   // Opening a conversation there (after a restart, say) connects to it: its state shows, and the next message need not wait.
   const shown = machine?.state;
   useEffect(() => {
-    if (shown === 'not-connected') {
+    if (shown === 'not-connected' || shown === undefined) {
       void connectForConversation(machineId);
     }
   }, [shown, machineId, connectForConversation]);

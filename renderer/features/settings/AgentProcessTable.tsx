@@ -34,10 +34,10 @@ export function AgentProcessTable() {
             <tr>
               <th scope="col">Agent</th>
               <th scope="col">Conversations</th>
-              <th scope="col">Machine</th>
               <th scope="col">Process</th>
               <th scope="col">Sessions</th>
               <th scope="col">State</th>
+              <th scope="col">Machine</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -51,10 +51,10 @@ export function AgentProcessTable() {
                   {process.version ? <span className="muted"> {process.version}</span> : null}
                 </th>
                 <td>{process.conversationTitles.length === 0 ? '—' : process.conversationTitles.join(', ')}</td>
-                <td>{process.machine}</td>
                 <td>{process.pid ?? '—'}</td>
                 <td>{process.sessions}</td>
                 <td>{process.state}</td>
+                <td>{process.machine}</td>
                 <td>
                   <button
                     type="button"

@@ -117,7 +117,9 @@ export const machinesSlice: Slice<MachinesSlice> = (api) => (set, get) => {
     testMachine: connect,
     async connectForConversation(machineId) {
       const machine = get().machines.find((entry) => entry.machineId === machineId);
-      if (machineId !== THIS_COMPUTER && machine?.state === 'not-connected') {
+      // An attempt's container (or a dev container) is not listed until Baton holds it: asked for by its id.
+      const unlisted = !machine && /^(box|dev):/.test(machineId);
+      if (machineId !== THIS_COMPUTER && (machine?.state === 'not-connected' || unlisted)) {
         await connect(machineId);
       }
     },
