@@ -36,12 +36,12 @@ async function say(page: Page, text: string): Promise<void> {
 /** A new conversation with the fake agent in a new folder; sends `text`, and leaves for a new draft once the agent has it. */
 async function startAndLeave(page: Page, text: string): Promise<string> {
   const work = tempDir('e2e-notify-work');
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('button', { name: 'New conversation', exact: true }).click();
   await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   await say(page, text);
   await expect(page.getByRole('button', { name: 'Stop' })).toBeEnabled();
-  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('button', { name: 'New conversation', exact: true }).click();
   return work;
 }
 

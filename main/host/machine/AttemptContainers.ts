@@ -28,6 +28,9 @@ import {
 import { DEV_CONTAINERS_SETTING, DevContainers } from './DevContainers.js';
 import type { Machine } from './Machine.js';
 
+/** The setting that says Baton has started a container here once (so one may be left behind). */
+const EVER_STARTED_SETTING = 'containers.everStarted';
+
 /** What a started container's machine id starts with; the attempt id follows. */
 const BOX_ID = 'box:';
 
@@ -62,6 +65,8 @@ export type AttemptContainersOptions = {
   local: Machine;
   engine: () => z.infer<typeof engineSettingSchema>;
   runOptions: () => string;
+  /** Whether Baton ever started a container here (absent: taken as yes): until it has, a start does not ask the engine. */
+  everStarted?: () => boolean;
   /** Writes a setting (absent: the settings are not changed here). */
   setSetting?: (key: string, value: unknown) => void;
   log: (message: string) => void;
@@ -81,6 +86,7 @@ export class AttemptContainers {
       local,
       engine: () => settings.getSetting(ENGINE_SETTING, engineSettingSchema, ''),
       runOptions: () => settings.getSetting(RUN_OPTIONS_SETTING, z.string(), ''),
+      everStarted: () => settings.getSetting(EVER_STARTED_SETTING, z.boolean(), false),
       setSetting: (key, value) => settings.setSetting(key, value),
       log,
     });
@@ -145,6 +151,7 @@ export class AttemptContainers {
       runOptions: this.options.runOptions(),
     });
     this.options.log(`started container ${name} (${box.image}${box.network ? '' : ', no network'}) for attempt ${box.attemptId}`);
+    this.options.setSetting?.(EVER_STARTED_SETTING, true);
     return boxMachineId(box.attemptId);
   }
 
@@ -218,6 +225,10 @@ export class AttemptContainers {
   /** At the start: the containers left behind, logged after `said` (they stay listed until the person removes them). */
   async findLeftBehind(said: readonly string[] = []): Promise<string[]> {
     said.forEach((line) => this.options.log(line));
+    if (this.options.everStarted?.() === false) {
+      // Nothing of Baton's can be there: the person's engine is not asked at every start.
+      return [];
+    }
     const left = (await this.list().catch(() => [])).filter((container) => container.leftBehind).map((container) => container.name);
     if (left.length > 0) {
       this.options.log(`containers left behind by an earlier run (their copies are gone): ${left.join(', ')}`);
