@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { AttemptView } from '../../../app/transcript/index.js';
 import type { AttemptsContext } from './attemptsContext.js';
+import { attemptOfBoxId } from '../machine/AttemptContainers.js';
 import { LOCAL_MACHINE_ID } from '../machine/Machine.js';
 
 /** Each attempt in a container of its own: the image it starts from, and whether it may use the network. */
@@ -53,7 +54,7 @@ export async function startBox(
 
 /** The machine an attempt's copy is on: this computer for an attempt in a container (the engine mounts it there). */
 export function copyMachineOf(machineId: string): string {
-  return machineId.startsWith('box:') ? LOCAL_MACHINE_ID : machineId;
+  return attemptOfBoxId(machineId) ? LOCAL_MACHINE_ID : machineId;
 }
 
 /** Ends Baton's connection to the attempts' containers and removes them (said in the log when one could not be). */
@@ -62,7 +63,7 @@ export async function removeBox(
   ...attempts: ReadonlyArray<Pick<AttemptView, 'attemptId' | 'machine'>>
 ): Promise<void> {
   const { containers, machines, log } = ctx.deps;
-  const boxed = attempts.filter((attempt) => attempt.machine?.startsWith('box:'));
+  const boxed = attempts.filter((attempt) => attemptOfBoxId(attempt.machine ?? ''));
   if (!containers || boxed.length === 0) {
     return;
   }

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 import { InvalidRequestError, MachineBlockedError } from '../../../app/errors.js';
-import type { Engine } from './containerEngine.js';
+import { execCommandOf, type Engine } from './containerEngine.js';
 import type { Machine } from './Machine.js';
 
 /** What a dev container's machine id starts with; its folder on this computer follows. */
@@ -157,7 +157,6 @@ export class DevContainers {
         `devcontainer up failed for ${folder} (${exit.code === null ? exit.signal : `exit ${exit.code}`}): ${said || 'it said nothing'}`,
       );
     }
-    const words = [engine.program, 'exec', '-i', '-u', parsed.remoteUser, parsed.containerId];
-    return { ...parsed, name, command: words.map((word) => (/^[A-Za-z0-9_./:=@-]+$/.test(word) ? word : `'${word}'`)).join(' ') };
+    return { ...parsed, name, command: execCommandOf(engine, parsed.containerId, parsed.remoteUser) };
   }
 }

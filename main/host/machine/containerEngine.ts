@@ -53,9 +53,14 @@ export function containerNameOf(attemptId: string): string {
   return `baton-attempt-${attemptId.replace(/[^A-Za-z0-9_.-]/g, '-')}`;
 }
 
-/** The command that runs a program in a container with standard input and output (what a command machine is given). */
-export function execCommandOf(engine: Engine, container: string): string {
-  return [engine.program, 'exec', '-i', container].map((word) => (/^[A-Za-z0-9_./:=@-]+$/.test(word) ? word : `'${word}'`)).join(' ');
+/**
+ * The command that runs a program in a container with standard input and output (what a command
+ * machine is given), as `commandWords` reads it back; `user` runs it as that user.
+ */
+export function execCommandOf(engine: Engine, container: string, user?: string): string {
+  return [engine.program, 'exec', '-i', ...(user ? ['-u', user] : []), container]
+    .map((word) => (/^[A-Za-z0-9_./:=@-]+$/.test(word) ? word : `'${word}'`))
+    .join(' ');
 }
 
 /** What a container for one attempt is started with. */
