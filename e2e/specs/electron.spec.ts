@@ -1,8 +1,9 @@
 /**
  * The Electron shell: the same send as in the browser, through the preload bridge; the native
- * folder dialog for the working folder. Runs where an Electron binary exists; elsewhere it
- * reports itself skipped with the reason.
+ * folder dialog for the working folder; notifications and the icon's count. Runs where an
+ * Electron binary exists; elsewhere it reports itself skipped with the reason.
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron as electron, expect, test } from '@playwright/test';
@@ -10,6 +11,7 @@ import { electronBinary } from '../../scripts/electronBinary.mjs';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub } from '../fixtures/modelStub.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const binary = electronBinary();
@@ -105,6 +107,60 @@ test('the working folder comes from the native folder dialog', async () => {
     await page.getByRole('button', { name: 'New conversation' }).click();
     await page.getByRole('button', { name: 'Choose…' }).click();
     await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(picked);
+  } finally {
+    await app.close();
+  }
+});
+
+test("a failure in a conversation out of view is notified through Electron's notifications, and the app's icon counts it", async () => {
+  test.skip(!binary, 'skipped: no Electron binary');
+  const dataDir = tempDir('electron-data');
+  registerFakeAgent(dataDir);
+  const app = await electron.launch({
+    executablePath: binary,
+    args: [root, '--no-sandbox'],
+    env: { ...agentTestEnv('http://127.0.0.1:9'), BATON_DATA_DIR: dataDir },
+  });
+  try {
+    // What the main process puts on the icon, as it puts it there.
+    await app.evaluate(({ app: electronApp }) => {
+      const real = electronApp.setBadgeCount.bind(electronApp);
+      (globalThis as unknown as { badges: number[] }).badges = [];
+      electronApp.setBadgeCount = (count?: number) => {
+        (globalThis as unknown as { badges: number[] }).badges.push(count ?? 0);
+        return real(count);
+      };
+    });
+    // Each notification the page makes (the real one is still shown).
+    await app.context().addInitScript(() => {
+      const Real = window.Notification;
+      const made: Array<{ title: string; body: string | undefined }> = [];
+      (window as unknown as { notified: typeof made }).notified = made;
+      window.Notification = class extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          made.push({ title, body: options?.body });
+        }
+      };
+    });
+    const page = await app.firstWindow();
+    await page.reload();
+    // Electron grants Baton's own page notifications (and nothing else).
+    expect(await page.evaluate(() => Notification.permission)).toBe('granted');
+    const work = tempDir('electron-notify-work');
+    await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+    await chooseAgent(page, 'Fake');
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+    await page.getByRole('textbox', { name: 'Message' }).fill('break down after go');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Stop' })).toBeEnabled();
+    await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+    writeFileSync(path.join(work, 'go'), '');
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { notified: unknown[] }).notified))
+      .toEqual([{ title: 'Fake could not finish', body: 'break down after go' }]);
+    await expect(page).toHaveTitle('(1) Baton');
+    await expect.poll(() => app.evaluate(() => (globalThis as unknown as { badges: number[] }).badges.at(-1))).toBe(1);
   } finally {
     await app.close();
   }

@@ -19,6 +19,7 @@ import { definedEnv, Host } from '../host/Host.js';
 import { RotatingLog } from '../host/log/RotatingLog.js';
 import { agentEnvironment } from '../host/machine/agentEnvironment.js';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES, resolveStatic } from '../web/staticFiles.js';
+import { attentionCount } from './attention.js';
 import { allowPermission, APP_PAGE, APP_SCHEME, checkIpcRequest, externalLink, isOwnPage, secureWebPreferences } from './security.js';
 import { parseUpdateConfig, updateRefusal, type UpdateConfig } from './updatePolicy.js';
 
@@ -105,6 +106,8 @@ function createWindow(): BrowserWindow {
     void openLink(url);
   });
   created.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  // The page's title counts the conversations that need the person ("(2) Baton"): so does the app's icon.
+  created.on('page-title-updated', (_event, title) => app.setBadgeCount(attentionCount(title)));
   void created.loadURL(APP_PAGE);
   return created;
 }
@@ -184,9 +187,13 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   log = new RotatingLog(dataDir);
   const writeLog = (line: string): void => log?.write(line);
-  // The page gets no camera, microphone, notifications, clipboard reads…
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(allowPermission()));
-  session.defaultSession.setPermissionCheckHandler(() => allowPermission());
+  // The page gets notifications, and no camera, microphone, clipboard reads…
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(allowPermission(permission, details.requestingUrl)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    allowPermission(permission, requestingOrigin),
+  );
   protocol.handle(APP_SCHEME, async (request) => {
     const file = await resolveStatic(rendererDir, new URL(request.url).pathname);
     return new Response(await readFile(file), {

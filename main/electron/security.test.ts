@@ -58,11 +58,19 @@ describe('the desktop window', () => {
     });
   });
 
-  it('opens only http(s) links outside, and grants no permission', () => {
+  it('opens only http(s) links outside, and grants no permission but notifications to its own page', () => {
     expect(externalLink('https://example.com/x')?.host).toBe('example.com');
     for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'app://baton/index.html', 'smb://host/share']) {
       expect(externalLink(bad)).toBeUndefined();
     }
-    expect(allowPermission()).toBe(false);
+    // Electron asks with the page's URL (a request) or its origin (a check).
+    expect(allowPermission('notifications', APP_PAGE)).toBe(true);
+    expect(allowPermission('notifications', 'app://baton')).toBe(true);
+    for (const other of ['media', 'clipboard-read', 'geolocation', 'openExternal', 'fullscreen']) {
+      expect(allowPermission(other, APP_PAGE)).toBe(false);
+    }
+    for (const frame of ['https://example.com/', 'app://other/index.html', 'file:///index.html', undefined]) {
+      expect(allowPermission('notifications', frame)).toBe(false);
+    }
   });
 });

@@ -88,7 +88,11 @@ export function externalLink(url: string): URL | undefined {
   }
 }
 
-/** Permissions the page asks for (camera, notifications, clipboard-read…): always no. */
-export function allowPermission(): false {
-  return false;
+/**
+ * Permissions the page asks for: notifications for Baton's own page (an agent waiting for the
+ * person, a turn that finished or failed, each kind turned off in Settings › Notifications), and
+ * nothing else (camera, microphone, clipboard reads…), for no other frame.
+ */
+export function allowPermission(permission: string, requestingUrl: string | undefined): boolean {
+  return permission === 'notifications' && isOwnPage(requestingUrl);
 }
