@@ -87,15 +87,29 @@ test('an agent that offers logout shows Log out on its card', async ({ page }) =
   await expect(page.getByRole('status').filter({ hasText: 'Logged out of Fake.' })).toBeVisible();
 });
 
-test('the context use the agent reports is shown', async ({ page }) => {
+test('the context use the agent reports is shown, a running total past the window is not, and an agent that reports none says so', async ({
+  page,
+}) => {
   await open(page);
+  // A turn without a report: the agent does not report it (no meter, no figure Baton made up).
+  await send(page, 'hello');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: hello');
+  await expect(page.getByText('Context: Fake does not report how much it uses.')).toBeVisible();
+  await expect(page.getByRole('meter', { name: 'Context used' })).toHaveCount(0);
   await send(page, 'usage please');
-  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: usage please');
+  await expect(page.getByRole('article', { name: /^Fake/ }).last()).toContainText('Fake reply: usage please');
   await expect(page.getByText(/^Context: 12\.3K of 200K tokens/)).toBeVisible();
   await expect(page.getByRole('meter', { name: 'Context used' })).toHaveAttribute('value', '12345');
   // Under the turn's reply: its tokens, the context window and the session's cost so far.
-  await expect(page.getByRole('article', { name: /^Fake/ }).getByLabel('Usage of this turn')).toHaveText(
+  await expect(page.getByRole('article', { name: /^Fake/ }).last().getByLabel('Usage of this turn')).toHaveText(
     '1,200 tokens in · 34 out · context 6% (12,345 of 200,000) · $0.0123 so far this session',
+  );
+  // A figure beyond the window is a running total: never "521%".
+  await send(page, 'usage beyond please');
+  await expect(page.getByText(/^Context: not known\. The agent reported 1M tokens, more than its window of 200K/)).toBeVisible();
+  await expect(page.getByRole('meter', { name: 'Context used' })).toHaveCount(0);
+  await expect(page.getByRole('article', { name: /^Fake/ }).last().getByLabel('Usage of this turn')).toHaveText(
+    '1,200 tokens in · 34 out · 1,042,000 tokens reported in all, more than the context window of 200,000 · $0.0123 so far this session',
   );
 });
 

@@ -54,6 +54,13 @@ describe('a real turn through claude-agent-acp', () => {
     // Every pushed transcript event is already in the store, in the same order.
     const pushedSeqs = pushed.flatMap((event) => (event.name === 'transcript' ? event.payload.events.map((envelope) => envelope.seq) : []));
     expect(pushedSeqs).toEqual(events.map((event) => event.seq));
+
+    // Its next report is the context of the longer conversation, not the first figure again.
+    const next = host.turns.send(conversation.conversationId, `And of an African swallow? ${'Laden with a coconut. '.repeat(40)}`);
+    await host.turns.idle();
+    const after = reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
+    expect(after.usage).toMatchObject({ turnId: next.turnId, size: 1_000_000 });
+    expect(after.usage!.used).toBeGreaterThan(state.usage!.used + 100);
   }, 120_000);
 
   it('an agent killed mid-turn fails that turn readably, and the next message starts it again', async () => {

@@ -5,6 +5,7 @@
  * that folds them into one line saying their values. A self-approving mode is marked as before.
  */
 import { useState } from 'react';
+import { contextUse, type ContextUse } from '../../../app/transcript/index.js';
 import { readPreference, writePreference } from '../../persisted/preferences.js';
 import { useBaton } from '../../store/index.js';
 import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
@@ -25,8 +26,8 @@ export function OptionsBar() {
     return null;
   }
   const switching = nextAgent !== undefined && nextAgent !== summary.agentId;
-  const usage = !switching && transcript?.usage && transcript.usage.size > 0 ? transcript.usage : undefined;
-  if (!switching && (transcript?.sessionOptions.length ?? 0) === 0 && !usage) {
+  const use = !switching && transcript ? contextUse(transcript) : { kind: 'none' as const };
+  if (!switching && (transcript?.sessionOptions.length ?? 0) === 0 && use.kind === 'none') {
     return null;
   }
   const toggle = (): void => {
@@ -58,16 +59,35 @@ export function OptionsBar() {
         ) : transcript ? (
           <SessionOptions transcript={transcript} />
         ) : null}
-        {usage ? (
-          <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
-            Context: {compactNumber.format(usage.used)} of {compactNumber.format(usage.size)} tokens{' '}
-            <meter min={0} max={usage.size} value={usage.used} aria-label="Context used" />
-          </p>
-        ) : null}
+        <ContextFigure use={use} />
         {switching ? (
           <p className="hint usage">{nextName} starts with a handoff of this conversation: its context is counted once it replies.</p>
         ) : null}
       </div>
     </section>
   );
+}
+
+/** The context in use as the agent reports it (never a count Baton makes up), or why there is none. */
+function ContextFigure({ use }: { use: ContextUse }) {
+  switch (use.kind) {
+    case 'reported':
+      return (
+        <p className="usage" title="How much of the model's context window the conversation uses, as the agent reports it">
+          Context: {compactNumber.format(use.used)} of {compactNumber.format(use.size)} tokens{' '}
+          <meter min={0} max={use.size} value={use.used} aria-label="Context used" />
+        </p>
+      );
+    case 'beyond':
+      return (
+        <p className="usage hint">
+          Context: not known. The agent reported {compactNumber.format(use.used)} tokens, more than its window of{' '}
+          {compactNumber.format(use.size)}: a running total, not the context in use.
+        </p>
+      );
+    case 'unreported':
+      return <p className="usage hint">Context: {use.agentName} does not report how much it uses.</p>;
+    default:
+      return null;
+  }
 }

@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { fidelityBadge, fidelityDetail, handedNothing } from '../../../app/transcript/fidelity.js';
 import { useScopedConversation } from '../../components/conversationScope.js';
 import { TIMING_NAMES } from '../../../app/instructions/injectors.js';
-import { rewindFilesText, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
+import { judgeUsage, rewindFilesText, type TranscriptItem, type TranscriptState, type TurnState } from '../../../app/transcript/index.js';
 import type { AuthMethodInfo } from '../../../app/errors.js';
 import { Markdown } from '../../components/Markdown.js';
 import { useBaton } from '../../store/index.js';
@@ -160,8 +160,13 @@ function TurnUsage({ turn }: { turn: Pick<TurnState, 'usage' | 'tokens'> }) {
       parts.push(`${count.format(tokens.cachedReadTokens)} cached`);
     }
   }
-  if (usage && usage.size > 0) {
-    parts.push(`context ${Math.round((usage.used / usage.size) * 100)}% (${count.format(usage.used)} of ${count.format(usage.size)})`);
+  const context = judgeUsage(usage);
+  if (context?.kind === 'reported') {
+    parts.push(
+      `context ${Math.round((context.used / context.size) * 100)}% (${count.format(context.used)} of ${count.format(context.size)})`,
+    );
+  } else if (context?.kind === 'beyond') {
+    parts.push(`${count.format(context.used)} tokens reported in all, more than the context window of ${count.format(context.size)}`);
   }
   if (usage?.cost) {
     const money = /^[A-Z]{3}$/.test(usage.cost.currency)
