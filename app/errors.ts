@@ -24,6 +24,7 @@ export const errorCodes = [
   'InjectorUnavailable',
   'ImportNotConfirmed',
   'UnverifiedDownload',
+  'PinnedVersionMissing',
   'AgentTooOld',
   'WorkingFolderMissing',
   'MachineBlocked',
@@ -263,6 +264,23 @@ export class UnverifiedDownloadError extends BatonError {
 }
 
 /**
+ * The npm registry has no copy of the version the ACP Registry lists for an agent (it was never
+ * published, or was taken down), but has newer ones: the nearest newer is offered, installed only
+ * once the person agrees. `versions`: the newer ones it has, oldest first.
+ */
+export class PinnedVersionMissingError extends BatonError {
+  constructor(agentName: string, agentId: string, spec: string, versions: readonly string[]) {
+    const nearest = versions[0]!;
+    const named = versions.length > 6 ? [...versions.slice(0, 5), `… ${versions.at(-1)!}`] : versions;
+    super(
+      'PinnedVersionMissing',
+      `The npm registry has no ${spec}, the version the ACP Registry lists for ${agentName}. It has ${named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named.at(-1)!}`} after it. Install ${nearest}, the nearest newer one?`,
+      { agentName, agentId, spec, nearest, versions: [...versions] },
+    );
+  }
+}
+
+/**
  * The agent that would run is older than the oldest release Baton supports, and what it would be
  * given (the person's instructions) needs that release: the turn is refused with Update as the way out.
  */
@@ -311,6 +329,7 @@ export const errorClasses: { readonly [C in ErrorCode]: abstract new (...args: n
   InjectorUnavailable: InjectorUnavailableError,
   ImportNotConfirmed: ImportNotConfirmedError,
   UnverifiedDownload: UnverifiedDownloadError,
+  PinnedVersionMissing: PinnedVersionMissingError,
   AgentTooOld: AgentTooOldError,
   WorkingFolderMissing: WorkingFolderMissingError,
   MachineBlocked: MachineBlockedError,

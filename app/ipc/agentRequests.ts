@@ -100,8 +100,19 @@ export const agentRequests = {
    * own agents folder. Progress comes as agentInstallProgress; resolves with the agent list after.
    */
   installAgent: {
-    /** `unverified`: the person agreed to install an archive the registry gives no checksum for. */
-    params: z.object({ agentId: z.string().min(1), unverified: z.boolean().optional() }),
+    /**
+     * `unverified`: the person agreed to install an archive the registry gives no checksum for.
+     * `version`: the person agreed to this version of the agent's npm package instead of the one the
+     * registry lists, which the npm registry does not have (see PinnedVersionMissing).
+     */
+    params: z.object({
+      agentId: z.string().min(1),
+      unverified: z.boolean().optional(),
+      version: z
+        .string()
+        .regex(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/, 'an exact version (1.2.3)')
+        .optional(),
+    }),
     result: agentListSchema,
   },
   /** Removes an agent Baton installed (never one the person installed themselves). */

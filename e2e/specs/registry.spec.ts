@@ -6,15 +6,18 @@
  * picker, answer against the model stub, and are each handed a conversation by the switch;
  * GitHub Copilot CLI starts, shows its version and its log-in; the fake agent packed as a
  * `binary` agent installs with its checksum checked and answers, while a wrong checksum and a
- * missing archive each fail saying why.
+ * missing archive each fail saying why; a version the npm registry does not have offers the
+ * nearest newer one ("Install Fake Next 1.0.0 instead?"), which installs once agreed and answers.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome, REGISTRY_TEST_AGENTS } from '../fixtures/agentSetups.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { fakeAgentEntries, makeTarGz, sha256Of } from '../fixtures/archives.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
-import { registryEntry, startRegistryServer, type RegistryServer } from '../fixtures/registryServer.js';
+import { packFakeAgent } from '../fixtures/fakeAgentPackage.js';
+import { publishNpmPackage, registryEntry, startRegistryServer, type RegistryServer } from '../fixtures/registryServer.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 let stub: ModelStub;
@@ -52,8 +55,14 @@ test.beforeAll(async () => {
       binary('fake-binary', 'Fake Binary', '/archives/fake.tar.gz', sha256Of(fake)),
       binary('fake-bad-sum', 'Fake Bad Sum', '/archives/fake.tar.gz', '0'.repeat(64)),
       binary('fake-missing', 'Fake Missing', '/archives/missing.tar.gz', '1'.repeat(64)),
+      // A version the npm registry (this server's, below) does not have, with newer ones it has.
+      registryEntry('fake-next', 'Fake Next', { npx: { package: 'fake-npx-next@0.9.0', args: [] } }, { version: '0.9.0' }),
     ],
     extensions: [],
+  });
+  publishNpmPackage(registry, 'fake-npx-next', {
+    '1.0.0': { tarball: readFileSync(packFakeAgent('npx-next', '1.0.0')), bin: { 'npx-next': 'bin.mjs' } },
+    '1.2.0': { tarball: readFileSync(packFakeAgent('npx-next', '1.2.0')), bin: { 'npx-next': 'bin.mjs' } },
   });
 });
 
@@ -63,8 +72,8 @@ test.afterAll(async () => {
   await stub.close();
 });
 
-async function openHost(page: Page, registryUrl: string): Promise<void> {
-  const host = await startWebHost(tempDir('registry-host'), { ...allAgentsHome(stub.url), BATON_REGISTRY_URL: registryUrl });
+async function openHost(page: Page, registryUrl: string, env: Record<string, string> = {}): Promise<void> {
+  const host = await startWebHost(tempDir('registry-host'), { ...allAgentsHome(stub.url), BATON_REGISTRY_URL: registryUrl, ...env });
   hosts.push(host);
   await page.goto(host.url);
 }
@@ -155,4 +164,20 @@ test('a binary agent installs with its checksum checked and answers; a wrong che
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('registry-binary-work'));
   await say(page, 'Fake Binary', 'hello binary');
   await expect(page.getByRole('article', { name: /^Fake Binary/ })).toContainText('Fake reply: hello binary');
+});
+
+test('a version the npm registry does not have offers the nearest newer one, which installs once agreed and answers', async ({ page }) => {
+  await openHost(page, registry.indexUrl, { npm_config_registry: `${registry.url}/npm/` });
+  await chooseAgent(page, 'Fake Next');
+  await page.getByRole('button', { name: 'Install Fake Next 0.9.0' }).click();
+  const offer = page.getByRole('alertdialog', { name: 'Install Fake Next 1.0.0 instead?' });
+  await expect(offer).toContainText(
+    'The npm registry has no fake-npx-next@0.9.0, the version the ACP Registry lists for Fake Next. It has 1.0.0 and 1.2.0 after it.',
+  );
+  await offer.getByRole('button', { name: 'Install 1.0.0' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Fake Next is installed.' })).toBeVisible({ timeout: INSTALL_TIMEOUT });
+  await expect(page.getByRole('button', { name: /^Install Fake Next/ })).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('registry-next-work'));
+  await say(page, 'Fake Next', 'hello nearest');
+  await expect(page.getByRole('article', { name: /^Fake Next/ })).toContainText('Fake reply: hello nearest');
 });

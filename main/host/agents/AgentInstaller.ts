@@ -8,7 +8,13 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AgentInstallFailedError, InvalidRequestError, UnsupportedInputError, UnverifiedDownloadError } from '../../../app/errors.js';
+import {
+  AgentInstallFailedError,
+  InvalidRequestError,
+  PinnedVersionMissingError,
+  UnsupportedInputError,
+  UnverifiedDownloadError,
+} from '../../../app/errors.js';
 import { AgentConnection } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { packageName } from '../adapters/builtinAdapter.js';
@@ -19,6 +25,8 @@ import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';
 import { installArchive } from './archives/installArchive.js';
 import { lastMeaningfulLine, missingPackage, platformPart, unreachableRegistry } from './npmFailure.js';
 import { npmEnvironment, pinOf } from './npmEnvironment.js';
+import { NpmRuns, type Run } from './npmRuns.js';
+import { atVersion } from './npmVersions.js';
 
 /** The manifest Baton writes into an install folder: what was installed, and the executable to run (relative to the folder). */
 const MANIFEST = 'baton-agent.json';
@@ -26,17 +34,11 @@ const MANIFEST = 'baton-agent.json';
 /** How long a new copy of a registry agent has to answer `initialize` before it is refused. */
 const ANSWER_TIMEOUT_MS = 60_000;
 
-/** An install under way: its npm run (or download), which Cancel ends. */
-type Run = { group: MachineProcess | undefined; abort: AbortController; cancelled: boolean };
-
 /** What an install put in its folder, as its manifest records it. */
 type Installed = { executable: string; version: string | undefined; packages?: readonly string[]; source?: string; sha256?: string };
 
 /** One line of progress. */
 export type InstallProgress = { agentId: string; action: 'install' | 'update' | 'remove'; text: string };
-
-/** Lines of npm's output kept for an error report. */
-const OUTPUT_LINES_IN_ERRORS = 20;
 
 /** Installs, updates and removes agents in Baton's agents folder. */
 /** npm's arguments for a pinned install that follows the lock Baton ships (see `agentLocks/`). */
@@ -48,6 +50,8 @@ export class AgentInstaller {
   private readonly busy = new Set<string>();
   /** Each install under way (Cancel ends it). */
   private readonly runs = new Map<string, Run>();
+  /** npm, run on the machine. */
+  private readonly npmRuns: NpmRuns;
 
   constructor(
     private readonly dataDir: string,
@@ -59,7 +63,9 @@ export class AgentInstaller {
     private readonly locksDir: string = AGENT_LOCKS_DIR,
     /** The machine agents are installed on, and npm runs on. */
     private readonly machine: Machine = new LocalMachine(env),
-  ) {}
+  ) {
+    this.npmRuns = new NpmRuns(machine, env, dataDir);
+  }
 
   /** The npm specs Baton installs for an adapter, if it can install it at all. */
   packages(adapter: AgentAdapter): readonly string[] | undefined {
@@ -104,9 +110,11 @@ export class AgentInstaller {
    * (the person agreed). A registry agent's new copy must answer `initialize` before it replaces
    * the old one.
    */
-  async install(adapter: AgentAdapter, options: { unverified?: boolean } = {}): Promise<void> {
+  async install(adapter: AgentAdapter, options: { unverified?: boolean; version?: string } = {}): Promise<void> {
     const action = this.installedVersion(adapter) ? 'update' : 'install';
-    const packages = this.packages(adapter);
+    const pinned = this.packages(adapter);
+    // The version the person agreed to instead of the pinned one the npm registry does not have.
+    const packages = options.version && pinned?.[0] ? [atVersion(pinned[0], options.version), ...pinned.slice(1)] : pinned;
     if (adapter.archive === undefined && (!packages || packages.length === 0)) {
       throw new UnsupportedInputError(
         adapter.displayName,
@@ -191,7 +199,7 @@ export class AgentInstaller {
     say(
       `${action === 'update' ? 'Updating' : 'Installing'} ${adapter.displayName}: npm install ${locked ? `(the lock Baton ships for ${packages.join(' ')})` : packages.join(' ')}`,
     );
-    const output = await this.runNpm(npm, npmArgs, staging, say, run);
+    const output = await this.npmRuns.run(npm, npmArgs, staging, say, run);
     if (run.cancelled) {
       return { executable: '', version: undefined, packages };
     }
@@ -201,7 +209,14 @@ export class AgentInstaller {
     if (output.exit !== 0) {
       const unreachable = unreachableRegistry(output.tail, this.env);
       const missing = missingPackage(output.tail);
-      const part = unreachable || missing ? undefined : await this.unpublishedPart(npm, packages[0]!, run);
+      const newer =
+        missing !== undefined && missing === packages[0] && adapter.source === 'registry'
+          ? await this.npmRuns.newerThanPinned(npm, missing)
+          : [];
+      if (missing && newer.length > 0) {
+        throw new PinnedVersionMissingError(adapter.displayName, adapter.agentId, missing, newer);
+      }
+      const part = unreachable || missing ? undefined : await this.npmRuns.unpublishedPart(npm, packages[0]!, run);
       const reason =
         unreachable ??
         (missing
@@ -277,29 +292,6 @@ export class AgentInstaller {
       return dependencies.includes(name) ? name : (dependencies[0] ?? name);
     } catch {
       return name;
-    }
-  }
-
-  /**
-   * For a failed install of a package built per platform (its install script fails without its
-   * part, and npm leaves nothing to look at): the part for this platform, when the npm registry
-   * does not have it. Asked of npm itself (`npm view`).
-   */
-  private async unpublishedPart(npm: string, spec: string, run: Run): Promise<string | undefined> {
-    if (!/^(@[^/@]+\/)?[^/@]+@[^/]+$/.test(spec)) {
-      return undefined;
-    }
-    const view = async (args: string[]): Promise<{ exit: number | null; tail: string }> =>
-      this.runNpm(npm, ['view', ...args, '--json', '--loglevel=error'], this.dataDir, () => {}, run);
-    const optional = await view([spec, 'optionalDependencies']);
-    if (optional.exit !== 0) {
-      return undefined;
-    }
-    try {
-      const part = platformPart(JSON.parse(optional.tail || '{}') as Record<string, string>, process.platform, process.arch);
-      return part && (await view([part, 'version'])).exit !== 0 ? part : undefined;
-    } catch {
-      return undefined;
     }
   }
 
@@ -422,57 +414,5 @@ export class AgentInstaller {
     run.abort.abort();
     void run.group?.dispose();
     return true;
-  }
-
-  /** Runs npm, passing each output line on; resolves with its exit code and last lines. */
-  private async runNpm(
-    npm: string,
-    args: string[],
-    cwd: string,
-    line: (text: string) => void,
-    run: Run,
-  ): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
-    const child = this.machine.spawn({
-      command: npm,
-      args,
-      cwd,
-      env: { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' },
-    });
-    run.group = child;
-    return this.readNpm(child, line, run);
-  }
-
-  private async readNpm(
-    child: MachineProcess,
-    line: (text: string) => void,
-    run: { cancelled: boolean },
-  ): Promise<{ exit: number | null; tail: string; cancelled: boolean }> {
-    try {
-      await child.spawned();
-    } catch (error) {
-      return { exit: null, tail: (error as Error).message, cancelled: run.cancelled };
-    }
-    child.stdin.end();
-    const recent: string[] = [];
-    let pending = '';
-    const onData = (chunk: Buffer): void => {
-      const lines = (pending + chunk.toString('utf8')).split(/\r?\n/);
-      pending = lines.pop() ?? '';
-      for (const text of lines.filter((candidate) => candidate.trim() !== '')) {
-        recent.push(text);
-        if (recent.length > OUTPUT_LINES_IN_ERRORS) {
-          recent.shift();
-        }
-        line(text);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const { code } = await child.exited;
-    if (pending.trim()) {
-      recent.push(pending);
-      line(pending);
-    }
-    return { exit: code, tail: recent.join('\n'), cancelled: run.cancelled };
   }
 }

@@ -3,11 +3,12 @@
  * fake ACP agent in a .tar.gz, its checksum right) installs and answers; a wrong checksum and an
  * archive that answers 404 each fail naming the agent and the cause, leaving nothing behind; an
  * archive without a checksum waits for the person's yes; a `uvx` agent says it needs uv; an `npx`
- * entry installs its package and finds its command; a newer registry version is offered as an
- * update, and a new copy that does not answer never replaces the one that does.
+ * entry installs its package and finds its command; a version the npm registry does not have
+ * offers the nearest newer one; a newer registry version is offered as an update, and a new copy
+ * that does not answer never replaces the one that does.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registryPlatform } from '../../../app/agents/registry.js';
@@ -15,7 +16,7 @@ import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { fakeAgentEntries, makeTarGz, makeZip, sha256Of } from '../../../e2e/fixtures/archives.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { noAgentsEnv, packFakeAgent } from '../../../e2e/fixtures/fakeAgentPackage.js';
-import { registryEntry, startRegistryServer, type RegistryServer } from '../../../e2e/fixtures/registryServer.js';
+import { publishNpmPackage, registryEntry, startRegistryServer, type RegistryServer } from '../../../e2e/fixtures/registryServer.js';
 import { emptyTranscript, reduceAll } from '../../../app/transcript/index.js';
 import { Host } from '../Host.js';
 
@@ -188,6 +189,54 @@ describe('installing agents of the ACP Registry', () => {
     expect(await answers('registry:fake-binary', 'still here')).toBe('Fake reply: still here');
     expect(leftovers()).toEqual(['registry_fake-binary']);
   });
+
+  it('offers the nearest newer version when the npm registry has not the one the registry lists, and installs it once agreed', async () => {
+    publishNpmPackage(server, 'fake-npx-next', {
+      '1.0.0': { tarball: readFileSync(packFakeAgent('npx-next', '1.0.0')), bin: { 'npx-next': 'bin.mjs' } },
+      '1.1.0': { tarball: readFileSync(packFakeAgent('npx-next', '1.1.0')), bin: { 'npx-next': 'bin.mjs' } },
+    });
+    server.setIndex({
+      version: '1.0.0',
+      agents: [registryEntry('fake-next', 'Fake Next', { npx: { package: 'fake-npx-next@0.9.0', args: [] } }, { version: '0.9.0' })],
+      extensions: [],
+    });
+    const npmDataDir = tempDir('registry-npm');
+    const npmHost = new Host({
+      dataDir: npmDataDir,
+      env: { ...noAgentsEnv(), BATON_REGISTRY_URL: server.indexUrl, npm_config_registry: `${server.url}/npm/` },
+    });
+    try {
+      await npmHost.handle('refreshRegistry', {});
+      expect(await npmHost.handle('installAgent', { agentId: 'registry:fake-next' })).toMatchObject({
+        ok: false,
+        error: {
+          code: 'PinnedVersionMissing',
+          message:
+            'The npm registry has no fake-npx-next@0.9.0, the version the ACP Registry lists for Fake Next. It has 1.0.0 and 1.1.0 after it. Install 1.0.0, the nearest newer one?',
+          details: { agentId: 'registry:fake-next', nearest: '1.0.0', versions: ['1.0.0', '1.1.0'] },
+        },
+      });
+      expect(readdirSync(path.join(npmDataDir, 'agents'))).toEqual([]);
+      // Agreed once: that version is installed, answers, and is not offered as an "update" back to the missing one.
+      const agreed = await npmHost.handle('installAgent', { agentId: 'registry:fake-next', version: '1.0.0' });
+      expect(agreed.ok, JSON.stringify(agreed)).toBe(true);
+      const listed = await npmHost.handle('listAgents', {});
+      const next = listed.ok
+        ? (listed.result as { agents: AgentInfo[] }).agents.find((entry) => entry.agentId === 'registry:fake-next')
+        : undefined;
+      expect(next).toMatchObject({ available: true, managed: { installed: '1.0.0', pinned: '0.9.0', inUse: true } });
+      expect(next?.managed).not.toHaveProperty('update');
+      const { conversationId } = npmHost.conversations.create('registry:fake-next', tempDir('registry-work'));
+      npmHost.turns.send(conversationId, 'nearest');
+      await npmHost.turns.idle();
+      const reply = reduceAll(emptyTranscript(conversationId), npmHost.store.readEvents(conversationId).events).items.findLast(
+        (item) => item.kind === 'agent',
+      );
+      expect(reply?.kind === 'agent' ? reply.text : '').toBe('Fake reply: nearest');
+    } finally {
+      await npmHost.dispose();
+    }
+  }, 90_000);
 
   it('names the platform part the npm registry does not have when a package built per platform fails', async (context) => {
     const unavailable = partCaseUnavailable();

@@ -49,8 +49,8 @@ export function agentHandlers(parts: HostParts): HandlerGroup<AgentMethods> {
       return {};
     },
     cancelAgentInstall: ({ agentId }) => ({ cancelled: installer.cancel(agentId) }),
-    installAgent: async ({ agentId, unverified }) => {
-      await installer.install(catalog.get(agentId), { unverified: unverified === true });
+    installAgent: async ({ agentId, unverified, version }) => {
+      await installer.install(catalog.get(agentId), { unverified: unverified === true, ...(version ? { version } : {}) });
       probe.forget(agentId);
       return agentList();
     },

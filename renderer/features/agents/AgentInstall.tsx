@@ -1,7 +1,8 @@
 /**
  * Installing, updating and removing an agent in Baton's own agents folder: the action, npm's (or
  * the download's) progress while it runs, a readable error (with the last lines) when it fails,
- * and, for an archive the registry gives no checksum for, the question before anything is got.
+ * and, for an archive the registry gives no checksum for, the question before anything is got; for
+ * a version the npm registry does not have, the nearest newer one offered.
  */
 import { useState } from 'react';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
@@ -23,6 +24,17 @@ function InstallLog({ agentId, agentName }: { agentId: string; agentName: string
           <p>{install.confirm.message}</p>
           <button type="button" onClick={() => void installAgent(agentId, { unverified: true })}>
             Install anyway
+          </button>{' '}
+          <button type="button" onClick={() => dismiss(agentId)}>
+            Don't install
+          </button>
+        </div>
+      ) : null}
+      {install.offer ? (
+        <div className="notice notice-warning" role="alertdialog" aria-label={`Install ${agentName} ${install.offer.version} instead?`}>
+          <p>{install.offer.message}</p>
+          <button type="button" onClick={() => void installAgent(agentId, { version: install.offer!.version })}>
+            Install {install.offer.version}
           </button>{' '}
           <button type="button" onClick={() => dismiss(agentId)}>
             Don't install

@@ -16,6 +16,8 @@ export type AgentInstallState = {
   error: string | null;
   /** The archive has no checksum: the person is asked before it is installed. */
   confirm?: { url: string; message: string };
+  /** The npm registry has not the pinned version but newer ones: the nearest newer, offered. */
+  offer?: { version: string; message: string };
 };
 
 /** The agents slice. */
@@ -38,7 +40,7 @@ export type AgentsSlice = {
   forgetCard(agentId: string): void;
   installs: Record<string, AgentInstallState>;
   /** Installs (or updates) an agent into Baton's agents folder; `unverified`: the person agreed to an archive without a checksum. */
-  installAgent(agentId: string, options?: { unverified?: boolean }): Promise<void>;
+  installAgent(agentId: string, options?: { unverified?: boolean; version?: string }): Promise<void>;
   /** Cancels an install or update under way. */
   cancelInstall(agentId: string): Promise<void>;
   /** Removes an agent Baton installed. */
@@ -55,12 +57,21 @@ const INSTALL_LINES_KEPT = 200;
 /** The agents slice. */
 export const agentsSlice: Slice<AgentsSlice> = (api) => (set, get) => {
   /** Runs an install or removal, keeping its progress lines and its outcome for the page. */
-  const manage = async (agentId: string, method: 'installAgent' | 'removeAgent', unverified = false): Promise<void> => {
+  const manage = async (
+    agentId: string,
+    method: 'installAgent' | 'removeAgent',
+    agreed: { unverified?: boolean; version?: string } = {},
+  ): Promise<void> => {
     const agent = get().agents.find((candidate) => candidate.agentId === agentId);
     const action = method === 'removeAgent' ? 'remove' : agent?.managed?.installed ? 'update' : 'install';
     set((state) => ({ info: null, installs: { ...state.installs, [agentId]: { action, lines: [], running: true, error: null } } }));
     try {
-      const list = await api.call(method, method === 'installAgent' ? { agentId, ...(unverified ? { unverified } : {}) } : { agentId });
+      const list = await api.call(
+        method,
+        method === 'installAgent'
+          ? { agentId, ...(agreed.unverified ? { unverified: true } : {}), ...(agreed.version ? { version: agreed.version } : {}) }
+          : { agentId },
+      );
       const name = agent?.displayName ?? agentId;
       get().setAgentList(list);
       set((state) => {
@@ -73,14 +84,16 @@ export const agentsSlice: Slice<AgentsSlice> = (api) => (set, get) => {
       const confirm =
         shown.code === 'UnverifiedDownload' && typeof shown.details?.url === 'string'
           ? { confirm: { url: shown.details.url, message: shown.message } }
-          : {};
+          : shown.code === 'PinnedVersionMissing' && typeof shown.details?.nearest === 'string'
+            ? { offer: { version: shown.details.nearest, message: shown.message } }
+            : {};
       set((state) => ({
         installs: {
           ...state.installs,
           [agentId]: {
             ...(state.installs[agentId] ?? { action, lines: [] }),
             running: false,
-            error: confirm.confirm ? null : shown.message,
+            error: 'confirm' in confirm || 'offer' in confirm ? null : shown.message,
             ...confirm,
           },
         },
@@ -129,7 +142,7 @@ export const agentsSlice: Slice<AgentsSlice> = (api) => (set, get) => {
     },
     installs: {},
     async installAgent(agentId, options = {}) {
-      await manage(agentId, 'installAgent', options.unverified === true);
+      await manage(agentId, 'installAgent', options);
     },
     async cancelInstall(agentId) {
       await api.call('cancelAgentInstall', { agentId }).catch((error: unknown) => get().showError(error));
