@@ -39,6 +39,7 @@ const PATTERN_SAMPLES = [
   'a'.repeat(64),
   'custom:sample',
   'https://example.com/x',
+  '1.2.3',
 ];
 
 /** A value the JSON schema accepts, made of its first choice of everything (required properties and all known ones). */
