@@ -22,6 +22,7 @@ import { findExecutable } from '../process/findExecutable.js';
 import { LocalMachine } from '../machine/LocalMachine.js';
 import type { Machine, MachineProcess } from '../machine/Machine.js';
 import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';
+import { DownloadError } from './archives/downloadArchive.js';
 import { installArchive } from './archives/installArchive.js';
 import { lastMeaningfulLine, missingPackage, platformPart, unreachableRegistry } from './npmFailure.js';
 import { npmEnvironment, pinOf } from './npmEnvironment.js';
@@ -33,6 +34,17 @@ const MANIFEST = 'baton-agent.json';
 
 /** How long a new copy of a registry agent has to answer `initialize` before it is refused. */
 const ANSWER_TIMEOUT_MS = 60_000;
+
+/** An archive that could not be downloaded (unreachable, or not there): its install's failure, unless npm has the agent. */
+class ArchiveUnavailable extends Error {
+  constructor(
+    readonly failure: AgentInstallFailedError,
+    /** Why, as the download said it (`<url> could not be reached (…)`). */
+    readonly why: string,
+  ) {
+    super(failure.message);
+  }
+}
 
 /** What an install put in its folder, as its manifest records it. */
 type Installed = { executable: string; version: string | undefined; packages?: readonly string[]; source?: string; sha256?: string };
@@ -135,7 +147,16 @@ export class AgentInstaller {
       this.runs.set(adapter.agentId, run);
       try {
         const installed = adapter.archive
-          ? await this.fromArchive(adapter, adapter.archive, staging, say, action, run)
+          ? await this.fromArchive(adapter, adapter.archive, staging, say, action, run).catch((error: unknown) => {
+              // An archive that cannot be had, where the entry's npm package runs the same way: that instead.
+              if (!(error instanceof ArchiveUnavailable) || !packages?.length) {
+                throw error instanceof ArchiveUnavailable ? error.failure : error;
+              }
+              say(`${error.why}. Installing ${packages.join(' ')} from npm instead.`);
+              rmSync(staging, { recursive: true, force: true });
+              mkdirSync(staging, { recursive: true });
+              return this.fromNpm(adapter, packages, staging, say, action, run);
+            })
           : await this.fromNpm(adapter, packages ?? [], staging, say, action, run);
         if (run.cancelled) {
           throw new AgentInstallFailedError(adapter.displayName, action, 'you cancelled it. Nothing was changed.');
@@ -258,7 +279,8 @@ export class AgentInstaller {
       if (run.cancelled) {
         throw new AgentInstallFailedError(adapter.displayName, action, 'you cancelled it. Nothing was changed.');
       }
-      throw new AgentInstallFailedError(adapter.displayName, action, `${(error as Error).message}.`.replace(/\.\.$/, '.'));
+      const failure = new AgentInstallFailedError(adapter.displayName, action, `${(error as Error).message}.`.replace(/\.\.$/, '.'));
+      throw error instanceof DownloadError ? new ArchiveUnavailable(failure, error.message) : failure;
     }
   }
 

@@ -4,7 +4,8 @@
  * archive that answers 404 each fail naming the agent and the cause, leaving nothing behind; an
  * archive without a checksum waits for the person's yes; a `uvx` agent says it needs uv; an `npx`
  * entry installs its package and finds its command; a version the npm registry does not have
- * offers the nearest newer one; a newer registry version is offered as an update, and a new copy
+ * offers the nearest newer one; an archive that cannot be reached gives way to the entry's npm
+ * package; a newer registry version is offered as an update, and a new copy
  * that does not answer never replaces the one that does.
  */
 import { spawnSync } from 'node:child_process';
@@ -233,6 +234,55 @@ describe('installing agents of the ACP Registry', () => {
         (item) => item.kind === 'agent',
       );
       expect(reply?.kind === 'agent' ? reply.text : '').toBe('Fake reply: nearest');
+    } finally {
+      await npmHost.dispose();
+    }
+  }, 90_000);
+
+  it("installs the entry's npm package where its archive cannot be reached, saying so", async () => {
+    publishNpmPackage(server, 'fake-npx-alt', {
+      '2.0.0': { tarball: readFileSync(packFakeAgent('npx-alt', '2.0.0')), bin: { 'npx-alt': 'bin.mjs' } },
+    });
+    const unreachable = 'http://127.0.0.1:9/archives/fake.tar.gz';
+    server.setIndex({
+      version: '1.0.0',
+      agents: [
+        registryEntry(
+          'fake-both',
+          'Fake Both',
+          {
+            binary: { [platform]: { archive: unreachable, cmd: './bin/fake-acp', sha256: sha256Of(fake) } },
+            npx: { package: 'fake-npx-alt@2.0.0' },
+          },
+          { version: '2.0.0' },
+        ),
+      ],
+      extensions: [],
+    });
+    const npmHost = new Host({
+      dataDir: tempDir('registry-npm'),
+      env: { ...noAgentsEnv(), BATON_REGISTRY_URL: server.indexUrl, npm_config_registry: `${server.url}/npm/` },
+    });
+    const said: string[] = [];
+    npmHost.subscribe((event) => {
+      if (event.name === 'agentInstallProgress') {
+        said.push(event.payload.text);
+      }
+    });
+    try {
+      await npmHost.handle('refreshRegistry', {});
+      const installed = await npmHost.handle('installAgent', { agentId: 'registry:fake-both' });
+      expect(installed.ok, JSON.stringify(installed)).toBe(true);
+      expect(said).toContainEqual(
+        expect.stringMatching(new RegExp(`^${unreachable} could not be reached .*Installing fake-npx-alt@2\\.0\\.0 from npm instead\\.$`)),
+      );
+      const { conversationId } = npmHost.conversations.create('registry:fake-both', tempDir('registry-work'));
+      npmHost.turns.send(conversationId, 'from npm');
+      await npmHost.turns.idle();
+      const reply = reduceAll(emptyTranscript(conversationId), npmHost.store.readEvents(conversationId).events).items.findLast(
+        (item) => item.kind === 'agent',
+      );
+      expect(reply?.kind === 'agent' ? reply.text : '').toBe('Fake reply: from npm');
     } finally {
       await npmHost.dispose();
     }

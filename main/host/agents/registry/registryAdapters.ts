@@ -125,15 +125,23 @@ export function registryAdapters(
           onPath: distribution.cmd !== undefined,
         });
         break;
-      case 'binary':
+      case 'binary': {
+        // The npm package of the same entry, where it runs the same way: installed when the archive cannot be had.
+        const npx = agent.distribution.npx;
+        const sameLaunch =
+          npx !== undefined &&
+          JSON.stringify(npx.args) === JSON.stringify(distribution.args) &&
+          JSON.stringify(npx.env) === JSON.stringify(distribution.env);
         adapters.push({
           ...base,
           command: distribution.cmd.split(/[\\/]/).at(-1)!,
           args: distribution.args,
           archive: { url: distribution.archive, cmd: distribution.cmd, ...(distribution.sha256 ? { sha256: distribution.sha256 } : {}) },
+          ...(sameLaunch ? { npmPackages: [npx.package] } : {}),
           onPath: false,
         });
         break;
+      }
       case 'uvx':
         adapters.push({ ...base, command: 'uvx', args: [distribution.package, ...distribution.args], installHint: UV_HINT });
         break;
