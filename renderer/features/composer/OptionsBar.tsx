@@ -80,13 +80,13 @@ function ContextFigure({ use }: { use: ContextUse }) {
       );
     case 'beyond':
       return (
-        <p className="usage hint">
+        <p className="usage usage-note">
           Context: not known. The agent reported {compactNumber.format(use.used)} tokens, more than its window of{' '}
           {compactNumber.format(use.size)}: a running total, not the context in use.
         </p>
       );
     case 'unreported':
-      return <p className="usage hint">Context: {use.agentName} does not report how much it uses.</p>;
+      return <p className="usage usage-note">Context: {use.agentName} does not report how much it uses.</p>;
     default:
       return null;
   }

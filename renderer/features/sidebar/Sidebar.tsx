@@ -1,4 +1,9 @@
-/** The sidebar: new and import, search, which part of the history to show, and the list or the search results. */
+/**
+ * The sidebar: one primary button "New conversation" (import in the menu "More ways to start"),
+ * search, which part of the history to show, and the list or the search results.
+ */
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { ChevronDown, SquarePen } from 'lucide-react';
 import { useRef } from 'react';
 import { useBaton } from '../../store/index.js';
 import type { HistoryView } from '../../store/types.js';
@@ -25,11 +30,21 @@ export function Sidebar() {
     <nav className="sidebar" id="conversation-history" aria-label="Conversation history">
       <div className="sidebar-actions">
         <button type="button" className="new-conversation" onClick={() => newConversation()}>
-          New conversation
+          <SquarePen size={16} aria-hidden="true" /> New conversation
         </button>
-        <button type="button" title="Import a conversation exported from Baton as JSONL" onClick={() => fileInput.current?.click()}>
-          Import JSONL…
-        </button>
+        {/* The other way to start: importing a conversation exported from Baton. */}
+        <DropdownMenu.Root>
+          <DropdownMenu.Trigger className="icon-action" aria-label="More ways to start" title="More ways to start: import a conversation">
+            <ChevronDown size={16} aria-hidden="true" />
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+              <DropdownMenu.Item className="menu-item" onSelect={() => fileInput.current?.click()}>
+                Import JSONL…
+              </DropdownMenu.Item>
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
         <input
           ref={fileInput}
           type="file"

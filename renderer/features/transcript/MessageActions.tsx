@@ -1,8 +1,12 @@
 /**
  * What a message carries besides its text: when it was written, and what can be done with it
  * (Copy; for the person's message Edit and resend, Rewind to here, Branch from here; Retry for the
- * last reply or a failed turn; the ways out under a refused one).
+ * last reply: a small toolbar of icons named so, each with its name as a tooltip, shown on hover
+ * and keyboard focus and always on touch; Retry for a failed turn; the ways out under a refused one).
  */
+import { Check, Copy, GitBranch, Pencil, RotateCcw, Undo2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Tip } from '../../components/Tip.js';
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
 import { useScopedConversation } from '../../components/conversationScope.js';
@@ -46,28 +50,39 @@ export function MessageActions({
   const scoped = useScopedConversation() !== undefined;
   return (
     <span className="message-actions">
-      <button type="button" onClick={() => copy(text)}>
-        {copied ? 'Copied' : 'Copy'}
-      </button>
+      <ActionIcon name={copied ? 'Copied' : 'Copy'} onClick={() => copy(text)}>
+        {copied ? <Check size={14} aria-hidden="true" /> : <Copy size={14} aria-hidden="true" />}
+      </ActionIcon>
       {turnId && !scoped ? (
         <>
-          <button type="button" onClick={() => void editAndResend(turnId)}>
-            Edit and resend
-          </button>
-          <button type="button" onClick={() => void openRewind(turnId)}>
-            Rewind to here
-          </button>
-          <button type="button" onClick={() => openBranch(turnId)}>
-            Branch from here
-          </button>
+          <ActionIcon name="Edit and resend" onClick={() => void editAndResend(turnId)}>
+            <Pencil size={14} aria-hidden="true" />
+          </ActionIcon>
+          <ActionIcon name="Rewind to here" onClick={() => void openRewind(turnId)}>
+            <Undo2 size={14} aria-hidden="true" />
+          </ActionIcon>
+          <ActionIcon name="Branch from here" onClick={() => openBranch(turnId)}>
+            <GitBranch size={14} aria-hidden="true" />
+          </ActionIcon>
         </>
       ) : null}
       {retryTurnId && !scoped ? (
-        <button type="button" disabled={busy} onClick={() => void retry(retryTurnId)}>
-          Retry
-        </button>
+        <ActionIcon name="Retry" disabled={busy} onClick={() => void retry(retryTurnId)}>
+          <RotateCcw size={14} aria-hidden="true" />
+        </ActionIcon>
       ) : null}
     </span>
+  );
+}
+
+/** One action of a message: an icon named by what it does (its accessible name), with that name as its tooltip. */
+function ActionIcon({ name, disabled, onClick, children }: { name: string; disabled?: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <Tip text={name}>
+      <button type="button" className="icon-action" aria-label={name} disabled={disabled} onClick={onClick}>
+        {children}
+      </button>
+    </Tip>
   );
 }
 
