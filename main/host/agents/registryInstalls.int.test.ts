@@ -89,14 +89,14 @@ describe('installing agents of the ACP Registry', () => {
     const listed = await host.handle('listAgents', {});
     return listed.ok ? (listed.result as { agents: AgentInfo[] }).agents.find((candidate) => candidate.agentId === agentId) : undefined;
   };
-  const answers = async (agentId: string, text: string): Promise<string> => {
-    const { conversationId } = host.conversations.create(agentId, tempDir('registry-work'));
-    host.turns.send(conversationId, text);
-    await host.turns.idle();
-    const reply = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast(
+  const answers = async (agentId: string, text: string, on: Host = host): Promise<string> => {
+    const { conversationId } = on.conversations.create(agentId, tempDir('registry-work'));
+    on.turns.send(conversationId, text);
+    await on.turns.idle();
+    const reply = reduceAll(emptyTranscript(conversationId), on.store.readEvents(conversationId).events).items.findLast(
       (item) => item.kind === 'agent',
     );
-    await host.turns.release(conversationId);
+    await on.turns.release(conversationId);
     return reply?.kind === 'agent' ? reply.text : '';
   };
   const leftovers = (): string[] => (existsSync(path.join(dataDir, 'agents')) ? readdirSync(path.join(dataDir, 'agents')) : []);
@@ -227,13 +227,7 @@ describe('installing agents of the ACP Registry', () => {
         : undefined;
       expect(next).toMatchObject({ available: true, managed: { installed: '1.0.0', pinned: '0.9.0', inUse: true } });
       expect(next?.managed).not.toHaveProperty('update');
-      const { conversationId } = npmHost.conversations.create('registry:fake-next', tempDir('registry-work'));
-      npmHost.turns.send(conversationId, 'nearest');
-      await npmHost.turns.idle();
-      const reply = reduceAll(emptyTranscript(conversationId), npmHost.store.readEvents(conversationId).events).items.findLast(
-        (item) => item.kind === 'agent',
-      );
-      expect(reply?.kind === 'agent' ? reply.text : '').toBe('Fake reply: nearest');
+      expect(await answers('registry:fake-next', 'nearest', npmHost)).toBe('Fake reply: nearest');
     } finally {
       await npmHost.dispose();
     }
@@ -276,13 +270,7 @@ describe('installing agents of the ACP Registry', () => {
       expect(said).toContainEqual(
         expect.stringMatching(new RegExp(`^${unreachable} could not be reached .*Installing fake-npx-alt@2\\.0\\.0 from npm instead\\.$`)),
       );
-      const { conversationId } = npmHost.conversations.create('registry:fake-both', tempDir('registry-work'));
-      npmHost.turns.send(conversationId, 'from npm');
-      await npmHost.turns.idle();
-      const reply = reduceAll(emptyTranscript(conversationId), npmHost.store.readEvents(conversationId).events).items.findLast(
-        (item) => item.kind === 'agent',
-      );
-      expect(reply?.kind === 'agent' ? reply.text : '').toBe('Fake reply: from npm');
+      expect(await answers('registry:fake-both', 'from npm', npmHost)).toBe('Fake reply: from npm');
     } finally {
       await npmHost.dispose();
     }

@@ -8,6 +8,21 @@ import { useState } from 'react';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { useBaton } from '../../store/index.js';
 
+/** A question before an install goes on (an archive without a checksum, another version): yes, or "Don't install". */
+function InstallQuestion(props: { label: string; message: string; yes: string; onYes: () => void; onNo: () => void }) {
+  return (
+    <div className="notice notice-warning" role="alertdialog" aria-label={props.label}>
+      <p>{props.message}</p>
+      <button type="button" onClick={props.onYes}>
+        {props.yes}
+      </button>{' '}
+      <button type="button" onClick={props.onNo}>
+        Don't install
+      </button>
+    </div>
+  );
+}
+
 /** Progress and outcome of the agent's last install action. */
 function InstallLog({ agentId, agentName }: { agentId: string; agentName: string }) {
   const install = useBaton((state) => state.installs[agentId]);
@@ -20,26 +35,22 @@ function InstallLog({ agentId, agentName }: { agentId: string; agentName: string
   return (
     <div className="install-log">
       {install.confirm ? (
-        <div className="notice notice-warning" role="alertdialog" aria-label={`Install ${agentName} without a checksum?`}>
-          <p>{install.confirm.message}</p>
-          <button type="button" onClick={() => void installAgent(agentId, { unverified: true })}>
-            Install anyway
-          </button>{' '}
-          <button type="button" onClick={() => dismiss(agentId)}>
-            Don't install
-          </button>
-        </div>
+        <InstallQuestion
+          label={`Install ${agentName} without a checksum?`}
+          message={install.confirm.message}
+          yes="Install anyway"
+          onYes={() => void installAgent(agentId, { unverified: true })}
+          onNo={() => dismiss(agentId)}
+        />
       ) : null}
       {install.offer ? (
-        <div className="notice notice-warning" role="alertdialog" aria-label={`Install ${agentName} ${install.offer.version} instead?`}>
-          <p>{install.offer.message}</p>
-          <button type="button" onClick={() => void installAgent(agentId, { version: install.offer!.version })}>
-            Install {install.offer.version}
-          </button>{' '}
-          <button type="button" onClick={() => dismiss(agentId)}>
-            Don't install
-          </button>
-        </div>
+        <InstallQuestion
+          label={`Install ${agentName} ${install.offer.version} instead?`}
+          message={install.offer.message}
+          yes={`Install ${install.offer.version}`}
+          onYes={() => void installAgent(agentId, { version: install.offer!.version })}
+          onNo={() => dismiss(agentId)}
+        />
       ) : null}
       {install.running ? (
         <p role="status" className="muted">
