@@ -660,3 +660,41 @@ test('the first message goes to the session opened while it was written; a chang
   expect(opened()).toHaveLength(2);
   expect(prompted()).toEqual([second]);
 });
+
+test('a shared agent process is said behind one icon of the header, which keeps one row; its note opens beside it and closes with Escape', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openHost(page, 'e2e-sharing');
+  // Two conversations in one folder share the agent's process.
+  const work = tempDir('e2e-sharing-work');
+  await chooseAgent(page, 'Fake');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('first one');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: first one');
+  await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+  await chooseAgent(page, 'Fake');
+  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+  await message.fill('second one');
+  await message.press('Enter');
+  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: second one');
+
+  const shared = page.getByRole('button', { name: 'Shared agent process' });
+  await expect(shared).toBeVisible();
+  await expect(shared).toHaveAttribute('aria-expanded', 'false');
+  // The header is one row with the icon in it (the note's text used to wrap it to three).
+  const header = await page.locator('header.session-header').boundingBox();
+  expect(header!.height).toBeLessThan(70);
+  const note = page.getByRole('note', { name: 'Shared agent process' });
+  await expect(note).toBeHidden();
+  await shared.click();
+  await expect(note).toBeVisible();
+  await expect(note).toContainText("Fake's process also runs “first one”: what it does in one conversation it could do in the others.");
+  await expect(note.getByRole('button', { name: 'One process per conversation for Fake' })).toBeVisible();
+  expect((await page.locator('header.session-header').boundingBox())!.height).toBe(header!.height);
+  await page.keyboard.press('Escape');
+  await expect(note).toBeHidden();
+  await expect(shared).toHaveAttribute('aria-expanded', 'false');
+});
