@@ -1,6 +1,7 @@
-// `npm run package -- --linux|--mac|--win`: packages Baton with electron-builder, but only once the
-// update feed and the signing settings it needs are set, so no build ships that cannot be updated
-// safely. Each missing setting is named; nothing is built until all are there.
+// `npm run package -- --linux|--mac|--win [--keep-registry-snapshot]`: packages Baton with
+// electron-builder, but only once the update feed and the signing settings it needs are set, so no
+// build ships that cannot be updated safely. Each missing setting is named; nothing is built until
+// all are there. The ACP Registry snapshot Baton ships is taken afresh first (see releaseSteps).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,34 @@ export function missingPackagingSettings(targets, env) {
   return missing;
 }
 
+/**
+ * What packaging runs, in order: the build; a new dated snapshot of the ACP Registry's index (with
+ * its icons) for Baton to ship, so a release never ships an old list (`--keep-registry-snapshot`
+ * ships the one in the checkout, when the registry cannot be reached); electron-builder.
+ */
+export function releaseSteps(targets, flags = []) {
+  const snapshot = flags.includes('--keep-registry-snapshot')
+    ? []
+    : [
+        {
+          name: 'ACP Registry snapshot',
+          command: process.execPath,
+          args: [path.join(root, 'scripts', 'registry-snapshot.mjs')],
+          onFailure:
+            'Baton is not packaged: the ACP Registry snapshot it ships could not be refreshed (see above). Package with --keep-registry-snapshot to ship the one in this checkout.',
+        },
+      ];
+  return [
+    { name: 'build', command: process.execPath, args: [path.join(root, 'scripts', 'build.mjs')] },
+    ...snapshot,
+    {
+      name: 'electron-builder',
+      command: path.join(root, 'node_modules', '.bin', 'electron-builder'),
+      args: targets.map((target) => `--${target}`),
+    },
+  ];
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const targets = process.argv
     .slice(2)
@@ -41,14 +70,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`Baton is not packaged: these settings are missing.\n${missing.map((line) => `  - ${line}`).join('\n')}`);
     process.exit(1);
   }
-  const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) {
-    process.exit(build.status ?? 1);
+  for (const step of releaseSteps(targets, process.argv.slice(2))) {
+    console.log(`\n=== ${step.name} ===`);
+    const result = spawnSync(step.command, step.args, { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) {
+      if (step.onFailure) {
+        console.error(step.onFailure);
+      }
+      process.exit(result.status ?? 1);
+    }
   }
-  const result = spawnSync(
-    path.join(root, 'node_modules', '.bin', 'electron-builder'),
-    targets.map((target) => `--${target}`),
-    { cwd: root, stdio: 'inherit' },
-  );
-  process.exit(result.status ?? 1);
 }
