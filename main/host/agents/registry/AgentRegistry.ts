@@ -29,7 +29,13 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const MAX_INDEX_BYTES = 8 * 1024 * 1024;
 const MAX_ICON_BYTES = 64 * 1024;
 
-const snapshotSchema = z.object({ takenAt: z.string(), from: z.string(), index: z.unknown() });
+const snapshotSchema = z.object({
+  takenAt: z.string(),
+  from: z.string(),
+  index: z.unknown(),
+  /** Each entry's icon (SVG), shipped with the list: shown while none was fetched. */
+  icons: z.record(z.string(), z.string()).default({}),
+});
 const stateSchema = z.object({
   url: z.string(),
   etag: z.string().nullable().default(null),
@@ -80,6 +86,8 @@ export class AgentRegistry {
   private readonly listeners = new Set<() => void>();
   private readonly folder: string;
   private readonly now: () => number;
+  /** The icons the shipped snapshot holds, by entry id. */
+  private shippedIcons: Record<string, string> = {};
 
   constructor(private readonly options: AgentRegistryOptions) {
     this.folder = path.join(options.dataDir, 'registry');
@@ -147,13 +155,16 @@ export class AgentRegistry {
     return this.refreshing;
   }
 
-  /** The agent's icon as a data URL, when one was fetched. */
+  /** The agent's icon as a data URL: the one fetched, else the one the snapshot shipped. */
   icon(agentId: string): string | undefined {
     const file = path.join(this.folder, 'icons', `${agentId}.svg`);
     try {
       return `data:image/svg+xml;base64,${readFileSync(file).toString('base64')}`;
     } catch {
-      return undefined;
+      const shipped = this.shippedIcons[agentId];
+      return shipped !== undefined && shipped.length <= MAX_ICON_BYTES && looksLikeSvg(shipped)
+        ? `data:image/svg+xml;base64,${Buffer.from(shipped).toString('base64')}`
+        : undefined;
     }
   }
 
@@ -273,6 +284,7 @@ export class AgentRegistry {
   private loadSnapshot(): { index: RegistryIndex; source: 'snapshot'; takenAt: string } {
     const file = this.options.snapshotFile ?? fileURLToPath(new URL('./snapshot.json', import.meta.url));
     const snapshot = snapshotSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    this.shippedIcons = snapshot.icons;
     return { index: parseRegistryIndex(JSON.stringify(snapshot.index)), source: 'snapshot', takenAt: snapshot.takenAt };
   }
 
