@@ -1,10 +1,15 @@
 // @vitest-environment happy-dom
 /** Following the newest content: scrolling up to read shows "Jump to latest"; the person's own new message takes them back. */
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render as renderBare, screen } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { TipProvider } from '../../components/Tip.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyTranscript, type TranscriptItem, type TranscriptState } from '../../../app/transcript/index.js';
 import { openConversation, resetStore } from '../../store/testStore.js';
 import { Transcript } from './Transcript.js';
+
+/** Renders as the app does: inside the tooltips' provider (a message's actions have tooltips). */
+const render = (ui: ReactElement) => renderBare(ui, { wrapper: TipProvider });
 
 vi.mock('../../store/index.js', () => import('../../store/testStore.js'));
 

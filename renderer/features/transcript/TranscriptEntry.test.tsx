@@ -6,7 +6,9 @@
  * progress, a rewind's marker with Undo, injected context kept apart from what they typed, and a
  * failure with the agent's own output and the ways out.
  */
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render as renderBare, screen, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { TipProvider } from '../../components/Tip.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { agentInfoSchema } from '../../../app/agents/agentInfo.js';
@@ -14,6 +16,9 @@ import { answers, calls, openConversation, resetStore, useBaton, settle } from '
 import { testSummary } from '../../store/testSummary.js';
 import { ConversationScope } from '../../components/conversationScope.js';
 import { TranscriptEntry, type EntryProps } from './TranscriptEntry.js';
+
+/** Renders as the app does: inside the tooltips' provider (a message's actions have tooltips). */
+const render = (ui: ReactElement) => renderBare(ui, { wrapper: TipProvider });
 
 vi.mock('../../store/index.js', () => import('../../store/testStore.js'));
 
@@ -76,7 +81,7 @@ describe('TranscriptEntry', () => {
     expect(
       within(message)
         .getAllByRole('button')
-        .map((button) => button.textContent),
+        .map((button) => button.getAttribute('aria-label') ?? button.textContent),
     ).toEqual(['Copy']);
   });
 
