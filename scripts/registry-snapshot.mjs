@@ -12,7 +12,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const built = process.env.BATON_BUILT ?? path.join(root, 'dist');
 const { parseRegistryIndex, looksLikeSvg } = await import(pathToFileURL(path.join(built, 'app/agents/registry.js')).href);
-const { DEFAULT_REGISTRY_URL } = await import(pathToFileURL(path.join(built, 'main/host/agents/registry/AgentRegistry.js')).href);
+const { DEFAULT_REGISTRY_URL, MAX_ICON_BYTES } = await import(
+  pathToFileURL(path.join(built, 'main/host/agents/registry/AgentRegistry.js')).href
+);
 
 const address = process.argv[2] ?? DEFAULT_REGISTRY_URL;
 let text;
@@ -42,8 +44,6 @@ if (index.skipped.length > 0) {
   process.exit(1);
 }
 
-/** The largest icon shipped (as Baton takes them when it refreshes). */
-const MAX_ICON_BYTES = 64 * 1024;
 const base = /^https?:\/\//.test(address) ? address : pathToFileURL(path.resolve(address.replace(/^file:\/\//, ''))).href;
 
 /** An icon's SVG: a relative one is looked for in the entry's own folder first (the registry's sources keep `<id>/icon.svg`). */

@@ -668,18 +668,16 @@ test('a shared agent process is said behind one icon of the header, which keeps 
   await openHost(page, 'e2e-sharing');
   // Two conversations in one folder share the agent's process.
   const work = tempDir('e2e-sharing-work');
-  await chooseAgent(page, 'Fake');
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
-  const message = page.getByRole('textbox', { name: 'Message' });
-  await message.fill('first one');
-  await message.press('Enter');
-  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: first one');
+  const start = async (text: string): Promise<void> => {
+    await chooseAgent(page, 'Fake');
+    await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
+    await page.getByRole('textbox', { name: 'Message' }).fill(text);
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect(page.getByRole('article', { name: /^Fake/ })).toContainText(`Fake reply: ${text}`);
+  };
+  await start('first one');
   await page.getByRole('button', { name: 'New conversation', exact: true }).click();
-  await chooseAgent(page, 'Fake');
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
-  await message.fill('second one');
-  await message.press('Enter');
-  await expect(page.getByRole('article', { name: /^Fake/ })).toContainText('Fake reply: second one');
+  await start('second one');
 
   const shared = page.getByRole('button', { name: 'Shared agent process' });
   await expect(shared).toBeVisible();

@@ -25,12 +25,17 @@ export class NpmRuns {
     private readonly dataDir: string,
   ) {}
 
+  /** The environment npm runs with: the names it may see, and no notice of npm's own updates. */
+  private npmEnv(): Env {
+    return { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' };
+  }
+
   /** The released versions of a pinned package the npm registry has after the pinned one (`npm view`), oldest first. */
   async newerThanPinned(npm: string, spec: string): Promise<string[]> {
     const view = await this.machine
       .exec(npm, ['view', packageName(spec), 'versions', '--json', '--loglevel=error'], {
         cwd: this.dataDir,
-        env: { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' },
+        env: this.npmEnv(),
         timeoutMs: 60_000,
       })
       .catch(() => undefined);
@@ -72,7 +77,7 @@ export class NpmRuns {
       command: npm,
       args,
       cwd,
-      env: { ...npmEnvironment(this.env), npm_config_update_notifier: 'false' },
+      env: this.npmEnv(),
     });
     run.group = child;
     return this.read(child, line, run);

@@ -4,12 +4,13 @@
  * to the version the person agreed to.
  */
 import semver from 'semver';
-import { npmPackageName } from '../../../app/agents/registry.js';
+import { packageName } from '../adapters/builtinAdapter.js';
+import { pinOf } from './npmEnvironment.js';
 
-/** The exact version a spec pins (`@scope/name@1.2.3` → `1.2.3`), if it pins one. */
+/** The exact version a spec pins (`@scope/name@1.2.3` → `1.2.3`), if it pins one (not a range or a tag). */
 export function exactVersionOf(spec: string): string | undefined {
-  const version = spec.slice(npmPackageName(spec).length + 1);
-  return spec.length > npmPackageName(spec).length && semver.valid(version) ? version : undefined;
+  const pinned = pinOf(spec);
+  return pinned !== undefined && semver.valid(pinned) ? pinned : undefined;
 }
 
 /**
@@ -25,7 +26,7 @@ export function newerVersions(spec: string, viewed: string): string[] {
   } catch {
     return [];
   }
-  const listed = typeof versions === 'string' ? [versions] : Array.isArray(versions) ? versions : [];
+  const listed: unknown[] = typeof versions === 'string' ? [versions] : Array.isArray(versions) ? versions : [];
   if (!pinned) {
     return [];
   }
@@ -37,5 +38,5 @@ export function newerVersions(spec: string, viewed: string): string[] {
 
 /** `spec` at `version` (`cline@3.0.55`, `3.0.57` → `cline@3.0.57`). */
 export function atVersion(spec: string, version: string): string {
-  return `${npmPackageName(spec)}@${version}`;
+  return `${packageName(spec)}@${version}`;
 }

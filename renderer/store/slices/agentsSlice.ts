@@ -81,7 +81,8 @@ export const agentsSlice: Slice<AgentsSlice> = (api) => (set, get) => {
       });
     } catch (error) {
       const shown = shownError(error);
-      const confirm =
+      // A question for the person (install without a checksum, or another version) stands instead of the error.
+      const question =
         shown.code === 'UnverifiedDownload' && typeof shown.details?.url === 'string'
           ? { confirm: { url: shown.details.url, message: shown.message } }
           : shown.code === 'PinnedVersionMissing' && typeof shown.details?.nearest === 'string'
@@ -93,8 +94,8 @@ export const agentsSlice: Slice<AgentsSlice> = (api) => (set, get) => {
           [agentId]: {
             ...(state.installs[agentId] ?? { action, lines: [] }),
             running: false,
-            error: 'confirm' in confirm || 'offer' in confirm ? null : shown.message,
-            ...confirm,
+            error: Object.keys(question).length > 0 ? null : shown.message,
+            ...question,
           },
         },
       }));

@@ -27,7 +27,7 @@ const REFRESH_EVERY_MS = 60 * 60 * 1000;
 const REQUEST_TIMEOUT_MS = 15_000;
 /** The largest index and icon Baton takes. */
 const MAX_INDEX_BYTES = 8 * 1024 * 1024;
-const MAX_ICON_BYTES = 64 * 1024;
+export const MAX_ICON_BYTES = 64 * 1024;
 
 const snapshotSchema = z.object({
   takenAt: z.string(),
@@ -162,9 +162,7 @@ export class AgentRegistry {
       return `data:image/svg+xml;base64,${readFileSync(file).toString('base64')}`;
     } catch {
       const shipped = this.shippedIcons[agentId];
-      return shipped !== undefined && shipped.length <= MAX_ICON_BYTES && looksLikeSvg(shipped)
-        ? `data:image/svg+xml;base64,${Buffer.from(shipped).toString('base64')}`
-        : undefined;
+      return shipped === undefined ? undefined : `data:image/svg+xml;base64,${Buffer.from(shipped).toString('base64')}`;
     }
   }
 
@@ -284,7 +282,10 @@ export class AgentRegistry {
   private loadSnapshot(): { index: RegistryIndex; source: 'snapshot'; takenAt: string } {
     const file = this.options.snapshotFile ?? fileURLToPath(new URL('./snapshot.json', import.meta.url));
     const snapshot = snapshotSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-    this.shippedIcons = snapshot.icons;
+    // Checked once, as a fetched icon is: small, and SVG.
+    this.shippedIcons = Object.fromEntries(
+      Object.entries(snapshot.icons).filter(([, svg]) => Buffer.byteLength(svg) <= MAX_ICON_BYTES && looksLikeSvg(svg)),
+    );
     return { index: parseRegistryIndex(JSON.stringify(snapshot.index)), source: 'snapshot', takenAt: snapshot.takenAt };
   }
 
