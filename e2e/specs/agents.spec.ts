@@ -45,7 +45,9 @@ for (const name of AGENTS) {
     await expect(card).toHaveAttribute('aria-busy', 'false', { timeout: 60_000 });
     // The version the agent reports, shown on its card.
     await expect(card.getByText(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+$`))).toBeVisible();
-    // Plain words first; the protocol's terms behind "Protocol details".
+    // A line of plain words; what it can do in full behind "More about <agent>", the protocol's terms behind "Protocol details".
+    await expect(card.locator('.card-summary')).toContainText(/reopens sessions|no reopening/);
+    await card.getByText(`More about ${name}`).click();
     const plain = card.getByRole('list', { name: `What ${name} can do` });
     await expect(plain).toContainText('Can reopen earlier sessions');
     await expect(plain).toContainText(/Takes text/);

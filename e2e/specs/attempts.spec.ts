@@ -24,6 +24,9 @@ import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 let stub: ModelStub | undefined;
 let host: WebHost | undefined;
 
+// Three attempts side by side need three columns of 360 px; narrower, they are tabs (look.spec).
+test.use({ viewport: { width: 1600, height: 900 } });
+
 test.afterEach(async () => {
   await host?.kill();
   host = undefined;
@@ -162,12 +165,14 @@ for (const kind of ['plain folder', 'git repository'] as const) {
       await expect(figure).toContainText(`by ${agent.toLowerCase()}`);
       await expect(figure).toContainText('original');
     }
-    await compare.getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Claude against Codex' });
+    await compare.getByRole('combobox', { name: 'Show' }).click();
+    await page.getByRole('option', { name: 'Claude against Codex' }).click();
     await expect(compare.getByRole('figure', { name: 'Changes to shared.txt' })).toContainText('by codex');
     await compare.getByRole('button', { name: 'Close' }).click();
 
     // Ask Claude to compare: its model request holds every attempt's diff.
-    await page.getByRole('combobox', { name: 'Agent to compare' }).selectOption({ label: 'Claude' });
+    await page.getByRole('combobox', { name: 'Agent to compare' }).click();
+    await page.getByRole('option', { name: 'Claude', exact: true }).click();
     await page.getByRole('button', { name: 'Ask Claude to compare' }).click();
     const transcript = page.getByRole('region', { name: 'Transcript' });
     await expect(transcript.getByRole('article', { name: 'Claude' }).filter({ hasText: 'Compared the attempts.' })).toBeVisible({

@@ -594,6 +594,7 @@ test('the header is one compact row, the options a row beside the composer that 
 test('the capability bullets stand in columns of one width, each wrapping under itself', async ({ page }) => {
   await openHost(page, 'e2e-everyday-capabilities');
   await fakeDraft(page, 'e2e-everyday-capabilities-work');
+  await page.getByRole('region', { name: 'Agent capabilities' }).getByText('More about Fake').click();
   for (const width of [1280, 700]) {
     await page.setViewportSize({ width, height: 800 });
     const bullets = page.getByRole('list', { name: 'What Fake can do' }).getByRole('listitem');

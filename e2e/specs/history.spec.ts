@@ -424,7 +424,9 @@ test('an imported transcript that names / and replaces the prompt sends nothing 
     const review = page.getByRole('dialog', { name: 'Confirm imported conversation' });
     await expect(review).toBeVisible();
     const clear = await review.evaluate((element) => {
-      element.scrollTop = element.scrollHeight;
+      // The body scrolls between the heading and the actions (DialogFrame).
+      const body = element.querySelector('.dialog-body')!;
+      body.scrollTop = body.scrollHeight;
       const actions = element.querySelector(':scope > .dialog-actions')!.getBoundingClientRect();
       const lowest = Math.max(...Array.from(element.querySelectorAll('dd, dt, p, pre')).map((node) => node.getBoundingClientRect().bottom));
       return { lowest, actionsTop: actions.top };

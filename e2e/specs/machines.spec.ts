@@ -21,8 +21,12 @@ import { pathWithoutNode, testNodePackage, thisUname } from '../fixtures/nodePac
 import { claudeStubSettings, firstClaudeTurnThere, rewindRemoving, writeMadeScript } from '../fixtures/remoteClaude.js';
 import { startSshd, sshdUnavailable, type Sshd } from '../fixtures/sshd.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { expectNoAxeFindingsInBothThemes } from '../fixtures/axe.js';
 
 const unavailable = sshdUnavailable();
+
+// axe-core is injected as an inline script, which the page's own policy rightly refuses.
+test.use({ bypassCSP: true });
 
 /** The environment the remote side's sessions get: Claude found on its PATH, pointed at the stub. */
 function remoteEnv(stubUrl: string): Record<string, string> {
@@ -79,6 +83,7 @@ test.describe('a conversation on a machine over SSH', () => {
     await machine.selectOption({ label: 'baton-test' });
     const dialog = page.getByRole('dialog', { name: 'New host key' });
     await expect(dialog).toContainText(/SHA256:[A-Za-z0-9+/]{43}/);
+    await expectNoAxeFindingsInBothThemes(page, 'the New host key dialog');
     await dialog.getByRole('button', { name: 'Trust and connect' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('alert').filter({ hasText: 'baton-test' })).toHaveCount(0);

@@ -7,7 +7,6 @@
  */
 /// <reference lib="dom" />
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
@@ -16,9 +15,9 @@ import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { axeViolations } from '../fixtures/axe.js';
 
 const ARTIFACTS = path.resolve('e2e/artifacts');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const CODE_REPLY = [
   'Here is the fix:\n\n```ts\nconst answer: number = 42; // the answer\n```\n\n',
   'See [the docs](https://example.com/docs).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n',
@@ -52,30 +51,6 @@ async function chooseTheme(page: Page, label: 'Light' | 'Dark' | 'As the system'
   await page.getByRole('tab', { name: 'Appearance' }).click();
   await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label });
   await page.getByRole('button', { name: 'Close settings' }).click();
-}
-
-/**
- * Every axe-core finding on the page as it is, of any impact (issue 37: none in the conversation, the dialogs and Settings, in both
- * themes).
- */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            context: Document,
-            options: object,
-          ) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map(
-      (violation) => `${violation.impact ?? 'unknown'} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-  });
 }
 
 async function fakeAgentPage(page: Page): Promise<void> {

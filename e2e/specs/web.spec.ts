@@ -7,9 +7,13 @@ import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { expectNoAxeFindingsInBothThemes } from '../fixtures/axe.js';
 
 let stub: ModelStub;
 let hosts: WebHost[] = [];
+
+// axe-core is injected as an inline script, which the page's own policy rightly refuses.
+test.use({ bypassCSP: true });
 
 test.beforeEach(async () => {
   stub = await startModelStub({ reply: () => ({ chunks: ['**Ahoy** ', 'from the ', 'model stub.'], delayMs: 30 }) });
@@ -176,6 +180,7 @@ test('an agent that needs a log-in offers its methods; logging in lets the messa
   await page.keyboard.press('Enter');
   await expect(dialog.locator('.xterm-rows')).toContainText('Logged in as tester.');
   await expect(dialog.getByRole('status')).toHaveText('Logged in. Close this and send your message again.');
+  await expectNoAxeFindingsInBothThemes(page, 'the log-in terminal');
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Logged in to Fake' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Message' }).fill('now?');

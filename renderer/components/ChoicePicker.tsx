@@ -6,6 +6,7 @@
  */
 import * as Select from '@radix-ui/react-select';
 import { Check, ChevronDown } from 'lucide-react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { saidOf } from './saidOf.js';
 import type { PickerEntry } from './SearchablePicker.js';
 
@@ -29,15 +30,26 @@ export function ChoicePicker({
   title?: string | undefined;
 }) {
   const current = entries.find((entry) => entry.value === value);
+  // In a modal dialog the list opens inside it: outside, the dialog's top layer would cover it and make it inert.
+  const trigger = useRef<HTMLButtonElement>(null);
+  const [dialog, setDialog] = useState<HTMLElement | undefined>(undefined);
+  useLayoutEffect(() => setDialog(trigger.current?.closest('dialog') ?? undefined), []);
   return (
     <Select.Root value={value} onValueChange={onChange}>
-      <Select.Trigger className="choice-trigger" aria-label={label} aria-describedby={describedBy} title={title} data-value={value}>
+      <Select.Trigger
+        ref={trigger}
+        className="choice-trigger"
+        aria-label={label}
+        aria-describedby={describedBy}
+        title={title}
+        data-value={value}
+      >
         <Select.Value>{current?.name ?? value}</Select.Value>
         <Select.Icon className="choice-icon">
           <ChevronDown aria-hidden size={14} />
         </Select.Icon>
       </Select.Trigger>
-      <Select.Portal>
+      <Select.Portal container={dialog}>
         <Select.Content className="choice-content" position="popper" sideOffset={4} collisionPadding={8}>
           <Select.Viewport>
             {entries.map((entry) => (

@@ -1,7 +1,9 @@
 /**
  * The one frame every dialog shares: a native modal `<dialog>` named by its heading (focus kept
  * inside, Escape closes it), an optional hint under the heading, the body, and the row of actions
- * kept in view at the bottom. And the one banner dialogs use for an error or a warning.
+ * at the bottom. The body alone scrolls, between the heading and the actions, so the actions never
+ * cover it; the frame is as wide as its content up to a maximum. And the one banner dialogs use for
+ * an error or a warning.
  */
 import type { ReactNode } from 'react';
 import { useModalDialog } from './useModalDialog.js';
@@ -28,10 +30,12 @@ export function DialogFrame({
 }) {
   const element = useModalDialog(open);
   return (
-    <dialog ref={element} className={className} aria-labelledby={id} onClose={onClose}>
-      <h2 id={id}>{title}</h2>
-      {hint ? <p className="hint">{hint}</p> : null}
-      {children}
+    <dialog ref={element} className={`dialog ${className}`} aria-labelledby={id} onClose={onClose}>
+      <div className="dialog-head">
+        <h2 id={id}>{title}</h2>
+        {hint ? <p className="hint">{hint}</p> : null}
+      </div>
+      <div className="dialog-body">{children}</div>
       <div className="dialog-actions">{actions}</div>
     </dialog>
   );

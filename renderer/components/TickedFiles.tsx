@@ -4,6 +4,7 @@
  * over what someone else changed (Rewind, Keep this attempt).
  */
 import type { ReactNode } from 'react';
+import { Tick } from './Tick.js';
 
 /** The heading, the hint, and one ticked-or-not entry per file; nothing when there are no files. */
 export function TickedFiles<F extends { path: string }>({
@@ -37,10 +38,9 @@ export function TickedFiles<F extends { path: string }>({
       <ul className="rewind-files" aria-label={title}>
         {files.map((file) => (
           <li key={file.path} aria-label={itemName(file)}>
-            <label className="checkbox">
-              <input type="checkbox" checked={ticked.includes(file.path)} onChange={(event) => tick(file.path, event.target.checked)} />{' '}
+            <Tick checked={ticked.includes(file.path)} onChange={(checked) => tick(file.path, checked)}>
               {boxLabel(file)}
-            </label>
+            </Tick>
             {view(file)}
           </li>
         ))}

@@ -1,6 +1,7 @@
 /**
- * The capability card of the agent picked for a new conversation, read from the agent itself: what
- * it can do in plain words, with the protocol's own terms behind a disclosure.
+ * The capability card of the agent picked for a new conversation, read from the agent itself: a
+ * one-line summary in plain words, its log-in and actions, and behind "More about <agent>" what it
+ * can do in full and the protocol's own terms.
  */
 import { logInSummary, signedInWords } from '../../../app/agents/logInWords.js';
 import { useEffect } from 'react';
@@ -11,7 +12,18 @@ import { LogInPrompt } from './LogInPrompt.js';
 const yes = (value: boolean): string => (value ? 'yes' : 'no');
 
 /** Probes the agent when it is picked and shows what it can do. */
-export function AgentCard({ agentId, available, cwd }: { agentId: string; available: boolean; cwd: string }) {
+export function AgentCard({
+  agentId,
+  available,
+  cwd,
+  expanded = false,
+}: {
+  agentId: string;
+  available: boolean;
+  cwd: string;
+  /** "More about <agent>" open from the start (where the card was asked for). */
+  expanded?: boolean;
+}) {
   const entry = useBaton((state) => state.cards[agentId]);
   const describeAgent = useBaton((state) => state.describeAgent);
   const logOut = useBaton((state) => state.logOut);
@@ -35,7 +47,14 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
       {!card && !error ? <p className="muted">Asking the agent what it can do…</p> : null}
       {card ? (
         <>
-          {card.version ? <p className="agent-version">{`${card.displayName} ${card.version}`}</p> : null}
+          <p className="card-summary">
+            {card.version ? <span className="agent-version">{`${card.displayName} ${card.version}`}</span> : null}
+            {shortCapabilities(card).map((fact) => (
+              <span key={fact} className="card-fact">
+                {fact}
+              </span>
+            ))}
+          </p>
           {card.oldestSupported ? (
             <p className="notice-warning" role="alert">
               {`This ${card.displayName} (${card.version ?? 'unknown version'}) is older than ${card.oldestSupported}, the oldest release Baton supports; it may not work as described here. Update installs Baton's own copy, which is then used instead. `}
@@ -44,11 +63,6 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
               </button>
             </p>
           ) : null}
-          <ul className="capabilities" aria-label={`What ${card.displayName} can do`}>
-            {plainCapabilities(card).map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
           {card.authMethods.length > 0 ? (
             <div className="card-log-in" role="group" aria-label={`Log in to ${card.displayName}`}>
               <p className="muted">{`${card.displayName} can ask you to log in (an account of its own); do it now, or when it asks:`}</p>
@@ -72,40 +86,62 @@ export function AgentCard({ agentId, available, cwd }: { agentId: string; availa
               </button>
             ) : null}
           </div>
-          <details className="protocol-details">
-            <summary>Protocol details</summary>
-            <dl>
-              <dt>Agent</dt>
-              <dd>
-                {card.implementation ?? card.displayName} · ACP version {card.protocolVersion}
-              </dd>
-              <dt>Sessions</dt>
-              <dd>
-                load {yes(card.sessions.load)} · resume {yes(card.sessions.resume)} · list {yes(card.sessions.list)} · fork{' '}
-                {yes(card.sessions.fork)} · close {yes(card.sessions.close)}
-              </dd>
-              <dt>Tools (MCP)</dt>
-              <dd>{card.mcp.stdio ? `stdio${card.mcp.http ? ', http' : ''}${card.mcp.sse ? ', sse' : ''}` : 'none'}</dd>
-              <dt>Prompt content</dt>
-              <dd>
-                text{card.prompt.image ? ', image' : ''}
-                {card.prompt.audio ? ', audio' : ''}
-                {card.prompt.embeddedContext ? ', embedded resources' : ''}
-              </dd>
-              <dt>Instructions</dt>
-              <dd>{card.instructions}</dd>
-              {card.authMethods.length > 0 ? (
-                <>
-                  <dt>Sign-in</dt>
-                  <dd>{card.authMethods.map((method) => method.name).join(', ')}</dd>
-                </>
-              ) : null}
-            </dl>
+          <details className="card-more" open={expanded}>
+            <summary>More about {card.displayName}</summary>
+            <ul className="capabilities" aria-label={`What ${card.displayName} can do`}>
+              {plainCapabilities(card).map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+            <details className="protocol-details">
+              <summary>Protocol details</summary>
+              <dl>
+                <dt>Agent</dt>
+                <dd>
+                  {card.implementation ?? card.displayName} · ACP version {card.protocolVersion}
+                </dd>
+                <dt>Sessions</dt>
+                <dd>
+                  load {yes(card.sessions.load)} · resume {yes(card.sessions.resume)} · list {yes(card.sessions.list)} · fork{' '}
+                  {yes(card.sessions.fork)} · close {yes(card.sessions.close)}
+                </dd>
+                <dt>Tools (MCP)</dt>
+                <dd>{card.mcp.stdio ? `stdio${card.mcp.http ? ', http' : ''}${card.mcp.sse ? ', sse' : ''}` : 'none'}</dd>
+                <dt>Prompt content</dt>
+                <dd>
+                  text{card.prompt.image ? ', image' : ''}
+                  {card.prompt.audio ? ', audio' : ''}
+                  {card.prompt.embeddedContext ? ', embedded resources' : ''}
+                </dd>
+                <dt>Instructions</dt>
+                <dd>{card.instructions}</dd>
+                {card.authMethods.length > 0 ? (
+                  <>
+                    <dt>Sign-in</dt>
+                    <dd>{card.authMethods.map((method) => method.name).join(', ')}</dd>
+                  </>
+                ) : null}
+              </dl>
+            </details>
           </details>
         </>
       ) : null}
     </section>
   );
+}
+
+/** The card's one line: a few words each for sessions, tools, content and instructions. */
+export function shortCapabilities(card: AgentCard): string[] {
+  const takes = [card.prompt.image ? 'images' : '', card.prompt.audio ? 'audio' : '', card.prompt.embeddedContext ? 'files' : ''].filter(
+    Boolean,
+  );
+  const { replace, append } = card.instructionChannels;
+  return [
+    card.sessions.load || card.sessions.resume ? 'reopens sessions' : 'no reopening',
+    !card.mcp.stdio ? 'no toolbox tools' : card.mcp.http || card.mcp.sse ? 'local and web tools' : 'local tools',
+    takes.length > 0 ? `text, ${takes.join(', ')}` : 'text only',
+    replace || append ? 'takes instructions' : 'no instructions',
+  ];
 }
 
 /** What the agent can do, in plain words (the protocol's names stay in the details). */

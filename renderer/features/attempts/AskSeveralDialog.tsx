@@ -10,6 +10,7 @@ import { useBaton } from '../../store/index.js';
 import { selectActiveSummary } from '../../store/selectors/transcript.js';
 import { THIS_COMPUTER } from '../../store/slices/machinesSlice.js';
 import { askingValue, OptionPickers } from '../composer/SessionOptions.js';
+import { Tick } from '../../components/Tick.js';
 
 /** Categories of options offered per attempt: the mode and the model (others keep the agent's own). */
 const PICKED = new Set(['mode', 'model']);
@@ -74,14 +75,9 @@ export function AskSeveralDialog() {
             remembered?.options.filter((option) => PICKED.has(option.category ?? '') || /^(mode|model)$/i.test(option.id)) ?? [];
           return (
             <li key={agent.agentId}>
-              <label className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={checked}
-                  onChange={(event) => choose({ agentId: agent.agentId, checked: event.target.checked })}
-                />{' '}
+              <Tick className="checkbox" checked={checked} onChange={(checked) => choose({ agentId: agent.agentId, checked: checked })}>
                 {agent.displayName}
-              </label>
+              </Tick>
               {checked && options.length > 0 ? (
                 <OptionPickers
                   label={`${agent.displayName}'s options`}
@@ -100,10 +96,10 @@ export function AskSeveralDialog() {
       </ul>
       <fieldset className="ask-several-container">
         <legend>Where they work</legend>
-        <label className="checkbox">
-          <input type="checkbox" checked={container.on} onChange={(event) => setContainer({ on: event.target.checked })} /> Run each in its
-          own container
-        </label>
+        <Tick className="checkbox" checked={container.on} onChange={(checked) => setContainer({ on: checked })}>
+          {' '}
+          Run each in its own container
+        </Tick>
         {container.on ? (
           <>
             <label className="field">
@@ -121,10 +117,9 @@ export function AskSeveralDialog() {
               Started with the container engine of Settings › Machines, each copy mounted at its own path; the image needs Node 18 or later
               and the agents. Removed with the copies.
             </p>
-            <label className="checkbox">
-              <input type="checkbox" checked={container.network} onChange={(event) => setContainer({ network: event.target.checked })} />{' '}
+            <Tick className="checkbox" checked={container.network} onChange={(checked) => setContainer({ network: checked })}>
               Allow network
-            </label>
+            </Tick>
             {container.network ? null : <p className="hint">No network: an agent that calls its model over the network needs it.</p>}
           </>
         ) : null}

@@ -10,6 +10,7 @@ import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { TickedFiles } from '../../components/TickedFiles.js';
 import { useBaton } from '../../store/index.js';
 import { FileDiff } from '../transcript/FileDiff.js';
+import { ChoicePicker } from '../../components/ChoicePicker.js';
 
 type Compared = Result<'compareAttempts'>['attempts'][number];
 type ComparedFile = Compared['files'][number];
@@ -85,17 +86,21 @@ export function CompareDialog() {
         </button>
       }
     >
-      <label className="field">
-        <span>Show</span>
-        <select aria-label="Show" value={view} onChange={(event) => setView(event.target.value)}>
-          <option value="start">Each attempt against the start</option>
-          {pairs.map((candidate) => (
-            <option key={candidate.key} value={candidate.key}>
-              {candidate.left.agentName} against {candidate.right.agentName}
-            </option>
-          ))}
-        </select>
-      </label>
+      <div className="field">
+        <span aria-hidden="true">Show</span>
+        <ChoicePicker
+          label="Show"
+          value={view}
+          onChange={setView}
+          entries={[
+            { value: 'start', name: 'Each attempt against the start' },
+            ...pairs.map((candidate) => ({
+              value: candidate.key,
+              name: `${candidate.left.agentName} against ${candidate.right.agentName}`,
+            })),
+          ]}
+        />
+      </div>
       {!changes ? <p aria-busy="true">Reading the attempts' copies…</p> : null}
       {changes && 'problem' in changes ? <Banner kind="error">{changes.problem}</Banner> : null}
       {pair ? (

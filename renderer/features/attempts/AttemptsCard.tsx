@@ -8,41 +8,47 @@
  * folded under "Other attempts".
  */
 import { diffLines } from 'diff';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Result } from '../../../app/ipc/index.js';
 import { toolOfPermission, type AttemptView, type TranscriptItem, type TranscriptState } from '../../../app/transcript/index.js';
 import { formatElapsed } from '../../components/relativeTime.js';
 import { useNow } from '../../components/useNow.js';
 import { useBaton } from '../../store/index.js';
-import { keepOffered, statusOf } from './attemptStatus.js';
+import { keepOffered, statusOf, tabStatusOf } from './attemptStatus.js';
 import { TranscriptEntry } from '../transcript/TranscriptEntry.js';
 import { ConversationScope } from '../../components/conversationScope.js';
+import { ChoicePicker } from '../../components/ChoicePicker.js';
 
 type AttemptsItem = Extract<TranscriptItem, { kind: 'attempts' }>;
 type Compared = Result<'compareAttempts'>['attempts'][number];
 
-/** Below this width the attempts are tabs, one shown at a time. */
-const NARROW = '(max-width: 900px)';
+/** The narrowest an attempt's column may be: below it the attempts are tabs, one shown at a time. */
+const COLUMN_MIN = 360;
+/** The gap between columns (var(--space-3)). */
+const COLUMN_GAP = 12;
 
-/** True while the window is narrower than {@link NARROW}. */
-function useNarrow(): boolean {
-  const [narrow, setNarrow] = useState(() => typeof matchMedia === 'function' && matchMedia(NARROW).matches);
-  useEffect(() => {
-    if (typeof matchMedia !== 'function') {
+/** A ref for the attempts' box, and whether `count` columns of at least {@link COLUMN_MIN} fit in it (true until measured). */
+function useColumnsFit(count: number): [RefObject<HTMLElement | null>, boolean] {
+  const box = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const node = box.current;
+    if (!node || typeof ResizeObserver !== 'function') {
       return;
     }
-    const query = matchMedia(NARROW);
-    const change = (): void => setNarrow(query.matches);
-    query.addEventListener('change', change);
-    return () => query.removeEventListener('change', change);
+    setWidth(node.getBoundingClientRect().width);
+    const observer = new ResizeObserver((entries) => setWidth(entries[0]?.contentRect.width));
+    observer.observe(node);
+    return () => observer.disconnect();
   }, []);
-  return narrow;
+  return [box, width === undefined || (width - COLUMN_GAP * (count - 1)) / count >= COLUMN_MIN];
 }
 
 /** The attempts of one message. */
 export function AttemptsCard({ item, conversationId }: { item: AttemptsItem; conversationId: string }) {
-  const narrow = useNarrow();
+  const [box, fits] = useColumnsFit(item.attempts.length);
+  const narrow = !fits;
   const [tab, setTab] = useState(0);
   const openCompare = useBaton((state) => state.openCompare);
   const setAside = useBaton((state) => state.setAttemptsAside);
@@ -62,7 +68,7 @@ export function AttemptsCard({ item, conversationId }: { item: AttemptsItem; con
     <AttemptRegion key={attempt.attemptId} attempt={attempt} item={item} conversationId={conversationId} open={open} hidden={hidden} />
   );
   return (
-    <section className="attempts" aria-label={`Asked ${item.attempts.length} agents`}>
+    <section ref={box} className="attempts" aria-label={`Asked ${item.attempts.length} agents`}>
       <article className="message message-user" aria-label="You">
         <header className="author">You, to {item.attempts.map((attempt) => attempt.agentName).join(', ')}</header>
         <div className="plain-text">{item.text}</div>
@@ -103,11 +109,14 @@ export function AttemptsCard({ item, conversationId }: { item: AttemptsItem; con
       {open ? (
         narrow ? (
           <>
-            <div role="tablist" aria-label="Attempts" className="attempts-tabs">
+            <div
+              role="tablist"
+              aria-label="Attempts"
+              className="attempts-tabs"
+              onKeyDown={(event) => moveTab(event, item.attempts.length, setTab)}
+            >
               {item.attempts.map((attempt, index) => (
-                <button key={attempt.attemptId} type="button" role="tab" aria-selected={tab === index} onClick={() => setTab(index)}>
-                  {attempt.agentName}
-                </button>
+                <AttemptTab key={attempt.attemptId} attempt={attempt} selected={tab === index} onSelect={() => setTab(index)} />
               ))}
             </div>
             {item.attempts.map((attempt, index) => region(attempt, tab !== index))}
@@ -129,6 +138,40 @@ export function AttemptsCard({ item, conversationId }: { item: AttemptsItem; con
   );
 }
 
+/** Left and right arrows (Home, End) move between the attempts' tabs, as in any tab list. */
+function moveTab(event: KeyboardEvent, count: number, setTab: (update: (tab: number) => number) => void): void {
+  const step: Record<string, (tab: number) => number> = {
+    ArrowRight: (tab) => (tab + 1) % count,
+    ArrowLeft: (tab) => (tab - 1 + count) % count,
+    Home: () => 0,
+    End: () => count - 1,
+  };
+  const move = step[event.key];
+  if (!move) {
+    return;
+  }
+  event.preventDefault();
+  setTab(move);
+  const tabs = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]')];
+  const at = tabs.findIndex((tab) => tab === document.activeElement);
+  tabs[move(Math.max(0, at))]?.focus();
+}
+
+/** One attempt's tab: its agent and its state (working, waiting for you, done, failed…). */
+function AttemptTab({ attempt, selected, onSelect }: { attempt: AttemptView; selected: boolean; onSelect: () => void }) {
+  const state = useBaton((store) => store.transcripts[attempt.conversationId]?.state);
+  const status = useMemo(() => {
+    const own = state ? ownTurnIds(state, attempt.fromSeq ?? 0) : new Set<string>();
+    const turns = state ? [...own].flatMap((turnId) => (state.turns[turnId] ? [state.turns[turnId]] : [])) : [];
+    return tabStatusOf(attempt, turns, state?.items ?? [], own);
+  }, [state, attempt]);
+  return (
+    <button type="button" role="tab" aria-selected={selected} tabIndex={selected ? 0 : -1} onClick={onSelect}>
+      <span>{attempt.agentName}</span> <span className={`tab-status attempt-${status.replace(/[^a-z]/g, '')}`}>{status}</span>
+    </button>
+  );
+}
+
 /** "Ask <agent> to compare": the agent picked answers as a turn of the conversation. */
 function AskToCompare({ conversationId, attemptsId }: { conversationId: string; attemptsId: string }) {
   const agents = useBaton(useShallow((state) => state.agents.filter((agent) => agent.available)));
@@ -141,13 +184,12 @@ function AskToCompare({ conversationId, attemptsId }: { conversationId: string; 
   }
   return (
     <span className="ask-to-compare">
-      <select aria-label="Agent to compare" value={chosen.agentId} onChange={(event) => setAgentId(event.target.value)}>
-        {agents.map((agent) => (
-          <option key={agent.agentId} value={agent.agentId}>
-            {agent.displayName}
-          </option>
-        ))}
-      </select>
+      <ChoicePicker
+        label="Agent to compare"
+        value={chosen.agentId}
+        onChange={setAgentId}
+        entries={agents.map((agent) => ({ value: agent.agentId, name: agent.displayName }))}
+      />
       <button type="button" onClick={() => void ask(conversationId, attemptsId, chosen.agentId)}>
         Ask {chosen.displayName} to compare
       </button>

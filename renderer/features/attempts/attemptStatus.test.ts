@@ -1,7 +1,7 @@
 /** An attempt's state in words, and when "Keep this one" is offered (issue 46 item 9: never for an attempt whose every turn failed). */
 import { describe, expect, it } from 'vitest';
-import type { AttemptView } from '../../../app/transcript/index.js';
-import { keepOffered, statusOf } from './attemptStatus.js';
+import type { AttemptView, TranscriptItem } from '../../../app/transcript/index.js';
+import { keepOffered, statusOf, tabStatusOf } from './attemptStatus.js';
 
 const attempt = (state: AttemptView['state']): AttemptView => ({
   attemptId: 'a',
@@ -28,5 +28,25 @@ describe('an attempt', () => {
     expect(keepOffered(attempt('prepared'), [{ status: 'completed' }])).toBe(true);
     expect(keepOffered(attempt('prepared'), [{ status: 'failed' }])).toBe(false);
     expect(keepOffered(attempt('prepared'), [{ status: 'completed' }, { status: 'failed' }])).toBe(true);
+  });
+
+  it('says on its tab that it waits for you while a question of its own is unanswered', () => {
+    const question = (turnId: string, decided: boolean) =>
+      ({
+        kind: 'permission',
+        key: `p-${turnId}`,
+        turnId,
+        requestId: 'r',
+        toolCallId: undefined,
+        title: 'Run printf',
+        options: [],
+        decision: decided ? { requestId: 'r', outcome: { outcome: 'selected', optionId: 'allow' } } : undefined,
+      }) as unknown as TranscriptItem;
+    const own = new Set(['t1']);
+    expect(tabStatusOf(attempt('prepared'), [{ status: 'running' }], [question('t1', false)], own)).toBe('waiting for you');
+    expect(tabStatusOf(attempt('prepared'), [{ status: 'running' }], [question('t1', true)], own)).toBe('working…');
+    // A question of the history it was given is not its own.
+    expect(tabStatusOf(attempt('prepared'), [{ status: 'running' }], [question('t0', false)], own)).toBe('working…');
+    expect(tabStatusOf(attempt('prepared'), [{ status: 'completed' }], [question('t1', false)], own)).toBe('done');
   });
 });

@@ -1,5 +1,5 @@
 /** An attempt's state in words, and whether it can be kept, from its own turns. */
-import type { AttemptView, TurnState } from '../../../app/transcript/index.js';
+import type { AttemptView, TranscriptItem, TurnState } from '../../../app/transcript/index.js';
 
 /** What an attempt's turns say of its state, in words. */
 export function statusOf(attempt: AttemptView, turns: readonly Pick<TurnState, 'status'>[]): string {
@@ -24,6 +24,25 @@ export function statusOf(attempt: AttemptView, turns: readonly Pick<TurnState, '
     case 'interrupted':
       return 'interrupted';
   }
+}
+
+/**
+ * What an attempt's tab says: as {@link statusOf}, and "waiting for you" while it works and a
+ * question of one of its own turns (`own`), or a form it asked for, waits for the person's answer.
+ */
+export function tabStatusOf(
+  attempt: AttemptView,
+  turns: readonly Pick<TurnState, 'status'>[],
+  items: readonly TranscriptItem[],
+  own: ReadonlySet<string>,
+): string {
+  const said = statusOf(attempt, turns);
+  const waiting = items.some(
+    (entry) =>
+      (entry.kind === 'permission' && entry.decision === undefined && own.has(entry.turnId)) ||
+      (entry.kind === 'elicitation' && entry.answer === undefined),
+  );
+  return waiting && said === 'working…' ? 'waiting for you' : said;
 }
 
 /**

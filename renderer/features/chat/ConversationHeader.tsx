@@ -4,6 +4,7 @@ import { Ellipsis } from 'lucide-react';
 import { useState } from 'react';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { useBaton } from '../../store/index.js';
+import { useCopy } from '../../components/useCopy.js';
 
 /** The header of an existing conversation. */
 export function ConversationHeader({ summary }: { summary: ConversationSummary }) {
@@ -16,6 +17,7 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
   const openToolbox = useBaton((state) => state.openToolbox);
   const openInstructions = useBaton((state) => state.openInstructions);
   const [editing, setEditing] = useState<string | null>(null);
+  const [, copy] = useCopy();
   const id = summary.conversationId;
 
   const save = (): void => {
@@ -52,6 +54,8 @@ export function ConversationHeader({ summary }: { summary: ConversationSummary }
           { label: 'Delete', run: () => void remove(id) },
         ];
   actions.push(
+    // The header shows the folder where the window is wide enough; this copies it at any width.
+    { label: 'Copy folder path', run: () => copy(summary.cwd) },
     { label: 'Export Markdown', run: () => void exportConversation(id, 'markdown') },
     { label: 'Export JSONL', run: () => void exportConversation(id, 'jsonl') },
   );

@@ -4,6 +4,7 @@
  * Slash-command suggestions, and after @ the files of the working folder, are chosen with the arrow
  * keys and Tab or Enter. Images pasted, and files dropped or picked, are attached (see Attachments).
  */
+import { ListPlus, Paperclip, SendHorizontal, Square, Users } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useBaton } from '../../store/index.js';
@@ -271,7 +272,8 @@ export function Composer() {
           }}
         />
         <button type="button" onClick={() => picker.current?.click()}>
-          Attach files
+          <Paperclip aria-hidden size={16} />
+          <span className="action-label">Attach files</span>
         </button>
         <button
           type="button"
@@ -279,19 +281,23 @@ export function Composer() {
           title={attachments.length > 0 ? 'Attachments go to one agent at a time: send them on their own' : undefined}
           onClick={() => openAskSeveral()}
         >
-          Ask several agents…
+          <Users aria-hidden size={16} />
+          <span className="action-label">Ask several agents…</span>
         </button>
         {running ? (
           <button type="submit" disabled={!canQueue}>
-            Queue
+            <ListPlus aria-hidden size={16} />
+            <span className="action-label">Queue</span>
           </button>
         ) : (
           <button type="submit" disabled={!canSend} aria-describedby={blockedWhy ? 'send-blocked' : undefined}>
-            Send
+            <SendHorizontal aria-hidden size={16} />
+            <span className="action-label">Send</span>
           </button>
         )}
         <button type="button" disabled={!running} onClick={() => void cancel()}>
-          Stop
+          <Square aria-hidden size={16} />
+          <span className="action-label">Stop</span>
         </button>
       </div>
     </form>

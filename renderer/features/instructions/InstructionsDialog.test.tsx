@@ -146,7 +146,7 @@ describe('InstructionsDialog', () => {
     );
     fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Turn all injectors off for this conversation' }));
     await settle();
-    expect(within(list).getByRole<HTMLInputElement>('checkbox', { name: 'house-style' }).disabled).toBe(true);
+    expect(within(list).getByRole<HTMLButtonElement>('checkbox', { name: 'house-style' }).disabled).toBe(true);
   });
 
   it("shows the folder's instructions as not trusted, and trusting them is one click", async () => {

@@ -10,6 +10,7 @@ import type { InstructionPreview } from '../../../app/ipc/index.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
 import type { CannotTake } from '../../store/types.js';
+import { Tick } from '../../components/Tick.js';
 
 const INTENTS: Array<{ intent: InstructionIntent; label: string }> = [
   { intent: 'append', label: "Add to the agent's prompt" },
@@ -87,24 +88,21 @@ function InjectorChooser({
         Packages of instructions and context for this conversation: every-turn instructions join the prompt; the rest travels with the turns
         it belongs to, shown apart from your messages.
       </p>
-      <label className="checkbox">
-        <input type="checkbox" checked={choice.off} onChange={(event) => onChange({ off: event.target.checked })} />
+      <Tick className="checkbox" checked={choice.off} onChange={(checked) => onChange({ off: checked })}>
         Turn all injectors off for this conversation
-      </label>
+      </Tick>
       <ul aria-label="Injectors" className="injector-list">
         {available.map((injector) => (
           <li key={injector.name}>
-            <label>
-              <input
-                type="checkbox"
-                aria-label={injector.name}
-                aria-describedby={`injector-${injector.name}-about`}
-                checked={choice.names.includes(injector.name)}
-                disabled={choice.off}
-                onChange={(event) => onChange({ select: { name: injector.name, selected: event.target.checked } })}
-              />{' '}
+            <Tick
+              label={injector.name}
+              describedBy={`injector-${injector.name}-about`}
+              checked={choice.names.includes(injector.name)}
+              disabled={choice.off}
+              onChange={(checked) => onChange({ select: { name: injector.name, selected: checked } })}
+            >
               <strong>{injector.name}</strong>
-            </label>
+            </Tick>
             <span id={`injector-${injector.name}-about`} className="hint">
               {' '}
               — {injector.timingName}; {ORIGINS[injector.origin]}
@@ -361,34 +359,27 @@ export function InstructionsDialog() {
               {preview.agentName} would refuse this: {preview.refusal}.
             </Banner>
           ) : null}
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={!preview.settings.off}
-              onChange={(event) => void setAgentSettings({ off: !event.target.checked })}
-            />
+          <Tick className="checkbox" checked={!preview.settings.off} onChange={(checked) => void setAgentSettings({ off: !checked })}>
             Deliver instructions to {preview.agentName}
-          </label>
+          </Tick>
           {preview.perTurn.length > 0 &&
           (preview.settings.contextAsText || preview.perTurn.some((part) => part.level.kind === 'refused')) ? (
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={preview.settings.contextAsText}
-                onChange={(event) => void setAgentSettings({ contextAsText: event.target.checked })}
-              />
+            <Tick
+              className="checkbox"
+              checked={preview.settings.contextAsText}
+              onChange={(checked) => void setAgentSettings({ contextAsText: checked })}
+            >
               Let per-turn context reach {preview.agentName} as labelled text in its prompt (it does not take embedded context)
-            </label>
+            </Tick>
           ) : null}
           {preview.commandLine ? (
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={preview.settings.commandLineAccepted}
-                onChange={(event) => void setAgentSettings({ commandLineAccepted: event.target.checked })}
-              />
+            <Tick
+              className="checkbox"
+              checked={preview.settings.commandLineAccepted}
+              onChange={(checked) => void setAgentSettings({ commandLineAccepted: checked })}
+            >
               Let {preview.agentName} take them on its command line (other users of this computer can read them in the process list)
-            </label>
+            </Tick>
           ) : null}
           <p className="hint">
             These switches are {preview.agentName}&apos;s: they apply at once to every conversation with {preview.agentName}, not only this

@@ -79,8 +79,8 @@ describe('RewindDialog', () => {
 
     const yours = within(dialog).getByRole('checkbox', { name: 'Overwrite src/yours.ts (restored)' });
     const outside = within(dialog).getByRole('checkbox', { name: 'Put back notes.md (recreated)' });
-    expect((yours as HTMLInputElement).checked).toBe(false);
-    expect((outside as HTMLInputElement).checked).toBe(false);
+    expect(yours.getAttribute('aria-checked')).toBe('false');
+    expect(outside.getAttribute('aria-checked')).toBe('false');
     fireEvent.click(outside);
 
     answers.rewindConversation = () => ({ rewindId: 'rw1', text: 'Rename the module', changed: [], failed: [] });

@@ -13,6 +13,7 @@ import { TickedFiles } from '../../components/TickedFiles.js';
 import { useBaton } from '../../store/index.js';
 import { AgentPicker } from '../agents/AgentPicker.js';
 import { FileDiff } from '../transcript/FileDiff.js';
+import { Tick } from '../../components/Tick.js';
 
 type PlannedFile = Result<'previewRewind'>['files'][number];
 
@@ -83,10 +84,10 @@ export function RewindDialog() {
             </Banner>
           ) : null}
           {!preview.unavailable ? (
-            <label className="checkbox">
-              <input type="checkbox" checked={dialog.keepFiles} onChange={(event) => choose({ keepFiles: event.target.checked })} /> Rewind
-              the conversation only and keep the files as they are
-            </label>
+            <Tick className="checkbox" checked={dialog.keepFiles} onChange={(checked) => choose({ keepFiles: checked })}>
+              {' '}
+              Rewind the conversation only and keep the files as they are
+            </Tick>
           ) : null}
           {!preview.unavailable && !dialog.keepFiles ? (
             <>
@@ -182,19 +183,18 @@ export function BranchDialog() {
         <span aria-hidden="true">Agent</span>
         <AgentPicker agents={agents} value={dialog.agentId} onChange={(agentId) => choose({ agentId })} />
       </div>
-      <label className="checkbox">
-        <input type="checkbox" checked={dialog.ownCopy} onChange={(event) => choose({ ownCopy: event.target.checked })} /> In its own copy
-        of the folder
-      </label>
+      <Tick className="checkbox" checked={dialog.ownCopy} onChange={(checked) => choose({ ownCopy: checked })}>
+        {' '}
+        In its own copy of the folder
+      </Tick>
       <p className="hint">
         {dialog.ownCopy
           ? "The branch works in a copy of its own (a git worktree on a new branch where the folder is in a repository, else a copy in Baton's data folder), so the two never edit the same files. Your folder is left as it is."
           : 'The branch works in this folder, as this conversation does.'}
       </p>
-      <label className="checkbox">
-        <input type="checkbox" checked={dialog.restoreFiles} onChange={(event) => choose({ restoreFiles: event.target.checked })} />{' '}
+      <Tick className="checkbox" checked={dialog.restoreFiles} onChange={(checked) => choose({ restoreFiles: checked })}>
         {dialog.ownCopy ? 'Start the copy from the files of that point' : 'Restore the files of that point in this folder'}
-      </label>
+      </Tick>
       <p className="hint">{FILES_HINT[dialog.ownCopy ? 'copy' : 'here'][dialog.restoreFiles ? 'restored' : 'asNow']}</p>
       {dialog.problem ? <Banner kind="error">{dialog.problem}</Banner> : null}
     </DialogFrame>

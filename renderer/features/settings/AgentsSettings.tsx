@@ -10,6 +10,7 @@ import { useBaton } from '../../store/index.js';
 import { AgentCard } from '../agents/AgentCard.js';
 import { InstallAction, ManagedAgent } from '../agents/AgentInstall.js';
 import { AgentProcessTable } from './AgentProcessTable.js';
+import { Tick } from '../../components/Tick.js';
 
 /** The catalog. */
 export function AgentsSettings() {
@@ -54,7 +55,7 @@ function AgentEntry({ agent }: { agent: AgentInfo }) {
           {shown ? `Hide what ${agent.displayName} can do` : `Show what ${agent.displayName} can do`}
         </button>
       ) : null}
-      {shown ? <AgentCard agentId={agent.agentId} available={agent.available} cwd={homeDir} /> : null}
+      {shown ? <AgentCard agentId={agent.agentId} available={agent.available} cwd={homeDir} expanded /> : null}
     </li>
   );
 }
@@ -68,11 +69,16 @@ function ProcessPerConversation({ agentId }: { agentId: string }) {
   const cannot = useBaton((state) => state.processSettings.cannotSeparate[agentId]);
   const set = useBaton((state) => state.setProcessPerConversation);
   return (
-    <label className="checkbox" title={cannot}>
-      <input type="checkbox" checked={on} disabled={cannot !== undefined} onChange={(event) => void set(agentId, event.target.checked)} />{' '}
+    <Tick
+      className="checkbox"
+      title={cannot}
+      checked={on}
+      disabled={cannot !== undefined}
+      onChange={(checked) => void set(agentId, checked)}
+    >
       One process per conversation
       {cannot ? <span className="muted"> ({cannot})</span> : null}
-    </label>
+    </Tick>
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { notifySettings, setNotifySetting, type NotifyKind } from '../../notify/notifier.js';
+import { Tick } from '../../components/Tick.js';
 
 const KINDS: ReadonlyArray<{ kind: NotifyKind; label: string }> = [
   { kind: 'question', label: 'An agent is waiting for my answer' },
@@ -38,14 +39,14 @@ export function NotificationsSettings() {
       <fieldset className="checkpoint-settings">
         <legend>Notify me when</legend>
         {KINDS.map(({ kind, label }) => (
-          <label key={kind} className="checkbox">
-            <input
-              type="checkbox"
-              checked={settings[kind]}
-              onChange={(event) => setSettings(setNotifySetting(kind, event.target.checked))}
-            />{' '}
+          <Tick
+            key={kind}
+            className="checkbox"
+            checked={settings[kind]}
+            onChange={(checked) => setSettings(setNotifySetting(kind, checked))}
+          >
             {label}
-          </label>
+          </Tick>
         ))}
       </fieldset>
     </>

@@ -15,6 +15,7 @@ import { MachinesSettings } from '../machines/MachinesSettings.js';
 import { AgentsSettings } from './AgentsSettings.js';
 import { NotificationsSettings } from './NotificationsSettings.js';
 import { PermissionsSettings } from './PermissionsSettings.js';
+import { Tick } from '../../components/Tick.js';
 
 /** The sections, in order: the tab's label and what it shows. */
 const SECTIONS: ReadonlyArray<{ section: SettingsSection; label: string; Panel: () => ReactNode }> = [
@@ -271,10 +272,10 @@ function CheckpointSettings({ off, maxFileMegabytes }: { off: boolean; maxFileMe
   return (
     <fieldset className="checkpoint-settings">
       <legend>Checkpoint settings</legend>
-      <label className="checkbox">
-        <input type="checkbox" checked={!off} onChange={(event) => void save({ off: !event.target.checked })} /> Take a checkpoint of the
-        working folder around each turn (what a rewind puts back)
-      </label>
+      <Tick className="checkbox" checked={!off} onChange={(checked) => void save({ off: !checked })}>
+        {' '}
+        Take a checkpoint of the working folder around each turn (what a rewind puts back)
+      </Tick>
       <label className="field">
         <span>Largest file kept (MB)</span>
         <input

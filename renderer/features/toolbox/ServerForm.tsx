@@ -8,6 +8,7 @@ import type { CatalogServer, Transport } from '../../../app/toolbox/catalog.js';
 import { splitCommandLine } from '../../../app/toolbox/commandLine.js';
 import { Banner } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
+import { Tick } from '../../components/Tick.js';
 
 /** A variable or header being edited; `keep` is a secret left as it is (its value never comes to the page). */
 type Row = { name: string; value: string; secret: boolean; keep?: boolean };
@@ -153,17 +154,13 @@ export function ServerForm({ server }: { server?: CatalogServer }) {
               setRows(rows.map((candidate, at) => (at === index ? { ...candidate, value: event.target.value, keep: false } : candidate)))
             }
           />
-          <label>
-            <input
-              type="checkbox"
-              aria-label="Secret"
-              checked={row.secret}
-              onChange={(event) =>
-                setRows(rows.map((candidate, at) => (at === index ? { ...candidate, secret: event.target.checked } : candidate)))
-              }
-            />{' '}
+          <Tick
+            label="Secret"
+            checked={row.secret}
+            onChange={(checked) => setRows(rows.map((candidate, at) => (at === index ? { ...candidate, secret: checked } : candidate)))}
+          >
             Secret
-          </label>
+          </Tick>
         </div>
       ))}
       <div className="dialog-actions">

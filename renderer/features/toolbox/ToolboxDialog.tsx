@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
 import { ServerForm } from './ServerForm.js';
+import { Tick } from '../../components/Tick.js';
 
 /** What "Import servers" found, to choose from. */
 function ImportList() {
@@ -29,18 +30,16 @@ function ImportList() {
       <ul>
         {scan.candidates.map((candidate) => (
           <li key={candidate.candidateId}>
-            <label>
-              <input
-                type="checkbox"
-                aria-label={candidate.name}
-                disabled={candidate.alreadyInCatalog}
-                checked={chosen.includes(candidate.candidateId)}
-                onChange={(event) =>
-                  setChosen(event.target.checked ? [...chosen, candidate.candidateId] : chosen.filter((id) => id !== candidate.candidateId))
-                }
-              />{' '}
+            <Tick
+              label={candidate.name}
+              disabled={candidate.alreadyInCatalog}
+              checked={chosen.includes(candidate.candidateId)}
+              onChange={(checked) =>
+                setChosen(checked ? [...chosen, candidate.candidateId] : chosen.filter((id) => id !== candidate.candidateId))
+              }
+            >
               <strong>{candidate.name}</strong> ({candidate.transport}) <code>{candidate.summary}</code>
-            </label>
+            </Tick>
             <div className="hint">
               {candidate.dialect}: {candidate.file} ({candidate.key}){candidate.alreadyInCatalog ? ' — already in your toolbox' : ''}
               {candidate.secretNames.length > 0 ? ` — kept encrypted: ${candidate.secretNames.join(', ')}` : ''}
@@ -130,9 +129,10 @@ function SaveSet() {
         value={name}
         onChange={(event) => setName(event.target.value)}
       />
-      <label>
-        <input type="checkbox" checked={isDefault} onChange={(event) => setDefault(event.target.checked)} /> Default for new conversations
-      </label>
+      <Tick checked={isDefault} onChange={(checked) => setDefault(checked)}>
+        {' '}
+        Default for new conversations
+      </Tick>
       <button
         type="button"
         disabled={name.trim() === '' || selected === 0}
@@ -212,30 +212,27 @@ export function ToolboxDialog() {
       <ul className="server-list" aria-label="Servers">
         {dialog.servers.map((server) => (
           <li key={server.serverId}>
-            <label>
-              <input
-                type="checkbox"
-                aria-label={server.name}
-                checked={dialog.selected.includes(server.serverId)}
-                onChange={(event) => void toggle(server.serverId, event.target.checked)}
-              />{' '}
+            <Tick
+              label={server.name}
+              checked={dialog.selected.includes(server.serverId)}
+              onChange={(checked) => void toggle(server.serverId, checked)}
+            >
               <strong>{server.name}</strong>{' '}
               <span className="hint">
                 {server.transport} · {server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url}
                 {server.origin.kind === 'import' ? ` · from ${server.origin.file}` : ''}
               </span>
-            </label>
+            </Tick>
             {server.transport !== 'stdio' ? (
-              <label className="bridge">
-                <input
-                  type="checkbox"
-                  aria-label={`Run ${server.name} through a local bridge`}
-                  checked={server.bridge}
-                  onChange={(event) => void setBridge(server.serverId, event.target.checked)}
-                />{' '}
+              <Tick
+                className="bridge"
+                label={`Run ${server.name} through a local bridge`}
+                checked={server.bridge}
+                onChange={(checked) => void setBridge(server.serverId, checked)}
+              >
                 Through Baton&apos;s local stdio bridge
                 {server.bridge ? <span className="badge"> bridged</span> : null}
-              </label>
+              </Tick>
             ) : null}
             {dialog.removing?.serverId === server.serverId ? (
               <RemoveServer name={server.name} serverId={server.serverId} usedBy={dialog.removing.usedBy} />

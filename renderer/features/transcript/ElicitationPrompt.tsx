@@ -14,6 +14,7 @@ import {
 import type { TranscriptItem } from '../../../app/transcript/index.js';
 import { useBaton } from '../../store/index.js';
 import { useScopedConversation } from '../../components/conversationScope.js';
+import { Tick } from '../../components/Tick.js';
 
 type ElicitationItem = Extract<TranscriptItem, { kind: 'elicitation' }>;
 
@@ -60,9 +61,9 @@ function Field({
   const description = field.description ? <small className="muted">{field.description}</small> : null;
   if (field.type === 'boolean') {
     return (
-      <label className="elicitation-field elicitation-check">
-        <input type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} /> {label} {description}
-      </label>
+      <Tick className="elicitation-field elicitation-check" checked={value === true} onChange={(checked) => onChange(checked)}>
+        {label} {description}
+      </Tick>
     );
   }
   if (field.type === 'array' && choices) {
@@ -71,16 +72,14 @@ function Field({
       <fieldset className="elicitation-field">
         <legend>{label}</legend>
         {choices.map((choice) => (
-          <label key={choice.value} className="elicitation-check">
-            <input
-              type="checkbox"
-              checked={chosen.includes(choice.value)}
-              onChange={(event) =>
-                onChange(event.target.checked ? [...chosen, choice.value] : chosen.filter((item) => item !== choice.value))
-              }
-            />{' '}
+          <Tick
+            key={choice.value}
+            className="elicitation-check"
+            checked={chosen.includes(choice.value)}
+            onChange={(checked) => onChange(checked ? [...chosen, choice.value] : chosen.filter((item) => item !== choice.value))}
+          >
             {choice.label}
-          </label>
+          </Tick>
         ))}
         {description}
       </fieldset>
