@@ -213,15 +213,17 @@ test('a long dialog keeps its buttons in view in a short window', async ({ page 
     .fill(Array.from({ length: 40 }, (_, line) => `Rule ${line + 1}: be careful.`).join('\n'));
   await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport();
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
-  // Scrolled to its end, with every part opened, nothing of the dialog lies under its sticky actions.
+  // Scrolled to its end, with every part opened, nothing of the dialog lies under its actions.
   for (const summary of await dialog.locator('details > summary').all()) {
     await summary.click();
   }
   const covered = await dialog.evaluate((element) => {
-    element.scrollTop = element.scrollHeight;
+    // The body scrolls between the heading and the actions (DialogFrame).
+    const body = element.querySelector('.dialog-body')!;
+    body.scrollTop = body.scrollHeight;
     const actions = element.querySelector(':scope > .dialog-actions')!;
     const top = actions.getBoundingClientRect().top;
-    return Array.from(element.querySelectorAll('*'))
+    return Array.from(body.querySelectorAll('*'))
       .filter(
         (node) =>
           !actions.contains(node) &&

@@ -403,7 +403,7 @@ test('an imported transcript that names / and replaces the prompt sends nothing 
   const notice = page.getByRole('region', { name: 'Imported conversation' });
   await expect(notice).toContainText('Nothing in it reaches an agent until you confirm');
   // Wide, narrow and short windows: "Review and confirm…" lies whole inside the notice and the
-  // window, and the dialog's last line, scrolled to, is above its sticky actions, not under them.
+  // window, and the dialog's last line, scrolled to, is above its actions, not under them.
   for (const size of [
     { width: 1280, height: 800 },
     { width: 480, height: 700 },

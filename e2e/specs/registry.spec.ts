@@ -19,10 +19,14 @@ import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { packFakeAgent } from '../fixtures/fakeAgentPackage.js';
 import { publishNpmPackage, registryEntry, startRegistryServer, type RegistryServer } from '../fixtures/registryServer.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { expectNoAxeFindingsInBothThemes } from '../fixtures/axe.js';
 
 let stub: ModelStub;
 let registry: RegistryServer;
 const hosts: WebHost[] = [];
+
+// axe-core is injected as an inline script, which the page's own policy rightly refuses.
+test.use({ bypassCSP: true });
 
 const INSTALL_TIMEOUT = 240_000;
 
@@ -174,6 +178,7 @@ test('a version the npm registry does not have offers the nearest newer one, whi
   await expect(offer).toContainText(
     'The npm registry has no fake-npx-next@0.9.0, the version the ACP Registry lists for Fake Next. It has 1.0.0 and 1.2.0 after it.',
   );
+  await expectNoAxeFindingsInBothThemes(page, 'the install question');
   await offer.getByRole('button', { name: 'Install 1.0.0' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Fake Next is installed.' })).toBeVisible({ timeout: INSTALL_TIMEOUT });
   await expect(page.getByRole('button', { name: /^Install Fake Next/ })).toHaveCount(0);

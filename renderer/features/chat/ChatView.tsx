@@ -37,7 +37,7 @@ export function ChatView() {
             <PanelLeft aria-hidden size={16} />
           </button>
         </Tip>
-        {summary ? <ConversationHeader summary={summary} /> : null}
+        {summary ? <ConversationHeader summary={summary} /> : <h1 className="visually-hidden">New conversation</h1>}
         <SessionHeader />
       </div>
       <Transcript
