@@ -15,10 +15,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
-import { startWebHost, type WebHost } from '../fixtures/webHost.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { tempDir } from '../fixtures/agentEnv.js';
+import type { WebHost } from '../fixtures/webHost.js';
+import { fakeAgentsDraft } from '../fixtures/fakeAgentsDraft.js';
 import { axeViolations } from '../fixtures/axe.js';
 import { syntheticTranscript } from '../fixtures/syntheticTranscript.js';
 
@@ -47,15 +46,7 @@ async function send(page: Page, text: string): Promise<void> {
 
 /** A host with four fake agents and one conversation with Fake A: a long code line and a long word, and its reply. */
 async function conversation(page: Page): Promise<void> {
-  const dataDir = tempDir('e2e-look');
-  registerFakeAgents(
-    dataDir,
-    AGENTS.map((name) => ({ name })),
-  );
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await chooseAgent(page, 'Fake A');
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-look-work'));
+  host = await fakeAgentsDraft(page, 'e2e-look', AGENTS);
   await send(page, FIRST_MESSAGE);
   await expect(page.getByRole('article', { name: 'Fake A' })).toContainText('Fake reply: Hello, with code');
 }

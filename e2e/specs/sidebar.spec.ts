@@ -10,6 +10,7 @@ import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+import { fakeAgentsDraft } from '../fixtures/fakeAgentsDraft.js';
 
 let host: WebHost | undefined;
 
@@ -28,15 +29,7 @@ async function say(page: Page, text: string): Promise<void> {
 test('five agents in one conversation: one badge "Fake E +4", rows that hold their content; a failed last turn is marked in the list and counted on the title', async ({
   page,
 }) => {
-  const dataDir = tempDir('e2e-sidebar');
-  registerFakeAgents(
-    dataDir,
-    AGENTS.map((name) => ({ name })),
-  );
-  host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
-  await chooseAgent(page, 'Fake A');
-  await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-sidebar-work'));
+  host = await fakeAgentsDraft(page, 'e2e-sidebar', AGENTS);
   for (const agent of AGENTS) {
     if (agent !== 'Fake A') {
       await chooseAgent(page, agent);

@@ -139,7 +139,7 @@ export function AttemptsCard({ item, conversationId }: { item: AttemptsItem; con
 }
 
 /** Left and right arrows (Home, End) move between the attempts' tabs, as in any tab list. */
-function moveTab(event: KeyboardEvent, count: number, setTab: (update: (tab: number) => number) => void): void {
+function moveTab(event: KeyboardEvent, count: number, setTab: (tab: number) => void): void {
   const step: Record<string, (tab: number) => number> = {
     ArrowRight: (tab) => (tab + 1) % count,
     ArrowLeft: (tab) => (tab - 1 + count) % count,
@@ -151,18 +151,23 @@ function moveTab(event: KeyboardEvent, count: number, setTab: (update: (tab: num
     return;
   }
   event.preventDefault();
-  setTab(move);
+  // From the tab that has the focus: it is the one chosen next, and it takes the focus.
   const tabs = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="tab"]')];
-  const at = tabs.findIndex((tab) => tab === document.activeElement);
-  tabs[move(Math.max(0, at))]?.focus();
+  const next = move(
+    Math.max(
+      0,
+      tabs.findIndex((tab) => tab === document.activeElement),
+    ),
+  );
+  setTab(next);
+  tabs[next]?.focus();
 }
 
 /** One attempt's tab: its agent and its state (working, waiting for you, done, failed…). */
 function AttemptTab({ attempt, selected, onSelect }: { attempt: AttemptView; selected: boolean; onSelect: () => void }) {
   const state = useBaton((store) => store.transcripts[attempt.conversationId]?.state);
   const status = useMemo(() => {
-    const own = state ? ownTurnIds(state, attempt.fromSeq ?? 0) : new Set<string>();
-    const turns = state ? [...own].flatMap((turnId) => (state.turns[turnId] ? [state.turns[turnId]] : [])) : [];
+    const { own, turns } = ownTurns(state, attempt);
     return tabStatusOf(attempt, turns, state?.items ?? [], own);
   }, [state, attempt]);
   return (
@@ -195,6 +200,16 @@ function AskToCompare({ conversationId, attemptsId }: { conversationId: string; 
       </button>
     </span>
   );
+}
+
+/** An attempt's own turns: their ids, and the turns themselves in order. */
+function ownTurns(
+  state: TranscriptState | undefined,
+  attempt: AttemptView,
+): { own: Set<string>; turns: TranscriptState['turns'][string][] } {
+  const own = state ? ownTurnIds(state, attempt.fromSeq ?? 0) : new Set<string>();
+  const turns = state ? [...own].flatMap((turnId) => (state.turns[turnId] ? [state.turns[turnId]] : [])) : [];
+  return { own, turns };
 }
 
 /** The turns of an attempt's conversation that are its own (after the history it was given). */
@@ -253,8 +268,7 @@ function AttemptRegion({
     }
   }, [prepared, attempt.conversationId, watch]);
   const state = buffered?.state;
-  const own = useMemo(() => (state ? ownTurnIds(state, attempt.fromSeq ?? 0) : new Set<string>()), [state, attempt.fromSeq]);
-  const turns = state ? [...own].flatMap((turnId) => (state.turns[turnId] ? [state.turns[turnId]] : [])) : [];
+  const { own, turns } = useMemo(() => ownTurns(state, attempt), [state, attempt]);
   const running = (state?.activeTurnId ?? null) !== null;
   const status = statusOf(attempt, turns);
   // Its files are read again whenever one of its turns ends.
