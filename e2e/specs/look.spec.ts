@@ -20,6 +20,7 @@ import type { WebHost } from '../fixtures/webHost.js';
 import { fakeAgentsDraft } from '../fixtures/fakeAgentsDraft.js';
 import { axeViolations } from '../fixtures/axe.js';
 import { syntheticTranscript } from '../fixtures/syntheticTranscript.js';
+import { askAgents } from '../fixtures/askSeveral.js';
 
 const ARTIFACTS = path.resolve('e2e/artifacts/look');
 const SIZES = [1280, 700, 480] as const;
@@ -77,7 +78,7 @@ function measure(page: Page) {
   });
 }
 
-/** Runs `act` through the header's own button, or through "Conversation actions" where the window is too narrow for it. */
+/** Clicks the header's own button `name`, or its item in "Conversation actions" where the window is too narrow for the button. */
 async function fromHeader(page: Page, name: string): Promise<void> {
   const button = page.getByRole('button', { name, exact: true });
   if (await button.isVisible()) {
@@ -88,9 +89,9 @@ async function fromHeader(page: Page, name: string): Promise<void> {
   await page.getByRole('menuitem', { name, exact: true }).click();
 }
 
-/** Clicks a message's action (the actions show on hover and focus). */
-async function messageAction(page: Page, name: string): Promise<void> {
-  const mine = page.getByRole('article', { name: 'You' }).first();
+/** Clicks an action of the person's first (or last) message (the actions show on hover and focus). */
+async function messageAction(page: Page, name: string, which: 'first' | 'last' = 'first'): Promise<void> {
+  const mine = page.getByRole('article', { name: 'You' })[which]();
   await mine.hover();
   await mine.getByRole('button', { name }).click();
 }
@@ -202,9 +203,7 @@ test('the transcript, the header and every dialog at 1280, 700 and 480 px in bot
   await setLook(page, 1280, 'light');
   await send(page, 'Rename the parser module to reader, please.');
   await expect(page.getByRole('article', { name: 'Fake A' }).last()).toContainText('Fake reply: Rename the parser module');
-  const last = page.getByRole('article', { name: 'You' }).last();
-  await last.hover();
-  await last.getByRole('button', { name: 'Rewind to here' }).click();
+  await messageAction(page, 'Rewind to here', 'last');
   const rewind = page.getByRole('dialog', { name: 'Rewind' });
   await expect(rewind).toContainText('No file the agent changed needs to be put back.');
   await page.screenshot({ path: path.join(ARTIFACTS, 'rewind-dialog.png') });
@@ -240,18 +239,6 @@ test('the transcript, the header and every dialog at 1280, 700 and 480 px in bot
   }
 });
 
-/** Asks `agents` the message through "Ask several agents…" and waits for each reply. */
-async function askSeveral(page: Page, agents: readonly string[], text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('button', { name: 'Ask several agents…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Ask several agents' });
-  for (const agent of agents) {
-    await dialog.getByRole('checkbox', { name: agent, exact: true }).check();
-  }
-  await dialog.getByRole('button', { name: 'Ask' }).click();
-  await expect(dialog).toBeHidden();
-}
-
 /** Whether any attempt column shown scrolls sideways, or holds something wider than itself outside a code block or a table. */
 function columnsOverflow(page: Page) {
   return page.evaluate(() =>
@@ -283,7 +270,7 @@ test('four attempts at 1280 px are tabs with their state, none scrolling sideway
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.setViewportSize({ width: 1280, height: 800 });
   await conversation(page);
-  await askSeveral(page, AGENTS, `Which of you does it best?\n\n\`\`\`ts\n${LONG_LINE}\n\`\`\`\n\nsee ${'y'.repeat(160)}`);
+  await askAgents(page, `Which of you does it best?\n\n\`\`\`ts\n${LONG_LINE}\n\`\`\`\n\nsee ${'y'.repeat(160)}`, AGENTS);
   const tabs = page.getByRole('tablist', { name: 'Attempts' });
   for (const agent of AGENTS) {
     await expect(tabs.getByRole('tab', { name: `${agent} done` })).toBeVisible();
@@ -332,7 +319,7 @@ test('four attempts at 1280 px are tabs with their state, none scrolling sideway
   await page.getByRole('button', { name: 'Set these attempts aside' }).click();
   await expect(page.getByRole('note').filter({ hasText: 'These attempts were set aside' })).toBeVisible();
   await page.setViewportSize({ width: 1600, height: 900 });
-  await askSeveral(page, AGENTS.slice(0, 3), 'And which of you three?');
+  await askAgents(page, 'And which of you three?', AGENTS.slice(0, 3));
   const three = page.getByRole('region', { name: 'Asked 3 agents' });
   for (const agent of AGENTS.slice(0, 3)) {
     await expect(three.getByRole('region', { name: `Attempt by ${agent}` })).toContainText('Fake reply: And which of you three?');

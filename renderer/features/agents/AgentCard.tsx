@@ -50,9 +50,7 @@ export function AgentCard({
           <p className="card-summary">
             {card.version ? <span className="agent-version">{`${card.displayName} ${card.version}`}</span> : null}
             {shortCapabilities(card).map((fact) => (
-              <span key={fact} className="card-fact">
-                {fact}
-              </span>
+              <span key={fact}>{fact}</span>
             ))}
           </p>
           {card.oldestSupported ? (

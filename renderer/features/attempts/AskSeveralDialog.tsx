@@ -75,7 +75,7 @@ export function AskSeveralDialog() {
             remembered?.options.filter((option) => PICKED.has(option.category ?? '') || /^(mode|model)$/i.test(option.id)) ?? [];
           return (
             <li key={agent.agentId}>
-              <Tick className="checkbox" checked={checked} onChange={(checked) => choose({ agentId: agent.agentId, checked: checked })}>
+              <Tick className="checkbox" checked={checked} onChange={(checked) => choose({ agentId: agent.agentId, checked })}>
                 {agent.displayName}
               </Tick>
               {checked && options.length > 0 ? (
@@ -97,7 +97,6 @@ export function AskSeveralDialog() {
       <fieldset className="ask-several-container">
         <legend>Where they work</legend>
         <Tick className="checkbox" checked={container.on} onChange={(checked) => setContainer({ on: checked })}>
-          {' '}
           Run each in its own container
         </Tick>
         {container.on ? (

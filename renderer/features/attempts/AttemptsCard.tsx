@@ -15,7 +15,7 @@ import { toolOfPermission, type AttemptView, type TranscriptItem, type Transcrip
 import { formatElapsed } from '../../components/relativeTime.js';
 import { useNow } from '../../components/useNow.js';
 import { useBaton } from '../../store/index.js';
-import { keepOffered, statusOf, tabStatusOf } from './attemptStatus.js';
+import { keepOffered, statusClass, statusOf, tabStatusOf } from './attemptStatus.js';
 import { TranscriptEntry } from '../transcript/TranscriptEntry.js';
 import { ConversationScope } from '../../components/conversationScope.js';
 import { ChoicePicker } from '../../components/ChoicePicker.js';
@@ -172,7 +172,7 @@ function AttemptTab({ attempt, selected, onSelect }: { attempt: AttemptView; sel
   }, [state, attempt]);
   return (
     <button type="button" role="tab" aria-selected={selected} tabIndex={selected ? 0 : -1} onClick={onSelect}>
-      <span>{attempt.agentName}</span> <span className={`tab-status attempt-${status.replace(/[^a-z]/g, '')}`}>{status}</span>
+      <span>{attempt.agentName}</span> <span className={`tab-status ${statusClass(status)}`}>{status}</span>
     </button>
   );
 }
@@ -304,7 +304,7 @@ function AttemptRegion({
       <header className="attempt-header">
         <h3>{attempt.agentName}</h3>
         <p className="attempt-facts">
-          <span className={`attempt-status attempt-${status.replace(/[^a-z]/g, '')}`}>{status}</span>
+          <span className={`attempt-status ${statusClass(status)}`}>{status}</span>
           {startedAt !== undefined ? <span> · {formatElapsed(Math.max(0, endedAt - startedAt))}</span> : null}
           {tokens > 0 ? <span> · {tokens.toLocaleString()} tokens</span> : null}
           {cost ? (

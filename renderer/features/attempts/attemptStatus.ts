@@ -26,6 +26,11 @@ export function statusOf(attempt: AttemptView, turns: readonly Pick<TurnState, '
   }
 }
 
+/** The class that colours an attempt's status ("attempt-done", "attempt-failed"…). */
+export function statusClass(status: string): string {
+  return `attempt-${status.replace(/[^a-z]/g, '')}`;
+}
+
 /**
  * What an attempt's tab says: as {@link statusOf}, and "waiting for you" while it works and a
  * question of one of its own turns (`own`), or a form it asked for, waits for the person's answer.

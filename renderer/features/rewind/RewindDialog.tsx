@@ -85,7 +85,6 @@ export function RewindDialog() {
           ) : null}
           {!preview.unavailable ? (
             <Tick className="checkbox" checked={dialog.keepFiles} onChange={(checked) => choose({ keepFiles: checked })}>
-              {' '}
               Rewind the conversation only and keep the files as they are
             </Tick>
           ) : null}
@@ -184,7 +183,6 @@ export function BranchDialog() {
         <AgentPicker agents={agents} value={dialog.agentId} onChange={(agentId) => choose({ agentId })} />
       </div>
       <Tick className="checkbox" checked={dialog.ownCopy} onChange={(checked) => choose({ ownCopy: checked })}>
-        {' '}
         In its own copy of the folder
       </Tick>
       <p className="hint">

@@ -273,7 +273,6 @@ function CheckpointSettings({ off, maxFileMegabytes }: { off: boolean; maxFileMe
     <fieldset className="checkpoint-settings">
       <legend>Checkpoint settings</legend>
       <Tick className="checkbox" checked={!off} onChange={(checked) => void save({ off: !checked })}>
-        {' '}
         Take a checkpoint of the working folder around each turn (what a rewind puts back)
       </Tick>
       <label className="field">

@@ -129,8 +129,7 @@ function SaveSet() {
         value={name}
         onChange={(event) => setName(event.target.value)}
       />
-      <Tick checked={isDefault} onChange={(checked) => setDefault(checked)}>
-        {' '}
+      <Tick checked={isDefault} onChange={setDefault}>
         Default for new conversations
       </Tick>
       <button

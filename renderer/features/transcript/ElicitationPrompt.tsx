@@ -61,7 +61,7 @@ function Field({
   const description = field.description ? <small className="muted">{field.description}</small> : null;
   if (field.type === 'boolean') {
     return (
-      <Tick className="elicitation-field elicitation-check" checked={value === true} onChange={(checked) => onChange(checked)}>
+      <Tick className="elicitation-field elicitation-check" checked={value === true} onChange={onChange}>
         {label} {description}
       </Tick>
     );
