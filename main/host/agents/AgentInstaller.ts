@@ -273,7 +273,7 @@ export class AgentInstaller {
     run: Run,
   ): Promise<Installed> {
     try {
-      const installed = await installArchive(archive, staging, { signal: run.abort.signal, say });
+      const installed = await installArchive(archive, staging, { machine: this.machine, signal: run.abort.signal, say });
       return { executable: installed.executable, version: adapter.registry?.version, source: archive.url, sha256: installed.sha256 };
     } catch (error) {
       if (run.cancelled) {

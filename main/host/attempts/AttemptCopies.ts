@@ -9,7 +9,8 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { gitHostOn, gitHostReady, pathsOf, readOwnerFile, removeCopy, type CopyMachines, type GitHost } from './folderCopies.js';
+import { pathsOf } from '../machine/Machine.js';
+import { gitHostOn, gitHostReady, readOwnerFile, removeCopy, type CopyMachines, type GitHost } from './folderCopies.js';
 
 /** Where the copies of one ask are. */
 const ownerSchema = z.object({

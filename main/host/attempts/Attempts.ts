@@ -20,14 +20,14 @@ import type { Result } from '../../../app/ipc/index.js';
 import { branchPart, MAX_ATTEMPTS } from '../../../app/transcript/attempts.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { boxMachineId } from '../machine/AttemptContainers.js';
-import { LOCAL_MACHINE_ID } from '../machine/Machine.js';
+import { LOCAL_MACHINE_ID, pathsOf } from '../machine/Machine.js';
 import { compareAttempts, comparisonText } from './attemptComparison.js';
 import type { ContainerChoice } from './attemptBoxes.js';
 import { AttemptSets } from './AttemptSets.js';
 import type { AttemptsContext, AttemptsDeps } from './attemptsContext.js';
 import { beforePurge, copiesOnDisk, recoverCopies, removeCopies } from './closeAttempts.js';
 import { continueAttempt } from './continueAttempt.js';
-import { copyPlaceOf, freeBranch, pathsOf, under } from './folderCopies.js';
+import { copyPlaceOf, freeBranch, under } from './folderCopies.js';
 import { keepAttempt, previewKeep } from './keepAttempt.js';
 import { prepareAttempts, type Planned } from './prepareAttempts.js';
 

@@ -20,6 +20,7 @@ import type { Rewinds } from '../checkpoints/Rewinds.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
 import { checkpointsByTurn } from '../checkpoints/turnChanges.js';
 import type { EventStore } from '../store/EventStore.js';
+import { pathsOf } from '../machine/Machine.js';
 import {
   copyPlaceOf,
   freeBranch,
@@ -27,7 +28,6 @@ import {
   gitHostReady,
   makeCopy,
   makeWorktree,
-  pathsOf,
   readOwnerFile,
   removeCopy,
   under,

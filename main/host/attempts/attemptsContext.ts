@@ -9,11 +9,11 @@ import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
 import type { PendingFolders } from '../conversations/PendingFolders.js';
 import type { AttemptContainers } from '../machine/AttemptContainers.js';
-import type { Machine } from '../machine/Machine.js';
+import { pathsOf, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { AttemptSets } from './AttemptSets.js';
-import { pathsOf, type GitHost } from './folderCopies.js';
+import type { GitHost } from './folderCopies.js';
 
 /** What attempts are run with. */
 export type AttemptsDeps = {

@@ -17,8 +17,7 @@
  * Everything happens on the machine the folder is on (git, folders, walks), and every write goes
  * through its `Machine.restore` (no link followed, nothing outside the copy).
  */
-import path from 'node:path';
-import { lastWords, LOCAL_MACHINE_ID, type ExecResult, type Machine } from '../machine/Machine.js';
+import { lastWords, LOCAL_MACHINE_ID, pathsOf, type ExecResult, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
 import type { Env } from '../process/env.js';
 import type { CheckpointEntry, LeftOut } from '../checkpoints/CheckpointStore.js';
@@ -91,11 +90,6 @@ export async function readOwnerFile(machine: Machine, file: string): Promise<unk
 
 /** An owner file is small: one larger is not one Baton wrote. */
 const OWNER_FILE_MAX_BYTES = 1024 * 1024;
-
-/** The paths of a machine: POSIX, unless it runs Windows. */
-export function pathsOf(machine: Pick<Machine, 'platform'>): path.PlatformPath {
-  return machine.platform.os === 'win32' ? path.win32 : path.posix;
-}
 
 /** `relative` (with `/`) under `root`, on the machine. */
 export function under(on: GitHost, root: string, relative: string): string {

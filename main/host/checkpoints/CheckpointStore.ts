@@ -161,13 +161,8 @@ export class CheckpointStore {
    */
   watch(folder: string, machine?: Machine): () => void {
     const on = this.on(machine);
-    if (on.id !== this.machine.id) {
-      // The watch lists and judges folders with this computer's file system (FolderWatch is not on
-      // the machine yet): a folder elsewhere would be judged by a path here (absent, or another
-      // folder), and a change missed. Its checkpoints walk it there instead.
-      return () => undefined;
-    }
-    return this.folders.watch(this.placeKey(folder, on), { path: folder, watchFolder: on.watchFolder });
+    // Kept by the folder's machine, which lists and judges its folders by its own file system.
+    return this.folders.watch(this.placeKey(folder, on), { path: folder, machine: on });
   }
 
   /** The machine a folder given with `machine` is on. */

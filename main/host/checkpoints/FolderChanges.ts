@@ -5,8 +5,8 @@
  * walks with why in the log, and every {@link VERIFY_EVERY} checkpoints walks to verify the watcher,
  * logging what it missed.
  */
-import type { WatchFolder } from '../machine/Machine.js';
-import { FolderWatch, WATCHING_WORKS, type Taken } from './FolderWatch.js';
+import type { Machine, Taken, TreeWatch } from '../machine/Machine.js';
+import { DEFAULT_MAX_CHANGED_PATHS, WATCHING_WORKS } from '../machine/FolderWatch.js';
 import { diffManifests } from './manifests.js';
 import type { CheckpointEntry, LeftOut, ScanScope } from '../machine/scanFolder.js';
 
@@ -42,7 +42,7 @@ export type CheckpointPlan = {
 
 /** The watches of working folders, and the scope of each checkpoint. */
 export class FolderChanges {
-  private readonly watches = new Map<string, { watch: FolderWatch; users: number }>();
+  private readonly watches = new Map<string, { watch: TreeWatch; users: number }>();
   /** Per folder, checkpoints taken from a watcher's paths since the last walk. */
   private readonly sinceWalk = new Map<string, number>();
   private readonly tally: CheckpointCounts = { watched: 0, walked: 0, reasons: {}, missed: 0 };
@@ -57,16 +57,16 @@ export class FolderChanges {
   /**
    * Watches `folder` until the returned function is called (by every caller that asked): its
    * checkpoints then look only at what changed. Nothing happens where watching is off. `folder`
-   * names the place in this object's maps; `place` is where it is: its path, and how the machine
-   * it is on watches a folder.
+   * names the place in this object's maps; `place` is where it is: its path, and the machine it is
+   * on (which keeps the watch).
    */
-  watch(folder: string, place: { path: string; watchFolder: WatchFolder }): () => void {
+  watch(folder: string, place: { path: string; machine: Machine }): () => void {
     if (!this.watching) {
       return () => undefined;
     }
     let held = this.watches.get(folder);
     if (!held) {
-      const watch = new FolderWatch(place.path, this.options.maxChangedPaths, place.watchFolder);
+      const watch = place.machine.watchTree(place.path, this.options.maxChangedPaths ?? DEFAULT_MAX_CHANGED_PATHS);
       held = { watch, users: 0 };
       this.watches.set(folder, held);
       watch.start().catch((error: unknown) => this.log(`could not watch ${folder}: ${String(error)}`));

@@ -6,10 +6,16 @@
  */
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
+import { sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
+import type { Machine } from '../machine/Machine.js';
+import { loopbackTestMachine, sshTestMachine, tempDirOn } from '../machine/testMachines.kit.test.js';
+import { definedEnv } from '../process/env.js';
 import { CheckpointStore, FULL_EVERY } from './CheckpointStore.js';
-import { WATCHING_WORKS } from './FolderWatch.js';
+import { WATCHING_WORKS } from '../machine/FolderWatch.js';
+
+const env = definedEnv(process.env);
 
 /** Writes files (path → content) under `root`. */
 function write(root: string, files: Record<string, string>): void {
@@ -19,9 +25,9 @@ function write(root: string, files: Record<string, string>): void {
   }
 }
 
-/** A folder of a few files in a few folders, with ignored ones. */
-function seeded(): string {
-  const folder = tempDir('watched');
+/** A folder of a few files in a few folders, with ignored ones (handed to `machine`'s account). */
+function seeded(machine?: Machine): string {
+  const folder = tempDirOn(machine, 'watched');
   write(folder, {
     '.gitignore': 'build/\n*.log\n',
     'a.txt': 'alpha',
@@ -50,83 +56,6 @@ describe.skipIf(!WATCHING_WORKS)('checkpoints from a watcher', () => {
     for (const store of stores.splice(0)) {
       store.close();
     }
-  });
-
-  it('looks only at the paths changed, and finds what a walk of the whole folder finds', async () => {
-    const folder = seeded();
-    const log: string[] = [];
-    const store = open({ log: (message) => log.push(message) });
-    const walker = open({ watch: false });
-    const stop = store.watch(folder);
-    // Watching starts in the background: the first checkpoint walks.
-    const first = await store.take(folder);
-    expect(first.walked).toBeDefined();
-    const second = await store.take(folder);
-    expect(second.walked).toBeUndefined();
-    expect(second).toMatchObject({ read: 0, files: first.files });
-
-    write(folder, { 'a.txt': 'alpha, changed', 'new/deeper/e.ts': 'e', 'src/deep/f.ts': 'f', 'debug.log': 'ignored', 'build/x.js': 'x' });
-    rmSync(path.join(folder, 'docs'), { recursive: true });
-    renameSync(path.join(folder, 'src', 'deep'), path.join(folder, 'src', 'moved'));
-    symlinkSync('a.txt', path.join(folder, 'link'));
-    const third = await store.take(folder);
-    expect(third.walked).toBeUndefined();
-    // Read: a.txt, the new folder's file, the moved folder's two, the link.
-    expect(third.read).toBe(5);
-    const truth = await walker.take(folder);
-    expect(listing(store.manifest(third.checkpointId))).toEqual(listing(walker.manifest(truth.checkpointId)));
-    expect([...store.manifest(third.checkpointId).keys()]).toEqual(
-      expect.arrayContaining(['new/deeper/e.ts', 'src/moved/c.ts', 'src/moved/f.ts', 'link']),
-    );
-
-    // A change inside a folder made since, and one in the moved folder, are reported too.
-    write(folder, { 'new/deeper/g.ts': 'g', 'src/moved/c.ts': 'c, changed' });
-    const fourth = await store.take(folder);
-    expect(fourth).toMatchObject({ read: 2 });
-    expect(fourth.walked).toBeUndefined();
-    expect(listing(store.manifest(fourth.checkpointId))).toEqual(listing(await walker.look(folder)));
-    // A rewind's look sees the same, from the same paths.
-    write(folder, { 'a.txt': 'alpha, once more' });
-    expect(listing(await store.look(folder))).toEqual(listing(await walker.look(folder)));
-    expect(store.counts()).toMatchObject({ watched: 3, walked: 1, missed: 0 });
-    expect(log).toEqual([expect.stringContaining('walks the whole folder: the folder has no checkpoint yet (1 of 1 walked so far)')]);
-
-    // Once the session ends, nothing is watched: the next checkpoint walks, and says why.
-    stop();
-    const unwatched = await store.take(folder);
-    expect(unwatched.walked).toBe('the folder is not watched (no live session in it)');
-    expect(listing(store.manifest(unwatched.checkpointId))).toEqual(listing(await walker.look(folder)));
-  });
-
-  it('an overflow, or a changed ignore file, falls back to the walk; the walk after it is counted in the log', async () => {
-    const folder = seeded();
-    const log: string[] = [];
-    const store = open({ log: (message) => log.push(message), maxChangedPaths: 3 });
-    const walker = open({ watch: false });
-    store.watch(folder);
-    await store.take(folder);
-    await store.take(folder);
-    write(folder, { 'one.txt': '1', 'two.txt': '2', 'three.txt': '3', 'src/four.ts': '4', 'src/deep/five.ts': '5' });
-    const overflowed = await store.take(folder);
-    expect(overflowed.walked).toMatch(/more than 3 paths changed since the last checkpoint \(an overflow\)/);
-    expect(listing(store.manifest(overflowed.checkpointId))).toEqual(listing(await walker.look(folder)));
-    // Watching started afresh: the next one looks only at what changed.
-    write(folder, { 'one.txt': 'one' });
-    const after = await store.take(folder);
-    expect(after).toMatchObject({ read: 1 });
-    expect(after.walked).toBeUndefined();
-
-    // A new ignore rule changes what a checkpoint holds: walked, and the newly ignored file is gone.
-    write(folder, { '.gitignore': 'build/\n*.log\none.txt\n' });
-    const reruled = await store.take(folder);
-    expect(reruled.walked).toMatch(/\.gitignore changed, so what is ignored may have changed/);
-    expect(store.manifest(reruled.checkpointId).has('one.txt')).toBe(false);
-    expect(listing(store.manifest(reruled.checkpointId))).toEqual(listing(await walker.look(folder)));
-    expect(store.counts().reasons).toMatchObject({
-      'more than 3 paths changed since the last checkpoint (an overflow)': 1,
-      '.gitignore changed, so what is ignored may have changed': 1,
-    });
-    expect(log.some((line) => line.includes('an overflow') && line.includes('walked so far'))).toBe(true);
   });
 
   it('a change made while nothing watched (a restart) is in the next checkpoint', async () => {
@@ -203,5 +132,116 @@ describe.skipIf(!WATCHING_WORKS)('checkpoints from a watcher', () => {
         expect(() => afterRemoval.content(hash), file).not.toThrow();
       }
     }
+  });
+});
+
+/**
+ * The watch is kept by the folder's machine: this computer, the machine server behind the protocol
+ * (the loopback machine), and that server over a real ssh as an ordinary account. Each lists and
+ * judges the folder by its own file system, so a folder on another machine is watched there too.
+ */
+const machines: Array<[string, () => Promise<Machine | undefined>, string | undefined]> = [
+  ['this computer', () => Promise.resolve(undefined), undefined],
+  ['the loopback machine', () => loopbackTestMachine(env), undefined],
+  ['a machine over ssh (an ordinary account)', () => sshTestMachine(env, 'watch-sshd'), sshdUnavailable()],
+];
+
+describe.skipIf(!WATCHING_WORKS).each(machines)('checkpoints from a watcher on %s', (_name, make, unavailable) => {
+  if (unavailable) {
+    it.skip(unavailable, () => undefined);
+    return;
+  }
+  let machine: Machine | undefined;
+  beforeAll(async () => {
+    machine = await make();
+  }, 120_000);
+  afterAll(() => machine?.dispose());
+  const stores: CheckpointStore[] = [];
+  const open = (options: Parameters<typeof CheckpointStore.open>[1] = {}): CheckpointStore => {
+    const store = CheckpointStore.open(tempDir('data'), options);
+    stores.push(store);
+    return store;
+  };
+  afterEach(() => {
+    for (const store of stores.splice(0)) {
+      store.close();
+    }
+  });
+
+  it('looks only at the paths changed, and finds what a walk of the whole folder finds', async () => {
+    const folder = seeded(machine);
+    const log: string[] = [];
+    const store = open({ log: (message) => log.push(message), machine });
+    const walker = open({ watch: false, machine });
+    const stop = store.watch(folder);
+    // Watching starts in the background: the first checkpoint walks.
+    const first = await store.take(folder);
+    expect(first.walked).toBeDefined();
+    const second = await store.take(folder);
+    expect(second.walked).toBeUndefined();
+    expect(second).toMatchObject({ read: 0, files: first.files });
+
+    write(folder, { 'a.txt': 'alpha, changed', 'new/deeper/e.ts': 'e', 'src/deep/f.ts': 'f', 'debug.log': 'ignored', 'build/x.js': 'x' });
+    rmSync(path.join(folder, 'docs'), { recursive: true });
+    renameSync(path.join(folder, 'src', 'deep'), path.join(folder, 'src', 'moved'));
+    symlinkSync('a.txt', path.join(folder, 'link'));
+    const third = await store.take(folder);
+    expect(third.walked).toBeUndefined();
+    // Read: a.txt, the new folder's file, the moved folder's two, the link.
+    expect(third.read).toBe(5);
+    const truth = await walker.take(folder);
+    expect(listing(store.manifest(third.checkpointId))).toEqual(listing(walker.manifest(truth.checkpointId)));
+    expect([...store.manifest(third.checkpointId).keys()]).toEqual(
+      expect.arrayContaining(['new/deeper/e.ts', 'src/moved/c.ts', 'src/moved/f.ts', 'link']),
+    );
+
+    // A change inside a folder made since, and one in the moved folder, are reported too.
+    write(folder, { 'new/deeper/g.ts': 'g', 'src/moved/c.ts': 'c, changed' });
+    const fourth = await store.take(folder);
+    expect(fourth).toMatchObject({ read: 2 });
+    expect(fourth.walked).toBeUndefined();
+    expect(listing(store.manifest(fourth.checkpointId))).toEqual(listing(await walker.look(folder)));
+    // A rewind's look sees the same, from the same paths.
+    write(folder, { 'a.txt': 'alpha, once more' });
+    expect(listing(await store.look(folder))).toEqual(listing(await walker.look(folder)));
+    expect(store.counts()).toMatchObject({ watched: 3, walked: 1, missed: 0 });
+    expect(log).toEqual([expect.stringContaining('walks the whole folder: the folder has no checkpoint yet (1 of 1 walked so far)')]);
+
+    // Once the session ends, nothing is watched: the next checkpoint walks, and says why.
+    stop();
+    const unwatched = await store.take(folder);
+    expect(unwatched.walked).toBe('the folder is not watched (no live session in it)');
+    expect(listing(store.manifest(unwatched.checkpointId))).toEqual(listing(await walker.look(folder)));
+  });
+
+  it('an overflow, or a changed ignore file, falls back to the walk; the walk after it is counted in the log', async () => {
+    const folder = seeded(machine);
+    const log: string[] = [];
+    const store = open({ log: (message) => log.push(message), maxChangedPaths: 3, machine });
+    const walker = open({ watch: false, machine });
+    store.watch(folder);
+    await store.take(folder);
+    await store.take(folder);
+    write(folder, { 'one.txt': '1', 'two.txt': '2', 'three.txt': '3', 'src/four.ts': '4', 'src/deep/five.ts': '5' });
+    const overflowed = await store.take(folder);
+    expect(overflowed.walked).toMatch(/more than 3 paths changed since the last checkpoint \(an overflow\)/);
+    expect(listing(store.manifest(overflowed.checkpointId))).toEqual(listing(await walker.look(folder)));
+    // Watching started afresh: the next one looks only at what changed.
+    write(folder, { 'one.txt': 'one' });
+    const after = await store.take(folder);
+    expect(after).toMatchObject({ read: 1 });
+    expect(after.walked).toBeUndefined();
+
+    // A new ignore rule changes what a checkpoint holds: walked, and the newly ignored file is gone.
+    write(folder, { '.gitignore': 'build/\n*.log\none.txt\n' });
+    const reruled = await store.take(folder);
+    expect(reruled.walked).toMatch(/\.gitignore changed, so what is ignored may have changed/);
+    expect(store.manifest(reruled.checkpointId).has('one.txt')).toBe(false);
+    expect(listing(store.manifest(reruled.checkpointId))).toEqual(listing(await walker.look(folder)));
+    expect(store.counts().reasons).toMatchObject({
+      'more than 3 paths changed since the last checkpoint (an overflow)': 1,
+      '.gitignore changed, so what is ignored may have changed': 1,
+    });
+    expect(log.some((line) => line.includes('an overflow') && line.includes('walked so far'))).toBe(true);
   });
 });

@@ -22,13 +22,16 @@ import {
   type LaunchSpec,
   type Machine,
   type MachineScanOptions,
+  type TreeWatch,
   type WatchFolder,
 } from './Machine.js';
+import { FolderWatch } from './FolderWatch.js';
 import { ProcessGroup } from './ProcessGroup.js';
 import { populateFolder } from './populateFolder.js';
 import { restoreFolder, type Restore } from './restoreFolder.js';
 import { walkFolder } from './walkFolder.js';
 import { scanFolder, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
+import { unpackAgent } from './unpackArchive.js';
 
 /** The longest a command run to its end may take, unless told. */
 const EXEC_TIMEOUT_MS = 120_000;
@@ -162,6 +165,14 @@ export class LocalMachine implements Machine {
 
   populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]> {
     return populateFolder(folder, entries, content);
+  }
+
+  watchTree(root: string, maxPaths: number): TreeWatch {
+    return new FolderWatch(root, maxPaths, this.watchFolder);
+  }
+
+  unpackAgent(file: string, url: string, folder: string, cmd: string): Promise<string> {
+    return unpackAgent(file, url, folder, cmd);
   }
 
   dispose(): Promise<void> {

@@ -6,6 +6,7 @@
  * same `LocalMachine` inside a small server (`MachineServer`) behind a typed protocol
  * (`protocol.ts`), so the guards (confined writes, link and inode checks) run where the inodes are.
  */
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Env } from '../process/env.js';
 import type { Restore } from './restoreFolder.js';
@@ -77,6 +78,30 @@ export type WatchFolder = (
   onError: (error: NodeJS.ErrnoException) => void,
 ) => FolderWatcher;
 
+/** What a tree watch knows of its folder: the paths changed since checkpoint `since`, or why it cannot say. */
+export type Known = { since: string; paths: ReadonlySet<string> } | { unknown: string };
+
+/** The changes a checkpoint takes, and the token that ties the checkpoint it makes to the watch. */
+export type Taken = { known: Known; token: number };
+
+/**
+ * The watch of a working folder and every folder under it a checkpoint looks into (see
+ * `FolderWatch`), kept on the folder's machine: there the events of a write are in before a
+ * checkpoint's look, and folders are listed and judged by that machine's own file system.
+ */
+export interface TreeWatch {
+  /** Starts watching; resolves once every folder is watched (a failure is kept as lost, never thrown). */
+  start(): Promise<void>;
+  /** For a checkpoint about to look: what changed since the last one (taken: later changes count from the new one). */
+  take(): Promise<Taken>;
+  /** What changed since the last checkpoint, left for the next one (a rewind's look). */
+  peek(): Promise<Known>;
+  /** The checkpoint taken with `token` holds the folder: changes reported since count from it. */
+  based(token: number, checkpointId: string): void;
+  /** Stops watching. */
+  close(): void;
+}
+
 /** What a folder entry is. */
 export type FileKind = 'file' | 'folder' | 'link' | 'other';
 
@@ -118,6 +143,8 @@ export interface Machine {
   which(command: string, path?: string): Promise<string | undefined>;
   /** Watches one folder of the machine. */
   readonly watchFolder: WatchFolder;
+  /** Watches a working folder for its checkpoints (at most `maxPaths` changed paths kept between two; past it, unknown). */
+  watchTree(root: string, maxPaths: number): TreeWatch;
   /** At most `maxBytes` of a regular file (never a FIFO or a device, never through a final link). */
   readFile(path: string, maxBytes: number): Promise<{ data: Buffer; tooLarge: boolean }>;
   /**
@@ -156,6 +183,13 @@ export interface Machine {
    * `populateFolder`: each file created exclusively, never through a link). Returns what could not be written.
    */
   populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]>;
+  /**
+   * Unpacks an agent's archive, `file` on the machine (downloaded from `url`, which names its
+   * kind), into `folder` and makes its program `cmd` runnable (see `unpackArchive`: the whole
+   * archive refused when an entry would land outside, links made last, never a mode changed
+   * outside). Returns the program's path relative to `folder`.
+   */
+  unpackAgent(file: string, url: string, folder: string, cmd: string): Promise<string>;
   /** Ends what the machine holds (a remote connection; nothing for this computer). */
   dispose(): Promise<void>;
 }
@@ -166,4 +200,9 @@ export function lastWords(result: ExecResult): string {
     result.stderr.trim().split('\n').filter(Boolean).at(-1) ??
     `exit ${result.code ?? 'unknown'}${result.signal ? ` (${result.signal})` : ''}`
   );
+}
+
+/** The paths of a machine: POSIX, unless it runs Windows. */
+export function pathsOf(machine: Pick<Machine, 'platform'>): path.PlatformPath {
+  return machine.platform.os === 'win32' ? path.win32 : path.posix;
 }

@@ -11,7 +11,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { LocalMachine } from './LocalMachine.js';
-import type { FolderWatcher, MachineProcess } from './Machine.js';
+import type { FolderWatcher, Known, MachineProcess, TreeWatch } from './Machine.js';
 import { sameEntry, type CheckpointEntry } from './scanFolder.js';
 import {
   clientLine,
@@ -30,6 +30,7 @@ type Handlers = { [M in MachineMethod]: (params: MachineParams<M>) => Promise<Ma
 export class MachineServer {
   private readonly processes = new Map<number, MachineProcess>();
   private readonly watches = new Map<number, FolderWatcher>();
+  private readonly trees = new Map<number, TreeWatch>();
   /** The last manifest scanned of each folder, so that the next scan's client names it instead of sending it. */
   private readonly manifests = new Map<string, { ref: string; entries: ReadonlyMap<string, CheckpointEntry> }>();
   private nextManifest = 1;
@@ -68,6 +69,10 @@ export class MachineServer {
       watcher.close();
     }
     this.watches.clear();
+    for (const tree of this.trees.values()) {
+      tree.close();
+    }
+    this.trees.clear();
     await Promise.all([...this.processes.values()].map((child) => child.dispose()));
     this.processes.clear();
   }
@@ -138,6 +143,17 @@ export class MachineServer {
       }
     } else if (note === 'shutdown') {
       this.onShutdown();
+    } else if (note === 'basedTree') {
+      const parsed = machineNotes.basedTree.safeParse(params);
+      if (parsed.success) {
+        this.trees.get(parsed.data.watch)?.based(parsed.data.token, parsed.data.checkpointId);
+      }
+    } else if (note === 'unwatchTree') {
+      const parsed = machineNotes.unwatchTree.safeParse(params);
+      if (parsed.success) {
+        this.trees.get(parsed.data.watch)?.close();
+        this.trees.delete(parsed.data.watch);
+      }
     } else if (note === 'unwatch') {
       const parsed = machineNotes.unwatch.safeParse(params);
       if (parsed.success) {
@@ -145,6 +161,15 @@ export class MachineServer {
         this.watches.delete(parsed.data.watch);
       }
     }
+  }
+
+  /** The tree watch a client names; ENOENT when this session holds none by that handle (the server was started again). */
+  private tree(handle: number): TreeWatch {
+    const tree = this.trees.get(handle);
+    if (!tree) {
+      throw Object.assign(new Error(`the machine server holds no watch ${handle}`), { code: 'ENOENT' });
+    }
+    return tree;
   }
 
   private makeHandlers(): Handlers {
@@ -200,6 +225,18 @@ export class MachineServer {
         this.watches.set(handle, watcher);
         return Promise.resolve({});
       },
+      watchTree: async ({ watch: handle, root, maxPaths }) => {
+        this.trees.get(handle)?.close();
+        const tree = machine.watchTree(root, maxPaths);
+        this.trees.set(handle, tree);
+        await tree.start();
+        return {};
+      },
+      takeTree: async ({ watch: handle }) => {
+        const taken = await this.tree(handle).take();
+        return { known: knownOnTheWire(taken.known), token: taken.token };
+      },
+      peekTree: async ({ watch: handle }) => ({ known: knownOnTheWire(await this.tree(handle).peek()) }),
       readFile: async ({ path, maxBytes }) => {
         const read = await machine.readFile(path, maxBytes);
         return { data: read.data.toString('base64'), tooLarge: read.tooLarge };
@@ -241,6 +278,7 @@ export class MachineServer {
         return {};
       },
       walk: async ({ folder }) => ({ files: await machine.walk(folder) }),
+      unpackAgent: async ({ file, url, folder, cmd }) => ({ program: await machine.unpackAgent(file, url, folder, cmd) }),
       scan: async ({ folder, previous, previousRef, delta, scope, ...options }) => {
         const kept = this.manifests.get(folder);
         if (previousRef !== undefined && kept?.ref !== previousRef) {
@@ -265,4 +303,9 @@ export class MachineServer {
       },
     };
   }
+}
+
+/** What a tree watch knows, as the protocol carries it (the paths as a list). */
+function knownOnTheWire(known: Known): { since: string; paths: string[] } | { unknown: string } {
+  return 'since' in known ? { since: known.since, paths: [...known.paths] } : known;
 }

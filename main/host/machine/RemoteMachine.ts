@@ -20,6 +20,7 @@ import type {
   Machine,
   MachineProcess,
   MachineScanOptions,
+  TreeWatch,
   WatchFolder,
 } from './Machine.js';
 import {
@@ -36,6 +37,7 @@ import {
 import type { Restore } from './restoreFolder.js';
 import { sameManifest, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 import { RemoteProcess } from './RemoteProcess.js';
+import { RemoteTreeWatch } from './RemoteTreeWatch.js';
 
 /** The most contents (base64) one restore request carries. */
 const RESTORE_BATCH_BYTES = 8 * 1024 * 1024;
@@ -125,7 +127,7 @@ export class RemoteMachine implements Machine {
   }
 
   /** Sends a note (no answer). */
-  note(note: 'stdin' | 'unwatch' | 'shutdown', params: object): void {
+  note(note: 'stdin' | 'unwatch' | 'shutdown' | 'basedTree' | 'unwatchTree', params: object): void {
     if (this.lost === undefined) {
       this.sendMessage({ note, params });
     }
@@ -217,6 +219,14 @@ export class RemoteMachine implements Machine {
 
   async walk(folder: string): Promise<string[]> {
     return (await this.request('walk', { folder })).files;
+  }
+
+  watchTree(root: string, maxPaths: number): TreeWatch {
+    return new RemoteTreeWatch(this, root, maxPaths);
+  }
+
+  async unpackAgent(file: string, url: string, folder: string, cmd: string): Promise<string> {
+    return (await this.request('unpackAgent', { file, url, folder, cmd })).program;
   }
 
   /**

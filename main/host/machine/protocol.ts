@@ -32,6 +32,8 @@ const entry = z.object({
   link: z.literal(true).optional(),
 });
 const leftOut = z.object({ path: z.string(), reason: z.string() });
+/** What a tree watch knows (see `TreeWatch`). */
+const known = z.union([z.object({ since: z.string(), paths: z.array(z.string()) }), z.object({ unknown: z.string() })]);
 
 /** Each method: its parameters and its result. */
 export const machineMethods = {
@@ -104,6 +106,14 @@ export const machineMethods = {
   mkdir: { params: z.object({ path: z.string(), mode: z.number().optional() }), result: z.object({}) },
   remove: { params: z.object({ path: z.string() }), result: z.object({}) },
   walk: { params: z.object({ folder: z.string() }), result: z.object({ files: z.array(z.string()) }) },
+  /** A tree watch started (resolves once every folder is watched); `unwatchTree` ends it. */
+  watchTree: { params: z.object({ watch: z.number(), root: z.string(), maxPaths: z.number() }), result: z.object({}) },
+  takeTree: { params: z.object({ watch: z.number() }), result: z.object({ known, token: z.number() }) },
+  peekTree: { params: z.object({ watch: z.number() }), result: z.object({ known }) },
+  unpackAgent: {
+    params: z.object({ file: z.string(), url: z.string(), folder: z.string(), cmd: z.string() }),
+    result: z.object({ program: z.string() }),
+  },
   list: {
     params: z.object({ path: z.string() }),
     result: z.object({ entries: z.array(z.object({ name: z.string(), kind: z.enum(['file', 'folder', 'link', 'other']) })) }),
@@ -150,6 +160,8 @@ export type MachineResult<M extends MachineMethod> = z.infer<(typeof machineMeth
 export const machineNotes = {
   stdin: z.object({ process: z.number(), data: z.string().optional(), end: z.boolean().optional() }),
   unwatch: z.object({ watch: z.number() }),
+  basedTree: z.object({ watch: z.number(), token: z.number(), checkpointId: z.string() }),
+  unwatchTree: z.object({ watch: z.number() }),
   /** Baton is done with the machine: the durable server ends every process it holds, and itself. */
   shutdown: z.object({}),
 } as const;

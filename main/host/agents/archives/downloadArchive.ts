@@ -5,9 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { LOCAL_MACHINE_ID, pathsOf, type Machine } from '../../machine/Machine.js';
 
 /** What was downloaded. */
 export type Downloaded = { bytes: number; sha256: string };
@@ -75,4 +79,31 @@ export async function downloadArchive(
     throw new DownloadError(`${url} could not be downloaded (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   return { bytes, sha256: hash.digest('hex') };
+}
+
+/**
+ * Downloads `url` to `name` in `folder` on `machine`: straight there on this computer; for another
+ * machine, here first (the checksum is computed on the way, on this computer), then sent to it
+ * through its confined writer (never through a link). Returns the file's path on the machine.
+ */
+export async function downloadTo(
+  machine: Machine,
+  url: string,
+  folder: string,
+  name: string,
+  options: { signal?: AbortSignal; say?: (text: string) => void } = {},
+): Promise<Downloaded & { file: string }> {
+  const file = pathsOf(machine).join(folder, name);
+  if (machine.id === LOCAL_MACHINE_ID) {
+    return { ...(await downloadArchive(url, file, options)), file };
+  }
+  const here = await mkdtemp(path.join(os.tmpdir(), 'baton-download-'));
+  try {
+    const got = await downloadArchive(url, path.join(here, name), options);
+    options.say?.(`Sending the archive to ${machine.name}…`);
+    await machine.writeConfined(folder, name, await readFile(path.join(here, name)), 0o600);
+    return { ...got, file };
+  } finally {
+    await rm(here, { recursive: true, force: true });
+  }
 }

@@ -4,11 +4,10 @@
  * the person agreed), unpacked (every entry inside the folder), and its executable found and
  * made runnable. The caller swaps the staging folder in once the agent answers `initialize`.
  */
-import { chmodSync, existsSync, realpathSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { downloadArchive } from './downloadArchive.js';
-import { isInside } from '../../files/isInside.js';
-import { leavesFolder, unpackArchive } from './unpackArchive.js';
+import { pathsOf, type Machine } from '../../machine/Machine.js';
+import { programPath } from '../../machine/unpackArchive.js';
+import { downloadTo } from './downloadArchive.js';
 
 /** What an archive install made: the executable, relative to the staging folder. */
 export type ArchiveInstalled = { executable: string; sha256: string };
@@ -16,15 +15,20 @@ export type ArchiveInstalled = { executable: string; sha256: string };
 /** Why an archive install failed, in a sentence about the archive. */
 export class ArchiveInstallError extends Error {}
 
-/** Downloads, checks and unpacks `archive` into `staging`. */
+/** Downloads, checks and unpacks `archive` into `staging`, a folder on `machine`. */
 export async function installArchive(
   archive: { url: string; sha256?: string; cmd: string },
   staging: string,
-  options: { signal?: AbortSignal; say: (text: string) => void },
+  options: { machine: Machine; signal?: AbortSignal; say: (text: string) => void },
 ): Promise<ArchiveInstalled> {
-  const download = path.join(staging, '.download');
+  const { machine } = options;
+  // Refused before anything is downloaded or written.
+  programPath(archive.cmd);
   options.say(`Downloading ${archive.url}`);
-  const got = await downloadArchive(archive.url, download, { ...(options.signal ? { signal: options.signal } : {}), say: options.say });
+  const got = await downloadTo(machine, archive.url, staging, '.download', {
+    ...(options.signal ? { signal: options.signal } : {}),
+    say: options.say,
+  });
   try {
     if (archive.sha256 !== undefined && got.sha256 !== archive.sha256.toLowerCase()) {
       throw new ArchiveInstallError(
@@ -36,24 +40,10 @@ export async function installArchive(
         ? `The checksum matches the registry's (sha256 ${got.sha256.slice(0, 12)}…). Unpacking…`
         : `Unpacking (no checksum to check it against)…`,
     );
-    const relative = archive.cmd.replace(/\\/g, '/').replace(/^\.\//, '');
-    const outside = leavesFolder(relative);
-    if (outside !== undefined) {
-      throw new ArchiveInstallError(`the registry's program to run, ${archive.cmd}, is ${outside}: it must be a file inside the archive`);
-    }
-    await unpackArchive(download, archive.url, path.join(staging, 'agent'), relative);
-    const executable = path.join('agent', ...relative.split('/'));
-    const absolute = path.join(staging, executable);
-    if (!existsSync(absolute) || !statSync(absolute).isFile()) {
-      throw new ArchiveInstallError(`the archive has no ${archive.cmd}, the program the registry says to run`);
-    }
-    // Made runnable only where it really is inside the agent's folder (never a file a link leads out to).
-    if (!isInside(realpathSync(path.join(staging, 'agent')), realpathSync(absolute))) {
-      throw new ArchiveInstallError(`the registry's program to run, ${archive.cmd}, leads outside the agent's folder`);
-    }
-    chmodSync(absolute, statSync(absolute).mode | 0o755);
-    return { executable, sha256: got.sha256 };
+    // Unpacked, checked and made runnable on the machine itself, where the files are.
+    const program = await machine.unpackAgent(got.file, archive.url, pathsOf(machine).join(staging, 'agent'), archive.cmd);
+    return { executable: path.join('agent', ...program.split('/')), sha256: got.sha256 };
   } finally {
-    rmSync(download, { force: true });
+    await machine.remove(got.file);
   }
 }

@@ -6,25 +6,21 @@
  * formats Baton does not unpack are said plainly.
  */
 import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { makeTarGz, makeZip, type ArchiveEntry } from '../../../../e2e/fixtures/archives.js';
 import { tempDir } from '../../../../e2e/fixtures/agentEnv.js';
+import { sshdUnavailable } from '../../../../e2e/fixtures/sshd.js';
+import { LocalMachine } from '../../machine/LocalMachine.js';
+import type { Machine } from '../../machine/Machine.js';
+import { loopbackTestMachine, sshTestMachine, tempDirOn } from '../../machine/testMachines.kit.test.js';
+import { unpackArchive } from '../../machine/unpackArchive.js';
+import { definedEnv } from '../../process/env.js';
 import { installArchive } from './installArchive.js';
-import { unpackArchive } from './unpackArchive.js';
+
+const env = definedEnv(process.env);
 
 const good: ArchiveEntry[] = [
   { name: 'bin/' },
@@ -70,6 +66,55 @@ describe('unpacking an agent archive', () => {
     }
   }
 
+  it('says plainly which archives it does not unpack', async () => {
+    const root = tempDir('unpack-other');
+    writeFileSync(path.join(root, 'agent.tar.bz2'), 'BZh9');
+    await expect(
+      unpackArchive(path.join(root, 'agent.tar.bz2'), 'https://example.test/goose.tar.bz2', path.join(root, 'agent'), 'goose'),
+    ).rejects.toThrow('Baton cannot unpack this kind of archive (goose.tar.bz2): it unpacks .tar.gz and .zip archives');
+  });
+});
+
+/**
+ * Issue 45's zip and `cmd` findings, run where the agent is installed: this computer, the machine
+ * server behind the protocol, and that server over a real ssh as an ordinary account (where root
+ * would not hide a write outside). The archive is downloaded here and sent to the machine, which
+ * unpacks it.
+ */
+const machines: Array<[string, () => Promise<Machine>, string | undefined]> = [
+  ['this computer', () => Promise.resolve(new LocalMachine(env)), undefined],
+  ['the loopback machine', () => loopbackTestMachine(env), undefined],
+  ['a machine over ssh (an ordinary account)', () => sshTestMachine(env, 'unpack-sshd'), sshdUnavailable()],
+];
+
+describe.each(machines)('installing an agent archive on %s', (_name, make, unavailable) => {
+  if (unavailable) {
+    it.skip(unavailable, () => undefined);
+    return;
+  }
+  let machine: Machine;
+  beforeAll(async () => {
+    machine = await make();
+  }, 120_000);
+  afterAll(() => machine.dispose());
+
+  /** A zip of `entries` on this computer, with its address and checksum. */
+  function zipOf(entries: readonly ArchiveEntry[]): { url: string; sha256: string } {
+    const file = path.join(tempDir('unpack-zip'), 'agent.zip');
+    const zip = makeZip(entries);
+    writeFileSync(file, zip);
+    return { url: pathToFileURL(file).href, sha256: createHash('sha256').update(zip).digest('hex') };
+  }
+
+  it('installs a good archive with its program runnable', async () => {
+    const staging = tempDirOn(machine, 'unpack-good');
+    const installed = await installArchive({ ...zipOf(good), cmd: './bin/agent' }, staging, { machine, say: () => {} });
+    expect(installed.executable).toBe(path.join('agent', 'bin', 'agent'));
+    expect((await machine.stat(path.join(staging, installed.executable))).mode & 0o111).not.toBe(0);
+    // The download is gone; only the agent's folder is left.
+    expect((await machine.list(staging)).map((entry) => entry.name)).toEqual(['agent']);
+  });
+
   it('refuses a .zip whose chained links read as inside but land outside, naming the entry and writing nothing out', async () => {
     const victim = `baton-zip-escape-${process.pid}-${Date.now()}`;
     const deep = Array.from({ length: 12 }, (_, index) => `a${index}`).join('/');
@@ -80,50 +125,29 @@ describe('unpacking an agent archive', () => {
       { name: 'root', link: `${deep}/w/${'../'.repeat(12)}` },
       { name: `root/tmp/${victim}`, data: 'pwned' },
     ];
-    const root = tempDir('unpack-chain');
-    const file = path.join(root, 'agent.zip');
-    const zip = makeZip([...good, ...chain]);
-    writeFileSync(file, zip);
-    const staging = path.join(root, 'staging');
-    mkdirSync(staging);
-    const installing = installArchive(
-      { url: pathToFileURL(file).href, sha256: createHash('sha256').update(zip).digest('hex'), cmd: 'bin/agent' },
-      staging,
-      { say: () => {} },
-    );
+    const staging = tempDirOn(machine, 'unpack-chain');
+    const installing = installArchive({ ...zipOf([...good, ...chain]), cmd: 'bin/agent' }, staging, { machine, say: () => {} });
     // Where the finding wrote: removed even when the test fails, so a run leaves nothing behind.
     onTestFinished(() => rmSync(path.join('/tmp', victim), { force: true }));
     await expect(installing).rejects.toThrow(`root/tmp/${victim}: it would be written through root, a link of the same archive`);
     await expect(installing).rejects.toThrow(`root: a link whose target goes through ${deep}/w, another link of the same archive`);
-    expect(existsSync(path.join('/tmp', victim))).toBe(false);
-    expect(existsSync(path.join(staging, 'agent', 'bin', 'agent'))).toBe(false);
+    await expect(machine.stat(path.join('/tmp', victim))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(machine.stat(path.join(staging, 'agent', 'bin', 'agent'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it("refuses a registry cmd with '..' and changes no file's mode outside the agent's folder", async () => {
-    const root = tempDir('unpack-cmd');
+    const root = tempDirOn(machine, 'unpack-cmd');
     const victim = path.join(root, 'victim.txt');
-    writeFileSync(victim, 'secret', { mode: 0o600 });
-    chmodSync(victim, 0o600);
-    const file = path.join(root, 'agent.zip');
-    const zip = makeZip(good);
-    writeFileSync(file, zip);
+    await machine.writeConfined(root, 'victim.txt', Buffer.from('secret'), 0o600);
     const staging = path.join(root, 'staging');
-    mkdirSync(staging);
+    await machine.mkdir(staging);
     const cmd = path.relative(path.join(staging, 'agent'), victim);
     expect(cmd.startsWith('../')).toBe(true);
-    await expect(
-      installArchive({ url: pathToFileURL(file).href, sha256: createHash('sha256').update(zip).digest('hex'), cmd }, staging, {
-        say: () => {},
-      }),
-    ).rejects.toThrow(`the registry's program to run, ${cmd}, is a path with ".."`);
-    expect(statSync(victim).mode & 0o777).toBe(0o600);
-  });
-
-  it('says plainly which archives it does not unpack', async () => {
-    const root = tempDir('unpack-other');
-    writeFileSync(path.join(root, 'agent.tar.bz2'), 'BZh9');
-    await expect(
-      unpackArchive(path.join(root, 'agent.tar.bz2'), 'https://example.test/goose.tar.bz2', path.join(root, 'agent'), 'goose'),
-    ).rejects.toThrow('Baton cannot unpack this kind of archive (goose.tar.bz2): it unpacks .tar.gz and .zip archives');
+    await expect(installArchive({ ...zipOf(good), cmd }, staging, { machine, say: () => {} })).rejects.toThrow(
+      `the registry's program to run, ${cmd}, is a path with ".."`,
+    );
+    expect((await machine.stat(victim)).mode & 0o777).toBe(0o600);
+    // Refused before anything was downloaded or unpacked.
+    expect(await machine.list(staging)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Unpacking an agent's archive into a folder of its own, refusing the whole archive when any
+ * Unpacking an agent's archive into a folder of its own, on the machine the agent is installed on
+ * (the checks run where the inodes are, as every confined write does), refusing the whole archive when any
  * entry would leave that folder: a path with `..`, an absolute path (or a drive), or a link (or
  * hard link) whose target lies outside. Every entry is checked before anything is written. A
  * zip's links are made after all its files (each created, never opened through a link, under
@@ -8,8 +9,21 @@
  * `.tar.gz` / `.tgz` (the `tar` package), `.zip` (`yauzl`), and a bare executable (an "archive"
  * that is the program itself, as some registry entries publish).
  */
-import { chmodSync, constants, copyFileSync, createWriteStream, lstatSync, mkdirSync, openSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  constants,
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../files/isInside.js';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import yauzl from 'yauzl';
@@ -55,6 +69,36 @@ export function linkLeavesFolder(entryPath: string, target: string): string | un
     return `a link that points outside the agent's folder (${target})`;
   }
   return undefined;
+}
+
+/** The registry's program to run, `cmd`, as a path relative to the agent's folder with `/`; refused when it leaves the folder. */
+export function programPath(cmd: string): string {
+  const relative = cmd.replace(/\\/g, '/').replace(/^\.\//, '');
+  const outside = leavesFolder(relative);
+  if (outside !== undefined) {
+    throw new UnpackError(`the registry's program to run, ${cmd}, is ${outside}: it must be a file inside the archive`);
+  }
+  return relative;
+}
+
+/**
+ * An agent's archive unpacked into `folder` and its program, `cmd`, made runnable: refused when
+ * `cmd` leaves the folder (before anything is unpacked), is missing, or really lies outside it
+ * through a link (never a mode changed outside). Returns the program's path relative to `folder`.
+ */
+export async function unpackAgent(file: string, url: string, folder: string, cmd: string): Promise<string> {
+  const relative = programPath(cmd);
+  await unpackArchive(file, url, folder, relative);
+  const program = path.join(folder, ...relative.split('/'));
+  if (!existsSync(program) || !statSync(program).isFile()) {
+    throw new UnpackError(`the archive has no ${cmd}, the program the registry says to run`);
+  }
+  // Made runnable only where it really is inside the agent's folder (never a file a link leads out to).
+  if (!isInside(realpathSync(folder), realpathSync(program))) {
+    throw new UnpackError(`the registry's program to run, ${cmd}, leads outside the agent's folder`);
+  }
+  chmodSync(program, statSync(program).mode | 0o755);
+  return relative;
 }
 
 /** Unpacks `file` (downloaded from `url`) into `folder`; for a bare executable, puts it there as `name`. */

@@ -18,18 +18,11 @@
  */
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { watchFolderHere } from '../machine/LocalMachine.js';
-import type { FolderWatcher, WatchFolder } from '../machine/Machine.js';
-import { IGNORE_FILES, ignored, ownRules, rulesAbove, SKIPPED_FOLDERS, type Rules } from '../machine/walkFolder.js';
-
-/** What a watch knows of the folder: the paths changed since checkpoint `since`, or why it cannot say. */
-export type Known = { since: string; paths: ReadonlySet<string> } | { unknown: string };
-
-/** The changes a checkpoint takes, and the token that ties the checkpoint it makes to the watch. */
-export type Taken = { known: Known; token: number };
+import type { FolderWatcher, Known, Taken, TreeWatch, WatchFolder } from './Machine.js';
+import { IGNORE_FILES, ignored, ownRules, rulesAbove, SKIPPED_FOLDERS, type Rules } from './walkFolder.js';
 
 /** Default of the most changed paths kept between two checkpoints; past it, the next one walks. */
-const DEFAULT_MAX_CHANGED_PATHS = 10_000;
+export const DEFAULT_MAX_CHANGED_PATHS = 10_000;
 
 /** True where the system's events arrive in time for a checkpoint (see the top of this file). */
 export const WATCHING_WORKS = process.platform === 'linux';
@@ -44,8 +37,8 @@ async function drainEvents(): Promise<void> {
   }
 }
 
-/** The watch of one working folder. */
-export class FolderWatch {
+/** The watch of one working folder, on the machine it is on. */
+export class FolderWatch implements TreeWatch {
   private readonly watched = new Map<string, Watched>();
   private changed = new Set<string>();
   /** Why the paths since the last checkpoint cannot be trusted (the next one walks). */
@@ -61,9 +54,9 @@ export class FolderWatch {
 
   constructor(
     readonly root: string,
-    private readonly maxPaths = DEFAULT_MAX_CHANGED_PATHS,
-    /** How one folder is watched: by the machine the folder is on. */
-    private readonly watchFolder: WatchFolder = watchFolderHere,
+    private readonly maxPaths: number,
+    /** How one folder is watched (Node's watcher, where the folder is). */
+    private readonly watchFolder: WatchFolder,
   ) {}
 
   /** Starts watching; resolves once every folder is watched (a failure is kept as lost, never thrown). */
@@ -193,6 +186,10 @@ export class FolderWatch {
 
   /** Watches the folder `relative` and every folder under it a checkpoint looks into. */
   private async watchTree(relative: string): Promise<void> {
+    if (!WATCHING_WORKS) {
+      this.lose(`folders are not watched on ${process.platform}`);
+      return;
+    }
     const start = rulesAbove(this.root, relative);
     if (!start) {
       return;
