@@ -72,6 +72,36 @@ describe('the attempt sets read model', () => {
     expect(() => sets.find('nowhere', 's1')).toThrow();
   });
 
+  it("keeps where a conversation works and its standing as its summary's lifecycle says it, without reading the summary", () => {
+    const summaries = vi.spyOn(store, 'getSummary');
+    /** The standing the model gives, checked to be read without the store's summary. */
+    const standing = (): string => {
+      summaries.mockClear();
+      const { standing: found } = sets.asking('c1');
+      expect(summaries).not.toHaveBeenCalled();
+      return found;
+    };
+    expect(sets.asking('c1').place).toEqual({ conversationId: 'c1', cwd: '/w', machine: 'local' });
+    expect(standing()).toBe('open');
+    const lifecycles: string[] = [];
+    for (const type of ['conversation.archived', 'conversation.deleted', 'conversation.restored', 'conversation.unarchived'] as const) {
+      committer.commit('c1', [{ type, payload: {} }]);
+      expect(standing()).toBe(store.getSummary('c1').lifecycle === 'deleted' ? 'deleted' : 'open');
+      lifecycles.push(store.getSummary('c1').lifecycle);
+    }
+    expect(lifecycles).toEqual(['archived', 'deleted', 'active', 'active']);
+    committer.commit('c1', [
+      {
+        type: 'conversation.attempt',
+        payload: { ofConversationId: 'c0', attemptsId: 's0', attemptId: 'a0', fromSeq: 1, agentId: 'a', chosen: {} },
+      },
+    ]);
+    expect(standing()).toBe('attempt');
+    committer.commit('c1', [{ type: 'conversation.branched', payload: { fromConversationId: 'c0', fromTitle: 'T', fromTurnId: 't0' } }]);
+    expect(standing()).toBe('open');
+    expect(() => sets.asking('nowhere')).toThrow(/nowhere/);
+  });
+
   it('names a missing ask or attempt', () => {
     expect(() => sets.find('c1', 'other')).toThrow(/other/);
     expect(() => sets.find('c1', 's1', 'z')).toThrow(/z/);

@@ -11,7 +11,6 @@ import { NotFoundError } from '../../../app/errors.js';
 import type { TranscriptEvent } from '../../../app/events/index.js';
 import { foldAttempts, isAttemptsEvent, openAttempts } from '../../../app/transcript/attempts.js';
 import { emptyTranscript, reduceAll, type AttemptView, type TranscriptItem, type TranscriptState } from '../../../app/transcript/index.js';
-import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { CommitObserver, Committer } from '../conversations/Committer.js';
 import { LOCAL_MACHINE_ID } from '../machine/Machine.js';
 import type { EventStore } from '../store/EventStore.js';
@@ -26,8 +25,14 @@ export type AttemptsPlace = { conversationId: string; cwd: string; machine: stri
 /** One attempt with its ask and where the conversation that asked works. */
 export type AttemptChoiceOf = { place: AttemptsPlace; set: AttemptSet; attempt: AttemptView };
 
-/** What the model knows of one conversation: where it works, and a state only its attempts events were folded into. */
-type Known = { place: AttemptsPlace | undefined; state: TranscriptState };
+/** Whether a conversation may ask several agents: open, in the trash, or itself one attempt of several (not continued). */
+export type Standing = 'open' | 'deleted' | 'attempt';
+
+/**
+ * What the model knows of one conversation: where it works, its standing (as its summary's
+ * lifecycle says it), and a state only its attempts events were folded into.
+ */
+type Known = { place: AttemptsPlace | undefined; standing: Standing; state: TranscriptState };
 
 export type AttemptSetsDeps = AttemptCopiesDeps & {
   store: Pick<EventStore, 'readEvents' | 'getSummary'>;
@@ -64,10 +69,13 @@ export class AttemptSets implements CommitObserver {
     return this.knownOf(conversationId).state.items as AttemptSet[];
   }
 
-  /** The conversation that would ask, and its asks still open (none kept, copies not removed). */
-  asking(conversationId: string): { summary: ConversationSummary; open: AttemptSet[] } {
-    const open = openAttempts({ items: [...this.of(conversationId)] });
-    return { summary: this.deps.store.getSummary(conversationId), open };
+  /** Where the conversation that would ask works, its standing, and its asks still open (none kept, copies not removed). */
+  asking(conversationId: string): { place: AttemptsPlace; standing: Standing; open: AttemptSet[] } {
+    const { place, standing, state } = this.knownOf(conversationId);
+    if (!place) {
+      throw new NotFoundError('conversation', conversationId);
+    }
+    return { place, standing, open: openAttempts({ items: [...(state.items as AttemptSet[])] }) };
   }
 
   /** The asking conversation, one ask of it and one attempt (its first when `attemptId` is not given); NotFound otherwise. */
@@ -136,7 +144,7 @@ export class AttemptSets implements CommitObserver {
     let known = this.known.get(conversationId);
     if (!known) {
       const { events } = this.deps.store.readEvents(conversationId);
-      known = fold({ place: undefined, state: emptyTranscript(conversationId) }, events);
+      known = fold({ place: undefined, standing: 'open', state: emptyTranscript(conversationId) }, events);
       if (events.length > 0) {
         // An id with no log yet is not remembered: it is read again once it has one.
         this.known.set(conversationId, known);
@@ -163,18 +171,44 @@ function ownPart(events: readonly TranscriptEvent[]): TranscriptEvent[] {
   return events.filter((event) => event.seq > fromSeq);
 }
 
-/** Folds what of `events` concerns attempts, and where the conversation works, into `known` (the same object when nothing does). */
+/** A conversation's standing after `event`, as its summary's lifecycle goes (`summarize`); undefined when the event leaves it. */
+function standingAfter(standing: Standing, event: TranscriptEvent): Standing | undefined {
+  switch (event.type) {
+    case 'conversation.created':
+    case 'conversation.archived':
+    case 'conversation.unarchived':
+    case 'conversation.restored':
+      return 'open';
+    case 'conversation.deleted':
+      return 'deleted';
+    case 'conversation.attempt':
+      return 'attempt';
+    case 'conversation.branched':
+      return standing === 'attempt' ? 'open' : standing;
+    default:
+      return undefined;
+  }
+}
+
+/** Folds what of `events` concerns attempts, where the conversation works and its standing into `known` (the same object if none). */
 function fold(known: Known, events: readonly TranscriptEvent[]): Known {
-  let { place, state } = known;
+  let { place, standing, state } = known;
   let changed = false;
   for (const event of events) {
     if (isAttemptsEvent(event)) {
       state = foldAttempts(state, state, event, `${event.seq}`);
       changed = true;
-    } else if (event.type === 'conversation.created') {
+      continue;
+    }
+    if (event.type === 'conversation.created') {
       place = { conversationId: event.conversationId, cwd: event.payload.cwd, machine: event.payload.machine ?? LOCAL_MACHINE_ID };
       changed = true;
     }
+    const next = standingAfter(standing, event);
+    if (next !== undefined && next !== standing) {
+      standing = next;
+      changed = true;
+    }
   }
-  return changed ? { place, state } : known;
+  return changed ? { place, standing, state } : known;
 }

@@ -23,7 +23,7 @@ import { boxMachineId } from '../machine/AttemptContainers.js';
 import { LOCAL_MACHINE_ID, pathsOf } from '../machine/Machine.js';
 import { compareAttempts, comparisonText } from './attemptComparison.js';
 import type { ContainerChoice } from './attemptBoxes.js';
-import { AttemptSets } from './AttemptSets.js';
+import { AttemptSets, type Standing } from './AttemptSets.js';
 import type { AttemptsContext, AttemptsDeps } from './attemptsContext.js';
 import { beforePurge, copiesOnDisk, recoverCopies, removeCopies } from './closeAttempts.js';
 import { continueAttempt } from './continueAttempt.js';
@@ -64,8 +64,8 @@ export class Attempts implements AttemptsContext {
     container?: ContainerChoice,
   ): Promise<{ attemptsId: string }> {
     const { committer, importReview, turns } = this.deps;
-    const { summary, open } = this.sets.asking(conversationId);
-    requireAsking(summary);
+    const { place: asking, standing, open } = this.sets.asking(conversationId);
+    requireAsking(standing);
     importReview.requireConfirmed(conversationId);
     if (turns.activeTurnId(conversationId) !== undefined) {
       throw new TurnInProgressError(conversationId);
@@ -85,11 +85,11 @@ export class Attempts implements AttemptsContext {
     }
     const names = choices.map((choice) => this.deps.agentName(choice.agentId));
     if (container) {
-      await requireContainers(this.deps, summary, container);
+      await requireContainers(this.deps, asking.machine, container);
     }
     await this.deps.turnCheckpoints?.idle(conversationId);
-    const on = this.sets.copies.on(summary.machine);
-    const { place, plainBecause } = await copyPlaceOf(summary.cwd, on);
+    const on = this.sets.copies.on(asking.machine);
+    const { place, plainBecause } = await copyPlaceOf(asking.cwd, on);
     const attemptsId = newId();
     const directory = this.sets.copies.directoryOn(on, attemptsId);
     const taken = new Set<string>();
@@ -119,11 +119,12 @@ export class Attempts implements AttemptsContext {
     await this.sets.copies.write({
       conversationId,
       attemptsId,
-      ...(summary.machine === LOCAL_MACHINE_ID ? {} : { machine: summary.machine }),
+      ...(asking.machine === LOCAL_MACHINE_ID ? {} : { machine: asking.machine }),
       ...(place ? { repository: place.root } : {}),
       copies: planned.map(({ attemptId, root, branch }) => ({ attemptId, root, ...(branch ? { branch } : {}) })),
     });
-    committer.commit(conversationId, [
+    // The summary the commit gives back is what the attempts' conversations are made from (its title).
+    const { summary } = committer.commit(conversationId, [
       {
         type: 'attempts.started',
         payload: {
@@ -136,7 +137,7 @@ export class Attempts implements AttemptsContext {
             conversationId: attempt.conversationId,
             folder: attempt.folder,
             // In a container: the container's machine (the copy is on this computer, mounted there at its own path).
-            machine: attempt.machine ?? summary.machine,
+            machine: attempt.machine ?? asking.machine,
             kind: attempt.kind,
             ...(attempt.branch ? { branch: attempt.branch } : {}),
           })),
@@ -244,11 +245,11 @@ export class Attempts implements AttemptsContext {
 }
 
 /** Attempts in containers: on this computer (the engine mounts its folders), with an engine and an image named. */
-async function requireContainers(deps: AttemptsDeps, summary: ConversationSummary, container: ContainerChoice): Promise<void> {
+async function requireContainers(deps: AttemptsDeps, machine: string, container: ContainerChoice): Promise<void> {
   if (!deps.containers) {
     throw new InvalidRequestError('This Baton cannot start containers.');
   }
-  if (summary.machine !== LOCAL_MACHINE_ID) {
+  if (machine !== LOCAL_MACHINE_ID) {
     throw new InvalidRequestError(
       'Attempts in containers are for a folder on this computer: the engine here mounts each copy. Ask without containers on another machine.',
     );
@@ -259,11 +260,11 @@ async function requireContainers(deps: AttemptsDeps, summary: ConversationSummar
   await deps.containers.engine();
 }
 
-function requireAsking(summary: ConversationSummary): void {
-  if (summary.lifecycle === 'deleted') {
+function requireAsking(standing: Standing): void {
+  if (standing === 'deleted') {
     throw new InvalidRequestError('This conversation is in the trash; restore it to continue.');
   }
-  if (summary.lifecycle === 'attempt') {
+  if (standing === 'attempt') {
     throw new InvalidRequestError('This is one attempt of several: continue it as a branch to ask several agents from it.');
   }
 }

@@ -331,6 +331,16 @@ describe('asking several agents', () => {
     await expect(host!.attempts.ask(conversationId, 'x', [{ agentId: A }, { agentId: B }, { agentId: C }])).rejects.toThrow(
       'Pick two to 2 agents',
     );
+    // In the trash (known to the attempts' model from the events alone), then restored.
+    await host!.history.delete(conversationId);
+    await expect(host!.attempts.ask(conversationId, 'x', [{ agentId: A }, { agentId: B }])).rejects.toThrow(
+      'This conversation is in the trash; restore it to continue.',
+    );
+    host!.history.restore(conversationId);
+    await expect(host!.attempts.ask(conversationId, 'x', [{ agentId: A }])).rejects.toThrow('Pick two to 2 agents');
+    await expect(host!.attempts.ask('no-such-conversation', 'x', [{ agentId: A }, { agentId: B }])).rejects.toThrow(
+      /no-such-conversation/,
+    );
   });
 
   it('carries the attempts through export and import, and search finds their text in the conversation that asked', async () => {
