@@ -113,7 +113,6 @@ const FILES_NOT_YET_ON_A_MACHINE = new Set([
   'main/host/conversations/SessionImport.ts',
   'main/host/conversations/SessionTerminals.ts',
   'main/host/conversations/attachments.ts',
-  'main/host/files/ConfinedTree.ts',
   'main/host/files/boundedRead.ts',
   'main/host/files/checkWorkingFolder.ts',
   'main/host/files/folderFiles.ts',

@@ -32,7 +32,7 @@ import {
   type StoredManifest,
 } from './manifests.js';
 import { LocalMachine } from '../machine/LocalMachine.js';
-import type { Machine, MachineScanOptions } from '../machine/Machine.js';
+import { pathsOf, type Machine, type MachineScanOptions } from '../machine/Machine.js';
 import type { Restore } from '../machine/restoreFolder.js';
 import type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
 import { definedEnv } from '../process/env.js';
@@ -257,6 +257,24 @@ export class CheckpointStore {
       reused: scanned.reused,
       ...(plan.walked === undefined ? {} : { walked: plan.walked }),
     };
+  }
+
+  /**
+   * At most `maxBytes` of one file of the folder as it is now, read on the folder's machine (never
+   * a FIFO, never through a final link); null when it cannot be read.
+   */
+  async readNow(
+    folder: string,
+    relative: string,
+    maxBytes: number,
+    machine?: Machine,
+  ): Promise<Awaited<ReturnType<Machine['readFile']>> | null> {
+    const on = this.on(machine);
+    try {
+      return await on.readFile(pathsOf(on).join(folder, ...relative.split('/')), maxBytes);
+    } catch {
+      return null;
+    }
   }
 
   /** The folder's files as they are now (what a checkpoint would hold), without storing anything. */

@@ -8,7 +8,6 @@
  * before one message, the original untouched; its files are put back only when asked.
  */
 import type { Machine } from '../machine/Machine.js';
-import path from 'node:path';
 import { InvalidRequestError, NotFoundError, TurnInProgressError } from '../../../app/errors.js';
 import type { TranscriptEvent } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
@@ -17,7 +16,6 @@ import { canUndoRewind, emptyTranscript, reduceAll, sessionForkPoint, type Trans
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
-import { readBytesAtMostSync } from '../files/boundedRead.js';
 import type { EventStore } from '../store/EventStore.js';
 import { diffManifests, type CheckpointEntry, type CheckpointStore, type LeftOut } from './CheckpointStore.js';
 import type { Restore } from '../machine/restoreFolder.js';
@@ -91,13 +89,16 @@ export class Rewinds {
   /** What rewinding to before the message of `turnId` would set aside and do to the files. */
   async preview(conversationId: string, turnId: string): Promise<Result<'previewRewind'>> {
     const plan = await this.plan(conversationId, turnId);
-    const files = plan.files.map((file) => ({
-      path: file.path,
-      action: file.action,
-      changedByYou: file.changedByYou,
-      outsideTurn: file.outsideTurn,
-      ...this.texts(plan.state.cwd, file),
-    }));
+    const { machine } = this.on(conversationId);
+    const files = await Promise.all(
+      plan.files.map(async (file) => ({
+        path: file.path,
+        action: file.action,
+        changedByYou: file.changedByYou,
+        outsideTurn: file.outsideTurn,
+        ...(await this.texts(plan.state.cwd, file, machine)),
+      })),
+    );
     const setAside = plan.setAside.map((id) => {
       const message = plan.state.items.find((item) => item.kind === 'user' && item.turnId === id && !item.steered);
       return { turnId: id, text: message?.kind === 'user' ? message.text : '', at: plan.state.turns[id]?.startedAt ?? '' };
@@ -386,22 +387,19 @@ export class Rewinds {
   }
 
   /** A planned file's text now and after the rewind, for the dialog's diff (null: absent or not text). */
-  private texts(cwd: string, file: PlannedFile): { before: string | null; after: string | null; binary: boolean } {
-    const current = shownText(file.now && !file.now.link ? readNow(cwd, file.path) : null);
+  private async texts(
+    cwd: string,
+    file: PlannedFile,
+    machine: Machine | undefined,
+  ): Promise<{ before: string | null; after: string | null; binary: boolean }> {
+    const current = shownText(file.now && !file.now.link ? await this.readNow(cwd, file.path, machine) : null);
     const target = shownText(file.target && !file.target.link ? this.deps.checkpoints.content(file.target.hash) : null);
     return { before: current.text, after: target.text, binary: current.binary || target.binary };
   }
-}
 
-/**
- * A file's content now, for the dialog: never through a link, never blocking on a FIFO, at most what a diff shows (one byte more marks it
- * too large).
- */
-function readNow(cwd: string, relative: string): Buffer | null {
-  try {
-    const read = readBytesAtMostSync(path.join(cwd, ...relative.split('/')), MAX_TEXT_BYTES);
-    return read.kind === 'bytes' ? read.data : read.kind === 'too-large' ? Buffer.alloc(MAX_TEXT_BYTES + 1) : null;
-  } catch {
-    return null;
+  /** A file's content now, for the dialog, read where the folder is: at most what a diff shows (one byte more marks it too large). */
+  private async readNow(cwd: string, relative: string, machine: Machine | undefined): Promise<Buffer | null> {
+    const read = await this.deps.checkpoints.readNow(cwd, relative, MAX_TEXT_BYTES, machine);
+    return read === null ? null : read.tooLarge ? Buffer.alloc(MAX_TEXT_BYTES + 1) : read.data;
   }
 }

@@ -13,7 +13,7 @@ import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
 import { FAKE_AGENT_ID, fakeAgentScript, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { ordinaryUser, removeUserFolder, runAsUser, userFolder, type OrdinaryUser } from '../../../e2e/fixtures/ordinaryUser.js';
-import { ConfinedTree } from '../files/ConfinedTree.js';
+import { ConfinedTree } from '../machine/ConfinedTree.js';
 import { Host, definedEnv } from '../Host.js';
 import { restoreFolder as restoreFiles } from '../machine/restoreFolder.js';
 

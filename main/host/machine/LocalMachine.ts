@@ -9,7 +9,7 @@ import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readBytesAtMost } from '../files/boundedRead.js';
-import { ConfinedTree } from '../files/ConfinedTree.js';
+import { ConfinedTree } from './ConfinedTree.js';
 import type { Env } from '../process/env.js';
 import { findExecutable } from '../process/findExecutable.js';
 import {

@@ -70,7 +70,13 @@ describe.skipIf(unavailable !== undefined)('a dev container through the host API
     expect(readFileSync(path.join(folder, 'made.txt'), 'utf8')).toBe('/workspaces/proj\nkept\n');
     const container = podman('ps', '--filter', `label=baton.devcontainer=${folder}`, '--format', '{{.Names}}');
     expect(podman('top', container, 'args')).toContain('fakeAgent.mjs');
-    // Checkpoints there as anywhere (the folder is not at that path on this computer): a rewind removes what the shell wrote.
+    // Checkpoints there as anywhere (the folder is not at that path on this computer): the preview
+    // shows the file as it is there, and a rewind removes what the shell wrote.
+    const preview = await call<{ files: Array<{ path: string; before: string | null; after: string | null }> }>('previewRewind', {
+      conversationId: conversation.conversationId,
+      turnId: first,
+    });
+    expect(preview.files).toEqual([expect.objectContaining({ path: 'made.txt', before: '/workspaces/proj\nkept\n', after: null })]);
     const rewound = await call<{ failed: unknown[] }>('rewindConversation', {
       conversationId: conversation.conversationId,
       turnId: first,

@@ -7,7 +7,7 @@
  * a failure is returned with why, never thrown, so the rest is still put back. It runs on the
  * machine the folder is on (`Machine.restore`), where the inodes are.
  */
-import { ConfinedTree } from '../files/ConfinedTree.js';
+import { ConfinedTree } from './ConfinedTree.js';
 import type { CheckpointEntry, LeftOut } from './scanFolder.js';
 
 /** One file to put back: as `entry` holds it, or removed (`entry` undefined). */
