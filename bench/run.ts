@@ -1,5 +1,8 @@
-/** `npm run bench [-- attempts|checkpoints|import|ingest|open|pool|search|ssh|turns|ui]`: runs the benchmarks and prints their figures. */
-import { attemptsBenchmark } from './attempts.js';
+/**
+ * `npm run bench [-- attempts|checkpoints|import|ingest|keep|open|pool|search|ssh|turns|ui]`: runs
+ * the benchmarks and prints their figures (`keep` is the Keep part of `attempts` alone).
+ */
+import { attemptsBenchmark, keepBenchmark } from './attempts.js';
 import { checkpointsBenchmark } from './checkpoints.js';
 import { importJsonlBenchmark } from './importJsonl.js';
 import { ingestBenchmark } from './ingest.js';
@@ -15,6 +18,7 @@ const all: Record<string, () => void | Promise<void>> = {
   checkpoints: checkpointsBenchmark,
   import: importJsonlBenchmark,
   ingest: ingestBenchmark,
+  keep: keepBenchmark,
   open: openBenchmark,
   pool: poolBenchmark,
   search: searchBenchmark,
@@ -24,6 +28,6 @@ const all: Record<string, () => void | Promise<void>> = {
 };
 const chosen = process.argv.slice(2).filter((name) => name in all);
 console.log(`Baton benchmarks on ${process.platform} ${process.arch}, Node ${process.version}`);
-for (const name of chosen.length > 0 ? chosen : Object.keys(all)) {
+for (const name of chosen.length > 0 ? chosen : Object.keys(all).filter((name) => name !== 'keep')) {
   await all[name]!();
 }

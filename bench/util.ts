@@ -1,4 +1,5 @@
-/** Shared helpers of the benchmarks: timing, temporary folders and synthetic transcripts. */
+/** Shared helpers of the benchmarks: timing, temporary folders, synthetic transcripts and the load they run at. */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,4 +80,17 @@ export function settle(): void {
     return;
   }
   collect();
+}
+
+/** The two loads a figure is measured at: idle, and busy (one CPU-bound process beside the benchmark). */
+export const LOADS = ['idle', 'busy'] as const;
+
+/** Runs `work` at `load`: when busy, with one CPU-bound process running beside it until it ends. */
+export async function atLoad<T>(load: (typeof LOADS)[number], work: () => Promise<T>): Promise<T> {
+  const burner = load === 'busy' ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
+  try {
+    return await work();
+  } finally {
+    burner?.kill('SIGKILL');
+  }
 }

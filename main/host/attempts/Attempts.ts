@@ -40,6 +40,7 @@ export type AttemptChoice = { agentId: string; options?: Readonly<Record<string,
 export class Attempts implements AttemptsContext {
   readonly preparing = new Map<string, Promise<void>>();
   readonly removing = new Set<Promise<unknown>>();
+  readonly watching = new Map<string, Array<() => void>>();
   /** The read model: each conversation's asks, kept from their events. */
   readonly sets: AttemptSets;
 

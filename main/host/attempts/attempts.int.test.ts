@@ -338,9 +338,7 @@ describe('asking several agents', () => {
     );
     host!.history.restore(conversationId);
     await expect(host!.attempts.ask(conversationId, 'x', [{ agentId: A }])).rejects.toThrow('Pick two to 2 agents');
-    await expect(host!.attempts.ask('no-such-conversation', 'x', [{ agentId: A }, { agentId: B }])).rejects.toThrow(
-      /no-such-conversation/,
-    );
+    await expect(host!.attempts.ask('no-such-conversation', 'x', [{ agentId: A }, { agentId: B }])).rejects.toThrow(/no-such-conversation/);
   });
 
   it('carries the attempts through export and import, and search finds their text in the conversation that asked', async () => {

@@ -50,7 +50,28 @@ export type AttemptsContext = {
   preparing: Map<string, Promise<void>>;
   /** Copies being removed after a Keep (waited for by `idle`). */
   removing: Set<Promise<unknown>>;
+  /** By attempts id, the watches held while its copies exist (the working folder's and each copy's): each stops one. */
+  watching: Map<string, Array<() => void>>;
 };
+
+/**
+ * Watches `folder` for as long as the attempts of `attemptsId` have their copies: a Keep's
+ * checkpoints of the copy and of the working folder then look only at what changed since the
+ * attempts started, instead of walking both folders.
+ */
+export function watchWhileOpen(ctx: AttemptsContext, attemptsId: string, folder: string, on: GitHost): void {
+  const stops = ctx.watching.get(attemptsId) ?? [];
+  stops.push(ctx.deps.checkpoints.watch(folder, on.machine));
+  ctx.watching.set(attemptsId, stops);
+}
+
+/** Stops the watches {@link watchWhileOpen} holds for `attemptsId`. */
+export function stopWatching(ctx: AttemptsContext, attemptsId: string): void {
+  for (const stop of ctx.watching.get(attemptsId) ?? []) {
+    stop();
+  }
+  ctx.watching.delete(attemptsId);
+}
 
 /** How a folder on `on` is scanned for a checkpoint (the setting's size limit). */
 export function scanOn(deps: Pick<AttemptsDeps, 'store'>, on: GitHost): { maxFileBytes: number; machine: Machine } {

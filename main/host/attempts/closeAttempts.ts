@@ -7,7 +7,7 @@
 import type { Result } from '../../../app/ipc/index.js';
 import type { AttemptView } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
-import { exists, rootOf, scanOn, type AttemptsContext } from './attemptsContext.js';
+import { exists, rootOf, scanOn, stopWatching, type AttemptsContext } from './attemptsContext.js';
 import { copyMachineOf, removeBox } from './attemptBoxes.js';
 import { removeCopy, type GitHost } from './folderCopies.js';
 import { checkpointTaken } from './keptTurns.js';
@@ -45,6 +45,7 @@ export async function removeCopies(
       );
     }
   }
+  stopWatching(ctx, attemptsId);
   for (const copy of owner?.copies ?? []) {
     await sets.copies
       .remove(owner!, copy, on)

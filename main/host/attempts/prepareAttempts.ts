@@ -9,7 +9,7 @@ import { ATTEMPTS_EVENT_TYPES } from '../../../app/transcript/attempts.js';
 import type { AttemptView } from '../../../app/transcript/index.js';
 import { titleFromMessage, type ConversationSummary } from '../../../app/transcript/summary.js';
 import type { CheckpointStore, LeftOut } from '../checkpoints/CheckpointStore.js';
-import { scanOn, type AttemptsContext } from './attemptsContext.js';
+import { scanOn, watchWhileOpen, type AttemptsContext } from './attemptsContext.js';
 import { removeCopies } from './closeAttempts.js';
 import { removeBox, startBox, type ContainerChoice } from './attemptBoxes.js';
 import { fillCopy, fillWorktree, removeCopy, startWorktree, type GitHost, type GitPlace } from './folderCopies.js';
@@ -56,6 +56,8 @@ export async function prepareAttempts(
     }
   };
   let base: Awaited<ReturnType<CheckpointStore['take']>>;
+  // Watched from before the attempts' base: a Keep's look at the folder needs only what changed since.
+  watchWhileOpen(ctx, attemptsId, summary.cwd, on);
   try {
     base = await checkpoints.take(summary.cwd, scanOn(ctx.deps, on));
   } catch (error) {
@@ -136,6 +138,7 @@ export async function prepareAttempts(
       if (left.length > 0) {
         throw new Error(notCopied(left));
       }
+      watchWhileOpen(ctx, attemptsId, attempt.folder, on);
       committer.commit(conversationId, [
         { type: 'attempt.prepared', payload: { attemptsId, attemptId: attempt.attemptId, checkpointId: base.checkpointId, fromSeq } },
       ]);

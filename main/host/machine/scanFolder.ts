@@ -250,9 +250,11 @@ async function lookAt(
     let stat;
     try {
       // Only through real folders: a folder swapped for a link leads nowhere a checkpoint reads.
-      stat = realFolder(parent) ? lstatSync(path.join(folder, ...entry.path.split('/'))) : undefined;
+      // Gone unheard (its folder moved away): gone from this checkpoint too. One `lstat` for each
+      // of thousands of files: the path joined as it is (`/` is a separator on every system) and
+      // no error made for a file that is gone.
+      stat = realFolder(parent) ? lstatSync(path.join(folder, entry.path), { throwIfNoEntry: false }) : undefined;
     } catch {
-      // Gone unheard (its folder moved away): gone from this checkpoint too.
       stat = undefined;
     }
     if (stat && (stat.isFile() || stat.isSymbolicLink())) {
