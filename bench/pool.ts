@@ -15,7 +15,7 @@ import { builtinAdapters } from '../main/host/agents/AgentCatalog.js';
 import { LiveSession } from '../main/host/conversations/LiveSession.js';
 import { Host } from '../main/host/Host.js';
 import { AgentProcesses } from '../main/host/pool/AgentProcesses.js';
-import { findExecutable } from '../main/host/process/findExecutable.js';
+import { findExecutable } from '../main/host/machine/findExecutable.js';
 import { earlySessionBenchmark } from './early.js';
 import { median, report } from './util.js';
 

@@ -12,7 +12,7 @@ import type { PushEvent } from '../app/ipc/index.js';
 import { AgentProcesses } from '../main/host/pool/AgentProcesses.js';
 import { LiveSession } from '../main/host/conversations/LiveSession.js';
 import { Host } from '../main/host/Host.js';
-import { findExecutable } from '../main/host/process/findExecutable.js';
+import { findExecutable } from '../main/host/machine/findExecutable.js';
 import { startDirect } from './directClient.js';
 import { median, report } from './util.js';
 

@@ -21,7 +21,7 @@ import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { LiveSession } from '../conversations/LiveSession.js';
 import type { LiveSessionOwner } from '../conversations/SessionOwner.js';
 import { AgentProcesses } from '../pool/AgentProcesses.js';
-import { findExecutable } from '../process/findExecutable.js';
+import { findExecutable } from '../machine/findExecutable.js';
 import { builtinAdapters } from '../agents/AgentCatalog.js';
 import { capabilityOf } from '../instructions/deliverInstructions.js';
 import { LaunchRegistry } from '../toolbox/LaunchRegistry.js';

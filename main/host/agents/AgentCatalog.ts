@@ -18,7 +18,7 @@ import { piAdapter } from '../adapters/pi.js';
 import { qwenAdapter } from '../adapters/qwen.js';
 import { compareVersions } from '../adapters/versions.js';
 import type { Env } from '../process/env.js';
-import { findExecutable } from '../process/findExecutable.js';
+import { findExecutable } from '../machine/findExecutable.js';
 import { packageVersion } from '../process/packageVersion.js';
 import type { AgentInstaller } from './AgentInstaller.js';
 import { readCustomAgents, type CustomAgentsResult } from './customAgents.js';

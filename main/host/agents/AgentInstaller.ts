@@ -18,7 +18,7 @@ import {
 import { AgentConnection } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { packageName } from '../adapters/builtinAdapter.js';
-import { findExecutable } from '../process/findExecutable.js';
+import { findExecutable } from '../machine/findExecutable.js';
 import { LocalMachine } from '../machine/LocalMachine.js';
 import type { Machine, MachineProcess } from '../machine/Machine.js';
 import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';

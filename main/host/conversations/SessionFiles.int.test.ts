@@ -20,7 +20,7 @@ const kinds = testMachines(env);
 
 describe('bounded reads', () => {
   it('refuse a file larger than the read limit by what they read, not by what stat says', async () => {
-    const { readTextAtMost, readTextAtMostSync } = await import('../files/boundedRead.js');
+    const { readTextAtMost, readTextAtMostSync } = await import('../machine/boundedRead.js');
     const dir = tempDir('bounded');
     const file = path.join(dir, 'ten.txt');
     writeFileSync(file, '0123456789');

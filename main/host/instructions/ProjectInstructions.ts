@@ -9,7 +9,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { readTextAtMostSync } from '../files/boundedRead.js';
+import { readTextAtMostSync } from '../machine/boundedRead.js';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../../app/errors.js';
 import type { EventStore } from '../store/EventStore.js';

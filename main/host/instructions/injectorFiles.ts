@@ -6,7 +6,7 @@
  */
 import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { readTextAtMostSync } from '../files/boundedRead.js';
+import { readTextAtMostSync } from '../machine/boundedRead.js';
 import { isInside } from '../files/isInside.js';
 import {
   compileMatch,

@@ -8,10 +8,10 @@ import { watch } from 'node:fs';
 import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readBytesAtMost } from '../files/boundedRead.js';
+import { readBytesAtMost } from './boundedRead.js';
 import { ConfinedTree } from './ConfinedTree.js';
 import type { Env } from '../process/env.js';
-import { findExecutable } from '../process/findExecutable.js';
+import { findExecutable } from './findExecutable.js';
 import {
   LOCAL_MACHINE_ID,
   type ExecOptions,

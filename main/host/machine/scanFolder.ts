@@ -16,7 +16,7 @@ import { lstat, readlink } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { readBytesAtMost, readBytesAtMostSync } from '../files/boundedRead.js';
+import { readBytesAtMost, readBytesAtMostSync } from './boundedRead.js';
 import {
   ignored,
   rulesWithin,

@@ -10,7 +10,7 @@
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { readTextAtMostSync } from '../files/boundedRead.js';
+import { readTextAtMostSync } from './boundedRead.js';
 
 /** One file found. */
 export type WalkedFile = {

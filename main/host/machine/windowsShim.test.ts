@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { findExecutable } from '../process/findExecutable.js';
+import { findExecutable } from './findExecutable.js';
 import { ptyProgram } from '../process/pty.js';
 import { quoteForCmd, windowsShimLaunch } from './windowsShim.js';
 

@@ -4,7 +4,7 @@
  * tell agents at `initialize` whether Baton can run their terminal log-in methods.
  */
 import type { Env } from './env.js';
-import { findExecutable } from './findExecutable.js';
+import { findExecutable } from '../machine/findExecutable.js';
 
 /** The `script` program that gives a command a pseudo-terminal here, if there is one. */
 export function ptyProgram(env: Env, platform: NodeJS.Platform = process.platform): string | undefined {

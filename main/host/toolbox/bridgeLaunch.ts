@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '../adapters/AgentAdapter.js';
-import { findExecutable } from '../process/findExecutable.js';
+import { findExecutable } from '../machine/findExecutable.js';
 import type { BridgeLaunch } from './ToolboxCatalog.js';
 
 /** The command that runs the bridge script `file`. */
