@@ -6,11 +6,10 @@
  */
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
-import { sshdUnavailable } from '../../../e2e/fixtures/sshd.js';
 import type { Machine } from '../machine/Machine.js';
-import { loopbackTestMachine, sshTestMachine, tempDirOn } from '../machine/testMachines.kit.test.js';
+import { describeOnMachines, machinesSharingFiles, tempDirOn } from '../machine/testMachines.kit.test.js';
 import { definedEnv } from '../process/env.js';
 import { CheckpointStore, FULL_EVERY } from './CheckpointStore.js';
 import { WATCHING_WORKS } from '../machine/FolderWatch.js';
@@ -44,20 +43,20 @@ function listing(manifest: ReadonlyMap<string, { hash: string }>): Array<[string
   return [...manifest.entries()].map(([file, entry]) => [file, entry.hash] as [string, string]).sort();
 }
 
+/** The stores a test opened, closed after it. */
+const stores: CheckpointStore[] = [];
+function open(options: Parameters<typeof CheckpointStore.open>[1] = {}, dataDir = tempDir('data')): CheckpointStore {
+  const store = CheckpointStore.open(dataDir, options);
+  stores.push(store);
+  return store;
+}
+afterEach(() => {
+  for (const store of stores.splice(0)) {
+    store.close();
+  }
+});
+
 describe.skipIf(!WATCHING_WORKS)('checkpoints from a watcher', () => {
-  const stores: CheckpointStore[] = [];
-  const open = (options: Parameters<typeof CheckpointStore.open>[1] = {}, dataDir = tempDir('data')): CheckpointStore => {
-    const store = CheckpointStore.open(dataDir, options);
-    stores.push(store);
-    return store;
-  };
-
-  afterEach(() => {
-    for (const store of stores.splice(0)) {
-      store.close();
-    }
-  });
-
   it('a change made while nothing watched (a restart) is in the next checkpoint', async () => {
     const folder = seeded();
     const dataDir = tempDir('data-restart');
@@ -140,35 +139,14 @@ describe.skipIf(!WATCHING_WORKS)('checkpoints from a watcher', () => {
  * (the loopback machine), and that server over a real ssh as an ordinary account. Each lists and
  * judges the folder by its own file system, so a folder on another machine is watched there too.
  */
-const machines: Array<[string, () => Promise<Machine | undefined>, string | undefined]> = [
-  ['this computer', () => Promise.resolve(undefined), undefined],
-  ['the loopback machine', () => loopbackTestMachine(env), undefined],
-  ['a machine over ssh (an ordinary account)', () => sshTestMachine(env, 'watch-sshd'), sshdUnavailable()],
-];
+/** Where the system's events do not arrive in time nothing is watched: said as the skip's reason. */
+const watchedMachines = machinesSharingFiles(env).map((machine) =>
+  WATCHING_WORKS ? machine : { ...machine, unavailable: `folders are not watched on ${process.platform}` },
+);
 
-describe.skipIf(!WATCHING_WORKS).each(machines)('checkpoints from a watcher on %s', (_name, make, unavailable) => {
-  if (unavailable) {
-    it.skip(unavailable, () => undefined);
-    return;
-  }
-  let machine: Machine | undefined;
-  beforeAll(async () => {
-    machine = await make();
-  }, 120_000);
-  afterAll(() => machine?.dispose());
-  const stores: CheckpointStore[] = [];
-  const open = (options: Parameters<typeof CheckpointStore.open>[1] = {}): CheckpointStore => {
-    const store = CheckpointStore.open(tempDir('data'), options);
-    stores.push(store);
-    return store;
-  };
-  afterEach(() => {
-    for (const store of stores.splice(0)) {
-      store.close();
-    }
-  });
-
+describeOnMachines(watchedMachines, 'checkpoints from a watcher', (machineOf) => {
   it('looks only at the paths changed, and finds what a walk of the whole folder finds', async () => {
+    const machine = machineOf();
     const folder = seeded(machine);
     const log: string[] = [];
     const store = open({ log: (message) => log.push(message), machine });
@@ -215,6 +193,7 @@ describe.skipIf(!WATCHING_WORKS).each(machines)('checkpoints from a watcher on %
   });
 
   it('an overflow, or a changed ignore file, falls back to the walk; the walk after it is counted in the log', async () => {
+    const machine = machineOf();
     const folder = seeded(machine);
     const log: string[] = [];
     const store = open({ log: (message) => log.push(message), maxChangedPaths: 3, machine });

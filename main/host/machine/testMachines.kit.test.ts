@@ -7,6 +7,7 @@
  * here comes with the reason, for the test to skip with.
  */
 import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import path from 'node:path';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { builtFile, ensureBuilt } from '../../../e2e/fixtures/ensureBuilt.js';
@@ -122,6 +123,35 @@ export function testMachines(env: Env): TestMachine[] {
     { name: 'a machine over ssh', make: () => sshTestMachine(env), ...(noSshd ? { unavailable: noSshd } : {}) },
     { name: 'a container (podman exec -i)', make: () => containerTestMachine(env), ...(noContainer ? { unavailable: noContainer } : {}) },
   ];
+}
+
+/** The test machines whose files are this computer's (a test makes and looks at them here): this computer, the loopback machine and ssh. */
+export function machinesSharingFiles(env: Env): TestMachine[] {
+  return testMachines(env).filter((machine) => !machine.name.startsWith('a container'));
+}
+
+/**
+ * `body`'s tests once on each of `machines` (`<title> on <machine>`): the machine made before them
+ * and disposed after (`machine()` is undefined for this computer); one that cannot be had here is
+ * skipped with why.
+ */
+export function describeOnMachines(
+  machines: readonly TestMachine[],
+  title: string,
+  body: (machine: () => Machine | undefined) => void,
+): void {
+  describe.each(machines)(`${title} on $name`, ({ make, unavailable }) => {
+    if (unavailable) {
+      it.skip(unavailable, () => undefined);
+      return;
+    }
+    let machine: Machine | undefined;
+    beforeAll(async () => {
+      machine = await make();
+    }, 120_000);
+    afterAll(() => machine?.dispose());
+    body(() => machine);
+  });
 }
 
 /**

@@ -9,13 +9,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { makeTarGz, makeZip, type ArchiveEntry } from '../../../../e2e/fixtures/archives.js';
 import { tempDir } from '../../../../e2e/fixtures/agentEnv.js';
-import { sshdUnavailable } from '../../../../e2e/fixtures/sshd.js';
 import { LocalMachine } from '../../machine/LocalMachine.js';
 import type { Machine } from '../../machine/Machine.js';
-import { loopbackTestMachine, sshTestMachine, tempDirOn } from '../../machine/testMachines.kit.test.js';
+import { describeOnMachines, machinesSharingFiles, tempDirOn } from '../../machine/testMachines.kit.test.js';
 import { unpackArchive } from '../../machine/unpackArchive.js';
 import { definedEnv } from '../../process/env.js';
 import { installArchive } from './installArchive.js';
@@ -81,22 +80,8 @@ describe('unpacking an agent archive', () => {
  * would not hide a write outside). The archive is downloaded here and sent to the machine, which
  * unpacks it.
  */
-const machines: Array<[string, () => Promise<Machine>, string | undefined]> = [
-  ['this computer', () => Promise.resolve(new LocalMachine(env)), undefined],
-  ['the loopback machine', () => loopbackTestMachine(env), undefined],
-  ['a machine over ssh (an ordinary account)', () => sshTestMachine(env, 'unpack-sshd'), sshdUnavailable()],
-];
-
-describe.each(machines)('installing an agent archive on %s', (_name, make, unavailable) => {
-  if (unavailable) {
-    it.skip(unavailable, () => undefined);
-    return;
-  }
-  let machine: Machine;
-  beforeAll(async () => {
-    machine = await make();
-  }, 120_000);
-  afterAll(() => machine.dispose());
+describeOnMachines(machinesSharingFiles(env), 'installing an agent archive', (machineOf) => {
+  const onMachine = (): Machine => machineOf() ?? new LocalMachine(env);
 
   /** A zip of `entries` on this computer, with its address and checksum. */
   function zipOf(entries: readonly ArchiveEntry[]): { url: string; sha256: string } {
@@ -107,6 +92,7 @@ describe.each(machines)('installing an agent archive on %s', (_name, make, unava
   }
 
   it('installs a good archive with its program runnable', async () => {
+    const machine = onMachine();
     const staging = tempDirOn(machine, 'unpack-good');
     const installed = await installArchive({ ...zipOf(good), cmd: './bin/agent' }, staging, { machine, say: () => {} });
     expect(installed.executable).toBe(path.join('agent', 'bin', 'agent'));
@@ -125,6 +111,7 @@ describe.each(machines)('installing an agent archive on %s', (_name, make, unava
       { name: 'root', link: `${deep}/w/${'../'.repeat(12)}` },
       { name: `root/tmp/${victim}`, data: 'pwned' },
     ];
+    const machine = onMachine();
     const staging = tempDirOn(machine, 'unpack-chain');
     const installing = installArchive({ ...zipOf([...good, ...chain]), cmd: 'bin/agent' }, staging, { machine, say: () => {} });
     // Where the finding wrote: removed even when the test fails, so a run leaves nothing behind.
@@ -136,6 +123,7 @@ describe.each(machines)('installing an agent archive on %s', (_name, make, unava
   });
 
   it("refuses a registry cmd with '..' and changes no file's mode outside the agent's folder", async () => {
+    const machine = onMachine();
     const root = tempDirOn(machine, 'unpack-cmd');
     const victim = path.join(root, 'victim.txt');
     await machine.writeConfined(root, 'victim.txt', Buffer.from('secret'), 0o600);
