@@ -12,7 +12,6 @@
  * - the first connection to a machine with nothing installed: from `SshMachine.open` (the server
  *   uploaded) to the agent's first reply, which includes its `initialize` answer (goal < 5 s on loopback).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../e2e/fixtures/agentEnv.js';
@@ -25,7 +24,7 @@ import { Host, definedEnv } from '../main/host/Host.js';
 import { LocalMachine } from '../main/host/machine/LocalMachine.js';
 import type { Machine } from '../main/host/machine/Machine.js';
 import { SshMachine } from '../main/host/machine/SshMachine.js';
-import { median, report } from './util.js';
+import { atLoad, LOADS, median, report } from './util.js';
 
 const TURNS = 10;
 const CHECKPOINTS = 10;
@@ -223,17 +222,15 @@ export async function sshBenchmark(): Promise<void> {
     console.log(`ssh: Claude Code's turn is left out (${noClaude})`);
   }
   const stub = noClaude ? undefined : await startModelStub();
-  let burner: ChildProcess | undefined;
   try {
     report(
       'first connection, nothing installed there: open → the first reply (goal < 5000 ms)',
       `${(await firstConnection(sshd)).toFixed(0)} ms`,
     );
-    await pass(sshd, 'idle', stub);
-    burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-    await pass(sshd, 'busy', stub);
+    for (const load of LOADS) {
+      await atLoad(load, () => pass(sshd, load, stub));
+    }
   } finally {
-    burner?.kill('SIGKILL');
     await stub?.close();
     await sshd.stop();
   }

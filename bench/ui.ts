@@ -16,7 +16,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import type { Envelope } from '../app/events/index.js';
 import { toJsonl } from '../app/transcript/exportFormats.js';
 import { EventStore } from '../main/host/store/EventStore.js';
-import { median, report } from './util.js';
+import { atLoad, LOADS, median, report } from './util.js';
 
 // The page's globals, for the functions this file runs in the page (kept local: Node code has no DOM).
 declare const window: unknown;
@@ -358,7 +358,8 @@ export async function uiBenchmark(): Promise<void> {
     );
     const started = await startHost(dataDir);
     host = started.child;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const launched = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = launched;
 
     // BATON_BENCH_UI_PART=long, =readback or =stream runs only that part (while working on one of them).
     const part = process.env.BATON_BENCH_UI_PART;
@@ -388,15 +389,14 @@ export async function uiBenchmark(): Promise<void> {
       // Reading the 5,000 turns back to the first against importing the same thread through the page
       // (both read every event), idle and with one CPU-bound process beside it.
       console.log('\nui: reading a 5000-turn thread back to its first turn against importing it through the page');
-      for (const load of ['idle', 'busy'] as const) {
-        const burner = load === 'busy' ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : undefined;
-        try {
+      for (const load of LOADS) {
+        await atLoad(load, async () => {
           const figures = { imported: [] as number[], scrolled: [] as number[], keyed: [] as number[] };
           // Rounds in turn, after one of each that is not counted (the host's and the page's first run of each path).
           for (let round = 0; round <= READ_BACK_ROUNDS; round += 1) {
-            const imported = await importThrough(browser, started.url, exported, 'Long 5000 (imported)', 'Answer 4999.');
-            const scrolled = await readBack(browser, started.url, 5000, 'scroll');
-            const keyed = await readBack(browser, started.url, 5000, 'key');
+            const imported = await importThrough(launched, started.url, exported, 'Long 5000 (imported)', 'Answer 4999.');
+            const scrolled = await readBack(launched, started.url, 5000, 'scroll');
+            const keyed = await readBack(launched, started.url, 5000, 'key');
             if (round > 0) {
               figures.imported.push(imported);
               figures.scrolled.push(scrolled);
@@ -419,9 +419,7 @@ export async function uiBenchmark(): Promise<void> {
               `${value.toFixed(0)} ms  ${ratio(value, imported)}  ${rounds(values)}`,
             );
           }
-        } finally {
-          burner?.kill('SIGKILL');
-        }
+        });
       }
     }
     if (part === 'long' || part === 'readback') {
@@ -444,9 +442,8 @@ export async function uiBenchmark(): Promise<void> {
       `${streamLarge.longestTaskMs.toFixed(0)} ms  ${ratio(streamLarge.longestTaskMs || 1, streamSmall.longestTaskMs || 1)}`,
     );
     // The same with one CPU-bound process beside it (a person's machine is rarely idle).
-    const burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-    try {
-      const busy = await stream(browser, started.url, 5000, 2000, 10);
+    await atLoad('busy', async () => {
+      const busy = await stream(launched, started.url, 5000, 2000, 10);
       report(
         'chunk sent → painted, 5000 turns, busy: median / p99',
         `${busy.medianMs.toFixed(0)} / ${busy.p99Ms.toFixed(0)} ms  ${ratio(busy.p99Ms, streamLarge.p99Ms)} (of idle)`,
@@ -455,9 +452,7 @@ export async function uiBenchmark(): Promise<void> {
         'longest task while streaming, 5000 turns, busy (goal < 100 ms)',
         `${busy.longestTaskMs.toFixed(0)} ms  ${ratio(busy.longestTaskMs || 1, streamLarge.longestTaskMs || 1)} (of idle)`,
       );
-    } finally {
-      burner.kill('SIGKILL');
-    }
+    });
   } finally {
     await browser?.close();
     host?.kill('SIGTERM');
