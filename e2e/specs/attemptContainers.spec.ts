@@ -18,7 +18,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
-import { askSeveralAgents, attemptRegion } from '../fixtures/askSeveral.js';
+import { askSeveralAgents, attemptRegion, openKeepDialog } from '../fixtures/askSeveral.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { containerUnavailable, podmanSettingsEnv, relayIntoAttemptContainers, testImage, testRunOptions } from '../fixtures/container.js';
 import { startModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
@@ -129,8 +129,7 @@ test.describe('attempts in containers', () => {
       expect(names.map((name) => podman('inspect', '--format', '{{.HostConfig.NetworkMode}}', name))).toEqual(['none', 'none']);
       expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('original\n');
 
-      await attemptRegion(page, 'Claude').getByRole('button', { name: 'Keep this one' }).click();
-      const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
+      const keep = await openKeepDialog(page, 'Claude');
       await keep.getByRole('button', { name: 'Keep' }).click();
       await expect(keep).toBeHidden();
       expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by claude\n');

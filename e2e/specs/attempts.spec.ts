@@ -15,7 +15,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
-import { askSeveralAgents, attemptRegion } from '../fixtures/askSeveral.js';
+import { askSeveralAgents, attemptRegion, openKeepDialog } from '../fixtures/askSeveral.js';
 import { tempDir } from '../fixtures/agentEnv.js';
 import { chooseAgent } from '../fixtures/chooseAgent.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
@@ -190,8 +190,7 @@ for (const kind of ['plain folder', 'git repository'] as const) {
     await expect(page.getByRole('timer', { name: /is working$/ })).toHaveCount(0, { timeout: 60_000 });
     // The person changed shared.txt meanwhile: it is left alone unless ticked; here it is ticked.
     writeFileSync(path.join(work, 'shared.txt'), "the person's own edit\n");
-    await attempt(page, 'Codex').getByRole('button', { name: 'Keep this one' }).click();
-    const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
+    const keep = await openKeepDialog(page, 'Codex');
     const yours = keep.getByRole('list', { name: 'Files you changed since' });
     await expect(yours.getByRole('listitem', { name: 'shared.txt: modified' })).toBeVisible();
     await expect(keep.getByRole('list', { name: 'Files that will change' }).getByRole('listitem')).toHaveCount(0);

@@ -20,7 +20,7 @@ import type { WebHost } from '../fixtures/webHost.js';
 import { fakeAgentsDraft } from '../fixtures/fakeAgentsDraft.js';
 import { axeViolations } from '../fixtures/axe.js';
 import { syntheticTranscript } from '../fixtures/syntheticTranscript.js';
-import { askAgents } from '../fixtures/askSeveral.js';
+import { askAgents, openKeepDialog } from '../fixtures/askSeveral.js';
 
 const ARTIFACTS = path.resolve('e2e/artifacts/look');
 const SIZES = [1280, 700, 480] as const;
@@ -296,8 +296,7 @@ test('four attempts at 1280 px are tabs with their state, none scrolling sideway
     expect(await axeViolations(page), `axe in Compare, ${theme}`).toEqual([]);
     await compare.getByRole('button', { name: 'Close' }).click();
     await tabs.getByRole('tab', { name: /^Fake B / }).click();
-    await page.getByRole('region', { name: 'Attempt by Fake B' }).getByRole('button', { name: 'Keep this one' }).click();
-    const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
+    const keep = await openKeepDialog(page, 'Fake B');
     await expect(keep.getByRole('button', { name: 'Keep' })).toBeEnabled();
     await expectFramed(keep, `Keep, ${theme}`);
     expect(await axeViolations(page), `axe in Keep, ${theme}`).toEqual([]);

@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome, everythingServer } from '../fixtures/agentSetups.js';
-import { askSeveralAgents, attemptRegion } from '../fixtures/askSeveral.js';
+import { askSeveralAgents, attemptRegion, openKeepDialog } from '../fixtures/askSeveral.js';
 import { tempDir, testAgentsBin } from '../fixtures/agentEnv.js';
 import { registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
@@ -284,8 +284,7 @@ test('a new user, busy: an attempt continued as a branch keeps its folder when a
     .map((line) => line.slice('worktree '.length))[0]!;
   expect(readFileSync(path.join(branchFolder, 'shared.txt'), 'utf8')).toBe('by claude\n');
   await asking.click();
-  await attempt('Codex').getByRole('button', { name: 'Keep this one' }).click();
-  const keep = page.getByRole('dialog', { name: 'Keep this attempt' });
+  const keep = await openKeepDialog(page, 'Codex');
   await keep.getByRole('button', { name: 'Keep' }).click();
   await expect(keep).toBeHidden();
   expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by codex\n');
