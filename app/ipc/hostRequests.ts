@@ -36,9 +36,9 @@ export const hostRequests = {
     params: z.object({ path: z.string().max(4_096), machineId: z.string().min(1).max(400).optional() }),
     result: z.object({ problem: z.string().nullable() }),
   },
-  /** Files of a working folder matching what follows @ in the message box (for mentions). */
+  /** Files of a working folder matching what follows @ in the message box (for mentions), on its machine (none while it is not open). */
   listFolderFiles: {
-    params: z.object({ cwd: z.string().min(1), query: z.string().max(500) }),
+    params: z.object({ cwd: z.string().min(1), query: z.string().max(500), machineId: z.string().min(1).max(400).optional() }),
     result: z.object({ files: z.array(z.string()), truncated: z.boolean() }),
   },
   /** Folders whose path starts with what the person typed in a folder field (~ is the home folder), for completion. */

@@ -243,6 +243,7 @@ export class Host {
         }),
       checkpoints: this.turnCheckpoints,
       pendingFolders,
+      filesOf: (conversationId) => machineOf(conversationId) ?? machine,
     });
     this.sessions = this.turns.sessions;
     this.conversations = new ConversationSettings({

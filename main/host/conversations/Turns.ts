@@ -18,7 +18,7 @@ import type { SessionOption } from '../acp/sessionOptions.js';
 import type { BindingRequest } from '../binding/resolveBinding.js';
 import { injectTurn } from '../instructions/injectTurn.js';
 import type { TurnCheckpoints } from '../checkpoints/TurnCheckpoints.js';
-import { attachmentBlocks, prepareAttachments, type ReadyAttachment } from './attachments.js';
+import { attachmentBlocks, prepareAttachments, type AttachmentMachine, type ReadyAttachment } from './attachments.js';
 import { catchUpTurn, handoffBudgetSetting } from './catchUp.js';
 import type { ConversationParts } from './ConversationSettings.js';
 import type { AnsweredPermission } from './SessionPermissions.js';
@@ -90,6 +90,8 @@ export type TurnsDeps = Pick<
   checkpoints?: TurnCheckpoints;
   /** Folders still being made (an attempt's copy): the turn's first checkpoint waits for its folder. */
   pendingFolders?: PendingFolders;
+  /** The machine of a conversation's working folder, where the files a message mentions are looked up. */
+  filesOf: (conversationId: string) => AttachmentMachine;
 };
 
 /** The turns service. */
@@ -120,6 +122,18 @@ export class Turns implements TurnState {
   }
 
   /**
+   * The attachments of a message to the conversation, checked: a mentioned file is looked up in the
+   * working folder on its machine. Rejects with InvalidRequest naming the first bad one.
+   */
+  prepareAttachments(conversationId: string, attachments: readonly Attachment[]): Promise<ReadyAttachment[]> {
+    if (attachments.length === 0) {
+      return Promise.resolve([]);
+    }
+    const { cwd } = this.deps.store.getSummary(conversationId);
+    return prepareAttachments(attachments, cwd, this.deps.filesOf(conversationId));
+  }
+
+  /**
    * Commits the person's message as a new turn and starts the agent on it in the background.
    * With another `agentId` than the conversation's, the conversation passes to that agent: the
    * switch is committed with the turn it serves, after what the agent cannot take is refused.
@@ -128,7 +142,8 @@ export class Turns implements TurnState {
     conversationId: string,
     text: string,
     agentId?: string,
-    attachments: readonly Attachment[] = [],
+    /** Checked first, on the folder's machine ({@link Turns.prepareAttachments}). */
+    attached: readonly ReadyAttachment[] = [],
     options: { withoutInstructions?: boolean; withoutTools?: boolean } = {},
   ): { turnId: string; seq: number } {
     const { store, catalog, committer, planner } = this.deps;
@@ -163,7 +178,6 @@ export class Turns implements TurnState {
       // The turn fails with it, once the person's message is recorded.
       refusal ??= error;
     }
-    const attached = prepareAttachments(attachments, summary.cwd);
     const turnId = newId();
     const { events } = committer.commit(conversationId, [
       ...(switching

@@ -80,10 +80,11 @@ export function conversationHandlers({
       const { envelopes, nextSeq } = store.readPage(conversationId, fromSeq, limit);
       return { events: envelopes, nextSeq };
     },
-    sendMessage: ({ conversationId, text, agentId, attachments, withoutInstructions, withoutTools }) => {
+    sendMessage: async ({ conversationId, text, agentId, attachments, withoutInstructions, withoutTools }) => {
       // A follow-up to one attempt alone: only while its attempts are open, and only to its own agent.
       attempts.requireOpenAttempt(conversationId, agentId);
-      return turns.send(conversationId, text, agentId, attachments, {
+      const attached = await turns.prepareAttachments(conversationId, attachments ?? []);
+      return turns.send(conversationId, text, agentId, attached, {
         withoutInstructions: withoutInstructions === true,
         withoutTools: withoutTools === true,
       });

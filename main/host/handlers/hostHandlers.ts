@@ -1,7 +1,7 @@
 /** Requests about the host itself and the machine: what this host is, folder and file completion, what the data folder holds. */
-import { folderCompletions, folderCompletionsOn, folderFiles } from '../files/folderFiles.js';
+import { folderCompletions, folderFiles } from '../files/folderFiles.js';
 import { checkWorkingFolder, checkWorkingFolderOn } from '../files/checkWorkingFolder.js';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { lastLines } from '../log/lastLines.js';
 import { z } from 'zod';
 import { preferenceKeySchema } from '../../../app/ipc/index.js';
 import { maxFileBytesSetting } from '../checkpoints/TurnCheckpoints.js';
@@ -56,14 +56,19 @@ export function hostHandlers({
         return { problem: (error as Error).message };
       }
     },
-    listFolderFiles: ({ cwd, query }) => folderFiles(cwd, query),
+    // On another machine only once it is open: typing never starts a connection.
+    listFolderFiles: async ({ cwd, query, machineId }) => {
+      const machine = machineId ? machines.ready(machineId) : machines.local;
+      return machine ? await folderFiles(machine, cwd, query) : { files: [], truncated: false };
+    },
     listFolders: async ({ typed, machineId }) => {
-      // On another machine only once it is open: typing never starts a connection.
       if (machineId && !machines.isLocal(machineId)) {
         const elsewhere = machines.ready(machineId);
-        return { folders: elsewhere ? await folderCompletionsOn(elsewhere, typed) : [] };
+        return { folders: elsewhere ? await folderCompletions(elsewhere, typed) : [] };
       }
-      return { folders: folderCompletions(typed, homeDir) };
+      // `~` on this computer is the host's home (a test's own).
+      const { local } = machines;
+      return { folders: await folderCompletions({ home: homeDir, platform: local.platform, list: (folder) => local.list(folder) }, typed) };
     },
     getDataFolderUsage: usage,
     getPreferences: () => ({
@@ -89,27 +94,4 @@ export function hostHandlers({
       return usage();
     },
   };
-}
-
-/** The last `count` lines of a file (at most its last 256 KiB are read); none when it is not there yet. */
-function lastLines(file: string, count: number): string[] {
-  let text: string;
-  try {
-    const size = statSync(file).size;
-    const length = Math.min(size, 256 * 1024);
-    const buffer = Buffer.alloc(length);
-    const handle = openSync(file, 'r');
-    try {
-      readSync(handle, buffer, 0, length, size - length);
-    } finally {
-      closeSync(handle);
-    }
-    text = buffer.toString('utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .slice(-count);
 }

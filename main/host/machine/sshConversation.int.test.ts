@@ -1,6 +1,7 @@
 /**
  * A conversation whose machine is reached over ssh (a real sshd on 127.0.0.1, run from the test's
- * own folder): the agent (the fake agent) runs under sshd, not under the host; a permission
+ * own folder): the agent (the fake agent) runs under sshd, not under the host; a file mentioned
+ * with @ is offered and checked through that machine; a permission
  * question reaches the person and waits for them; a file the agent writes through the client and a
  * file its own shell writes are in the turns' checkpoints; a rewind removes both. The scans, the
  * folder watch and the confined writes all cross the machine protocol over the ssh channel. When
@@ -54,6 +55,21 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
     handTo(machine, work);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const first = await send(conversationId, 'hello');
+
+    // A file mentioned with @ is offered, and sent, from the folder on that machine.
+    expect(await host.handle('listFolderFiles', { cwd: work, query: 'kep', machineId: machine.id })).toEqual({
+      ok: true,
+      result: { files: ['kept.txt'], truncated: false },
+    });
+    const mentioned = await host.handle('sendMessage', {
+      conversationId,
+      text: 'see @kept.txt',
+      attachments: [{ type: 'file', path: 'kept.txt' }],
+    });
+    expect(mentioned.ok).toBe(true);
+    await host.turns.idle();
+    const started = host.store.readEvents(conversationId).events.findLast((event) => event.type === 'turn.started');
+    expect(started?.payload).toMatchObject({ attachments: [{ type: 'file', name: 'kept.txt', size: 5 }] });
 
     // The agent's parent is the machine server there, started under sshd's session.
     const agentPid = host.pool.table()[0]?.pid ?? 0;

@@ -76,9 +76,11 @@ export function mentionAt(text: string, caret: number): { start: number; query: 
   return match ? { start: caret - match[2]!.length - 1, query: match[2]! } : undefined;
 }
 
-/** Files of the working folder matching a mention's query (asked of the host). */
-export function useFolderFiles(cwd: string, query: string | undefined): string[] {
+/** Files of the working folder (on `machineId`, this computer when absent) matching a mention's query (asked of the host). */
+export function useFolderFiles(cwd: string, machineId: string | undefined, query: string | undefined): string[] {
   const folder = cwd.trim();
   const findFiles = useBaton((state) => state.findFiles);
-  return useAsked(query === undefined || !folder ? undefined : `${folder}\n${query}`, () => findFiles(folder, query ?? ''));
+  return useAsked(query === undefined || !folder ? undefined : `${machineId ?? ''}\n${folder}\n${query}`, () =>
+    findFiles(folder, query ?? '', machineId),
+  );
 }

@@ -66,6 +66,10 @@ export function Composer() {
   const canQueue = running && !sending && conversationId !== undefined && queued === undefined && text.trim() !== '';
   const commands = useBaton(useShallow(selectCommandSuggestions));
   const cwd = useBaton((state) => selectActiveSummary(state)?.cwd ?? state.draft.cwd);
+  const machineId = useBaton((state) => {
+    const summary = selectActiveSummary(state);
+    return summary ? summary.machine : state.draft.machineId;
+  });
   const attachments = useBaton((state) => state.attachments[key] ?? NO_ATTACHMENTS);
   const addAttachment = useBaton((state) => state.addAttachment);
   const removeAttachment = useBaton((state) => state.removeAttachment);
@@ -87,7 +91,7 @@ export function Composer() {
   // A mention already attached is complete: it offers nothing (Enter then sends or queues).
   const attachedAlready =
     mention !== undefined && attachments.some((entry) => entry.attachment.type === 'file' && entry.attachment.path === mention.query);
-  const files = useFolderFiles(cwd, attachedAlready ? undefined : mention?.query);
+  const files = useFolderFiles(cwd, machineId, attachedAlready ? undefined : mention?.query);
   // One list of suggestions at a time: files after @, else slash commands.
   const mentioning = mention !== undefined && files.length > 0;
   const count = mentioning ? files.length : commands.length;

@@ -58,7 +58,8 @@ export type ComposerSlice = {
   /** Folders whose path starts with what was typed (completion of a folder field). */
   completeFolder(typed: string): Promise<string[]>;
   /** Files of a working folder matching what follows @ in the message box. */
-  findFiles(cwd: string, query: string): Promise<string[]>;
+  /** Files of the working folder `cwd` on `machineId` (this computer when absent) matching `query`. */
+  findFiles(cwd: string, query: string, machineId?: string): Promise<string[]>;
 };
 
 /** The composer slice. */
@@ -308,8 +309,8 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       const { machineId } = get().draft;
       return (await api.call('listFolders', { typed, ...(machineId ? { machineId } : {}) })).folders;
     },
-    async findFiles(cwd, query) {
-      return (await api.call('listFolderFiles', { cwd, query })).files;
+    async findFiles(cwd, query, machineId) {
+      return (await api.call('listFolderFiles', { cwd, query, ...(machineId ? { machineId } : {}) })).files;
     },
   };
 };
