@@ -13,6 +13,8 @@ export const alwaysDecisionSchema = z.object({
   agentName: z.string(),
   /** The working folder the conversation ran in (agents scope their rules to a project). */
   cwd: z.string(),
+  /** The machine `cwd` is on (absent: this computer, as in every list kept before machines). */
+  machine: z.string().optional(),
   /** The tool call's kind (edit, execute…) when the agent said. */
   toolKind: z.string().optional(),
   /** What the agent asked about (the tool call's title). */

@@ -316,7 +316,7 @@ export class Host {
       machines,
       log,
     });
-    const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions);
+    const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions, (machineId) => machines.ready(machineId));
     this.imports = new SessionImport(this.store, this.committer, access);
     this.logins = new LoginTerminals(access, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
     // agents.json followed as it is written: the list (and its alert) change without a reload.

@@ -5,13 +5,13 @@
  * agent afresh in that folder for its next turn, so rules it kept for the session are gone; what
  * it may have saved in its own files is named, not edited.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { alwaysDecisionSchema, type AlwaysDecision } from '../../../app/agents/alwaysDecisions.js';
 import { NotFoundError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
+import { LOCAL_MACHINE_ID } from '../../../app/ids.js';
 import type { AgentCatalog } from '../agents/AgentCatalog.js';
+import { pathsOf, type Machine } from '../machine/Machine.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { Committer } from './Committer.js';
 import type { LiveSessions } from './LiveSessions.js';
@@ -27,6 +27,8 @@ export class AlwaysDecisions {
     private readonly catalog: AgentCatalog,
     private readonly committer: Committer,
     private readonly sessions: Pick<LiveSessions, 'restartAgents'>,
+    /** The machine a folder is on, when it is open now (undefined: not open; its files are not looked at). */
+    private readonly machineOf: (machineId: string) => Pick<Machine, 'stat' | 'platform'> | undefined,
   ) {}
 
   /** Every remembered answer, newest first. */
@@ -46,6 +48,7 @@ export class AlwaysDecisions {
       agentId: summary.agentId,
       agentName: summary.agentName,
       cwd: summary.cwd,
+      ...(summary.machine === LOCAL_MACHINE_ID ? {} : { machine: summary.machine }),
       ...(answered.toolKind ? { toolKind: answered.toolKind } : {}),
       title: answered.title,
       optionName: option.name,
@@ -59,18 +62,18 @@ export class AlwaysDecisions {
   }
 
   /** Forgets one answer; returns what the agent may still keep, in plain words. */
-  revoke(id: string): { note: string } {
+  async revoke(id: string): Promise<{ note: string }> {
     const all = this.list();
     const decision = all.find((candidate) => candidate.id === id);
     if (!decision) {
       throw new NotFoundError('remembered permission answer', id);
     }
-    const note = this.noteFor(decision);
+    const note = await this.noteFor(decision);
     this.store.setSetting(
       KEY,
       all.filter((candidate) => candidate !== decision),
     );
-    this.sessions.restartAgents(decision.agentId, decision.cwd);
+    this.sessions.restartAgents(decision.agentId, decision.cwd, decision.machine ?? LOCAL_MACHINE_ID);
     try {
       this.committer.commit(decision.conversationId, [
         { type: 'permission.revoked', payload: { turnId: decision.turnId, requestId: decision.requestId, note: note.kept } },
@@ -84,10 +87,25 @@ export class AlwaysDecisions {
     return { note: note.kept === null ? note.restart : `${note.restart} ${note.kept}` };
   }
 
-  private noteFor(decision: AlwaysDecision): { restart: string; kept: string | null } {
+  /** The agent's own rule files in the folder: those that are there, or, with its machine not open, those it may have written. */
+  private async noteFor(decision: AlwaysDecision): Promise<{ restart: string; kept: string | null }> {
     const restart = `${decision.agentName} starts afresh for its next message in this folder: rules it kept for the session are gone.`;
     const adapter = this.catalog.adapters().find((candidate) => candidate.agentId === decision.agentId);
-    const files = (adapter?.savedRuleFiles ?? []).map((file) => path.join(decision.cwd, file)).filter((file) => existsSync(file));
+    const machine = this.machineOf(decision.machine ?? LOCAL_MACHINE_ID);
+    const candidates = (adapter?.savedRuleFiles ?? []).map((file) =>
+      machine ? pathsOf(machine).join(decision.cwd, file) : `${decision.cwd}/${file}`,
+    );
+    const there = await Promise.all(
+      candidates.map((file) =>
+        machine
+          ? machine.stat(file).then(
+              () => true,
+              () => false,
+            )
+          : Promise.resolve(true),
+      ),
+    );
+    const files = candidates.filter((_file, index) => there[index]);
     const kept =
       files.length === 0
         ? null

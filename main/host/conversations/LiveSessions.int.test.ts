@@ -69,7 +69,7 @@ describe('LiveSessions', () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     await turn(conversationId);
     const before = sessions.get(conversationId);
-    sessions.restartAgents(FAKE_AGENT_ID, work);
+    sessions.restartAgents(FAKE_AGENT_ID, work, 'local');
     await turn(conversationId, 'after the restart');
     const after = sessions.get(conversationId);
     expect(after).toBeDefined();

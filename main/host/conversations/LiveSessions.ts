@@ -179,11 +179,12 @@ export class LiveSessions {
     await this.take(conversationId)?.dispose();
   }
 
-  /** Has every live session of an agent in a folder start its agent afresh for its next turn (a running turn finishes first). */
-  restartAgents(agentId: string, cwd: string): void {
+  /** Has every live session of an agent in a folder on `machine` start its agent afresh for its next turn (a running turn ends first). */
+  restartAgents(agentId: string, cwd: string, machine: string): void {
     const asking = this.deps.catalog.get(agentId).modes?.asking;
     for (const [conversationId, live] of this.live) {
-      if (live.binding.agentId === agentId && live.binding.cwd === cwd) {
+      const there = live.binding.agentId === agentId && live.binding.cwd === cwd;
+      if (there && this.deps.store.getSummary(conversationId).machine === machine) {
         this.stale.add(live);
         // An "always" answer may have been a mode (claude-agent-acp 0.101: "allow all edits during
         // this session" is its acceptEdits), which a reopened session keeps: the person's revoking

@@ -108,8 +108,8 @@ export function conversationHandlers({
       committer.flush(conversationId);
       return turnChanges(checkpoints, store.readEvents(conversationId).events, turnId);
     },
-    revokeAlwaysDecision: ({ id }) => {
-      const { note } = always.revoke(id);
+    revokeAlwaysDecision: async ({ id }) => {
+      const { note } = await always.revoke(id);
       return { decisions: always.list(), note };
     },
   };
