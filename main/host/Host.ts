@@ -317,7 +317,7 @@ export class Host {
       log,
     });
     const always = new AlwaysDecisions(this.store, catalog, this.committer, this.sessions, (machineId) => machines.ready(machineId));
-    this.imports = new SessionImport(this.store, this.committer, access);
+    this.imports = new SessionImport(this.store, this.committer, access, machine);
     this.logins = new LoginTerminals(access, probe, env, (event) => this.emit({ name: 'loginTerminal', payload: event }));
     // agents.json followed as it is written: the list (and its alert) change without a reload.
     let listed = '';

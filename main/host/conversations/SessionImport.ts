@@ -3,7 +3,6 @@
  * history: `session/list` to show them, `session/load` to replay one into a new conversation
  * bound to it, so the next message continues it. An agent session is imported at most once.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidRequestError, UnsupportedInputError } from '../../../app/errors.js';
 import type { EventDraft } from '../../../app/events/index.js';
@@ -13,6 +12,7 @@ import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { SessionUpdate } from '../acp/AgentConnection.js';
 import { replayToTurns } from '../acp/replayToTurns.js';
 import type { AgentAccess } from '../agents/AgentAccess.js';
+import type { Machine } from '../machine/Machine.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { Committer } from './Committer.js';
 
@@ -28,6 +28,8 @@ export class SessionImport {
     private readonly store: EventStore,
     private readonly committer: Committer,
     private readonly access: AgentAccess,
+    /** The machine the agents whose sessions are imported run on: this computer. */
+    private readonly machine: Pick<Machine, 'stat'>,
   ) {}
 
   /** The agent's sessions, each with the conversation it is already imported into, if any. */
@@ -78,7 +80,12 @@ export class SessionImport {
     if (!path.isAbsolute(cwd)) {
       throw new InvalidRequestError(`The session's folder must be an absolute path; "${cwd}" is not.`);
     }
-    if (!existsSync(cwd)) {
+    if (
+      !(await this.machine.stat(cwd).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       throw new InvalidRequestError(
         `The session's folder ${cwd} no longer exists, so the session cannot be continued; restore the folder to import it.`,
       );

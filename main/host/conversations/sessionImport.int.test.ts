@@ -120,3 +120,22 @@ describe('an agent without session/list', () => {
     60_000,
   );
 });
+
+describe('a session whose folder is gone', () => {
+  it('is refused before any agent starts, naming the folder', async () => {
+    const host = new Host({ dataDir: tempDir('import-gone'), env: { PATH: process.env.PATH ?? '' } });
+    try {
+      const gone = `${tempDir('import-gone-work')}/moved-away`;
+      expect(await host.handle('importAgentSession', { agentId: 'claude', sessionId: 's-1', cwd: gone })).toMatchObject({
+        ok: false,
+        error: {
+          code: 'InvalidRequest',
+          message: `The session's folder ${gone} no longer exists, so the session cannot be continued; restore the folder to import it.`,
+        },
+      });
+      expect(host.pool.table()).toEqual([]);
+    } finally {
+      await host.dispose();
+    }
+  });
+});
