@@ -5,12 +5,10 @@
  * boundary). What the person sees is recorded in the transcript as `terminal.*` events, bounded
  * per terminal. Releasing a terminal, or ending the session, ends its whole process group.
  */
-import { realpathSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { EventDraft } from '../../../app/events/index.js';
 import { newId } from '../../../app/ids.js';
-import type { Machine, MachineProcess } from '../machine/Machine.js';
+import { pathsOf, type Machine, type MachineProcess } from '../machine/Machine.js';
 import { shellWord } from '../process/shellWord.js';
 import { isInside } from '../files/isInside.js';
 
@@ -144,22 +142,19 @@ export class SessionTerminals {
       throw new TerminalError('The command is empty.', 'invalid');
     }
     const cwd = request.cwd ?? this.options.cwd;
-    if (!path.isAbsolute(cwd)) {
+    const { machine } = this.options;
+    const paths = pathsOf(machine);
+    if (!paths.isAbsolute(cwd)) {
       throw new TerminalError(`The working directory must be an absolute path: ${cwd}`, 'invalid');
     }
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(cwd).isDirectory();
-    } catch {
-      // Reported below.
-    }
-    if (!isDirectory) {
+    // Looked at on the machine the command runs on.
+    if ((await machine.stat(cwd).catch(() => undefined))?.kind !== 'folder') {
       throw new TerminalError(`The working directory does not exist: ${cwd}`, 'invalid');
     }
     // Like file access, commands run inside the conversation's folders only (symlinks resolved).
-    const real = realpathSync(cwd);
-    const roots = (this.options.roots ?? [this.options.cwd]).map((root) => realpathSync(root));
-    if (!roots.some((root) => isInside(root, real))) {
+    const real = await machine.realpath(cwd);
+    const roots = await Promise.all((this.options.roots ?? [this.options.cwd]).map((root) => machine.realpath(root)));
+    if (!roots.some((root) => isInside(root, real, paths.sep))) {
       throw new TerminalError(
         `The working directory ${cwd} is outside this conversation's folder (${roots.join(', ')}); commands run only inside it.`,
         'invalid',

@@ -82,6 +82,37 @@ describe("a terminal's working directory", () => {
     expect(inside).toMatch(/^term-/);
     await terminals.dispose();
   });
+
+  it('is looked at on the machine the command runs on', async () => {
+    const work = tempDir('terminal-machine');
+    const asked: string[] = [];
+    // This computer, saying what it is asked about its files.
+    const there = new Proxy(here, {
+      get(target, name) {
+        const value: unknown = Reflect.get(target, name, target);
+        if (name === 'stat' || name === 'realpath') {
+          return (file: string) => {
+            asked.push(`${name} ${file}`);
+            return (value as (file: string) => Promise<unknown>).call(target, file);
+          };
+        }
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const terminals = new SessionTerminals({
+      machine: there,
+      cwd: work,
+      env: definedEnv(process.env),
+      record: () => {},
+      turnId: () => undefined,
+    });
+    await terminals.create({ command: 'true' });
+    expect(asked).toEqual([`stat ${work}`, `realpath ${work}`, `realpath ${work}`]);
+    await expect(terminals.create({ command: 'true', cwd: path.join(work, 'gone') })).rejects.toThrow(
+      `The working directory does not exist: ${path.join(work, 'gone')}`,
+    );
+    await terminals.dispose();
+  });
 });
 
 describe('terminal output handed to the agent', () => {
