@@ -367,7 +367,7 @@ export class Host {
       always,
       instructions: this.instructions,
       toolbox,
-      serverImports: new ServerImports(toolbox, homeDir, env.APPDATA),
+      serverImports: new ServerImports(toolbox, homeDir, env.APPDATA, machine),
       logFile: options.logFile,
       checkpoints: this.checkpoints,
       machines,

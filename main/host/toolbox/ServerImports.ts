@@ -3,7 +3,6 @@
  * and adds the servers the person selects, with the values VS Code's `inputs` ask for. Nothing
  * found is started, or added, unless the person chooses it.
  */
-import { readFileSync } from 'node:fs';
 import { InvalidRequestError, NotFoundError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import type { CatalogServer, EntryInput } from '../../../app/toolbox/catalog.js';
@@ -18,6 +17,10 @@ import {
   type ScanResult,
 } from './importServers.js';
 import type { ToolboxCatalog } from './ToolboxCatalog.js';
+import type { Machine } from '../machine/Machine.js';
+
+/** The largest config file read (the person's own apps' files are a few KiB). */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 /** Scans and imports. */
 export class ServerImports {
@@ -28,17 +31,35 @@ export class ServerImports {
     private readonly catalog: ToolboxCatalog,
     private readonly home: string,
     private readonly appData: string | undefined,
+    /** The machine the files are read on: this computer (where the person's other apps keep them). */
+    private readonly machine: Pick<Machine, 'readFile'>,
   ) {}
 
+  /** A config file's text; undefined when it is not there; throws why when it cannot be read (too large, say). */
+  private async read(file: string): Promise<string | undefined> {
+    let read;
+    try {
+      read = await this.machine.readFile(file, MAX_CONFIG_BYTES);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        return undefined;
+      }
+      throw new InvalidRequestError(`${file} could not be read: ${(error as Error).message}`);
+    }
+    if (read.tooLarge) {
+      throw new InvalidRequestError(`${file} could not be read: it is larger than ${MAX_CONFIG_BYTES / (1024 * 1024)} MiB.`);
+    }
+    return read.data.toString('utf8');
+  }
+
   /** Scans the known places (with the working folder's) or one picked file. */
-  scan(options: { cwd?: string; file?: string }): { candidates: ImportCandidate[]; problems: ScanResult['problems'] } {
+  async scan(options: { cwd?: string; file?: string }): Promise<{ candidates: ImportCandidate[]; problems: ScanResult['problems'] }> {
     let result: ScanResult;
     if (options.file) {
-      let text: string;
-      try {
-        text = readFileSync(options.file, 'utf8');
-      } catch (error) {
-        throw new InvalidRequestError(`${options.file} could not be read: ${(error as Error).message}`);
+      const text = await this.read(options.file);
+      if (text === undefined) {
+        throw new InvalidRequestError(`${options.file} could not be read: it does not exist.`);
       }
       try {
         result = { found: parseServerConfig(dialectOfFile(options.file, text), text, options.file), problems: [] };
@@ -49,13 +70,14 @@ export class ServerImports {
         throw new InvalidRequestError(`${options.file}: ${(error as Error).message}`);
       }
     } else {
-      result = scanPlaces(
+      result = await scanPlaces(
         knownPlaces({
           home: this.home,
           platform: process.platform,
           ...(this.appData ? { appData: this.appData } : {}),
           ...(options.cwd ? { cwd: options.cwd } : {}),
         }),
+        (file) => this.read(file),
       );
     }
     const known = new Set(this.catalog.listServers().map((server) => server.name.toLowerCase()));

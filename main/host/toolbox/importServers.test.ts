@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveVariables } from '../../../app/toolbox/variables.js';
 import { dialectOfFile, knownPlaces, parseServerConfig, scanPlaces, type ImportedServer } from './importServers.js';
+import { ServerImports } from './ServerImports.js';
+import type { ToolboxCatalog } from './ToolboxCatalog.js';
 
 const servers = (found: ImportedServer[]) => found.map((imported) => imported.server);
 
@@ -228,20 +230,20 @@ describe('importing MCP server configs', () => {
     );
   });
 
-  it('scanning offers a server seen in two files once, reports a broken file, and skips missing ones', () => {
+  it('scanning offers a server seen in two files once, reports a broken file, and skips missing ones', async () => {
     const files: Record<string, string> = {
       '/h/.cursor/mcp.json': JSON.stringify({ mcpServers: { same: { command: 'same' } } }),
       '/w/.cursor/mcp.json': JSON.stringify({ mcpServers: { same: { command: 'same' }, other: { command: 'other' } } }),
       '/h/.codex/config.toml': '[mcp_servers.x\n',
     };
-    const result = scanPlaces(
+    const result = await scanPlaces(
       [
         { dialect: 'cursor', file: '/h/.cursor/mcp.json' },
         { dialect: 'cursor', file: '/w/.cursor/mcp.json' },
         { dialect: 'codex', file: '/h/.codex/config.toml' },
         { dialect: 'gemini', file: '/h/.gemini/settings.json' },
       ],
-      (file) => files[file],
+      (file) => Promise.resolve(files[file]),
     );
     expect(result.found.map((imported) => imported.server.name)).toEqual(['same', 'other']);
     expect(result.problems).toEqual([
@@ -269,5 +271,29 @@ describe('importing MCP server configs', () => {
     expect(windows).toContain('C:/Users/p/AppData/Roaming/Claude/claude_desktop_config.json');
     expect(dialectOfFile('/x/mcp.json', '{"servers":{}}')).toBe('vscode');
     expect(dialectOfFile('/x/settings.json', '{"context_servers":{}}')).toBe('zed');
+  });
+
+  it('reads the files through the machine: one missing is skipped, one too large or unreadable is reported with why', async () => {
+    const files: Record<string, Buffer | Error> = {
+      '/h/.cursor/mcp.json': Buffer.from(JSON.stringify({ mcpServers: { kept: { command: 'kept' } } })),
+      '/h/.codex/config.toml': Buffer.alloc(5 * 1024 * 1024, 'x'),
+      '/h/.gemini/settings.json': Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }),
+    };
+    const machine = {
+      readFile: (file: string, maxBytes: number) => {
+        const found = files[file] ?? Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+        return found instanceof Error
+          ? Promise.reject(found)
+          : Promise.resolve({ data: found.subarray(0, maxBytes), tooLarge: found.length > maxBytes });
+      },
+    };
+    const imports = new ServerImports({ listServers: () => [] } as unknown as ToolboxCatalog, '/h', undefined, machine);
+    const { candidates, problems } = await imports.scan({});
+    expect(candidates.map((candidate) => candidate.name)).toEqual(['kept']);
+    expect(problems).toEqual([
+      { file: '/h/.codex/config.toml', message: '/h/.codex/config.toml could not be read: it is larger than 4 MiB.' },
+      { file: '/h/.gemini/settings.json', message: '/h/.gemini/settings.json could not be read: EACCES: permission denied' },
+    ]);
+    await expect(imports.scan({ file: '/h/gone.json' })).rejects.toThrow('/h/gone.json could not be read: it does not exist.');
   });
 });

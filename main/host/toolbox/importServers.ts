@@ -5,7 +5,6 @@
  * resolved when a session is prepared. A broken file is an error with its line and column, and
  * contributes nothing.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
@@ -331,17 +330,20 @@ export function dialectOfFile(file: string, text: string): Dialect {
 /** What scanning found: servers (each offered once) and the files that could not be read. */
 export type ScanResult = { found: ImportedServer[]; problems: Array<{ file: string; message: string }> };
 
-/** Reads every place (missing files are skipped quietly); a server seen in several files is offered once. */
-export function scanPlaces(places: readonly KnownPlace[], read: (file: string) => string | undefined = readIfExists): ScanResult {
+/**
+ * Reads every place through `read` (a missing file is undefined, and skipped quietly; one that
+ * cannot be read otherwise throws, and is reported); a server seen in several files is offered once.
+ */
+export async function scanPlaces(places: readonly KnownPlace[], read: (file: string) => Promise<string | undefined>): Promise<ScanResult> {
   const found: ImportedServer[] = [];
   const problems: ScanResult['problems'] = [];
   const seen = new Set<string>();
   for (const { dialect, file } of places) {
-    const text = read(file);
-    if (text === undefined) {
-      continue;
-    }
     try {
+      const text = await read(file);
+      if (text === undefined) {
+        continue;
+      }
       for (const imported of parseServerConfig(dialect, text, file)) {
         const { name, ...spec } = imported.server;
         const key = `${name.toLowerCase()}\u0000${JSON.stringify(spec)}`;
@@ -355,12 +357,4 @@ export function scanPlaces(places: readonly KnownPlace[], read: (file: string) =
     }
   }
   return { found, problems };
-}
-
-function readIfExists(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
