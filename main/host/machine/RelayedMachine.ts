@@ -8,7 +8,7 @@
  * output, to a durable server there that outlives a dropped channel: Baton makes the channel again
  * and the numbered messages resume with nothing lost or repeated.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -298,8 +298,10 @@ export class RelayedMachine extends RemoteMachine {
     );
     const node = await nodeThere(carrier, options, probe, asked, packages);
     if (/^present=no$/m.test(probe)) {
+      const part = `${randomBytes(6).toString('hex')}.part`;
       await carrier.run(
-        `umask 077 && mkdir -p "$HOME/${folder}" && cat > "$HOME/${folder}/server.mjs.part" && mv "$HOME/${folder}/server.mjs.part" "$HOME/${folder}/server.mjs"`,
+        // A part file of its own: machines sharing a home may upload at once (the same bytes; the last rename wins).
+        `umask 077 && mkdir -p "$HOME/${folder}" && cat > "$HOME/${folder}/server.mjs.${part}" && mv "$HOME/${folder}/server.mjs.${part}" "$HOME/${folder}/server.mjs"`,
         bundle,
       );
     }

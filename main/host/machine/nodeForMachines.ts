@@ -5,7 +5,7 @@
  * digest Baton ships, and uploaded over the same ssh connection to `~/.baton/node/<version>/`
  * there. Only when the person asks: a machine with no Node is blocked with the offer.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -130,22 +130,31 @@ export async function fetchNodePackage(local: Machine, cacheDir: string, pkg: No
 
 /**
  * The remote command that unpacks the tarball on its input into `~/.baton/node/<version>/` (owner
- * only), checks that the Node there runs, and only then puts it in place.
+ * only), checks that the Node there runs, and only then puts it in place. Machines may share a
+ * home (containers given the person's, hosts on one NFS home) and upload at once: each unpacks
+ * into a folder of its own (`token`), and the swap into place is made under a lock (`mkdir`, one
+ * minute at most): one that finds a working Node in place leaves it there and drops its own.
  */
-export function unpackNodeCommand(version: string): string {
+export function unpackNodeCommand(version: string, token: string = randomBytes(6).toString('hex')): string {
   if (!/^\d+\.\d+\.\d+$/.test(version)) {
     throw new Error(`Not a Node version: ${version}`);
   }
+  if (!/^[0-9a-f]{1,32}$/.test(token)) {
+    throw new Error(`Not an upload token: ${token}`);
+  }
   const folder = `"$HOME/.baton/node/${version}"`;
+  const part = `"$HOME/.baton/node/${version}.${token}.part"`;
+  const lock = `"$HOME/.baton/node/${version}.lock"`;
   return [
     'umask 077',
-    `rm -rf ${folder}.part`,
-    `mkdir -p ${folder}.part`,
-    `tar -xzf - -C ${folder}.part --strip-components=1 package/bin/node`,
+    `mkdir -p ${part}`,
+    `tar -xzf - -C ${part} --strip-components=1 package/bin/node`,
     // tar run by root keeps the archive's modes: owner-only whoever runs it.
-    `chmod -R go-rwx ${folder}.part`,
-    `${folder}.part/bin/node --version >/dev/null`,
-    `rm -rf ${folder}`,
-    `mv ${folder}.part ${folder}`,
+    `chmod -R go-rwx ${part}`,
+    `${part}/bin/node --version >/dev/null`,
+    `{ n=0; until mkdir ${lock} 2>/dev/null || [ $n -ge 60 ]; do n=$((n+1)); sleep 1; done; }`,
+    `{ ${folder}/bin/node --version >/dev/null 2>&1 || { rm -rf ${folder} && mv ${part} ${folder}; }; rm -rf ${lock}; }`,
+    `rm -rf ${part}`,
+    `${folder}/bin/node --version >/dev/null`,
   ].join(' && ');
 }

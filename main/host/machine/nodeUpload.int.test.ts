@@ -10,7 +10,8 @@
  * The package here is packed from this computer's own Node (a stand-in for the registry's
  * `node-linux-<arch>`, fetched by the same `npm pack`), so that no test reaches the network.
  */
-import { copyFileSync, existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MachineBlockedError } from '../../../app/errors.js';
@@ -172,5 +173,28 @@ describe('the Node packages Baton offers', () => {
     writeFileSync(wrong, JSON.stringify({ 'Linux x86_64': { ...NODE_FOR_MACHINES['Linux x86_64'], version: '22; rm -rf ~' } }));
     expect(() => nodePackagesFromFile(wrong)).toThrow(/does not name Node packages as Baton needs them \(Linux x86_64\.version/);
     expect(() => unpackNodeCommand('1.2.3 && evil')).toThrow('Not a Node version');
+    expect(() => unpackNodeCommand('1.2.3', '$(evil)')).toThrow('Not an upload token');
+  });
+
+  it('unpacks twice at once into one home (machines sharing it): both succeed, one Node is in place, nothing half-made is left', async () => {
+    // A package whose node is a script saying its version.
+    const packed = tempDir('node-race-package');
+    mkdirSync(path.join(packed, 'package', 'bin'), { recursive: true });
+    writeFileSync(path.join(packed, 'package', 'bin', 'node'), '#!/bin/sh\necho v9.9.9\n', { mode: 0o755 });
+    const tarball = execFileSync('tar', ['-czf', '-', '-C', packed, 'package']);
+    const home = tempDir('node-race-home');
+    const unpack = () =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn('sh', ['-c', unpackNodeCommand('9.9.9')], {
+          env: { PATH: process.env.PATH ?? '', HOME: home },
+          stdio: ['pipe', 'ignore', 'inherit'],
+        });
+        child.on('exit', resolve);
+        child.stdin.end(tarball);
+      });
+    expect(await Promise.all([unpack(), unpack(), unpack()])).toEqual([0, 0, 0]);
+    expect(readdirSync(path.join(home, '.baton', 'node'))).toEqual(['9.9.9']);
+    expect(readdirSync(path.join(home, '.baton', 'node', '9.9.9'))).toEqual(['bin']);
+    expect(execFileSync(path.join(home, '.baton', 'node', '9.9.9', 'bin', 'node'), { encoding: 'utf8' })).toBe('v9.9.9\n');
   });
 });
