@@ -62,7 +62,8 @@ export async function keepAttempt(
   );
   const failedPaths = new Set(notWritten.map((file) => file.path));
   const applied = chosen.filter((change) => !failedPaths.has(change.path)).map((change) => ({ path: change.path, change: change.change }));
-  const after = await checkpoints.take(cwd, scanOn(ctx.deps, plan.on));
+  // Just after the swept checkpoint before: only what Keep wrote (and what the watch heard) is looked at.
+  const after = await checkpoints.take(cwd, { ...scanOn(ctx.deps, plan.on), written: chosen.map((change) => change.path) });
   const failed = [...plan.cannot, ...notWritten];
   // The attempt's own turns join the conversation as they were, its copy's checkpoints replaced by the working folder's.
   const own = keptTurns(ctx.sets.ownEvents(plan.attempt.conversationId), before, after);

@@ -34,7 +34,7 @@ import {
 import { LocalMachine } from '../machine/LocalMachine.js';
 import { pathsOf, type Machine, type MachineScanOptions } from '../machine/Machine.js';
 import type { Restore } from '../machine/restoreFolder.js';
-import type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
+import type { CheckpointEntry, LeftOut, ScanScope } from '../machine/scanFolder.js';
 import { definedEnv } from '../process/env.js';
 
 export type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
@@ -69,6 +69,12 @@ export type TakeOptions = {
   signal?: AbortSignal;
   /** The machine the folder is on (default: the store's). */
   machine?: Machine;
+  /**
+   * Paths Baton itself just wrote, right after a checkpoint that swept the folder (Keep): looked at
+   * with what the watch reported, and the other files not swept again (see `ScanScope`'s `unswept`).
+   * A folder the watch cannot account for is walked as ever.
+   */
+  written?: readonly string[];
 };
 
 /** Options of the store: those of its watches, and the machine its folders are on (default: this computer). */
@@ -203,7 +209,11 @@ export class CheckpointStore {
     const real = await machine.realpath(folder);
     const last = this.lastOf(folder, machine);
     const plan = await this.folders.plan(key, last);
-    const scanned = await machine.scan(folder, last?.entries ?? new Map(), plan.scope, this.scanOptions(options, true));
+    const scope: ScanScope =
+      options.written && !('walk' in plan.scope)
+        ? { ...plan.scope, paths: new Set([...plan.scope.paths, ...options.written]), unswept: true }
+        : plan.scope;
+    const scanned = await machine.scan(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, true));
     options.signal?.throwIfAborted();
     const checkpointId = randomUUID();
     const bytes = scanned.entries.reduce((sum, entry) => sum + entry.size, 0);

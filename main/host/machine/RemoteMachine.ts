@@ -248,7 +248,10 @@ export class RemoteMachine implements Machine {
         previous: ref === undefined ? [...previous.values()] : [],
         ...(ref === undefined ? {} : { previousRef: ref }),
         delta: true,
-        scope: 'walk' in scope ? { walk: true } : { paths: [...scope.paths], tooLarge: [...scope.tooLarge], failed: [...scope.failed] },
+        scope:
+          'walk' in scope
+            ? { walk: true }
+            : { ...scope, paths: [...scope.paths], tooLarge: [...scope.tooLarge], failed: [...scope.failed] },
         maxFileBytes: options.maxFileBytes,
         maxFiles: options.maxFiles,
         keep: options.keep,

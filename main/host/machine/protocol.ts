@@ -129,7 +129,7 @@ export const machineMethods = {
       delta: z.boolean().optional(),
       scope: z.union([
         z.object({ walk: z.literal(true) }),
-        z.object({ paths: z.array(z.string()), tooLarge: z.array(leftOut), failed: z.array(leftOut) }),
+        z.object({ paths: z.array(z.string()), tooLarge: z.array(leftOut), failed: z.array(leftOut), unswept: z.literal(true).optional() }),
       ]),
       maxFileBytes: z.number(),
       maxFiles: z.number(),

@@ -94,9 +94,13 @@ export function sameManifest(a: ReadonlyMap<string, CheckpointEntry>, b: Readonl
 
 /**
  * How a scan finds the files: the whole folder, or only the paths that changed since `previous`
- * (with what that checkpoint left out: still left out unless looked at again).
+ * (with what that checkpoint left out: still left out unless looked at again). `unswept`: the
+ * other files are kept as `previous` holds them without an `lstat` each, for a checkpoint just
+ * after one that swept them, of paths Baton itself wrote (Keep); a write through a hard link in
+ * between is found by the next checkpoint's sweep.
  */
-export type ScanScope = { walk: true } | { paths: ReadonlySet<string>; tooLarge: readonly LeftOut[]; failed: readonly LeftOut[] };
+export type ScanScope =
+  { walk: true } | { paths: ReadonlySet<string>; tooLarge: readonly LeftOut[]; failed: readonly LeftOut[]; unswept?: true };
 
 /** Options of a scan. */
 export type ScanOptions = {
@@ -205,7 +209,7 @@ async function walkAll(folder: string, options: ScanOptions): Promise<Found> {
 async function lookAt(
   folder: string,
   previous: ReadonlyMap<string, CheckpointEntry>,
-  scope: { paths: ReadonlySet<string>; tooLarge: readonly LeftOut[]; failed: readonly LeftOut[] },
+  scope: Exclude<ScanScope, { walk: true }>,
   options: ScanOptions,
 ): Promise<Found> {
   // A changed path below another changed folder is looked at with that folder.
@@ -243,6 +247,10 @@ async function lookAt(
   const found: Array<{ parent: string; entry: CheckpointEntry; now: WalkedFile }> = [];
   for (const entry of previous.values()) {
     if (!untouched(entry.path)) {
+      continue;
+    }
+    if (scope.unswept) {
+      kept.push(entry);
       continue;
     }
     const slash = entry.path.lastIndexOf('/');
