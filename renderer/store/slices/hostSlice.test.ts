@@ -161,4 +161,22 @@ describe('the host slice', () => {
     await gone.store.getState().start();
     expect(gone.store.getState().selection.kind).toBe('draft');
   });
+
+  it('does not reopen it over "New conversation" pressed while the start was still reading (a busy machine)', async () => {
+    window.history.replaceState(null, '', '/');
+    let answer: ((value: { conversationId: string }) => void) | undefined;
+    const { store } = hostStore({
+      takeConversationAtStart: () => new Promise((resolve) => (answer = resolve)),
+      openConversation: () => {
+        throw new BatonError('Internal', 'not read in this test');
+      },
+    });
+    const started = store.getState().start();
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    store.getState().newConversation();
+    const fresh = store.getState().selection;
+    answer!({ conversationId: 'last' });
+    await started.catch(() => undefined);
+    expect(store.getState().selection).toBe(fresh);
+  });
 });

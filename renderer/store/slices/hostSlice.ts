@@ -111,6 +111,8 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
           void get().select(conversationId);
         }
       });
+      // What shows while the start's reads are under way: a choice the person makes meanwhile ("New conversation") stands.
+      const shownAtStart = get().selection;
       const [, atStart] = await Promise.all([
         get().reload(),
         named
@@ -123,7 +125,8 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
       // The first window after a start, whose address names no conversation, opens the one open last if it is still in the list.
       if (
         atStart &&
-        get().selection.kind === 'draft' &&
+        get().selection === shownAtStart &&
+        shownAtStart.kind === 'draft' &&
         get().conversations.some((conversation) => conversation.conversationId === atStart)
       ) {
         await get().select(atStart);
