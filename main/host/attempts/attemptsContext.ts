@@ -9,7 +9,7 @@ import type { Committer } from '../conversations/Committer.js';
 import type { ImportReview } from '../conversations/ImportReview.js';
 import type { PendingFolders } from '../conversations/PendingFolders.js';
 import type { AttemptContainers } from '../machine/AttemptContainers.js';
-import { pathsOf, type Machine } from '../machine/Machine.js';
+import { existsOn, pathsOf, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { AttemptSets } from './AttemptSets.js';
@@ -88,9 +88,6 @@ export function rootOf(attempt: AttemptView, on: GitHost): string {
 }
 
 /** True when something is at `target` on the machine. */
-export async function exists(on: GitHost, target: string): Promise<boolean> {
-  return on.machine.stat(target).then(
-    () => true,
-    () => false,
-  );
+export function exists(on: GitHost, target: string): Promise<boolean> {
+  return existsOn(on.machine, target);
 }

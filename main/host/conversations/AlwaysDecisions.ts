@@ -5,13 +5,14 @@
  * agent afresh in that folder for its next turn, so rules it kept for the session are gone; what
  * it may have saved in its own files is named, not edited.
  */
+import path from 'node:path';
 import { z } from 'zod';
 import { alwaysDecisionSchema, type AlwaysDecision } from '../../../app/agents/alwaysDecisions.js';
 import { NotFoundError } from '../../../app/errors.js';
 import { newId } from '../../../app/ids.js';
 import { LOCAL_MACHINE_ID } from '../../../app/ids.js';
 import type { AgentCatalog } from '../agents/AgentCatalog.js';
-import { pathsOf, type Machine } from '../machine/Machine.js';
+import { existsOn, pathsOf, type Machine } from '../machine/Machine.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { Committer } from './Committer.js';
 import type { LiveSessions } from './LiveSessions.js';
@@ -92,19 +93,8 @@ export class AlwaysDecisions {
     const restart = `${decision.agentName} starts afresh for its next message in this folder: rules it kept for the session are gone.`;
     const adapter = this.catalog.adapters().find((candidate) => candidate.agentId === decision.agentId);
     const machine = this.machineOf(decision.machine ?? LOCAL_MACHINE_ID);
-    const candidates = (adapter?.savedRuleFiles ?? []).map((file) =>
-      machine ? pathsOf(machine).join(decision.cwd, file) : `${decision.cwd}/${file}`,
-    );
-    const there = await Promise.all(
-      candidates.map((file) =>
-        machine
-          ? machine.stat(file).then(
-              () => true,
-              () => false,
-            )
-          : Promise.resolve(true),
-      ),
-    );
+    const candidates = (adapter?.savedRuleFiles ?? []).map((file) => (machine ? pathsOf(machine) : path.posix).join(decision.cwd, file));
+    const there = machine ? await Promise.all(candidates.map((file) => existsOn(machine, file))) : candidates.map(() => true);
     const files = candidates.filter((_file, index) => there[index]);
     const kept =
       files.length === 0

@@ -12,7 +12,7 @@ import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { SessionUpdate } from '../acp/AgentConnection.js';
 import { replayToTurns } from '../acp/replayToTurns.js';
 import type { AgentAccess } from '../agents/AgentAccess.js';
-import type { Machine } from '../machine/Machine.js';
+import { existsOn, type Machine } from '../machine/Machine.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { Committer } from './Committer.js';
 
@@ -80,12 +80,7 @@ export class SessionImport {
     if (!path.isAbsolute(cwd)) {
       throw new InvalidRequestError(`The session's folder must be an absolute path; "${cwd}" is not.`);
     }
-    if (
-      !(await this.machine.stat(cwd).then(
-        () => true,
-        () => false,
-      ))
-    ) {
+    if (!(await existsOn(this.machine, cwd))) {
       throw new InvalidRequestError(
         `The session's folder ${cwd} no longer exists, so the session cannot be continued; restore the folder to import it.`,
       );

@@ -26,7 +26,7 @@ import {
   type StartedContainer,
 } from './containerEngine.js';
 import { DEV_CONTAINERS_SETTING, DevContainers } from './DevContainers.js';
-import type { Machine } from './Machine.js';
+import { existsOn, type Machine } from './Machine.js';
 
 /** The setting that says Baton has started a container here once (so one may be left behind). */
 const EVER_STARTED_SETTING = 'containers.everStarted';
@@ -213,10 +213,7 @@ export class AttemptContainers {
     const started = await listStarted(this.options.local, engine);
     const listed: ListedContainer[] = [];
     for (const container of started) {
-      const copyThere = await this.options.local.stat(container.labels.copy).then(
-        () => true,
-        () => false,
-      );
+      const copyThere = await existsOn(this.options.local, container.labels.copy);
       listed.push({ ...container, leftBehind: !copyThere });
     }
     return listed;

@@ -202,6 +202,14 @@ export function lastWords(result: ExecResult): string {
   );
 }
 
+/** True when something is at `target` on the machine (links followed). */
+export function existsOn(machine: Pick<Machine, 'stat'>, target: string): Promise<boolean> {
+  return machine.stat(target).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** The paths of a machine: POSIX, unless it runs Windows. */
 export function pathsOf(machine: Pick<Machine, 'platform'>): path.PlatformPath {
   return machine.platform.os === 'win32' ? path.win32 : path.posix;

@@ -7,7 +7,7 @@ import { MAX_ATTEMPTS } from '../../../app/transcript/attempts.js';
 import { agentChoices } from '../../persisted/agentChoices.js';
 import { Banner, DialogFrame } from '../../components/DialogFrame.js';
 import { useBaton } from '../../store/index.js';
-import { selectActiveSummary } from '../../store/selectors/transcript.js';
+import { selectActiveMachine } from '../../store/selectors/transcript.js';
 import { THIS_COMPUTER } from '../../store/slices/machinesSlice.js';
 import { askingValue, OptionPickers } from '../composer/SessionOptions.js';
 import { Tick } from '../../components/Tick.js';
@@ -24,13 +24,12 @@ export function AskSeveralDialog() {
   const choose = useBaton((state) => state.setAskChoice);
   const confirm = useBaton((state) => state.confirmAsk);
   const setContainer = useBaton((state) => state.setAskContainer);
-  const summary = useBaton(selectActiveSummary);
-  const draftMachine = useBaton((state) => state.draft.machineId);
+  const machineId = useBaton(selectActiveMachine);
   if (!dialog) {
     return null;
   }
   // In containers (or on another machine) an agent is looked for there, not here: every agent is offered.
-  const elsewhere = dialog?.container.on === true || (summary ? summary.machine : (draftMachine ?? THIS_COMPUTER)) !== THIS_COMPUTER;
+  const elsewhere = dialog?.container.on === true || machineId !== THIS_COMPUTER;
   const available = elsewhere ? agents : agents.filter((agent) => agent.available);
   const count = dialog.checked.length;
   const { container } = dialog;

@@ -18,7 +18,7 @@ import { ProcessSharing } from './ProcessSharing.js';
 import { ToolsWaysOut } from '../composer/ToolsWaysOut.js';
 import { Tip } from '../../components/Tip.js';
 import { ScrollText, Wrench } from 'lucide-react';
-import { selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
+import { selectActiveMachine, selectActiveSummary, selectActiveTranscript } from '../../store/selectors/transcript.js';
 
 /** The header of the chat pane. */
 export function SessionHeader() {
@@ -38,7 +38,7 @@ export function SessionHeader() {
   const cwd = summary ? summary.cwd : draft.cwd;
   const selected = agents.find((agent) => agent.agentId === agentId);
   // Whether an agent is installed is known for this computer; on another machine the host looks there when it starts it.
-  const here = (summary ? summary.machine : (draft.machineId ?? THIS_COMPUTER)) === THIS_COMPUTER;
+  const here = useBaton(selectActiveMachine) === THIS_COMPUTER;
   // A bad agents.json is said where agents are picked, with where it goes wrong.
   const agentsFileProblem = useBaton((state) => state.agentsFileProblem);
   const bound = summary !== undefined;

@@ -11,6 +11,7 @@ import { useBaton } from '../../store/index.js';
 import { THIS_COMPUTER } from '../../store/slices/machinesSlice.js';
 import { composerKey } from '../../store/store.js';
 import {
+  selectActiveMachine,
   selectActiveSummary,
   selectCommandSuggestions,
   selectComposerText,
@@ -49,7 +50,7 @@ export function Composer() {
     const agentId = summary ? (state.nextAgent[summary.conversationId] ?? summary.agentId) : state.draft.agentId;
     const agent = state.agents.find((candidate) => candidate.agentId === agentId);
     // Known for this computer only: on another machine the host looks there, and says so when it is not.
-    const here = (summary ? summary.machine : (state.draft.machineId ?? THIS_COMPUTER)) === THIS_COMPUTER;
+    const here = selectActiveMachine(state) === THIS_COMPUTER;
     return agent && !agent.available && here ? agent : undefined;
   });
   // A new conversation needs a folder that can be worked in (checked as it is typed).
@@ -66,10 +67,7 @@ export function Composer() {
   const canQueue = running && !sending && conversationId !== undefined && queued === undefined && text.trim() !== '';
   const commands = useBaton(useShallow(selectCommandSuggestions));
   const cwd = useBaton((state) => selectActiveSummary(state)?.cwd ?? state.draft.cwd);
-  const machineId = useBaton((state) => {
-    const summary = selectActiveSummary(state);
-    return summary ? summary.machine : state.draft.machineId;
-  });
+  const machineId = useBaton(selectActiveMachine);
   const attachments = useBaton((state) => state.attachments[key] ?? NO_ATTACHMENTS);
   const addAttachment = useBaton((state) => state.addAttachment);
   const removeAttachment = useBaton((state) => state.removeAttachment);

@@ -2,6 +2,7 @@
 import type { TranscriptState } from '../../../app/transcript/index.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import { composerKey, type BatonState } from '../store.js';
+import { THIS_COMPUTER } from '../slices/machinesSlice.js';
 
 /** The open conversation's transcript, once loaded. */
 export function selectActiveTranscript(state: BatonState): TranscriptState | undefined {
@@ -12,6 +13,12 @@ export function selectActiveTranscript(state: BatonState): TranscriptState | und
 export function selectActiveSummary(state: BatonState): ConversationSummary | undefined {
   const { selection, openSummary } = state;
   return selection.kind === 'conversation' && openSummary?.conversationId === selection.conversationId ? openSummary : undefined;
+}
+
+/** The machine the open conversation is on, or the one the next new conversation goes to. */
+export function selectActiveMachine(state: BatonState): string {
+  const summary = selectActiveSummary(state);
+  return summary ? summary.machine : (state.draft.machineId ?? THIS_COMPUTER);
 }
 
 /** True while a reply is being written in the open conversation. */
