@@ -48,7 +48,7 @@ import { rewindHandlers } from './handlers/rewindHandlers.js';
 import { toolboxHandlers } from './handlers/toolboxHandlers.js';
 import { InstructionSettings } from './instructions/InstructionSettings.js';
 import { agentSecrets } from './process/knownSecrets.js';
-import { SessionFolder } from './process/SessionFolder.js';
+import { SessionFolders } from './process/SessionFolder.js';
 import { AgentProcesses } from './pool/AgentProcesses.js';
 import { DataDirLock } from './store/DataDirLock.js';
 import { EventStore } from './store/EventStore.js';
@@ -208,7 +208,7 @@ export class Host {
     /** The secret values Baton knows (toolbox, the agents' environment): redacted from what is recorded or handed on. */
     const secrets = (): string[] => [...toolbox.secretValues(), ...agentSecrets(env, catalog.adapters())];
     this.launcher = LaunchRegistry.open({ dataDir, launch: bridgeLaunch(env, 'mcpLauncher.js'), secrets, log });
-    SessionFolder.removeLeftovers(dataDir);
+    const sessionFiles = new SessionFolders(machine, log);
     // Built in the order they need each other, nothing reached before it is made: the turns make
     // their live sessions (told of the turns) and listen to the committer for failed writes.
     this.committer = new Committer(this.store, (event) => this.emit(event), secrets);
@@ -236,7 +236,7 @@ export class Host {
           ...turnParts,
           turns,
           secrets,
-          dataDir,
+          sessionFiles,
           launcher: this.launcher,
           pendingFolders,
           watchFolder: (folder, on) => this.checkpoints.watch(folder, on),

@@ -112,7 +112,6 @@ const FILES_NOT_YET_ON_A_MACHINE = new Set([
   'main/host/files/checkWorkingFolder.ts',
   'main/host/instructions/ProjectInstructions.ts',
   'main/host/instructions/injectorFiles.ts',
-  'main/host/process/SessionFolder.ts',
   'main/host/process/packageVersion.ts',
   'main/host/toolbox/LaunchRegistry.ts',
   'main/host/toolbox/ToolboxCatalog.ts',

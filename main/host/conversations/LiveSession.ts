@@ -33,6 +33,7 @@ import type { LiveSessionOwner } from './SessionOwner.js';
 import { SessionTerminals } from './SessionTerminals.js';
 import { SessionUpdates } from './SessionUpdates.js';
 import { sessionHandlers } from './sessionHandlers.js';
+import type { SessionFolders } from '../process/SessionFolder.js';
 
 /** The agent's earlier session of the conversation, to be reopened (see {@link LiveSession.bind}). */
 export type EarlierSession = {
@@ -136,7 +137,7 @@ export class LiveSession {
    */
   static async open(
     request: BindingRequest,
-    options: { pool: AgentProcesses; owner: LiveSessionOwner; sessionFilesDir?: string; onDetach?: () => void; sharing?: Sharing },
+    options: { pool: AgentProcesses; owner: LiveSessionOwner; sessionFiles?: SessionFolders; onDetach?: () => void; sharing?: Sharing },
   ): Promise<LiveSession> {
     const { adapter, executable, baseEnv } = request;
     const { pool } = options;
@@ -145,7 +146,7 @@ export class LiveSession {
       executable,
       baseEnv,
       pool,
-      ...(options.sessionFilesDir !== undefined ? { sessionFilesDir: options.sessionFilesDir } : {}),
+      ...(options.sessionFiles ? { sessionFiles: options.sessionFiles } : {}),
       ...(options.sharing ? { sharing: options.sharing } : {}),
       ...(request.machine ? { machine: request.machine } : {}),
     };

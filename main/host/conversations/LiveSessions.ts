@@ -18,6 +18,7 @@ import type { Sharing } from '../pool/poolKey.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { PendingFolders } from './PendingFolders.js';
 import type { LauncherGrants } from './TurnPlanner.js';
+import type { SessionFolders } from '../process/SessionFolder.js';
 
 /** Early sessions waiting for their conversations at most (see {@link LiveSessions.openEarly}). */
 const MAX_EARLY = 4;
@@ -38,8 +39,8 @@ export type LiveSessionsDeps = Pick<ConversationParts, 'store' | 'catalog' | 'ag
   turns: TurnState;
   /** The secret values Baton knows: taken out of what it hands an agent from elsewhere. */
   secrets: () => readonly string[];
-  /** The data folder: generated session files live under it. */
-  dataDir?: string;
+  /** Where generated session files live, on each agent's machine. */
+  sessionFiles?: SessionFolders;
   /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
   launcher?: LauncherGrants;
   /** Folders still being made (an attempt's copy): the agent may start meanwhile, its session opens once the folder is ready. */
@@ -332,7 +333,7 @@ export class LiveSessions {
   /** Starts the agent process for the binding (or takes the pool's) and prepares the session on it, not yet bound. */
   private async open(conversationId: string, request: BindingRequest): Promise<LiveSession> {
     const { adapter } = request;
-    const { pool, dataDir, launcher } = this.deps;
+    const { pool, sessionFiles, launcher } = this.deps;
     // The launcher answers this session's shielded servers from before `session/new` (the agent
     // starts them then) until the session ends.
     const revoke = launcher && adapter.exposesServerConfig ? launcher.grant(conversationId, request.mcpServers ?? []) : () => {};
@@ -349,7 +350,7 @@ export class LiveSessions {
       owner,
       onDetach: detach,
       sharing,
-      ...(dataDir ? { sessionFilesDir: dataDir } : {}),
+      ...(sessionFiles ? { sessionFiles } : {}),
     }).catch((error: unknown) => {
       detach();
       throw error;

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { agentHome, agentUnavailable, CONFORMANCE_AGENTS, withSkipReason } from '../../../e2e/fixtures/agentSetups.js';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../../../e2e/fixtures/modelStub.js';
@@ -247,7 +247,7 @@ describe('files Baton writes for an agent', () => {
         mkdirSync(left, { recursive: true });
         writeFileSync(path.join(left, 'system.md'), 'old text');
         host = new Host({ dataDir, env });
-        expect(existsSync(left)).toBe(false);
+        await vi.waitFor(() => expect(existsSync(left)).toBe(false));
       } finally {
         await host.dispose();
         await stub.close();

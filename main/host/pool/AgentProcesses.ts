@@ -44,8 +44,8 @@ export type ProcessRequest = {
   startsAlone?: boolean;
   /** The machine it runs on (default: the pool's). The same launch on two machines is two processes. */
   machine?: Machine;
-  /** Starts the process with the pool's router as its handlers; `cleanup` runs when it ends. */
-  start(handlers: AgentConnectionHandlers): Promise<{ connection: AgentConnection; cleanup?: () => void }>;
+  /** Starts the process with the pool's router as its handlers; `cleanup` runs when it ends (its failure is logged). */
+  start(handlers: AgentConnectionHandlers): Promise<{ connection: AgentConnection; cleanup?: () => void | Promise<void> }>;
 };
 
 /** One pooled agent process and the sessions it carries. */
@@ -64,7 +64,7 @@ export class PooledAgent {
   connection!: AgentConnection;
   /** True once its process answered `initialize` (until then it is starting). */
   started = false;
-  cleanup: (() => void) | undefined;
+  cleanup: (() => void | Promise<void>) | undefined;
   users = 0;
   exited = false;
   /** Set once its last lease is released: it is ending and is not handed out again. */
@@ -260,7 +260,8 @@ export class AgentProcesses {
   private disposed = false;
 
   constructor(
-    private readonly log: (message: string) => void = () => {},
+    /** Where the pool says what went wrong that nobody waits for (an ended process's cleanup). */
+    readonly log: (message: string) => void = () => {},
     /** The machine the agents run on. */
     readonly machine: Machine = new LocalMachine(definedEnv(process.env)),
   ) {}
@@ -480,7 +481,7 @@ export class AgentProcesses {
           if (current === agent) {
             this.entries.delete(agent.key);
             this.forget(agent);
-            agent.cleanup?.();
+            void this.cleanUp(agent);
           }
         });
       }
@@ -515,9 +516,15 @@ export class AgentProcesses {
     }
     await agent.connection.dispose().catch((error: unknown) => this.log(`could not end ${agent.agentName}: ${String(error)}`));
     this.forget(agent);
-    agent.cleanup?.();
-    agent.cleanup = undefined;
+    await this.cleanUp(agent);
     agent.markEnded();
+  }
+
+  /** Runs an ended process's cleanup once, saying in the log when it fails. */
+  private async cleanUp(agent: PooledAgent): Promise<void> {
+    const cleanup = agent.cleanup;
+    agent.cleanup = undefined;
+    await Promise.resolve(cleanup?.()).catch((error: unknown) => this.log(`could not clean up after ${agent.agentName}: ${String(error)}`));
   }
 
   /** Takes an ended process out of the table. */

@@ -2,12 +2,11 @@
  * How a session gets its agent process: a lease on the pool's process for the binding's launch
  * part, started (with the files its launch channel needs) when none runs.
  */
-import { UnsupportedInputError } from '../../../app/errors.js';
 import { AgentConnection } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { ptyProgram } from '../process/pty.js';
 import type { PreparedBinding } from '../binding/PreparedBinding.js';
-import { SessionFolder } from '../process/SessionFolder.js';
+import type { SessionFolder, SessionFolders } from '../process/SessionFolder.js';
 import type { Machine } from '../machine/Machine.js';
 import type { AgentProcesses, Lease } from './AgentProcesses.js';
 import { poolKey, type Sharing } from './poolKey.js';
@@ -20,8 +19,11 @@ export function leaseFor(options: {
   baseEnv: Env;
   pool: AgentProcesses;
   binding: Pick<PreparedBinding, 'launch'>;
-  /** Files generated for a launch (instructions, wrappers) go in a private folder under it, removed when the process ends. */
-  sessionFilesDir?: string;
+  /**
+   * Files generated for a launch (instructions, wrappers) go in a private folder of these, on the
+   * agent's machine, removed when the process ends.
+   */
+  sessionFiles?: SessionFolders;
   /** How widely the process may be shared (default: by every lease of the same launch). */
   sharing?: Sharing;
   /** The machine it runs on (default: the pool's). */
@@ -43,33 +45,31 @@ export function leaseFor(options: {
       ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } }
       : {}),
     start: async (handlers) => {
+      const machine = options.machine ?? pool.machine;
       let folder: SessionFolder | undefined;
       const makeFolder = (): SessionFolder => {
-        // The folder is on this computer: an agent elsewhere could not read what is written in it.
-        if (options.machine && options.machine.id !== pool.machine.id) {
-          throw new UnsupportedInputError(
-            adapter.displayName,
-            'your instructions',
-            `on ${options.machine.name} they would travel in a file on this computer, which ${adapter.displayName} there cannot read; Baton does not write it there yet`,
-          );
-        }
-        if (!options.sessionFilesDir) {
+        if (!options.sessionFiles) {
           throw new Error(`${adapter.displayName}'s instructions need files, but no folder for them was given.`);
         }
-        folder ??= SessionFolder.create(options.sessionFilesDir);
+        folder ??= options.sessionFiles.folderOn(machine);
         return folder;
+      };
+      const removeFolder = async (): Promise<void> => {
+        await folder?.dispose();
       };
       try {
         const launch = binding.launch.materialize(makeFolder);
+        // Written on the agent's machine before it starts: it reads them there.
+        await folder?.make();
         const connection = await AgentConnection.start({
           agentName: adapter.displayName,
-          machine: options.machine ?? pool.machine,
+          machine,
           launch,
           handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined },
         });
-        return { connection, cleanup: () => folder?.dispose() };
+        return { connection, cleanup: removeFolder };
       } catch (error) {
-        folder?.dispose();
+        await removeFolder().catch((failed: unknown) => pool.log(`could not remove ${folder?.path} on ${machine.name}: ${String(failed)}`));
         throw error;
       }
     },

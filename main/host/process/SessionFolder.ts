@@ -1,42 +1,86 @@
 /**
  * A private folder per agent process for the files Baton generates for it (a replacement prompt,
- * a wrapper): 0700, files 0600, removed when the process ends and, at start-up, for processes
- * that died with an earlier host. Never inside the working folder, never a person's own file.
+ * a wrapper), on the machine the agent runs on: 0700, files 0600, removed when the process ends
+ * and, on this computer, at start-up for processes that died with an earlier host. Never inside
+ * the working folder, never a person's own file.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { pathsOf, type Machine } from '../machine/Machine.js';
 
-/** Where the folders live inside the data folder. */
+/** Where the folders live inside a machine's data folder. */
 export const SESSION_FOLDERS = 'session-files';
+
+/** The session folders of one host, on whichever machine each agent runs. */
+export class SessionFolders {
+  /** Per machine id: the removal of what earlier hosts left there, which a new folder waits for. */
+  private readonly swept = new Map<string, Promise<void>>();
+
+  /**
+   * `home` is the host's own machine. One host runs per data folder and its agents end with it, so
+   * nothing left in its session folders is in use: removed now. Elsewhere an agent may outlive the
+   * host that started it (a durable machine server), so another machine's folders are left.
+   */
+  constructor(home: Machine, log: (line: string) => void = () => {}) {
+    const left = SessionFolders.root(home);
+    this.swept.set(
+      home.id,
+      home
+        .remove(left)
+        .catch((error: unknown) => log(`could not remove the session files earlier hosts left in ${left}: ${String(error)}`)),
+    );
+  }
+
+  private static root(machine: Machine): string {
+    return pathsOf(machine).join(machine.dataDir, SESSION_FOLDERS);
+  }
+
+  /** A new folder on `machine` for one process; nothing is on disk until {@link SessionFolder.make}. */
+  folderOn(machine: Machine): SessionFolder {
+    if (!machine.dataDir) {
+      throw new Error(`${machine.name} has not said where its data folder is yet; it must be open before an agent starts there.`);
+    }
+    const folder = pathsOf(machine).join(SessionFolders.root(machine), `session-${randomUUID()}`);
+    return new SessionFolder(machine, folder, this.swept.get(machine.id) ?? Promise.resolve());
+  }
+}
 
 /** One process's folder of generated files. */
 export class SessionFolder {
-  private constructor(readonly path: string) {}
+  private readonly files: Array<{ name: string; data: Buffer; mode: number }> = [];
 
-  /** Makes a new folder under `<dataDir>/session-files`. */
-  static create(dataDir: string): SessionFolder {
-    const parent = path.join(dataDir, SESSION_FOLDERS);
-    mkdirSync(parent, { recursive: true, mode: 0o700 });
-    const dir = mkdtempSync(path.join(parent, 'session-'));
-    chmodSync(dir, 0o700);
-    return new SessionFolder(dir);
-  }
+  constructor(
+    private readonly machine: Machine,
+    readonly path: string,
+    private readonly after: Promise<void>,
+  ) {}
 
-  /** Removes what earlier hosts left (one host per data folder: nothing there is in use). */
-  static removeLeftovers(dataDir: string): void {
-    rmSync(path.join(dataDir, SESSION_FOLDERS), { recursive: true, force: true });
-  }
-
-  /** Writes a file readable by this user only; returns its absolute path. */
+  /**
+   * Asks for a file readable by this user only, written by {@link make} before the process starts;
+   * returns its absolute path on the machine.
+   */
   write(name: string, content: string, mode = 0o600): string {
-    const file = path.join(this.path, name);
-    writeFileSync(file, content, { mode });
-    chmodSync(file, mode);
-    return file;
+    const paths = pathsOf(this.machine);
+    if (name !== paths.basename(name) || name === '.' || name === '..') {
+      throw new Error(`A session file's name must be a plain name, not ${JSON.stringify(name)}.`);
+    }
+    this.files.push({ name, data: Buffer.from(content), mode });
+    return paths.join(this.path, name);
+  }
+
+  /** Makes the folder (0700) and writes every file asked for, on the machine. Nothing asked: nothing made. */
+  async make(): Promise<void> {
+    if (this.files.length === 0) {
+      return;
+    }
+    await this.after;
+    await this.machine.mkdir(this.path, 0o700);
+    for (const file of this.files) {
+      await this.machine.writeConfined(this.path, file.name, file.data, file.mode);
+    }
   }
 
   /** Removes the folder and everything in it. */
-  dispose(): void {
-    rmSync(this.path, { recursive: true, force: true });
+  dispose(): Promise<void> {
+    return this.machine.remove(this.path);
   }
 }
