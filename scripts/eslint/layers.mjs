@@ -115,7 +115,6 @@ const FILES_NOT_YET_ON_A_MACHINE = new Set([
   'main/host/process/packageVersion.ts',
   'main/host/toolbox/LaunchRegistry.ts',
   'main/host/toolbox/ToolboxCatalog.ts',
-  'main/host/toolbox/bridgeLaunch.ts',
 ]);
 
 /** True for a host source file that may not import node:fs (see {@link FILES_NOT_YET_ON_A_MACHINE}). */

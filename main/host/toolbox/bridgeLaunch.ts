@@ -2,7 +2,6 @@
  * How Baton's stdio bridge runs: with Node (this process when it is Node, else the `node` the
  * agents' environment finds), on the built bridge next to this file.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '../adapters/AgentAdapter.js';
@@ -11,9 +10,9 @@ import type { BridgeLaunch } from './ToolboxCatalog.js';
 
 /** The command that runs the bridge script `file`. */
 export function bridgeLaunch(env: Env, file = 'mcpBridge.js'): BridgeLaunch {
-  const built = fileURLToPath(new URL(`./${file}`, import.meta.url));
-  // Run from the sources (tests), the bridge is the built one.
-  const script = existsSync(built) ? built : fileURLToPath(new URL(`../../../dist/main/host/toolbox/${file}`, import.meta.url));
+  // Built, the bridge is beside this module; run from the sources (tests), it is the built one in dist/.
+  const fromSources = import.meta.url.endsWith('.ts');
+  const script = fileURLToPath(new URL(fromSources ? `../../../dist/main/host/toolbox/${file}` : `./${file}`, import.meta.url));
   const node = path.basename(process.execPath).startsWith('node') ? process.execPath : (findExecutable('node', env) ?? 'node');
   return { command: node, args: [script] };
 }
