@@ -2,7 +2,8 @@
 //   1. set-up: Debian's Chromium, openssh-server, podman, runc and debootstrap (installed with apt-get when running as root),
 //      the pinned test agents (e2e/agents,
 //      installed in the background while the build and the static checks run: only the tests need them)
-//   2. build   3. lint and type checks   4. unit and integration tests (vitest)   5. browser and Electron tests (Playwright)
+//   2. build (the host's type check)   3. lint and the other type checks (two at a time when no set-up works behind them)
+//   4. unit and integration tests (vitest)   5. browser and Electron tests (Playwright)
 //   6. nothing left behind: no process the suites started still runs, and their temp folder is removed
 // The summary says how long each step took.
 // The suites run with a temp folder of their own (TMPDIR) and a marker in their environment, which
@@ -13,6 +14,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runStaticChecks } from './staticChecks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -111,6 +113,7 @@ function setUp() {
     return Promise.resolve(true);
   }
   console.log('Installing the pinned test agents (e2e/agents, about 1.4 GB) in the background, while the build and the static checks run…');
+  settingUpBehind = true;
   // Written straight to a file (no pipe to drain while this process waits on the build).
   const logFile = path.join(reports, 'agents-install.log');
   const log = openSync(logFile, 'w');
@@ -148,12 +151,15 @@ function build() {
   return result.status === 0;
 }
 
-function staticChecks() {
+/** True while the set-up works in the background (the agents' install, the container image), which the tests wait for. */
+let settingUpBehind = false;
+
+async function staticChecks() {
   section('lint and type checks');
-  check('lint (eslint, including the layer rule)', run(bin('eslint'), ['--max-warnings', '0', '.']).status === 0);
-  check('format (prettier --check)', run(bin('prettier'), ['--check', '--log-level', 'warn', '**/*.{ts,tsx,mjs,js,cjs,css}']).status === 0);
-  for (const project of ['tsconfig.node.json', 'tsconfig.renderer.json', 'tsconfig.test.json']) {
-    check(`typecheck ${project}`, run(bin('tsc'), ['-p', project, '--noEmit']).status === 0);
+  // The host's type check is the build's (see staticChecks.mjs). Two at a time, unless the set-up
+  // still works behind them: the tests wait for it, so it keeps the other core.
+  for (const result of await runStaticChecks(root, settingUpBehind ? 1 : 2)) {
+    check(result.name, result.ok);
   }
 }
 
@@ -303,6 +309,7 @@ function containerRoot() {
   if (!['/usr/bin/podman', '/usr/sbin/runc', '/usr/sbin/debootstrap'].every((tool) => existsSync(tool)) || process.getuid?.() !== 0) {
     return Promise.resolve();
   }
+  settingUpBehind ||= !existsSync(path.join(root, '.tmp', 'container', 'bookworm-nodejs-git.tar'));
   const logFile = path.join(reports, 'container-root.log');
   const log = openSync(logFile, 'w');
   const script = `const { ensureContainerRoot } = await import(${JSON.stringify(new URL('./testContainerRoot.mjs', import.meta.url).href)}); await ensureContainerRoot(${JSON.stringify(root)});`;
@@ -324,7 +331,7 @@ function containerRoot() {
 const agentsInstalled = setUp();
 const containerRootMade = containerRoot();
 if (build()) {
-  staticChecks();
+  await staticChecks();
   section('waiting for the test agents and the container image');
   await containerRootMade;
   if (await agentsInstalled) {
