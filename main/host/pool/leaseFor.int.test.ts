@@ -91,6 +91,30 @@ describe('session folders on the host’s own machine', () => {
     expect(await existsOn(home, fresh.path)).toBe(false);
   });
 
+  it('that cannot be made fail the start with why, naming the agent and the machine, and start nothing', async () => {
+    const file = path.join(tempDir('lease-not-a-folder'), 'a-file');
+    await new LocalMachine(env).writeConfined(path.dirname(file), 'a-file', Buffer.from('not a folder'), 0o600);
+    // Its data folder is under a file: the session folder cannot be made there.
+    const home = new LocalMachine(env, undefined, LOCAL_MACHINE_ID, 'This computer', path.join(file, 'data'));
+    const pool = new AgentProcesses(() => {}, home);
+    const own = { command: process.execPath, args: [fakeAgentScript, tempDir('lease-unused')], env: { ...env }, cwd: tempDir('lease-cwd') };
+    const leased = leaseFor({
+      adapter,
+      executable: process.execPath,
+      baseEnv: {},
+      pool,
+      sessionFiles: new SessionFolders(home),
+      binding: {
+        launch: { own, digest: 'unwritable', materialize: (folder) => ({ ...own, env: { NOTE: folder().write('note.md', 'x') } }) },
+      },
+    });
+    await expect(leased).rejects.toThrow(
+      /^Wrapped's instructions could not be written on This computer \(.*\/a-file\/data\/session-files\/session-[^)]+\): ENOTDIR/,
+    );
+    expect(pool.table()).toEqual([]);
+    await pool.dispose();
+  });
+
   it('take plain file names only', () => {
     const fresh = new SessionFolders(hereWithData()).folderOn(hereWithData());
     expect(() => fresh.write('../escape.md', 'x')).toThrow('A session file\'s name must be a plain name, not "../escape.md".');

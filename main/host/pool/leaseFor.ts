@@ -54,22 +54,25 @@ export function leaseFor(options: {
         folder ??= options.sessionFiles.folderOn(machine);
         return folder;
       };
-      const removeFolder = async (): Promise<void> => {
-        await folder?.dispose();
-      };
       try {
         const launch = binding.launch.materialize(makeFolder);
         // Written on the agent's machine before it starts: it reads them there.
-        await folder?.make();
+        await folder?.make().catch((error: unknown) => {
+          throw new Error(
+            `${adapter.displayName}'s instructions could not be written on ${machine.name} (${folder?.path}): ${(error as Error).message}`,
+          );
+        });
         const connection = await AgentConnection.start({
           agentName: adapter.displayName,
           machine,
           launch,
           handlers: { ...handlers, terminalLogin: ptyProgram(baseEnv) !== undefined },
         });
-        return { connection, cleanup: removeFolder };
+        return { connection, cleanup: () => folder?.dispose() };
       } catch (error) {
-        await removeFolder().catch((failed: unknown) => pool.log(`could not remove ${folder?.path} on ${machine.name}: ${String(failed)}`));
+        await folder
+          ?.dispose()
+          .catch((failed: unknown) => pool.log(`could not remove ${folder?.path} on ${machine.name}: ${String(failed)}`));
         throw error;
       }
     },
