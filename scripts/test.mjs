@@ -24,6 +24,14 @@ const chromium = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 
 const runId = randomUUID();
 const runTmp = mkdtempSync(path.join(os.tmpdir(), 'baton-test-run-'));
+/**
+ * Folders some agents make in /tmp whatever TMPDIR says: OpenCode's and Kilo's, and Claude Code's
+ * when it runs as the test sshd's account (`claude-<uid>`, `cc-socks`), and Qwen Code's sockets.
+ * Those a run makes are removed at its end; those there before it are left alone.
+ */
+const AGENT_TEMP = /^(opencode|kilo|cc-socks|claude-\d+|qwen-socks-[0-9a-f]+)$/;
+const systemTmp = '/tmp';
+const systemTmpAtStart = new Set(existsSync(systemTmp) ? readdirSync(systemTmp) : []);
 /** The environment of every suite: its own temp folder, and the marker its processes inherit. */
 const suiteEnv = { ...process.env, TMPDIR: runTmp, BATON_TEST_RUN: runId, BATON_REGISTRY_URL: process.env.BATON_REGISTRY_URL ?? 'off' };
 
@@ -298,6 +306,13 @@ function leftovers() {
       : `The tests left ${made.length} entries in their temp folder (${made.slice(0, 5).join(', ')}${made.length > 5 ? ', …' : ''}); removing them.`,
   );
   rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+  const strays = readdirSync(systemTmp).filter((name) => AGENT_TEMP.test(name) && !systemTmpAtStart.has(name));
+  for (const name of strays) {
+    rmSync(path.join(systemTmp, name), { recursive: true, force: true, maxRetries: 3 });
+  }
+  if (strays.length > 0) {
+    console.log(`Removed what agents made in ${systemTmp} outside the run's temp folder: ${strays.join(', ')}.`);
+  }
 }
 
 /**
