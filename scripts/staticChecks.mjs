@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 /** The checks, each a name and the command that passes when it exits 0. */
-export function staticCheckCommands(root) {
+function staticCheckCommands(root) {
   const bin = (name) => path.join(root, 'node_modules', '.bin', name);
   return [
     // The longest first, so that the short ones fill the other core beside it.

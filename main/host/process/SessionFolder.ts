@@ -12,8 +12,8 @@ export const SESSION_FOLDERS = 'session-files';
 
 /** The session folders of one host, on whichever machine each agent runs. */
 export class SessionFolders {
-  /** Per machine id: the removal of what earlier hosts left there, which a new folder waits for. */
-  private readonly swept = new Map<string, Promise<void>>();
+  /** The host's own machine, and the removal of what earlier hosts left there, which a new folder there waits for. */
+  private readonly home: { machineId: string; swept: Promise<void> };
 
   /**
    * `home` is the host's own machine. One host runs per data folder and its agents end with it, so
@@ -22,12 +22,10 @@ export class SessionFolders {
    */
   constructor(home: Machine, log: (line: string) => void = () => {}) {
     const left = SessionFolders.root(home);
-    this.swept.set(
-      home.id,
-      home
-        .remove(left)
-        .catch((error: unknown) => log(`could not remove the session files earlier hosts left in ${left}: ${String(error)}`)),
-    );
+    const swept = home
+      .remove(left)
+      .catch((error: unknown) => log(`could not remove the session files earlier hosts left in ${left}: ${String(error)}`));
+    this.home = { machineId: home.id, swept };
   }
 
   private static root(machine: Machine): string {
@@ -40,7 +38,7 @@ export class SessionFolders {
       throw new Error(`${machine.name} has not said where its data folder is yet; it must be open before an agent starts there.`);
     }
     const folder = pathsOf(machine).join(SessionFolders.root(machine), `session-${randomUUID()}`);
-    return new SessionFolder(machine, folder, this.swept.get(machine.id) ?? Promise.resolve());
+    return new SessionFolder(machine, folder, machine.id === this.home.machineId ? this.home.swept : Promise.resolve());
   }
 }
 
