@@ -12,8 +12,13 @@ import type { AgentProcesses } from '../pool/AgentProcesses.js';
 import type { AgentAccess } from './AgentAccess.js';
 import { signedInWords } from '../../../app/agents/logInWords.js';
 
-/** How long a card waits for an agent that reports its log-in to say which (Claude Code reads it from its CLI, about 0.3 s). */
-const AUTH_STATUS_WAIT_MS = 3_000;
+/**
+ * How long a card waits for an agent that reports its log-in to say which. Claude Code reads it
+ * by running its CLI (`claude auth status`) from `initialize` on, about 0.5 s idle, and gives that
+ * read 5 s before it says nothing: the wait covers the agent's own bound, so a busy machine (a
+ * 340 MB binary read from a cold disk cache) does not lose an answer the agent still sends.
+ */
+const AUTH_STATUS_WAIT_MS = 6_000;
 
 /** Probes and caches capability cards. */
 export class AgentProbe {
