@@ -120,6 +120,8 @@ export const instructionRequests = {
       conversation: instructionTextSchema.nullable(),
       profile: instructionTextSchema.optional(),
       cwd: z.string().optional(),
+      /** The machine `cwd` is on (absent: this computer). */
+      machineId: z.string().min(1).max(400).optional(),
       injectors: injectorChoiceSchema.optional(),
     }),
     result: z.object({ preview: instructionPreviewSchema }),
@@ -131,7 +133,13 @@ export const instructionRequests = {
   },
   /** Trusts the working folder's `.baton/instructions.md` as read (its digest must still match), or stops trusting it. */
   setFolderTrust: {
-    params: z.object({ cwd: z.string().min(1), trusted: z.boolean(), sha256: z.string().optional() }),
+    params: z.object({
+      cwd: z.string().min(1),
+      /** The machine `cwd` is on (absent: this computer). */
+      machineId: z.string().min(1).max(400).optional(),
+      trusted: z.boolean(),
+      sha256: z.string().optional(),
+    }),
     result: z.object({}),
   },
   /** The person's choices for one agent: Baton's delivery off, command-line channels accepted. */

@@ -15,6 +15,7 @@ import type { AgentAccess } from '../agents/AgentAccess.js';
 import type { AgentCatalog } from '../agents/AgentCatalog.js';
 import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
 import type { InstructionSettings } from '../instructions/InstructionSettings.js';
+import { folderOf } from '../instructions/ProjectInstructions.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
 import type { Committer } from './Committer.js';
@@ -96,7 +97,7 @@ export class ConversationSettings {
       },
     ];
     if (instructions && instructions.text.trim() !== '') {
-      this.deps.instructions.compose({ conversation: instructions, agentId, cwd });
+      this.deps.instructions.compose({ conversation: instructions, agentId, cwd: this.folderOf({ cwd, machine }) });
       drafts.push({ type: 'instructions.set', payload: instructions });
     }
     // Without a choice, a new conversation gets the default toolbox (if the person made one).
@@ -111,6 +112,11 @@ export class ConversationSettings {
       });
     }
     return drafts;
+  }
+
+  /** The working folder whose own instructions a conversation's place may contribute (one on the host's own machine). */
+  private folderOf(place: { cwd: string; machine?: string }): string | undefined {
+    return folderOf(place, (machineId) => machineId === LOCAL_MACHINE_ID || machineId === this.deps.machineId);
   }
 
   /** Chooses the MCP servers a conversation may use from its next turn (recorded with their names and a digest). */
@@ -142,7 +148,7 @@ export class ConversationSettings {
   setInstructions(conversationId: string, instructions: InstructionText): void {
     const summary = this.deps.store.getSummary(conversationId);
     // Refuses a bundle past the size limit before anything is recorded.
-    this.deps.instructions.compose({ conversation: instructions, agentId: summary.agentId, cwd: summary.cwd });
+    this.deps.instructions.compose({ conversation: instructions, agentId: summary.agentId, cwd: this.folderOf(summary) });
     this.deps.committer.commit(conversationId, [{ type: 'instructions.set', payload: instructions }]);
   }
 

@@ -9,6 +9,7 @@
  */
 import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
+import { folderOf } from '../instructions/ProjectInstructions.js';
 import { InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
@@ -56,7 +57,7 @@ export type TurnPlannerDeps = Pick<ConversationParts, 'store' | 'access' | 'agen
   /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
   launcher?: Pick<LauncherGrants, 'shield'>;
   /** The machines conversations may be on (absent: only this computer). */
-  machines?: Pick<Machines, 'openOf' | 'executableOn'>;
+  machines?: Pick<Machines, 'openOf' | 'executableOn' | 'isLocal'>;
 };
 
 /**
@@ -95,14 +96,16 @@ export class TurnPlanner {
     const without = options.withoutInstructions === true;
     try {
       injectors =
-        context.injectors && !context.injectors.off && !without ? settings.injectors.resolve(context.injectors.names, place.cwd) : [];
+        context.injectors && !context.injectors.off && !without
+          ? settings.injectors.resolve(context.injectors.names, this.folderOf(place))
+          : [];
     } catch (error) {
       refusal = error;
     }
     // "Send without my instructions this time": an empty bundle for this turn only, said on the turn.
     const instructions = without
       ? settings.compose({ person: { text: '', intent: 'append' }, conversation: null, injectors: [] })
-      : settings.compose({ conversation: context.instructions, agentId: place.agentId, cwd: place.cwd, injectors });
+      : settings.compose({ conversation: context.instructions, agentId: place.agentId, cwd: this.folderOf(place), injectors });
     // "Send without these tools this time": no server for this turn only, said on the turn; the toolbox stays for the next.
     const withoutTools = options.withoutTools === true && (context.toolbox?.servers.length ?? 0) > 0;
     const serverIds = withoutTools ? [] : (context.toolbox?.servers.map((server) => server.serverId) ?? []);
@@ -142,6 +145,12 @@ export class TurnPlanner {
         ? { shield: (server: McpServer) => shieldOn(machine, adapter.displayName, server, launcher.shield(server, conversationId)) }
         : {}),
     };
+  }
+
+  /** The working folder whose own instructions the place may contribute (one on the host's own machine). */
+  private folderOf(place: Place): string | undefined {
+    const machines = this.deps.machines;
+    return folderOf(place, (machineId) => machineId === LOCAL_MACHINE_ID || machines?.isLocal(machineId) === true);
   }
 
   /** The open machine of a place on another machine (undefined: this computer); see `Machines.openOf` for one not open. */

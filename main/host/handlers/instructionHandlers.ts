@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import type { DeliveryPlan, InstructionCapability } from '../../../app/instructions/delivery.js';
+import { InvalidRequestError } from '../../../app/errors.js';
 import { resolveBinding } from '../binding/resolveBinding.js';
 import { negotiatesInstructions } from '../instructions/deliverInstructions.js';
 import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
@@ -12,6 +13,19 @@ import type { HandlerGroup, HostParts } from './HostParts.js';
 
 type InstructionMethods =
   'getInstructions' | 'saveInstructions' | 'saveAgentProfile' | 'setFolderTrust' | 'previewInstructions' | 'setAgentInstructionSettings';
+
+/** Why a folder on another machine contributes none of its own instructions (see `folderOf`). */
+const ELSEWHERE =
+  "Baton does not read a working folder's own instructions (.baton/instructions.md, .agents/instructions/) on another machine yet, so it contributes none";
+
+/** A machine's name for a message (its id when it is not known). */
+function nameOf(machines: HostParts['machines'], machineId: string): string {
+  try {
+    return machines.view(machineId).name;
+  } catch {
+    return machineId;
+  }
+}
 
 /** The instructions' handlers. */
 export function instructionHandlers({
@@ -22,6 +36,7 @@ export function instructionHandlers({
   env,
   instructions: settings,
   conversations,
+  machines,
 }: HostParts): HandlerGroup<InstructionMethods> {
   return {
     getInstructions: ({ conversationId }) => ({
@@ -48,7 +63,10 @@ export function instructionHandlers({
       catalog.get(agentId);
       return { revision: settings.setProfile(agentId, profile).revision };
     },
-    setFolderTrust: ({ cwd, trusted, sha256 }) => {
+    setFolderTrust: ({ cwd, machineId, trusted, sha256 }) => {
+      if (machineId !== undefined && !machines.isLocal(machineId)) {
+        throw new InvalidRequestError(`${cwd} on ${nameOf(machines, machineId)} cannot be trusted: ${ELSEWHERE}`);
+      }
       if (trusted) {
         settings.projects.trust(cwd, sha256 ?? '');
       } else {
@@ -56,12 +74,15 @@ export function instructionHandlers({
       }
       return {};
     },
-    previewInstructions: async ({ agentId, person, conversation, profile, cwd, injectors }) => {
+    previewInstructions: async ({ agentId, person, conversation, profile, cwd, machineId, injectors }) => {
       const adapter = catalog.get(agentId);
+      // A folder on another machine contributes nothing of its own (see folderOf): the preview says so.
+      const elsewhere = cwd !== undefined && machineId !== undefined && !machines.isLocal(machineId);
+      const folder = elsewhere ? undefined : cwd;
       const selected = injectors && !injectors.off ? injectors.names : [];
       // The card is asked for only when it is needed (it is cached): for agents that negotiate
       // their channels, and for whether per-turn context can travel as embedded resources.
-      const available = settings.injectors.available(cwd);
+      const available = settings.injectors.available(folder);
       const perTurn = available.injectors.some(
         (injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0),
       );
@@ -95,7 +116,8 @@ export function instructionHandlers({
           available,
           ...(card ? { embeddedContext: card.prompt.embeddedContext } : {}),
           ...(profile ? { profile } : {}),
-          ...(cwd ? { cwd } : {}),
+          ...(folder ? { cwd: folder } : {}),
+          ...(elsewhere ? { elsewhere: `${cwd} on ${nameOf(machines, machineId)}: ${ELSEWHERE}` } : {}),
         }),
       };
     },

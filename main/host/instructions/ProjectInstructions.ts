@@ -12,6 +12,7 @@ import path from 'node:path';
 import { readTextAtMostSync } from '../machine/boundedRead.js';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../../app/errors.js';
+import { LOCAL_MACHINE_ID } from '../../../app/ids.js';
 import type { EventStore } from '../store/EventStore.js';
 import { sha256Hex } from '../sha256.js';
 import { redactSecrets } from '../../../app/instructions/injectors.js';
@@ -102,6 +103,19 @@ function describeChanges(before: Trust, text: string | null, injectors: readonly
     }
   }
   return changes;
+}
+
+/**
+ * The working folder whose own instructions and injectors a place may contribute: only a folder on
+ * the host's own machine, where they are read. A folder on another machine contributes none yet:
+ * it is not read there, and this computer's folder of the same path is another folder, whose trust
+ * must not reach it.
+ */
+export function folderOf(
+  place: { cwd: string; machine?: string | undefined },
+  isHome: (machineId: string) => boolean = (machineId) => machineId === LOCAL_MACHINE_ID,
+): string | undefined {
+  return !place.machine || isHome(place.machine) ? place.cwd : undefined;
 }
 
 /** The folder holding `.baton/instructions.md` or `.agents/instructions/`: the working folder, else the repository root above it. */

@@ -23,6 +23,8 @@ export function previewInstructions(options: {
   profile?: InstructionText;
   /** The working folder, whose trusted instructions go in. */
   cwd?: string;
+  /** Why the working folder contributes none, where it is on another machine (said in the preview). */
+  elsewhere?: string;
   /** The injectors as the person has them selected now, and what the folder makes available (read once by the caller). */
   injectors: InjectorChoice;
   available: AvailableInjectors;
@@ -123,7 +125,16 @@ export function previewInstructions(options: {
           })),
           changes: folder.changes,
         }
-      : { state: 'none', folder: null, text: null, sha256: null, problem: null, trustedText: null, injectors: [], changes: [] },
+      : {
+          state: 'none',
+          folder: null,
+          text: null,
+          sha256: null,
+          problem: options.elsewhere ?? null,
+          trustedText: null,
+          injectors: [],
+          changes: [],
+        },
   };
 }
 

@@ -61,6 +61,12 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
     const cwd = selection.kind === 'conversation' ? openSummary?.cwd : draft.cwd.trim();
     return cwd ? cwd : undefined;
   };
+  /** The machine of the pane's folder, as the requests about it name it (absent: this computer). */
+  const machineOfPane = (): { machineId?: string } => {
+    const { selection, openSummary, draft } = get();
+    const machineId = selection.kind === 'conversation' ? openSummary?.machine : draft.machineId;
+    return machineId ? { machineId } : {};
+  };
   /** What `previewInstructions` is asked with for `agentId`: the dialog as edited (its profile is the pane's agent's only). */
   const previewParams = (dialog: NonNullable<ReturnType<typeof get>['instructionsDialog']>, agentId: string) => {
     const cwd = folderOfPane();
@@ -69,7 +75,7 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       person: dialog.person,
       conversation: dialog.conversation,
       ...(agentId === agentOfPane() && dialog.profile ? { profile: dialog.profile } : {}),
-      ...(cwd ? { cwd } : {}),
+      ...(cwd ? { cwd, ...machineOfPane() } : {}),
       injectors: dialog.injectors,
     };
   };
@@ -152,12 +158,13 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
       previewGeneration += 1;
       const dialog = get().instructionsDialog;
       const cwd = folderOfPane();
+      const machine = machineOfPane();
       set({ instructionsDialog: null });
       // Closed without saving: trusting (or no longer trusting) the folder is undone too.
       if (dialog?.trustBefore !== undefined && cwd) {
         const sha256 = dialog.preview?.project.sha256 ?? undefined;
         reverting = api
-          .call('setFolderTrust', { cwd, trusted: dialog.trustBefore, ...(sha256 ? { sha256 } : {}) })
+          .call('setFolderTrust', { cwd, ...machine, trusted: dialog.trustBefore, ...(sha256 ? { sha256 } : {}) })
           .then(() => undefined)
           .catch((error: unknown) => get().showError(error));
       }
@@ -198,7 +205,7 @@ export const instructionsSlice: Slice<InstructionsSlice> = (api) => (set, get) =
         // What Cancel puts back (a folder whose trusted text changed since cannot be put back as it was: left as chosen).
         const shown = get().instructionsDialog?.preview?.project.state;
         const before = shown === 'trusted' ? true : shown === 'untrusted' ? false : undefined;
-        await api.call('setFolderTrust', { cwd, trusted, ...(sha256 ? { sha256 } : {}) });
+        await api.call('setFolderTrust', { cwd, ...machineOfPane(), trusted, ...(sha256 ? { sha256 } : {}) });
         // Remembered until Save, so Cancel can put it back.
         set((state) => ({
           instructionsDialog: state.instructionsDialog && {
