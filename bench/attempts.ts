@@ -181,7 +181,7 @@ async function startRound(work: string, starts: Starts): Promise<{ turn: number;
   try {
     // The folder's first checkpoint (every file read) is taken once, as by a conversation's first turn.
     const { conversationId } = host.conversations.create(starts.agentIds[0]!, work);
-    host.turns.send(conversationId, 'warm up');
+    await host.turns.send(conversationId, 'warm up');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     const turns: number[] = [];
@@ -190,7 +190,7 @@ async function startRound(work: string, starts: Starts): Promise<{ turn: number;
       const other = host.conversations.create(agentId, work);
       const first = starts.firstRequests(host, () => [other.conversationId], 1);
       const turnStarted = performance.now();
-      host.turns.send(other.conversationId, 'one turn');
+      await host.turns.send(other.conversationId, 'one turn');
       turns.push((await first) - turnStarted);
       await host.turns.idle();
       await host.turnCheckpoints.idle();
@@ -317,7 +317,7 @@ async function memory(work: string): Promise<{ conversations: ReturnType<typeof 
         await host.attempts.idle();
       } else {
         for (const agentId of FAKE_IDS) {
-          host.turns.send(host.conversations.create(agentId, work).conversationId, 'a turn');
+          await host.turns.send(host.conversations.create(agentId, work).conversationId, 'a turn');
         }
       }
       await host.turns.idle();

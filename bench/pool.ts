@@ -81,7 +81,7 @@ export async function poolBenchmark(): Promise<void> {
   const work = tempDir('bench-pool-work');
   const ids = Array.from({ length: CONVERSATIONS }, () => host.conversations.create('claude', work).conversationId);
   for (const [index, conversationId] of ids.entries()) {
-    host.turns.send(conversationId, `hello ${index}`);
+    await host.turns.send(conversationId, `hello ${index}`);
   }
   await host.turns.idle();
   const groups = host.pool.table().map((row) => row.pid!);

@@ -80,12 +80,12 @@ function claudeHost(machine: Machine, stub: ModelStub): { host: Host; conversati
 async function turns(machine: Machine, made: { host: Host; conversationId: string } = fakeAgentHost(machine)): Promise<number[]> {
   const { host, conversationId } = made;
   try {
-    host.turns.send(conversationId, 'hello');
+    await host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     const times: number[] = [];
     for (let turn = 0; turn < TURNS; turn += 1) {
       const started = performance.now();
-      host.turns.send(conversationId, `hello ${turn}`);
+      await host.turns.send(conversationId, `hello ${turn}`);
       await host.turns.idle();
       times.push(performance.now() - started);
     }
@@ -135,7 +135,7 @@ async function reconnect(sshd: Sshd): Promise<number[]> {
   const { host, conversationId } = fakeAgentHost(machine);
   const times: number[] = [];
   try {
-    host.turns.send(conversationId, 'slow, please');
+    await host.turns.send(conversationId, 'slow, please');
     for (let round = 0; round < 5; round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const before = machine.reconnects;
@@ -168,7 +168,7 @@ async function firstConnection(sshd: Sshd): Promise<number> {
   try {
     const { host, conversationId } = fakeAgentHost(machine);
     try {
-      host.turns.send(conversationId, 'hello');
+      await host.turns.send(conversationId, 'hello');
       await host.turns.idle();
       return performance.now() - started;
     } finally {

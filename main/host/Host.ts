@@ -212,7 +212,7 @@ export class Host {
     // Built in the order they need each other, nothing reached before it is made: the turns make
     // their live sessions (told of the turns) and listen to the committer for failed writes.
     this.committer = new Committer(this.store, (event) => this.emit(event), secrets);
-    this.instructions = new InstructionSettings(this.store, env, dataDir, secrets);
+    this.instructions = new InstructionSettings(this.store, env, dataDir, secrets, machines);
     this.importReview = new ImportReview(this.store, homeDir);
     this.checkpoints = CheckpointStore.open(dataDir, { log, machine });
     this.turnCheckpoints = new TurnCheckpoints(
@@ -227,7 +227,7 @@ export class Host {
     const common = { store: this.store, catalog, access, agentEnv: env, committer: this.committer, instructions: this.instructions };
     const turnParts = { ...common, importReview: this.importReview, pool: this.pool, log };
     const pendingFolders = new PendingFolders();
-    const planner = new TurnPlanner({ ...common, pool: this.pool, toolbox, homeDir, launcher: this.launcher, machines });
+    const planner = new TurnPlanner({ ...common, pool: this.pool, toolbox, homeDir, launcher: this.launcher, machines, home: machine });
     this.turns = new Turns({
       ...turnParts,
       planner,

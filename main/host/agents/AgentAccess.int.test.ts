@@ -34,7 +34,7 @@ describe('the agent outside a conversation', () => {
     async () => {
       expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'token' })).toMatchObject({ ok: true });
       const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('access-work'));
-      host.turns.send(conversationId, 'slow');
+      await host.turns.send(conversationId, 'slow');
       const streamed = (): string => {
         const reply = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events).items.findLast(
           (item) => item.kind === 'agent',

@@ -54,7 +54,7 @@ describe('managed installs', () => {
 
     // The managed copy is what runs.
     const { conversationId } = host.conversations.create('claude', tempDir('work'));
-    host.turns.send(conversationId, 'hello managed');
+    await host.turns.send(conversationId, 'hello managed');
     await host.turns.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     expect(state.items.find((item) => item.kind === 'agent')).toMatchObject({ text: 'Fake reply: hello managed' });
@@ -165,7 +165,7 @@ describe('managed installs', () => {
     const stateOf = (conversationId: string) => reduceAll(emptyTranscript(conversationId), host!.store.readEvents(conversationId).events);
     // Without instructions it runs as it is.
     const plain = host.conversations.create('codex', tempDir('too-old-work'));
-    host.turns.send(plain.conversationId, 'hello old codex');
+    await host.turns.send(plain.conversationId, 'hello old codex');
     await host.turns.idle();
     expect(stateOf(plain.conversationId).items.findLast((item) => item.kind === 'agent')).toMatchObject({
       text: 'Fake reply: hello old codex',
@@ -174,7 +174,7 @@ describe('managed installs', () => {
     // With the person's instructions it is refused before anything is sent, naming the versions.
     host.instructions.setPerson({ text: 'Always answer in French.', intent: 'replace' });
     const withInstructions = host.conversations.create('codex', tempDir('too-old-work'));
-    host.turns.send(withInstructions.conversationId, 'hello with instructions');
+    await host.turns.send(withInstructions.conversationId, 'hello with instructions');
     await host.turns.idle();
     const state = stateOf(withInstructions.conversationId);
     expect(state.items.some((item) => item.kind === 'agent')).toBe(false);

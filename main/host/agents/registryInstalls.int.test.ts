@@ -91,7 +91,7 @@ describe('installing agents of the ACP Registry', () => {
   };
   const answers = async (agentId: string, text: string, on: Host = host): Promise<string> => {
     const { conversationId } = on.conversations.create(agentId, tempDir('registry-work'));
-    on.turns.send(conversationId, text);
+    await on.turns.send(conversationId, text);
     await on.turns.idle();
     const reply = reduceAll(emptyTranscript(conversationId), on.store.readEvents(conversationId).events).items.findLast(
       (item) => item.kind === 'agent',

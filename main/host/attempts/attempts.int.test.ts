@@ -80,7 +80,7 @@ describe('asking several agents', () => {
     const work = seedFolder();
     start(tempDir('attempts-data'));
     const { conversationId } = host!.conversations.create(A, work);
-    host!.turns.send(conversationId, 'hello first');
+    await host!.turns.send(conversationId, 'hello first');
     await host!.turns.idle();
 
     const { attemptsId } = await host!.attempts.ask(conversationId, TASK, [{ agentId: A }, { agentId: B }, { agentId: C }]);
@@ -176,7 +176,7 @@ describe('asking several agents', () => {
     expect(after.items.find((entry) => entry.kind === 'attempts')).toMatchObject({ kept: { attemptId: item.attempts[1]!.attemptId } });
 
     // The next message goes to B, which is handed the conversation: the first message and the attempts' one.
-    host!.turns.send(conversationId, 'what now?');
+    await host!.turns.send(conversationId, 'what now?');
     await host!.turns.idle();
     expect(stateOf(conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({
       agentName: 'Fake B',
@@ -198,7 +198,7 @@ describe('asking several agents', () => {
     });
     expect(readFileSync(path.join(branch.cwd, 'shared.txt'), 'utf8')).toBe('by A\n');
     expect(existsSync(path.join(branch.cwd, 'A.txt'))).toBe(true);
-    host!.turns.send(branch.conversationId, 'still there?');
+    await host!.turns.send(branch.conversationId, 'still there?');
     await host!.turns.idle();
     expect(stateOf(branch.conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({
       agentName: 'Fake A',

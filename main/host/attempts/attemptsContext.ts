@@ -27,7 +27,7 @@ export type AttemptsDeps = {
   /** Folders still being made: an attempt's agent starts meanwhile, its session waits for its copy. */
   pendingFolders?: PendingFolders;
   turns: {
-    send(conversationId: string, text: string, agentId?: string): { turnId: string };
+    send(conversationId: string, text: string, agentId?: string): Promise<{ turnId: string }>;
     cancel(conversationId: string): Promise<boolean>;
     activeTurnId(conversationId: string): string | undefined;
     release(conversationId: string): Promise<void>;

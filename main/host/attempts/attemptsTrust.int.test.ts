@@ -96,7 +96,7 @@ const batonRefs = (work: string): string[] =>
     .filter((line) => line !== '');
 
 async function answered(conversationId: string, text: string): Promise<void> {
-  host!.turns.send(conversationId, text);
+  await host!.turns.send(conversationId, text);
   await host!.turns.idle();
   expect(stateOf(conversationId).items.findLast((entry) => entry.kind === 'agent')).toMatchObject({ text: `Fake reply: ${text}` });
 }

@@ -35,7 +35,7 @@ const gitIn = (folder: string, ...args: string[]): string =>
 /** A conversation whose one turn changed shared.txt ("original" before it). */
 async function oneTurn(work: string): Promise<{ conversationId: string; turnId: string }> {
   const { conversationId } = host!.conversations.create(FAKE_AGENT_ID, work);
-  const { turnId } = host!.turns.send(conversationId, 'Change it: sh[printf "by the agent\\n" > shared.txt]');
+  const { turnId } = await host!.turns.send(conversationId, 'Change it: sh[printf "by the agent\\n" > shared.txt]');
   await host!.turns.idle();
   await host!.turnCheckpoints.idle();
   expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by the agent\n');
@@ -60,7 +60,7 @@ describe('a branch in its own copy of the folder', () => {
     expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by the agent\n');
 
     // The branch's turns work in the copy.
-    host!.turns.send(branch.conversation.conversationId, 'Again: sh[printf "in the branch\\n" > shared.txt]');
+    await host!.turns.send(branch.conversation.conversationId, 'Again: sh[printf "in the branch\\n" > shared.txt]');
     await host!.turns.idle();
     expect(readFileSync(path.join(copy, 'shared.txt'), 'utf8')).toBe('in the branch\n');
     expect(readFileSync(path.join(work, 'shared.txt'), 'utf8')).toBe('by the agent\n');

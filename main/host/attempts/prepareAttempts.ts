@@ -100,7 +100,7 @@ export async function prepareAttempts(
       });
       ctx.deps.pendingFolders?.hold(attempt.conversationId, ready);
       started.push({ attempt, fromSeq, filled });
-      ctx.deps.turns.send(attempt.conversationId, text, attempt.agentId);
+      await ctx.deps.turns.send(attempt.conversationId, text, attempt.agentId);
     } catch (error) {
       const at = started.findIndex((entry) => entry.attempt === attempt);
       if (at >= 0) {

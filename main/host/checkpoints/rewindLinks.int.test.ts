@@ -63,7 +63,7 @@ describe('a rewind and a link the agent planted', () => {
     it('writes nothing through a link an ignore rule hid from the checkpoint', async () => {
       const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
       const send = async (text: string): Promise<string> => {
-        const { turnId } = host.turns.send(conversationId, text);
+        const { turnId } = await host.turns.send(conversationId, text);
         await host.turns.idle();
         await host.turnCheckpoints.idle();
         return turnId;

@@ -41,7 +41,7 @@ describe('checkpoints around turns', () => {
     writeFileSync(path.join(work, 'kept.txt'), 'unchanged\n');
     writeFileSync(path.join(work, 'notes.md'), 'old notes\n');
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
-    const { turnId } = host.turns.send(conversationId, `write:${path.join(work, 'notes.md')}`);
+    const { turnId } = await host.turns.send(conversationId, `write:${path.join(work, 'notes.md')}`);
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
@@ -55,7 +55,7 @@ describe('checkpoints around turns', () => {
     expect(changes[0]?.after).not.toBe('old notes\n');
 
     // A turn that changes nothing lists nothing.
-    const second = host.turns.send(conversationId, 'hello');
+    const second = await host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     expect(await changesOf(conversationId, second.turnId)).toEqual({
@@ -73,11 +73,11 @@ describe('checkpoints around turns', () => {
     const work = tempDir('work-restart');
     writeFileSync(path.join(work, 'notes.md'), 'first\n');
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
-    host.turns.send(conversationId, 'hello');
+    await host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     // The session stays live: the next turn's checkpoints look only at the paths the watcher reported.
-    const second = host.turns.send(conversationId, `write:${path.join(work, 'notes.md')}`);
+    const second = await host.turns.send(conversationId, `write:${path.join(work, 'notes.md')}`);
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     expect(host.checkpoints.counts().watched).toBeGreaterThanOrEqual(2);
@@ -86,7 +86,7 @@ describe('checkpoints around turns', () => {
     await host.dispose();
     writeFileSync(path.join(work, 'notes.md'), 'changed while Baton was closed\n');
     host = new Host({ dataDir, homeDir, env: definedEnv(process.env) });
-    const third = host.turns.send(conversationId, 'hello again');
+    const third = await host.turns.send(conversationId, 'hello again');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     // Its first checkpoint walked: the folder had not been watched since the last one.
@@ -99,7 +99,7 @@ describe('checkpoints around turns', () => {
     const work = tempDir('work-purge');
     writeFileSync(path.join(work, 'a.txt'), 'a');
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
-    const { turnId } = host.turns.send(conversationId, 'hello');
+    const { turnId } = await host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
@@ -115,7 +115,7 @@ describe('checkpoints around turns', () => {
   it('a folder that cannot be checkpointed says so on the turn and the turn still completes', async () => {
     mkdirSync(path.join(homeDir, 'project'), { recursive: true });
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, homeDir);
-    const { turnId } = host.turns.send(conversationId, 'hello from home');
+    const { turnId } = await host.turns.send(conversationId, 'hello from home');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
@@ -130,7 +130,7 @@ describe('checkpoints around turns', () => {
     writeFileSync(path.join(work, 'huge.bin'), Buffer.alloc(2 * 1024 * 1024));
     host.store.setSetting('checkpoints.maxFileMegabytes', 1);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
-    const { turnId } = host.turns.send(conversationId, 'hello');
+    const { turnId } = await host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
@@ -148,14 +148,14 @@ describe('checkpoints around turns', () => {
     // own `take` is made to fail as a full disk does, then to report a file it could not read.
     const take = host.checkpoints.take.bind(host.checkpoints);
     host.checkpoints.take = () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
-    const full = host.turns.send(conversationId, 'hello on a full disk');
+    const full = await host.turns.send(conversationId, 'hello on a full disk');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     host.checkpoints.take = async (folder, options) => ({
       ...(await take(folder, options)),
       failed: [{ path: 'secret.txt', reason: 'EACCES' }],
     });
-    const unreadable = host.turns.send(conversationId, 'hello with an unreadable file');
+    const unreadable = await host.turns.send(conversationId, 'hello with an unreadable file');
     await host.turns.idle();
     await host.turnCheckpoints.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);

@@ -42,7 +42,7 @@ describe('a folder swapped for a link mid-walk', () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     // About four seconds of swaps, half the time a link.
     const loop = `i=0; while [ $i -lt 200 ]; do mv zzz zzz.real; ln -s ${outside} zzz; sleep 0.01; rm zzz; mv zzz.real zzz; sleep 0.01; i=$((i+1)); done; touch swaps-done`;
-    host.turns.send(conversationId, `bg0[${loop}]`);
+    await host.turns.send(conversationId, `bg0[${loop}]`);
     await host.turns.idle();
     let taken = 0;
     while (!existsSync(path.join(work, 'swaps-done'))) {

@@ -15,7 +15,6 @@ import type { AgentAccess } from '../agents/AgentAccess.js';
 import type { AgentCatalog } from '../agents/AgentCatalog.js';
 import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
 import type { InstructionSettings } from '../instructions/InstructionSettings.js';
-import { folderOf } from '../instructions/ProjectInstructions.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
 import type { Committer } from './Committer.js';
@@ -69,9 +68,14 @@ export class ConversationSettings {
     conversationId: string = newId(),
     /** The machine `cwd` is on; its folder was checked there (default: the host's). */
     machineId?: string,
+    /** The folder's trusted text, read there (`TurnPlanner.sources`): it counts toward the instructions' size. */
+    project?: string | null,
   ): ConversationSummary {
-    return this.deps.committer.commit(conversationId, this.creation(agentId, cwd, title, instructions, serverIds, injectors, machineId), 0)
-      .summary;
+    return this.deps.committer.commit(
+      conversationId,
+      this.creation(agentId, cwd, title, instructions, serverIds, injectors, machineId, project),
+      0,
+    ).summary;
   }
 
   /** The events that create a conversation (checked: its folder, its instructions, its toolbox), not yet committed. */
@@ -84,6 +88,8 @@ export class ConversationSettings {
     injectors?: InjectorChoice,
     /** The machine `cwd` is on, checked there by the caller (default: the host's, checked here). */
     machineId?: string,
+    /** The folder's trusted text, read there: it counts toward the instructions' size. */
+    project?: string | null,
   ): EventDraft[] {
     const adapter = this.deps.catalog.get(agentId);
     const machine = machineId ?? this.deps.machineId ?? LOCAL_MACHINE_ID;
@@ -97,7 +103,7 @@ export class ConversationSettings {
       },
     ];
     if (instructions && instructions.text.trim() !== '') {
-      this.deps.instructions.compose({ conversation: instructions, agentId, cwd: this.folderOf({ cwd, machine }) });
+      this.deps.instructions.compose({ conversation: instructions, agentId, project: project ?? null });
       drafts.push({ type: 'instructions.set', payload: instructions });
     }
     // Without a choice, a new conversation gets the default toolbox (if the person made one).
@@ -112,11 +118,6 @@ export class ConversationSettings {
       });
     }
     return drafts;
-  }
-
-  /** The working folder whose own instructions a conversation's place may contribute (one on the host's own machine). */
-  private folderOf(place: { cwd: string; machine?: string }): string | undefined {
-    return folderOf(place, (machineId) => machineId === LOCAL_MACHINE_ID || machineId === this.deps.machineId);
   }
 
   /** Chooses the MCP servers a conversation may use from its next turn (recorded with their names and a digest). */
@@ -145,10 +146,15 @@ export class ConversationSettings {
   }
 
   /** Sets a conversation's own instructions (empty text clears them); they apply from its next turn. */
-  setInstructions(conversationId: string, instructions: InstructionText): void {
+  setInstructions(
+    conversationId: string,
+    instructions: InstructionText,
+    /** The folder's trusted text, read there (`TurnPlanner.sources`): it counts toward the instructions' size. */
+    project?: string | null,
+  ): void {
     const summary = this.deps.store.getSummary(conversationId);
     // Refuses a bundle past the size limit before anything is recorded.
-    this.deps.instructions.compose({ conversation: instructions, agentId: summary.agentId, cwd: this.folderOf(summary) });
+    this.deps.instructions.compose({ conversation: instructions, agentId: summary.agentId, project: project ?? null });
     this.deps.committer.commit(conversationId, [{ type: 'instructions.set', payload: instructions }]);
   }
 

@@ -30,7 +30,7 @@ describe('LiveSessions', () => {
   });
 
   const turn = async (conversationId: string, text = 'hello'): Promise<void> => {
-    host.turns.send(conversationId, text);
+    await host.turns.send(conversationId, text);
     await host.turns.idle();
     await host.turnCheckpoints.idle();
   };

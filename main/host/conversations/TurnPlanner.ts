@@ -9,13 +9,12 @@
  */
 import { LOCAL_MACHINE_ID, type Machine } from '../machine/Machine.js';
 import type { Machines } from '../machine/Machines.js';
-import { folderOf } from '../instructions/ProjectInstructions.js';
 import { InvalidRequestError, NotFoundError, UnsupportedInputError } from '../../../app/errors.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
 import type { ConversationContext } from '../../../app/transcript/context.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { requireBindable, resolveBinding, type BindingRequest } from '../binding/resolveBinding.js';
-import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
+import { NO_SOURCES, type ComposedInstructions, type InstructionSources } from '../instructions/InstructionSettings.js';
 import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
 import type { ConversationParts } from './ConversationSettings.js';
 
@@ -57,8 +56,13 @@ export type TurnPlannerDeps = Pick<ConversationParts, 'store' | 'access' | 'agen
   /** Baton's MCP launcher: servers holding secrets go behind it, for agents that expose their server config. */
   launcher?: Pick<LauncherGrants, 'shield'>;
   /** The machines conversations may be on (absent: only this computer). */
-  machines?: Pick<Machines, 'openOf' | 'executableOn' | 'isLocal'>;
+  machines?: Pick<Machines, 'openOf' | 'executableOn'>;
+  /** The host's own machine (where a place without one is). */
+  home: Machine;
 };
+
+/** What a turn composes from, read on its folder's machine; `failed`: why it could not be read (the turn's refusal). */
+export type TurnSources = InstructionSources & { failed?: unknown };
 
 /**
  * A server holding secrets, for an agent that writes its server settings where others can read
@@ -87,25 +91,27 @@ export class TurnPlanner {
    */
   compose(
     context: Pick<ConversationContext, 'injectors' | 'instructions' | 'toolbox'>,
+    sources: TurnSources,
     place: Place,
     options: { withoutInstructions?: boolean; withoutTools?: boolean } = {},
   ): ComposedTurn {
     const settings = this.deps.instructions;
     let injectors: Injector[] = [];
-    let refusal: unknown;
     const without = options.withoutInstructions === true;
+    // Without the person's instructions this turn, what could not be read is not needed.
+    let refusal: unknown = without ? undefined : sources.failed;
     try {
       injectors =
         context.injectors && !context.injectors.off && !without
-          ? settings.injectors.resolve(context.injectors.names, this.folderOf(place))
+          ? settings.injectors.resolve(context.injectors.names, sources.injectors)
           : [];
     } catch (error) {
-      refusal = error;
+      refusal ??= error;
     }
     // "Send without my instructions this time": an empty bundle for this turn only, said on the turn.
     const instructions = without
       ? settings.compose({ person: { text: '', intent: 'append' }, conversation: null, injectors: [] })
-      : settings.compose({ conversation: context.instructions, agentId: place.agentId, cwd: this.folderOf(place), injectors });
+      : settings.compose({ conversation: context.instructions, agentId: place.agentId, project: sources.project?.text ?? null, injectors });
     // "Send without these tools this time": no server for this turn only, said on the turn; the toolbox stays for the next.
     const withoutTools = options.withoutTools === true && (context.toolbox?.servers.length ?? 0) > 0;
     const serverIds = withoutTools ? [] : (context.toolbox?.servers.map((server) => server.serverId) ?? []);
@@ -147,10 +153,18 @@ export class TurnPlanner {
     };
   }
 
-  /** The working folder whose own instructions the place may contribute (one on the host's own machine). */
-  private folderOf(place: Place): string | undefined {
-    const machines = this.deps.machines;
-    return folderOf(place, (machineId) => machineId === LOCAL_MACHINE_ID || machines?.isLocal(machineId) === true);
+  /**
+   * Reads what a turn at `place` composes from, on the folder's machine: the working folder's
+   * trusted instructions and injectors, and the person's own injectors. Never rejects: what could
+   * not be read (a machine not connected) is the turn's refusal, after the person's message is kept.
+   */
+  async sources(place: Place): Promise<TurnSources> {
+    try {
+      const machine = this.machineOf(place) ?? this.deps.home;
+      return await this.deps.instructions.sources({ machine, cwd: place.cwd });
+    } catch (error) {
+      return { ...NO_SOURCES, failed: error };
+    }
   }
 
   /** The open machine of a place on another machine (undefined: this computer); see `Machines.openOf` for one not open. */

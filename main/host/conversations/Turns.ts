@@ -25,7 +25,7 @@ import type { AnsweredPermission } from './SessionPermissions.js';
 import type { EarlierSession } from './LiveSession.js';
 import type { LiveSessions, TurnState } from './LiveSessions.js';
 import type { PendingFolders } from './PendingFolders.js';
-import type { TurnPlanner } from './TurnPlanner.js';
+import type { TurnPlanner, TurnSources } from './TurnPlanner.js';
 
 /** How long shutdown waits for cancelled turns to end before the agents are killed. */
 const SHUTDOWN_GRACE_MS = 2_000;
@@ -137,14 +137,29 @@ export class Turns implements TurnState {
    * Commits the person's message as a new turn and starts the agent on it in the background.
    * With another `agentId` than the conversation's, the conversation passes to that agent: the
    * switch is committed with the turn it serves, after what the agent cannot take is refused.
+   * What the turn composes from (the folder's trusted instructions, the person's injectors) is
+   * read first, on the folder's machine; the rest happens at once, as one step.
    */
-  send(
+  async send(
     conversationId: string,
     text: string,
     agentId?: string,
     /** Checked first, on the folder's machine ({@link Turns.prepareAttachments}). */
     attached: readonly ReadyAttachment[] = [],
     options: { withoutInstructions?: boolean; withoutTools?: boolean } = {},
+  ): Promise<{ turnId: string; seq: number }> {
+    const sources = await this.deps.planner.sources(this.deps.store.getSummary(conversationId));
+    return this.sendWith(sources, conversationId, text, agentId, attached, options);
+  }
+
+  /** {@link Turns.send} once what the turn composes from is read. */
+  private sendWith(
+    sources: TurnSources,
+    conversationId: string,
+    text: string,
+    agentId: string | undefined,
+    attached: readonly ReadyAttachment[],
+    options: { withoutInstructions?: boolean; withoutTools?: boolean },
   ): { turnId: string; seq: number } {
     const { store, catalog, committer, planner } = this.deps;
     const current = store.getSummary(conversationId);
@@ -159,7 +174,7 @@ export class Turns implements TurnState {
     const switching = adapter.agentId !== current.agentId;
     const summary: ConversationSummary = switching ? { ...current, agentId: adapter.agentId, agentName: adapter.displayName } : current;
     const context = store.getContext(conversationId);
-    const composed = planner.compose(context, summary, options);
+    const composed = planner.compose(context, sources, summary, options);
     const { injectors, without, instructions, withoutTools, serverIds } = composed;
     let refusal = composed.refusal;
     let request: BindingRequest | undefined;

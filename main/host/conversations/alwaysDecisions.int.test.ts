@@ -23,7 +23,7 @@ describe('"always" answers', () => {
     return response.result as Result<M>;
   };
   const agentPid = async (conversationId: string): Promise<string> => {
-    host.turns.send(conversationId, 'pid?');
+    await host.turns.send(conversationId, 'pid?');
     await host.turns.idle();
     const reply = transcript(conversationId).items.at(-1);
     return reply?.kind === 'agent' ? reply.text : '';
@@ -43,7 +43,7 @@ describe('"always" answers', () => {
     const work = tempDir('always-work');
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const before = await agentPid(conversationId);
-    const { turnId } = host.turns.send(conversationId, 'please ask permission');
+    const { turnId } = await host.turns.send(conversationId, 'please ask permission');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
     const requestId = request.kind === 'permission' ? request.requestId : '';
     await call('answerPermission', { conversationId, requestId, optionId: 'allow-always' });
@@ -82,7 +82,7 @@ describe('"always" answers', () => {
 
   it('a one-time answer is not remembered', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('always-work'));
-    host.turns.send(conversationId, 'please ask permission');
+    await host.turns.send(conversationId, 'please ask permission');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
     await call('answerPermission', {
       conversationId,

@@ -29,7 +29,7 @@ describe('a real turn through claude-agent-acp', () => {
 
   it("streams the reply, commits it, and sends the person's text to the model", async () => {
     const conversation = host.conversations.create('claude', tempDir('work'));
-    const { turnId } = host.turns.send(conversation.conversationId, 'What is the airspeed of a swallow?');
+    const { turnId } = await host.turns.send(conversation.conversationId, 'What is the airspeed of a swallow?');
     await host.turns.idle();
 
     const chunks = pushed
@@ -56,7 +56,7 @@ describe('a real turn through claude-agent-acp', () => {
     expect(pushedSeqs).toEqual(events.map((event) => event.seq));
 
     // Its next report is the context of the longer conversation, not the first figure again.
-    const next = host.turns.send(conversation.conversationId, `And of an African swallow? ${'Laden with a coconut. '.repeat(40)}`);
+    const next = await host.turns.send(conversation.conversationId, `And of an African swallow? ${'Laden with a coconut. '.repeat(40)}`);
     await host.turns.idle();
     const after = reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
     expect(after.usage).toMatchObject({ turnId: next.turnId, size: 1_000_000 });
@@ -70,7 +70,7 @@ describe('a real turn through claude-agent-acp', () => {
     host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
     const cwd = tempDir('work');
     const conversation = host.conversations.create('claude', cwd);
-    const { turnId } = host.turns.send(conversation.conversationId, 'Stream slowly please [slow]');
+    const { turnId } = await host.turns.send(conversation.conversationId, 'Stream slowly please [slow]');
     const transcript = () =>
       reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
     await expect
@@ -98,7 +98,7 @@ describe('a real turn through claude-agent-acp', () => {
       error: { code: 'AgentExited', message: expect.stringContaining('Claude exited unexpectedly (signal SIGKILL)') },
     });
 
-    const next = host.turns.send(conversation.conversationId, 'Are you back?');
+    const next = await host.turns.send(conversation.conversationId, 'Are you back?');
     await host.turns.idle();
     const after = transcript();
     expect(after.turns[next.turnId]?.status).toBe('completed');
@@ -110,7 +110,7 @@ describe('a real turn through claude-agent-acp', () => {
     await host.dispose();
     host = new Host({ dataDir, env: agentTestEnv(stub.url) });
     const { conversationId } = host.conversations.create('claude', tempDir('work'));
-    host.turns.send(conversationId, 'first message');
+    await host.turns.send(conversationId, 'first message');
     await host.turns.idle();
     const state = () => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     const model = state().sessionOptions.find((option) => option.category === 'model');
@@ -123,7 +123,7 @@ describe('a real turn through claude-agent-acp', () => {
       error: { code: 'InvalidRequest' },
     });
 
-    host.turns.send(conversationId, 'second message');
+    await host.turns.send(conversationId, 'second message');
     await host.turns.idle();
     const modelOf = (text: string) =>
       stub
@@ -134,7 +134,7 @@ describe('a real turn through claude-agent-acp', () => {
 
     await host.dispose();
     host = new Host({ dataDir, env: agentTestEnv(stub.url) });
-    host.turns.send(conversationId, 'third message');
+    await host.turns.send(conversationId, 'third message');
     await host.turns.idle();
     expect(modelOf('third message')).toContain('haiku');
     expect(state().sessionOptions.find((option) => option.id === model!.id)?.currentValue).toBe('haiku');
@@ -156,7 +156,7 @@ describe('a real turn through claude-agent-acp', () => {
     host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
     const cwd = tempDir('work');
     const conversation = host.conversations.create('claude', cwd);
-    const { turnId } = host.turns.send(conversation.conversationId, 'Write the file please');
+    const { turnId } = await host.turns.send(conversation.conversationId, 'Write the file please');
     const transcript = () =>
       reduceAll(emptyTranscript(conversation.conversationId), host.store.readEvents(conversation.conversationId).events);
     const request = await until(() => transcript().items.find((item) => item.kind === 'permission'), 60_000);
@@ -192,7 +192,7 @@ describe('a real turn through claude-agent-acp', () => {
     host = new Host({ dataDir: tempDir('data'), env: agentTestEnv(stub.url) });
     const { conversationId } = host.conversations.create('claude', tempDir('work'));
     const transcript = () => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
-    const first = host.turns.send(conversationId, 'Tell me a long story\nSLOW_STREAM 60');
+    const first = await host.turns.send(conversationId, 'Tell me a long story\nSLOW_STREAM 60');
     await expect
       .poll(() => transcript().items.some((item) => item.kind === 'agent' && item.text.includes('slow3')), { timeout: 60_000 })
       .toBe(true);
@@ -205,11 +205,11 @@ describe('a real turn through claude-agent-acp', () => {
         .items.filter((item) => item.kind === 'agent' && item.turnId === turnId)
         .map((item) => (item.kind === 'agent' ? item.text : ''))
         .join('');
-    const ping = host.turns.send(conversationId, 'ping after stop');
+    const ping = await host.turns.send(conversationId, 'ping after stop');
     await host.turns.idle();
     expect(transcript().turns[ping.turnId]?.status).toBe('completed');
     expect(replyTo(ping.turnId)).toContain('ping after stop');
-    const second = host.turns.send(conversationId, 'second ping');
+    const second = await host.turns.send(conversationId, 'second ping');
     await host.turns.idle();
     expect(transcript().turns[second.turnId]?.status).toBe('completed');
     expect(replyTo(second.turnId)).toContain('second ping');

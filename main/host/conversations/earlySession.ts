@@ -29,22 +29,24 @@ export type EarlySessionParams = {
  * background. Throws at once what the conversation could not be created with (a missing folder,
  * instructions the agent cannot take, an unavailable injector, an agent not installed).
  */
-export function openEarlySession(
+export async function openEarlySession(
   parts: { conversations: ConversationSettings; sessions: LiveSessions; planner: TurnPlanner },
   params: EarlySessionParams,
-): string {
+): Promise<string> {
   const { agentId, cwd } = params;
+  // What its first turn will compose from, read as that turn will read it.
+  const sources = await parts.planner.sources({ agentId, cwd });
   const conversationId = newId();
   const at = new Date().toISOString();
   // The context the conversation will have once created: its creation's events, folded as the store folds them.
   const context = parts.conversations
-    .creation(agentId, cwd, '', params.instructions, params.serverIds, params.injectors)
+    .creation(agentId, cwd, '', params.instructions, params.serverIds, params.injectors, undefined, sources.project?.text ?? null)
     .reduce(
       (state, draft, index) => reduceContext(state, { conversationId, seq: index + 1, at, v: 1, ...draft }),
       emptyContext(conversationId),
     );
   // Planned as its first turn will be.
-  const turn = parts.planner.compose(context, { agentId, cwd });
+  const turn = parts.planner.compose(context, sources, { agentId, cwd });
   if (turn.refusal) {
     throw turn.refusal;
   }

@@ -31,7 +31,7 @@ describe('elicitation', () => {
 
   it('shows a form, waits for the person, refuses a bad answer, passes on a good one and keeps no values', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.turns.send(conversationId, 'elicit form');
+    const { turnId } = await host.turns.send(conversationId, 'elicit form');
     const item = await waitForRequest(conversationId);
     expect(item.request).toMatchObject({
       mode: 'form',
@@ -84,7 +84,7 @@ describe('elicitation', () => {
 
   it('a link is shown, not opened; accepting it and the agent reporting it done are both recorded', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.turns.send(conversationId, 'elicit url');
+    await host.turns.send(conversationId, 'elicit url');
     const item = await waitForRequest(conversationId);
     expect(item.request).toMatchObject({ mode: 'url', url: 'https://auth.example.test/authorize?state=abc' });
     expect((await host.handle('answerElicitation', { conversationId, requestId: item.request.requestId, action: 'accept' })).ok).toBe(true);
@@ -99,7 +99,7 @@ describe('elicitation', () => {
 
   it('declining is passed on; cancelling the turn withdraws an open request', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.turns.send(conversationId, 'elicit form');
+    await host.turns.send(conversationId, 'elicit form');
     const first = await waitForRequest(conversationId);
     expect((await host.handle('answerElicitation', { conversationId, requestId: first.request.requestId, action: 'decline' })).ok).toBe(
       true,
@@ -107,7 +107,7 @@ describe('elicitation', () => {
     await host.turns.idle();
     expect(reply(transcript(conversationId))).toBe('Elicitation decline');
 
-    const { turnId } = host.turns.send(conversationId, 'elicit form again');
+    const { turnId } = await host.turns.send(conversationId, 'elicit form again');
     await until(() => transcript(conversationId).items.filter((item) => item.kind === 'elicitation').length >= 2);
     await host.turns.cancel(conversationId);
     await host.turns.idle();
@@ -120,7 +120,7 @@ describe('elicitation', () => {
 
   it('a link that is not http(s) is refused with an error to the agent', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.turns.send(conversationId, 'elicit bad');
+    await host.turns.send(conversationId, 'elicit bad');
     await host.turns.idle();
     expect(reply(transcript(conversationId))).toBe(
       'Elicitation refused (-32602): Baton opens only http and https links, not file:///etc/passwd.',

@@ -68,10 +68,10 @@ describe('Gemini and files through Baton', () => {
         }
       });
       const { conversationId } = host.conversations.create('gemini', work);
-      host.turns.send(conversationId, 'CREATE b.txt please');
+      await host.turns.send(conversationId, 'CREATE b.txt please');
       await host.turns.idle();
       expect(existsSync(file) ? readFileSync(file, 'utf8') : 'missing').toBe('first line\n');
-      host.turns.send(conversationId, 'EDIT b.txt please');
+      await host.turns.send(conversationId, 'EDIT b.txt please');
       await host.turns.idle();
       expect(readFileSync(file, 'utf8')).toBe('first line\nsecond line\n');
       // Both writes went through Baton (recorded on their turns), and no tool failed.

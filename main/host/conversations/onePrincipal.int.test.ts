@@ -32,7 +32,7 @@ describe('one agent process, several conversations', () => {
   const stateOf = (conversationId: string): TranscriptState =>
     reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
   const send = async (conversationId: string, text: string): Promise<string> => {
-    host.turns.send(conversationId, text);
+    await host.turns.send(conversationId, text);
     await host.turns.idle();
     const reply = stateOf(conversationId).items.findLast((item) => item.kind === 'agent');
     return reply?.kind === 'agent' ? reply.text : '';

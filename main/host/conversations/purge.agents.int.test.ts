@@ -27,7 +27,7 @@ describe('erasing a Codex conversation for good', () => {
     async () => {
       const work = tempDir('purge-work');
       const { conversationId } = host.conversations.create('codex', work);
-      host.turns.send(conversationId, 'Remember this, then be erased');
+      await host.turns.send(conversationId, 'Remember this, then be erased');
       await host.turns.idle();
       const sessionId = host.store.getContext(conversationId).sessions.codex?.sessionId;
       expect(sessionId).toBeDefined();

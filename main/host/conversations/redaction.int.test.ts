@@ -53,12 +53,12 @@ describe('secrets', () => {
     mkdirSync(path.join(work, '.baton'));
     writeFileSync(path.join(work, '.baton', 'instructions.md'), `Use the token ${TOOLBOX_SECRET} and ${HOST_SECRET} for deploys.\n`);
     const projects = host.instructions.projects;
-    projects.trust(work, projects.read(work).sha256 ?? '');
+    await projects.trust({ machine: host.machine, cwd: work }, (await projects.read({ machine: host.machine, cwd: work })).sha256 ?? '');
 
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
-    host.turns.send(conversationId, 'terminal env');
+    await host.turns.send(conversationId, 'terminal env');
     await host.turns.idle();
-    host.turns.send(conversationId, 'crash now');
+    await host.turns.send(conversationId, 'crash now');
     await host.turns.idle();
 
     const events = JSON.stringify(host.store.readEvents(conversationId).events);

@@ -52,9 +52,9 @@ describe('Retry with Claude', () => {
   it('forks its own session at the rewind point: the model sees the first exchange and not the reply set aside, and nothing is handed off', async () => {
     const conversation = host.conversations.create('claude', tempDir('work'));
     const { conversationId } = conversation;
-    host.turns.send(conversationId, 'first question');
+    await host.turns.send(conversationId, 'first question');
     await host.turns.idle();
-    const second = host.turns.send(conversationId, 'second question');
+    const second = await host.turns.send(conversationId, 'second question');
     await host.turns.idle();
     expect(history(turnRequests('second question').at(-1)!)).toEqual([
       'user: first question',
@@ -67,7 +67,7 @@ describe('Retry with Claude', () => {
     const { events: rewound } = host.store.readEvents(conversationId);
     const marker = rewound.findLast((event) => event.type === 'conversation.rewound');
     expect(marker?.type === 'conversation.rewound' ? marker.payload.fork : undefined).toMatchObject({ agentId: 'claude' });
-    const retried = host.turns.send(conversationId, 'second question');
+    const retried = await host.turns.send(conversationId, 'second question');
     await host.turns.idle();
 
     const { events } = host.store.readEvents(conversationId);
@@ -86,7 +86,7 @@ describe('Retry with Claude', () => {
     expect(JSON.stringify(sent.body)).not.toContain('Answer 2');
 
     // The next message goes on in the fork, live: its history is the retried exchange.
-    host.turns.send(conversationId, 'third question');
+    await host.turns.send(conversationId, 'third question');
     await host.turns.idle();
     expect(history(turnRequests('third question').at(-1)!)).toEqual([
       'user: first question',

@@ -45,7 +45,7 @@ describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent
       let sessionId: string;
       try {
         const { conversationId } = outside.conversations.create(agent, work);
-        outside.turns.send(conversationId, 'Remember the word tangerine');
+        await outside.turns.send(conversationId, 'Remember the word tangerine');
         await outside.turns.idle();
         const state = transcript(outside, conversationId);
         expect(Object.values(state.turns)[0]?.status).toBe('completed');
@@ -86,7 +86,7 @@ describe.each(IMPORTABLE)('importing a %s session started outside Baton', (agent
         ).toMatchObject({ conversationId });
 
         // The next message continues the agent's own session.
-        const { turnId } = host.turns.send(conversationId, 'Are you still there?');
+        const { turnId } = await host.turns.send(conversationId, 'Are you still there?');
         await host.turns.idle();
         state = transcript(host, conversationId);
         expect(state.turns[turnId]?.status).toBe('completed');

@@ -8,7 +8,7 @@ import type { Host } from '../Host.js';
 
 /** Sends `text` in the conversation and waits until its turn has ended and its checkpoint is kept; returns the turn's id. */
 export async function sendAndSettle(host: Host, conversationId: string, text: string): Promise<string> {
-  const { turnId } = host.turns.send(conversationId, text);
+  const { turnId } = await host.turns.send(conversationId, text);
   await host.turns.idle();
   await host.turnCheckpoints.idle();
   return turnId;
@@ -17,7 +17,7 @@ export async function sendAndSettle(host: Host, conversationId: string, text: st
 /** Sends `text` and answers every permission question with allow-once, as a person might; expects the turn to complete. */
 export async function sendAllowing(host: Host, conversationId: string, text: string): Promise<string> {
   const transcript = (): TranscriptState => reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
-  const { turnId } = host.turns.send(conversationId, text);
+  const { turnId } = await host.turns.send(conversationId, text);
   const answered = new Set<string>();
   let done = false;
   const running = host.turns.idle().then(() => {

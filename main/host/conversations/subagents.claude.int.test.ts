@@ -47,7 +47,7 @@ describe('subagents of the real Claude agent', () => {
   it('a subagent Claude starts shows its own reply in a card inside the turn', async () => {
     const { conversationId } = host.conversations.create('claude', tempDir('work'));
     await host.conversations.chooseOption(conversationId, 'mode', 'bypassPermissions');
-    const { turnId } = host.turns.send(conversationId, 'START-A-SUBAGENT please');
+    const { turnId } = await host.turns.send(conversationId, 'START-A-SUBAGENT please');
     await host.turns.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     expect(state.turns[turnId]?.status).toBe('completed');

@@ -24,7 +24,7 @@ describe('subagents', () => {
 
   it("a subagent's work is kept in a card of its own inside the turn that ran it", async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.turns.send(conversationId, 'use a subagent please');
+    const { turnId } = await host.turns.send(conversationId, 'use a subagent please');
     await host.turns.idle();
     const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
     expect(state.turns[turnId]?.status).toBe('completed');

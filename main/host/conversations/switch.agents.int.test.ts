@@ -26,7 +26,7 @@ describe('Claude → Qwen → Claude in one conversation', () => {
       try {
         const { conversationId } = host.conversations.create('claude', tempDir('switch-work'));
         const run = async (text: string, agentId?: string) => {
-          const { turnId } = host.turns.send(conversationId, text, agentId);
+          const { turnId } = await host.turns.send(conversationId, text, agentId);
           await host.turns.idle();
           const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
           expect(state.turns[turnId]?.status, JSON.stringify(state.items.at(-1))).toBe('completed');

@@ -36,7 +36,7 @@ function transcript(host: Host, conversationId: string): TranscriptState {
 }
 
 async function ask(host: Host, conversationId: string, text: string, agentId?: string) {
-  const { turnId } = host.turns.send(conversationId, text, agentId);
+  const { turnId } = await host.turns.send(conversationId, text, agentId);
   await host.turns.idle();
   const state = transcript(host, conversationId);
   const reply = state.items
@@ -234,14 +234,14 @@ describe('switching agents in a conversation', () => {
   it('is refused while a turn runs, and for an agent that cannot take the conversation (nothing committed)', async () => {
     const host = open(tempDir('switch'), agentHome('gemini', 'http://127.0.0.1:9'));
     const { conversationId } = host.conversations.create(ONE, tempDir('work'), '', { text: 'Add this.', intent: 'append' });
-    host.turns.send(conversationId, 'slow');
-    expect(() => host.turns.send(conversationId, 'now you', TWO)).toThrow(expect.objectContaining({ code: 'TurnInProgress' }));
+    await host.turns.send(conversationId, 'slow');
+    await expect(host.turns.send(conversationId, 'now you', TWO)).rejects.toThrow(expect.objectContaining({ code: 'TurnInProgress' }));
     await host.turns.cancel(conversationId);
     await host.turns.idle();
     const before = host.store.readEvents(conversationId).events.length;
     let refused: unknown;
     try {
-      host.turns.send(conversationId, 'over to Gemini', 'gemini');
+      await host.turns.send(conversationId, 'over to Gemini', 'gemini');
     } catch (error) {
       refused = error;
     }

@@ -156,7 +156,7 @@ describe('client terminals', () => {
 
   async function run(text: string): Promise<{ conversationId: string; state: TranscriptState }> {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.turns.send(conversationId, text);
+    await host.turns.send(conversationId, text);
     await host.turns.idle();
     return { conversationId, state: transcript(conversationId) };
   }

@@ -32,7 +32,7 @@ describe('turns through a real ACP process', () => {
 
   it('waits for the person before a tool runs and passes on exactly the option chosen', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.turns.send(conversationId, 'please ask permission');
+    const { turnId } = await host.turns.send(conversationId, 'please ask permission');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
     expect(request.kind === 'permission' && request.options.map((option) => option.name)).toEqual(['Allow once', 'Always allow', 'Reject']);
 
@@ -55,7 +55,7 @@ describe('turns through a real ACP process', () => {
 
   it('refuses an option the agent did not offer', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.turns.send(conversationId, 'permission please');
+    await host.turns.send(conversationId, 'permission please');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'));
     const requestId = request.kind === 'permission' ? request.requestId : '';
     const bad = await host.handle('answerPermission', { conversationId, requestId, optionId: 'sudo' });
@@ -67,7 +67,7 @@ describe('turns through a real ACP process', () => {
 
   it('Stop cancels the running turn through session/cancel and withdraws open questions', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.turns.send(conversationId, 'be slow');
+    const { turnId } = await host.turns.send(conversationId, 'be slow');
     await until(() =>
       transcript(conversationId).items.some((item) => item.kind === 'agent' && item.text.includes('word2')) ? true : undefined,
     );
@@ -81,7 +81,7 @@ describe('turns through a real ACP process', () => {
 
   it('an agent that dies mid-turn fails the turn with its stderr, and the next message starts it again', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.turns.send(conversationId, 'crash now');
+    const { turnId } = await host.turns.send(conversationId, 'crash now');
     await host.turns.idle();
     let state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('failed');
@@ -91,7 +91,7 @@ describe('turns through a real ACP process', () => {
       details: { stderrTail: expect.stringContaining('simulated crash') },
     });
 
-    const next = host.turns.send(conversationId, 'are you back?');
+    const next = await host.turns.send(conversationId, 'are you back?');
     await host.turns.idle();
     state = transcript(conversationId);
     expect(state.turns[next.turnId]?.status).toBe('completed');
@@ -100,9 +100,9 @@ describe('turns through a real ACP process', () => {
 
   it('a line of garbage or an unknown update from the agent is skipped; the turn completes', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const first = host.turns.send(conversationId, 'garbage please');
+    const first = await host.turns.send(conversationId, 'garbage please');
     await host.turns.idle();
-    const second = host.turns.send(conversationId, 'unknown please');
+    const second = await host.turns.send(conversationId, 'unknown please');
     await host.turns.idle();
     const state = transcript(conversationId);
     expect(state.turns[first.turnId]?.status).toBe('completed');
@@ -115,7 +115,7 @@ describe('turns through a real ACP process', () => {
 
   it('a 50 MiB message fails the turn as a protocol error, ends that agent, and the next message works', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.turns.send(conversationId, 'huge please');
+    const { turnId } = await host.turns.send(conversationId, 'huge please');
     await host.turns.idle();
     let state = transcript(conversationId);
     expect(state.turns[turnId]?.status).toBe('failed');
@@ -124,7 +124,7 @@ describe('turns through a real ACP process', () => {
       error: { code: 'ProtocolError', message: expect.stringContaining('byte limit') },
     });
     await expect.poll(() => fakeAgentProcesses(dataDir).length, { timeout: 5_000 }).toBe(0);
-    const next = host.turns.send(conversationId, 'hello again');
+    const next = await host.turns.send(conversationId, 'hello again');
     await host.turns.idle();
     state = transcript(conversationId);
     expect(state.turns[next.turnId]?.status).toBe('completed');
@@ -137,7 +137,7 @@ describe('turns through a real ACP process', () => {
     writeFileSync(path.join(outside, 'secret.txt'), 'secret');
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work);
     const reply = async (text: string): Promise<string> => {
-      host.turns.send(conversationId, text);
+      await host.turns.send(conversationId, text);
       await host.turns.idle();
       const last = transcript(conversationId).items.at(-1);
       return last?.kind === 'agent' ? last.text : '';
@@ -156,7 +156,7 @@ describe('turns through a real ACP process', () => {
     const stuck = new Host({ dataDir: stuckData, env: definedEnv(process.env) });
     try {
       const { conversationId } = stuck.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-      const { turnId } = stuck.turns.send(conversationId, 'hello');
+      const { turnId } = await stuck.turns.send(conversationId, 'hello');
       // Its process runs and has been asked for a session it never opens.
       await expect.poll(() => fakeAgentProcesses(stuckData).length, { timeout: 10_000 }).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -182,7 +182,7 @@ describe('turns through a real ACP process', () => {
     let stuck = new Host({ dataDir: stuckData, env: definedEnv(process.env) });
     try {
       const { conversationId } = stuck.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-      const { turnId } = stuck.turns.send(conversationId, 'hello');
+      const { turnId } = await stuck.turns.send(conversationId, 'hello');
       await expect.poll(() => fakeAgentProcesses(stuckData).length, { timeout: 10_000 }).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await stuck.dispose();
@@ -201,7 +201,7 @@ describe('turns through a real ACP process', () => {
 
   it('an agent that ignores Stop is ended within a few seconds; the turn is cancelled and the next message works', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.turns.send(conversationId, 'hang');
+    const { turnId } = await host.turns.send(conversationId, 'hang');
     await until(() => (transcript(conversationId).turns[turnId]?.status === 'running' ? true : undefined));
     expect(fakeAgentProcesses(dataDir)).toHaveLength(1);
     const pressed = Date.now();
@@ -217,7 +217,7 @@ describe('turns through a real ACP process', () => {
     });
     await expect.poll(() => fakeAgentProcesses(dataDir), { timeout: 5_000 }).toEqual([]);
 
-    const next = host.turns.send(conversationId, 'hello again');
+    const next = await host.turns.send(conversationId, 'hello again');
     await host.turns.idle();
     expect(transcript(conversationId).turns[next.turnId]?.status).toBe('completed');
     expect(transcript(conversationId).items.at(-1)).toMatchObject({ kind: 'agent', text: 'Fake reply: hello again' });
@@ -225,7 +225,7 @@ describe('turns through a real ACP process', () => {
 
   it('a second message while a reply is being written is refused, not queued silently', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.turns.send(conversationId, 'slow please');
+    await host.turns.send(conversationId, 'slow please');
     const second = await host.handle('sendMessage', { conversationId, text: 'me again' });
     expect(second).toMatchObject({ ok: false, error: { code: 'TurnInProgress' } });
     await host.turns.cancel(conversationId);
@@ -243,7 +243,7 @@ describe('turns through a real ACP process', () => {
         seen.push(...event.payload.events.map(({ seq }) => ({ seq, storedAtPush: stored.includes(seq) })));
       }
     });
-    host.turns.send(conversationId, 'hello');
+    await host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     expect(seen.length).toBeGreaterThan(2);
     expect(seen.filter((entry) => !entry.storedAtPush)).toEqual([]);
@@ -253,7 +253,7 @@ describe('turns through a real ACP process', () => {
 
   it('shutting down mid-reply records the turn as cancelled and leaves no agent running', async () => {
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    const { turnId } = host.turns.send(conversationId, 'slow again');
+    const { turnId } = await host.turns.send(conversationId, 'slow again');
     await until(() => (transcript(conversationId).items.some((item) => item.kind === 'agent') ? true : undefined));
     const store = host.store;
     await host.stopAgents();
@@ -291,7 +291,7 @@ describe('logging in', () => {
     const host = new Host({ dataDir, env: definedEnv(process.env) });
     try {
       const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-      const first = host.turns.send(conversationId, 'hello');
+      const first = await host.turns.send(conversationId, 'hello');
       await host.turns.idle();
       let state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[first.turnId]?.status).toBe('failed');
@@ -317,7 +317,7 @@ describe('logging in', () => {
         error: { code: 'InvalidRequest' },
       });
       expect(await host.handle('authenticateAgent', { agentId: FAKE_AGENT_ID, methodId: 'token' })).toMatchObject({ ok: true });
-      const second = host.turns.send(conversationId, 'hello again');
+      const second = await host.turns.send(conversationId, 'hello again');
       await host.turns.idle();
       state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[second.turnId]?.status).toBe('completed');
@@ -329,7 +329,7 @@ describe('logging in', () => {
       });
       expect(await host.handle('logoutAgent', { agentId: FAKE_AGENT_ID })).toMatchObject({ ok: true });
       await host.turns.release(conversationId);
-      const third = host.turns.send(conversationId, 'after logging out');
+      const third = await host.turns.send(conversationId, 'after logging out');
       await host.turns.idle();
       state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[third.turnId]?.status).toBe('failed');
@@ -438,7 +438,7 @@ describe('host API validation', () => {
     const host = new Host({ dataDir: tempDir('api'), env: { PATH: tempDir('empty-path') } });
     try {
       const { conversationId } = host.conversations.create('claude', tempDir('work'));
-      const { turnId } = host.turns.send(conversationId, 'hello');
+      const { turnId } = await host.turns.send(conversationId, 'hello');
       await host.turns.idle();
       const state = reduceAll(emptyTranscript(conversationId), host.store.readEvents(conversationId).events);
       expect(state.turns[turnId]?.status).toBe('failed');

@@ -15,7 +15,7 @@ export function attemptHandlers({ attempts, turns, sessions }: HostParts): Handl
     compareAttempts: ({ conversationId, attemptsId }) => attempts.compare(conversationId, attemptsId),
     askToCompare: async ({ conversationId, attemptsId, agentId }) => {
       const message = await attempts.comparisonMessage(conversationId, attemptsId);
-      return { turnId: turns.send(conversationId, message, agentId).turnId };
+      return { turnId: (await turns.send(conversationId, message, agentId)).turnId };
     },
     previewKeep: ({ conversationId, attemptsId, attemptId }) => attempts.previewKeep(conversationId, attemptsId, attemptId),
     keepAttempt: ({ conversationId, attemptsId, attemptId, overwrite }) => attempts.keep(conversationId, attemptsId, attemptId, overwrite),

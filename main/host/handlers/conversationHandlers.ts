@@ -45,6 +45,8 @@ export function conversationHandlers({
       }
       // Under the id its early session reserved, while that is still reserved; a new one otherwise.
       const early = conversationId && !elsewhere && sessions.isEarly(conversationId) ? conversationId : undefined;
+      // The folder's trusted text counts toward the size of its instructions (read there).
+      const project = instructions ? (await planner.sources({ agentId, cwd, ...(elsewhere ? { machine: machineId } : {}) })).project : null;
       return {
         conversation: conversations.create(
           agentId,
@@ -55,11 +57,12 @@ export function conversationHandlers({
           injectors,
           early,
           elsewhere ? machineId : undefined,
+          project?.text ?? null,
         ),
       };
     },
-    openEarlySession: (params) => ({
-      conversationId: openEarlySession({ conversations, sessions, planner }, params),
+    openEarlySession: async (params) => ({
+      conversationId: await openEarlySession({ conversations, sessions, planner }, params),
     }),
     closeEarlySession: async ({ conversationId }) => {
       const reserved = sessions.isEarly(conversationId);

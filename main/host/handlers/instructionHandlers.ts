@@ -4,27 +4,19 @@
  */
 import os from 'node:os';
 import type { DeliveryPlan, InstructionCapability } from '../../../app/instructions/delivery.js';
-import { InvalidRequestError } from '../../../app/errors.js';
 import { resolveBinding } from '../binding/resolveBinding.js';
 import { negotiatesInstructions } from '../instructions/deliverInstructions.js';
 import type { ComposedInstructions } from '../instructions/InstructionSettings.js';
+import type { FolderPlace } from '../instructions/ProjectInstructions.js';
 import { previewInstructions } from '../instructions/previewInstructions.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
 
 type InstructionMethods =
   'getInstructions' | 'saveInstructions' | 'saveAgentProfile' | 'setFolderTrust' | 'previewInstructions' | 'setAgentInstructionSettings';
 
-/** Why a folder on another machine contributes none of its own instructions (see `folderOf`). */
-const ELSEWHERE =
-  "Baton does not read a working folder's own instructions (.baton/instructions.md, .agents/instructions/) on another machine yet, so it contributes none";
-
-/** A machine's name for a message (its id when it is not known). */
-function nameOf(machines: HostParts['machines'], machineId: string): string {
-  try {
-    return machines.view(machineId).name;
-  } catch {
-    return machineId;
-  }
+/** A working folder on its machine (connected for it, or refused with why). */
+async function placeOf(machines: HostParts['machines'], cwd: string, machineId: string | undefined): Promise<FolderPlace> {
+  return { machine: machineId === undefined ? machines.local : await machines.connect(machineId), cwd };
 }
 
 /** The instructions' handlers. */
@@ -37,6 +29,7 @@ export function instructionHandlers({
   instructions: settings,
   conversations,
   machines,
+  planner,
 }: HostParts): HandlerGroup<InstructionMethods> {
   return {
     getInstructions: ({ conversationId }) => ({
@@ -44,12 +37,14 @@ export function instructionHandlers({
       conversation: conversationId ? store.getContext(conversationId).instructions : null,
       injectors: conversationId ? store.getContext(conversationId).injectors : null,
     }),
-    saveInstructions: ({ person, conversationId, conversation, injectors }) => {
+    saveInstructions: async ({ person, conversationId, conversation, injectors }) => {
       if (person) {
         settings.setPerson(person);
       }
       if (conversationId && conversation) {
-        conversations.setInstructions(conversationId, conversation);
+        // The folder's trusted text counts toward the size of the conversation's instructions (read on its machine).
+        const { project } = await planner.sources(store.getSummary(conversationId));
+        conversations.setInstructions(conversationId, conversation, project?.text ?? null);
       }
       if (conversationId && injectors) {
         const current = store.getContext(conversationId).injectors;
@@ -63,26 +58,25 @@ export function instructionHandlers({
       catalog.get(agentId);
       return { revision: settings.setProfile(agentId, profile).revision };
     },
-    setFolderTrust: ({ cwd, machineId, trusted, sha256 }) => {
-      if (machineId !== undefined && !machines.isLocal(machineId)) {
-        throw new InvalidRequestError(`${cwd} on ${nameOf(machines, machineId)} cannot be trusted: ${ELSEWHERE}`);
-      }
+    setFolderTrust: async ({ cwd, machineId, trusted, sha256 }) => {
+      const place = await placeOf(machines, cwd, machineId);
       if (trusted) {
-        settings.projects.trust(cwd, sha256 ?? '');
+        await settings.projects.trust(place, sha256 ?? '');
       } else {
-        settings.projects.untrust(cwd);
+        await settings.projects.untrust(place);
       }
       return {};
     },
     previewInstructions: async ({ agentId, person, conversation, profile, cwd, machineId, injectors }) => {
       const adapter = catalog.get(agentId);
-      // A folder on another machine contributes nothing of its own (see folderOf): the preview says so.
-      const elsewhere = cwd !== undefined && machineId !== undefined && !machines.isLocal(machineId);
-      const folder = elsewhere ? undefined : cwd;
+      // The folder as it is on its machine, and what the person trusted of it.
+      const place = cwd === undefined ? undefined : await placeOf(machines, cwd, machineId);
+      const sources = await settings.sources(place);
+      const folder = place ? await settings.projects.read(place) : null;
       const selected = injectors && !injectors.off ? injectors.names : [];
       // The card is asked for only when it is needed (it is cached): for agents that negotiate
       // their channels, and for whether per-turn context can travel as embedded resources.
-      const available = settings.injectors.available(folder);
+      const available = settings.injectors.available(sources.injectors);
       const perTurn = available.injectors.some(
         (injector) => selected.includes(injector.name) && (injector.when !== 'every_turn' || injector.context.length > 0),
       );
@@ -116,8 +110,8 @@ export function instructionHandlers({
           available,
           ...(card ? { embeddedContext: card.prompt.embeddedContext } : {}),
           ...(profile ? { profile } : {}),
-          ...(folder ? { cwd: folder } : {}),
-          ...(elsewhere ? { elsewhere: `${cwd} on ${nameOf(machines, machineId)}: ${ELSEWHERE}` } : {}),
+          project: sources.project?.text ?? null,
+          folder,
         }),
       };
     },

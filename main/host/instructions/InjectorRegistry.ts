@@ -7,8 +7,8 @@
 import path from 'node:path';
 import { InjectorUnavailableError } from '../../../app/errors.js';
 import { BUILTIN_INJECTORS, redactSecrets, type BrokenInjector, type Injector } from '../../../app/instructions/injectors.js';
-import { parseInjector, readInjectorFolders, snapshotReader } from './injectorFiles.js';
-import type { ProjectInstructions } from './ProjectInstructions.js';
+import { parseInjector, readInjectorFolders, snapshotReader, type FolderFiles } from './injectorFiles.js';
+import type { TrustedFolder } from './ProjectInstructions.js';
 
 /** The folder of the person's own injectors in a data folder. */
 export function personInjectorFolder(dataDir: string): string {
@@ -18,33 +18,39 @@ export function personInjectorFolder(dataDir: string): string {
 /** What one working folder makes available. */
 export type AvailableInjectors = { injectors: Injector[]; broken: BrokenInjector[] };
 
+/** The injectors read for one moment (a turn, a preview): the person's own, and the trusted folder's. */
+export type InjectorSources = { personal: Array<Injector | BrokenInjector>; folder: Array<Injector | BrokenInjector> };
+
 const isBroken = (entry: Injector | BrokenInjector): entry is BrokenInjector => 'problem' in entry;
 
 /** Finds and reads injectors. */
 export class InjectorRegistry {
   constructor(
     private readonly dataDir: string | undefined,
-    private readonly projects: ProjectInstructions,
+    /** The host's own machine, whose data folder holds the person's injectors. */
+    private readonly home: FolderFiles,
     /** The secret values Baton knows now (toolbox secrets, keys in agents' settings). */
     private readonly secrets: () => readonly string[],
   ) {}
 
-  /** Every injector for `cwd`, in precedence order (the person's, the trusted folder's, Baton's); the broken ones apart. */
-  available(cwd?: string): AvailableInjectors {
-    const entries: Array<Injector | BrokenInjector> = [];
-    if (this.dataDir) {
-      entries.push(...readInjectorFolders(personInjectorFolder(this.dataDir), 'data'));
-    }
-    const trusted = cwd ? this.projects.trustedInjectors(cwd) : null;
+  /** Reads the person's own injectors, and the trusted folder's as the person trusted them. */
+  async read(trusted: TrustedFolder | null): Promise<InjectorSources> {
+    const personal = this.dataDir ? await readInjectorFolders(this.home, personInjectorFolder(this.dataDir), 'data') : [];
+    const folder: Array<Injector | BrokenInjector> = [];
     for (const snapshot of trusted?.injectors ?? []) {
-      const folder = path.join(trusted!.folder, '.agents', 'instructions', snapshot.dir);
-      entries.push(
+      const dir = path.join(trusted!.folder, '.agents', 'instructions', snapshot.dir);
+      folder.push(
         snapshot.problem !== undefined
-          ? { name: snapshot.dir, origin: 'folder', folder, problem: snapshot.problem }
-          : parseInjector(snapshot.dir, 'folder', folder, snapshotReader(snapshot.files)),
+          ? { name: snapshot.dir, origin: 'folder', folder: dir, problem: snapshot.problem }
+          : await parseInjector(snapshot.dir, 'folder', dir, snapshotReader(snapshot.files)),
       );
     }
-    entries.push(...BUILTIN_INJECTORS);
+    return { personal, folder };
+  }
+
+  /** Every injector of the sources, in precedence order (the person's, the trusted folder's, Baton's); the broken ones apart. */
+  available(sources: InjectorSources = { personal: [], folder: [] }): AvailableInjectors {
+    const entries: Array<Injector | BrokenInjector> = [...sources.personal, ...sources.folder, ...BUILTIN_INJECTORS];
     const seen = new Set<string>();
     const injectors: Injector[] = [];
     const broken: BrokenInjector[] = [];
@@ -67,11 +73,11 @@ export class InjectorRegistry {
    * The injectors a conversation selected, in its order. An unknown or vanished name, or one
    * whose files are refused, fails with the typed error naming it.
    */
-  resolve(names: readonly string[], cwd?: string): Injector[] {
+  resolve(names: readonly string[], sources?: InjectorSources): Injector[] {
     if (names.length === 0) {
       return [];
     }
-    const { injectors, broken } = this.available(cwd);
+    const { injectors, broken } = this.available(sources);
     return names.map((name) => {
       const found = injectors.find((injector) => injector.name === name);
       if (found) {

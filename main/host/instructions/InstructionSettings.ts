@@ -20,8 +20,9 @@ import type { Instructions } from '../binding/PreparedBinding.js';
 import type { EventStore } from '../store/EventStore.js';
 import { sha256Hex } from '../sha256.js';
 import type { Injector } from '../../../app/instructions/injectors.js';
-import { InjectorRegistry } from './InjectorRegistry.js';
-import { ProjectInstructions } from './ProjectInstructions.js';
+import type { Machines } from '../machine/Machines.js';
+import { InjectorRegistry, type InjectorSources } from './InjectorRegistry.js';
+import { ProjectInstructions, type FolderPlace, type TrustedFolder } from './ProjectInstructions.js';
 
 const PERSON_KEY = 'instructions.person';
 const agentKey = (agentId: string): string => `instructions.agent.${agentId}`;
@@ -54,13 +55,23 @@ export type BundleInputs = {
   /** The agent whose profile goes in (defaults to its saved profile). */
   agentId?: string;
   profile?: InstructionText;
-  /** The working folder whose trusted instructions go in. */
-  cwd?: string;
+  /** The trusted working folder's text (read for the moment with {@link InstructionSettings.sources}). */
+  project?: string | null;
   /** The injectors selected for the turn: their every-turn instructions go in. */
   injectors?: readonly Injector[];
 };
 
 /** sha256 of what a bundle delivers. */
+/** What a conversation's working folder and the person's data folder give it, read for one turn or preview. */
+export type InstructionSources = {
+  /** The working folder as the person trusted it (null: none, or not trusted). */
+  project: TrustedFolder | null;
+  injectors: InjectorSources;
+};
+
+/** Sources with nothing from a folder or the data folder (a check that reads neither). */
+export const NO_SOURCES: InstructionSources = { project: null, injectors: { personal: [], folder: [] } };
+
 export function bundleDigest(bundle: InstructionBundle): string {
   return sha256Hex(digestInput(bundle));
 }
@@ -76,12 +87,23 @@ export class InstructionSettings {
     private readonly store: EventStore,
     private readonly env: Env,
     /** The data folder, whose `instructions/` holds the person's own injectors. */
-    dataDir?: string,
+    dataDir: string | undefined,
     /** The secret values Baton knows, redacted from injector output. */
-    secrets: () => readonly string[] = () => [],
+    secrets: () => readonly string[],
+    /** The host's own machine (`local`: its data folder holds the person's injectors), and which machines are it. */
+    machines: Pick<Machines, 'local' | 'isLocal'>,
   ) {
-    this.projects = new ProjectInstructions(store, secrets);
-    this.injectors = new InjectorRegistry(dataDir, this.projects, secrets);
+    this.projects = new ProjectInstructions(store, secrets, (machineId) => machines.isLocal(machineId));
+    this.injectors = new InjectorRegistry(dataDir, machines.local, secrets);
+  }
+
+  /**
+   * Reads what a turn or a preview composes from, on the folder's machine: the working folder's
+   * trusted text and injectors (none without a folder), and the person's own injectors.
+   */
+  async sources(place: FolderPlace | undefined): Promise<InstructionSources> {
+    const project = place ? await this.projects.trusted(place) : null;
+    return { project, injectors: await this.injectors.read(project) };
   }
 
   /** An agent's profile as last saved (revision 0: never written). */
@@ -145,7 +167,7 @@ export class InstructionSettings {
    */
   compose(inputs: BundleInputs): ComposedInstructions {
     const person = inputs.person ?? this.person();
-    const project = inputs.cwd ? this.projects.trustedText(inputs.cwd) : null;
+    const project = inputs.project ?? null;
     const saved = inputs.agentId ? this.profile(inputs.agentId) : undefined;
     const profile = inputs.profile ?? saved;
     const parts: InstructionPart[] = [

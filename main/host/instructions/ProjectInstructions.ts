@@ -5,18 +5,18 @@
  * to the digest of the files the person saw, and keeps a copy of them: when they change (a
  * `git pull`), the trusted copy is still the one used until the person trusts the new files.
  * Nothing is read from outside the folder (no symlink out), and agents are only ever given the
- * trusted copy, never the files as they are now.
+ * trusted copy, never the files as they are now. The folder is read on its own machine; trust is
+ * kept per machine (a folder on another machine is another folder, even at the same path).
  */
-import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { readTextAtMostSync } from '../machine/boundedRead.js';
 import { z } from 'zod';
 import { InvalidRequestError } from '../../../app/errors.js';
 import { LOCAL_MACHINE_ID } from '../../../app/ids.js';
+import type { Machine } from '../machine/Machine.js';
 import type { EventStore } from '../store/EventStore.js';
 import { sha256Hex } from '../sha256.js';
 import { redactSecrets } from '../../../app/instructions/injectors.js';
-import { snapshotInjectors, type InjectorSnapshot } from './injectorFiles.js';
+import { snapshotInjectors, type FolderFiles, type InjectorSnapshot } from './injectorFiles.js';
 
 /** Where the folder's instructions live, relative to it. */
 export const PROJECT_FILE = path.join('.baton', 'instructions.md');
@@ -105,27 +105,34 @@ function describeChanges(before: Trust, text: string | null, injectors: readonly
   return changes;
 }
 
-/**
- * The working folder whose own instructions and injectors a place may contribute: only a folder on
- * the host's own machine, where they are read. A folder on another machine contributes none yet:
- * it is not read there, and this computer's folder of the same path is another folder, whose trust
- * must not reach it.
- */
-export function folderOf(
-  place: { cwd: string; machine?: string | undefined },
-  isHome: (machineId: string) => boolean = (machineId) => machineId === LOCAL_MACHINE_ID,
-): string | undefined {
-  return !place.machine || isHome(place.machine) ? place.cwd : undefined;
+/** A working folder on the machine it is on. */
+export type FolderPlace = { machine: FolderFiles & Pick<Machine, 'id'>; cwd: string };
+
+/** What a trusted folder gives agents: its text and injectors as the person trusted them (the text's known secrets redacted). */
+export type TrustedFolder = { folder: string; text: string | null; injectors: InjectorSnapshot[] };
+
+/** Whether `file` exists on the machine; false only for a path that is not there (any other failure is thrown, not taken for "none"). */
+async function exists(machine: FolderFiles, file: string): Promise<boolean> {
+  try {
+    await machine.stat(file);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') {
+      return false;
+    }
+    throw error;
+  }
 }
 
 /** The folder holding `.baton/instructions.md` or `.agents/instructions/`: the working folder, else the repository root above it. */
-function holder(cwd: string): string | null {
+async function holder({ machine, cwd }: FolderPlace): Promise<string | null> {
   let dir = path.resolve(cwd);
   for (;;) {
-    if (existsSync(path.join(dir, PROJECT_FILE)) || existsSync(path.join(dir, PROJECT_INJECTORS))) {
+    if ((await exists(machine, path.join(dir, PROJECT_FILE))) || (await exists(machine, path.join(dir, PROJECT_INJECTORS)))) {
       return dir;
     }
-    if (existsSync(path.join(dir, '.git'))) {
+    if (await exists(machine, path.join(dir, '.git'))) {
       return null;
     }
     const parent = path.dirname(dir);
@@ -142,11 +149,14 @@ export class ProjectInstructions {
     private readonly store: EventStore,
     /** Secret values Baton knows: kept out of the stored copy of the folder's injectors. */
     private readonly secrets: () => readonly string[] = () => [],
+    /** Whether a machine is the host's own (its folders' trust is kept under their path alone, as before machines). */
+    private readonly isHome: (machineId: string) => boolean = (machineId) => machineId === LOCAL_MACHINE_ID,
   ) {}
 
   /** What the working folder contributes and how it stands. */
-  read(cwd: string): FolderInstructions {
-    const found = this.trustOf(cwd);
+  async read(place: FolderPlace): Promise<FolderInstructions> {
+    const { machine } = place;
+    const found = await this.trustOf(place);
     if (!found) {
       return {
         folder: null,
@@ -164,16 +174,17 @@ export class ProjectInstructions {
     const file = path.join(folder, PROJECT_FILE);
     let text: string | null = null;
     let problem: string | null = null;
-    const injectors = snapshotInjectors(path.join(folder, PROJECT_INJECTORS), folder);
+    const injectors = await snapshotInjectors(machine, path.join(folder, PROJECT_INJECTORS), folder);
     // Without the file the folder contributes only its injectors.
-    if (existsSync(file)) {
+    const hasFile = await exists(machine, file);
+    if (hasFile) {
       try {
         // The file must really be inside its folder: a symlink out is refused, not followed.
-        const real = realpathSync(file);
-        const found = real.startsWith(folder + path.sep) ? readTextAtMostSync(real, MAX_FILE_BYTES) : undefined;
-        if (!found || found.kind === 'not-a-file') {
+        const real = await machine.realpath(file);
+        const found = real.startsWith(folder + path.sep) ? await readBounded(machine, real) : undefined;
+        if (!found || found === 'not-a-file') {
           problem = `${PROJECT_FILE} points outside ${folder}; Baton does not follow it`;
-        } else if (found.kind === 'too-large') {
+        } else if (found === 'too-large') {
           problem = `${PROJECT_FILE} is larger than ${MAX_FILE_BYTES / 1024} KiB`;
         } else {
           text = found.text;
@@ -186,35 +197,37 @@ export class ProjectInstructions {
     const sha256 = contributes ? contributionDigest(text, injectors) : null;
     const state = !trusted ? 'untrusted' : trusted.sha256 === sha256 ? 'trusted' : 'changed';
     const changes = trusted && state === 'changed' ? describeChanges(trusted, text, injectors) : [];
-    return { folder, file: existsSync(file) ? file : null, text, sha256, problem, injectors, trusted, state, changes };
+    return { folder, file: hasFile ? file : null, text, sha256, problem, injectors, trusted, state, changes };
   }
 
-  /** The folder's injectors as the person last trusted them (none when it is not trusted). */
-  trustedInjectors(cwd: string): { folder: string; injectors: InjectorSnapshot[] } | null {
-    const found = this.trustOf(cwd);
-    return found?.trusted ? { folder: found.folder, injectors: found.trusted.injectors } : null;
-  }
-
-  /** The text that reaches agents for this working folder: the last trusted one, or nothing (the file itself is not read). */
-  trustedText(cwd: string): string | null {
-    const text = this.trustOf(cwd)?.trusted?.text;
+  /**
+   * What reaches agents for this working folder: the text and injectors the person last trusted
+   * (the files themselves are not read), or null when it is not trusted.
+   */
+  async trusted(place: FolderPlace): Promise<TrustedFolder | null> {
+    const found = await this.trustOf(place);
+    if (!found?.trusted) {
+      return null;
+    }
+    const { text, injectors } = found.trusted;
     // Redacted on the way out too: a secret added to the toolbox after the trust is known now.
-    return text === undefined || text === '' ? null : redactSecrets(text, this.secrets());
+    return { folder: found.folder, text: text === '' ? null : redactSecrets(text, this.secrets()), injectors };
   }
 
   /** The folder holding the file (its real path) and what the person trusted there. */
-  private trustOf(cwd: string): { folder: string; trusted: Trust | null } | undefined {
-    const found = holder(cwd);
+  private async trustOf(place: FolderPlace): Promise<{ folder: string; key: string; trusted: Trust | null } | undefined> {
+    const found = await holder(place);
     if (!found) {
       return undefined;
     }
-    const folder = realpathSync(found);
-    return { folder, trusted: this.store.getSetting<Trust | null>(trustKey(folder), trustSchema.nullable(), null) };
+    const folder = await place.machine.realpath(found);
+    const key = this.keyOf(place, folder);
+    return { folder, key, trusted: this.store.getSetting<Trust | null>(key, trustSchema.nullable(), null) };
   }
 
   /** Trusts the folder's file as the person saw it (its digest must still match). */
-  trust(cwd: string, sha256: string): FolderInstructions {
-    const now = this.read(cwd);
+  async trust(place: FolderPlace, sha256: string): Promise<FolderInstructions> {
+    const now = await this.read(place);
     if (!now.folder || now.sha256 === null || (now.text === null && now.problem !== null)) {
       throw new InvalidRequestError(now.problem ?? 'This folder has no .baton/instructions.md or .agents/instructions/ to trust.');
     }
@@ -226,25 +239,39 @@ export class ProjectInstructions {
       ...snapshot,
       files: Object.fromEntries(Object.entries(snapshot.files).map(([file, text]) => [file, redactSecrets(text, secrets)])),
     }));
-    this.store.setSetting(trustKey(now.folder), {
+    this.store.setSetting(this.keyOf(place, now.folder), {
       sha256,
       text: redactSecrets(now.text ?? '', secrets),
       injectors,
       trustedAt: new Date().toISOString(),
     } satisfies Trust);
-    return this.read(cwd);
+    return this.read(place);
+  }
+
+  /** The setting a folder's trust is kept in: its real path, after the id of its machine where that is not the host's own. */
+  private keyOf(place: FolderPlace, folder: string): string {
+    return `instructions.trust.${this.isHome(place.machine.id) ? folder : `${place.machine.id}\t${folder}`}`;
   }
 
   /** Stops trusting the folder: it contributes nothing from the next message on. */
-  untrust(cwd: string): FolderInstructions {
-    const now = this.read(cwd);
-    if (now.folder) {
-      this.store.setSetting(trustKey(now.folder), null);
+  async untrust(place: FolderPlace): Promise<FolderInstructions> {
+    const found = await this.trustOf(place);
+    if (found) {
+      this.store.setSetting(found.key, null);
     }
-    return this.read(cwd);
+    return this.read(place);
   }
 }
 
-function trustKey(folder: string): string {
-  return `instructions.trust.${folder}`;
+/** The file's text, read at most to the limit on its machine; what stands in the way otherwise. */
+async function readBounded(machine: FolderFiles, file: string): Promise<{ text: string } | 'too-large' | 'not-a-file'> {
+  try {
+    const read = await machine.readFile(file, MAX_FILE_BYTES);
+    return read.tooLarge ? 'too-large' : { text: read.data.toString('utf8') };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EINVAL') {
+      return 'not-a-file';
+    }
+    throw error;
+  }
 }

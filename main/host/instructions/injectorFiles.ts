@@ -4,9 +4,8 @@
  * folder: `..`, absolute paths and links out are refused with an error naming the file. The same
  * parser reads a folder on disk and a snapshot the person trusted (the files as they saw them).
  */
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { readTextAtMostSync } from '../machine/boundedRead.js';
+import type { Machine } from '../machine/Machine.js';
 import { isInside } from '../files/isInside.js';
 import {
   compileMatch,
@@ -26,14 +25,24 @@ const STATIC = 'INSTRUCTIONS.md';
 /** A file that cannot be used, with the reason naming it. */
 export class InjectorFileProblem extends Error {}
 
-/** Reads files of one injector folder by relative path; throws {@link InjectorFileProblem}. */
-export type InjectorFileReader = { has(file: string): boolean; read(file: string): string };
+/** Reads files of one injector folder by relative path; rejects with {@link InjectorFileProblem}. */
+export type InjectorFileReader = { has(file: string): Promise<boolean>; read(file: string): Promise<string> };
 
-/** Reads files of the folder `dir` on disk, each confined to it. */
-export function diskReader(dir: string): InjectorFileReader & { readonly files: Map<string, string> } {
-  const root = realpathSync(dir);
+/** What reading folders needs of the machine they are on. */
+export type FolderFiles = Pick<Machine, 'realpath' | 'readFile' | 'list' | 'stat'>;
+
+/**
+ * Reads files of the folder `dir` on its machine, each confined to it. `has` answers for a name in
+ * the folder itself (as it is listed: a link counts, wherever it leads).
+ */
+export async function folderReader(
+  machine: FolderFiles,
+  dir: string,
+): Promise<InjectorFileReader & { readonly files: Map<string, string> }> {
+  const root = await machine.realpath(dir);
   const files = new Map<string, string>();
-  const locate = (file: string): string => {
+  let names: Promise<Set<string>> | undefined;
+  const locate = async (file: string): Promise<string> => {
     if (path.isAbsolute(file) || /^[A-Za-z]:/.test(file)) {
       throw new InjectorFileProblem(`"${file}" is an absolute path; an injector may name only files in its own folder`);
     }
@@ -42,7 +51,7 @@ export function diskReader(dir: string): InjectorFileReader & { readonly files: 
     }
     let real: string;
     try {
-      real = realpathSync(path.join(root, file));
+      real = await machine.realpath(path.join(root, file));
     } catch {
       throw new InjectorFileProblem(`"${file}" is missing`);
     }
@@ -53,26 +62,32 @@ export function diskReader(dir: string): InjectorFileReader & { readonly files: 
   };
   return {
     files,
-    has: (file) => {
-      try {
-        lstatSync(path.join(root, file));
-        return true;
-      } catch {
-        return false;
-      }
+    has: async (file) => {
+      names ??= machine.list(root).then(
+        (entries) => new Set(entries.map((entry) => entry.name)),
+        () => new Set<string>(),
+      );
+      return (await names).has(file);
     },
-    read: (file) => {
-      const real = locate(file);
+    read: async (file) => {
+      const real = await locate(file);
       // The limit is kept by the read itself: a file that grows after a check brings in nothing more.
-      const found = readTextAtMostSync(real, MAX_INJECTOR_FILE_BYTES);
-      if (found.kind === 'not-a-file') {
-        throw new InjectorFileProblem(`"${file}" is not a file`);
+      let found: { data: Buffer; tooLarge: boolean };
+      try {
+        found = await machine.readFile(real, MAX_INJECTOR_FILE_BYTES);
+      } catch (error) {
+        throw new InjectorFileProblem(
+          (error as NodeJS.ErrnoException).code === 'EINVAL' || (error as NodeJS.ErrnoException).code === 'EISDIR'
+            ? `"${file}" is not a file`
+            : `"${file}" could not be read: ${(error as Error).message}`,
+        );
       }
-      if (found.kind === 'too-large') {
+      if (found.tooLarge) {
         throw new InjectorFileProblem(`"${file}" is larger than ${MAX_INJECTOR_FILE_BYTES / 1024} KiB`);
       }
-      files.set(file, found.text);
-      return found.text;
+      const text = found.data.toString('utf8');
+      files.set(file, text);
+      return text;
     },
   };
 }
@@ -80,13 +95,11 @@ export function diskReader(dir: string): InjectorFileReader & { readonly files: 
 /** Reads files from a snapshot (what the person trusted). */
 export function snapshotReader(files: Readonly<Record<string, string>>): InjectorFileReader {
   return {
-    has: (file) => Object.hasOwn(files, file),
-    read: (file) => {
-      if (!Object.hasOwn(files, file)) {
-        throw new InjectorFileProblem(`"${file}" was not among the files you trusted`);
-      }
-      return files[file]!;
-    },
+    has: (file) => Promise.resolve(Object.hasOwn(files, file)),
+    read: (file) =>
+      Object.hasOwn(files, file)
+        ? Promise.resolve(files[file]!)
+        : Promise.reject(new InjectorFileProblem(`"${file}" was not among the files you trusted`)),
   };
 }
 
@@ -94,18 +107,18 @@ export function snapshotReader(files: Readonly<Record<string, string>>): Injecto
  * Parses one injector folder named `dirName`. A manifest's unknown keys (tools, permissions,
  * code…) are listed as ignored and contribute nothing.
  */
-export function parseInjector(
+export async function parseInjector(
   dirName: string,
   origin: InjectorOrigin,
   folder: string,
   files: InjectorFileReader,
-): Injector | BrokenInjector {
+): Promise<Injector | BrokenInjector> {
   const broken = (problem: string): BrokenInjector => ({ name: dirName, origin, folder, problem });
   try {
-    if (files.has(MANIFEST)) {
+    if (await files.has(MANIFEST)) {
       let raw: unknown;
       try {
-        raw = JSON.parse(files.read(MANIFEST));
+        raw = JSON.parse(await files.read(MANIFEST));
       } catch (error) {
         if (error instanceof InjectorFileProblem) {
           throw error;
@@ -131,8 +144,11 @@ export function parseInjector(
       } catch (error) {
         throw new InjectorFileProblem(`"${MANIFEST}": match is not a valid regular expression (${(error as Error).message})`);
       }
-      const instructions = manifest.instructions === undefined ? '' : files.read(manifest.instructions);
-      const context = manifest.context.map((file) => ({ file, text: files.read(file) }));
+      const instructions = manifest.instructions === undefined ? '' : await files.read(manifest.instructions);
+      const context: Array<{ file: string; text: string }> = [];
+      for (const file of manifest.context) {
+        context.push({ file, text: await files.read(file) });
+      }
       return {
         name: manifest.name,
         description: manifest.description,
@@ -145,7 +161,7 @@ export function parseInjector(
         ignored,
       };
     }
-    if (files.has(STATIC)) {
+    if (await files.has(STATIC)) {
       if (!injectorNameSchema.safeParse(dirName).success) {
         throw new InjectorFileProblem(`the folder name "${dirName}" is not a usable injector name (letters, digits, ".", "_" and "-")`);
       }
@@ -156,7 +172,7 @@ export function parseInjector(
         match: null,
         origin,
         folder,
-        instructions: files.read(STATIC),
+        instructions: await files.read(STATIC),
         context: [],
         ignored: [],
       };
@@ -174,13 +190,13 @@ export function parseInjector(
 export type InjectorSnapshot = { dir: string; files: Record<string, string>; problem?: string };
 
 /**
- * Reads every injector folder under `parent` (each a subfolder, confined to `boundary`) into
- * snapshots: exactly the files the parser reads. A missing parent gives none.
+ * Reads every injector folder under `parent` on its machine (each a subfolder, confined to
+ * `boundary`) into snapshots: exactly the files the parser reads. A missing parent gives none.
  */
-export function snapshotInjectors(parent: string, boundary: string): InjectorSnapshot[] {
+export async function snapshotInjectors(machine: FolderFiles, parent: string, boundary: string): Promise<InjectorSnapshot[]> {
   let real: string;
   try {
-    real = realpathSync(parent);
+    real = await machine.realpath(parent);
   } catch {
     return [];
   }
@@ -194,15 +210,16 @@ export function snapshotInjectors(parent: string, boundary: string): InjectorSna
     ];
   }
   const snapshots: InjectorSnapshot[] = [];
-  for (const entry of readdirSync(real, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  const entries = await machine.list(real).catch(() => []);
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const dir = path.join(real, entry.name);
     let target: string;
     try {
-      target = realpathSync(dir);
+      target = await machine.realpath(dir);
     } catch {
       continue;
     }
-    if (!lstatSync(target).isDirectory()) {
+    if ((await machine.stat(target).catch(() => undefined))?.kind !== 'folder') {
       continue;
     }
     if (!isInside(real, target)) {
@@ -213,8 +230,8 @@ export function snapshotInjectors(parent: string, boundary: string): InjectorSna
       });
       continue;
     }
-    const reader = diskReader(target);
-    const parsed = parseInjector(entry.name, 'folder', target, reader);
+    const reader = await folderReader(machine, target);
+    const parsed = await parseInjector(entry.name, 'folder', target, reader);
     snapshots.push({
       dir: entry.name,
       files: Object.fromEntries(reader.files),
@@ -224,19 +241,17 @@ export function snapshotInjectors(parent: string, boundary: string): InjectorSna
   return snapshots;
 }
 
-/** Reads every injector folder under `parent` on disk (the person's own, in the data folder). */
-export function readInjectorFolders(parent: string, origin: InjectorOrigin): Array<Injector | BrokenInjector> {
-  let entries;
-  try {
-    entries = readdirSync(parent, { withFileTypes: true });
-  } catch {
-    return [];
+/** Reads every injector folder under `parent` on its machine (the person's own, in the data folder). */
+export async function readInjectorFolders(
+  machine: FolderFiles,
+  parent: string,
+  origin: InjectorOrigin,
+): Promise<Array<Injector | BrokenInjector>> {
+  const entries = await machine.list(parent).catch(() => []);
+  const read: Array<Injector | BrokenInjector> = [];
+  for (const entry of entries.filter((each) => each.kind === 'folder').sort((a, b) => a.name.localeCompare(b.name))) {
+    const dir = path.join(parent, entry.name);
+    read.push(await parseInjector(entry.name, origin, dir, await folderReader(machine, dir)));
   }
-  return entries
-    .filter((entry) => entry.isDirectory())
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((entry) => {
-      const dir = path.join(parent, entry.name);
-      return parseInjector(entry.name, origin, dir, diskReader(dir));
-    });
+  return read;
 }

@@ -14,7 +14,8 @@ import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e
 import { injectorUri, type BrokenInjector, type Injector } from '../../../app/instructions/injectors.js';
 import { emptyTranscript, reduceAll, type TranscriptState } from '../../../app/transcript/index.js';
 import { Host, definedEnv } from '../Host.js';
-import { parseInjector, diskReader, readInjectorFolders } from './injectorFiles.js';
+import { LocalMachine } from '../machine/LocalMachine.js';
+import { folderReader, parseInjector, readInjectorFolders } from './injectorFiles.js';
 import { personInjectorFolder } from './InjectorRegistry.js';
 
 const hosts: Host[] = [];
@@ -22,14 +23,16 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.dispose()));
 });
 
-function read(dir: string): Injector | BrokenInjector {
-  return parseInjector(path.basename(dir), 'data', dir, diskReader(dir));
+const thisComputer = new LocalMachine(definedEnv(process.env));
+
+async function read(dir: string): Promise<Injector | BrokenInjector> {
+  return parseInjector(path.basename(dir), 'data', dir, await folderReader(thisComputer, dir));
 }
 
 describe('an injector folder', () => {
-  it('with only INSTRUCTIONS.md is a static every-turn injector named by its folder', () => {
+  it('with only INSTRUCTIONS.md is a static every-turn injector named by its folder', async () => {
     const dir = writeInjector(tempDir('injectors'), 'house-style', { 'INSTRUCTIONS.md': 'Use British spelling.' });
-    expect(read(dir)).toMatchObject({
+    expect(await read(dir)).toMatchObject({
       name: 'house-style',
       when: 'every_turn',
       instructions: 'Use British spelling.',
@@ -38,7 +41,7 @@ describe('an injector folder', () => {
     });
   });
 
-  it('reads its manifest as data: the files it names, and nothing from keys Baton does not know (tools, permissions, code)', () => {
+  it('reads its manifest as data: the files it names, and nothing from keys Baton does not know (tools, permissions, code)', async () => {
     const dir = writeInjector(tempDir('injectors'), 'api', {
       'manifest.json': {
         name: 'api',
@@ -55,7 +58,7 @@ describe('an injector folder', () => {
       'docs/endpoints.md': 'GET /items',
       'index.js': 'process.exit(1)',
     });
-    expect(read(dir)).toEqual({
+    expect(await read(dir)).toEqual({
       name: 'api',
       description: 'API notes',
       when: 'on_input',
@@ -73,23 +76,25 @@ describe('an injector folder', () => {
     ['/etc/passwd', /"\/etc\/passwd" is an absolute path/],
     ['link.md', /"link\.md" leads outside the injector's folder \(through a symbolic link\)/],
     ['missing.md', /"missing\.md" is missing/],
-  ])('refuses a manifest naming %s, with an error naming the file', (file, problem) => {
+  ])('refuses a manifest naming %s, with an error naming the file', async (file, problem) => {
     const parent = tempDir('injectors');
     writeFileSync(path.join(parent, 'outside.md'), 'OUTSIDE TEXT');
     const dir = writeInjector(parent, 'escape', { 'manifest.json': { name: 'escape', when: 'every_turn', context: [file] } });
     symlinkSync(path.join(parent, 'outside.md'), path.join(dir, 'link.md'));
-    const result = read(dir);
+    const result = await read(dir);
     expect(result).toMatchObject({ name: 'escape', problem: expect.stringMatching(problem) });
     expect(JSON.stringify(result)).not.toContain('OUTSIDE TEXT');
   });
 
-  it('with a bad manifest says what is wrong with it', () => {
+  it('with a bad manifest says what is wrong with it', async () => {
     const parent = tempDir('injectors');
     writeInjector(parent, 'a', { 'manifest.json': '{ not json' });
     writeInjector(parent, 'b', { 'manifest.json': { name: 'b', when: 'sometimes' } });
     writeInjector(parent, 'c', { 'manifest.json': { name: 'c', when: 'on_input', match: '(' } });
     writeInjector(parent, 'd', { 'notes.txt': 'nothing to read' });
-    const problems = readInjectorFolders(parent, 'data').map((entry) => ('problem' in entry ? entry.problem : 'usable'));
+    const problems = (await readInjectorFolders(thisComputer, parent, 'data')).map((entry) =>
+      'problem' in entry ? entry.problem : 'usable',
+    );
     expect(problems).toEqual([
       expect.stringMatching(/"manifest\.json" is not valid JSON/),
       expect.stringMatching(/"manifest\.json": when: /),
@@ -113,7 +118,7 @@ function transcript(host: Host, conversationId: string): TranscriptState {
 
 /** Sends `text` and returns the turn's state and the fake agent's reply. */
 async function ask(host: Host, conversationId: string, text: string) {
-  const { turnId } = host.turns.send(conversationId, text);
+  const { turnId } = await host.turns.send(conversationId, text);
   await host.turns.idle();
   const state = transcript(host, conversationId);
   const reply = state.items
@@ -294,7 +299,7 @@ describe('injectors in a conversation with the fake agent', () => {
       'env.md': `token=${marker}`,
     });
     const projects = host.instructions.projects;
-    projects.trust(work, projects.read(work).sha256!);
+    await projects.trust({ machine: host.machine, cwd: work }, (await projects.read({ machine: host.machine, cwd: work })).sha256!);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, work, '', undefined, [], { names: ['leaky'], off: false });
     const { reply, status } = await ask(host, conversationId, 'blocks?');
     expect(status).toBe('completed');

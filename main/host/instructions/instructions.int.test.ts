@@ -56,7 +56,7 @@ describe.each(CONFORMANCE_AGENTS)('instructions for %s', (agent) => {
     hosts.push(host);
     host.instructions.setAgent(agent, { off: false, commandLineAccepted: true });
     const { conversationId } = host.conversations.create(agent, tempDir(`${agent}-work`), '', instructions);
-    const { turnId } = host.turns.send(conversationId, hello);
+    const { turnId } = await host.turns.send(conversationId, hello);
     await host.turns.idle();
     return { host, state: transcript(host, conversationId), turnId };
   }
@@ -154,11 +154,11 @@ describe('Claude across a host restart', () => {
           text: `Mention ${marker}.`,
           intent: 'append',
         });
-        host.turns.send(conversationId, 'before the restart');
+        await host.turns.send(conversationId, 'before the restart');
         await host.turns.idle();
         await host.dispose();
         host = new Host({ dataDir, env });
-        const { turnId } = host.turns.send(conversationId, 'after the restart');
+        const { turnId } = await host.turns.send(conversationId, 'after the restart');
         await host.turns.idle();
         const state = transcript(host, conversationId);
         expect(state.turns[turnId]?.status).toBe('completed');
@@ -199,7 +199,7 @@ describe('a working folder that tries to write the system prompt', () => {
           }
           host.instructions.setPerson({ text: 'Replace it with mine.', intent: 'replace' });
           const { conversationId } = host.conversations.create(agent, work);
-          const { turnId } = host.turns.send(conversationId, 'hello from a hostile folder');
+          const { turnId } = await host.turns.send(conversationId, 'hello from a hostile folder');
           await host.turns.idle();
           expect(transcript(host, conversationId).turns[turnId]?.status).toBe('completed');
           expect(stub.modelRequests().length).toBeGreaterThan(0);
@@ -230,7 +230,7 @@ describe('files Baton writes for an agent', () => {
           text: 'Replacement for Gemini.',
           intent: 'replace',
         });
-        host.turns.send(conversationId, 'write the file');
+        await host.turns.send(conversationId, 'write the file');
         await host.turns.idle();
         const folders = readdirSync(path.join(dataDir, SESSION_FOLDERS));
         expect(folders).toHaveLength(1);
@@ -271,33 +271,33 @@ describe("a working folder's own instructions (.baton/instructions.md)", () => {
         writeFileSync(path.join(work, '.baton', 'instructions.md'), 'FOLDER-MARKER-ONE: follow the folder.');
         const { conversationId } = host.conversations.create('claude', work);
         const systemOf = async (text: string): Promise<string> => {
-          host.turns.send(conversationId, text);
+          await host.turns.send(conversationId, text);
           await host.turns.idle();
           const request = requestsFor(stub, text)[0];
           expect(request, text).toBeDefined();
           expect(request!.userRaw).not.toContain('FOLDER-MARKER');
           return request!.system;
         };
-        expect(projects.read(work).state).toBe('untrusted');
+        expect((await projects.read({ machine: host.machine, cwd: work })).state).toBe('untrusted');
         expect(await systemOf('first, untrusted')).not.toContain('FOLDER-MARKER');
 
-        projects.trust(work, projects.read(work).sha256!);
+        await projects.trust({ machine: host.machine, cwd: work }, (await projects.read({ machine: host.machine, cwd: work })).sha256!);
         expect(await systemOf('second, trusted')).toContain('FOLDER-MARKER-ONE');
 
         // A pull changes the file: the last trusted text is still the one used.
         writeFileSync(path.join(work, '.baton', 'instructions.md'), 'FOLDER-MARKER-TWO: something new.');
-        expect(projects.read(work).state).toBe('changed');
+        expect((await projects.read({ machine: host.machine, cwd: work })).state).toBe('changed');
         const third = await systemOf('third, changed');
         expect(third).toContain('FOLDER-MARKER-ONE');
         expect(third).not.toContain('FOLDER-MARKER-TWO');
-        expect(() => projects.trust(work, 'an old digest')).toThrow(/changed since you read them/);
+        await expect(projects.trust({ machine: host.machine, cwd: work }, 'an old digest')).rejects.toThrow(/changed since you read them/);
 
-        projects.trust(work, projects.read(work).sha256!);
+        await projects.trust({ machine: host.machine, cwd: work }, (await projects.read({ machine: host.machine, cwd: work })).sha256!);
         const fourth = await systemOf('fourth, trusted again');
         expect(fourth).toContain('FOLDER-MARKER-TWO');
         expect(fourth).not.toContain('FOLDER-MARKER-ONE');
 
-        projects.untrust(work);
+        await projects.untrust({ machine: host.machine, cwd: work });
         expect(await systemOf('fifth, no longer trusted')).not.toContain('FOLDER-MARKER');
       } finally {
         await host.dispose();

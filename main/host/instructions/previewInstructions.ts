@@ -10,6 +10,7 @@ import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import { sha256Hex } from '../sha256.js';
 import type { AvailableInjectors } from './InjectorRegistry.js';
 import type { ComposedInstructions, InstructionSettings } from './InstructionSettings.js';
+import type { FolderInstructions } from './ProjectInstructions.js';
 
 /** Builds the preview for `adapter` with the texts as the person has them now (saved or not). */
 export function previewInstructions(options: {
@@ -21,17 +22,17 @@ export function previewInstructions(options: {
   conversation: InstructionText | null;
   /** The agent's profile as edited (defaults to the saved one). */
   profile?: InstructionText;
-  /** The working folder, whose trusted instructions go in. */
-  cwd?: string;
-  /** Why the working folder contributes none, where it is on another machine (said in the preview). */
-  elsewhere?: string;
+  /** The working folder's trusted text, which goes in (read with `InstructionSettings.sources`). */
+  project: string | null;
+  /** The working folder as it is now, and its trust (null: no working folder). */
+  folder: FolderInstructions | null;
   /** The injectors as the person has them selected now, and what the folder makes available (read once by the caller). */
   injectors: InjectorChoice;
   available: AvailableInjectors;
   /** Whether the agent takes embedded context (unknown until it has been asked). */
   embeddedContext?: boolean;
 }): InstructionPreview {
-  const { adapter, settings, person, conversation, cwd } = options;
+  const { adapter, settings, person, conversation, folder } = options;
   const { available } = options;
   const selectedNames = options.injectors.off ? [] : options.injectors.names;
   const selected = selectedNames.flatMap((name) => available.injectors.filter((injector) => injector.name === name));
@@ -41,9 +42,8 @@ export function previewInstructions(options: {
     agentId: adapter.agentId,
     injectors: selected,
     ...(options.profile ? { profile: options.profile } : {}),
-    ...(cwd ? { cwd } : {}),
+    project: options.project,
   });
-  const folder = cwd ? settings.projects.read(cwd) : null;
   const saved = settings.profile(adapter.agentId);
   const agentSettings = settings.agent(adapter.agentId);
   const { plan, channels } = options.plan(composed);
@@ -130,7 +130,7 @@ export function previewInstructions(options: {
           folder: null,
           text: null,
           sha256: null,
-          problem: options.elsewhere ?? null,
+          problem: null,
           trustedText: null,
           injectors: [],
           changes: [],

@@ -34,7 +34,7 @@ async function ask(
   conversationId: string,
   text: string,
 ): Promise<{ reply: string; sha256: string | undefined; state: TranscriptState }> {
-  const { turnId } = host.turns.send(conversationId, text);
+  const { turnId } = await host.turns.send(conversationId, text);
   await host.turns.idle();
   const state = transcript(host, conversationId);
   const reply = state.items

@@ -137,11 +137,11 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
     expect(readFileSync(path.join(work, 'kept.txt'), 'utf8')).toBe('kept\n');
   }, 120_000);
 
-  it("takes none of a folder's own instructions there: this computer's trust of the same path does not reach it, and the dialog says why", async () => {
+  it("reads a folder's own instructions there, trusted there apart: this computer's trust of the same path does not reach it", async () => {
     // The sshd's account sees this computer's disk: the same path is a folder here and there.
     const work = tempDir('machines-api-folder');
     mkdirSync(path.join(work, '.baton'));
-    writeFileSync(path.join(work, '.baton', 'instructions.md'), 'FOLDER-WORDS-3c5e: trusted on this computer\n');
+    writeFileSync(path.join(work, '.baton', 'instructions.md'), 'FOLDER-WORDS-3c5e\n');
     sshd.hand(work);
     const preview = async (params: Record<string, unknown>): Promise<InstructionPreview> =>
       (
@@ -153,41 +153,39 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
           ...params,
         })) as { preview: InstructionPreview }
       ).preview;
-    const here = await preview({});
-    expect(here.project.state).toBe('untrusted');
-    await call('setFolderTrust', { cwd: work, trusted: true, sha256: here.project.sha256 });
-    const sourcesOf = (conversationId: string): string[] =>
+    const sourcesOf = (conversationId: string): string[][] =>
       host.store
         .readEvents(conversationId)
         .events.flatMap((event) =>
-          event.type === 'turn.started' ? (event.payload.instructionSources ?? []).map((part) => part.source) : [],
+          event.type === 'turn.started' ? [(event.payload.instructionSources ?? []).map((part) => part.source)] : [],
         );
+    const here = await preview({});
+    expect(here.project.state).toBe('untrusted');
+    await call('setFolderTrust', { cwd: work, trusted: true, sha256: here.project.sha256 });
 
     // Here, the trusted folder's instructions go into the turn.
     const local = host.conversations.create(FAKE_AGENT_ID, work);
     await sendAndSettle(host, local.conversationId, 'hello');
-    expect(sourcesOf(local.conversationId)).toContain('project');
+    expect(sourcesOf(local.conversationId)).toEqual([['project']]);
 
-    // There, the folder of the same path is another folder: nothing of it goes in, and the turn runs.
+    // There, the folder of the same path is another folder: read there, not trusted there, nothing of it goes in.
+    const there = await preview({ machineId });
+    expect(there.project).toMatchObject({ state: 'untrusted', folder: work, text: 'FOLDER-WORDS-3c5e\n' });
     const { conversation } = (await call('newConversation', { agentId: FAKE_AGENT_ID, cwd: work, machineId })) as {
       conversation: { conversationId: string };
     };
     await sendAndSettle(host, conversation.conversationId, 'hello');
-    expect(sourcesOf(conversation.conversationId)).not.toContain('project');
-    const ended = host.store.readEvents(conversation.conversationId).events.find((event) => event.type === 'turn.ended');
-    expect(ended?.type === 'turn.ended' ? ended.payload.outcome : undefined).toBe('completed');
+    expect(sourcesOf(conversation.conversationId)).toEqual([[]]);
 
-    // The dialog for a folder there says why it contributes none, and trusting it there is refused with the same reason.
-    const there = await preview({ machineId });
-    expect(there.project).toMatchObject({ state: 'none', folder: null, text: null });
-    expect(there.project.problem).toBe(
-      `${work} on baton-test: Baton does not read a working folder's own instructions (.baton/instructions.md, .agents/instructions/) on another machine yet, so it contributes none`,
-    );
-    expect(there.parts.map((part) => part.source)).not.toContain('project');
-    const refused = await host.handle('setFolderTrust', { cwd: work, machineId, trusted: true, sha256: here.project.sha256 });
-    expect(refused.ok ? '' : refused.error.message).toContain(`${work} on baton-test cannot be trusted: Baton does not read`);
-    // This computer's trust is untouched.
-    expect((await preview({})).project.state).toBe('trusted');
+    // Trusted there, its next turn has it; no longer trusted here, this computer's conversation has it no more.
+    await call('setFolderTrust', { cwd: work, machineId, trusted: true, sha256: there.project.sha256 });
+    await call('setFolderTrust', { cwd: work, trusted: false });
+    expect((await preview({ machineId })).project.state).toBe('trusted');
+    expect((await preview({})).project.state).toBe('untrusted');
+    await sendAndSettle(host, conversation.conversationId, 'again');
+    await sendAndSettle(host, local.conversationId, 'again');
+    expect(sourcesOf(conversation.conversationId)).toEqual([[], ['project']]);
+    expect(sourcesOf(local.conversationId)).toEqual([['project'], []]);
   }, 120_000);
 
   it('asks two agents there: each in a worktree made there, under its own Baton folder; one kept; a branch in its own copy there too', async () => {
@@ -273,7 +271,7 @@ describe.skipIf(unavailable !== undefined)('machines through the host API', () =
       conversation: { conversationId: string };
     };
     const { conversationId } = conversation;
-    host.turns.send(conversationId, 'hello');
+    await host.turns.send(conversationId, 'hello');
     await host.turns.idle();
     const ended = host.store.readEvents(conversationId).events.find((event) => event.type === 'turn.ended');
     expect(ended?.type === 'turn.ended' ? ended.payload.error : undefined).toMatchObject({

@@ -77,7 +77,7 @@ describe.skipIf(unavailable !== undefined)('a conversation on a machine over ssh
     expect(ancestors(machine.serverPid).map((process) => process.name)).toContain('sshd');
 
     // A permission question reaches the person and waits for them.
-    const { turnId: asking } = host.turns.send(conversationId, 'please ask permission');
+    const { turnId: asking } = await host.turns.send(conversationId, 'please ask permission');
     const request = await until(() => transcript(conversationId).items.find((item) => item.kind === 'permission'), 30_000);
     expect(transcript(conversationId).turns[asking]?.status).toBe('running');
     const answer = await host.handle('answerPermission', {

@@ -175,7 +175,7 @@ export async function dropMidReply(
   const stopListening = machine.onState((state) => states.push(state.state));
   const reconnectsBefore = machine.reconnects;
   try {
-    host.turns.send(conversationId, 'slow, please');
+    await host.turns.send(conversationId, 'slow, please');
     await until(() => /word9 /.test(text()), 30_000);
     const channel = machine.channelPid!;
     process.kill(channel, 'SIGKILL');

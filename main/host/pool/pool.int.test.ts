@@ -40,8 +40,8 @@ describe('the agent pool with real agents', () => {
     async () => {
       const first = host.conversations.create('codex', tempDir('pool-a'));
       const second = host.conversations.create('codex', tempDir('pool-b'));
-      const a = host.turns.send(first.conversationId, 'First Codex conversation, SLOW_STREAM 2');
-      const b = host.turns.send(second.conversationId, 'Second Codex conversation, SLOW_STREAM 2');
+      const a = await host.turns.send(first.conversationId, 'First Codex conversation, SLOW_STREAM 2');
+      const b = await host.turns.send(second.conversationId, 'Second Codex conversation, SLOW_STREAM 2');
       // Both run at once: each streams before either has ended.
       await until(
         () => replyOf(first.conversationId, a.turnId).includes('slow3') && replyOf(second.conversationId, b.turnId).includes('slow3'),
@@ -63,9 +63,9 @@ describe('the agent pool with real agents', () => {
       const first = host.conversations.create('codex', tempDir('pool-c'));
       const second = host.conversations.create('codex', tempDir('pool-d'));
       const claude = host.conversations.create('claude', tempDir('pool-e'));
-      const a = host.turns.send(first.conversationId, 'Codex one, SLOW_STREAM 20');
-      const b = host.turns.send(second.conversationId, 'Codex two, SLOW_STREAM 20');
-      const c = host.turns.send(claude.conversationId, 'Claude, SLOW_STREAM 4');
+      const a = await host.turns.send(first.conversationId, 'Codex one, SLOW_STREAM 20');
+      const b = await host.turns.send(second.conversationId, 'Codex two, SLOW_STREAM 20');
+      const c = await host.turns.send(claude.conversationId, 'Claude, SLOW_STREAM 4');
       await until(
         () =>
           replyOf(first.conversationId, a.turnId).includes('slow2') &&
@@ -90,8 +90,8 @@ describe('the agent pool with real agents', () => {
       expect(transcript(claude.conversationId).turns[c.turnId]?.status).toBe('completed');
       // The next message in each starts Codex again (one process for both).
       const again = [
-        host.turns.send(first.conversationId, 'Codex one, are you back?'),
-        host.turns.send(second.conversationId, 'Codex two, are you back?'),
+        await host.turns.send(first.conversationId, 'Codex one, are you back?'),
+        await host.turns.send(second.conversationId, 'Codex two, are you back?'),
       ];
       await host.turns.idle();
       expect(transcript(first.conversationId).turns[again[0]!.turnId]?.status).toBe('completed');

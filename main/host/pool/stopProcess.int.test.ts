@@ -25,7 +25,7 @@ describe('stopping an agent process', () => {
     const transcript = (conversationId: string): TranscriptState =>
       reduceAll(emptyTranscript(conversationId), host!.store.readEvents(conversationId).events);
     const { conversationId } = host.conversations.create(FAKE_AGENT_ID, tempDir('stop-process-work'));
-    const turn = host.turns.send(conversationId, 'slow please');
+    const turn = await host.turns.send(conversationId, 'slow please');
     await until(
       () => (transcript(conversationId).items.some((item) => item.kind === 'agent' && item.text.length > 0) ? true : undefined),
       20_000,
@@ -48,7 +48,7 @@ describe('stopping an agent process', () => {
     // Already gone: said so.
     expect(await host.handle('stopAgentProcess', { launchDigest: row!.key })).toEqual({ ok: true, result: { stopped: false } });
 
-    const again = host.turns.send(conversationId, 'are you back?');
+    const again = await host.turns.send(conversationId, 'are you back?');
     await host.turns.idle();
     expect(transcript(conversationId).turns[again.turnId]?.status).toBe('completed');
   }, 60_000);

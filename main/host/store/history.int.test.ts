@@ -34,7 +34,7 @@ afterEach(async () => {
 
 async function chat(host: Host, text: string, cwd = tempDir('work')): Promise<string> {
   const { conversationId } = host.conversations.create(FAKE_AGENT_ID, cwd);
-  host.turns.send(conversationId, text);
+  await host.turns.send(conversationId, text);
   await host.turns.idle();
   return conversationId;
 }
@@ -300,7 +300,7 @@ describe('export and import', () => {
     registerFakeAgent(dir);
     const host = openHost(dir);
     const { conversationId: id } = host.conversations.create(FAKE_AGENT_ID, tempDir('work'));
-    host.turns.send(id, 'ask permission about exports');
+    await host.turns.send(id, 'ask permission about exports');
     // Nobody answers: the turn waits for the person; cancelling it withdraws the question.
     await expect.poll(() => host.store.readEvents(id).events.some((event) => event.type === 'permission.requested')).toBe(true);
     await host.turns.cancel(id);
@@ -383,7 +383,7 @@ describe('damaged or busy data folders', () => {
     const host = openHost(dir, { storeOptions: { pragmas: [`max_page_count = ${pages + 40}`] } });
     const pushed: PushEvent[] = [];
     host.subscribe((event) => pushed.push(event));
-    const { turnId } = host.turns.send(id, 'now something long');
+    const { turnId } = await host.turns.send(id, 'now something long');
     await host.turns.idle();
     const hostError = pushed.find((event) => event.name === 'hostError');
     const state = reduceAll(emptyTranscript(id), host.store.readEvents(id).events);

@@ -45,7 +45,7 @@ describe("Baton's launcher, asked by a fake agent", () => {
     return reply?.kind === 'agent' ? reply.text : '';
   };
   const send = async (conversationId: string, text: string): Promise<string> => {
-    host.turns.send(conversationId, text);
+    await host.turns.send(conversationId, text);
     await host.turns.idle();
     return lastReply(conversationId);
   };

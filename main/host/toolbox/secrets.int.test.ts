@@ -57,7 +57,7 @@ describe('toolbox secrets', () => {
           stdio.serverId,
           http.serverId,
         ]);
-        const { turnId } = host.turns.send(conversationId, 'hello with secrets around');
+        const { turnId } = await host.turns.send(conversationId, 'hello with secrets around');
         // While the agent and its servers run.
         await expect
           .poll(() => host.store.readEvents(conversationId).events.some((event) => event.type === 'turn.running'), { timeout: 60_000 })

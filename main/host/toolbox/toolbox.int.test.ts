@@ -186,7 +186,7 @@ describe('an SSE server for Codex, which takes no SSE servers', () => {
           headers: [{ name: 'Authorization', value: `Bearer ${TOKEN}`, secret: true }],
         });
         const { conversationId } = host.conversations.create('codex', tempDir('codex-sse'), '', undefined, [sse.serverId]);
-        const refused = host.turns.send(conversationId, 'use the feed [tool:lookup]');
+        const refused = await host.turns.send(conversationId, 'use the feed [tool:lookup]');
         await host.turns.idle();
         const state = transcript(conversationId);
         expect(state.turns[refused.turnId]?.status).toBe('failed');

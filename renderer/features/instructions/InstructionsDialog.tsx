@@ -310,11 +310,6 @@ export function InstructionsDialog() {
             </button>
           ) : null}
         </section>
-      ) : preview?.project.problem ? (
-        <section className="folder-trust" aria-label="This folder's instructions">
-          <h3>This folder&apos;s instructions</h3>
-          <p className="hint">{preview.project.problem}.</p>
-        </section>
       ) : null}
       {preview ? (
         <section className="instruction-preview" aria-label="Delivery preview">
