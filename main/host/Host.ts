@@ -213,7 +213,7 @@ export class Host {
     // their live sessions (told of the turns) and listen to the committer for failed writes.
     this.committer = new Committer(this.store, (event) => this.emit(event), secrets);
     this.instructions = new InstructionSettings(this.store, env, dataDir, secrets, machines);
-    this.importReview = new ImportReview(this.store, homeDir);
+    this.importReview = new ImportReview(this.store, homeDir, machines);
     this.checkpoints = CheckpointStore.open(dataDir, { log, machine });
     this.turnCheckpoints = new TurnCheckpoints(
       this.checkpoints,

@@ -109,7 +109,6 @@ const FILES_NOT_YET_ON_A_MACHINE = new Set([
   'main/host/agents/archives/downloadArchive.ts',
   'main/host/agents/customAgents.ts',
   'main/host/agents/registry/AgentRegistry.ts',
-  'main/host/files/checkWorkingFolder.ts',
   'main/host/process/packageVersion.ts',
   'main/host/toolbox/LaunchRegistry.ts',
   'main/host/toolbox/ToolboxCatalog.ts',

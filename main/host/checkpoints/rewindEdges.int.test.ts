@@ -86,7 +86,12 @@ describe('rewind edges', () => {
     // The same file, edited to name another folder: its checkpoints are of this one.
     const elsewhere = tempDir('rewind-edges-elsewhere');
     const edited = host.history.import(exported.split(JSON.stringify(work)).join(JSON.stringify(elsewhere))).conversationId;
-    host.importReview.confirm(edited, elsewhere);
+    await host.importReview.confirm(edited, elsewhere);
+    // A folder that is not there is refused on confirming, as any folder is; the conversation stays unconfirmed.
+    const gone = path.join(elsewhere, 'gone');
+    const missing = host.history.import(exported.split(JSON.stringify(work)).join(JSON.stringify(gone))).conversationId;
+    await expect(host.importReview.confirm(missing, gone)).rejects.toThrow(`The working folder ${gone} does not exist.`);
+    expect(() => host.importReview.requireConfirmed(missing)).toThrow(expect.objectContaining({ code: 'ImportNotConfirmed' }));
     const preview = await host.rewinds.preview(edited, first);
     expect(preview.files).toEqual([]);
     expect(preview.unavailable).toBe(

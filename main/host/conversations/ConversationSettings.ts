@@ -13,7 +13,6 @@ import type { ConversationSummary } from '../../../app/transcript/summary.js';
 import type { Env } from '../adapters/AgentAdapter.js';
 import type { AgentAccess } from '../agents/AgentAccess.js';
 import type { AgentCatalog } from '../agents/AgentCatalog.js';
-import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
 import type { InstructionSettings } from '../instructions/InstructionSettings.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { ToolboxCatalog } from '../toolbox/ToolboxCatalog.js';
@@ -78,7 +77,10 @@ export class ConversationSettings {
     ).summary;
   }
 
-  /** The events that create a conversation (checked: its folder, its instructions, its toolbox), not yet committed. */
+  /**
+   * The events that create a conversation (checked: its instructions, its toolbox), not yet
+   * committed. Its folder is checked first by the caller, on its machine (`checkWorkingFolderOn`).
+   */
   creation(
     agentId: string,
     cwd: string,
@@ -86,16 +88,13 @@ export class ConversationSettings {
     instructions?: InstructionText,
     serverIds?: readonly string[],
     injectors?: InjectorChoice,
-    /** The machine `cwd` is on, checked there by the caller (default: the host's, checked here). */
+    /** The machine `cwd` is on (default: the host's). */
     machineId?: string,
     /** The folder's trusted text, read there: it counts toward the instructions' size. */
     project?: string | null,
   ): EventDraft[] {
     const adapter = this.deps.catalog.get(agentId);
     const machine = machineId ?? this.deps.machineId ?? LOCAL_MACHINE_ID;
-    if (machineId === undefined) {
-      checkWorkingFolder(cwd);
-    }
     const drafts: EventDraft[] = [
       {
         type: 'conversation.created',

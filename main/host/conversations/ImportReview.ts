@@ -4,13 +4,13 @@
  * were, but none of them reaches an agent until the person confirms them, and the agent sessions
  * it names are never reopened (a new session gets Baton's handoff of the transcript instead).
  */
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ImportNotConfirmedError, InvalidRequestError } from '../../../app/errors.js';
 import type { ImportReview as ImportReviewInfo } from '../../../app/ipc/index.js';
-import { checkWorkingFolder } from '../files/checkWorkingFolder.js';
+import { checkWorkingFolderOn } from '../files/checkWorkingFolder.js';
 import { isBroadFolder } from '../files/isBroadFolder.js';
+import type { Machines } from '../machine/Machines.js';
 import type { EventStore } from '../store/EventStore.js';
 
 const reviewSchema = z.object({ confirmed: z.boolean(), sessions: z.array(z.string()) });
@@ -22,7 +22,9 @@ const key = (conversationId: string): string => `importReview.${conversationId}`
 export class ImportReview {
   constructor(
     private readonly store: EventStore,
-    private readonly homeDir: string = os.homedir(),
+    private readonly homeDir: string,
+    /** Where a conversation's folder is checked: on its machine (another one is connected first). */
+    private readonly machines: Pick<Machines, 'local' | 'isLocal' | 'connect'>,
   ) {}
 
   /** Marks a just-imported conversation: unconfirmed, its sessions never to be reopened. */
@@ -57,8 +59,8 @@ export class ImportReview {
     }
   }
 
-  /** The person confirmed: the folder must be the one shown, and pass the check any folder does. */
-  confirm(conversationId: string, cwd: string): void {
+  /** The person confirmed: the folder must be the one shown, and pass the check any folder does, on its machine. */
+  async confirm(conversationId: string, cwd: string): Promise<void> {
     const review = this.get(conversationId);
     if (!review) {
       throw new InvalidRequestError('This conversation was not imported; there is nothing to confirm.');
@@ -67,7 +69,9 @@ export class ImportReview {
     if (path.resolve(cwd) !== path.resolve(shown)) {
       throw new InvalidRequestError(`The folder confirmed (${cwd}) is not the conversation's folder (${shown}).`);
     }
-    checkWorkingFolder(shown);
+    const { machine } = this.store.getSummary(conversationId);
+    const here = this.machines.isLocal(machine);
+    await checkWorkingFolderOn(here ? this.machines.local : await this.machines.connect(machine), shown, here);
     this.store.setSetting(key(conversationId), { ...review, confirmed: true } satisfies Review);
   }
 

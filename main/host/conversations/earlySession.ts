@@ -10,6 +10,8 @@ import { newId } from '../../../app/ids.js';
 import type { InjectorChoice } from '../../../app/instructions/injectors.js';
 import type { InstructionText } from '../../../app/instructions/bundle.js';
 import { emptyContext, reduceContext } from '../../../app/transcript/context.js';
+import { checkWorkingFolderOn } from '../files/checkWorkingFolder.js';
+import type { Machine } from '../machine/Machine.js';
 import type { ConversationSettings } from './ConversationSettings.js';
 import type { LiveSessions } from './LiveSessions.js';
 import type { TurnPlanner } from './TurnPlanner.js';
@@ -30,10 +32,11 @@ export type EarlySessionParams = {
  * instructions the agent cannot take, an unavailable injector, an agent not installed).
  */
 export async function openEarlySession(
-  parts: { conversations: ConversationSettings; sessions: LiveSessions; planner: TurnPlanner },
+  parts: { conversations: ConversationSettings; sessions: LiveSessions; planner: TurnPlanner; home: Pick<Machine, 'name' | 'stat'> },
   params: EarlySessionParams,
 ): Promise<string> {
   const { agentId, cwd } = params;
+  await checkWorkingFolderOn(parts.home, cwd, true);
   // What its first turn will compose from, read as that turn will read it.
   const sources = await parts.planner.sources({ agentId, cwd });
   const conversationId = newId();

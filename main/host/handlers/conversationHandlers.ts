@@ -38,11 +38,9 @@ export function conversationHandlers({
 }: HostParts): HandlerGroup<ConversationMethods> {
   return {
     newConversation: async ({ agentId, cwd, title, instructions, serverIds, injectors, conversationId, machineId }) => {
-      // On another machine: it is connected (or says why it cannot be), and the folder is checked there.
+      // The folder is checked on its machine (another one is connected first, or says why it cannot be).
       const elsewhere = machineId !== undefined && !machines.isLocal(machineId);
-      if (elsewhere) {
-        await checkWorkingFolderOn(await machines.connect(machineId), cwd);
-      }
+      await checkWorkingFolderOn(elsewhere ? await machines.connect(machineId) : machines.local, cwd, !elsewhere);
       // Under the id its early session reserved, while that is still reserved; a new one otherwise.
       const early = conversationId && !elsewhere && sessions.isEarly(conversationId) ? conversationId : undefined;
       // The folder's trusted text counts toward the size of its instructions (read there).
@@ -62,7 +60,7 @@ export function conversationHandlers({
       };
     },
     openEarlySession: async (params) => ({
-      conversationId: await openEarlySession({ conversations, sessions, planner }, params),
+      conversationId: await openEarlySession({ conversations, sessions, planner, home: machines.local }, params),
     }),
     closeEarlySession: async ({ conversationId }) => {
       const reserved = sessions.isEarly(conversationId);

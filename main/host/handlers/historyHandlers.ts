@@ -32,8 +32,8 @@ export function historyHandlers({ store, history, importReview }: HostParts): Ha
     exportAllConversations: () => history.exportAll(),
     importConversation: ({ content }) => ({ conversation: history.import(content) }),
     getImportReview: ({ conversationId }) => ({ review: importReview.review(conversationId) }),
-    confirmImport: ({ conversationId, cwd }) => {
-      importReview.confirm(conversationId, cwd);
+    confirmImport: async ({ conversationId, cwd }) => {
+      await importReview.confirm(conversationId, cwd);
       return {};
     },
   };
