@@ -111,14 +111,18 @@ export type FolderPlace = { machine: FolderFiles & Pick<Machine, 'id'>; cwd: str
 /** What a trusted folder gives agents: its text and injectors as the person trusted them (the text's known secrets redacted). */
 export type TrustedFolder = { folder: string; text: string | null; injectors: InjectorSnapshot[] };
 
-/** Whether `file` exists on the machine; false only for a path that is not there (any other failure is thrown, not taken for "none"). */
+/**
+ * Whether `file` exists on the machine: false for a path that is not there or cannot be reached
+ * (as a check on this computer always said); a failure of the machine itself (not connected) is
+ * thrown, not taken for "none".
+ */
 async function exists(machine: FolderFiles, file: string): Promise<boolean> {
   try {
     await machine.stat(file);
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') {
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EACCES' || code === 'EPERM' || code === 'ENAMETOOLONG') {
       return false;
     }
     throw error;

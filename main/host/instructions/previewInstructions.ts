@@ -125,16 +125,7 @@ export function previewInstructions(options: {
           })),
           changes: folder.changes,
         }
-      : {
-          state: 'none',
-          folder: null,
-          text: null,
-          sha256: null,
-          problem: null,
-          trustedText: null,
-          injectors: [],
-          changes: [],
-        },
+      : { state: 'none', folder: null, text: null, sha256: null, problem: null, trustedText: null, injectors: [], changes: [] },
   };
 }
 
