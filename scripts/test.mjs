@@ -26,10 +26,10 @@ const runId = randomUUID();
 const runTmp = mkdtempSync(path.join(os.tmpdir(), 'baton-test-run-'));
 /**
  * Folders some agents make in /tmp whatever TMPDIR says: OpenCode's and Kilo's, and Claude Code's
- * when it runs as the test sshd's account (`claude-<uid>`, `cc-socks`), and Qwen Code's sockets.
+ * when it runs as the test sshd's account (`claude-<uid>`, `cc-socks` or `cc-socks-<uid>`), and Qwen Code's sockets.
  * Those a run makes are removed at its end; those there before it are left alone.
  */
-const AGENT_TEMP = /^(opencode|kilo|cc-socks|claude-\d+|qwen-socks-[0-9a-f]+)$/;
+const AGENT_TEMP = /^(opencode|kilo|cc-socks(-\d+)?|claude-\d+|qwen-socks-[0-9a-f]+)$/;
 const systemTmp = '/tmp';
 const systemTmpAtStart = new Set(existsSync(systemTmp) ? readdirSync(systemTmp) : []);
 /** The environment of every suite: its own temp folder, and the marker its processes inherit. */
