@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ImportNotConfirmedError, InvalidRequestError } from '../../../app/errors.js';
 import type { ImportReview as ImportReviewInfo } from '../../../app/ipc/index.js';
-import { checkWorkingFolderOn } from '../files/checkWorkingFolder.js';
+import { checkWorkingFolderAt } from '../files/checkWorkingFolder.js';
 import { isBroadFolder } from '../files/isBroadFolder.js';
 import type { Machines } from '../machine/Machines.js';
 import type { EventStore } from '../store/EventStore.js';
@@ -69,9 +69,7 @@ export class ImportReview {
     if (path.resolve(cwd) !== path.resolve(shown)) {
       throw new InvalidRequestError(`The folder confirmed (${cwd}) is not the conversation's folder (${shown}).`);
     }
-    const { machine } = this.store.getSummary(conversationId);
-    const here = this.machines.isLocal(machine);
-    await checkWorkingFolderOn(here ? this.machines.local : await this.machines.connect(machine), shown, here);
+    await checkWorkingFolderAt(this.machines, shown, this.store.getSummary(conversationId).machine);
     this.store.setSetting(key(conversationId), { ...review, confirmed: true } satisfies Review);
   }
 

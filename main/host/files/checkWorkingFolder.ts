@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { InvalidRequestError } from '../../../app/errors.js';
 import type { Machine } from '../machine/Machine.js';
+import type { Machines } from '../machine/Machines.js';
 
 /**
  * Throws InvalidRequestError unless `cwd` is an absolute path to an existing folder on `machine`,
@@ -20,4 +21,17 @@ export async function checkWorkingFolderOn(machine: Pick<Machine, 'name' | 'stat
   if (found.kind !== 'folder') {
     throw new InvalidRequestError(`The working folder ${cwd}${on} is not a folder.`);
   }
+}
+
+/**
+ * {@link checkWorkingFolderOn} on the machine `machineId` names (absent: the host's own); another
+ * one is connected first, or says why it cannot be.
+ */
+export async function checkWorkingFolderAt(
+  machines: Pick<Machines, 'local' | 'isLocal' | 'connect'>,
+  cwd: string,
+  machineId: string | undefined,
+): Promise<void> {
+  const home = machineId === undefined || machines.isLocal(machineId);
+  await checkWorkingFolderOn(home ? machines.local : await machines.connect(machineId), cwd, home);
 }

@@ -1,5 +1,5 @@
 /** Requests about one conversation: create and open it, send, steer and stop turns, options, and the person's answers. */
-import { checkWorkingFolderOn } from '../files/checkWorkingFolder.js';
+import { checkWorkingFolderAt } from '../files/checkWorkingFolder.js';
 import { turnChanges } from '../checkpoints/turnChanges.js';
 import { openEarlySession } from '../conversations/earlySession.js';
 import type { HandlerGroup, HostParts } from './HostParts.js';
@@ -38,9 +38,9 @@ export function conversationHandlers({
 }: HostParts): HandlerGroup<ConversationMethods> {
   return {
     newConversation: async ({ agentId, cwd, title, instructions, serverIds, injectors, conversationId, machineId }) => {
-      // The folder is checked on its machine (another one is connected first, or says why it cannot be).
+      // The folder is checked on its machine, before anything is made.
+      await checkWorkingFolderAt(machines, cwd, machineId);
       const elsewhere = machineId !== undefined && !machines.isLocal(machineId);
-      await checkWorkingFolderOn(elsewhere ? await machines.connect(machineId) : machines.local, cwd, !elsewhere);
       // Under the id its early session reserved, while that is still reserved; a new one otherwise.
       const early = conversationId && !elsewhere && sessions.isEarly(conversationId) ? conversationId : undefined;
       // The folder's trusted text counts toward the size of its instructions (read there).

@@ -1,6 +1,6 @@
 /** Requests about the host itself and the machine: what this host is, folder and file completion, what the data folder holds. */
 import { folderCompletions, folderFiles } from '../files/folderFiles.js';
-import { checkWorkingFolderOn } from '../files/checkWorkingFolder.js';
+import { checkWorkingFolderAt } from '../files/checkWorkingFolder.js';
 import { lastLines } from '../log/lastLines.js';
 import { z } from 'zod';
 import { preferenceKeySchema } from '../../../app/ipc/index.js';
@@ -46,8 +46,7 @@ export function hostHandlers({
     getHostInfo: () => ({ homeDir, dataDir, version, terminalLogin: logins.supported }),
     checkFolder: async ({ path, machineId }) => {
       try {
-        const here = !machineId || machines.isLocal(machineId);
-        await checkWorkingFolderOn(here ? machines.local : await machines.connect(machineId), path, here);
+        await checkWorkingFolderAt(machines, path, machineId || undefined);
         return { problem: null };
       } catch (error) {
         return { problem: (error as Error).message };

@@ -71,8 +71,8 @@ export function instructionHandlers({
       const adapter = catalog.get(agentId);
       // The folder as it is on its machine, and what the person trusted of it.
       const place = cwd === undefined ? undefined : await placeOf(machines, cwd, machineId);
-      const sources = await settings.sources(place);
       const folder = place ? await settings.projects.read(place) : null;
+      const sources = await settings.sourcesWith(settings.projects.given(folder ?? undefined));
       const selected = injectors && !injectors.off ? injectors.names : [];
       // The card is asked for only when it is needed (it is cached): for agents that negotiate
       // their channels, and for whether per-turn context can travel as embedded resources.

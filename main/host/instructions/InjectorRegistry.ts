@@ -49,7 +49,7 @@ export class InjectorRegistry {
   }
 
   /** Every injector of the sources, in precedence order (the person's, the trusted folder's, Baton's); the broken ones apart. */
-  available(sources: InjectorSources = { personal: [], folder: [] }): AvailableInjectors {
+  available(sources: InjectorSources): AvailableInjectors {
     const entries: Array<Injector | BrokenInjector> = [...sources.personal, ...sources.folder, ...BUILTIN_INJECTORS];
     const seen = new Set<string>();
     const injectors: Injector[] = [];
@@ -73,7 +73,7 @@ export class InjectorRegistry {
    * The injectors a conversation selected, in its order. An unknown or vanished name, or one
    * whose files are refused, fails with the typed error naming it.
    */
-  resolve(names: readonly string[], sources?: InjectorSources): Injector[] {
+  resolve(names: readonly string[], sources: InjectorSources): Injector[] {
     if (names.length === 0) {
       return [];
     }

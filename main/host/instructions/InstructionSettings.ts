@@ -102,7 +102,11 @@ export class InstructionSettings {
    * trusted text and injectors (none without a folder), and the person's own injectors.
    */
   async sources(place: FolderPlace | undefined): Promise<InstructionSources> {
-    const project = place ? await this.projects.trusted(place) : null;
+    return this.sourcesWith(place ? await this.projects.trusted(place) : null);
+  }
+
+  /** The sources with the working folder's trust already read (a preview reads the folder anyway). */
+  async sourcesWith(project: TrustedFolder | null): Promise<InstructionSources> {
     return { project, injectors: await this.injectors.read(project) };
   }
 

@@ -209,8 +209,12 @@ export class ProjectInstructions {
    * (the files themselves are not read), or null when it is not trusted.
    */
   async trusted(place: FolderPlace): Promise<TrustedFolder | null> {
-    const found = await this.trustOf(place);
-    if (!found?.trusted) {
+    return this.given(await this.trustOf(place));
+  }
+
+  /** What reaches agents of a folder as read ({@link ProjectInstructions.read}): what the person trusted there, if anything. */
+  given(found: { folder: string | null; trusted: Trust | null } | undefined): TrustedFolder | null {
+    if (!found?.folder || !found.trusted) {
       return null;
     }
     const { text, injectors } = found.trusted;
