@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- attempts|checkpoints|import|ingest|keep|open|pool|search|ssh|turns|ui]`: runs
+ * `npm run bench [-- attempts|checkpoints|import|ingest|keep|open|pool|search|ssh|start|turns|ui]`: runs
  * the benchmarks and prints their figures (`keep` is the Keep part of `attempts` alone).
  */
 import { attemptsBenchmark, keepBenchmark } from './attempts.js';
@@ -10,6 +10,7 @@ import { openBenchmark } from './open.js';
 import { poolBenchmark } from './pool.js';
 import { searchBenchmark } from './search.js';
 import { sshBenchmark } from './ssh.js';
+import { startBenchmark } from './start.js';
 import { turnsBenchmark } from './turns.js';
 import { uiBenchmark } from './ui.js';
 
@@ -23,6 +24,7 @@ const all: Record<string, () => void | Promise<void>> = {
   pool: poolBenchmark,
   search: searchBenchmark,
   ssh: sshBenchmark,
+  start: startBenchmark,
   turns: turnsBenchmark,
   ui: uiBenchmark,
 };

@@ -1,17 +1,18 @@
 // Builds everything Baton runs: the host, web host and Electron shell (tsc -> dist/) and the renderer (vite -> dist/renderer).
-// With --if-changed (npm start, npm run web), nothing is built when no input changed since the
-// last build (the digest of scripts/buildInputs.mjs, stamped in dist/.build-inputs); npm test and
+// With --if-changed (npm run bench, npm run store:rebuild), nothing is built when no input changed
+// since the last build (the digest of scripts/buildInputs.mjs, stamped in dist/.build-inputs); the
+// starts make the same check in their own process (scripts/ensureBuilt.mjs). npm test and
 // packaging always build clean.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildInputsDigest } from './buildInputs.mjs';
+import { buildStamp, buildState } from './ensureBuilt.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const stamp = path.join(root, 'dist', '.build-inputs');
-const digest = buildInputsDigest(root);
-if (process.argv.includes('--if-changed') && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === digest) {
+const stamp = buildStamp(root);
+const { digest, current } = buildState(root);
+if (process.argv.includes('--if-changed') && current) {
   process.stdout.write('The build is up to date (no source changed since it was made).\n');
   process.exit(0);
 }

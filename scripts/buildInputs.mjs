@@ -17,6 +17,7 @@ export const INPUT_FILES = [
   'vite.config.ts',
   'scripts/build.mjs',
   'scripts/buildInputs.mjs',
+  'scripts/ensureBuilt.mjs',
 ];
 
 /** Files (relative, with `/`) under `folder`, sorted; dependency and output folders are not inputs. */

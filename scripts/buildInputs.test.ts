@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../e2e/fixtures/agentEnv.js';
 import { buildInputsDigest } from './buildInputs.mjs';
+import { buildStamp, buildState } from './ensureBuilt.mjs';
 
 function tree(): string {
   const root = tempDir('build-inputs');
@@ -36,5 +37,15 @@ describe('the build inputs digest', () => {
     const withC = buildInputsDigest(root);
     writeFileSync(path.join(root, 'package-lock.json'), '{"lockfileVersion":3}\n');
     expect(buildInputsDigest(root)).not.toBe(withC);
+  });
+
+  it('says a build is current only while its stamp holds the digest of the inputs as they are', () => {
+    const root = tree();
+    expect(buildState(root).current).toBe(false);
+    mkdirSync(path.dirname(buildStamp(root)), { recursive: true });
+    writeFileSync(buildStamp(root), `${buildState(root).digest}\n`);
+    expect(buildState(root)).toEqual({ digest: buildInputsDigest(root), current: true });
+    writeFileSync(path.join(root, 'renderer/b.tsx'), 'export const b = 1;\n');
+    expect(buildState(root).current).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 export type CliOptions = { port: number | undefined; dataDir: string; open: boolean; host?: string; help?: true };
 
 /** What `--help` prints. */
-export const USAGE = `Usage: npm run web -- [options]   (or: node dist/main/web/cli.js [options])
+export const USAGE = `Usage: npm run web -- [options]   (or, without npm's own start-up: node scripts/web.mjs [options])
 
 Serves Baton to a browser on this machine and prints the address to open (with its one-time token).
 
