@@ -1,8 +1,8 @@
 /**
- * `npm run bench [-- attempts|checkpoints|import|ingest|keep|open|pool|search|ssh|start|turns|ui]`: runs
- * the benchmarks and prints their figures (`keep` is the Keep part of `attempts` alone).
+ * `npm run bench [-- attempts|attempts-start|checkpoints|import|ingest|keep|open|pool|search|ssh|start|turns|ui]`:
+ * runs the benchmarks and prints their figures (`attempts-start` and `keep` are parts of `attempts` alone).
  */
-import { attemptsBenchmark, keepBenchmark } from './attempts.js';
+import { attemptsBenchmark, attemptsStartBenchmark, keepBenchmark } from './attempts.js';
 import { checkpointsBenchmark } from './checkpoints.js';
 import { importJsonlBenchmark } from './importJsonl.js';
 import { ingestBenchmark } from './ingest.js';
@@ -16,6 +16,7 @@ import { uiBenchmark } from './ui.js';
 
 const all: Record<string, () => void | Promise<void>> = {
   attempts: attemptsBenchmark,
+  'attempts-start': attemptsStartBenchmark,
   checkpoints: checkpointsBenchmark,
   import: importJsonlBenchmark,
   ingest: ingestBenchmark,
@@ -30,6 +31,6 @@ const all: Record<string, () => void | Promise<void>> = {
 };
 const chosen = process.argv.slice(2).filter((name) => name in all);
 console.log(`Baton benchmarks on ${process.platform} ${process.arch}, Node ${process.version}`);
-for (const name of chosen.length > 0 ? chosen : Object.keys(all).filter((name) => name !== 'keep')) {
+for (const name of chosen.length > 0 ? chosen : Object.keys(all).filter((name) => name !== 'keep' && name !== 'attempts-start')) {
   await all[name]!();
 }

@@ -1,5 +1,5 @@
 // `npm test`: everything the tests need, then every suite, then one closing line `N passed, N failed`.
-//   1. set-up: Debian's Chromium, openssh-server, podman, runc and debootstrap (installed with apt-get when running as root),
+//   1. set-up: Debian's Chromium, openssh-server, podman, runc, debootstrap and xfsprogs (installed with apt-get when running as root),
 //      the pinned test agents (e2e/agents,
 //      installed in the background while the build and the static checks run: only the tests need them)
 //   2. build (the host's type check)   3. lint and the other type checks (two at a time when no set-up works behind them)
@@ -109,6 +109,15 @@ function setUp() {
     console.log(
       'No podman, runc or debootstrap (apt-get install -y podman runc debootstrap): the container tests will be skipped, saying why.',
     );
+  }
+  // A file system that makes copy-on-write clones for the tests of copies that clone (an XFS image mounted through a loop device).
+  if (!existsSync('/usr/sbin/mkfs.xfs') && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log("Installing Debian's xfsprogs for the tests of copies that clone…");
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'xfsprogs']);
+  }
+  if (!existsSync('/usr/sbin/mkfs.xfs')) {
+    console.log('No mkfs.xfs (apt-get install -y xfsprogs): the tests of copies that clone will be skipped, saying why.');
   }
   const agentsDir = path.join(root, 'e2e', 'agents');
   const stampFile = path.join(agentsDir, 'node_modules', '.baton-stamp');
@@ -298,6 +307,22 @@ function leftovers() {
     }
     check(`no container the tests started is left (${containers.length} were)`, containers.length === 0);
     spawnSync('podman', [...globals, 'system', 'reset', '--force'], { stdio: 'ignore' });
+  }
+  // File systems mounted in the temp folder (the XFS images of the tests of copies that clone; podman's own storage aside)
+  // are a test's to unmount; any still there is, and then every mount there goes before the folder does.
+  const mounts = existsSync('/proc/mounts')
+    ? readFileSync('/proc/mounts', 'utf8')
+        .split('\n')
+        .map((line) => line.split(' ')[1] ?? '')
+        .filter((point) => point.startsWith(`${runTmp}/`))
+    : [];
+  const mountedByTests = mounts.filter((point) => !point.startsWith(`${podmanStorage}/`));
+  for (const point of mountedByTests) {
+    console.log(`still mounted: ${point}`);
+  }
+  check(`no file system the tests mounted is left mounted (${mountedByTests.length} were)`, mountedByTests.length === 0);
+  for (const point of mounts.reverse()) {
+    spawnSync('umount', ['-l', point], { stdio: 'ignore' });
   }
   const made = readdirSync(runTmp);
   console.log(

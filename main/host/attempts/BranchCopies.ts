@@ -91,8 +91,15 @@ export class BranchCopies {
     await here.writeConfined(this.top, `${branchId}.json`, Buffer.from(JSON.stringify(copy)), 0o600);
     try {
       const content = (hash: string): Buffer => checkpoints.content(hash);
-      const left: LeftOut[] =
-        place && branch ? await makeWorktree(place, root, branch, manifest, content, on) : await makeCopy(root, manifest, content, on);
+      let left: LeftOut[];
+      if (place && branch) {
+        left = await makeWorktree(place, root, branch, manifest, content, on);
+      } else {
+        // Cloned from the conversation's folder where they can be (the files still as the checkpoint read them).
+        const plain = await makeCopy(root, manifest, content, on, summary.cwd);
+        this.deps.log(`branch copy ${root}: ${plain.way}`);
+        left = plain.failed;
+      }
       if (left.length > 0) {
         throw new InvalidRequestError(`The copy could not be made: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}.`);
       }

@@ -109,7 +109,7 @@ async function remakeCopy(
   const left =
     place && branch
       ? await makeWorktree(place, root, branch, manifest, content, on)
-      : await makeCopy(attempt.folder, manifest, content, on);
+      : (await makeCopy(attempt.folder, manifest, content, on)).failed;
   if (left.length > 0) {
     throw new InvalidRequestError(
       `${attempt.agentName}'s copy could not be made again: ${left.map((file) => `${file.path} (${file.reason})`).join(', ')}`,

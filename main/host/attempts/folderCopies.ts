@@ -11,7 +11,9 @@
  *   run (a filter driver, a textconv, an fsmonitor, an include…) is never given a worktree: git
  *   would run the repository's code. It gets a plain copy, and the person is told why
  *   ({@link copyPlaceOf}).
- * - Elsewhere: the checkpoint's files written into a folder in Baton's data folder.
+ * - Elsewhere: the checkpoint's files put into a folder in Baton's data folder: cloned from the
+ *   working folder where its file system makes copy-on-write clones and the file is still the one
+ *   the checkpoint read (`Machine.cloneFiles`), written from the checkpoint otherwise.
  *
  * Either way ignored files and dependency folders are not copied: the checkpoint's rules decide.
  * Everything happens on the machine the folder is on (git, folders, walks), and every write goes
@@ -276,29 +278,53 @@ export async function makeWorktree(
   return fillWorktree(place, worktree, base, content, on);
 }
 
+/** A plain copy's files made: what could not be, and the way they were made, in words for the log. */
+export type CopyFilled = { failed: LeftOut[]; way: string };
+
 /**
  * Makes `folder` (new, owner-only, in Baton's own folder on the machine, where nothing has run yet)
- * and writes every file of `base` into it (created exclusively: never through a link). Returns the files
- * that could not be written.
+ * and puts every file of `base` into it (see {@link fillCopy}).
  */
 export async function makeCopy(
   folder: string,
   base: ReadonlyMap<string, CheckpointEntry>,
   content: (hash: string) => Buffer,
   on: GitHost,
-): Promise<LeftOut[]> {
+  from?: string,
+): Promise<CopyFilled> {
   await on.machine.mkdir(folder, 0o700);
-  return fillCopy(folder, base, content, on);
+  return fillCopy(folder, base, content, on, from);
 }
 
-/** Writes every file of `base` into `folder`, a new copy's folder where nothing has run yet (see {@link makeCopy}). */
-export function fillCopy(
+/**
+ * Puts every file of `base` into `folder`, a new copy's folder where nothing has run yet: with
+ * `from` (the folder `base` is a checkpoint of, on the same machine), each file still as the
+ * checkpoint read it is cloned where the file system makes copy-on-write clones; every other file
+ * is written from the checkpoint's content (created exclusively: never through a link).
+ */
+export async function fillCopy(
   folder: string,
   base: ReadonlyMap<string, CheckpointEntry>,
   content: (hash: string) => Buffer,
   on: GitHost,
-): Promise<LeftOut[]> {
-  return on.machine.populate(folder, [...base.values()], content);
+  from?: string,
+): Promise<CopyFilled> {
+  const entries = [...base.values()];
+  const clones = from === undefined ? undefined : await on.machine.cloneFiles(folder, from, entries);
+  const cloned = new Set(clones?.cloned);
+  const failed = await on.machine.populate(
+    folder,
+    cloned.size === 0 ? entries : entries.filter((entry) => !cloned.has(entry.path)),
+    content,
+  );
+  const refused = clones?.unsupported === undefined ? '' : ` (no copy-on-write clones there: ${clones.unsupported})`;
+  const way =
+    cloned.size === 0
+      ? `${entries.length} files written from the checkpoint${refused}`
+      : cloned.size === entries.length
+        ? `${entries.length} files cloned (copy-on-write)`
+        : `${cloned.size} of ${entries.length} files cloned (copy-on-write), the rest written from the checkpoint${refused}`;
+  return { failed, way };
 }
 
 /** True for a branch name Baton makes (the only branches it ever deletes). */

@@ -131,9 +131,15 @@ export async function prepareAttempts(
   await Promise.all(begun);
   const fill = async ({ attempt, fromSeq, filled }: (typeof started)[number]): Promise<void> => {
     try {
-      const left = place
-        ? await fillWorktree(place, attempt.root, manifest, content, on)
-        : await fillCopy(attempt.root, manifest, content, on);
+      let left: LeftOut[];
+      if (place) {
+        left = await fillWorktree(place, attempt.root, manifest, content, on);
+      } else {
+        // Cloned from the working folder where its file system makes clones (the files still as the base checkpoint read them).
+        const copy = await fillCopy(attempt.root, manifest, content, on, summary.cwd);
+        log(`attempt ${attempt.attemptId} (${attempt.agentName}): its copy's ${copy.way}`);
+        left = copy.failed;
+      }
       filled(left);
       if (left.length > 0) {
         throw new Error(notCopied(left));

@@ -27,6 +27,7 @@ import {
 } from './Machine.js';
 import { FolderWatch } from './FolderWatch.js';
 import { ProcessGroup } from './ProcessGroup.js';
+import { cloneFiles, type Cloned } from './cloneFiles.js';
 import { populateFolder } from './populateFolder.js';
 import { restoreFolder, type Restore } from './restoreFolder.js';
 import { walkFolder } from './walkFolder.js';
@@ -165,6 +166,10 @@ export class LocalMachine implements Machine {
 
   populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]> {
     return populateFolder(folder, entries, content);
+  }
+
+  cloneFiles(folder: string, from: string, entries: readonly CheckpointEntry[]): Promise<Cloned> {
+    return cloneFiles(folder, from, entries);
   }
 
   watchTree(root: string, maxPaths: number): TreeWatch {

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Env } from '../process/env.js';
+import type { Cloned } from './cloneFiles.js';
 import type { Restore } from './restoreFolder.js';
 import type { CheckpointEntry, LeftOut, Scanned, ScanScope } from './scanFolder.js';
 
@@ -183,6 +184,12 @@ export interface Machine {
    * `populateFolder`: each file created exclusively, never through a link). Returns what could not be written.
    */
   populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]>;
+  /**
+   * Copy-on-write clones, into `folder` (just made, that nothing has run in), of the files of
+   * `entries` (a checkpoint of `from`, a folder of the same machine) that are still as the
+   * checkpoint read them (see `cloneFiles`); what is not cloned is for `populate` to write.
+   */
+  cloneFiles(folder: string, from: string, entries: readonly CheckpointEntry[]): Promise<Cloned>;
   /**
    * Unpacks an agent's archive, `file` on the machine (downloaded from `url`, which names its
    * kind), into `folder` and makes its program `cmd` runnable (see `unpackArchive`: the whole

@@ -268,6 +268,7 @@ export class MachineServer {
           ),
         };
       },
+      cloneFiles: ({ folder, from, entries }) => machine.cloneFiles(folder, from, entries),
       list: async ({ path }) => ({ entries: await machine.list(path) }),
       mkdir: async ({ path, mode }) => {
         await machine.mkdir(path, mode);

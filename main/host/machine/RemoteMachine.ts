@@ -34,13 +34,12 @@ import {
   type MachineParams,
   type MachineResult,
 } from './protocol.js';
+import type { Cloned } from './cloneFiles.js';
 import type { Restore } from './restoreFolder.js';
+import { restoreInBatches } from './restoreInBatches.js';
 import { sameManifest, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 import { RemoteProcess } from './RemoteProcess.js';
 import { RemoteTreeWatch } from './RemoteTreeWatch.js';
-
-/** The most contents (base64) one restore request carries. */
-const RESTORE_BATCH_BYTES = 8 * 1024 * 1024;
 
 type Waiting = { method: MachineMethod; resolve: (result: unknown) => void; reject: (error: Error) => void };
 type WatchListeners = { onEvent: Parameters<WatchFolder>[1]; onError: Parameters<WatchFolder>[2] };
@@ -290,17 +289,16 @@ export class RemoteMachine implements Machine {
   }
 
   /**
-   * The contents go with the requests, each once, in requests of at most {@link RESTORE_BATCH_BYTES}
-   * of contents: the removals go in the first, and a write beneath a removal that failed there is
-   * not sent (it fails as it would in one request).
+   * The contents go with the requests, each once, in batches (see `restoreInBatches`).
    */
   restore(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]> {
-    return this.restoreInBatches(folder, restores, content, { ...(recordedReal === undefined ? {} : { recordedReal }) });
+    return restoreInBatches(this, folder, restores, content, { ...(recordedReal === undefined ? {} : { recordedReal }) });
   }
 
   /** The same requests as a restore, the server told the folder is new (see `Machine.populate`). */
   populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]> {
-    return this.restoreInBatches(
+    return restoreInBatches(
+      this,
       folder,
       entries.map((entry) => ({ path: entry.path, entry })),
       content,
@@ -308,64 +306,10 @@ export class RemoteMachine implements Machine {
     );
   }
 
-  private async restoreInBatches(
-    folder: string,
-    restores: readonly Restore[],
-    content: (hash: string) => Buffer,
-    options: { recordedReal?: string; fresh?: boolean },
-  ): Promise<LeftOut[]> {
-    const failed: LeftOut[] = [];
-    let blocked: string[] = [];
-    let batch: Restore[] = restores.filter((restore) => !restore.entry);
-    let contents: Record<string, string> = {};
-    let bytes = 0;
-    const send = async (): Promise<void> => {
-      const writes = batch.filter((restore) => {
-        const under = restore.entry ? blocked.find((prefix) => restore.path.startsWith(`${prefix}/`)) : undefined;
-        if (under !== undefined) {
-          failed.push({ path: restore.path, reason: `not written: ${under} could not be removed` });
-        }
-        return under === undefined;
-      });
-      const answer = await this.request('restore', {
-        folder,
-        restores: writes.map((restore) => (restore.entry ? { path: restore.path, entry: restore.entry } : { path: restore.path })),
-        contents,
-        ...options,
-      });
-      const removals = new Set(writes.filter((restore) => !restore.entry).map((restore) => restore.path));
-      blocked = [...blocked, ...answer.failed.filter((left) => removals.has(left.path)).map((left) => left.path)];
-      failed.push(...answer.failed);
-      batch = [];
-      contents = {};
-      bytes = 0;
-    };
-    for (const restore of restores) {
-      if (!restore.entry) {
-        continue;
-      }
-      const { hash } = restore.entry;
-      if (contents[hash] === undefined) {
-        let data: string | undefined;
-        try {
-          data = content(hash).toString('base64');
-        } catch {
-          // Not sent: that file alone fails there, with why.
-        }
-        if (data !== undefined && bytes > 0 && bytes + data.length > RESTORE_BATCH_BYTES) {
-          await send();
-        }
-        if (data !== undefined) {
-          contents[hash] = data;
-          bytes += data.length;
-        }
-      }
-      batch.push(restore);
-    }
-    if (batch.length > 0 || restores.length === 0) {
-      await send();
-    }
-    return failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  /** One request: the entries go without contents, and the clones are made there (see `Machine.cloneFiles`). */
+  async cloneFiles(folder: string, from: string, entries: readonly CheckpointEntry[]): Promise<Cloned> {
+    const answer = await this.request('cloneFiles', { folder, from, entries: [...entries] });
+    return { cloned: answer.cloned, ...(answer.unsupported === undefined ? {} : { unsupported: answer.unsupported }) };
   }
 
   /** Ends the connection's side here: waiting requests fail, processes count as ended. */

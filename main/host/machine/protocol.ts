@@ -103,6 +103,10 @@ export const machineMethods = {
     }),
     result: z.object({ failed: z.array(leftOut) }),
   },
+  cloneFiles: {
+    params: z.object({ folder: z.string(), from: z.string(), entries: z.array(entry) }),
+    result: z.object({ cloned: z.array(z.string()), unsupported: z.string().optional() }),
+  },
   mkdir: { params: z.object({ path: z.string(), mode: z.number().optional() }), result: z.object({}) },
   remove: { params: z.object({ path: z.string() }), result: z.object({}) },
   walk: { params: z.object({ folder: z.string() }), result: z.object({ files: z.array(z.string()) }) },
