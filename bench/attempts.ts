@@ -177,7 +177,11 @@ function fakeAgents(): Starts {
  * start before the slowest agent does), then the three attempts (request → the third agent's
  * first model request).
  */
-async function startRound(work: string, starts: Starts, dataRoot?: string): Promise<{ turn: number; attempts: number; way: string }> {
+async function startRound(
+  work: string,
+  starts: Starts,
+  dataRoot?: string,
+): Promise<{ turn: number; together: number; attempts: number; way: string }> {
   const dataDir = dataRoot === undefined ? tempDir('bench-attempts-data') : mkdtempSync(path.join(dataRoot, 'data-'));
   starts.register(dataDir);
   // How the copies' files were made, as the host's log says it.
@@ -205,6 +209,18 @@ async function startRound(work: string, starts: Starts, dataRoot?: string): Prom
       // Its process is let go, as an attempt's agent starts its own.
       await host.turns.release(other.conversationId);
     }
+    // The agents' own share: the same three ordinary turns started at once (no copies), in three new conversations of the folder.
+    settle();
+    const others = starts.agentIds.map((agentId) => host.conversations.create(agentId, work).conversationId);
+    const allFirst = starts.firstRequests(host, () => others, others.length);
+    const togetherStarted = performance.now();
+    await Promise.all(others.map((other) => host.turns.send(other, 'one turn')));
+    const together = (await allFirst) - togetherStarted;
+    await host.turns.idle();
+    await host.turnCheckpoints.idle();
+    for (const other of others) {
+      await host.turns.release(other);
+    }
     settle();
     // The attempts' conversations are named in the event committed before the copies are made.
     const asked = new Set<string>();
@@ -230,7 +246,7 @@ async function startRound(work: string, starts: Starts, dataRoot?: string): Prom
     unsubscribe();
     await host.attempts.idle();
     await host.turns.idle();
-    return { turn: Math.max(...turns), attempts, way };
+    return { turn: Math.max(...turns), together, attempts, way };
   } finally {
     await host.dispose();
     rmSync(dataDir, { recursive: true, force: true });
@@ -401,12 +417,14 @@ export async function attemptsStartBenchmark(): Promise<void> {
       for (const load of LOADS) {
         for (const [kind, work, dataRoot] of kinds) {
           const turns: number[] = [];
+          const together: number[] = [];
           const attempts: number[] = [];
           let way = '';
           await atLoad(load, async () => {
             for (let round = 0; round < START_ROUNDS; round += 1) {
               const result = await startRound(work, starts, dataRoot);
               turns.push(result.turn);
+              together.push(result.together);
               attempts.push(result.attempts);
               way = result.way;
             }
@@ -417,6 +435,10 @@ export async function attemptsStartBenchmark(): Promise<void> {
           }
           const baseline = median(turns);
           report('one ordinary turn: request → first model request, slowest agent (baseline)', `${baseline.toFixed(0)} ms`);
+          report(
+            "three ordinary turns at once, no copies (the agents' own share)",
+            `${median(together).toFixed(0)} ms  ratio ${(median(together) / baseline).toFixed(2)}x`,
+          );
           report(
             'three attempts: request → the third first model request (goal <= 1.3x)',
             `${median(attempts).toFixed(0)} ms  ratio ${(median(attempts) / baseline).toFixed(2)}x  (each round: ${attempts

@@ -278,8 +278,11 @@ export async function makeWorktree(
   return fillWorktree(place, worktree, base, content, on);
 }
 
-/** A plain copy's files made: what could not be, and the way they were made, in words for the log. */
-export type CopyFilled = { failed: LeftOut[]; way: string };
+/**
+ * A plain copy's files made: what could not be, the way they were made (in words for the log), and
+ * each file made, as an entry of the copy (its own stat, the checkpoint's hash), for `CheckpointStore.adopt`.
+ */
+export type CopyFilled = { failed: LeftOut[]; way: string; made: CheckpointEntry[] };
 
 /**
  * Makes `folder` (new, owner-only, in Baton's own folder on the machine, where nothing has run yet)
@@ -311,8 +314,8 @@ export async function fillCopy(
 ): Promise<CopyFilled> {
   const entries = [...base.values()];
   const clones = from === undefined ? undefined : await on.machine.cloneFiles(folder, from, entries);
-  const cloned = new Set(clones?.cloned);
-  const failed = await on.machine.populate(
+  const cloned = new Set(clones?.cloned.map((entry) => entry.path));
+  const written = await on.machine.populate(
     folder,
     cloned.size === 0 ? entries : entries.filter((entry) => !cloned.has(entry.path)),
     content,
@@ -324,7 +327,7 @@ export async function fillCopy(
       : cloned.size === entries.length
         ? `${entries.length} files cloned (copy-on-write)`
         : `${cloned.size} of ${entries.length} files cloned (copy-on-write), the rest written from the checkpoint${refused}`;
-  return { failed, way };
+  return { failed: written.failed, way, made: [...(clones?.cloned ?? []), ...written.made] };
 }
 
 /** True for a branch name Baton makes (the only branches it ever deletes). */

@@ -34,7 +34,7 @@ import {
 import { LocalMachine } from '../machine/LocalMachine.js';
 import { pathsOf, type Machine, type MachineScanOptions } from '../machine/Machine.js';
 import type { Restore } from '../machine/restoreFolder.js';
-import type { CheckpointEntry, LeftOut, ScanScope } from '../machine/scanFolder.js';
+import type { CheckpointEntry, LeftOut, Scanned, ScanScope } from '../machine/scanFolder.js';
 import { definedEnv } from '../process/env.js';
 
 export type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
@@ -189,9 +189,33 @@ export class CheckpointStore {
 
   /** Takes a checkpoint of `folder` (an absolute path); checkpoints of one folder are taken one at a time. */
   take(folder: string, options: TakeOptions = {}): Promise<Checkpoint> {
-    const key = this.placeKey(folder, this.on(options.machine));
+    return this.queued(folder, options.machine, () => this.takeNow(folder, options));
+  }
+
+  /**
+   * Records `entries` as a checkpoint of `folder` without reading it: a copy just made from stored
+   * contents, each entry the copy's own stat (taken on the file as it was made) with the hash of
+   * what was written (`Machine.populate`, `Machine.cloneFiles`). The copy's next checkpoint then
+   * reads only what differs from it. Refused when a content is not stored.
+   */
+  adopt(folder: string, entries: readonly CheckpointEntry[], machine?: Machine): Promise<string> {
+    return this.queued(folder, machine, async () => {
+      const on = this.on(machine);
+      const missing = entries.find((entry) => this.hasBlob.get(entry.hash) === undefined);
+      if (missing) {
+        throw new Error(`the content of ${missing.path} is not stored`);
+      }
+      const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const real = await on.realpath(folder);
+      return this.insert(folder, on, real, { entries: sorted, stored: [], tooLarge: [], failed: [] }, undefined).id;
+    });
+  }
+
+  /** Runs `work` once the folder's checkpoints before it are done (checkpoints of one folder are taken one at a time). */
+  private queued<T>(folder: string, machine: Machine | undefined, work: () => Promise<T>): Promise<T> {
+    const key = this.placeKey(folder, this.on(machine));
     const previous = this.queues.get(key) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.takeNow(folder, options));
+    const next = previous.catch(() => undefined).then(work);
     this.queues.set(key, next);
     void next
       .catch(() => undefined)
@@ -215,6 +239,30 @@ export class CheckpointStore {
         : plan.scope;
     const scanned = await machine.scan(folder, last?.entries ?? new Map(), scope, this.scanOptions(options, true));
     options.signal?.throwIfAborted();
+    const { id: checkpointId, bytes } = this.insert(folder, machine, real, scanned, last);
+    plan.taken(checkpointId, last?.entries, scanned.entries);
+    return {
+      checkpointId,
+      folder,
+      files: scanned.entries.length,
+      bytes,
+      tooLarge: scanned.tooLarge,
+      failed: scanned.failed,
+      read: scanned.read,
+      reused: scanned.reused,
+      ...(plan.walked === undefined ? {} : { walked: plan.walked }),
+    };
+  }
+
+  /** Stores a checkpoint of `folder` (as a change from `last` while the chain is short) and makes it the folder's last. */
+  private insert(
+    folder: string,
+    machine: Machine,
+    real: string,
+    scanned: Pick<Scanned, 'entries' | 'stored' | 'tooLarge' | 'failed'>,
+    last: Latest | undefined,
+  ): { id: string; bytes: number } {
+    const key = this.placeKey(folder, machine);
     const checkpointId = randomUUID();
     const bytes = scanned.entries.reduce((sum, entry) => sum + entry.size, 0);
     const delta = last && last.depth + 1 < FULL_EVERY;
@@ -255,18 +303,7 @@ export class CheckpointStore {
       failed: scanned.failed,
     });
     this.remember(checkpointId, entries);
-    plan.taken(checkpointId, last?.entries, scanned.entries);
-    return {
-      checkpointId,
-      folder,
-      files: scanned.entries.length,
-      bytes,
-      tooLarge: scanned.tooLarge,
-      failed: scanned.failed,
-      read: scanned.read,
-      reused: scanned.reused,
-      ...(plan.walked === undefined ? {} : { walked: plan.walked }),
-    };
+    return { id: checkpointId, bytes };
   }
 
   /**

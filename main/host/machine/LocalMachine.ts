@@ -28,7 +28,7 @@ import {
 import { FolderWatch } from './FolderWatch.js';
 import { ProcessGroup } from './ProcessGroup.js';
 import { cloneFiles, type Cloned } from './cloneFiles.js';
-import { populateFolder } from './populateFolder.js';
+import { populateFolder, type Populated } from './populateFolder.js';
 import { restoreFolder, type Restore } from './restoreFolder.js';
 import { walkFolder } from './walkFolder.js';
 import { scanFolder, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
@@ -164,7 +164,7 @@ export class LocalMachine implements Machine {
     return restoreFolder(folder, restores, content, recordedReal);
   }
 
-  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]> {
+  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<Populated> {
     return populateFolder(folder, entries, content);
   }
 

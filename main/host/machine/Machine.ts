@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Env } from '../process/env.js';
 import type { Cloned } from './cloneFiles.js';
+import type { Populated } from './populateFolder.js';
 import type { Restore } from './restoreFolder.js';
 import type { CheckpointEntry, LeftOut, Scanned, ScanScope } from './scanFolder.js';
 
@@ -181,9 +182,10 @@ export interface Machine {
   restore(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]>;
   /**
    * Writes every entry into `folder`, a folder just made that nothing has run in (see
-   * `populateFolder`: each file created exclusively, never through a link). Returns what could not be written.
+   * `populateFolder`: each file created exclusively, never through a link). Returns what could not
+   * be written, and the files made, as entries of the new folder (for `CheckpointStore.adopt`).
    */
-  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]>;
+  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<Populated>;
   /**
    * Copy-on-write clones, into `folder` (just made, that nothing has run in), of the files of
    * `entries` (a checkpoint of `from`, a folder of the same machine) that are still as the

@@ -257,7 +257,7 @@ export class MachineServer {
         };
         if (fresh) {
           const entries = restores.flatMap((restore) => (restore.entry ? [restore.entry] : []));
-          return { failed: await machine.populate(folder, entries, content) };
+          return await machine.populate(folder, entries, content);
         }
         return {
           failed: await machine.restore(

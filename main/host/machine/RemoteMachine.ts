@@ -36,6 +36,7 @@ import {
 } from './protocol.js';
 import type { Cloned } from './cloneFiles.js';
 import type { Restore } from './restoreFolder.js';
+import type { Populated } from './populateFolder.js';
 import { restoreInBatches } from './restoreInBatches.js';
 import { sameManifest, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 import { RemoteProcess } from './RemoteProcess.js';
@@ -292,11 +293,13 @@ export class RemoteMachine implements Machine {
    * The contents go with the requests, each once, in batches (see `restoreInBatches`).
    */
   restore(folder: string, restores: readonly Restore[], content: (hash: string) => Buffer, recordedReal?: string): Promise<LeftOut[]> {
-    return restoreInBatches(this, folder, restores, content, { ...(recordedReal === undefined ? {} : { recordedReal }) });
+    return restoreInBatches(this, folder, restores, content, { ...(recordedReal === undefined ? {} : { recordedReal }) }).then(
+      (done) => done.failed,
+    );
   }
 
   /** The same requests as a restore, the server told the folder is new (see `Machine.populate`). */
-  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<LeftOut[]> {
+  populate(folder: string, entries: readonly CheckpointEntry[], content: (hash: string) => Buffer): Promise<Populated> {
     return restoreInBatches(
       this,
       folder,

@@ -4,7 +4,8 @@
  * still as the checkpoint read them are cloned, so the copy holds the checkpoint even where the
  * folder changed since (a file rewritten, a file swapped for a link out of the folder); the rest is
  * written from the checkpoint. On a file system without clones (ext4) every file is written, and
- * the copy says so.
+ * the copy says so. Either way the copy's first checkpoint is what it was made as
+ * (`CheckpointStore.adopt`): its next checkpoint reads no file again, and one changed since, once.
  */
 import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +15,8 @@ import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { mountReflinkFolder, reflinkUnavailable, type ReflinkFolder } from '../../../e2e/fixtures/reflinkFolder.js';
-import { fillCopy } from '../attempts/folderCopies.js';
+import { fillCopy, type CopyFilled } from '../attempts/folderCopies.js';
+import { CheckpointStore } from '../checkpoints/CheckpointStore.js';
 import { definedEnv } from '../process/env.js';
 import { cloneFiles } from './cloneFiles.js';
 import { LocalMachine } from './LocalMachine.js';
@@ -62,6 +64,34 @@ function expectTheCheckpoint(copy: string, big: Buffer): void {
   expect(readFileSync(path.join(copy, 'changed.txt'), 'utf8')).toBe('changed.txt as checkpointed\n');
 }
 
+/** The copy recorded as made: its next checkpoint reads nothing, holds the checkpoint's contents, and reads a file changed since. */
+async function expectAdoptedAsMade(
+  machine: Machine,
+  copy: string,
+  base: ReadonlyMap<string, CheckpointEntry>,
+  filled: CopyFilled,
+): Promise<void> {
+  const store = CheckpointStore.open(tempDir('adopt-data'));
+  try {
+    // The store holds the checkpoint's contents, as the host's holds its base's.
+    const source = await store.take(path.join(path.dirname(copy), 'work'), { machine });
+    expect(source.files).toBe(base.size);
+    await store.adopt(copy, filled.made, machine);
+    const first = await store.take(copy, { machine });
+    expect(first.read).toBe(0);
+    expect([...store.manifest(first.checkpointId).values()].map((entry) => [entry.path, entry.hash])).toEqual(
+      [...base.values()].map((entry) => [entry.path, entry.hash]),
+    );
+    writeFileSync(path.join(copy, 'empty.txt'), 'written in the copy\n');
+    const next = await store.take(copy, { machine });
+    expect(next.read).toBe(1);
+    // Nothing made is taken on trust where a content is not stored.
+    await expect(CheckpointStore.open(tempDir('adopt-empty')).adopt(copy, filled.made, machine)).rejects.toThrow(/is not stored/);
+  } finally {
+    store.close();
+  }
+}
+
 const noClones = reflinkUnavailable();
 const kinds: Array<[string, () => Promise<Machine>]> = [
   ['this computer', () => Promise.resolve(new LocalMachine(env))],
@@ -105,6 +135,18 @@ describe.each(kinds)('copies cloned where the file system makes clones: %s', (na
       // The 4 MiB file shares its blocks: the copy took far less than its size.
       expect((usedBefore.bfree - usedAfter.bfree) * usedAfter.bsize).toBeLessThan(BIG / 4);
       expect(readFileSync(outside, 'utf8')).toBe('outside the folder\n');
+      // Each file made (cloned or written) comes back as the copy's own: its stat as it is now, the checkpoint's hash.
+      expect(filled.made.map((entry) => entry.path).sort()).toEqual([...base.keys()]);
+      for (const made of filled.made) {
+        const now = lstatSync(path.join(copy, made.path));
+        expect([made.ino, made.size, made.mtimeMs, made.ctimeMs, made.hash]).toEqual([
+          now.ino,
+          now.size,
+          now.mtimeMs,
+          now.ctimeMs,
+          base.get(made.path)!.hash,
+        ]);
+      }
     },
   );
 
@@ -125,6 +167,7 @@ describe.each(kinds)('copies cloned where the file system makes clones: %s', (na
       expect(filled.failed).toEqual([]);
       expect(filled.way).toMatch(/^6 files written from the checkpoint \(no copy-on-write clones there: E[A-Z]+\)$/);
       expectTheCheckpoint(copy, big);
+      await expectAdoptedAsMade(machine, copy, base, filled);
     },
   );
 });
@@ -146,7 +189,8 @@ describe('clones made by path, where no descriptor can be named (other systems t
     const copy = path.join(xfs!.folder, 'copy');
     mkdirSync(copy);
     const cloned = await cloneFiles(copy, source, [...wrong.values()], false);
-    expect(cloned).toEqual({ cloned: ['a.txt', 'changed.txt', 'empty.txt', 'sub/big.bin'] });
+    expect(cloned.unsupported).toBeUndefined();
+    expect(cloned.cloned.map((entry) => entry.path)).toEqual(['a.txt', 'changed.txt', 'empty.txt', 'sub/big.bin']);
     expect(() => lstatSync(path.join(copy, 'run.sh'))).toThrow(/ENOENT/);
   });
 });

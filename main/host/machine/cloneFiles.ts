@@ -21,6 +21,7 @@ import {
   copyFileSync,
   existsSync,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -28,12 +29,13 @@ import {
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
+import { madeEntry } from './populateFolder.js';
 import type { CheckpointEntry } from './scanFolder.js';
 
 /** What {@link cloneFiles} did. */
 export type Cloned = {
-  /** The paths cloned, each now the checkpoint's file. */
-  cloned: string[];
+  /** The files cloned, each now the checkpoint's file: as entries of the new folder (the clone's own stat). */
+  cloned: CheckpointEntry[];
   /** Why no more were cloned: the file system's refusal (absent: each file was tried). */
   unsupported?: string;
 };
@@ -70,7 +72,7 @@ export async function cloneFiles(
   entries: readonly CheckpointEntry[],
   viaDescriptor: boolean = existsSync('/proc/self/fd'),
 ): Promise<Cloned> {
-  const cloned: string[] = [];
+  const cloned: CheckpointEntry[] = [];
   const made = new Set<string>();
   let done = 0;
   for (const entry of entries) {
@@ -112,7 +114,7 @@ export async function cloneFiles(
         isRecorded(entry, fstatSync(fd)) &&
         (viaDescriptor || createHash('sha256').update(readFileSync(target)).digest('hex') === entry.hash);
       if (kept) {
-        cloned.push(entry.path);
+        cloned.push(madeEntry(entry, lstatSync(target)));
       } else {
         unlinkSync(target);
       }

@@ -282,7 +282,8 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     const base = new Map(scanned.entries.map((entry) => [entry.path, entry]));
     const copy = path.join(tempDirOn(machine, 'machine-copy'), 'made', 'copy');
     const made = await makeCopy(copy, base, (hash) => contents.get(hash)!, { machine, env });
-    expect(made).toEqual({ failed: [], way: '6 files written from the checkpoint' });
+    expect(made).toMatchObject({ failed: [], way: '6 files written from the checkpoint' });
+    expect(made.made.map((entry) => entry.path).sort()).toEqual([...base.keys()].sort());
     expect((await machine.stat(copy)).mode & 0o777).toBe(0o700);
     expect(readFileSync(path.join(copy, 'src', 'deep', 'a.txt'), 'utf8')).toBe('a\n');
     expect(readFileSync(path.join(copy, 'big2.bin')).length).toBe(big.length + 1);
@@ -298,7 +299,7 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     symlinkSync(outside, path.join(again, 'empty.txt'));
     handTo(machine, path.dirname(outside), again);
     const refused = await machine.populate(again, [base.get('empty.txt')!], (hash) => contents.get(hash)!);
-    expect(refused).toEqual([{ path: 'empty.txt', reason: 'EEXIST' }]);
+    expect(refused).toEqual({ failed: [{ path: 'empty.txt', reason: 'EEXIST' }], made: [] });
     expect(readFileSync(outside, 'utf8')).toBe('outside\n');
     await machine.remove(path.dirname(copy));
     await expect(machine.stat(copy)).rejects.toMatchObject({ code: 'ENOENT' });

@@ -101,11 +101,12 @@ export const machineMethods = {
       /** A folder just made that nothing has run in: every entry written as `Machine.populate` does (no removals). */
       fresh: z.boolean().optional(),
     }),
-    result: z.object({ failed: z.array(leftOut) }),
+    /** With `fresh`: the files made, as entries of the new folder. */
+    result: z.object({ failed: z.array(leftOut), made: z.array(entry).optional() }),
   },
   cloneFiles: {
     params: z.object({ folder: z.string(), from: z.string(), entries: z.array(entry) }),
-    result: z.object({ cloned: z.array(z.string()), unsupported: z.string().optional() }),
+    result: z.object({ cloned: z.array(entry), unsupported: z.string().optional() }),
   },
   mkdir: { params: z.object({ path: z.string(), mode: z.number().optional() }), result: z.object({}) },
   remove: { params: z.object({ path: z.string() }), result: z.object({}) },

@@ -6,20 +6,22 @@
  */
 import type { RemoteMachine } from './RemoteMachine.js';
 import type { Restore } from './restoreFolder.js';
-import type { LeftOut } from './scanFolder.js';
+import type { Populated } from './populateFolder.js';
+import type { CheckpointEntry, LeftOut } from './scanFolder.js';
 
 /** The most contents (base64) one restore request carries. */
 const RESTORE_BATCH_BYTES = 8 * 1024 * 1024;
 
-/** Sends `restores` in batches; `fresh`: a folder just made that nothing has run in (`Machine.populate`). */
+/** Sends `restores` in batches; `fresh`: a folder just made that nothing has run in (`Machine.populate`, whose files made come back). */
 export async function restoreInBatches(
   machine: Pick<RemoteMachine, 'request'>,
   folder: string,
   restores: readonly Restore[],
   content: (hash: string) => Buffer,
   options: { recordedReal?: string; fresh?: boolean },
-): Promise<LeftOut[]> {
+): Promise<Populated> {
   const failed: LeftOut[] = [];
+  const made: CheckpointEntry[] = [];
   let blocked: string[] = [];
   let batch: Restore[] = restores.filter((restore) => !restore.entry);
   let contents: Record<string, string> = {};
@@ -41,6 +43,7 @@ export async function restoreInBatches(
     const removals = new Set(writes.filter((restore) => !restore.entry).map((restore) => restore.path));
     blocked = [...blocked, ...answer.failed.filter((left) => removals.has(left.path)).map((left) => left.path)];
     failed.push(...answer.failed);
+    made.push(...(answer.made ?? []));
     batch = [];
     contents = {};
     bytes = 0;
@@ -70,5 +73,5 @@ export async function restoreInBatches(
   if (batch.length > 0 || restores.length === 0) {
     await send();
   }
-  return failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { failed: failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), made };
 }
