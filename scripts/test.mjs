@@ -76,6 +76,19 @@ function check(name, ok) {
   }
 }
 
+/** Installs Debian's `packages` (as root, with apt-get) when one of `tools` is missing; says which tests skip while one still is. */
+function installForTests(tools, packages, installing, skipping) {
+  const present = () => tools.every((tool) => existsSync(tool));
+  if (!present() && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log(installing);
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', ...packages]);
+  }
+  if (!present()) {
+    console.log(skipping);
+  }
+}
+
 function setUp() {
   section('set-up');
   if (!existsSync(chromium)) {
@@ -90,35 +103,26 @@ function setUp() {
     }
   }
   // A real sshd for the SSH machine's tests (run from each test's own folder; the system's sshd is never started).
-  if (!existsSync('/usr/sbin/sshd') && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log("Installing Debian's openssh-server for the SSH machine tests…");
-    run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', 'openssh-server']);
-  }
-  if (!existsSync('/usr/sbin/sshd')) {
-    console.log('No sshd at /usr/sbin/sshd (apt-get install -y openssh-server): the SSH machine tests will be skipped, saying why.');
-  }
+  installForTests(
+    ['/usr/sbin/sshd'],
+    ['openssh-server'],
+    "Installing Debian's openssh-server for the SSH machine tests…",
+    'No sshd at /usr/sbin/sshd (apt-get install -y openssh-server): the SSH machine tests will be skipped, saying why.',
+  );
   // A real container engine for the container machine's tests (podman with runc; debootstrap makes their image).
-  const containerTools = ['/usr/bin/podman', '/usr/sbin/runc', '/usr/sbin/debootstrap'];
-  if (!containerTools.every((tool) => existsSync(tool)) && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log("Installing Debian's podman, runc and debootstrap for the container machine tests…");
-    run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', 'podman', 'runc', 'debootstrap']);
-  }
-  if (!containerTools.every((tool) => existsSync(tool))) {
-    console.log(
-      'No podman, runc or debootstrap (apt-get install -y podman runc debootstrap): the container tests will be skipped, saying why.',
-    );
-  }
+  installForTests(
+    ['/usr/bin/podman', '/usr/sbin/runc', '/usr/sbin/debootstrap'],
+    ['podman', 'runc', 'debootstrap'],
+    "Installing Debian's podman, runc and debootstrap for the container machine tests…",
+    'No podman, runc or debootstrap (apt-get install -y podman runc debootstrap): the container tests will be skipped, saying why.',
+  );
   // A file system that makes copy-on-write clones for the tests of copies that clone (an XFS image mounted through a loop device).
-  if (!existsSync('/usr/sbin/mkfs.xfs') && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log("Installing Debian's xfsprogs for the tests of copies that clone…");
-    run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', 'xfsprogs']);
-  }
-  if (!existsSync('/usr/sbin/mkfs.xfs')) {
-    console.log('No mkfs.xfs (apt-get install -y xfsprogs): the tests of copies that clone will be skipped, saying why.');
-  }
+  installForTests(
+    ['/usr/sbin/mkfs.xfs'],
+    ['xfsprogs'],
+    "Installing Debian's xfsprogs for the tests of copies that clone…",
+    'No mkfs.xfs (apt-get install -y xfsprogs): the tests of copies that clone will be skipped, saying why.',
+  );
   const agentsDir = path.join(root, 'e2e', 'agents');
   const stampFile = path.join(agentsDir, 'node_modules', '.baton-stamp');
   const lock = createHash('sha256')

@@ -139,7 +139,7 @@ export async function prepareAttempts(
         const copy = await fillCopy(attempt.root, manifest, content, on, summary.cwd);
         log(`attempt ${attempt.attemptId} (${attempt.agentName}): its copy's ${copy.way}`);
         left = copy.failed;
-        if (left.length === 0 && !container && attempt.folder === attempt.root) {
+        if (left.length === 0 && !container) {
           // The copy's first checkpoint is what it was made as (asked before its turn's, which then reads nothing again).
           void checkpoints
             .adopt(attempt.folder, copy.made, on.machine)

@@ -34,7 +34,7 @@ import {
 import { LocalMachine } from '../machine/LocalMachine.js';
 import { pathsOf, type Machine, type MachineScanOptions } from '../machine/Machine.js';
 import type { Restore } from '../machine/restoreFolder.js';
-import type { CheckpointEntry, LeftOut, Scanned, ScanScope } from '../machine/scanFolder.js';
+import { byPath, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from '../machine/scanFolder.js';
 import { definedEnv } from '../process/env.js';
 
 export type { CheckpointEntry, LeftOut } from '../machine/scanFolder.js';
@@ -205,7 +205,7 @@ export class CheckpointStore {
       if (missing) {
         throw new Error(`the content of ${missing.path} is not stored`);
       }
-      const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const sorted = [...entries].sort(byPath);
       const real = await on.realpath(folder);
       return this.insert(folder, on, real, { entries: sorted, stored: [], tooLarge: [], failed: [] }, undefined).id;
     });

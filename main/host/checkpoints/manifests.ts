@@ -4,7 +4,7 @@
  * deflated.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { CheckpointEntry } from '../machine/scanFolder.js';
+import { byPath, type CheckpointEntry } from '../machine/scanFolder.js';
 
 /** What a stored manifest holds: every entry, or the change from its base. */
 export type StoredManifest = { full: CheckpointEntry[] } | { set: CheckpointEntry[]; removed: string[] };
@@ -86,5 +86,5 @@ export function diffManifests(before: ReadonlyMap<string, CheckpointEntry>, afte
       changes.push({ path: file, change: 'removed', before: entry });
     }
   }
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return changes.sort(byPath);
 }

@@ -38,7 +38,7 @@ import type { Cloned } from './cloneFiles.js';
 import type { Restore } from './restoreFolder.js';
 import type { Populated } from './populateFolder.js';
 import { restoreInBatches } from './restoreInBatches.js';
-import { sameManifest, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
+import { byPath, sameManifest, type CheckpointEntry, type LeftOut, type Scanned, type ScanScope } from './scanFolder.js';
 import { RemoteProcess } from './RemoteProcess.js';
 import { RemoteTreeWatch } from './RemoteTreeWatch.js';
 
@@ -283,7 +283,7 @@ export class RemoteMachine implements Machine {
     const { removed: _removed, ref: _ref, ...rest } = scanned;
     return {
       ...rest,
-      entries: [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      entries: [...entries.values()].sort(byPath),
       // Contents the host's store holds already are not kept again.
       stored: scanned.stored.filter((blob) => !isStored(blob.hash)).map((blob) => ({ ...blob, data: Buffer.from(blob.data, 'base64') })),
     };

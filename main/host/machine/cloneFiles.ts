@@ -29,7 +29,7 @@ import {
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
-import { madeEntry } from './populateFolder.js';
+import { isInside, madeEntry } from './populateFolder.js';
 import type { CheckpointEntry } from './scanFolder.js';
 
 /** What {@link cloneFiles} did. */
@@ -55,10 +55,6 @@ function isRecorded(entry: CheckpointEntry, stat: Stats): boolean {
     stat.mtimeMs === entry.mtimeMs &&
     stat.ctimeMs === entry.ctimeMs
   );
-}
-
-function isInside(relative: string): boolean {
-  return !path.isAbsolute(relative) && relative.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
 }
 
 /**

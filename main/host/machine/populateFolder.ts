@@ -11,13 +11,18 @@
  */
 import { lstat, mkdir, open, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { CheckpointEntry, LeftOut } from './scanFolder.js';
+import { byPath, type CheckpointEntry, type LeftOut } from './scanFolder.js';
 
 /** Files written at once. */
 const WRITE_BATCH = 32;
 
 /** What {@link populateFolder} did: the files that could not be written, and those made (as entries of the new folder). */
 export type Populated = { failed: LeftOut[]; made: CheckpointEntry[] };
+
+/** Whether `relative` (with `/`) names a path inside a folder: not absolute, no empty, `.` or `..` part. */
+export function isInside(relative: string): boolean {
+  return !path.isAbsolute(relative) && relative.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
 
 /** `entry` as the file made for it is: the same content (its hash), the new file's stat. */
 export function madeEntry(
@@ -45,8 +50,7 @@ export async function populateFolder(
   const failed: LeftOut[] = [];
   const made: CheckpointEntry[] = [];
   const inside = entries.filter((entry) => {
-    const parts = entry.path.split('/');
-    const ok = !path.isAbsolute(entry.path) && parts.every((part) => part !== '' && part !== '.' && part !== '..');
+    const ok = isInside(entry.path);
     if (!ok) {
       failed.push({ path: entry.path, reason: 'not a path inside the folder' });
     }
@@ -83,5 +87,5 @@ export async function populateFolder(
   for (let start = 0; start < inside.length; start += WRITE_BATCH) {
     await Promise.all(inside.slice(start, start + WRITE_BATCH).map(write));
   }
-  return { failed: failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), made };
+  return { failed: failed.sort(byPath), made };
 }

@@ -8,7 +8,7 @@
  * machine the folder is on (`Machine.restore`), where the inodes are.
  */
 import { ConfinedTree } from './ConfinedTree.js';
-import type { CheckpointEntry, LeftOut } from './scanFolder.js';
+import { byPath, type CheckpointEntry, type LeftOut } from './scanFolder.js';
 
 /** One file to put back: as `entry` holds it, or removed (`entry` undefined). */
 export type Restore = { path: string; entry: CheckpointEntry | undefined };
@@ -65,7 +65,7 @@ export async function restoreFolder(
     // The writes are synchronous calls: the host answers between batches.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return failed.sort(byPath);
 }
 
 function reasonOf(error: unknown): string {

@@ -7,7 +7,7 @@
 import type { RemoteMachine } from './RemoteMachine.js';
 import type { Restore } from './restoreFolder.js';
 import type { Populated } from './populateFolder.js';
-import type { CheckpointEntry, LeftOut } from './scanFolder.js';
+import { byPath, type CheckpointEntry, type LeftOut } from './scanFolder.js';
 
 /** The most contents (base64) one restore request carries. */
 const RESTORE_BATCH_BYTES = 8 * 1024 * 1024;
@@ -73,5 +73,5 @@ export async function restoreInBatches(
   if (batch.length > 0 || restores.length === 0) {
     await send();
   }
-  return { failed: failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), made };
+  return { failed: failed.sort(byPath), made };
 }

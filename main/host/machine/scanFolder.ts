@@ -30,6 +30,11 @@ import {
   type WalkedFile,
 } from './walkFolder.js';
 
+/** Orders entries (or anything with a path) by path, as checkpoints list them. */
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
 /** One file of a checkpoint. */
 export type CheckpointEntry = {
   /** Path relative to the folder, with `/`. */
@@ -178,7 +183,7 @@ export async function scanFolder(
       }
     }
   }
-  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  entries.sort(byPath);
   return { entries, stored, tooLarge: sortByPath(tooLarge), failed: sortByPath(failed), read: toRead.length, reused };
 }
 
@@ -324,7 +329,7 @@ async function lookAt(
 }
 
 function sortByPath(list: LeftOut[]): LeftOut[] {
-  return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return list.sort(byPath);
 }
 
 /**
