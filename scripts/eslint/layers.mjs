@@ -97,29 +97,10 @@ const MACHINE_ONLY = {
 /** Besides the machine floor, the rooms that keep the host's own data on this computer. */
 const OWN_DATA = ['main/host/store/', 'main/host/log/', 'main/host/toolbox/SecretBox.ts'];
 
-/**
- * Host files that still use node:fs directly and have yet to move onto the machine floor (issue
- * 44). The list only shrinks: a file taken off it reads and writes through a Machine, and no file
- * is added.
- */
-const FILES_NOT_YET_ON_A_MACHINE = new Set([
-  'main/host/agents/AgentCatalog.ts',
-  'main/host/agents/AgentInstaller.ts',
-  'main/host/agents/agentLocks.ts',
-  'main/host/agents/archives/downloadArchive.ts',
-  'main/host/agents/customAgents.ts',
-  'main/host/agents/registry/AgentRegistry.ts',
-  'main/host/process/packageVersion.ts',
-  'main/host/toolbox/LaunchRegistry.ts',
-  'main/host/toolbox/ToolboxCatalog.ts',
-]);
-
-/** True for a host source file that may not import node:fs (see {@link FILES_NOT_YET_ON_A_MACHINE}). */
+/** True for a host source file that may not import node:fs: outside the machine floor and the rooms of the host's own data. */
 function keptOffTheDisk(file, isTest) {
   const relative = path.relative(root, file).split(path.sep).join('/');
-  return (
-    keptOffTheMachine(file, isTest) && !OWN_DATA.some((room) => relative.startsWith(room)) && !FILES_NOT_YET_ON_A_MACHINE.has(relative)
-  );
+  return keptOffTheMachine(file, isTest) && !OWN_DATA.some((room) => relative.startsWith(room));
 }
 
 /** True for a host source file (not a test) outside the machine floor that must go through a Machine. */

@@ -4,7 +4,6 @@
  * from `agents.json`; each checked for an executable. An agent the person installed (on PATH)
  * comes first, then Baton's own install.
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { registryPlatform, type RegistryIndex } from '../../../app/agents/registry.js';
@@ -19,7 +18,8 @@ import { qwenAdapter } from '../adapters/qwen.js';
 import { compareVersions } from '../adapters/versions.js';
 import type { Env } from '../process/env.js';
 import { findExecutable } from '../machine/findExecutable.js';
-import { packageVersion } from '../process/packageVersion.js';
+import { packageVersion } from '../machine/packageVersion.js';
+import { dataFileStamp } from '../store/dataFiles.js';
 import type { AgentInstaller } from './AgentInstaller.js';
 import { readCustomAgents, type CustomAgentsResult } from './customAgents.js';
 import type { AgentRegistry } from './registry/AgentRegistry.js';
@@ -61,13 +61,8 @@ export class AgentCatalog {
    */
   private customAgents(): CustomAgentsResult {
     const file = this.agentsFile();
-    let stamp = 'absent';
-    try {
-      const info = statSync(file);
-      stamp = `${info.mtimeMs}:${info.size}:${info.ino}`;
-    } catch {
-      // Absent or unreadable: readCustomAgents says which.
-    }
+    // Absent or unreadable: readCustomAgents says which.
+    const stamp = dataFileStamp(file) ?? 'absent';
     if (this.custom?.stamp !== stamp || stamp === 'absent') {
       this.custom = { stamp, result: readCustomAgents(file) };
     }

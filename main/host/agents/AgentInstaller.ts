@@ -6,7 +6,6 @@
  * following the lockfile Baton ships for them (`npm install` with that lock). Agents the person installed themselves are
  * never touched.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   AgentInstallFailedError,
@@ -18,11 +17,11 @@ import {
 import { AgentConnection } from '../acp/AgentConnection.js';
 import type { AgentAdapter, Env } from '../adapters/AgentAdapter.js';
 import { packageName } from '../adapters/builtinAdapter.js';
-import { findExecutable } from '../machine/findExecutable.js';
 import { LocalMachine } from '../machine/LocalMachine.js';
-import type { Machine, MachineProcess } from '../machine/Machine.js';
+import { existsOn, type Machine, type MachineProcess } from '../machine/Machine.js';
+import { dataFileExists, readDataText } from '../store/dataFiles.js';
 import { agentLock, AGENT_LOCKS_DIR } from './agentLocks.js';
-import { DownloadError } from './archives/downloadArchive.js';
+import { DownloadError } from '../machine/downloadArchive.js';
 import { installArchive } from './archives/installArchive.js';
 import { lastMeaningfulLine, missingPackage, platformPart, unreachableRegistry } from './npmFailure.js';
 import { npmEnvironment, pinOf } from './npmEnvironment.js';
@@ -31,6 +30,9 @@ import { atVersion } from './npmVersions.js';
 
 /** The manifest Baton writes into an install folder: what was installed, and the executable to run (relative to the folder). */
 const MANIFEST = 'baton-agent.json';
+
+/** The largest package.json or lock an install reads back from its staging folder. */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** How long a new copy of a registry agent has to answer `initialize` before it is refused. */
 const ANSWER_TIMEOUT_MS = 60_000;
@@ -97,9 +99,9 @@ export class AgentInstaller {
   /** The executable of Baton's copy, as its install recorded it (absolute), if there is one. */
   installedExecutable(adapter: AgentAdapter): string | undefined {
     try {
-      const { executable } = JSON.parse(readFileSync(path.join(this.folder(adapter), MANIFEST), 'utf8')) as { executable?: unknown };
+      const { executable } = JSON.parse(readDataText(path.join(this.folder(adapter), MANIFEST))) as { executable?: unknown };
       const absolute = typeof executable === 'string' && executable !== '' ? path.join(this.folder(adapter), executable) : undefined;
-      return absolute && existsSync(absolute) ? absolute : undefined;
+      return absolute && dataFileExists(absolute) ? absolute : undefined;
     } catch {
       return undefined;
     }
@@ -109,7 +111,7 @@ export class AgentInstaller {
   installedVersion(adapter: AgentAdapter): string | undefined {
     const manifest = path.join(this.folder(adapter), MANIFEST);
     try {
-      const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown };
+      const { version } = JSON.parse(readDataText(manifest)) as { version?: unknown };
       return typeof version === 'string' ? version : undefined;
     } catch {
       return undefined;
@@ -140,21 +142,21 @@ export class AgentInstaller {
     await this.exclusive(adapter, async () => {
       const folder = this.folder(adapter);
       const staging = `${folder}.staging`;
-      rmSync(staging, { recursive: true, force: true });
-      mkdirSync(staging, { recursive: true });
+      await this.machine.remove(staging);
+      await this.machine.mkdir(staging);
       const say = (text: string): void => this.progress({ agentId: adapter.agentId, action, text });
       const run = { group: undefined as MachineProcess | undefined, abort: new AbortController(), cancelled: false };
       this.runs.set(adapter.agentId, run);
       try {
         const installed = adapter.archive
-          ? await this.fromArchive(adapter, adapter.archive, staging, say, action, run).catch((error: unknown) => {
+          ? await this.fromArchive(adapter, adapter.archive, staging, say, action, run).catch(async (error: unknown) => {
               // An archive that cannot be had, where the entry's npm package runs the same way: that instead.
               if (!(error instanceof ArchiveUnavailable) || !packages?.length) {
                 throw error instanceof ArchiveUnavailable ? error.failure : error;
               }
               say(`${error.why}. Installing ${packages.join(' ')} from npm instead.`);
-              rmSync(staging, { recursive: true, force: true });
-              mkdirSync(staging, { recursive: true });
+              await this.machine.remove(staging);
+              await this.machine.mkdir(staging);
               return this.fromNpm(adapter, packages, staging, say, action, run);
             })
           : await this.fromNpm(adapter, packages ?? [], staging, say, action, run);
@@ -165,14 +167,16 @@ export class AgentInstaller {
           say(`Checking that ${adapter.displayName} answers…`);
           await this.answers(adapter, path.join(staging, installed.executable), action);
         }
-        writeFileSync(
-          path.join(staging, MANIFEST),
+        await this.write(
+          staging,
+          MANIFEST,
           JSON.stringify({ agentId: adapter.agentId, ...installed, installedAt: new Date().toISOString() }, null, 2),
         );
-        this.swapIn(staging, folder);
+        await this.swapIn(staging, folder);
         say(`${adapter.displayName} ${installed.version ?? ''} is ${action === 'update' ? 'updated' : 'installed'}.`.replace('  ', ' '));
       } catch (error) {
-        rmSync(staging, { recursive: true, force: true });
+        // Whatever the staging folder's removal meets, the install's own failure is what is said.
+        await this.machine.remove(staging).catch(() => undefined);
         if (run.cancelled && !(error instanceof AgentInstallFailedError)) {
           throw new AgentInstallFailedError(adapter.displayName, action, 'you cancelled it. Nothing was changed.');
         }
@@ -192,7 +196,7 @@ export class AgentInstaller {
     action: 'install' | 'update',
     run: Run,
   ): Promise<Installed> {
-    const npm = findExecutable('npm', this.env);
+    const npm = await this.machine.which('npm', this.env.PATH);
     if (!npm) {
       throw new AgentInstallFailedError(
         adapter.displayName,
@@ -206,11 +210,12 @@ export class AgentInstaller {
     // helpers), and its own `npm ci` then refuses them as out of sync; `npm install` takes them.
     const locked = agentLock(adapter.agentId, packages, this.locksDir);
     if (locked) {
-      writeFileSync(path.join(staging, 'package.json'), locked.manifest);
-      writeFileSync(path.join(staging, 'package-lock.json'), locked.lock);
+      await this.write(staging, 'package.json', locked.manifest);
+      await this.write(staging, 'package-lock.json', locked.lock);
     } else {
-      writeFileSync(
-        path.join(staging, 'package.json'),
+      await this.write(
+        staging,
+        'package.json',
         JSON.stringify({ name: `baton-agent-${path.basename(this.folder(adapter))}`, private: true }, null, 2),
       );
     }
@@ -224,7 +229,7 @@ export class AgentInstaller {
     if (run.cancelled) {
       return { executable: '', version: undefined, packages };
     }
-    const main = this.mainPackage(staging, packages[0]!);
+    const main = await this.mainPackage(staging, packages[0]!);
     const unpublished = (part: string): string =>
       `the npm registry${this.env.npm_config_registry ? ` (${this.env.npm_config_registry})` : ''} has no ${part}, the part of ${main} for this platform (${process.platform}-${process.arch}). Choose a version of ${adapter.displayName} that has it, or install it yourself.`;
     if (output.exit !== 0) {
@@ -247,11 +252,11 @@ export class AgentInstaller {
             : `npm failed: ${lastMeaningfulLine(output.tail) ?? `it exited with ${output.exit}`}.`);
       throw new AgentInstallFailedError(adapter.displayName, action, reason, output.tail);
     }
-    const part = this.missingPlatformPart(staging, main);
+    const part = await this.missingPlatformPart(staging, main);
     if (part) {
       throw new AgentInstallFailedError(adapter.displayName, action, unpublished(part), output.tail);
     }
-    const command = this.commandIn(staging, adapter, main);
+    const command = await this.commandIn(staging, adapter, main);
     if (!command) {
       throw new AgentInstallFailedError(
         adapter.displayName,
@@ -260,7 +265,7 @@ export class AgentInstaller {
         output.tail,
       );
     }
-    return { executable: path.relative(staging, command), version: this.versionIn(staging, packages[0]!), packages };
+    return { executable: path.relative(staging, command), version: await this.versionIn(staging, packages[0]!), packages };
   }
 
   /** An archive install into `staging`. */
@@ -285,31 +290,30 @@ export class AgentInstaller {
   }
 
   /** The agent's command in a staged npm install: its adapter's command, else the package's own (its `bin`). */
-  private commandIn(staging: string, adapter: AgentAdapter, main: string): string | undefined {
+  private async commandIn(staging: string, adapter: AgentAdapter, main: string): Promise<string | undefined> {
     const bin = path.join(staging, 'node_modules', '.bin');
-    const named = findExecutable(adapter.command, { PATH: bin, PATHEXT: this.env.PATHEXT ?? '' });
+    const named = await this.machine.which(adapter.command, bin);
     if (named || adapter.source !== 'registry') {
       return named;
     }
     try {
-      const manifest = JSON.parse(readFileSync(path.join(staging, 'node_modules', main, 'package.json'), 'utf8')) as {
-        bin?: string | Record<string, string>;
-      };
+      const manifest = await this.readJson<{ bin?: string | Record<string, string> }>(
+        path.join(staging, 'node_modules', main, 'package.json'),
+      );
       const names = typeof manifest.bin === 'string' ? [main.split('/').at(-1)!] : Object.keys(manifest.bin ?? {});
       const chosen = names.find((name) => name === main.split('/').at(-1)) ?? names[0];
-      return chosen ? findExecutable(chosen, { PATH: bin, PATHEXT: this.env.PATHEXT ?? '' }) : undefined;
+      return chosen ? await this.machine.which(chosen, bin) : undefined;
     } catch {
       return undefined;
     }
   }
 
   /** The name of the package a spec installed (a tarball's name is read from what npm recorded). */
-  private mainPackage(staging: string, spec: string): string {
+  private async mainPackage(staging: string, spec: string): Promise<string> {
     const name = packageName(spec);
     try {
       const dependencies = Object.keys(
-        (JSON.parse(readFileSync(path.join(staging, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ??
-          {},
+        (await this.readJson<{ dependencies?: Record<string, string> }>(path.join(staging, 'package.json'))).dependencies ?? {},
       );
       return dependencies.includes(name) ? name : (dependencies[0] ?? name);
     } catch {
@@ -318,17 +322,17 @@ export class AgentInstaller {
   }
 
   /** The platform part of a package built per platform, when npm installed the package but not that part. */
-  private missingPlatformPart(staging: string, main: string): string | undefined {
+  private async missingPlatformPart(staging: string, main: string): Promise<string | undefined> {
     try {
-      const manifest = JSON.parse(readFileSync(path.join(staging, 'node_modules', main, 'package.json'), 'utf8')) as {
-        optionalDependencies?: Record<string, string>;
-      };
+      const manifest = await this.readJson<{ optionalDependencies?: Record<string, string> }>(
+        path.join(staging, 'node_modules', main, 'package.json'),
+      );
       const part = platformPart(manifest.optionalDependencies ?? {}, process.platform, process.arch);
       const name = part ? packageName(part) : undefined;
       return part &&
         name &&
-        !existsSync(path.join(staging, 'node_modules', name, 'package.json')) &&
-        !existsSync(path.join(staging, 'node_modules', main, 'node_modules', name, 'package.json'))
+        !(await existsOn(this.machine, path.join(staging, 'node_modules', name, 'package.json'))) &&
+        !(await existsOn(this.machine, path.join(staging, 'node_modules', main, 'node_modules', name, 'package.json')))
         ? part
         : undefined;
     } catch {
@@ -360,18 +364,17 @@ export class AgentInstaller {
 
   /** Removes the managed copy (only Baton's own folder). */
   async remove(adapter: AgentAdapter): Promise<void> {
-    await this.exclusive(adapter, () => {
+    await this.exclusive(adapter, async () => {
       const folder = this.folder(adapter);
-      if (!existsSync(folder)) {
+      if (!(await existsOn(this.machine, folder))) {
         throw new InvalidRequestError(`${adapter.displayName} was not installed by Baton; remove it the way you installed it.`);
       }
       try {
-        rmSync(folder, { recursive: true, force: true });
+        await this.machine.remove(folder);
       } catch (error) {
         throw new AgentInstallFailedError(adapter.displayName, 'remove', (error as Error).message);
       }
       this.progress({ agentId: adapter.agentId, action: 'remove', text: `${adapter.displayName} is removed from Baton's agents folder.` });
-      return Promise.resolve();
     });
   }
 
@@ -392,16 +395,16 @@ export class AgentInstaller {
   }
 
   /** The installed version of the package a spec names (a tarball spec: read from what was installed). */
-  private versionIn(root: string, spec: string): string | undefined {
+  private async versionIn(root: string, spec: string): Promise<string | undefined> {
     try {
-      const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      const manifest = await this.readJson<{ dependencies?: Record<string, string> }>(path.join(root, 'package.json'));
       const name =
         Object.keys(manifest.dependencies ?? {}).find((dependency) => spec === dependency || spec.startsWith(`${dependency}@`)) ??
         Object.keys(manifest.dependencies ?? {})[0];
       if (!name) {
         return undefined;
       }
-      const { version } = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version?: unknown };
+      const { version } = await this.readJson<{ version?: unknown }>(path.join(root, 'node_modules', name, 'package.json'));
       return typeof version === 'string' ? version : undefined;
     } catch {
       return undefined;
@@ -409,21 +412,35 @@ export class AgentInstaller {
   }
 
   /** Puts the staging folder in place of the current one; the old copy goes only once the new one is in. */
-  private swapIn(staging: string, folder: string): void {
+  private async swapIn(staging: string, folder: string): Promise<void> {
     const old = `${folder}.old`;
-    rmSync(old, { recursive: true, force: true });
-    if (existsSync(folder)) {
-      renameSync(folder, old);
+    await this.machine.remove(old);
+    if (await existsOn(this.machine, folder)) {
+      await this.machine.rename(folder, old);
     }
     try {
-      renameSync(staging, folder);
+      await this.machine.rename(staging, folder);
     } catch (error) {
-      if (existsSync(old)) {
-        renameSync(old, folder);
+      if (await existsOn(this.machine, old)) {
+        await this.machine.rename(old, folder);
       }
       throw error;
     }
-    rmSync(old, { recursive: true, force: true });
+    await this.machine.remove(old);
+  }
+
+  /** Writes a file of an install on its machine. */
+  private async write(folder: string, name: string, text: string): Promise<void> {
+    await this.machine.writeConfined(folder, name, Buffer.from(text));
+  }
+
+  /** A package.json (or Baton's record) of an install, read on its machine. */
+  private async readJson<T>(file: string): Promise<T> {
+    const { data, tooLarge } = await this.machine.readFile(file, MAX_MANIFEST_BYTES);
+    if (tooLarge) {
+      throw new Error(`${file} is larger than ${MAX_MANIFEST_BYTES} bytes`);
+    }
+    return JSON.parse(data.toString('utf8')) as T;
   }
 
   /** Cancels an install under way: npm (or the download) is ended, and nothing is swapped in. False when none runs. */

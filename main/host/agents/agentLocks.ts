@@ -6,10 +6,10 @@
  * on that exact tree, with every package's integrity checked, instead of resolving the
  * dependencies afresh. A lock is used only when it was made for the very packages being installed.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageName } from '../adapters/builtinAdapter.js';
+import { dataFileExists, readDataText } from '../store/dataFiles.js';
 
 /** Where the shipped locks are (beside this module, in the source tree and in dist/). */
 export const AGENT_LOCKS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agentLocks');
@@ -36,14 +36,14 @@ export function agentLock(
   const folder = path.join(locksDir, agentId.replace(/[^\w.-]+/g, '_'));
   const manifestFile = path.join(folder, 'manifest.json');
   const lockFile = path.join(folder, 'lock.json');
-  if (!existsSync(manifestFile) || !existsSync(lockFile)) {
+  if (!dataFileExists(manifestFile) || !dataFileExists(lockFile)) {
     return undefined;
   }
-  const manifest = readFileSync(manifestFile, 'utf8');
+  const manifest = readDataText(manifestFile);
   const wanted = lockManifest(agentId, packages).dependencies;
   const locked = (JSON.parse(manifest) as { dependencies?: Record<string, string> }).dependencies ?? {};
   const same =
     Object.keys(wanted).length === Object.keys(locked).length &&
     Object.entries(wanted).every(([name, version]) => locked[name] === version);
-  return same ? { manifest, lock: readFileSync(lockFile, 'utf8') } : undefined;
+  return same ? { manifest, lock: readDataText(lockFile) } : undefined;
 }

@@ -5,10 +5,10 @@
  * can be copied in as it is: comments and trailing commas are fine). A bad file never stops
  * Baton: it is reported as an unavailable entry that says what is wrong.
  */
-import { readFileSync } from 'node:fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
+import { readDataText } from '../store/dataFiles.js';
 
 const customAgentSchema = z.object({
   name: z.string().trim().min(1),
@@ -42,7 +42,7 @@ export type CustomAgentsResult = { adapters: AgentAdapter[]; problem: string | u
 export function readCustomAgents(file: string): CustomAgentsResult {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readDataText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { adapters: [], problem: undefined };

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { watch } from 'node:fs';
-import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readBytesAtMost } from './boundedRead.js';
@@ -150,6 +150,10 @@ export class LocalMachine implements Machine {
 
   remove(target: string): Promise<void> {
     return rm(target, { recursive: true, force: true });
+  }
+
+  rename(from: string, to: string): Promise<void> {
+    return rename(from, to);
   }
 
   async walk(folder: string): Promise<string[]> {

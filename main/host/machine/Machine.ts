@@ -164,6 +164,8 @@ export interface Machine {
   mkdir(path: string, mode?: number): Promise<void>;
   /** Removes a file or a whole folder (links not followed); nothing there is no error. */
   remove(path: string): Promise<void>;
+  /** Renames a file or folder (on one file system: an install swapped into place). */
+  rename(from: string, to: string): Promise<void>;
   /**
    * The files a checkpoint of `folder` looks at (see `walkFolder`: ignored files, `.git` and
    * dependency folders left out), relative with `/`, without reading any.

@@ -278,6 +278,10 @@ export class MachineServer {
         await machine.remove(path);
         return {};
       },
+      rename: async ({ from, to }) => {
+        await machine.rename(from, to);
+        return {};
+      },
       walk: async ({ folder }) => ({ files: await machine.walk(folder) }),
       unpackAgent: async ({ file, url, folder, cmd }) => ({ program: await machine.unpackAgent(file, url, folder, cmd) }),
       scan: async ({ folder, previous, previousRef, delta, scope, ...options }) => {

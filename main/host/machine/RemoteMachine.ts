@@ -217,6 +217,10 @@ export class RemoteMachine implements Machine {
     await this.request('remove', { path });
   }
 
+  async rename(from: string, to: string): Promise<void> {
+    await this.request('rename', { from, to });
+  }
+
   async walk(folder: string): Promise<string[]> {
     return (await this.request('walk', { folder })).files;
   }

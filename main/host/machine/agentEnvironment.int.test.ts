@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testAgentsBin, tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { agentEnvironment, shimFolders } from './agentEnvironment.js';
-import { packageVersion } from '../process/packageVersion.js';
+import { packageVersion } from './packageVersion.js';
 
 function fakeShell(body: string): string {
   const file = path.join(tempDir('shell'), 'fake-login-shell');

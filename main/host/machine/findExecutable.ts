@@ -1,5 +1,5 @@
 /** Resolves a command name to an executable file the way a shell would, using a given PATH. */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -47,4 +47,12 @@ function isExecutableFile(file: string, isWindows: boolean): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * True when something is at `file` on this computer: a program's own path, as the look-ups above
+ * find it (the toolbox's check of a Command whose path has spaces).
+ */
+export function existsOnThisComputer(file: string): boolean {
+  return existsSync(file);
 }

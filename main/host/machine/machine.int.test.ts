@@ -5,7 +5,7 @@
  * - processes: stdin to stdout, error output kept, exit codes, a missing program said as ENOENT,
  *   and disposing ends the whole group (a grandchild too);
  * - commands run to their end, and executables found on a PATH;
- * - files: confined writes (never through a planted link), bounded reads, listings, real paths;
+ * - files: confined writes (never through a planted link), bounded reads, listings, real paths, renames;
  * - a checkpoint's scan: a walk, then only what changed;
  * - a folder watch hears a new file;
  * - a git worktree made and removed through the machine, its branch with it; a plain copy made
@@ -166,6 +166,11 @@ describe.each(kinds)('a machine: %s', (_name, make, unavailable) => {
     // Without a mode, a new file gets what a plain create gives there.
     await machine.writeConfined(root, 'plain.txt', Buffer.from('x'));
     expect((await machine.stat(path.join(root, 'plain.txt'))).mode & 0o777).toBe(0o666 & ~process.umask());
+    // A folder renamed in place (an install swapped in), what is in it with it; a rename from nothing there is ENOENT.
+    await machine.rename(path.join(root, 'notes'), path.join(root, 'kept'));
+    expect(readFileSync(path.join(root, 'kept', 'today.txt'), 'utf8')).toBe('written\n');
+    expect(existsSync(path.join(root, 'notes'))).toBe(false);
+    await expect(machine.rename(path.join(root, 'notes'), path.join(root, 'again'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it("scans a folder as a checkpoint does: a walk, then only what changed, as this computer's scan finds it", async () => {

@@ -110,6 +110,7 @@ export const machineMethods = {
   },
   mkdir: { params: z.object({ path: z.string(), mode: z.number().optional() }), result: z.object({}) },
   remove: { params: z.object({ path: z.string() }), result: z.object({}) },
+  rename: { params: z.object({ from: z.string(), to: z.string() }), result: z.object({}) },
   walk: { params: z.object({ folder: z.string() }), result: z.object({ files: z.array(z.string()) }) },
   /** A tree watch started (resolves once every folder is watched); `unwatchTree` ends it. */
   watchTree: { params: z.object({ watch: z.number(), root: z.string(), maxPaths: z.number() }), result: z.object({}) },

@@ -5,13 +5,14 @@
  * is given the launcher and the id instead: no environment value or header reaches the process list.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { isSecretName } from '../process/knownSecrets.js';
 import { sha256Hex } from '../sha256.js';
+import { makeDataFolder, makeDataTempFolder, removeDataPath, setDataMode } from '../store/dataFiles.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../store/privateDataDir.js';
 import type { BridgeLaunch } from './ToolboxCatalog.js';
 
 /** Unix socket paths longer than this do not fit in `sun_path` on every platform. */
@@ -73,16 +74,15 @@ export class LaunchRegistry {
     } else {
       const runDir = path.join(options.dataDir, 'run');
       if (path.join(runDir, 'launch.sock').length <= SOCKET_PATH_LIMIT) {
-        mkdirSync(runDir, { recursive: true, mode: 0o700 });
-        chmodSync(runDir, 0o700);
+        makeDataFolder(runDir);
+        setDataMode(runDir, PRIVATE_FOLDER_MODE);
         socketPath = path.join(runDir, 'launch.sock');
-        rmSync(socketPath, { force: true });
-        cleanup = () => rmSync(socketPath, { force: true });
+        removeDataPath(socketPath);
+        cleanup = () => removeDataPath(socketPath);
       } else {
-        const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-launch-'));
-        chmodSync(dir, 0o700);
+        const dir = makeDataTempFolder(os.tmpdir(), 'baton-launch-');
         socketPath = path.join(dir, 'launch.sock');
-        cleanup = () => rmSync(dir, { recursive: true, force: true });
+        cleanup = () => removeDataPath(dir);
       }
     }
     const holder: { registry?: LaunchRegistry } = {};
@@ -93,7 +93,7 @@ export class LaunchRegistry {
       server.once('error', reject);
       server.listen(socketPath, () => {
         if (process.platform !== 'win32') {
-          chmodSync(socketPath, 0o600);
+          setDataMode(socketPath, PRIVATE_FILE_MODE);
         }
         resolve();
       });

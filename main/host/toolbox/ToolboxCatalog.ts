@@ -4,7 +4,6 @@
  * conversation's choice into the complete ACP `McpServer[]` a session is given.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
@@ -25,6 +24,7 @@ import {
 import { splitCommandLine } from '../../../app/toolbox/commandLine.js';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
 import { resolveVariables, type VariableScope } from '../../../app/toolbox/variables.js';
+import { existsOnThisComputer } from '../machine/findExecutable.js';
 import type { EventStore } from '../store/EventStore.js';
 import type { SecretBox } from './SecretBox.js';
 
@@ -391,7 +391,7 @@ export class ToolboxCatalog {
  * existing absolute path) is fine.
  */
 function refuseCommandLine(command: string | undefined): void {
-  if (command === undefined || !/\s/.test(command) || (path.isAbsolute(command) && existsSync(command))) {
+  if (command === undefined || !/\s/.test(command) || (path.isAbsolute(command) && existsOnThisComputer(command))) {
     return;
   }
   const split = splitCommandLine(command);

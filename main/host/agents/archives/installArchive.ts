@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { pathsOf, type Machine } from '../../machine/Machine.js';
 import { programPath } from '../../machine/unpackArchive.js';
-import { downloadTo } from './downloadArchive.js';
+import { downloadTo } from '../../machine/downloadArchive.js';
 
 /** What an archive install made: the executable, relative to the staging folder. */
 export type ArchiveInstalled = { executable: string; sha256: string };

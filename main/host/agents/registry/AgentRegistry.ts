@@ -10,13 +10,12 @@
  * page shows them as images (data URLs), never as markup, and never loads anything remote.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { looksLikeSvg, parseRegistryIndex, type RegistryIndex } from '../../../../app/agents/registry.js';
 import type { Env } from '../../process/env.js';
+import { dataFileExists, makeDataFolder, readDataBytes, readDataText, readSourceText, writeDataFile } from '../../store/dataFiles.js';
 
 /** Where the registry's index is published. */
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
@@ -159,7 +158,7 @@ export class AgentRegistry {
   icon(agentId: string): string | undefined {
     const file = path.join(this.folder, 'icons', `${agentId}.svg`);
     try {
-      return `data:image/svg+xml;base64,${readFileSync(file).toString('base64')}`;
+      return `data:image/svg+xml;base64,${readDataBytes(file).toString('base64')}`;
     } catch {
       const shipped = this.shippedIcons[agentId];
       return shipped === undefined ? undefined : `data:image/svg+xml;base64,${Buffer.from(shipped).toString('base64')}`;
@@ -193,8 +192,7 @@ export class AgentRegistry {
         } catch (error) {
           throw new Error(`${url} did not answer with an agent registry: ${(error as Error).message}`);
         }
-        mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-        writeFileSync(path.join(this.folder, 'index.json'), answer.text, { mode: 0o600 });
+        writeDataFile(path.join(this.folder, 'index.json'), answer.text);
         next = { ...next, etag: answer.etag, lastModified: answer.lastModified, contentHash: sha256(answer.text), fetchedAt: checkedAt };
         this.current = { index, source: 'downloaded', takenAt: checkedAt };
         await this.fetchIcons(index, url);
@@ -219,19 +217,19 @@ export class AgentRegistry {
   ): Promise<{ kind: 'not-modified' } | { kind: 'body'; text: string; etag: string | null; lastModified: string | null }> {
     if (url.startsWith('file:')) {
       const file = fileURLToPath(url);
-      const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
-        throw new Error(`${file} cannot be read (${error.code ?? error.message})`);
+      const text = await readSourceText(file, MAX_INDEX_BYTES).catch((error: NodeJS.ErrnoException) => {
+        throw new Error(
+          error instanceof RangeError
+            ? `${file} is larger than ${MAX_INDEX_BYTES} bytes`
+            : `${file} cannot be read (${error.code ?? error.message})`,
+        );
       });
-      if (info.size > MAX_INDEX_BYTES) {
-        throw new Error(`${file} is larger than ${MAX_INDEX_BYTES} bytes`);
-      }
-      const text = await readFile(file, 'utf8');
-      return previous?.contentHash === sha256(text) && existsSync(path.join(this.folder, 'index.json'))
+      return previous?.contentHash === sha256(text) && dataFileExists(path.join(this.folder, 'index.json'))
         ? { kind: 'not-modified' }
         : { kind: 'body', text, etag: null, lastModified: null };
     }
     const headers: Record<string, string> = { accept: 'application/json' };
-    const keptCopy = existsSync(path.join(this.folder, 'index.json'));
+    const keptCopy = dataFileExists(path.join(this.folder, 'index.json'));
     if (keptCopy && previous?.etag) {
       headers['if-none-match'] = previous.etag;
     }
@@ -257,18 +255,18 @@ export class AgentRegistry {
   /** Fetches the icons an index names (relative ones against its address), keeping the SVG ones that are small. */
   private async fetchIcons(index: RegistryIndex, base: string): Promise<void> {
     const folder = path.join(this.folder, 'icons');
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    makeDataFolder(folder);
     const wanted = index.agents.filter((agent) => agent.icon);
     const fetchOne = async (agentId: string, icon: string): Promise<void> => {
       try {
         const source = new URL(icon, base).href;
         const text = source.startsWith('file:')
-          ? await readFile(fileURLToPath(source), 'utf8')
+          ? await readSourceText(fileURLToPath(source))
           : await fetch(source, { redirect: 'follow', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then((response) =>
               response.ok ? readLimited(response, MAX_ICON_BYTES, source) : Promise.reject(new Error(`answered ${response.status}`)),
             );
         if (text.length <= MAX_ICON_BYTES && looksLikeSvg(text)) {
-          writeFileSync(path.join(folder, `${agentId}.svg`), text, { mode: 0o600 });
+          writeDataFile(path.join(folder, `${agentId}.svg`), text);
         }
       } catch (error) {
         this.options.log?.(`The icon of ${agentId} could not be fetched: ${(error as Error).message}`);
@@ -281,7 +279,7 @@ export class AgentRegistry {
 
   private loadSnapshot(): { index: RegistryIndex; source: 'snapshot'; takenAt: string } {
     const file = this.options.snapshotFile ?? fileURLToPath(new URL('./snapshot.json', import.meta.url));
-    const snapshot = snapshotSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    const snapshot = snapshotSchema.parse(JSON.parse(readDataText(file)));
     // Checked once, as a fetched icon is: small, and SVG.
     this.shippedIcons = Object.fromEntries(
       Object.entries(snapshot.icons).filter(([, svg]) => Buffer.byteLength(svg) <= MAX_ICON_BYTES && looksLikeSvg(svg)),
@@ -296,7 +294,7 @@ export class AgentRegistry {
     }
     try {
       return {
-        index: parseRegistryIndex(readFileSync(path.join(this.folder, 'index.json'), 'utf8')),
+        index: parseRegistryIndex(readDataText(path.join(this.folder, 'index.json'))),
         source: 'downloaded',
         takenAt: this.state.fetchedAt,
       };
@@ -310,7 +308,7 @@ export class AgentRegistry {
 
   private loadState(): StoredState | undefined {
     try {
-      return stateSchema.parse(JSON.parse(readFileSync(path.join(this.folder, 'state.json'), 'utf8')));
+      return stateSchema.parse(JSON.parse(readDataText(path.join(this.folder, 'state.json'))));
     } catch {
       return undefined;
     }
@@ -318,8 +316,7 @@ export class AgentRegistry {
 
   private saveState(state: StoredState): void {
     try {
-      mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-      writeFileSync(path.join(this.folder, 'state.json'), JSON.stringify(state), { mode: 0o600 });
+      writeDataFile(path.join(this.folder, 'state.json'), JSON.stringify(state));
     } catch (error) {
       this.options.log?.(`Could not keep the agent registry's state: ${(error as Error).message}`);
     }

@@ -1,7 +1,9 @@
 /**
  * Downloading an agent's archive into a file, with its sha256 computed on the way and progress
  * said every tenth; an address that answers an error, or cannot be reached, fails with a sentence
- * that names it. `file:` addresses are copied (a mirror on disk, tests).
+ * that names it. `file:` addresses are copied (a mirror on disk, tests). On the machine floor
+ * because a download lands on a machine: streamed to its file on this computer, or through this
+ * computer and the machine's confined writer to another.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -11,7 +13,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { LOCAL_MACHINE_ID, pathsOf, type Machine } from '../../machine/Machine.js';
+import { LOCAL_MACHINE_ID, pathsOf, type Machine } from './Machine.js';
 
 /** What was downloaded. */
 export type Downloaded = { bytes: number; sha256: string };

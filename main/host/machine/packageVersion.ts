@@ -1,4 +1,7 @@
-/** The version of the npm package an executable belongs to (an npm-installed agent's bin links into its package). */
+/**
+ * The version of the npm package an executable on this computer belongs to (an npm-installed
+ * agent's bin links into its package), beside `findExecutable`'s look-ups.
+ */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
