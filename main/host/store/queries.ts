@@ -1,7 +1,10 @@
 /** Read queries over the projections: the paged conversation list and full-text search. */
 import type Database from 'better-sqlite3';
-import type { ConversationSummary } from '../../../app/transcript/summary.js';
+import { conversationSummarySchema, type ConversationSummary } from '../../../app/transcript/summary.js';
 import { summaryFromRow } from './projections.js';
+
+/** An attempt's summary's `attemptOf`: where it was asked. */
+const attemptOfSchema = conversationSummarySchema.shape.attemptOf.unwrap();
 
 /** Keyset cursor: the last row of the previous page. */
 export type ListCursor = { updatedAt: string; conversationId: string };
@@ -103,9 +106,13 @@ export function searchMessages(db: Database.Database, query: SearchQuery): Searc
     params.push(query.to);
   }
   params.push(Math.min(Math.max(query.limit ?? 50, 1), 200));
+  // Only what a hit shows is read from the summary (its title, and for an attempt where it was asked), in SQL: no summary
+  // is parsed whole for a hit.
   const rows = statement(
     db,
-    `SELECT d.conversation_id, d.seq, d.role, d.agent_id, d.at, snippet(search, 0, char(2), char(3), '…', 16) AS snippet, c.summary
+    `SELECT d.conversation_id, d.seq, d.role, d.agent_id, d.at, snippet(search, 0, char(2), char(3), '…', 16) AS snippet,
+            json_extract(c.summary, '$.title') AS title,
+            CASE WHEN c.lifecycle = 'attempt' THEN json_extract(c.summary, '$.attemptOf') END AS attempt_of
        FROM search JOIN search_docs d ON d.doc_id = search.rowid JOIN conversations c ON c.conversation_id = d.conversation_id
        WHERE search MATCH ? AND c.lifecycle != 'deleted' ${filters.join(' ')}
        ORDER BY rank LIMIT ?`,
@@ -116,10 +123,10 @@ export function searchMessages(db: Database.Database, query: SearchQuery): Searc
     agent_id: string;
     at: string;
     snippet: string;
-    summary: string;
+    title: string;
+    attempt_of: string | null;
   }>;
   return rows.flatMap((row) => {
-    const summary = summaryFromRow(row.summary);
     const hit = {
       conversationId: row.conversation_id,
       seq: row.seq,
@@ -127,14 +134,14 @@ export function searchMessages(db: Database.Database, query: SearchQuery): Searc
       agentId: row.agent_id,
       at: row.at,
       snippet: row.snippet,
-      title: summary.title,
+      title: row.title,
     };
-    if (summary.lifecycle !== 'attempt' || !summary.attemptOf) {
+    if (row.attempt_of === null) {
       return [hit];
     }
     // An attempt's text is found where it is shown: in the conversation that asked, at its message.
     // The history it was given is that conversation's own, found there already.
-    const { conversationId, attemptsId, fromSeq } = summary.attemptOf;
+    const { conversationId, attemptsId, fromSeq } = attemptOfSchema.parse(JSON.parse(row.attempt_of));
     const asked = row.seq > fromSeq ? askedAt(db, conversationId, attemptsId) : undefined;
     return asked === undefined ? [] : [{ ...hit, conversationId, seq: asked }];
   });
