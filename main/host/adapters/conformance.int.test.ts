@@ -124,6 +124,13 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   const opened: LiveSession[] = [];
   /** One pool per agent, as the host has: sessions of one launch share a process. */
   let pool: AgentProcesses;
+  /**
+   * One private HOME for the scenarios that need no process of their own: their sessions share one
+   * process, as a host's conversations do (a real agent's start is the suite's largest cost: OpenCode's
+   * takes several seconds of CPU). A scenario about processes (two at once, the launcher, a reopen, dispose) makes its own.
+   */
+  let sharedEnv: Record<string, string> | undefined;
+  const shared = (): { env: Record<string, string> } => ({ env: (sharedEnv ??= agentHome(agent, stub.url)) });
 
   beforeAll(async () => {
     if (skip) {
@@ -176,7 +183,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   it.skipIf(skip)(
     withSkipReason('handshake and one streamed turn', skip),
     async () => {
-      const { live, recorder, bound } = await open();
+      const { live, recorder, bound } = await open(shared());
       expect(live.initialized.protocolVersion).toBe(1);
       expect(bound).toMatchObject({ type: 'session.bound', payload: { how: 'new' } });
       const { stopReason } = await live.prompt('Hello from the conformance suite');
@@ -193,7 +200,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   it.skipIf(skip)(
     withSkipReason('initialize: the pinned version, and the channels Baton picks for append and replace', skip),
     async () => {
-      const { live } = await open();
+      const { live } = await open(shared());
       const pinned = adapter.npmPackages?.[0]?.split('@').at(-1);
       expect(live.initialized.agentInfo?.version).toBe(pinned);
       const channels = capabilityOf(adapter, live.initialized);
@@ -209,7 +216,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   it.skipIf(skip)(
     withSkipReason('a new session starts in a mode that asks the person', skip),
     async () => {
-      const { drafts } = await open();
+      const { drafts } = await open(shared());
       const options = drafts.find((draft) => draft.type === 'session.options');
       const mode = options?.type === 'session.options' ? options.payload.options.find((option) => option.category === 'mode') : undefined;
       if (!adapter.modes) {
@@ -252,7 +259,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     it.skipIf(skip)(
       withSkipReason('a tool call into a stdio MCP server, with permission allowed', skip),
       async () => {
-        const { live, recorder } = await open({ mcpServers: [everything] });
+        const { live, recorder } = await open({ ...shared(), mcpServers: [everything] });
         recorder.policy = 'allow';
         const { stopReason } = await live.prompt('Please call the echo tool [tool:echo]');
         expect(stopReason).toBe('end_turn');
@@ -319,7 +326,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
     it.skipIf(skip)(
       withSkipReason('a tool call the person denies does not run', skip),
       async () => {
-        const { live, recorder } = await open({ mcpServers: [everything] });
+        const { live, recorder } = await open({ ...shared(), mcpServers: [everything] });
         recorder.policy = 'reject';
         await live.prompt('Please call the echo tool [tool:echo]');
         expect(recorder.types()).toContain('permission.requested');
@@ -339,7 +346,7 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   it.skipIf(skip)(
     withSkipReason('cancel mid-turn ends the turn as cancelled', skip),
     async () => {
-      const { live, recorder } = await open();
+      const { live, recorder } = await open(shared());
       const turn = live.prompt('Stream slowly please [slow]');
       for (let waited = 0; !recorder.text().includes('word3') && waited < 30_000; waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
