@@ -9,7 +9,7 @@
  * and the redaction of every commit asks it for the agents' secrets). A working folder's files never
  * come here: a folder is a place on a machine, read and written through its `Machine`.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from './privateDataDir.js';
@@ -22,15 +22,6 @@ export function readDataText(file: string): string {
 /** The file's bytes; throws as `readFileSync` does. */
 export function readDataBytes(file: string): Buffer {
   return readFileSync(file);
-}
-
-/** The file's text, or undefined when it cannot be read (absent, unreadable). */
-export function readDataTextIfThere(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /** True when something is at `file`. */
@@ -75,11 +66,6 @@ export function setDataMode(target: string, mode: number): void {
 /** Removes the file or folder, with what is in it; nothing when it is not there. */
 export function removeDataPath(target: string): void {
   rmSync(target, { recursive: true, force: true });
-}
-
-/** Renames a file or folder within the data folder. */
-export function renameDataPath(from: string, to: string): void {
-  renameSync(from, to);
 }
 
 /** A file given as a source (a `file:` address), read whole; a `RangeError` when it is larger than `maxBytes`. */
