@@ -184,7 +184,7 @@ export async function scanFolder(
     }
   }
   entries.sort(byPath);
-  return { entries, stored, tooLarge: sortByPath(tooLarge), failed: sortByPath(failed), read: toRead.length, reused };
+  return { entries, stored, tooLarge: tooLarge.sort(byPath), failed: failed.sort(byPath), read: toRead.length, reused };
 }
 
 /** True when the file as looked at now is the one `known` recorded: same kind, size, mtime and inode, and ctime where recorded. */
@@ -326,10 +326,6 @@ async function lookAt(
     }
   }
   return { files, kept, tooLarge, failed };
-}
-
-function sortByPath(list: LeftOut[]): LeftOut[] {
-  return list.sort(byPath);
 }
 
 /**

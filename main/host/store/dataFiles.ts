@@ -50,9 +50,8 @@ export function makeDataFolder(folder: string): void {
   mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
 }
 
-/** A new owner-only folder under `parent`, named `prefix` and six random characters. */
+/** A new owner-only folder in `parent` (which is there), named `prefix` and six random characters. */
 export function makeDataTempFolder(parent: string, prefix: string): string {
-  makeDataFolder(parent);
   const folder = mkdtempSync(path.join(parent, prefix));
   chmodSync(folder, PRIVATE_FOLDER_MODE);
   return folder;
