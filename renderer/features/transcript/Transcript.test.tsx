@@ -56,4 +56,33 @@ describe('Transcript', () => {
     rerender(<Transcript transcript={state([...items, agent(3), user(4)])} focusSeq={undefined} attemptsCard={() => null} />);
     expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
   });
+
+  it('leaves the person where they scrolled up to when new content comes before their scroll is reported', () => {
+    // Following puts the view at the end, as the browser would.
+    Element.prototype.scrollIntoView = function (this: Element) {
+      const section = this.closest('section');
+      if (section) {
+        section.scrollTop = section.scrollHeight - section.clientHeight;
+      }
+    };
+    const items = [user(1), agent(1), user(2), agent(2)];
+    const { rerender, container } = render(<Transcript transcript={state(items)} focusSeq={undefined} attemptsCard={() => null} />);
+    const section = container.querySelector('section')!;
+    Object.defineProperty(section, 'scrollHeight', { configurable: true, value: 2_000 });
+    Object.defineProperty(section, 'clientHeight', { configurable: true, value: 400 });
+    rerender(<Transcript transcript={state([...items, agent(3)])} focusSeq={undefined} attemptsCard={() => null} />);
+    expect(section.scrollTop).toBe(1_600);
+    // Content that grows at the end is followed.
+    Object.defineProperty(section, 'scrollHeight', { configurable: true, value: 2_400 });
+    rerender(<Transcript transcript={state([...items, agent(3), agent(4)])} focusSeq={undefined} attemptsCard={() => null} />);
+    expect(section.scrollTop).toBe(2_000);
+    // The person scrolls up; before the page reports it, more content comes: the view stays.
+    section.scrollTop = 300;
+    rerender(<Transcript transcript={state([...items, agent(3), agent(4), agent(5)])} focusSeq={undefined} attemptsCard={() => null} />);
+    expect(section.scrollTop).toBe(300);
+    expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeTruthy();
+    fireEvent.scroll(section);
+    expect(section.scrollTop).toBe(300);
+    expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeTruthy();
+  });
 });

@@ -82,6 +82,8 @@ export function Transcript({
   const focusIndex = focusKey === undefined ? -1 : items.findIndex((item) => item.key === focusKey);
   const focusShown = focusIndex >= 0;
   const [following, setFollowing] = useState(true);
+  // Where the view was last seen: after the last scroll event, or where following put it.
+  const knownTop = useRef<number | undefined>(undefined);
   // The person's own new message brings them to the latest, wherever they had scrolled.
   const lastUserKey = useMemo(() => items.findLast((item) => item.kind === 'user')?.key, [items]);
   const seenUserKey = useRef(lastUserKey);
@@ -142,8 +144,13 @@ export function Transcript({
       } else {
         section.current?.querySelector(`[data-key="${focusKey}"]`)?.scrollIntoView({ block: 'center' });
       }
-    } else if (following) {
+    } else if (following && !scrolledUpSince(section.current, knownTop.current)) {
       end.current?.scrollIntoView({ block: 'end' });
+      knownTop.current = section.current?.scrollTop;
+    } else if (following) {
+      // The person scrolled up and its scroll event has not come yet (a busy page): they are left
+      // where they scrolled to, not taken back to the end.
+      setFollowing(false);
     }
     // totalSize changes as rows are measured (the virtualizer itself is stable).
   }, [tick, focusShown, focusIndex, focusKey, following, virtual, totalSize]);
@@ -176,7 +183,8 @@ export function Transcript({
   const onScroll = (): void => {
     const node = section.current;
     if (node) {
-      setFollowing(node.scrollHeight - node.scrollTop - node.clientHeight < 48);
+      knownTop.current = node.scrollTop;
+      setFollowing(node.scrollHeight - node.scrollTop - node.clientHeight < AT_END_PX);
       // Near the top with earlier turns unread, they are read: twice as many, or at the very top
       // (the scroll bar dragged there, Home) every one, so the first turn is one read away.
       if (hasEarlier && node.scrollTop < node.clientHeight / 2) {
@@ -288,6 +296,7 @@ export function Transcript({
           onClick={() => {
             setFollowing(true);
             end.current?.scrollIntoView({ block: 'end' });
+            knownTop.current = section.current?.scrollTop;
           }}
         >
           Jump to latest
@@ -298,6 +307,21 @@ export function Transcript({
 }
 
 const EMPTY_ITEMS: TranscriptItem[] = [];
+
+/** Follows the end only this far above it. */
+const AT_END_PX = 48;
+
+/**
+ * Whether the view is now well above where it was last seen, and away from the end: the person
+ * scrolled up. New content and measured entries move the end, not the view, and an entry above
+ * measured smaller moves both together.
+ */
+function scrolledUpSince(node: HTMLElement | null, knownTop: number | undefined): boolean {
+  if (!node || knownTop === undefined) {
+    return false;
+  }
+  return knownTop - node.scrollTop > AT_END_PX && node.scrollHeight - node.scrollTop - node.clientHeight >= AT_END_PX;
+}
 
 /** A turn's reported usage, if it reported any (the same objects, so entries are not re-rendered for nothing). */
 function usageOf(turn: TurnState | undefined): Pick<TurnState, 'usage' | 'tokens'> | undefined {
