@@ -16,6 +16,7 @@ import {
   selectCommandSuggestions,
   selectComposerText,
   selectSteering,
+  selectSending,
   selectTurnRunning,
 } from '../../store/selectors/transcript.js';
 import type { ComposerAttachment } from '../../store/types.js';
@@ -32,7 +33,7 @@ export function Composer() {
   const key = useBaton((state) => composerKey(state.selection));
   const conversationId = useBaton((state) => (state.selection.kind === 'conversation' ? state.selection.conversationId : undefined));
   const running = useBaton(selectTurnRunning);
-  const sending = useBaton((state) => state.sending);
+  const sending = useBaton(selectSending);
   const send = useBaton((state) => state.send);
   const cancel = useBaton((state) => state.cancel);
   const setComposer = useBaton((state) => state.setComposer);

@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { Tip } from '../../components/Tip.js';
 import { useCopy } from '../../components/useCopy.js';
 import { useBaton } from '../../store/index.js';
+import { selectSending } from '../../store/selectors/transcript.js';
 import { useScopedConversation } from '../../components/conversationScope.js';
 import { RefusalActions, type InstructionRefusal } from '../composer/RefusalActions.js';
 
@@ -44,7 +45,7 @@ export function MessageActions({
   const editAndResend = useBaton((state) => state.editAndResend);
   const openBranch = useBaton((state) => state.openBranch);
   const retry = useBaton((state) => state.retry);
-  const busy = useBaton((state) => state.sending);
+  const busy = useBaton(selectSending);
   const [copied, copy] = useCopy();
   // An attempt's messages are shown inside the conversation that asked: going back is done on the attempt once continued.
   const scoped = useScopedConversation() !== undefined;
@@ -95,7 +96,7 @@ export function TurnRefusalActions({ turnId, refusal }: { turnId: string; refusa
 /** "Retry" under a failed last turn: its message goes again, the failed turn set aside. */
 export function RetryButton({ turnId }: { turnId: string }) {
   const retry = useBaton((state) => state.retry);
-  const busy = useBaton((state) => state.sending);
+  const busy = useBaton(selectSending);
   return (
     <button type="button" disabled={busy} onClick={() => void retry(turnId)}>
       Retry

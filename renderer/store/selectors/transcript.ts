@@ -36,6 +36,11 @@ export function selectComposerText(state: BatonState): string {
   return state.composer[composerKey(state.selection)] ?? '';
 }
 
+/** True while the open pane's message is being sent (its box still holds it). */
+export function selectSending(state: BatonState): boolean {
+  return state.sending[composerKey(state.selection)] !== undefined;
+}
+
 /** The id of the open conversation, or undefined for a new one. */
 export function selectActiveConversationId(state: BatonState): string | undefined {
   return state.selection.kind === 'conversation' ? state.selection.conversationId : undefined;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InvalidRequestError } from '../../../app/errors.js';
 import { createBatonStore } from '../store.js';
 import type { ConversationSummary } from '../../../app/transcript/summary.js';
@@ -102,14 +102,14 @@ describe('the message box around a send', () => {
     const { store } = openWith('hello', { sendMessage: () => answer.promise });
     store.getState().addAttachment('c', attachment('sent'));
     const sending = store.getState().send();
-    expect(store.getState().sending).toBe(true);
+    expect(store.getState().sending).toEqual({ c: expect.any(Number) });
     store.getState().setComposer('c', 'hello and more');
     store.getState().addAttachment('c', attachment('later'));
     answer.resolve({ turnId: 't', seq: 3 });
     await sending;
     expect(store.getState().composer.c).toBe('and more');
     expect(store.getState().attachments.c?.map((entry) => entry.id)).toEqual(['later']);
-    expect(store.getState().sending).toBe(false);
+    expect(store.getState().sending).toEqual({});
   });
 
   it('keeps the message in the box when sending fails', async () => {
@@ -163,5 +163,38 @@ describe('one Enter, one message', () => {
     expect(calls.filter((call) => call.method === 'sendMessage')).toEqual([
       { method: 'sendMessage', params: { conversationId: 'new', text: 'hello twice' } },
     ]);
+  });
+
+  it("sends the next new conversation's message while the one before is still on its way", async () => {
+    const firstAnswer = held<{ turnId: string; seq: number }>();
+    const made: string[] = [];
+    const { api, calls } = testApi({
+      newConversation: () => {
+        made.push(made.length === 0 ? 'one' : 'two');
+        return { conversation: testSummary(made.at(-1)!) };
+      },
+      sendMessage: (params) => (params.conversationId === 'one' ? firstAnswer.promise : { turnId: 't2', seq: 2 }),
+      closeEarlySession: () => ({ closed: true }),
+    });
+    const store = createBatonStore(api);
+    store.setState({ selection: { kind: 'draft' }, draft: { agentId: 'gemini', cwd: '/w' }, composer: { draft: 'first talk' } });
+    const first = store.getState().send();
+    await vi.waitFor(() => expect(calls.some((call) => call.method === 'sendMessage')).toBe(true));
+    // The first message is still on its way: its conversation's box holds it and takes no second Enter.
+    expect(store.getState().sending).toEqual({ one: expect.any(Number) });
+    store.getState().queue();
+    expect(store.getState().queued.one).toBeUndefined();
+    // A new conversation meanwhile is sent at once.
+    store.setState({ selection: { kind: 'draft' }, composer: { ...store.getState().composer, draft: 'second talk' } });
+    await store.getState().send();
+    expect(calls.filter((call) => call.method === 'sendMessage').map((call) => call.params)).toEqual([
+      { conversationId: 'one', text: 'first talk' },
+      { conversationId: 'two', text: 'second talk' },
+    ]);
+    expect(store.getState().sending).toEqual({ one: expect.any(Number) });
+    firstAnswer.resolve({ turnId: 't1', seq: 2 });
+    await first;
+    expect(store.getState().sending).toEqual({});
+    expect(store.getState().composer).toMatchObject({ one: '', two: '', draft: '' });
   });
 });

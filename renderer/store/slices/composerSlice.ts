@@ -21,7 +21,12 @@ export type ComposerSlice = {
   swapSetAside(key: string): void;
   /** What is attached to the message being written, per composer (sent with it, kept until it is committed). */
   attachments: Record<string, ComposerAttachment[]>;
-  sending: boolean;
+  /**
+   * The message boxes whose message is being sent (by composer key), each with its send's number:
+   * a draft's mark moves with its text to the conversation it became, so a new draft can be sent
+   * while the first message is still on its way.
+   */
+  sending: Record<string, number>;
   /** Grows each time focus should go to the message box (the box follows it). */
   messageBoxFocus: number;
   /** Asks for focus in the message box. */
@@ -64,6 +69,8 @@ export type ComposerSlice = {
 
 /** The composer slice. */
 export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
+  /** Numbers the sends (see `sending`). */
+  let sends = 0;
   /** Sends a message to the agent picked for the next turn (a switch), forgetting the pick once the host has committed it. */
   const post = async (
     conversationId: string,
@@ -130,10 +137,14 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
     for (const { optionId, value } of choices) {
       await api.call('setSessionOption', { conversationId, optionId, value });
     }
-    set((state) => ({
-      composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' },
-      attachments: { ...state.attachments, [conversationId]: state.attachments.draft ?? [], draft: [] },
-    }));
+    set((state) => {
+      const { draft: mark, ...sending } = state.sending;
+      return {
+        composer: { ...state.composer, [conversationId]: state.composer.draft ?? '', draft: '' },
+        attachments: { ...state.attachments, [conversationId]: state.attachments.draft ?? [], draft: [] },
+        sending: mark === undefined ? sending : { ...sending, [conversationId]: mark },
+      };
+    });
     if (get().view !== 'active') {
       await get().setView('active');
     }
@@ -164,7 +175,7 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       get().focusMessageBox();
     },
     attachments: {},
-    sending: false,
+    sending: {},
     messageBoxFocus: 0,
     focusMessageBox() {
       set((state) => ({ messageBoxFocus: state.messageBoxFocus + 1 }));
@@ -216,13 +227,15 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
     },
     async submitBox(deliver) {
       const { selection, composer, sending } = get();
-      const typed = composer[composerKey(selection)] ?? '';
+      const key = composerKey(selection);
+      const typed = composer[key] ?? '';
       const text = typed.trim();
-      const attached = get().attachments[composerKey(selection)] ?? [];
-      if (!text || sending) {
+      const attached = get().attachments[key] ?? [];
+      if (!text || sending[key] !== undefined) {
         return;
       }
-      set({ sending: true, error: null });
+      const mark = ++sends;
+      set((state) => ({ sending: { ...state.sending, [key]: mark }, error: null }));
       try {
         const conversationId = selection.kind === 'draft' ? await createFromDraft() : selection.conversationId;
         await deliver(conversationId, text, attached);
@@ -243,7 +256,8 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
           };
         });
       } finally {
-        set({ sending: false });
+        // This send's mark, wherever it moved.
+        set((state) => ({ sending: Object.fromEntries(Object.entries(state.sending).filter(([, held]) => held !== mark)) }));
       }
     },
     editMessage(text) {
@@ -257,7 +271,7 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       const text = (composer[composerKey(selection)] ?? '').trim();
       // While a message is being sent its turn may already run, the box still holding it: a
       // second Enter then is not a follow-up (it would send the same message twice).
-      if (selection.kind !== 'conversation' || !text || sending) {
+      if (selection.kind !== 'conversation' || !text || sending[selection.conversationId] !== undefined) {
         return;
       }
       const { conversationId } = selection;
