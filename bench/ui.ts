@@ -315,6 +315,12 @@ async function stream(browser: Browser, url: string, turns: number, perSecond: n
       });
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
+  // BATON_BENCH_STREAM_PROFILE=<file>: a CPU profile of the page while the long thread streams (DevTools' format).
+  const profileFile = turns > 50 ? process.env.BATON_BENCH_STREAM_PROFILE : undefined;
+  const profiler = profileFile ? await page.context().newCDPSession(page) : undefined;
+  await profiler?.send('Profiler.enable');
+  await profiler?.send('Profiler.setSamplingInterval', { interval: 500 });
+  await profiler?.send('Profiler.start');
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill(`flood ${perSecond} ${seconds}`);
   await composer.press('Enter');
@@ -322,6 +328,10 @@ async function stream(browser: Browser, url: string, turns: number, perSecond: n
     .getByTestId('reply-announcer')
     .filter({ hasText: 'Fake replied' })
     .waitFor({ timeout: (seconds + 120) * 1000 });
+  if (profiler && profileFile) {
+    const { profile } = await profiler.send('Profiler.stop');
+    writeFileSync(profileFile, JSON.stringify(profile));
+  }
   const probe = await page.evaluate(() => (window as { streamProbe: { delays: number[]; longTasks: number[] } }).streamProbe);
   await page.close();
   const sorted = [...probe.delays].sort((a, b) => a - b);
