@@ -84,5 +84,11 @@ describe('Transcript', () => {
     fireEvent.scroll(section);
     expect(section.scrollTop).toBe(300);
     expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeTruthy();
+    // Another conversation opens at its end, though the view starts above where the last one was.
+    section.scrollTop = 0;
+    const other: TranscriptState = { ...emptyTranscript('conv-2'), items: [user(7), agent(7)] };
+    rerender(<Transcript transcript={other} focusSeq={undefined} attemptsCard={() => null} />);
+    expect(section.scrollTop).toBe(2_000);
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).toBeNull();
   });
 });

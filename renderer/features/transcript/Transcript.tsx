@@ -136,7 +136,11 @@ export function Transcript({
   });
   const totalSize = virtual ? virtualizer.getTotalSize() : 0;
   useLayoutEffect(() => setScrollMargin(list.current?.offsetTop ?? 0), [virtual, hasEarlier]);
-  useEffect(() => setFollowing(true), [conversationId]);
+  useEffect(() => {
+    // Another conversation opens at its end, wherever the one before was scrolled to.
+    knownTop.current = undefined;
+    setFollowing(true);
+  }, [conversationId]);
   useEffect(() => {
     if (focusShown) {
       if (virtual) {
