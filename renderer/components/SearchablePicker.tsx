@@ -49,11 +49,16 @@ export function SearchablePicker({
     selectedItem: selected,
     itemToString: (entry) => entry?.name ?? '',
     itemToKey: (entry) => entry?.value,
-    // What is typed highlights its first match, so Enter picks it (the only match, at once).
-    stateReducer: (_state, { type, changes }) =>
-      type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
+    stateReducer: (state, { type, changes }) => {
+      // The entries arrived (or the choice changed elsewhere) while the person is in the open picker: what they typed stays.
+      if (type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && state.isOpen) {
+        return { ...changes, inputValue: state.inputValue };
+      }
+      // What is typed highlights its first match, so Enter picks it (the only match, at once).
+      return type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
         ? { ...changes, highlightedIndex: entries.some((entry) => matches(entry, changes.inputValue ?? '')) ? 0 : -1 }
-        : changes,
+        : changes;
+    },
     onInputValueChange: ({ inputValue, type }) => {
       // Typing filters; opening, picking and leaving show the chosen entry's name again.
       setQuery(type === useCombobox.stateChangeTypes.InputChange ? inputValue : null);

@@ -67,11 +67,17 @@ export function AgentPicker({
     itemToString: (agent) => agent?.displayName ?? '',
     itemToKey: (agent) => agent?.agentId,
     isItemDisabled: (agent) => !(elsewhere || pickable(agent)),
-    // What is typed highlights its first agent that can be picked, so Enter picks it (the only match, at once).
-    stateReducer: (_state, { type, changes }) =>
-      type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
+    stateReducer: (state, { type, changes }) => {
+      // The agents arrived (or the choice changed elsewhere) while the person is in the open picker:
+      // what they typed stays theirs, never replaced by the chosen agent's name or added to it.
+      if (type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && state.isOpen) {
+        return { ...changes, inputValue: state.inputValue };
+      }
+      // What is typed highlights its first agent that can be picked, so Enter picks it (the only match, at once).
+      return type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
         ? { ...changes, highlightedIndex: all.filter((agent) => agentMatches(agent, changes.inputValue ?? '')).findIndex(pickable) }
-        : changes,
+        : changes;
+    },
     onInputValueChange: ({ inputValue, type }) => {
       // Typing filters; opening, picking and leaving show the chosen agent's name again.
       setQuery(type === useCombobox.stateChangeTypes.InputChange ? inputValue : null);
