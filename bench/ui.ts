@@ -171,11 +171,7 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
   const firstPaintMs = Date.now() - started;
   const stop = await watchFrames(page);
   // BATON_BENCH_PROFILE=<file>: a CPU profile of the read-back of the long thread (DevTools' format).
-  const profileFile = turns > 50 ? process.env.BATON_BENCH_PROFILE : undefined;
-  const profiler = profileFile ? await page.context().newCDPSession(page) : undefined;
-  await profiler?.send('Profiler.enable');
-  await profiler?.send('Profiler.setSamplingInterval', { interval: 200 });
-  await profiler?.send('Profiler.start');
+  const stopProfile = await profilePage(page, turns > 50 ? process.env.BATON_BENCH_PROFILE : undefined, 200);
   // "Show earlier" doubles what is shown, until the first turn is there.
   for (;;) {
     // How many entries are loaded (a virtualized transcript renders only those in view).
@@ -199,10 +195,7 @@ async function openLong(browser: Browser, url: string, turns: number): Promise<L
   await page.getByRole('region', { name: 'Transcript' }).evaluate((node) => node.scrollTo({ top: 0 }));
   await page.getByText('Question 0:').waitFor();
   const longestFrameMs = await stop();
-  if (profiler && profileFile) {
-    const { profile } = await profiler.send('Profiler.stop');
-    writeFileSync(profileFile, JSON.stringify(profile));
-  }
+  await stopProfile();
   const heap = await heapMb(page);
   const before = await taskSeconds(page);
   await page.waitForTimeout(IDLE_MS);
@@ -237,11 +230,7 @@ async function readBack(browser: Browser, url: string, turns: number, how: 'scro
   const transcript = page.getByRole('region', { name: 'Transcript' });
   const first = page.getByText('Question 0:');
   // BATON_BENCH_PROFILE=<file>: a CPU profile of the Ctrl+Home read (DevTools' format).
-  const profileFile = how === 'key' ? process.env.BATON_BENCH_PROFILE : undefined;
-  const profiler = profileFile ? await page.context().newCDPSession(page) : undefined;
-  await profiler?.send('Profiler.enable');
-  await profiler?.send('Profiler.setSamplingInterval', { interval: 200 });
-  await profiler?.send('Profiler.start');
+  const stopProfile = await profilePage(page, how === 'key' ? process.env.BATON_BENCH_PROFILE : undefined, 200);
   const started = Date.now();
   if (how === 'key') {
     await transcript.focus();
@@ -254,10 +243,7 @@ async function readBack(browser: Browser, url: string, turns: number, how: 'scro
     }
   }
   const took = Date.now() - started;
-  if (profiler && profileFile) {
-    const { profile } = await profiler.send('Profiler.stop');
-    writeFileSync(profileFile, JSON.stringify(profile));
-  }
+  await stopProfile();
   await page.close();
   return took;
 }
@@ -283,6 +269,24 @@ async function importThrough(browser: Browser, url: string, file: string, title:
   const took = Date.now() - started;
   await page.close();
   return took;
+}
+
+/**
+ * Starts a CPU profile of the page (sampling every `intervalUs` µs) when `file` is given; the
+ * function returned stops it and writes it there (DevTools' format), or does nothing.
+ */
+async function profilePage(page: Page, file: string | undefined, intervalUs: number): Promise<() => Promise<void>> {
+  if (!file) {
+    return async () => {};
+  }
+  const profiler = await page.context().newCDPSession(page);
+  await profiler.send('Profiler.enable');
+  await profiler.send('Profiler.setSamplingInterval', { interval: intervalUs });
+  await profiler.send('Profiler.start');
+  return async () => {
+    const { profile } = await profiler.send('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+  };
 }
 
 type StreamFigures = { medianMs: number; p99Ms: number; longestTaskMs: number; chunksPainted: number };
@@ -316,11 +320,7 @@ async function stream(browser: Browser, url: string, turns: number, perSecond: n
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   // BATON_BENCH_STREAM_PROFILE=<file>: a CPU profile of the page while the long thread streams (DevTools' format).
-  const profileFile = turns > 50 ? process.env.BATON_BENCH_STREAM_PROFILE : undefined;
-  const profiler = profileFile ? await page.context().newCDPSession(page) : undefined;
-  await profiler?.send('Profiler.enable');
-  await profiler?.send('Profiler.setSamplingInterval', { interval: 500 });
-  await profiler?.send('Profiler.start');
+  const stopProfile = await profilePage(page, turns > 50 ? process.env.BATON_BENCH_STREAM_PROFILE : undefined, 500);
   const composer = page.getByRole('textbox', { name: 'Message' });
   await composer.fill(`flood ${perSecond} ${seconds}`);
   await composer.press('Enter');
@@ -328,10 +328,7 @@ async function stream(browser: Browser, url: string, turns: number, perSecond: n
     .getByTestId('reply-announcer')
     .filter({ hasText: 'Fake replied' })
     .waitFor({ timeout: (seconds + 120) * 1000 });
-  if (profiler && profileFile) {
-    const { profile } = await profiler.send('Profiler.stop');
-    writeFileSync(profileFile, JSON.stringify(profile));
-  }
+  await stopProfile();
   const probe = await page.evaluate(() => (window as { streamProbe: { delays: number[]; longTasks: number[] } }).streamProbe);
   await page.close();
   const sorted = [...probe.delays].sort((a, b) => a - b);

@@ -4,7 +4,7 @@
  * (downshift's `useCombobox`). Its accessible name is the option's ("Model"), as a native select's
  * would be; the value shown is the chosen entry's name.
  */
-import { useCombobox } from 'downshift';
+import { useCombobox, type UseComboboxState, type UseComboboxStateChangeOptions } from 'downshift';
 import { useMemo, useState } from 'react';
 import { saidOf } from './saidOf.js';
 
@@ -22,6 +22,20 @@ function matches(entry: PickerEntry, query: string): boolean {
     .split(/\s+/)
     .filter(Boolean)
     .every((word) => haystack.includes(word));
+}
+
+/**
+ * The entries arrived (or the choice changed elsewhere) while the person is in the open picker:
+ * the change with what they typed kept, never replaced by the chosen entry's name or added to it.
+ * Otherwise undefined. For a combobox's `stateReducer`, ahead of its own rules.
+ */
+export function keepTyped<Item>(
+  state: UseComboboxState<Item>,
+  { type, changes }: UseComboboxStateChangeOptions<Item>,
+): Partial<UseComboboxState<Item>> | undefined {
+  return type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && state.isOpen
+    ? { ...changes, inputValue: state.inputValue }
+    : undefined;
 }
 
 /** The picker. */
@@ -49,16 +63,12 @@ export function SearchablePicker({
     selectedItem: selected,
     itemToString: (entry) => entry?.name ?? '',
     itemToKey: (entry) => entry?.value,
-    stateReducer: (state, { type, changes }) => {
-      // The entries arrived (or the choice changed elsewhere) while the person is in the open picker: what they typed stays.
-      if (type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && state.isOpen) {
-        return { ...changes, inputValue: state.inputValue };
-      }
-      // What is typed highlights its first match, so Enter picks it (the only match, at once).
-      return type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
-        ? { ...changes, highlightedIndex: entries.some((entry) => matches(entry, changes.inputValue ?? '')) ? 0 : -1 }
-        : changes;
-    },
+    // What is typed highlights its first match, so Enter picks it (the only match, at once).
+    stateReducer: (state, action) =>
+      keepTyped(state, action) ??
+      (action.type === useCombobox.stateChangeTypes.InputChange && action.changes.inputValue
+        ? { ...action.changes, highlightedIndex: entries.some((entry) => matches(entry, action.changes.inputValue ?? '')) ? 0 : -1 }
+        : action.changes),
     onInputValueChange: ({ inputValue, type }) => {
       // Typing filters; opening, picking and leaving show the chosen entry's name again.
       setQuery(type === useCombobox.stateChangeTypes.InputChange ? inputValue : null);

@@ -10,6 +10,7 @@ import { useMemo, useState } from 'react';
 import type { AgentInfo } from '../../../app/agents/agentInfo.js';
 import { agentMatches } from '../../../app/agents/agentSearch.js';
 import { AgentIcon } from './AgentIcon.js';
+import { keepTyped } from '../../components/SearchablePicker.js';
 
 /** What a picker entry says of the agent's state, if anything. */
 function stateOf(agent: AgentInfo): string | undefined {
@@ -67,17 +68,15 @@ export function AgentPicker({
     itemToString: (agent) => agent?.displayName ?? '',
     itemToKey: (agent) => agent?.agentId,
     isItemDisabled: (agent) => !(elsewhere || pickable(agent)),
-    stateReducer: (state, { type, changes }) => {
-      // The agents arrived (or the choice changed elsewhere) while the person is in the open picker:
-      // what they typed stays theirs, never replaced by the chosen agent's name or added to it.
-      if (type === useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem && state.isOpen) {
-        return { ...changes, inputValue: state.inputValue };
-      }
-      // What is typed highlights its first agent that can be picked, so Enter picks it (the only match, at once).
-      return type === useCombobox.stateChangeTypes.InputChange && changes.inputValue
-        ? { ...changes, highlightedIndex: all.filter((agent) => agentMatches(agent, changes.inputValue ?? '')).findIndex(pickable) }
-        : changes;
-    },
+    // What is typed highlights its first agent that can be picked, so Enter picks it (the only match, at once).
+    stateReducer: (state, action) =>
+      keepTyped(state, action) ??
+      (action.type === useCombobox.stateChangeTypes.InputChange && action.changes.inputValue
+        ? {
+            ...action.changes,
+            highlightedIndex: all.filter((agent) => agentMatches(agent, action.changes.inputValue ?? '')).findIndex(pickable),
+          }
+        : action.changes),
     onInputValueChange: ({ inputValue, type }) => {
       // Typing filters; opening, picking and leaving show the chosen agent's name again.
       setQuery(type === useCombobox.stateChangeTypes.InputChange ? inputValue : null);

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../e2e/fixtures/agentEnv.js';
 import { ensureBuilt } from '../../../../e2e/fixtures/ensureBuilt.js';
 import { registryEntry, startRegistryServer, type RegistryServer } from '../../../../e2e/fixtures/registryServer.js';
@@ -28,6 +28,9 @@ const snapshot = JSON.parse(readFileSync(fileURLToPath(new URL('./snapshot.json'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
 const npx = (name: string, version = '1.0.0') => ({ npx: { package: `${name}@${version}`, args: ['--acp'] } });
+
+// The snapshot test runs the built code: built first where it is out of date (the time allows for a build).
+beforeAll(() => ensureBuilt(), 120_000);
 
 describe('the ACP Registry as the catalog', () => {
   let server: RegistryServer | undefined;
@@ -174,55 +177,45 @@ describe('the ACP Registry as the catalog', () => {
     expect(withIcons.icon('bravo')).toBeUndefined();
   });
 
-  // Builds first where the build is out of date (as the other tests that run the built code allow for).
-  it(
-    "takes a snapshot with each entry's icon (from its own folder in a checkout), and shows it with no network, SVG only",
-    { timeout: 120_000 },
-    () => {
-      // The snapshot script runs the built parser (as maintainers run it after `npm run build`).
-      ensureBuilt();
-      const checkout = tempDir('registry-checkout');
-      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><path fill="currentColor" d="M0 0h8v8H0z"/></svg>';
-      mkdirSync(path.join(checkout, 'alpha'));
-      mkdirSync(path.join(checkout, 'bravo'));
-      writeFileSync(path.join(checkout, 'alpha', 'icon.svg'), svg);
-      writeFileSync(path.join(checkout, 'bravo', 'icon.svg'), '<html><script>alert(1)</script></html>');
-      writeFileSync(
-        path.join(checkout, 'registry.json'),
-        JSON.stringify({
-          version: '1.0.0',
-          agents: [
-            registryEntry('alpha', 'Alpha', npx('alpha-agent'), { icon: './icon.svg' }),
-            registryEntry('bravo', 'Bravo', npx('bravo-agent'), { icon: './icon.svg' }),
-            registryEntry('charlie', 'Charlie', npx('charlie-agent')),
-          ],
-          extensions: [],
-        }),
-      );
-      const snapshotFile = path.join(tempDir('snapshot'), 'snapshot.json');
-      const taken = spawnSync(
-        process.execPath,
-        [path.join(root, 'scripts', 'registry-snapshot.mjs'), path.join(checkout, 'registry.json')],
-        {
-          encoding: 'utf8',
-          env: { ...process.env, BATON_SNAPSHOT_FILE: snapshotFile },
-        },
-      );
-      expect(taken.status, taken.stderr).toBe(0);
-      expect(taken.stdout).toContain('3 agents, 1 icons');
-      expect(taken.stdout).toContain('No icon shipped for bravo');
-      const offline = new AgentRegistry({
-        dataDir: tempDir('registry'),
-        env: { BATON_REGISTRY_URL: 'off' },
-        setting: () => undefined,
-        snapshotFile,
-      });
-      expect(offline.status()).toMatchObject({ source: 'snapshot', agents: 3 });
-      expect(offline.icon('alpha')).toBe(`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`);
-      expect(offline.icon('bravo')).toBeUndefined();
-      expect(offline.icon('charlie')).toBeUndefined();
-    },
-  );
+  it("takes a snapshot with each entry's icon (from its own folder in a checkout), and shows it with no network, SVG only", () => {
+    // The snapshot script runs the built parser (as maintainers run it after `npm run build`; built above).
+    const checkout = tempDir('registry-checkout');
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><path fill="currentColor" d="M0 0h8v8H0z"/></svg>';
+    mkdirSync(path.join(checkout, 'alpha'));
+    mkdirSync(path.join(checkout, 'bravo'));
+    writeFileSync(path.join(checkout, 'alpha', 'icon.svg'), svg);
+    writeFileSync(path.join(checkout, 'bravo', 'icon.svg'), '<html><script>alert(1)</script></html>');
+    writeFileSync(
+      path.join(checkout, 'registry.json'),
+      JSON.stringify({
+        version: '1.0.0',
+        agents: [
+          registryEntry('alpha', 'Alpha', npx('alpha-agent'), { icon: './icon.svg' }),
+          registryEntry('bravo', 'Bravo', npx('bravo-agent'), { icon: './icon.svg' }),
+          registryEntry('charlie', 'Charlie', npx('charlie-agent')),
+        ],
+        extensions: [],
+      }),
+    );
+    const snapshotFile = path.join(tempDir('snapshot'), 'snapshot.json');
+    const taken = spawnSync(process.execPath, [path.join(root, 'scripts', 'registry-snapshot.mjs'), path.join(checkout, 'registry.json')], {
+      encoding: 'utf8',
+      env: { ...process.env, BATON_SNAPSHOT_FILE: snapshotFile },
+    });
+    expect(taken.status, taken.stderr).toBe(0);
+    expect(taken.stdout).toContain('3 agents, 1 icons');
+    expect(taken.stdout).toContain('No icon shipped for bravo');
+    const offline = new AgentRegistry({
+      dataDir: tempDir('registry'),
+      env: { BATON_REGISTRY_URL: 'off' },
+      setting: () => undefined,
+      snapshotFile,
+    });
+    expect(offline.status()).toMatchObject({ source: 'snapshot', agents: 3 });
+    expect(offline.icon('alpha')).toBe(`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`);
+    expect(offline.icon('bravo')).toBeUndefined();
+    expect(offline.icon('charlie')).toBeUndefined();
+  });
 
   it('tells entries that share a name apart by what their ids add', () => {
     const names = distinctNames([
