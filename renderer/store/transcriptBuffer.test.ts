@@ -113,6 +113,23 @@ describe('readInSlices', () => {
     expect(after.state).toEqual(paged.state);
     expect([...after.waiting.keys()]).toEqual([long.length + 2]);
   });
+
+  it('gives the window its turn before putting the state together once a slice is used, so the render is not in the same frame', async () => {
+    const short = longThread(5);
+    const seen: string[] = [];
+    const pause = (): Promise<void> => {
+      seen.push('pause');
+      return Promise.resolve();
+    };
+    // A slice of no time at all is used up by the first event: the state waits for a pause.
+    const read = await readInSlices(bufferedTail(emptyContext('c1'), 1, []), [short], pause, -1);
+    expect(seen).toEqual(['pause']);
+    expect(read).toEqual(bufferedTail(emptyContext('c1'), 1, short));
+    // A slice hardly begun is put together at once.
+    seen.length = 0;
+    await readInSlices(bufferedTail(emptyContext('c1'), 1, []), [short], pause, 60_000);
+    expect(seen).toEqual([]);
+  });
 });
 
 describe('readEarlierInSlices', () => {

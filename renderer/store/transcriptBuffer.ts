@@ -74,13 +74,28 @@ export function applyEnvelopes(buffered: BufferedTranscript, envelopes: readonly
 const CHECK_EVERY = 50;
 
 /**
- * Gives the window its turn (it paints, handles input) and comes back: `scheduler.yield` where the
- * browser has it (no clamping: nested timeouts wait at least 4 ms each), a timeout elsewhere.
+ * Gives the window its turn to paint and comes back: after the next animation frame (a task after
+ * it, once it is drawn). Yielding a task alone is not enough: while tasks keep coming, Chromium
+ * draws a frame only every 100 ms or so. A hidden window draws no frames: it yields a task
+ * (`scheduler.yield` where the browser has it: nested timeouts wait at least 4 ms each), and a
+ * frame that does not come is waited for at most `NO_FRAME_MS`.
  */
-const nextTask = (): Promise<void> => {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+const nextFrame = (): Promise<void> => {
+  if (typeof requestAnimationFrame !== 'function' || globalThis.document?.visibilityState === 'hidden') {
+    const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+    return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, NO_FRAME_MS);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
 };
+const NO_FRAME_MS = 50;
 
 /** One fold, done in slices of about `budgetMs` with `pause` in between, so no task runs long. */
 function slicedFold(from: TranscriptState, pause: () => Promise<void>, budgetMs: number) {
@@ -100,7 +115,16 @@ function slicedFold(from: TranscriptState, pause: () => Promise<void>, budgetMs:
       }
       return undefined;
     },
-    result: (): TranscriptState => fold.result(),
+    /**
+     * The state folded; a slice more than half used first gives the window its turn, so the
+     * render of what was read does not follow it in the same frame.
+     */
+    async result(): Promise<TranscriptState> {
+      if (performance.now() - began > budgetMs / 2) {
+        await pause();
+      }
+      return fold.result();
+    },
   };
 }
 
@@ -119,8 +143,8 @@ function eventOf(envelope: Envelope): TranscriptEvent | UnknownEvent {
 export async function readInSlices(
   from: BufferedTranscript,
   pages: AsyncIterable<readonly Envelope[]> | Iterable<readonly Envelope[]>,
-  pause: () => Promise<void> = nextTask,
-  budgetMs = 8,
+  pause: () => Promise<void> = nextFrame,
+  budgetMs = 12,
 ): Promise<BufferedTranscript> {
   const waiting = new Map(from.waiting);
   const fold = slicedFold(from.state, pause, budgetMs);
@@ -140,7 +164,7 @@ export async function readInSlices(
       }
     }
   }
-  return { state: fold.result(), waiting, firstSeq: from.firstSeq, held: appendHeld(from.held, fold.added) };
+  return { state: await fold.result(), waiting, firstSeq: from.firstSeq, held: appendHeld(from.held, fold.added) };
 }
 
 /**
@@ -154,8 +178,8 @@ export async function readEarlierInSlices(
   firstSeq: number,
   pages: AsyncIterable<readonly Envelope[]> | Iterable<readonly Envelope[]>,
   later: BufferedTranscript,
-  pause: () => Promise<void> = nextTask,
-  budgetMs = 8,
+  pause: () => Promise<void> = nextFrame,
+  budgetMs = 12,
 ): Promise<BufferedTranscript> {
   const fold = slicedFold(tailTranscript(context, firstSeq), pause, budgetMs);
   let expected = firstSeq;
@@ -182,5 +206,5 @@ export async function readEarlierInSlices(
       await pausing;
     }
   }
-  return { state: fold.result(), waiting: later.waiting, firstSeq, held: { list: fold.added, count: fold.added.length } };
+  return { state: await fold.result(), waiting: later.waiting, firstSeq, held: { list: fold.added, count: fold.added.length } };
 }

@@ -128,6 +128,9 @@ export function Transcript({
     getItemKey: (index) => items[index]?.key ?? index,
     overscan: 6,
     gap: GAP_PX,
+    // Earlier turns read in above keep the entry in view where it was, in the same render (no
+    // render of the rows at the old offset first); measured rows keep the end in view at the end.
+    anchorTo: 'end',
     scrollMargin,
     rangeExtractor: (range) =>
       pinned.length === 0 && focusIndex < 0
@@ -177,10 +180,9 @@ export function Transcript({
       section.current?.scrollTo({ top: 0 });
       return;
     }
-    const index = items.findIndex((item) => item.key === before);
-    if (index > 0 && virtual) {
-      virtualizer.scrollToIndex(index, { align: 'start' });
-    } else if (index > 0) {
+    // A virtual list kept the place itself (`anchorTo`).
+    const index = virtual ? -1 : items.findIndex((item) => item.key === before);
+    if (index > 0) {
       section.current?.querySelector(`[data-key="${before}"]`)?.scrollIntoView({ block: 'start' });
     }
   }, [firstKey, virtual]);

@@ -19,6 +19,7 @@ import { PermissionPrompt } from './PermissionPrompt.js';
 import { isInstructionRefusal } from '../composer/RefusalActions.js';
 import { clock, MessageActions, MessageTime, RetryButton, TurnRefusalActions } from './MessageActions.js';
 import { ToolContent } from './ToolContent.js';
+import { sameData } from './sameData.js';
 
 /** Where the conversation was rewound: to when, what happened to the files, what it set aside, and "Undo rewind" while it can be. */
 function RewindMarker({
@@ -206,7 +207,10 @@ export type EntryProps = {
   rewound?: { aside: string[]; canUndo: boolean } | undefined;
 };
 
-/** One entry; re-rendered only when its own item (or what it shows of the rest) changes. */
+/**
+ * One entry; re-rendered only when its own item (or what it shows of the rest) changes. Compared by
+ * what they hold: earlier turns read in fold the later ones again into new, equal objects.
+ */
 export const TranscriptEntry = memo(function TranscriptEntry({
   item,
   lastReply,
@@ -381,7 +385,7 @@ export const TranscriptEntry = memo(function TranscriptEntry({
         </div>
       );
   }
-});
+}, sameData);
 
 /** Button "Update <agent>" under a turn refused because the agent that would run is older than Baton supports. */
 function UpdateAgent({ agentId }: { agentId: string }) {

@@ -118,10 +118,15 @@ describe('reading earlier turns', () => {
     expect(store.getState().transcripts.c!.state.items[0]).toMatchObject({ kind: 'user', text: 'q1900' });
     calls.length = 0;
     await store.getState().showEarlier({ all: true });
-    // From the start: one answer of 2,000 events, then the next pages, only up to the events already read.
-    expect(calls.map((call) => call.method)).toEqual(['openConversation', 'readConversationEvents', 'readConversationEvents']);
-    expect(calls[1]!.params).toMatchObject({ fromSeq: 2001, limit: 2000 });
-    expect(calls[2]!.params).toMatchObject({ fromSeq: 4001, limit: 2 + 3 * 1900 - 4001 });
+    // From the start: one answer of 500 events, then the next pages of 500, only up to the events already read (5,702 on).
+    expect(calls.map((call) => call.method)).toEqual(['openConversation', ...Array<string>(11).fill('readConversationEvents')]);
+    expect(calls.slice(1).map((call) => call.params)).toEqual(
+      Array.from({ length: 11 }, (_, index) => ({
+        conversationId: 'c',
+        fromSeq: 501 + 500 * index,
+        limit: index < 10 ? 500 : 5_702 - 5_501,
+      })),
+    );
     const read = store.getState().transcripts.c!;
     expect(read.firstSeq).toBe(1);
     expect(read.state).toEqual(bufferedTail(emptyContext('c'), 1, all).state);
