@@ -126,7 +126,9 @@ export function Transcript({
     getScrollElement: () => section.current,
     estimateSize: (index) => estimateHeight(items[index]),
     getItemKey: (index) => items[index]?.key ?? index,
-    overscan: 6,
+    // Rows past the view on each side: each new row is a Markdown parse, and a jump (the scroll bar
+    // dragged, Ctrl+Home) renders them all in one frame.
+    overscan: 3,
     gap: GAP_PX,
     // Earlier turns read in above keep the entry in view where it was, in the same render (no
     // render of the rows at the old offset first); measured rows keep the end in view at the end.
