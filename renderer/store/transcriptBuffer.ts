@@ -73,6 +73,9 @@ export function applyEnvelopes(buffered: BufferedTranscript, envelopes: readonly
 /** Events folded between two looks at the clock. */
 const CHECK_EVERY = 50;
 
+/** How long a slice waits for a frame before it goes on without one (an occluded window may draw none). */
+const NO_FRAME_MS = 50;
+
 /**
  * Gives the window its turn to paint and comes back: after the next animation frame (a task after
  * it, once it is drawn). Yielding a task alone is not enough: while tasks keep coming, Chromium
@@ -95,7 +98,6 @@ const nextFrame = (): Promise<void> => {
     );
   });
 };
-const NO_FRAME_MS = 50;
 
 /** One fold, done in slices of about `budgetMs` with `pause` in between, so no task runs long. */
 function slicedFold(from: TranscriptState, pause: () => Promise<void>, budgetMs: number) {
