@@ -14,9 +14,13 @@ import { markdownBlocks } from './markdownBlocks.js';
 const remarkPlugins = [remarkGfm];
 // Unknown or unlabelled languages stay plain rather than guessed. The highlighter is made once and
 // shared: rehype-highlight's attacher builds a highlighter with every grammar registered (and
-// compiled on first use), which is most of the cost when many blocks render at once.
-const highlight = rehypeHighlight({ detect: false });
-const rehypePlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']> = [() => highlight];
+// compiled on first use), which is most of the cost when many blocks render at once. It is made
+// when the first block renders, not when the page loads (40–60 ms of every start, with or without
+// a message on screen).
+let highlight: ReturnType<typeof rehypeHighlight> | undefined;
+const rehypePlugins: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']> = [
+  () => (highlight ??= rehypeHighlight({ detect: false })),
+];
 const components: Components = { pre: CodeBlock as Components['pre'], a: ExternalLink as Components['a'] };
 /** A segment of a long paragraph renders its inline content only; the paragraph element is shared. */
 const segmentComponents: Components = { ...components, p: ({ children }: { children?: ReactNode }) => <Fragment>{children}</Fragment> };
