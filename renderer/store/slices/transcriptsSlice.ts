@@ -64,7 +64,10 @@ export type TranscriptsSlice = {
 
 /** Turns read when a conversation opens; "Show earlier" doubles it. */
 const TURNS_PER_PAGE = 50;
-/** Events per answer of a read (a message of this size is received and checked in a few milliseconds). */
+/**
+ * Events per answer of the read that opens a conversation. An answer is received and checked in one
+ * task (see below), but the first paint waits for each answer in turn, so fewer round trips win here.
+ */
 const EVENTS_PER_PAGE = 1_500;
 /**
  * Events per answer of a read of earlier turns (the next one asked for while one is folded). The
