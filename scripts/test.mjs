@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runStaticChecks } from './staticChecks.mjs';
+import { installTestAgents, testAgentsInstalled } from './testAgents.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -123,45 +124,19 @@ function setUp() {
     "Installing Debian's xfsprogs for the tests of copies that clone…",
     'No mkfs.xfs (apt-get install -y xfsprogs): the tests of copies that clone will be skipped, saying why.',
   );
-  const agentsDir = path.join(root, 'e2e', 'agents');
-  const stampFile = path.join(agentsDir, 'node_modules', '.baton-stamp');
-  const lock = createHash('sha256')
-    .update(readFileSync(path.join(agentsDir, 'package.json')))
-    .update(readFileSync(path.join(agentsDir, 'package-lock.json')))
-    .digest('hex');
-  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === lock) {
+  if (testAgentsInstalled(root)) {
     console.log('Test agents are installed.');
     return Promise.resolve(true);
   }
   console.log('Installing the pinned test agents (e2e/agents, about 1.4 GB) in the background, while the build and the static checks run…');
   settingUpBehind = true;
-  // Written straight to a file (no pipe to drain while this process waits on the build).
-  const logFile = path.join(reports, 'agents-install.log');
-  const log = openSync(logFile, 'w');
-  const started = performance.now();
-  // Not `npm ci`: a dependency of Qwen Code lists optional per-platform packages that were never
-  // published, which `npm ci` refuses; `npm install` follows the same lock and skips them.
-  const child = spawn('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: agentsDir,
-    stdio: ['ignore', log, log],
-  });
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      closeSync(log);
-      const output = readFileSync(logFile, 'utf8').trim();
-      if (code !== 0) {
-        console.error(`Installing the test agents failed (npm exited with ${code}):\n${output}`);
-        resolve(false);
-        return;
-      }
-      writeFileSync(stampFile, lock);
-      console.log(`The test agents were installed in ${Math.round((performance.now() - started) / 1000)} s.${output ? `\n${output}` : ''}`);
-      resolve(true);
-    });
-    child.on('error', (error) => {
-      console.error(`Installing the test agents failed: ${error.message}`);
-      resolve(false);
-    });
+  return installTestAgents(root, path.join(reports, 'agents-install.log')).then(({ ok, seconds, output }) => {
+    if (ok) {
+      console.log(`The test agents were installed in ${seconds} s.${output ? `\n${output}` : ''}`);
+    } else {
+      console.error(`Installing the test agents failed: ${output}`);
+    }
+    return ok;
   });
 }
 

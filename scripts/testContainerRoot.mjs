@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Runs a command to its end; rejects with its last words when it fails. */
 export function runTool(command, args, input) {
@@ -84,4 +85,11 @@ export async function ensureContainerRoot(repo) {
     }
     return tar;
   });
+}
+
+// `node scripts/testContainerRoot.mjs` (as `.ci/run` does, once debootstrap is installed): makes it unless it is there.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  const tar = await ensureContainerRoot(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  console.log(`The container tests' image root is ${tar} (${Math.round((performance.now() - started) / 1000)} s).`);
 }
