@@ -41,18 +41,24 @@ export function installTestAgents(root, logFile) {
   });
   const seconds = () => Math.round((performance.now() - started) / 1000);
   return new Promise((resolve) => {
-    child.on('close', (code) => {
+    // A failed start can be told twice ('error', then 'close'): the first word counts.
+    let told = false;
+    const tell = (ok, output) => {
+      if (told) {
+        return;
+      }
+      told = true;
       closeSync(log);
-      const output = readFileSync(logFile, 'utf8').trim();
-      if (code === 0) {
+      if (ok) {
         writeFileSync(path.join(agentsDir, 'node_modules', '.baton-stamp'), lock);
       }
-      resolve({ ok: code === 0, seconds: seconds(), output: code === 0 ? output : `npm exited with ${code}:\n${output}` });
+      resolve({ ok, seconds: seconds(), output });
+    };
+    child.on('close', (code) => {
+      const output = readFileSync(logFile, 'utf8').trim();
+      tell(code === 0, code === 0 ? output : `npm exited with ${code}:\n${output}`);
     });
-    child.on('error', (error) => {
-      closeSync(log);
-      resolve({ ok: false, seconds: seconds(), output: error.message });
-    });
+    child.on('error', (error) => tell(false, error.message));
   });
 }
 
