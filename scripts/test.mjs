@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runStaticChecks } from './staticChecks.mjs';
-import { installTestAgents, testAgentsInstalled } from './testAgents.mjs';
+import { installTestAgents, removeAgentTempSince, systemTmpNow, testAgentsInstalled } from './testAgents.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -25,14 +25,8 @@ const chromium = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 
 const runId = randomUUID();
 const runTmp = mkdtempSync(path.join(os.tmpdir(), 'baton-test-run-'));
-/**
- * Folders some agents make in /tmp whatever TMPDIR says: OpenCode's and Kilo's, and Claude Code's
- * when it runs as the test sshd's account (`claude-<uid>`, `cc-socks` or `cc-socks-<uid>`), and Qwen Code's sockets.
- * Those a run makes are removed at its end; those there before it are left alone.
- */
-const AGENT_TEMP = /^(opencode|kilo|cc-socks(-\d+)?|claude-\d+|qwen-socks-[0-9a-f]+)$/;
-const systemTmp = '/tmp';
-const systemTmpAtStart = new Set(existsSync(systemTmp) ? readdirSync(systemTmp) : []);
+/** What /tmp held at the start: the agents' folders there that a run makes are removed at its end, those there before it are left alone. */
+const systemTmpAtStart = systemTmpNow();
 /** The environment of every suite: its own temp folder, and the marker its processes inherit. */
 const suiteEnv = { ...process.env, TMPDIR: runTmp, BATON_TEST_RUN: runId, BATON_REGISTRY_URL: process.env.BATON_REGISTRY_URL ?? 'off' };
 
@@ -310,12 +304,9 @@ function leftovers() {
       : `The tests left ${made.length} entries in their temp folder (${made.slice(0, 5).join(', ')}${made.length > 5 ? ', …' : ''}); removing them.`,
   );
   rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
-  const strays = readdirSync(systemTmp).filter((name) => AGENT_TEMP.test(name) && !systemTmpAtStart.has(name));
-  for (const name of strays) {
-    rmSync(path.join(systemTmp, name), { recursive: true, force: true, maxRetries: 3 });
-  }
+  const strays = removeAgentTempSince(systemTmpAtStart);
   if (strays.length > 0) {
-    console.log(`Removed what agents made in ${systemTmp} outside the run's temp folder: ${strays.join(', ')}.`);
+    console.log(`Removed what agents made in /tmp outside the run's temp folder: ${strays.join(', ')}.`);
   }
 }
 

@@ -3,9 +3,32 @@
 // `.ci/run` runs this file beside `npm ci` (`node scripts/testAgents.mjs`), so `npm test` finds them there.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * Folders some agents make in /tmp whatever TMPDIR says: OpenCode's and Kilo's (their install's
+ * check of the binary makes them too), and Claude Code's when it runs as the test sshd's account
+ * (`claude-<uid>`, `cc-socks` or `cc-socks-<uid>`), and Qwen Code's sockets.
+ */
+const AGENT_TEMP = /^(opencode|kilo|cc-socks(-\d+)?|claude-\d+|qwen-socks-[0-9a-f]+)$/;
+const systemTmp = '/tmp';
+
+/** What /tmp holds now, for {@link removeAgentTempSince}. */
+export function systemTmpNow() {
+  return new Set(existsSync(systemTmp) ? readdirSync(systemTmp) : []);
+}
+
+/** Removes the agents' folders in /tmp that were not in `before`; returns their names. */
+export function removeAgentTempSince(before) {
+  const strays = systemTmpNow();
+  const made = [...strays].filter((name) => AGENT_TEMP.test(name) && !before.has(name));
+  for (const name of made) {
+    rmSync(path.join(systemTmp, name), { recursive: true, force: true, maxRetries: 3 });
+  }
+  return made;
+}
 
 /** The digest of the agents' package.json and lock. */
 function lockDigest(agentsDir) {
@@ -29,6 +52,7 @@ export function testAgentsInstalled(root) {
 export function installTestAgents(root, logFile) {
   const agentsDir = path.join(root, 'e2e', 'agents');
   const lock = lockDigest(agentsDir);
+  const tmpBefore = systemTmpNow();
   mkdirSync(path.dirname(logFile), { recursive: true });
   // Written straight to a file (no pipe to drain while the caller waits on something else).
   const log = openSync(logFile, 'w');
@@ -49,6 +73,8 @@ export function installTestAgents(root, logFile) {
       }
       told = true;
       closeSync(log);
+      // Those the agents' install scripts made there (OpenCode's and Kilo's run their binary).
+      removeAgentTempSince(tmpBefore);
       if (ok) {
         writeFileSync(path.join(agentsDir, 'node_modules', '.baton-stamp'), lock);
       }
