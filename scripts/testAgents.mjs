@@ -22,8 +22,7 @@ export function systemTmpNow() {
 
 /** Removes the agents' folders in /tmp that were not in `before`; returns their names. */
 export function removeAgentTempSince(before) {
-  const strays = systemTmpNow();
-  const made = [...strays].filter((name) => AGENT_TEMP.test(name) && !before.has(name));
+  const made = [...systemTmpNow()].filter((name) => AGENT_TEMP.test(name) && !before.has(name));
   for (const name of made) {
     rmSync(path.join(systemTmp, name), { recursive: true, force: true, maxRetries: 3 });
   }
