@@ -322,8 +322,7 @@ function containerRoot() {
   settingUpBehind ||= !existsSync(path.join(root, '.tmp', 'container', 'bookworm-nodejs-git.tar'));
   const logFile = path.join(reports, 'container-root.log');
   const log = openSync(logFile, 'w');
-  const script = `const { ensureContainerRoot } = await import(${JSON.stringify(new URL('./testContainerRoot.mjs', import.meta.url).href)}); await ensureContainerRoot(${JSON.stringify(root)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'testContainerRoot.mjs')], { cwd: root, stdio: ['ignore', log, log] });
   return new Promise((resolve) => {
     child.on('close', (code) => {
       closeSync(log);
