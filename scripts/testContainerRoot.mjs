@@ -87,7 +87,8 @@ export async function ensureContainerRoot(repo) {
   });
 }
 
-// `node scripts/testContainerRoot.mjs` (`.ci/run` once debootstrap is installed; `npm test` in the background): makes it unless it is there.
+// `node scripts/testContainerRoot.mjs` (`.ci/run` once debootstrap is installed; `npm test` in the background):
+// makes it unless it is there.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   const tar = await ensureContainerRoot(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
