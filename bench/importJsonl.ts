@@ -10,7 +10,8 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { toJsonl } from '../app/transcript/exportFormats.js';
 import { EventStore } from '../main/host/store/EventStore.js';
-import { CHROMIUM, CHROMIUM_ARGS, startHost } from './ui.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/fixtures/chromium.js';
+import { startHost } from './ui.js';
 import { median, report, syntheticEnvelopes } from './util.js';
 
 const TURNS = 5_000;

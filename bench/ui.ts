@@ -17,6 +17,7 @@ import type { Envelope } from '../app/events/index.js';
 import { toJsonl } from '../app/transcript/exportFormats.js';
 import { EventStore } from '../main/host/store/EventStore.js';
 import { atLoad, LOADS, median, report } from './util.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/fixtures/chromium.js';
 
 // The page's globals, for the functions this file runs in the page (kept local: Node code has no DOM).
 declare const window: unknown;
@@ -33,19 +34,9 @@ declare const MutationObserver: new (callback: () => void) => { observe(target: 
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const FAKE_AGENT = path.join(root, 'e2e', 'fixtures', 'fakeAgent.mjs');
-export const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const IDLE_MS = 10_000;
 /** Rounds of reading a long thread back against importing it (each figure their median). */
 const READ_BACK_ROUNDS = 3;
-/** How the benchmarks launch Debian's Chromium. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** A conversation of `turns` turns mixing prose, code, tool calls and diffs. */
 function richConversation(conversationId: string, turns: number): Envelope[] {
