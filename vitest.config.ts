@@ -1,9 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+/** Every test file; `*.kit.test.ts` are helpers of tests (they may use the test fixtures), not tests. */
+const TESTS = ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.ts', 'renderer/**/*.test.tsx', 'scripts/**/*.test.ts'];
+/** Integration tests: those that start real processes and hosts. */
+const INTEGRATION = '**/*.int.test.ts';
+const INTEGRATION_TESTS = ['app', 'main', 'renderer', 'scripts'].map((folder) => `${folder}/${INTEGRATION}`);
+
 export default defineConfig({
   test: {
-    include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.ts', 'renderer/**/*.test.tsx', 'scripts/**/*.test.ts'],
-    // `*.kit.test.ts`: helpers of tests (they may use the test fixtures), not tests.
     exclude: ['node_modules/**', 'dist/**', 'e2e/**', '**/*.kit.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
@@ -12,5 +16,12 @@ export default defineConfig({
     // wait on the agents and processes they start, so a second file runs in those waits.
     maxWorkers: 2,
     setupFiles: ['e2e/fixtures/vitestSetup.ts'],
+    projects: [
+      // The unit tests share their workers' modules: a fresh process and module graph for each of
+      // their 78 files took 70 CPU-seconds, and 37 without (the CI machine runs vitest CPU-bound).
+      { extends: true, test: { name: 'unit', include: TESTS, exclude: [INTEGRATION], isolate: false } },
+      // Each integration test file in a process of its own: they start hosts, agents and servers.
+      { extends: true, test: { name: 'integration', include: INTEGRATION_TESTS } },
+    ],
   },
 });
