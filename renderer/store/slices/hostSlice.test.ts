@@ -162,6 +162,27 @@ describe('the host slice', () => {
     expect(gone.store.getState().selection.kind).toBe('draft');
   });
 
+  it('keeps Settings opened while the start was still reading the conversation the address names (a busy machine)', async () => {
+    window.history.replaceState(null, '', '/#/c/last');
+    let answer: (() => void) | undefined;
+    const { store } = hostStore({
+      getPreferences: () => new Promise((resolve) => (answer = () => resolve({ preferences: {} }))),
+      openConversation: () => {
+        throw new BatonError('Internal', 'not read in this test');
+      },
+      listAlwaysDecisions: () => ({ decisions: [] }),
+      listToolbox: () => ({ servers: [], toolboxes: [] }),
+      getInstructions: () => ({ person: { text: '', intent: 'append' }, conversation: null, injectors: null }),
+    });
+    const started = store.getState().start();
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    void store.getState().openSettings('appearance');
+    answer!();
+    await started.catch(() => undefined);
+    expect(store.getState().selection).toEqual({ kind: 'conversation', conversationId: 'last' });
+    expect(store.getState().settings).toMatchObject({ section: 'appearance' });
+  });
+
   it('does not reopen it over "New conversation" pressed while the start was still reading (a busy machine)', async () => {
     window.history.replaceState(null, '', '/');
     let answer: ((value: { conversationId: string }) => void) | undefined;

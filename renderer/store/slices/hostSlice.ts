@@ -163,9 +163,10 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         get().setDraftCwd(get().draft.cwd);
         void get().loadMachines();
         await get().setView(get().view);
+        // Read again, not chosen: Settings the person opened while the reads above ran stay open.
         const selection = get().selection;
         if (selection.kind === 'conversation') {
-          await get().select(selection.conversationId);
+          await get().select(selection.conversationId, undefined, { again: true });
         }
       } catch (error) {
         get().showError(error);

@@ -34,7 +34,12 @@ export type TranscriptsSlice = {
   sidebarOpen: boolean;
   setSidebarOpen(open: boolean): void;
   newConversation(): void;
-  select(conversationId: string, focusSeq?: number): Promise<void>;
+  /**
+   * Opens a conversation and reads it. `again`: the one shown is read again (after a start or a
+   * reconnect), which is not the person choosing it, so what they opened meanwhile (Settings, the
+   * list on a narrow window) stays open.
+   */
+  select(conversationId: string, focusSeq?: number, options?: { again?: boolean }): Promise<void>;
   /**
    * Reads earlier turns of the open conversation: twice as many as shown, or `all` of them. Only
    * the earlier events are read; those already read are folded again after them. One read at a time.
@@ -238,17 +243,16 @@ export const transcriptsSlice: Slice<TranscriptsSlice> = (api) => (set, get) => 
       showInAddress(null);
       writePreference(LAST_CONVERSATION, null);
     },
-    async select(conversationId, focusSeq) {
+    async select(conversationId, focusSeq, options = {}) {
       set((state) => ({
         selection: { kind: 'conversation', conversationId },
-        settings: null,
+        ...(options.again ? {} : { settings: null, sidebarOpen: false }),
         // Shown at once from the list (or as it was); the read below brings the current one.
         openSummary:
           state.conversations.find((c) => c.conversationId === conversationId) ??
           (state.openSummary?.conversationId === conversationId ? state.openSummary : null),
         focus: focusSeq === undefined ? null : { conversationId, seq: focusSeq },
         error: null,
-        sidebarOpen: false,
         importReview: state.importReview?.conversationId === conversationId ? state.importReview : null,
         info: state.selection.kind === 'conversation' && state.selection.conversationId === conversationId ? state.info : null,
       }));
