@@ -22,9 +22,10 @@ function playwrightsList(): string[] {
 
 describe("the page tests' Chromium", () => {
   it("turns off what Playwright turns off, and the address bar's suggestion popups", () => {
-    expect(PLAYWRIGHT_DISABLED_FEATURES).toEqual(playwrightsList());
+    const playwrights = playwrightsList();
+    expect(PLAYWRIGHT_DISABLED_FEATURES).toEqual(playwrights);
     const features = CHROMIUM_ARGS.filter((arg) => arg.startsWith('--disable-features='));
     expect(features).toHaveLength(1);
-    expect(features[0]!.split('=')[1]!.split(',')).toEqual(expect.arrayContaining([...playwrightsList(), 'WebUIOmniboxPopup']));
+    expect(features[0]!.split('=')[1]!.split(',')).toEqual(expect.arrayContaining([...playwrights, 'WebUIOmniboxPopup']));
   });
 });
