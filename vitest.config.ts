@@ -11,6 +11,9 @@ export default defineConfig({
     exclude: ['node_modules/**', 'dist/**', 'e2e/**', '**/*.kit.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // `expect.poll` waits for what another process does (an agent's answer, a process's end); its
+    // own default of one second is shorter than an agent's start on a busy machine.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     // Two at once even on two cores (vitest's default there is one): the integration tests mostly
     // wait on the agents and processes they start, so a second file runs in those waits.
