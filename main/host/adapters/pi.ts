@@ -1,6 +1,7 @@
 /** pi through its ACP bridge (`pi-acp`). */
 import { builtinAdapter } from './builtinAdapter.js';
 import { shellWord } from '../process/shellWord.js';
+import { piOneLiveSession } from './quirks/piOneLiveSession.js';
 
 /** pi. It takes no MCP servers, so a binding with tools is refused rather than silently dropped. */
 export const piAdapter = builtinAdapter({
@@ -38,4 +39,5 @@ export const piAdapter = builtinAdapter({
     },
   },
   takesMcpServers: false,
+  ...piOneLiveSession,
 });

@@ -8,6 +8,7 @@ import { piAdapter } from '../adapters/pi.js';
 import { claudeStaleEndOfTurn } from '../adapters/quirks/claudeStaleEndOfTurn.js';
 import { codexSingleProcess } from '../adapters/quirks/codexSingleProcess.js';
 import { qwenProcessPerSession } from '../adapters/quirks/qwenProcessPerSession.js';
+import { piOneLiveSession } from '../adapters/quirks/piOneLiveSession.js';
 import { compareVersions } from '../adapters/versions.js';
 import type { SessionFolder } from '../process/SessionFolder.js';
 import type { Instructions } from './PreparedBinding.js';
@@ -134,6 +135,8 @@ describe('quirks name the versions they apply to', () => {
     expect(codexSingleProcess.exclusiveState.key({ HOME: '/home/p' })).toBe('/home/p/.codex');
     expect(qwenProcessPerSession.processPerSession('0.24.4')).toBe(true);
     expect(qwenProcessPerSession.processPerSession('0.15.10')).toBe(false);
+    expect(piOneLiveSession.processPerSession('0.0.34')).toBe(true);
+    expect(piOneLiveSession.processPerSession(undefined)).toBe(true);
   });
 
   it('a session is reused while the request resolves to its binding; otherwise the change says what changed', () => {
