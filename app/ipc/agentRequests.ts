@@ -47,7 +47,7 @@ export const agentProcessSchema = z.object({
   pid: z.number().int().nullable(),
   version: z.string().nullable(),
   sessions: z.number().int().nonnegative(),
-  state: z.enum(['starting', 'running', 'ending']),
+  state: z.enum(['starting', 'running', 'idle', 'ending']),
   /** The name of the machine it runs on ("This computer", an SSH host, a container: one Baton started for an attempt too). */
   machine: z.string().default('This computer'),
   /** The conversations whose live sessions it carries. */

@@ -66,18 +66,23 @@ describe('the agent outside a conversation', () => {
     },
   );
 
-  it('a loan with nothing running starts a process of its own, which ends once given back', async () => {
-    const access = new AgentAccess(
-      new AgentCatalog(dataDir, definedEnv(process.env)),
-      definedEnv(process.env),
-      new AgentProcesses(),
-      tempDir('home'),
-    );
+  it('a loan with nothing running starts a process of its own, which waits for the next loan once given back, and ends when the agent is forgotten', async () => {
+    const pool = new AgentProcesses();
+    const access = new AgentAccess(new AgentCatalog(dataDir, definedEnv(process.env)), definedEnv(process.env), pool, tempDir('home'));
     const loan = await access.borrow(FAKE_AGENT_ID);
     expect(loan.connection.initialized.agentInfo?.name).toBe('fake-agent');
+    const [started] = fakeAgentProcesses(dataDir);
     expect(fakeAgentProcesses(dataDir)).toHaveLength(1);
     await loan.release();
+    // Reading a card, then importing a session: the second loan is the same process.
+    const next = await access.borrow(FAKE_AGENT_ID);
+    expect(next.connection).toBe(loan.connection);
+    await next.release();
+    expect(fakeAgentProcesses(dataDir)).toEqual([started]);
+    expect(pool.table()).toMatchObject([{ agentId: FAKE_AGENT_ID, state: 'idle', users: 0 }]);
+    await pool.endIdle(FAKE_AGENT_ID);
     await until(() => fakeAgentProcesses(dataDir).length === 0, 5_000);
+    await pool.dispose();
   });
 
   it('an agent that is not installed is said plainly, naming what is missing', () => {

@@ -29,6 +29,15 @@ export type AgentLoan = {
   release(): Promise<void>;
 };
 
+/**
+ * How long a process started for a loan stays once the loan is given back. A person who reads an
+ * agent's card, or lists its sessions, mostly goes on to use it: to import a session, or to send
+ * the new conversation's first message (which shares the process when its launch is the same). An
+ * agent's start takes seconds (OpenCode's several seconds of CPU), so it is not started again for
+ * each step; an idle process ends after this.
+ */
+export const LOAN_LINGER_MS = 60_000;
+
 /** Finds agents and lends their processes outside conversations. */
 export class AgentAccess {
   constructor(
@@ -111,11 +120,11 @@ export class AgentAccess {
     return { adapter, launch: ownLaunch(adapter, executable, this.env, cwd) };
   }
 
-  /** Lends the agent's process: one that runs already, or one started for the loan. */
+  /** Lends the agent's process: one that runs already, or one started for the loan (kept {@link LOAN_LINGER_MS} after the last loan). */
   async borrow(agentId: string, options: { cwd?: string } = {}): Promise<AgentLoan> {
     const { adapter, executable } = this.find(agentId);
     const running = await this.pool.running(agentId);
-    const held = running ? this.pool.leaseRunning(running) : undefined;
+    const held = running ? this.pool.leaseRunning(running, { linger: LOAN_LINGER_MS }) : undefined;
     const lease: Lease =
       held ??
       (await leaseFor({
@@ -124,6 +133,7 @@ export class AgentAccess {
         baseEnv: this.env,
         pool: this.pool,
         binding: { launch: bareLaunch(adapter, executable, this.env, options.cwd ?? this.outsideFolder) },
+        linger: LOAN_LINGER_MS,
       }));
     return {
       adapter,

@@ -29,10 +29,14 @@ export class AgentProbe {
     private readonly pool: AgentProcesses,
   ) {}
 
-  /** Drops an agent's cached card (it was installed, updated or removed). */
+  /**
+   * Drops an agent's cached card (it was installed, updated or removed, or logged in to), and ends
+   * its idle processes: the next use starts the agent as it is now.
+   */
   forget(agentId: string): void {
     this.cards.delete(agentId);
     this.pool.forgetAnswers(agentId);
+    void this.pool.endIdle(agentId);
   }
 
   /** The card of an agent, probing it on first request. A failed probe is not cached. */

@@ -151,16 +151,23 @@ export class LiveSession {
       ...(request.machine ? { machine: request.machine } : {}),
     };
     const known = pool.knownAnswer(adapter.agentId, executable, request.machine);
-    // Without an answer yet, a process of the agent is started to read it (launched without instructions).
-    let lease = known
-      ? undefined
-      : await leaseFor({ ...launchOptions, binding: { launch: bareLaunch(adapter, executable, baseEnv, request.cwd) } });
+    // Without an answer yet, a process of the agent is started to read it, launched as the adapter
+    // expects the binding to be (its instructions' channels): mostly the session's own launch, so
+    // the agent starts once (OpenCode's start is seconds). One the guess refuses starts without
+    // instructions, to be judged on the agent's own answer.
+    const guess = known ? undefined : resolveBinding(request);
+    let lease = guess
+      ? await leaseFor({
+          ...launchOptions,
+          binding: guess.refusals.length === 0 ? guess : { launch: bareLaunch(adapter, executable, baseEnv, request.cwd) },
+        })
+      : undefined;
     try {
       const binding = resolveBinding({ ...request, initialized: known ?? lease!.agent.initialized });
       // Refused here, after initialize and before any session: what the agent cannot take.
       requireBindable(binding);
-      // The process started to read the answer is the session's own when its launch is the same; an
-      // agent that cannot run twice must not find it still held for another launch.
+      // The process started to read the answer is the session's own when its launch is the same (the
+      // guess was right); an agent that cannot run twice must not find it still held for another launch.
       if (lease && lease.agent.launchDigest !== binding.launch.digest) {
         const read = lease;
         lease = undefined;

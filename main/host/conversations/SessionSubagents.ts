@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { EventDraft } from '../../../app/events/index.js';
 import type { SessionUpdate } from '../acp/AgentConnection.js';
 import { mapUpdate } from '../acp/mapUpdate.js';
-import type { PooledAgent } from '../pool/AgentProcesses.js';
+import type { PooledAgent } from '../pool/PooledAgent.js';
 import type { LiveSessionOwner } from './SessionOwner.js';
 
 /** The `subagent_update` of the ACP subagents RFD (unstable in the SDK's schema, so read here). */

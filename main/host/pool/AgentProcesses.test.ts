@@ -1,7 +1,8 @@
 /** The pool's bookkeeping without an agent: an ended process says so to whoever waits for it. */
 import { describe, expect, it } from 'vitest';
-import type { InitializeResponse } from '../acp/AgentConnection.js';
-import { AgentProcesses, PooledAgent } from './AgentProcesses.js';
+import type { AgentConnection, InitializeResponse } from '../acp/AgentConnection.js';
+import { AgentProcesses } from './AgentProcesses.js';
+import { PooledAgent } from './PooledAgent.js';
 
 describe('PooledAgent', () => {
   it('resolves `ended` once marked (a new process on an exclusive state waits for it)', async () => {
@@ -74,5 +75,66 @@ describe('the answers the pool remembers', () => {
     pool.forgetAnswers('claude');
     expect(pool.knownAnswer('claude', '/usr/bin/claude-agent-acp', { id: 'ssh:build' })).toBeUndefined();
     await pool.dispose();
+  });
+});
+
+describe('a lease that lingers', () => {
+  /** A pool whose processes are stand-ins that count their starts and ends. */
+  function countingPool() {
+    const pool = new AgentProcesses();
+    const counts = { started: 0, ended: 0 };
+    const request = (linger?: number) => ({
+      key: 'launch',
+      agentId: 'fake',
+      agentName: 'Fake',
+      executable: '/bin/fake',
+      ...(linger ? { linger } : {}),
+      start: () => {
+        counts.started += 1;
+        const connection = {
+          initialized: { protocolVersion: 1, agentInfo: { name: 'fake', version: '1.0.0' } },
+          usable: true,
+          processGroupId: 4242,
+          dispose: () => {
+            counts.ended += 1;
+            return Promise.resolve();
+          },
+        } as unknown as AgentConnection;
+        return Promise.resolve({ connection });
+      },
+    });
+    return { pool, counts, request };
+  }
+
+  it('keeps the process for the next lease while it waits, shows it idle, and ends it once the wait is over', async () => {
+    const { pool, counts, request } = countingPool();
+    const card = await pool.lease(request(100));
+    await card.release();
+    expect(counts).toEqual({ started: 1, ended: 0 });
+    expect(pool.table()).toMatchObject([{ state: 'idle', users: 0 }]);
+    // The conversation's first message, a moment later: the same process.
+    const conversation = await pool.lease(request());
+    expect(conversation.agent).toBe(card.agent);
+    expect(pool.table()).toMatchObject([{ state: 'running', users: 1 }]);
+    // Its own lease does not linger: released, the process ends at once.
+    await conversation.release();
+    expect(counts).toEqual({ started: 1, ended: 1 });
+
+    const next = await pool.lease(request(50));
+    await next.release();
+    await expect.poll(() => counts.ended, { timeout: 2_000 }).toBe(2);
+    expect(pool.table()).toEqual([]);
+    expect(await pool.running('fake')).toBeUndefined();
+    await pool.dispose();
+  });
+
+  it('is ended at once when the agent changes (an install, a log-in), and with the pool', async () => {
+    const { pool, counts, request } = countingPool();
+    await (await pool.lease(request(60_000))).release();
+    await pool.endIdle('fake');
+    expect(counts).toEqual({ started: 1, ended: 1 });
+    await (await pool.lease(request(60_000))).release();
+    await pool.dispose();
+    expect(counts).toEqual({ started: 2, ended: 2 });
   });
 });

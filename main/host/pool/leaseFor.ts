@@ -28,6 +28,8 @@ export function leaseFor(options: {
   sharing?: Sharing;
   /** The machine it runs on (default: the pool's). */
   machine?: Machine;
+  /** How long the process waits for another lease once this one, the last, is released (see `ProcessRequest.linger`). */
+  linger?: number;
 }): Promise<Lease> {
   const { adapter, executable, binding, baseEnv, pool } = options;
   const version = pool.knownAnswer(adapter.agentId, executable, options.machine)?.agentInfo?.version;
@@ -41,6 +43,7 @@ export function leaseFor(options: {
     executable,
     ...(adapter.startsAlone ? { startsAlone: true } : {}),
     ...(options.machine ? { machine: options.machine } : {}),
+    ...(options.linger ? { linger: options.linger } : {}),
     ...(adapter.exclusiveState
       ? { exclusiveState: { key: adapter.exclusiveState.key(binding.launch.own.env), applies: adapter.exclusiveState.applies } }
       : {}),

@@ -53,12 +53,14 @@ export function AgentProcessTable() {
                 <td>{process.conversationTitles.length === 0 ? '—' : process.conversationTitles.join(', ')}</td>
                 <td>{process.pid ?? '—'}</td>
                 <td>{process.sessions}</td>
-                <td>{process.state}</td>
+                <td title={process.state === 'idle' ? 'No conversation uses it now; it ends soon unless one does' : undefined}>
+                  {process.state}
+                </td>
                 <td>{process.machine}</td>
                 <td>
                   <button
                     type="button"
-                    disabled={process.state !== 'running'}
+                    disabled={process.state !== 'running' && process.state !== 'idle'}
                     aria-label={`Stop ${process.agentName}'s process${process.pid ? ` ${process.pid}` : ''}`}
                     title="Stops it now (its running turns first); its conversations start it again with their next message"
                     onClick={() => void stop(process.launchDigest, process.agentName)}
