@@ -16,6 +16,7 @@ import { Host } from '../Host.js';
 import { builtinAdapters } from '../agents/AgentCatalog.js';
 import { capabilityOf } from './deliverInstructions.js';
 import { SESSION_FOLDERS } from '../process/SessionFolder.js';
+import { AgentConnection } from '../acp/AgentConnection.js';
 
 const TURN_TIMEOUT = 120_000;
 
@@ -56,9 +57,14 @@ describe.each(CONFORMANCE_AGENTS)('instructions for %s', (agent) => {
     hosts.push(host);
     host.instructions.setAgent(agent, { off: false, commandLineAccepted: true });
     const { conversationId } = host.conversations.create(agent, tempDir(`${agent}-work`), '', instructions);
-    const { turnId } = await host.turns.send(conversationId, hello);
-    await host.turns.idle();
-    return { host, state: transcript(host, conversationId), turnId };
+    const starts = vi.spyOn(AgentConnection, 'start');
+    try {
+      const { turnId } = await host.turns.send(conversationId, hello);
+      await host.turns.idle();
+      return { host, state: transcript(host, conversationId), turnId, started: starts.mock.calls.length };
+    } finally {
+      starts.mockRestore();
+    }
   }
 
   it.skipIf(skip)(
@@ -84,8 +90,10 @@ describe.each(CONFORMANCE_AGENTS)('instructions for %s', (agent) => {
           const baseline =
             requestsFor(stub, `plain hello ${agent}`)[0] ??
             (await turn(agentHome(agent, stub.url), `plain hello ${agent}`), requestsFor(stub, `plain hello ${agent}`)[0]!);
-          const { state, turnId } = await turn(agentHome(agent, stub.url), `hello with ${intent}`, { text, intent });
+          const { state, turnId, started } = await turn(agentHome(agent, stub.url), `hello with ${intent}`, { text, intent });
           expect(state.turns[turnId]?.status, JSON.stringify(state.items.at(-1))).toBe('completed');
+          // Started once in a fresh host: launched with its instructions from the start, as its adapter expects it to take them.
+          expect(started).toBe(1);
           const requests = requestsFor(stub, `hello with ${intent}`);
           expect(requests.length).toBeGreaterThan(0);
           for (const request of requests) {
