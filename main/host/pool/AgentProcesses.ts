@@ -120,8 +120,7 @@ export class AgentProcesses {
    */
   private leaseOf(agent: PooledAgent, machine: Machine, linger = 0): Lease {
     agent.users += 1;
-    clearTimeout(agent.lingering);
-    agent.lingering = undefined;
+    agent.stopLingering();
     let released = false;
     return {
       agent,
@@ -136,14 +135,10 @@ export class AgentProcesses {
           return;
         }
         if (linger > 0 && !this.disposed && !agent.exited) {
-          agent.lingering = setTimeout(() => {
-            agent.lingering = undefined;
-            if (agent.users === 0 && !agent.ending && !agent.exited) {
-              agent.ending = true;
-              void this.end(agent);
-            }
-          }, linger);
-          agent.lingering.unref?.();
+          agent.linger(linger, () => {
+            agent.ending = true;
+            void this.end(agent);
+          });
           return;
         }
         agent.ending = true;
@@ -168,9 +163,7 @@ export class AgentProcesses {
    * or removed, or logged in elsewhere: the next use starts it afresh).
    */
   async endIdle(agentId: string): Promise<void> {
-    const idle = [...this.agents.values()].filter(
-      (agent) => agent.agentId === agentId && agent.started && agent.users === 0 && !agent.ending && !agent.exited,
-    );
+    const idle = [...this.agents.values()].filter((agent) => agent.agentId === agentId && agent.idle);
     for (const agent of idle) {
       agent.ending = true;
     }
@@ -235,7 +228,7 @@ export class AgentProcesses {
       if (!agent || agent.exited) {
         return [];
       }
-      const state = !agent.started ? 'starting' : agent.ending ? 'ending' : agent.users === 0 ? 'idle' : 'running';
+      const state = !agent.started ? 'starting' : agent.ending ? 'ending' : agent.idle ? 'idle' : 'running';
       return [
         {
           agentId: agent.agentId,
@@ -324,8 +317,7 @@ export class AgentProcesses {
     agent.started = true;
     this.remember(request.agentId, request.executable, connection.initialized, request.machine);
     agent.onExit(() => {
-      clearTimeout(agent.lingering);
-      agent.lingering = undefined;
+      agent.stopLingering();
       // A crashed process leaves the pool at once: the next message starts it again.
       if (this.entries.get(agent.key) !== undefined) {
         void this.entries.get(agent.key)!.then((current) => {
@@ -361,8 +353,7 @@ export class AgentProcesses {
   }
 
   private async end(agent: PooledAgent): Promise<void> {
-    clearTimeout(agent.lingering);
-    agent.lingering = undefined;
+    agent.stopLingering();
     const entry = this.entries.get(agent.key);
     if (entry && (await entry.catch(() => undefined)) === agent) {
       this.entries.delete(agent.key);

@@ -46,7 +46,7 @@ export class PooledAgent {
   /** Where the agent keeps the state it holds exclusively, for agents that do. */
   stateKey: string | undefined;
   /** Set while it runs with no lease, waiting a while for the next one (see `ProcessRequest.linger`). */
-  lingering: ReturnType<typeof setTimeout> | undefined;
+  private lingering: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly key: string,
@@ -56,6 +56,26 @@ export class PooledAgent {
     readonly launchDigest: string = key,
     private readonly log: (message: string) => void = () => {},
   ) {}
+
+  /** True while it waits, with no lease, for the next one (see {@link linger}). */
+  get idle(): boolean {
+    return this.lingering !== undefined;
+  }
+
+  /** Waits `ms` with no lease, then calls `end`; a lease, an end or an exit meanwhile stops the wait ({@link stopLingering}). */
+  linger(ms: number, end: () => void): void {
+    this.lingering = setTimeout(() => {
+      this.lingering = undefined;
+      end();
+    }, ms);
+    this.lingering.unref?.();
+  }
+
+  /** Stops waiting (a lease took it, or it ends). */
+  stopLingering(): void {
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
+  }
 
   /** The handlers the connection is started with: each request goes to its session. */
   readonly handlers: AgentConnectionHandlers = {
