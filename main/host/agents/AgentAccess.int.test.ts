@@ -2,9 +2,10 @@
  * The agent outside a conversation, with the fake agent in real processes: a loan of a process a
  * conversation uses gives it back (never ends it), so a terminal log-in started while that
  * conversation streams leaves it streaming; a loan with nothing running starts a process of its
- * own and ends it on release; an agent that is not installed is said plainly, once, here.
+ * own and ends it on release; an import of an agent with one session per process never loads into
+ * another's process; an agent that is not installed is said plainly, once, here.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../../e2e/fixtures/agentEnv.js';
 import { FAKE_AGENT_ID, fakeAgentProcesses, registerFakeAgent } from '../../../e2e/fixtures/fakeAgentConfig.js';
 import { until } from '../../../e2e/fixtures/until.js';
@@ -82,6 +83,25 @@ describe('the agent outside a conversation', () => {
     expect(pool.table()).toMatchObject([{ agentId: FAKE_AGENT_ID, state: 'idle', users: 0 }]);
     await pool.endIdle(FAKE_AGENT_ID);
     await until(() => fakeAgentProcesses(dataDir).length === 0, 5_000);
+    await pool.dispose();
+  });
+
+  it('a loan that loads a session of an agent with one session per process gets a process of its own, never the one another uses', async () => {
+    const pool = new AgentProcesses();
+    const catalog = new AgentCatalog(dataDir, definedEnv(process.env));
+    // As pi-acp 0.0.34 and Qwen 0.24 declare (`quirks/`): each session a process of its own.
+    const declared = catalog.get.bind(catalog);
+    vi.spyOn(catalog, 'get').mockImplementation((agentId) => ({ ...declared(agentId), processPerSession: () => true }));
+    const access = new AgentAccess(catalog, definedEnv(process.env), pool, tempDir('home'));
+    // What a conversation's process stands for here: a process of the agent in use.
+    const inUse = await access.borrow(FAKE_AGENT_ID);
+    const importing = await access.borrow(FAKE_AGENT_ID, { cwd: tempDir('access-import'), loadsSession: true });
+    expect(importing.connection).not.toBe(inUse.connection);
+    expect(fakeAgentProcesses(dataDir)).toHaveLength(2);
+    // A card or a list loads no session: it takes the process that runs.
+    const card = await access.borrow(FAKE_AGENT_ID);
+    expect([inUse.connection, importing.connection]).toContain(card.connection);
+    await Promise.all([inUse.release(), importing.release(), card.release()]);
     await pool.dispose();
   });
 

@@ -120,10 +120,17 @@ export class AgentAccess {
     return { adapter, launch: ownLaunch(adapter, executable, this.env, cwd) };
   }
 
-  /** Lends the agent's process: one that runs already, or one started for the loan (kept {@link LOAN_LINGER_MS} after the last loan). */
-  async borrow(agentId: string, options: { cwd?: string } = {}): Promise<AgentLoan> {
+  /**
+   * Lends the agent's process: one that runs already, or one started for the loan (kept
+   * {@link LOAN_LINGER_MS} after the last loan). A loan that loads a session (`loadsSession`: an
+   * import) of an agent that carries one session per process (`processPerSession`: pi-acp ends the
+   * other sessions' pi at each load) gets a process of its own, never a conversation's.
+   */
+  async borrow(agentId: string, options: { cwd?: string; loadsSession?: boolean } = {}): Promise<AgentLoan> {
     const { adapter, executable } = this.find(agentId);
-    const running = await this.pool.running(agentId);
+    const version = this.pool.knownAnswer(agentId, executable)?.agentInfo?.version;
+    const ownProcess = options.loadsSession === true && adapter.processPerSession?.(version) === true;
+    const running = ownProcess ? undefined : await this.pool.running(agentId);
     const held = running ? this.pool.leaseRunning(running, { linger: LOAN_LINGER_MS }) : undefined;
     const lease: Lease =
       held ??

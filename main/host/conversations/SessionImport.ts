@@ -86,7 +86,7 @@ export class SessionImport {
       );
     }
     const replayed: SessionUpdate[] = [];
-    const { adapter, connection, route, release } = await this.access.borrow(agentId, { cwd });
+    const { adapter, connection, route, release } = await this.access.borrow(agentId, { cwd, loadsSession: true });
     const unroute = route(sessionId, (update) => replayed.push(update));
     let how: 'load' | 'resume';
     let title: string | null = null;
