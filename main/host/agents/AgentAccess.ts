@@ -3,8 +3,9 @@
  * executable (or says plainly that it is not installed), builds its launch outside any
  * conversation (in its home folder, `HOME` of the agents' environment, unless a folder is given),
  * and lends its process for a card, a log-in or its own sessions. A loan is a process of the
- * agent that runs already (any conversation's: one process is what the agent is), or one started
- * for it; its only way out is `release()`, so a loan never ends a process a conversation uses.
+ * agent that runs already (any conversation's: one process is what the agent is; not for an import
+ * of an agent that carries one session per process), or one started for it; its only way out is
+ * `release()`, so a loan never ends a process a conversation uses.
  */
 import { AgentNotInstalledError, AgentTooOldError } from '../../../app/errors.js';
 import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
