@@ -12,7 +12,7 @@ import type { AgentConnection, SessionUpdate } from '../acp/AgentConnection.js';
 import type { AgentAdapter } from '../adapters/AgentAdapter.js';
 import { bareLaunch, ownLaunch } from '../binding/ownLaunch.js';
 import type { AgentProcesses, Lease } from '../pool/AgentProcesses.js';
-import { leaseFor } from '../pool/leaseFor.js';
+import { leaseFor, oneSessionPerProcess } from '../pool/leaseFor.js';
 import type { Env } from '../process/env.js';
 import type { LaunchSpec, Machine } from '../machine/Machine.js';
 import type { AgentCatalog } from './AgentCatalog.js';
@@ -129,8 +129,7 @@ export class AgentAccess {
    */
   async borrow(agentId: string, options: { cwd?: string; loadsSession?: boolean } = {}): Promise<AgentLoan> {
     const { adapter, executable } = this.find(agentId);
-    const version = this.pool.knownAnswer(agentId, executable)?.agentInfo?.version;
-    const ownProcess = options.loadsSession === true && adapter.processPerSession?.(version) === true;
+    const ownProcess = options.loadsSession === true && oneSessionPerProcess(adapter, executable, this.pool);
     const running = ownProcess ? undefined : await this.pool.running(agentId);
     const held = running ? this.pool.leaseRunning(running, { linger: LOAN_LINGER_MS }) : undefined;
     const lease: Lease =

@@ -135,13 +135,9 @@ export class AgentProcesses {
           return;
         }
         if (linger > 0 && !this.disposed && !agent.exited) {
-          agent.linger(linger, () => {
-            agent.ending = true;
-            void this.end(agent);
-          });
+          agent.linger(linger, () => void this.end(agent));
           return;
         }
-        agent.ending = true;
         await this.end(agent);
       },
     };
@@ -164,9 +160,6 @@ export class AgentProcesses {
    */
   async endIdle(agentId: string): Promise<void> {
     const idle = [...this.agents.values()].filter((agent) => agent.agentId === agentId && agent.idle);
-    for (const agent of idle) {
-      agent.ending = true;
-    }
     await Promise.all(idle.map((agent) => this.end(agent)));
   }
 
@@ -254,7 +247,6 @@ export class AgentProcesses {
     if (!agent || agent.exited || agent.ending) {
       return false;
     }
-    agent.ending = true;
     await this.end(agent);
     return true;
   }
@@ -263,11 +255,6 @@ export class AgentProcesses {
   async dispose(): Promise<void> {
     this.disposed = true;
     const agents = await Promise.all([...this.entries.values()].map((entry) => entry.catch(() => undefined)));
-    for (const agent of agents) {
-      if (agent) {
-        agent.ending = true;
-      }
-    }
     await Promise.all(agents.flatMap((agent) => (agent ? [this.end(agent)] : [])));
   }
 
@@ -292,7 +279,6 @@ export class AgentProcesses {
             // Idle (a card read, an early session, conversations between turns): ended, so that this
             // launch can hold the state. Its conversations reopen their sessions on their next message.
             this.log(`ending ${running.agentName}'s idle process (${running.key}): another launch needs the state it holds`);
-            running.ending = true;
             await this.end(running);
             continue;
           }
@@ -352,7 +338,9 @@ export class AgentProcesses {
     }
   }
 
+  /** Ends a process: from here on it is `ending` (never handed out again), until `ended`. */
   private async end(agent: PooledAgent): Promise<void> {
+    agent.ending = true;
     agent.stopLingering();
     const entry = this.entries.get(agent.key);
     if (entry && (await entry.catch(() => undefined)) === agent) {

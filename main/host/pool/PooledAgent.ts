@@ -37,7 +37,7 @@ export class PooledAgent {
   cleanup: (() => void | Promise<void>) | undefined;
   users = 0;
   exited = false;
-  /** Set once its last lease is released: it is ending and is not handed out again. */
+  /** Set once the pool ends it (its last lease released, its wait over, a Stop, the host ending): it is not handed out again. */
   ending = false;
   /** Resolves {@link ended}; declared first, so that the promise below sets it. */
   markEnded: () => void = () => {};

@@ -11,6 +11,16 @@ import type { Machine } from '../machine/Machine.js';
 import type { AgentProcesses, Lease } from './AgentProcesses.js';
 import { poolKey, type Sharing } from './poolKey.js';
 
+/** True when the agent, at the version the pool last saw of `executable` (or not known yet), carries one session per process. */
+export function oneSessionPerProcess(
+  adapter: AgentAdapter,
+  executable: string,
+  pool: Pick<AgentProcesses, 'knownAnswer'>,
+  machine?: Machine,
+): boolean {
+  return adapter.processPerSession?.(pool.knownAnswer(adapter.agentId, executable, machine)?.agentInfo?.version) === true;
+}
+
 /** Leases the process for a binding's launch part from the pool, starting it when none runs. */
 export function leaseFor(options: {
   adapter: AgentAdapter;
@@ -32,9 +42,10 @@ export function leaseFor(options: {
   linger?: number;
 }): Promise<Lease> {
   const { adapter, executable, binding, baseEnv, pool } = options;
-  const version = pool.knownAnswer(adapter.agentId, executable, options.machine)?.agentInfo?.version;
   // An agent that cannot carry several sessions gets a process of its own for each.
-  const sharing: Sharing = adapter.processPerSession?.(version) === true ? { kind: 'own' } : (options.sharing ?? { kind: 'launch' });
+  const sharing: Sharing = oneSessionPerProcess(adapter, executable, pool, options.machine)
+    ? { kind: 'own' }
+    : (options.sharing ?? { kind: 'launch' });
   return pool.lease({
     key: poolKey(binding.launch.digest, sharing),
     launchDigest: binding.launch.digest,
