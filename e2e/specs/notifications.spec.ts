@@ -68,6 +68,8 @@ test('a question, a failure elsewhere are notified; a click opens the question; 
     window.Notification = Recorded;
   });
   await page.goto(host.url);
+  // The window first shows (the load event can come before React's first render); then the shortcut.
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 
   // Settings › Notifications: allowed here, every kind on.
   await page.keyboard.press('Control+,');

@@ -2,7 +2,7 @@
  * Keyboard shortcuts for the whole window, and their list (dialog "Keyboard shortcuts", opened
  * with "?"). Shortcuts that would type in a text field do nothing there.
  */
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { useBaton } from '../store/index.js';
 import { selectActiveTranscript } from '../store/selectors/transcript.js';
 import { DialogFrame } from './DialogFrame.js';
@@ -35,7 +35,9 @@ export function Shortcuts() {
   const newConversation = useBaton((state) => state.newConversation);
   const cancel = useBaton((state) => state.cancel);
   const openSettings = useBaton((state) => state.openSettings);
-  useEffect(() => {
+  // Installed before the first paint (a layout effect, not a passive one, which React may run
+  // after the window is shown): a key pressed as soon as the window shows is never lost.
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
       if (event.defaultPrevented) {
         return;
