@@ -38,6 +38,11 @@ async function start(page: Page, startHost: StartHost, agentLabel: string): Prom
 async function writeInstructions(page: Page, intent: string): Promise<ReturnType<Page['getByRole']>> {
   await page.getByRole('button', { name: 'Instructions', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Instructions' });
+  // The dialog keeps its size as its preview arrives: its actions never move under the pointer.
+  const cancel = dialog.getByRole('button', { name: 'Cancel' });
+  const before = await cancel.boundingBox();
+  await expect(dialog.getByRole('region', { name: 'Delivery preview' })).toBeVisible();
+  expect(await cancel.boundingBox()).toEqual(before);
   await dialog.getByRole('textbox', { name: 'Your instructions' }).fill(`Always mention ${MARKER}.`);
   await dialog.getByRole('radiogroup', { name: 'Your instructions' }).getByRole('radio', { name: intent }).check();
   return dialog;
