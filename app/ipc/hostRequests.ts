@@ -2,10 +2,11 @@
 import { z } from 'zod';
 
 /** The host's requests of the host API contract. */
-/** The page's preferences the host keeps for every window and run (the theme, recent folders, agent choices). */
+/** The page's preferences the host keeps for every window and run (the theme, recent folders, the agent last started, agent choices). */
 export const preferenceKeySchema = z.enum([
   'baton.theme',
   'baton.recentFolders',
+  'baton.lastAgent',
   'baton.agentChoices',
   'baton.lastConversation',
   'baton.notifications',

@@ -14,9 +14,9 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import path from 'node:path';
 import { tempDir } from '../fixtures/agentEnv.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
 import { containerUnavailable, devContainerFolder, podmanSettingsEnv, testImage } from '../fixtures/container.js';
-import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 const unavailable = containerUnavailable();
@@ -42,7 +42,7 @@ test.describe('dev containers', () => {
     const dataDir = tempDir('e2e-devcontainer-data');
     registerFakeAgent(dataDir);
     host = await startWebHost(dataDir, { ...env, ...podmanSettingsEnv() });
-    await page.goto(host.url);
+    await openStartingWith(page, host.url, FAKE_AGENT_ID);
     await chooseAgent(page, 'Fake');
     const working = page.getByRole('textbox', { name: 'Working folder' });
     const open = page.getByRole('button', { name: 'Open in its dev container' });

@@ -8,10 +8,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { fakeAgentLog, registerFakeAgent, registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, fakeAgentLog, registerFakeAgent, registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
 import { choiceNames, pickValue } from '../fixtures/choices.js';
 
 let host: WebHost | undefined;
@@ -31,7 +31,11 @@ async function openHost(page: Page, name: string, { fake = true } = {}): Promise
     registerFakeAgent(dataDir);
   }
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  if (fake) {
+    await openStartingWith(page, host.url, FAKE_AGENT_ID);
+  } else {
+    await page.goto(host.url);
+  }
   return dataDir;
 }
 

@@ -10,8 +10,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
-import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 
 let host: WebHost | undefined;
@@ -67,7 +67,7 @@ test('a question, a failure elsewhere are notified; a click opens the question; 
     }
     window.Notification = Recorded;
   });
-  await page.goto(host.url);
+  await openStartingWith(page, host.url, FAKE_AGENT_ID);
   // The window first shows (the load event can come before React's first render); then the shortcut.
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 

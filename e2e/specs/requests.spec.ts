@@ -7,9 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
 
 let host: WebHost | undefined;
 
@@ -22,7 +22,7 @@ async function open(page: Page, options: { requireAuth?: boolean } = {}): Promis
   const dataDir = tempDir('e2e-requests');
   registerFakeAgent(dataDir, options);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  await openStartingWith(page, host.url, FAKE_AGENT_ID);
   await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
 }
@@ -318,7 +318,7 @@ test("a turn's card lists the files it changed, from the checkpoints before and 
   const dataDir = tempDir('e2e-requests');
   registerFakeAgent(dataDir);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  await openStartingWith(page, host.url, FAKE_AGENT_ID);
   await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(work);
   await send(page, `write:${path.join(work, 'notes.md')}`);

@@ -17,10 +17,10 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub, type NormalizedRequest } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
 
 let stub: ModelStub | undefined;
 let host: WebHost | undefined;
@@ -248,7 +248,7 @@ test('a file over the checkpoint limit (set in Settings) is shown on the turn ca
   const dataDir = tempDir('e2e-rewind-limit-data');
   registerFakeAgent(dataDir);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  await openStartingWith(page, host.url, FAKE_AGENT_ID);
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('main', { name: 'Settings' });
   await settings.getByRole('tab', { name: 'Data folder' }).click();

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
-import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { saveInstructions } from '../fixtures/instructionsDialog.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
 
 let host: WebHost | undefined;
 let stub: ModelStub | undefined;
@@ -30,7 +30,7 @@ async function open(page: Page, options: { requireAuth?: boolean } = {}): Promis
   const dataDir = tempDir('e2e-settings');
   registerFakeAgent(dataDir, options);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  await openStartingWith(page, host.url, FAKE_AGENT_ID);
   await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-settings-work'));
   return dataDir;

@@ -7,8 +7,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
-import { registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
+import { fakeAgentId, registerFakeAgents } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
 import { fakeAgentsDraft } from '../fixtures/fakeAgentsDraft.js';
 
@@ -81,7 +81,7 @@ test('a restart keeps the port when it is free and opens the conversation that w
   const env = agentTestEnv('http://127.0.0.1:9');
   host = await startWebHost(dataDir, env, 15_000, { port: 'remembered' });
   const firstPort = new URL(host.url).port;
-  await page.goto(host.url);
+  await openStartingWith(page, host.url, fakeAgentId('Fake A'));
   await chooseAgent(page, 'Fake A');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-sidebar-restart-work'));
   await say(page, 'remember me');

@@ -11,10 +11,10 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { allAgentsHome } from '../fixtures/agentSetups.js';
-import { registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
+import { FAKE_AGENT_ID, registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
 import { axeViolations } from '../fixtures/axe.js';
 
 const ARTIFACTS = path.resolve('e2e/artifacts');
@@ -57,7 +57,7 @@ async function fakeAgentPage(page: Page): Promise<void> {
   const dataDir = tempDir('e2e-ui');
   registerFakeAgent(dataDir);
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
-  await page.goto(host.url);
+  await openStartingWith(page, host.url, FAKE_AGENT_ID);
   await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-ui-work'));
 }

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
 import { startModelStub, type ModelStub } from '../fixtures/modelStub.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
-import { chooseAgent } from '../fixtures/chooseAgent.js';
+import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
 import { expectNoAxeFindingsInBothThemes } from '../fixtures/axe.js';
 
 let stub: ModelStub;
@@ -158,12 +158,12 @@ test('agents that are missing or crash are explained in the page, not in a conso
 });
 
 test('an agent that needs a log-in offers its methods; logging in lets the message through', async ({ page }) => {
-  const { registerFakeAgent } = await import('../fixtures/fakeAgentConfig.js');
+  const { FAKE_AGENT_ID, registerFakeAgent } = await import('../fixtures/fakeAgentConfig.js');
   const dataDir = tempDir('e2e-auth');
   registerFakeAgent(dataDir, { requireAuth: true });
   const host = await startWebHost(dataDir, agentTestEnv(stub.url));
   hosts.push(host);
-  await page.goto(host.url);
+  await openStartingWith(page, host.url, FAKE_AGENT_ID);
   await chooseAgent(page, 'Fake');
   await page.getByRole('textbox', { name: 'Working folder' }).fill(tempDir('e2e-work'));
   await page.getByRole('textbox', { name: 'Message' }).fill('hello?');

@@ -6,6 +6,7 @@
  */
 import { ImportNotConfirmedError } from '../../../app/errors.js';
 import { agentChoices, choicesToApply } from '../../persisted/agentChoices.js';
+import { rememberAgent } from '../../persisted/lastAgent.js';
 import { rememberFolder } from '../../persisted/recentFolders.js';
 import { putBack, unsentText } from '../composerText.js';
 import { type ComposerAttachment, composerKey, type RefusalChoice, refusalSettings, type SendOptions, type Slice } from '../types.js';
@@ -125,10 +126,11 @@ export const composerSlice: Slice<ComposerSlice> = (api) => (set, get) => {
       ...(early ? { conversationId: early } : {}),
       ...(draft.machineId ? { machineId: draft.machineId } : {}),
     });
-    // Recent folders are this computer's.
+    // Recent folders are this computer's; the next new conversation starts with this agent.
     if (!draft.machineId) {
       rememberFolder(draft.cwd.trim());
     }
+    rememberAgent(draft.agentId);
     set((state) => ({
       draft: { agentId: state.draft.agentId, cwd: state.draft.cwd, ...(state.draft.machineId ? { machineId: state.draft.machineId } : {}) },
     }));

@@ -71,6 +71,30 @@ describe('the host slice', () => {
     );
   });
 
+  it('a new conversation starts with the agent the last one was started with, while it can run', async () => {
+    const remembered = hostStore({ getPreferences: () => ({ preferences: { 'baton.lastAgent': 'claude' } }) });
+    await remembered.store.getState().start();
+    expect(remembered.store.getState().draft.agentId).toBe('claude');
+    localStorage.clear();
+    // Gemini cannot run (not installed): the first agent that can is picked instead.
+    const gone = hostStore({ getPreferences: () => ({ preferences: { 'baton.lastAgent': 'gemini' } }) });
+    await gone.store.getState().start();
+    expect(gone.store.getState().draft.agentId).toBe('codex');
+  });
+
+  it('starting a conversation remembers its agent with the host', async () => {
+    const { store, calls } = hostStore({
+      newConversation: () => ({ conversation: testSummary('new') }),
+      sendMessage: () => ({ turnId: 't', seq: 2 }),
+      closeEarlySession: () => ({ closed: true }),
+      setPreference: () => ({}),
+    });
+    await store.getState().start();
+    store.setState({ draft: { agentId: 'claude', cwd: '/w' }, composer: { draft: 'hello' } });
+    await store.getState().send();
+    expect(calls).toContainEqual({ method: 'setPreference', params: { key: 'baton.lastAgent', value: 'claude' } });
+  });
+
   it('a host that cannot answer says so in the banner', async () => {
     const { store } = hostStore({
       getHostInfo: () => {

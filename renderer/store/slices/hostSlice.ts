@@ -4,6 +4,7 @@ import { conversationInAddress, onAddressChange } from '../../persisted/address.
 import { adoptPreferences } from '../../persisted/preferences.js';
 import { startTheme } from '../../persisted/theme.js';
 import type { PushEvent } from '../../../app/ipc/index.js';
+import { lastAgent } from '../../persisted/lastAgent.js';
 import { recentFolders } from '../../persisted/recentFolders.js';
 import { makeNotifier } from '../../notify/notifier.js';
 import { type ShownError, shownError, type Slice } from '../types.js';
@@ -148,7 +149,13 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
         startTheme();
         get().setAgentList(agents);
         set((state) => {
-          const firstAvailable = agents.agents.find((agent) => agent.available)?.agentId ?? agents.agents[0]?.agentId ?? '';
+          // A new conversation starts with the agent the last one was started with, while it can run; else the first that can.
+          const remembered = lastAgent();
+          const startWith =
+            agents.agents.find((agent) => agent.available && agent.agentId === remembered)?.agentId ??
+            agents.agents.find((agent) => agent.available)?.agentId ??
+            agents.agents[0]?.agentId ??
+            '';
           return {
             homeDir: info.homeDir,
             dataDir: info.dataDir,
@@ -156,7 +163,7 @@ export const hostSlice: Slice<HostSlice> = (api) => (set, get) => {
             terminalLogin: info.terminalLogin,
             // A new conversation starts where the last one was started; the first one asks for a folder (never the whole home folder by
             // default).
-            draft: { ...state.draft, agentId: state.draft.agentId || firstAvailable, cwd: state.draft.cwd || recentFolders()[0] || '' },
+            draft: { ...state.draft, agentId: state.draft.agentId || startWith, cwd: state.draft.cwd || recentFolders()[0] || '' },
           };
         });
         // A remembered folder may be gone since: checked like a typed one.
