@@ -4,7 +4,6 @@
 // `npm test` runs them beside the tests at the lowest priority: they take only the cores the tests
 // leave idle (the tests mostly wait on agents), and no test waits for them.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -24,67 +23,24 @@ function staticCheckCommands(root) {
   ];
 }
 
-/** The checks running at the lowest priority: ended with this process, which is their only reason to run. */
-const lowPriorityChecks = new Set();
-let endedWithThisProcess = false;
-
-function endLowPriorityChecks() {
-  for (const child of lowPriorityChecks) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-}
-
-/**
- * Puts a check at the lowest priority. On Linux the scheduler shares the cores between sessions
- * first (autogroups), and a process's own nice value counts only within its session: a check in
- * `npm test`'s session at nice 19 still took its session's share from the agents the tests start,
- * each in a session of its own (a run's vitest took 70 s longer). So a check runs in a session of
- * its own (detached) whose share is the lowest, and at nice 19 where sessions are not grouped.
- */
-function lowerPriority(child) {
-  try {
-    writeFileSync(`/proc/${child.pid}/autogroup`, '19');
-  } catch {
-    // No autogroups here (another system, or turned off): the nice value below is what counts.
-  }
-  try {
-    os.setPriority(child.pid, 19);
-  } catch {
-    // Not allowed here: it runs at the priority it was given.
-  }
-  lowPriorityChecks.add(child);
-  if (!endedWithThisProcess) {
-    endedWithThisProcess = true;
-    // Detached, a check would outlive an interrupted run.
-    process.once('exit', endLowPriorityChecks);
-    for (const signal of ['SIGINT', 'SIGTERM']) {
-      process.once(signal, () => {
-        endLowPriorityChecks();
-        process.exit(130);
-      });
-    }
-  }
-}
-
 /** Runs one check with its output kept, to be printed whole once it ends (two never interleave). */
 function runKept(root, { name, command, args }, lowPriority) {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: lowPriority });
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     if (lowPriority && child.pid !== undefined) {
-      lowerPriority(child);
+      try {
+        // The lowest: it runs on a core only while nothing else wants it.
+        os.setPriority(child.pid, 19);
+      } catch {
+        // Not allowed here: it runs at the priority it was given.
+      }
     }
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
-    const done = (ok, extra = '') => {
-      lowPriorityChecks.delete(child);
+    const done = (ok, extra = '') =>
       resolve({ name, ok, output: Buffer.concat(output).toString() + extra, seconds: Math.round((performance.now() - started) / 1000) });
-    };
     child.on('error', (error) => done(false, `\n${name} could not start: ${error.message}\n`));
     child.on('close', (code) => done(code === 0));
   });
