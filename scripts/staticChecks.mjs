@@ -1,10 +1,8 @@
-// The static checks of `npm test` (each check is one process busy on one core): ESLint with the
-// layer rule, Prettier, and the type checks of the renderer and the tests. The host's own type check
-// is the build's `tsc -p tsconfig.node.json`, which fails the build on any error, so it is not run twice.
-// `npm test` runs them beside the tests at the lowest priority: they take only the cores the tests
-// leave idle (the tests mostly wait on agents), and no test waits for them.
+// The static checks of `npm test`, two at a time where nothing else needs the cores (each check is
+// one process busy on one core): ESLint with the layer rule, Prettier, and the type checks of the
+// renderer and the tests. The host's own type check is the build's `tsc -p tsconfig.node.json`,
+// which fails the build on any error, so it is not run twice.
 import { spawn } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 
 /** The checks, each a name and the command that passes when it exits 0. */
@@ -24,18 +22,10 @@ function staticCheckCommands(root) {
 }
 
 /** Runs one check with its output kept, to be printed whole once it ends (two never interleave). */
-function runKept(root, { name, command, args }, lowPriority) {
+function runKept(root, { name, command, args }) {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (lowPriority && child.pid !== undefined) {
-      try {
-        // The lowest: it runs on a core only while nothing else wants it.
-        os.setPriority(child.pid, 19);
-      } catch {
-        // Not allowed here: it runs at the priority it was given.
-      }
-    }
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
@@ -46,11 +36,8 @@ function runKept(root, { name, command, args }, lowPriority) {
   });
 }
 
-/**
- * Runs every check, `parallel` at a time (at the lowest priority with `lowPriority`); resolves with
- * each one's result, in the order given. `quiet`: nothing is printed (the caller prints the results).
- */
-export async function runStaticChecks(root, parallel = 2, { lowPriority = false, quiet = false } = {}) {
+/** Runs every check, `parallel` at a time; resolves with each one's result, in the order given. */
+export async function runStaticChecks(root, parallel = 2) {
   const checks = staticCheckCommands(root);
   const results = new Array(checks.length);
   let next = 0;
@@ -58,17 +45,11 @@ export async function runStaticChecks(root, parallel = 2, { lowPriority = false,
     while (next < checks.length) {
       const index = next;
       next += 1;
-      results[index] = await runKept(root, checks[index], lowPriority);
-      if (!quiet) {
-        printStaticCheck(results[index]);
-      }
+      results[index] = await runKept(root, checks[index]);
+      const { name, ok, output, seconds } = results[index];
+      process.stdout.write(`${ok ? 'passed' : 'FAILED'}: ${name} (${seconds} s)\n${output.trim() === '' ? '' : `${output.trimEnd()}\n`}`);
     }
   };
   await Promise.all(Array.from({ length: parallel }, lane));
   return results;
-}
-
-/** Prints one check's result: passed or FAILED, how long it took, and what it said. */
-export function printStaticCheck({ name, ok, output, seconds }) {
-  process.stdout.write(`${ok ? 'passed' : 'FAILED'}: ${name} (${seconds} s)\n${output.trim() === '' ? '' : `${output.trimEnd()}\n`}`);
 }

@@ -1,12 +1,10 @@
 // `npm test`: everything the tests need, then every suite, then one closing line `N passed, N failed`.
 //   1. set-up: Debian's Chromium, openssh-server, podman, runc, debootstrap and xfsprogs (installed with apt-get when running as root),
 //      the pinned test agents (e2e/agents,
-//      installed in the background while the build runs: only the tests need them)
-//   2. build (the host's type check)
-//   3. unit and integration tests (vitest), then browser and Electron tests (Playwright); beside them from the build on, at
-//      the lowest priority, lint and the other type checks: on a CPU-bound two-core machine they take only what the tests
-//      leave idle (about 10% of a run, while tests wait on agents), where run first they held the tests back a minute
-//   4. nothing left behind: no process the suites started still runs, and their temp folder is removed
+//      installed in the background while the build and the static checks run: only the tests need them)
+//   2. build (the host's type check)   3. lint and the other type checks (two at a time when no set-up works behind them)
+//   4. unit and integration tests (vitest)   5. browser and Electron tests (Playwright)
+//   6. nothing left behind: no process the suites started still runs, and their temp folder is removed
 // The summary says how long each step took.
 // The suites run with a temp folder of their own (TMPDIR) and a marker in their environment, which
 // every process they start inherits: that is how leftovers are found, however they were started.
@@ -16,7 +14,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { printStaticCheck, runStaticChecks } from './staticChecks.mjs';
+import { runStaticChecks } from './staticChecks.mjs';
 import { installTestAgents, removeAgentTempSince, systemTmpNow, testAgentsInstalled } from './testAgents.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,15 +37,6 @@ const skips = [];
 
 function run(command, args, options = {}) {
   return spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
-}
-
-/** As {@link run}, without holding up this process: the static checks beside a suite go on being read. */
-function runBeside(command, args, options = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', ...options });
-    child.on('error', (error) => resolve({ status: null, error }));
-    child.on('close', (status) => resolve({ status }));
-  });
 }
 
 /** How long each step took (seconds), in order. */
@@ -134,6 +123,7 @@ function setUp() {
     return Promise.resolve(true);
   }
   console.log('Installing the pinned test agents (e2e/agents, about 1.4 GB) in the background, while the build and the static checks run…');
+  settingUpBehind = true;
   return installTestAgents(root, path.join(reports, 'agents-install.log')).then(({ ok, seconds, output }) => {
     if (ok) {
       console.log(`The test agents were installed in ${seconds} s.${output ? `\n${output}` : ''}`);
@@ -151,34 +141,22 @@ function build() {
   return result.status === 0;
 }
 
-/**
- * Starts the static checks beside whatever comes next (the set-up's end, the tests), at the lowest
- * priority: the host's type check is the build's (see staticChecks.mjs). Their results are printed
- * and counted by {@link staticChecksDone}.
- */
-function startStaticChecks() {
-  const started = performance.now();
-  return runStaticChecks(root, 2, { lowPriority: true, quiet: true }).then((results) => ({
-    results,
-    seconds: Math.round((performance.now() - started) / 1000),
-  }));
-}
+/** True while the set-up works in the background (the agents' install, the container image), which the tests wait for. */
+let settingUpBehind = false;
 
-/** Waits for the static checks started beside the tests, then prints and counts them. */
-async function staticChecksDone(running) {
-  section('lint and type checks (run beside the tests)');
-  const { results, seconds } = await running;
-  for (const result of results) {
-    printStaticCheck(result);
+async function staticChecks() {
+  section('lint and type checks');
+  // The host's type check is the build's (see staticChecks.mjs). Two at a time, unless the set-up
+  // still works behind them: the tests wait for it, so it keeps the other core.
+  for (const result of await runStaticChecks(root, settingUpBehind ? 1 : 2)) {
     check(result.name, result.ok);
   }
-  console.log(`The static checks took ${seconds} s from the build's end, beside the tests.`);
 }
 
-async function vitest() {
+function vitest() {
   section('unit and integration tests (vitest)');
   const output = path.join(reports, 'vitest.json');
-  await runBeside(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`], { env: suiteEnv });
+  run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${output}`], { env: suiteEnv });
   if (!existsSync(output)) {
     check('vitest produced a report', false);
     return;
@@ -202,10 +180,10 @@ async function vitest() {
   }
 }
 
-async function playwright() {
+function playwright() {
   section('browser and Electron tests (Playwright)');
   const output = path.join(reports, 'playwright.json');
-  await runBeside(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
+  run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
     env: { ...suiteEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: output, BATON_CHROMIUM: chromium },
   });
   if (!existsSync(output)) {
@@ -341,6 +319,7 @@ function containerRoot() {
   if (!['/usr/bin/podman', '/usr/sbin/runc', '/usr/sbin/debootstrap'].every((tool) => existsSync(tool)) || process.getuid?.() !== 0) {
     return Promise.resolve();
   }
+  settingUpBehind ||= !existsSync(path.join(root, '.tmp', 'container', 'bookworm-nodejs-git.tar'));
   const logFile = path.join(reports, 'container-root.log');
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'testContainerRoot.mjs')], { cwd: root, stdio: ['ignore', log, log] });
@@ -361,16 +340,15 @@ function containerRoot() {
 const agentsInstalled = setUp();
 const containerRootMade = containerRoot();
 if (build()) {
-  const staticChecksRunning = startStaticChecks();
+  await staticChecks();
   section('waiting for the test agents and the container image');
   await containerRootMade;
   if (await agentsInstalled) {
-    await vitest();
-    await playwright();
+    vitest();
+    playwright();
   } else {
     check('the pinned test agents are installed (see the npm output above)', false);
   }
-  await staticChecksDone(staticChecksRunning);
 }
 leftovers();
 section('summary');
