@@ -478,7 +478,9 @@ test('the Toolbox opened from Settings edits the default toolbox, never the open
   await expect(dialog.getByRole('checkbox', { name: 'files', exact: true })).toBeChecked();
 });
 
-test('the theme and the recent folders are kept by Baton, not the browser: a new run on another port has them', async ({ page }) => {
+test('the theme, the recent folders and the agent last started are kept by Baton, not the browser: a new run on another port has them', async ({
+  page,
+}) => {
   const dataDir = await openHost(page, 'e2e-everyday-preferences');
   await page.getByRole('button', { name: 'Settings' }).click();
   const settings = page.getByRole('main', { name: 'Settings' });
@@ -498,11 +500,15 @@ test('the theme and the recent folders are kept by Baton, not the browser: a new
   await host!.kill();
   host = await startWebHost(dataDir, agentTestEnv('http://127.0.0.1:9'));
   expect(new URL(host.url).port).not.toBe(new URL(firstUrl).port);
-  await page.goto(host.url);
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.getByRole('button', { name: 'New conversation' }).click();
-  await expect(page.getByRole('textbox', { name: 'Working folder' })).toHaveValue(work);
-  await expect(page.getByRole('status').filter({ hasText: `will work in ${work}` })).toBeVisible();
+  // A window of its own: nothing of the first one's (its storage, the agent it was opened with) comes along.
+  const again = await page.context().newPage();
+  await again.goto(host.url);
+  await expect(again.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await again.getByRole('button', { name: 'New conversation' }).click();
+  await expect(again.getByRole('textbox', { name: 'Working folder' })).toHaveValue(work);
+  await expect(again.getByRole('status').filter({ hasText: `Fake will work in ${work}` })).toBeVisible();
+  // Claude can run here too, and comes first: the new conversation starts with the agent the last one was started with.
+  await expect(again.getByRole('combobox', { name: 'Agent', exact: true })).toHaveValue('Fake');
 });
 
 /** How tall the pane's header is: the title row and the session row together. */

@@ -20,7 +20,7 @@ import type { WebHost } from '../fixtures/webHost.js';
 import { fakeAgentsDraft } from '../fixtures/fakeAgentsDraft.js';
 import { axeViolations } from '../fixtures/axe.js';
 import { syntheticTranscript } from '../fixtures/syntheticTranscript.js';
-import { askAgents, openKeepDialog } from '../fixtures/askSeveral.js';
+import { askAgents, openKeepDialog, selectAttempt } from '../fixtures/askSeveral.js';
 
 const ARTIFACTS = path.resolve('e2e/artifacts/look');
 const SIZES = [1280, 700, 480] as const;
@@ -279,7 +279,7 @@ test('four attempts at 1280 px are tabs with their state, none scrolling sideway
     for (const width of SIZES) {
       await setLook(page, width, theme);
       for (const agent of AGENTS) {
-        await tabs.getByRole('tab', { name: new RegExp(`^${agent} `) }).click();
+        await selectAttempt(tabs, agent);
         await expect(page.getByRole('region', { name: `Attempt by ${agent}` })).toContainText('Fake reply: Which of you');
         expect(await columnsOverflow(page), `${agent} at ${width} px, ${theme}`).toEqual([]);
       }
@@ -295,7 +295,7 @@ test('four attempts at 1280 px are tabs with their state, none scrolling sideway
     await expectFramed(compare, `Compare, ${theme}`);
     expect(await axeViolations(page), `axe in Compare, ${theme}`).toEqual([]);
     await compare.getByRole('button', { name: 'Close' }).click();
-    await tabs.getByRole('tab', { name: /^Fake B / }).click();
+    await selectAttempt(tabs, 'Fake B');
     const keep = await openKeepDialog(page, 'Fake B');
     await expect(keep.getByRole('button', { name: 'Keep' })).toBeEnabled();
     await expectFramed(keep, `Keep, ${theme}`);
@@ -306,7 +306,8 @@ test('four attempts at 1280 px are tabs with their state, none scrolling sideway
 
   // The keyboard moves between the tabs.
   await setLook(page, 1280, 'light');
-  await tabs.getByRole('tab', { name: /^Fake A / }).click();
+  await selectAttempt(tabs, 'Fake A');
+  await tabs.getByRole('tab', { name: /^Fake A / }).focus();
   await page.keyboard.press('ArrowRight');
   await expect(tabs.getByRole('tab', { name: /^Fake B / })).toBeFocused();
   await expect(tabs.getByRole('tab', { name: /^Fake B / })).toHaveAttribute('aria-selected', 'true');
