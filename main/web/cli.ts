@@ -5,12 +5,11 @@
  */
 import { RotatingLog } from '../host/log/RotatingLog.js';
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BatonError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { agentPackagesFromEnv } from '../host/agents/agentPackagesFromEnv.js';
 import { agentEnvironment } from '../host/machine/agentEnvironment.js';
+import { ownFile } from '../host/ownFiles.js';
 import { exposedWarning, parseArgs, USAGE } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';
 import { rememberedPort, rememberPort } from './rememberedPort.js';
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const staticDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'renderer');
+  const staticDir = ownFile('renderer');
   // The web host keeps the same log file as the desktop app (Settings › Data folder shows it).
   const file = new RotatingLog(options.dataDir);
   const log = (message: string): void => {

@@ -28,6 +28,7 @@ const HOST_FLOORS = {
   process: 1,
   log: 1,
   'sha256.ts': 1,
+  'ownFiles.ts': 1,
   store: 2,
   acp: 2,
   adapters: 3,

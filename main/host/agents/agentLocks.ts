@@ -7,12 +7,12 @@
  * dependencies afresh. A lock is used only when it was made for the very packages being installed.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { packageName } from '../adapters/builtinAdapter.js';
 import { dataFileExists, readDataText } from '../store/dataFiles.js';
+import { ownFile } from '../ownFiles.js';
 
 /** Where the shipped locks are (beside this module, in the source tree and in dist/). */
-export const AGENT_LOCKS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'agentLocks');
+export const AGENT_LOCKS_DIR = ownFile('main/host/agents/agentLocks');
 
 /** The package.json a lock belongs to: the pinned packages as exact dependencies. */
 export function lockManifest(

@@ -4,15 +4,14 @@
  * output. It proves that everything the host does through a `Machine` works through the server:
  * the SSH machine is the same server at the end of an SSH channel.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Env } from '../process/env.js';
 import { LocalMachine } from './LocalMachine.js';
 import type { MachineProcess } from './Machine.js';
 import { RemoteMachine } from './RemoteMachine.js';
+import { ownFile } from '../ownFiles.js';
 
 /** The server program, beside this module once built (`dist/main/host/machine/serverMain.js`). */
-export const SERVER_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'serverMain.js');
+export const SERVER_SCRIPT = ownFile('main/host/machine/serverMain.js');
 
 /** A machine served by a local child. */
 export class LoopbackMachine extends RemoteMachine {

@@ -11,16 +11,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MachineBlockedError } from '../../../app/errors.js';
 import type { ExitInfo, Machine, MachineProcess } from './Machine.js';
 import { describeExit } from './ProcessGroup.js';
 import { fetchNodePackage, megabytesOf, NODE_FOR_MACHINES, type NodePackage, unpackNodeCommand, uploadedNode } from './nodeForMachines.js';
 import { RemoteMachine } from './RemoteMachine.js';
 import { ResumableEnd, type Greeting } from './resumable.js';
+import { ownFile } from '../ownFiles.js';
 
 /** The bundled server, built beside the host (`dist/machine-server/server.mjs`). */
-export const SERVER_BUNDLE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'machine-server', 'server.mjs');
+export const SERVER_BUNDLE = ownFile('machine-server/server.mjs');
 
 /** The oldest Node the server runs on. */
 const NODE_MAJOR = 18;

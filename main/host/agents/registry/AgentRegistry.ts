@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { looksLikeSvg, parseRegistryIndex, type RegistryIndex } from '../../../../app/agents/registry.js';
 import type { Env } from '../../process/env.js';
 import { dataFileExists, makeDataFolder, readDataBytes, readDataText, readSourceText, writeDataFile } from '../../store/dataFiles.js';
+import { ownFile } from '../../ownFiles.js';
 
 /** Where the registry's index is published. */
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
@@ -278,7 +279,7 @@ export class AgentRegistry {
   }
 
   private loadSnapshot(): { index: RegistryIndex; source: 'snapshot'; takenAt: string } {
-    const file = this.options.snapshotFile ?? fileURLToPath(new URL('./snapshot.json', import.meta.url));
+    const file = this.options.snapshotFile ?? ownFile('main/host/agents/registry/snapshot.json');
     const snapshot = snapshotSchema.parse(JSON.parse(readDataText(file)));
     // Checked once, as a fetched icon is: small, and SVG.
     this.shippedIcons = Object.fromEntries(
