@@ -1,6 +1,6 @@
 /**
  * How Baton's stdio bridge runs: with Node (this process when it is Node, else the `node` the
- * agents' environment finds), on the built bridge next to this file.
+ * agents' environment finds), on the built bridge (dist/main/host/toolbox/, main/host/ownFiles.ts).
  */
 import path from 'node:path';
 import type { Env } from '../adapters/AgentAdapter.js';
