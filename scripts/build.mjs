@@ -28,6 +28,11 @@ function run(label, command, args, env = process.env) {
   }
 }
 
+/** Bundles `entry` and what it imports into one ES module for Node, `file` (rolldown), with the options `extra`. */
+function bundle(label, entry, file, extra = []) {
+  run(label, bin('rolldown'), [entry, '--platform', 'node', '--format', 'esm', ...extra, '--file', file, '--log-level', 'warn']);
+}
+
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run('host and shell', bin('tsc'), ['-p', 'tsconfig.node.json']);
 // Always React's production build: vite keeps a NODE_ENV it is given, and a build started from a
@@ -38,34 +43,15 @@ run('renderer', bin('vite'), ['build', '--logLevel', 'warn'], { ...process.env, 
 // jsonc-parser, whose UMD build requires its parts at run time): a start loads one module instead of
 // about 500, half the CPU (about 0.5 s against 1.0 s). It stays at dist/main/web/, as deep as
 // dist/main/host/, so the paths of Baton's own files (main/host/ownFiles.ts) hold in both.
-run('web host', bin('rolldown'), [
-  'main/web/cli.ts',
-  '--platform',
-  'node',
-  '--format',
-  'esm',
+bundle('web host', 'main/web/cli.ts', 'dist/main/web/cli.js', [
   '--external',
   'better-sqlite3',
   '--external',
   'jsonc-parser',
   '--sourcemap',
-  '--file',
-  'dist/main/web/cli.js',
-  '--log-level',
-  'warn',
 ]);
 // The machine server as one file (zod included), uploaded as it is to an SSH machine.
-run('machine server', bin('rolldown'), [
-  'main/host/machine/serverMain.ts',
-  '--platform',
-  'node',
-  '--format',
-  'esm',
-  '--file',
-  'dist/machine-server/server.mjs',
-  '--log-level',
-  'warn',
-]);
+bundle('machine server', 'main/host/machine/serverMain.ts', 'dist/machine-server/server.mjs');
 // The lockfiles of the built-in agents' pinned packages, beside the installer that uses them.
 cpSync(path.join(root, 'main/host/agents/agentLocks'), path.join(root, 'dist/main/host/agents/agentLocks'), { recursive: true });
 // The ACP Registry's index as it shipped (used until, and unless, a newer one is downloaded).
