@@ -3,7 +3,9 @@
  * (its text opens beside it, so the header stays one row): the other conversations whose sessions
  * run on the same agent process as this one's. One agent process is one principal (it can act in
  * any conversation it carries), so the person is told, and can give the agent one process per
- * conversation. Asked again whenever a turn of the conversation ends.
+ * conversation. Asked again whenever a turn of the conversation starts or ends: `turns` counts the
+ * turns the transcript holds, so a turn that started and ended within one update of the page (a
+ * quick agent on a busy machine: `activeTurnId` went from null to null) still asks again.
  */
 import { Users } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
@@ -11,7 +13,15 @@ import { Tip } from '../../components/Tip.js';
 import { useBaton } from '../../store/index.js';
 
 /** The note, shown only while the process is shared. */
-export function ProcessSharing({ conversationId, activeTurnId }: { conversationId: string; activeTurnId: string | null }) {
+export function ProcessSharing({
+  conversationId,
+  activeTurnId,
+  turns,
+}: {
+  conversationId: string;
+  activeTurnId: string | null;
+  turns: number;
+}) {
   const sharing = useBaton((state) => state.processSharing[conversationId]);
   const load = useBaton((state) => state.loadProcessSharing);
   const setPerConversation = useBaton((state) => state.setProcessPerConversation);
@@ -19,7 +29,7 @@ export function ProcessSharing({ conversationId, activeTurnId }: { conversationI
   const noteId = useId();
   useEffect(() => {
     void load(conversationId);
-  }, [conversationId, activeTurnId, load]);
+  }, [conversationId, activeTurnId, turns, load]);
   if (!sharing || sharing.sharedWith.length === 0) {
     return null;
   }

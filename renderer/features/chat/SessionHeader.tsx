@@ -112,7 +112,13 @@ export function SessionHeader() {
           </button>
         </>
       )}
-      {summary ? <ProcessSharing conversationId={summary.conversationId} activeTurnId={transcript?.activeTurnId ?? null} /> : null}
+      {summary ? (
+        <ProcessSharing
+          conversationId={summary.conversationId}
+          activeTurnId={transcript?.activeTurnId ?? null}
+          turns={transcript ? Object.keys(transcript.turns).length : 0}
+        />
+      ) : null}
       {switching ? (
         <p className="hint next-agent" role="status">
           Your next message goes to {nextName}, which picks up where {summary.agentName} stopped.
