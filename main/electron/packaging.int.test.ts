@@ -85,6 +85,9 @@ describe('packaging with electron-builder (offline, stand-in Electron)', () => {
         (file) => /^\/(app|main|renderer|e2e|bench|scripts)\//.test(file) || file.startsWith('/dist/e2e') || file.startsWith('/dist/bench'),
       ),
     ).toEqual([]);
+    // The web host's single-file bundle is for `npm run web`: the window runs the modules beside it.
+    expect(files).toContain('/dist/main/web/staticFiles.js');
+    expect(files).not.toContain('/dist/main/web/cli.js');
     // Tooling and test-only packages stay out.
     expect(files.some((file) => /^\/node_modules\/(vitest|@playwright|typescript|vite|electron-builder)\//.test(file))).toBe(false);
   });
