@@ -127,7 +127,8 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
   /**
    * One private HOME for the scenarios that need no process of their own: their sessions share one
    * process, as a host's conversations do (a real agent's start is the suite's largest cost: OpenCode's
-   * takes several seconds of CPU). A scenario about processes (two at once, the launcher, a reopen, dispose) makes its own.
+   * takes several seconds of CPU). Two sessions at once join it too; a scenario that ends its process or looks at its
+   * command line (the launcher, a reopen, dispose) makes its own.
    */
   let sharedEnv: Record<string, string> | undefined;
   const shared = (): { env: Record<string, string> } => ({ env: (sharedEnv ??= agentHome(agent, stub.url)) });
@@ -237,8 +238,8 @@ describe.each(CONFORMANCE_AGENTS)('%s', (agent) => {
       skip,
     ),
     async () => {
-      const env = agentHome(agent, stub.url);
-      const [first, second] = await Promise.all([open({ env }), open({ env })]);
+      // Opened together on the shared launch: whether its process already runs or not, both join one (where the agent carries two).
+      const [first, second] = await Promise.all([open(shared()), open(shared())]);
       const apart = adapter.processPerSession?.(first.live.initialized.agentInfo?.version) === true;
       expect(first.live.processGroupId === second.live.processGroupId).toBe(!apart);
       const [a, b] = await Promise.all([
