@@ -1,5 +1,6 @@
 // `npm test`: everything the tests need, then every suite, then one closing line `N passed, N failed`.
-//   1. set-up: Debian's Chromium, openssh-server, podman, runc, debootstrap and xfsprogs (installed with apt-get when running as root),
+//   1. set-up: Debian's Chromium and its headless shell, openssh-server, podman, runc, debootstrap and xfsprogs
+//      (installed with apt-get when running as root),
 //      the pinned test agents (e2e/agents,
 //      installed in the background while the build and the static checks run: only the tests need them)
 //   2. build (the host's type check)   3. lint and the other type checks (two at a time when no set-up works behind them)
@@ -21,7 +22,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const reports = path.join(root, '.tmp');
 mkdirSync(reports, { recursive: true });
-const chromium = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
+/** Debian's headless shell of Chromium where installed (lighter: e2e/fixtures/chromium.ts), else the full browser. */
+const CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
+const findChromium = () => process.env.BATON_CHROMIUM ?? CHROMIUMS.find((candidate) => existsSync(candidate));
+let chromium = findChromium();
 
 const runId = randomUUID();
 const runTmp = mkdtempSync(path.join(os.tmpdir(), 'baton-test-run-'));
@@ -86,17 +90,24 @@ function installForTests(tools, packages, installing, skipping) {
 
 function setUp() {
   section('set-up');
-  if (!existsSync(chromium)) {
-    if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-      console.log('Installing Debian Chromium for the browser tests…');
-      run('apt-get', ['update', '-qq']);
-      run('apt-get', ['install', '-y', '-qq', 'chromium']);
-    }
-    if (!existsSync(chromium)) {
-      console.error(`Chromium was not found at ${chromium}. Install it (apt-get install -y chromium) or set BATON_CHROMIUM.`);
-      process.exit(1);
-    }
+  if (
+    !process.env.BATON_CHROMIUM &&
+    !CHROMIUMS.every((candidate) => existsSync(candidate)) &&
+    process.getuid?.() === 0 &&
+    existsSync('/usr/bin/apt-get')
+  ) {
+    console.log("Installing Debian's Chromium and its headless shell for the browser tests…");
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'chromium', 'chromium-headless-shell']);
   }
+  chromium = findChromium();
+  if (!chromium || !existsSync(chromium)) {
+    console.error(
+      `Chromium was not found at ${chromium ?? CHROMIUMS.join(' or ')}. Install it (apt-get install -y chromium chromium-headless-shell) or set BATON_CHROMIUM.`,
+    );
+    process.exit(1);
+  }
+  console.log(`The browser tests run in ${chromium}.`);
   // A real sshd for the SSH machine's tests (run from each test's own folder; the system's sshd is never started).
   installForTests(
     ['/usr/sbin/sshd'],
@@ -184,7 +195,8 @@ function playwright() {
   section('browser and Electron tests (Playwright)');
   const output = path.join(reports, 'playwright.json');
   run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
-    env: { ...suiteEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: output, BATON_CHROMIUM: chromium },
+    // The specs find the same Chromium (e2e/fixtures/chromium.ts), and the full browser where a spec needs it.
+    env: { ...suiteEnv, PLAYWRIGHT_JSON_OUTPUT_NAME: output },
   });
   if (!existsSync(output)) {
     check('playwright produced a report', false);

@@ -10,9 +10,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { agentTestEnv, tempDir } from '../fixtures/agentEnv.js';
+import { CHROMIUM_ARGS, FULL_CHROMIUM } from '../fixtures/chromium.js';
 import { chooseAgent, openStartingWith } from '../fixtures/chooseAgent.js';
 import { FAKE_AGENT_ID, registerFakeAgent } from '../fixtures/fakeAgentConfig.js';
 import { startWebHost, type WebHost } from '../fixtures/webHost.js';
+
+// The browser's own notifications: the full Chromium, not its headless shell, which has none.
+test.use({ launchOptions: { executablePath: FULL_CHROMIUM, args: CHROMIUM_ARGS } });
 
 let host: WebHost | undefined;
 
