@@ -6,7 +6,8 @@
  *     then scrolling to the top) — the longest frame; JS heap after a collection; CPU over 10 s idle;
  *   - streaming: 2 000 chunks/s for 10 s — delay from the agent sending a chunk to the frame that
  *     paints it (median, p99), and the longest task.
- * Needs Chromium (BATON_CHROMIUM or /usr/bin/chromium) and a build (`npm run bench` builds).
+ * Needs Debian's Chromium (BATON_CHROMIUM, its headless shell or /usr/bin/chromium: e2e/fixtures/chromium.ts)
+ * and a build (`npm run bench` builds).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -25,7 +25,8 @@ mkdirSync(reports, { recursive: true });
 /** Debian's headless shell of Chromium where installed (lighter: e2e/fixtures/chromium.ts), else the full browser. */
 const CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
 const findChromium = () => process.env.BATON_CHROMIUM ?? CHROMIUMS.find((candidate) => existsSync(candidate));
-let chromium = findChromium();
+/** The browser the tests run in, found by the set-up. */
+let chromium;
 
 const runId = randomUUID();
 const runTmp = mkdtempSync(path.join(os.tmpdir(), 'baton-test-run-'));
