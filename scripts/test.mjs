@@ -24,9 +24,6 @@ const reports = path.join(root, '.tmp');
 mkdirSync(reports, { recursive: true });
 /** Debian's headless shell of Chromium where installed (lighter: e2e/fixtures/chromium.ts), else the full browser. */
 const CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
-const findChromium = () => process.env.BATON_CHROMIUM ?? CHROMIUMS.find((candidate) => existsSync(candidate));
-/** The browser the tests run in, found by the set-up. */
-let chromium;
 
 const runId = randomUUID();
 const runTmp = mkdtempSync(path.join(os.tmpdir(), 'baton-test-run-'));
@@ -91,17 +88,15 @@ function installForTests(tools, packages, installing, skipping) {
 
 function setUp() {
   section('set-up');
-  if (
-    !process.env.BATON_CHROMIUM &&
-    !CHROMIUMS.every((candidate) => existsSync(candidate)) &&
-    process.getuid?.() === 0 &&
-    existsSync('/usr/bin/apt-get')
-  ) {
-    console.log("Installing Debian's Chromium and its headless shell for the browser tests…");
-    run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', 'chromium', 'chromium-headless-shell']);
+  if (!process.env.BATON_CHROMIUM) {
+    installForTests(
+      CHROMIUMS,
+      ['chromium', 'chromium-headless-shell'],
+      "Installing Debian's Chromium and its headless shell for the browser tests…",
+      `Not both of ${CHROMIUMS.join(' and ')} (apt-get install -y chromium chromium-headless-shell): the browser tests run in the one there is.`,
+    );
   }
-  chromium = findChromium();
+  const chromium = process.env.BATON_CHROMIUM ?? CHROMIUMS.find((candidate) => existsSync(candidate));
   if (!chromium || !existsSync(chromium)) {
     console.error(
       `Chromium was not found at ${chromium ?? CHROMIUMS.join(' or ')}. Install it (apt-get install -y chromium chromium-headless-shell) or set BATON_CHROMIUM.`,

@@ -18,11 +18,13 @@ const agents = readdirSync(locks).sort();
  * How to run each npm: this machine's npm, and npm 10, fetched once by npm itself (`npm exec`) and
  * then run from where it put it: each `npm exec` starts a second npm first (1.4 CPU-seconds).
  */
+const NPM_ENV: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false' };
+
 const NPMS: Record<string, () => string[]> = {
   'npm 11': () => ['npm'],
   'npm 10': () => {
     const found = spawnSync('npm', ['exec', '--yes', '--package=npm@10', '--', 'sh', '-c', 'command -v npm'], {
-      env: npmEnv(),
+      env: NPM_ENV,
       encoding: 'utf8',
       timeout: 180_000,
     });
@@ -31,13 +33,9 @@ const NPMS: Record<string, () => string[]> = {
   },
 };
 
-function npmEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, npm_config_update_notifier: 'false' };
-}
-
 function run(command: readonly string[], args: readonly string[], cwd: string): { status: number | null; output: string } {
   const [program, ...prefix] = command;
-  const result = spawnSync(program!, [...prefix, ...args], { cwd, env: npmEnv(), encoding: 'utf8', timeout: 300_000 });
+  const result = spawnSync(program!, [...prefix, ...args], { cwd, env: NPM_ENV, encoding: 'utf8', timeout: 300_000 });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
