@@ -4,31 +4,15 @@
  * ADDRESS to serve beyond this machine (with a warning).
  */
 import { RotatingLog } from '../host/log/RotatingLog.js';
-import { spawn } from 'node:child_process';
 import { BatonError } from '../../app/errors.js';
 import { definedEnv, Host } from '../host/Host.js';
 import { agentPackagesFromEnv } from '../host/agents/agentPackagesFromEnv.js';
 import { agentEnvironment } from '../host/machine/agentEnvironment.js';
+import { openInBrowser } from '../host/machine/helperChildren.js';
 import { ownFile } from '../host/ownFiles.js';
 import { exposedWarning, parseArgs, USAGE } from './cliArgs.js';
 import { startWebServer } from './WebServer.js';
 import { rememberedPort, rememberPort } from './rememberedPort.js';
-
-function openBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '', url]]
-        : ['xdg-open', [url]];
-  try {
-    const child = spawn(command, args, { detached: true, stdio: 'ignore' });
-    child.on('error', () => console.error(`Could not open a browser; open the address above yourself.`));
-    child.unref();
-  } catch {
-    console.error('Could not open a browser; open the address above yourself.');
-  }
-}
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), process.env);
@@ -73,7 +57,7 @@ async function main(): Promise<void> {
   console.log(`Baton is running at ${server.url}`);
   log(`web host started on port ${server.port}`);
   if (options.open) {
-    openBrowser(server.url);
+    openInBrowser(server.url, () => console.error('Could not open a browser; open the address above yourself.'));
   }
   let stopping = false;
   const stop = (): void => {

@@ -79,12 +79,13 @@ function floorVerdict(fromFile, specifier, typeOnly) {
 }
 
 /**
- * The machine floor: in the host, only main/host/machine/ starts processes or watches folders, so
- * that each does it on the machine the folder is on (this computer, or a remote through its server).
- * The MCP launcher is a program of its own, run by the agent on the agent's machine, never by the host.
+ * The machine floor: in main/ (the host, the web host and the shell), only main/host/machine/
+ * starts processes or watches folders, so that each does it on the machine the folder is on (this
+ * computer, or a remote through its server). The two processes Baton's own helper programs start
+ * where they run (the MCP launcher's server, the web host's browser) are started there too
+ * (machine/helperChildren.ts): no file is excepted.
  */
 const MACHINE_ROOM = 'main/host/machine/';
-const OWN_PROGRAMS = new Set(['main/host/toolbox/mcpLauncher.ts']);
 const PROCESS_MODULES = new Set(['node:child_process', 'child_process']);
 const FS_MODULES = new Set(['node:fs', 'fs', 'node:fs/promises', 'fs/promises']);
 const WATCHES = new Set(['watch', 'watchFile']);
@@ -101,13 +102,13 @@ const OWN_DATA = ['main/host/store/', 'main/host/log/', 'main/host/toolbox/Secre
 /** True for a host source file that may not import node:fs: outside the machine floor and the rooms of the host's own data. */
 function keptOffTheDisk(file, isTest) {
   const relative = path.relative(root, file).split(path.sep).join('/');
-  return keptOffTheMachine(file, isTest) && !OWN_DATA.some((room) => relative.startsWith(room));
+  return keptOffTheMachine(file, isTest) && relative.startsWith('main/host/') && !OWN_DATA.some((room) => relative.startsWith(room));
 }
 
-/** True for a host source file (not a test) outside the machine floor that must go through a Machine. */
+/** True for a source file of main/ (not a test) outside the machine floor: its processes and watches go through a Machine. */
 function keptOffTheMachine(file, isTest) {
   const relative = path.relative(root, file).split(path.sep).join('/');
-  return !isTest && relative.startsWith('main/host/') && !relative.startsWith(MACHINE_ROOM) && !OWN_PROGRAMS.has(relative);
+  return !isTest && relative.startsWith('main/') && !relative.startsWith(MACHINE_ROOM);
 }
 
 const REACT = new Set(['react', 'react-dom', 'react-markdown', 'remark-gfm', 'zustand', '@tanstack/react-virtual']);

@@ -31,6 +31,12 @@ tester.run('baton/layers', plugin.rules.layers as never, {
     { filename: at('main/host/conversations/x.ts'), code: "import type { ChildProcess } from 'node:child_process';" },
     { filename: at('main/electron/x.ts'), code: "import { app } from 'electron'; import { Host } from '../host/Host.js';" },
     { filename: at('main/web/x.ts'), code: "import { Host } from '../host/Host.js'; import http from 'node:http';" },
+    // The web host and the shell keep their own files, but start no process and watch no folder themselves.
+    {
+      filename: at('main/web/x.ts'),
+      code: "import { readFileSync } from 'node:fs'; import { openInBrowser } from '../host/machine/helperChildren.js';",
+    },
+    { filename: at('main/electron/x.ts'), code: "import { readFile } from 'node:fs/promises';" },
     { filename: at('renderer/x.tsx'), code: "import { useState } from 'react'; import { reduce } from '../app/transcript/index.js';" },
     { filename: at('e2e/specs/x.ts'), code: "import type { Envelope } from '../../app/events/index.js'; import fs from 'node:fs';" },
     { filename: at('main/host/x.int.test.ts'), code: "import { startModelStub } from '../../e2e/fixtures/modelStub.js';" },
@@ -54,6 +60,18 @@ tester.run('baton/layers', plugin.rules.layers as never, {
       filename: at('main/host/conversations/x.ts'),
       code: "import { execFile } from 'node:child_process';",
       errors: [{ messageId: 'forbidden' }],
+    },
+    // No program of Baton's own is excepted: the MCP launcher starts its server through the machine room too.
+    {
+      filename: at('main/host/toolbox/mcpLauncher.ts'),
+      code: "import { spawn } from 'node:child_process';",
+      errors: [{ messageId: 'forbidden' }],
+    },
+    { filename: at('main/web/cli.ts'), code: "import { spawn } from 'node:child_process';", errors: [{ messageId: 'forbidden' }] },
+    {
+      filename: at('main/electron/x.ts'),
+      code: "import { execFile } from 'node:child_process'; import { watch } from 'node:fs';",
+      errors: [{ messageId: 'forbidden' }, { messageId: 'forbidden' }],
     },
     {
       filename: at('main/host/checkpoints/x.ts'),

@@ -10,9 +10,9 @@
  * sees it: the server's own, as Baton sent them, and those of the environment the launcher
  * inherited from the agent (it holds them already). Baton never sends another server's values.
  */
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import type { McpServer } from '../../../app/toolbox/mcpServer.js';
+import { startStdioChild } from '../machine/helperChildren.js';
 import { agentSecrets } from '../process/knownSecrets.js';
 import { redactLine } from './redactLines.js';
 
@@ -72,9 +72,9 @@ function passRedacted(from: NodeJS.ReadableStream, to: NodeJS.WritableStream, re
 /** Runs a stdio server as a child, passing stdin through and its stdout and stderr back line by line, redacted. */
 function runChild(server: Extract<McpServer, { command: string }>, redact: readonly string[]): void {
   const { BATON_LAUNCH_SOCKET: _socket, BATON_LAUNCH_ID: _id, ...inherited } = process.env;
-  const child = spawn(server.command, server.args, {
-    env: { ...inherited, ...Object.fromEntries(server.env.map(({ name, value }) => [name, value])) },
-    stdio: ['pipe', 'pipe', 'pipe'],
+  const child = startStdioChild(server.command, server.args, {
+    ...inherited,
+    ...Object.fromEntries(server.env.map(({ name, value }) => [name, value])),
   });
   child.on('error', (error) => fail(`could not start "${server.name}": ${error.message}`));
   process.stdin.pipe(child.stdin);
