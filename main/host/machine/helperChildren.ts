@@ -11,7 +11,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
  * on the child when it cannot start (as `spawn` does).
  */
 export function startStdioChild(command: string, args: readonly string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
-  return spawn(command, [...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** Opens `url` in the person's browser with the system's opener; `onFailure` when it cannot be started. */
